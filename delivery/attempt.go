@@ -1,0 +1,133 @@
+package delivery
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/ferry-dev/ferry"
+)
+
+// Attempt is one logged HTTP attempt (PRODUCT §4, attempt log).
+type Attempt struct {
+	ID              uuid.UUID   `json:"id"`
+	DeliveryID      uuid.UUID   `json:"delivery_id"`
+	EventID         uuid.UUID   `json:"event_id"`
+	EndpointID      uuid.UUID   `json:"endpoint_id"`
+	AttemptNumber   int         `json:"attempt_number"`
+	Trigger         Trigger     `json:"trigger"`
+	Actor           string      `json:"actor,omitempty"`
+	StartedAt       time.Time   `json:"started_at"`
+	DurationMs      int         `json:"duration_ms"`
+	RequestHeaders  http.Header `json:"request_headers"`
+	ResponseStatus  *int        `json:"response_status"`
+	ResponseHeaders http.Header `json:"response_headers"`
+	ResponseBody    string      `json:"response_body"`
+	ErrorClass      string      `json:"error_class,omitempty"`
+	ErrorMessage    string      `json:"error_message,omitempty"`
+	Outcome         Outcome     `json:"outcome"`
+	NextAttemptAt   *time.Time  `json:"next_attempt_at"`
+}
+
+type attemptRow struct {
+	ID              uuid.UUID
+	DeliveryID      uuid.UUID
+	EventID         uuid.UUID
+	EndpointID      uuid.UUID
+	AttemptNumber   int
+	Trigger         string
+	Actor           string
+	StartedAt       time.Time
+	DurationMs      int
+	RequestHeaders  jsonColumn[http.Header]
+	ResponseStatus  *int
+	ResponseHeaders jsonColumn[http.Header]
+	ResponseBody    string
+	ErrorClass      string
+	ErrorMessage    string
+	Outcome         string
+	NextAttemptAt   *time.Time
+}
+
+func (r attemptRow) attempt() Attempt {
+	return Attempt{
+		ID: r.ID, DeliveryID: r.DeliveryID, EventID: r.EventID, EndpointID: r.EndpointID,
+		AttemptNumber: r.AttemptNumber, Trigger: Trigger(r.Trigger), Actor: r.Actor, StartedAt: r.StartedAt,
+		DurationMs: r.DurationMs, RequestHeaders: r.RequestHeaders.V, ResponseStatus: r.ResponseStatus,
+		ResponseHeaders: r.ResponseHeaders.V, ResponseBody: r.ResponseBody, ErrorClass: r.ErrorClass,
+		ErrorMessage: r.ErrorMessage, Outcome: Outcome(r.Outcome), NextAttemptAt: r.NextAttemptAt,
+	}
+}
+
+const attemptColumns = `id, delivery_id, event_id, endpoint_id, attempt_number, trigger, actor, started_at,
+	duration_ms, request_headers, response_status, response_headers, response_body, error_class,
+	error_message, outcome, next_attempt_at`
+
+// EventAttempts lists every attempt of one event, oldest first.
+// Errors: ENOTFOUND.
+func (s *Service) EventAttempts(ctx context.Context, tenantID, eventID uuid.UUID) ([]Attempt, error) {
+	var exists bool
+	if err := s.db.WithContext(ctx).Raw(`SELECT EXISTS (SELECT 1 FROM events WHERE id = ? AND tenant_id = ?)`,
+		eventID, tenantID).Scan(&exists).Error; err != nil {
+		return nil, fmt.Errorf("check event: %w", err)
+	}
+	if !exists {
+		return nil, ferry.NotFound("event")
+	}
+	var rows []attemptRow
+	if err := s.db.WithContext(ctx).Raw(`SELECT `+attemptColumns+` FROM attempts
+		WHERE tenant_id = ? AND event_id = ? ORDER BY started_at, attempt_number`, tenantID, eventID).
+		Scan(&rows).Error; err != nil {
+		return nil, fmt.Errorf("list attempts of event %s: %w", eventID, err)
+	}
+	out := make([]Attempt, len(rows))
+	for i, r := range rows {
+		out[i] = r.attempt()
+	}
+	return out, nil
+}
+
+// EndpointAttempts lists an endpoint's attempts, newest first, optionally
+// only those with one outcome. Errors: ENOTFOUND, EINVALID.
+func (s *Service) EndpointAttempts(ctx context.Context, tenantID, endpointID uuid.UUID, outcome string, page Page) ([]Attempt, string, error) {
+	if _, err := s.Endpoint(ctx, tenantID, endpointID); err != nil {
+		return nil, "", err
+	}
+	switch Outcome(outcome) {
+	case "", OutcomeSuccess, OutcomeRetry, OutcomeDropped:
+	default:
+		return nil, "", ferry.Invalid("outcome", "outcome must be success, retry or dropped")
+	}
+	cur, err := decodeCursor(page.Cursor)
+	if err != nil {
+		return nil, "", err
+	}
+	var rows []attemptRow
+	if err := s.db.WithContext(ctx).Raw(`SELECT `+attemptColumns+` FROM attempts
+		WHERE tenant_id = ? AND endpoint_id = ? AND (? = '' OR outcome = ?)
+		AND (?::timestamptz IS NULL OR (started_at, id) < (?, ?))
+		ORDER BY started_at DESC, id DESC LIMIT ?`,
+		tenantID, endpointID, outcome, outcome, cur.timePtr(), cur.Time, cur.ID, page.limit()+1).
+		Scan(&rows).Error; err != nil {
+		return nil, "", fmt.Errorf("list attempts of endpoint %s: %w", endpointID, err)
+	}
+	out := make([]Attempt, len(rows))
+	for i, r := range rows {
+		out[i] = r.attempt()
+	}
+	out, next := paginate(out, page.limit(), func(a Attempt) cursor { return cursor{Time: a.StartedAt, ID: a.ID} })
+	return out, next, nil
+}
+
+// MarshalJSON keeps an empty header set as {} rather than null.
+func (a Attempt) MarshalJSON() ([]byte, error) {
+	type plain Attempt
+	if a.RequestHeaders == nil {
+		a.RequestHeaders = http.Header{}
+	}
+	return json.Marshal(plain(a))
+}

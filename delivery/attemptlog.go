@@ -1,0 +1,233 @@
+package delivery
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/stdlib"
+	"gorm.io/gorm"
+)
+
+// attemptRecord is one attempt plus the delivery state it leads to.
+type attemptRecord struct {
+	Attempt
+	TenantID uuid.UUID
+	Status   Status // the delivery's status after this attempt
+	// FirstAttemptAt is the delivery's first attempt time (this one's
+	// start for attempt 1).
+	FirstAttemptAt time.Time
+}
+
+// AttemptLogConfig tunes the batch writer.
+type AttemptLogConfig struct {
+	// MaxBatch bounds attempts per transaction (default 1000).
+	MaxBatch int
+	// DisableAfter disables an endpoint whose attempts have all failed for
+	// this long (default 5 days, scaled by the caller).
+	DisableAfter time.Duration
+}
+
+// AttemptLog writes attempts in batches: each transaction COPYs the
+// attempts into the partitioned log, advances their deliveries and tracks
+// endpoint health. Callers block until their attempt is committed, so many
+// concurrent attempts share one commit.
+type AttemptLog struct {
+	db  *gorm.DB
+	cfg AttemptLogConfig
+	log *slog.Logger
+	ch  chan pendingRecord
+}
+
+type pendingRecord struct {
+	rec  attemptRecord
+	done chan error
+}
+
+// NewAttemptLog returns an AttemptLog; call Run to start it.
+func NewAttemptLog(db *gorm.DB, cfg AttemptLogConfig, log *slog.Logger) *AttemptLog {
+	cfg.MaxBatch = cmpOr(cfg.MaxBatch, 1000)
+	cfg.DisableAfter = cmpOr(cfg.DisableAfter, 5*24*time.Hour)
+	return &AttemptLog{db: db, cfg: cfg, log: log, ch: make(chan pendingRecord, cfg.MaxBatch)}
+}
+
+// errLogClosed is returned to writers once Run has stopped.
+var errLogClosed = errors.New("attempt log stopped")
+
+// record queues rec and waits until it is committed or ctx ends.
+func (l *AttemptLog) record(ctx context.Context, rec attemptRecord) error {
+	p := pendingRecord{rec: rec, done: make(chan error, 1)}
+	select {
+	case l.ch <- p:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	select {
+	case err := <-p.done:
+		return err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Run writes batches until ctx ends. Writers still waiting get an error;
+// their jobs are not committed to Kafka and will be redelivered.
+func (l *AttemptLog) Run(ctx context.Context) error {
+	batch := make([]pendingRecord, 0, l.cfg.MaxBatch)
+	for {
+		select {
+		case <-ctx.Done():
+			l.failPending(errLogClosed)
+			return nil
+		case p := <-l.ch:
+			batch = append(batch[:0], p)
+		}
+	drain:
+		for len(batch) < l.cfg.MaxBatch {
+			select {
+			case p := <-l.ch:
+				batch = append(batch, p)
+			default:
+				break drain
+			}
+		}
+		err := l.write(ctx, batch)
+		if err != nil {
+			l.log.Warn("attempt log batch failed", "err", err, "attempts", len(batch))
+		}
+		for _, p := range batch {
+			p.done <- err
+		}
+	}
+}
+
+func (l *AttemptLog) failPending(err error) {
+	for {
+		select {
+		case p := <-l.ch:
+			p.done <- err
+		default:
+			return
+		}
+	}
+}
+
+var attemptCopyColumns = []string{"id", "tenant_id", "delivery_id", "event_id", "endpoint_id", "attempt_number",
+	"trigger", "actor", "started_at", "duration_ms", "request_headers", "response_status", "response_headers",
+	"response_body", "error_class", "error_message", "outcome", "next_attempt_at"}
+
+func (l *AttemptLog) write(ctx context.Context, batch []pendingRecord) error {
+	rows := make([][]any, len(batch))
+	// The latest attempt of each delivery in the batch decides its state.
+	latest := make(map[uuid.UUID]attemptRecord, len(batch))
+	var failed, succeeded []uuid.UUID
+	for i, p := range batch {
+		r := p.rec
+		reqHeaders, err := json.Marshal(r.RequestHeaders)
+		if err != nil {
+			return fmt.Errorf("encode request headers: %w", err)
+		}
+		var respHeaders []byte
+		if r.ResponseHeaders != nil {
+			if respHeaders, err = json.Marshal(r.ResponseHeaders); err != nil {
+				return fmt.Errorf("encode response headers: %w", err)
+			}
+		}
+		rows[i] = []any{r.ID, r.TenantID, r.DeliveryID, r.EventID, r.EndpointID, r.AttemptNumber,
+			string(r.Trigger), r.Actor, r.StartedAt, r.DurationMs, string(reqHeaders), r.ResponseStatus,
+			nullableJSON(respHeaders), r.ResponseBody, r.ErrorClass, r.ErrorMessage, string(r.Outcome), r.NextAttemptAt}
+		if prev, ok := latest[r.DeliveryID]; !ok || prev.AttemptNumber < r.AttemptNumber {
+			latest[r.DeliveryID] = r
+		}
+		if r.Outcome == OutcomeSuccess {
+			succeeded = append(succeeded, r.EndpointID)
+		} else {
+			failed = append(failed, r.EndpointID)
+		}
+	}
+	ids := make([]string, 0, len(latest))
+	statuses := make([]string, 0, len(latest))
+	numbers := make([]int32, 0, len(latest))
+	firsts := make([]time.Time, 0, len(latest))
+	starts := make([]time.Time, 0, len(latest))
+	nexts := make([]*time.Time, 0, len(latest))
+	for _, r := range latest {
+		ids = append(ids, r.DeliveryID.String())
+		statuses = append(statuses, string(r.Status))
+		numbers = append(numbers, int32(r.AttemptNumber))
+		firsts = append(firsts, r.FirstAttemptAt)
+		starts = append(starts, r.StartedAt)
+		nexts = append(nexts, r.NextAttemptAt)
+	}
+	now := time.Now().UTC()
+
+	sqlDB, err := l.db.DB()
+	if err != nil {
+		return fmt.Errorf("attempt log: %w", err)
+	}
+	conn, err := sqlDB.Conn(ctx)
+	if err != nil {
+		return fmt.Errorf("attempt log connection: %w", err)
+	}
+	defer conn.Close()
+	return conn.Raw(func(dc any) error {
+		pc := dc.(*stdlib.Conn).Conn()
+		return pgx.BeginFunc(ctx, pc, func(tx pgx.Tx) error {
+			if _, err := tx.CopyFrom(ctx, pgx.Identifier{"attempts"}, attemptCopyColumns, pgx.CopyFromRows(rows)); err != nil {
+				return fmt.Errorf("copy attempts: %w", err)
+			}
+			// attempt_count only moves forward: a late write of an older
+			// attempt must not undo a newer one.
+			if _, err := tx.Exec(ctx, `UPDATE deliveries d SET status = v.status, attempt_count = v.n,
+				first_attempt_at = coalesce(d.first_attempt_at, v.first), last_attempt_at = v.started,
+				next_attempt_at = v.next, updated_at = $7
+				FROM unnest($1::uuid[], $2::text[], $3::int[], $4::timestamptz[], $5::timestamptz[], $6::timestamptz[])
+					AS v(id, status, n, first, started, next)
+				WHERE d.id = v.id AND d.attempt_count < v.n`,
+				ids, statuses, numbers, firsts, starts, nexts, now); err != nil {
+				return fmt.Errorf("update deliveries: %w", err)
+			}
+			return l.trackHealth(ctx, tx, succeeded, failed, now)
+		})
+	})
+}
+
+// trackHealth clears failing_since on success, starts it on failure, and
+// disables an endpoint that has failed for DisableAfter (PRODUCT §4).
+func (l *AttemptLog) trackHealth(ctx context.Context, tx pgx.Tx, succeeded, failed []uuid.UUID, now time.Time) error {
+	if len(succeeded) > 0 {
+		if _, err := tx.Exec(ctx, `UPDATE endpoints SET failing_since = NULL
+			WHERE id = ANY($1) AND failing_since IS NOT NULL`, succeeded); err != nil {
+			return fmt.Errorf("clear endpoint failure: %w", err)
+		}
+	}
+	if len(failed) == 0 {
+		return nil
+	}
+	if _, err := tx.Exec(ctx, `UPDATE endpoints SET failing_since = $2
+		WHERE id = ANY($1) AND failing_since IS NULL AND NOT (id = ANY($3))`, failed, now, succeeded); err != nil {
+		return fmt.Errorf("mark endpoint failing: %w", err)
+	}
+	tag, err := tx.Exec(ctx, `UPDATE endpoints SET enabled = false, updated_at = $2,
+		disabled_reason = 'disabled automatically: every delivery failed since ' || to_char(failing_since AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
+		WHERE id = ANY($1) AND enabled AND failing_since < $3`, failed, now, now.Add(-l.cfg.DisableAfter))
+	if err != nil {
+		return fmt.Errorf("disable failing endpoints: %w", err)
+	}
+	if tag.RowsAffected() > 0 {
+		l.log.Warn("disabled failing endpoints", "count", tag.RowsAffected())
+	}
+	return nil
+}
+
+func nullableJSON(b []byte) any {
+	if b == nil {
+		return nil
+	}
+	return string(b)
+}

@@ -1,0 +1,265 @@
+package delivery
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+	"gorm.io/gorm"
+)
+
+// DispatcherConfig tunes the Dispatcher.
+type DispatcherConfig struct {
+	Policy RetryPolicy
+	// UserAgent is sent on every attempt, e.g. "Ferry/1.2.3".
+	UserAgent string
+	// EndpointTTL bounds how stale a cached endpoint may be (default 2 s).
+	EndpointTTL time.Duration
+	// MaxQueued bounds jobs held in memory across all lanes (default 50000).
+	MaxQueued int
+}
+
+// Dispatcher makes attempts: for each job it checks Postgres, sends the
+// signed envelope, classifies the outcome, publishes the next step to
+// Kafka and logs the attempt, in that order, so that the consumer may
+// commit the job's offset as soon as Handle returns nil.
+type Dispatcher struct {
+	db        *gorm.DB
+	endpoints *endpointCache
+	sender    *Sender
+	pub       Publisher
+	attempts  *AttemptLog
+	metrics   *Metrics
+	cfg       DispatcherConfig
+	tiers     []Tier
+	log       *slog.Logger
+	now       func() time.Time
+	lanes     *lanes
+}
+
+// NewDispatcher returns a Dispatcher.
+func NewDispatcher(db *gorm.DB, cipher *Cipher, sender *Sender, pub Publisher, attempts *AttemptLog,
+	metrics *Metrics, cfg DispatcherConfig, log *slog.Logger, now func() time.Time) *Dispatcher {
+	if now == nil {
+		now = time.Now
+	}
+	cfg.EndpointTTL = cmpOr(cfg.EndpointTTL, 2*time.Second)
+	cfg.MaxQueued = cmpOr(cfg.MaxQueued, 50_000)
+	cfg.UserAgent = cmpOr(cfg.UserAgent, "Ferry/dev")
+	d := &Dispatcher{
+		db: db, endpoints: newEndpointCache(db, cipher, cfg.EndpointTTL, now), sender: sender, pub: pub,
+		attempts: attempts, metrics: metrics, cfg: cfg, tiers: cfg.Policy.Tiers(), log: log, now: now,
+	}
+	d.lanes = newLanes(d, cfg.MaxQueued)
+	return d
+}
+
+// Tiers returns the retry tiers the dispatcher publishes to.
+func (d *Dispatcher) Tiers() []Tier { return d.tiers }
+
+type deliveryState struct {
+	Status         Status
+	AttemptCount   int
+	FirstAttemptAt *time.Time
+	Type           string
+	Data           []byte
+	CreatedAt      time.Time
+}
+
+// Handle makes the attempt job asks for, unless Postgres shows it was
+// already made or the delivery is finished. It returns nil once the
+// attempt is logged and the next step is durable; an error means nothing
+// may be committed and the job must be handled again.
+func (d *Dispatcher) Handle(ctx context.Context, job Job) error {
+	log := d.log.With("tenant_id", job.TenantID, "event_id", job.EventID, "endpoint_id", job.EndpointID,
+		"delivery_id", job.DeliveryID, "attempt", job.Attempt)
+	var st deliveryState
+	res := d.db.WithContext(ctx).Raw(`SELECT d.status, d.attempt_count, d.first_attempt_at, e.type, e.data::text AS data, e.created_at
+		FROM deliveries d JOIN events e ON e.id = d.event_id WHERE d.id = ?`, job.DeliveryID).Scan(&st)
+	if res.Error != nil {
+		return fmt.Errorf("load delivery %s: %w", job.DeliveryID, res.Error)
+	}
+	if res.RowsAffected == 0 || st.Status.Finished() || st.AttemptCount >= job.Attempt {
+		d.metrics.Skipped.Inc()
+		log.Debug("skipping job", "status", st.Status, "attempt_count", st.AttemptCount)
+		return nil
+	}
+	tgt, err := d.endpoints.get(ctx, job.EndpointID)
+	if err != nil {
+		return err
+	}
+	if tgt.deleted || !tgt.endpoint.Enabled {
+		return d.exhaustWithoutAttempt(ctx, job, log)
+	}
+	if tgt.limiter != nil {
+		if err := tgt.limiter.Wait(ctx); err != nil {
+			return fmt.Errorf("rate limit wait: %w", err)
+		}
+	}
+
+	body := Envelope(job.EventID, st.Type, st.CreatedAt, st.Data)
+	headers := make(http.Header, len(tgt.endpoint.Headers)+7)
+	for k, v := range tgt.endpoint.Headers {
+		headers.Set(k, v)
+	}
+	id := job.EventID.String()
+	ts := st.CreatedAt.Unix()
+	headers.Set("Content-Type", "application/json")
+	headers.Set("User-Agent", d.cfg.UserAgent)
+	headers["webhook-id"] = []string{id}
+	headers["webhook-timestamp"] = []string{strconv.FormatInt(ts, 10)}
+	headers["webhook-signature"] = []string{SignatureHeader(tgt.keys, id, ts, body)}
+	headers.Set("X-Webhook-ID", id)
+
+	started := d.now()
+	if job.Attempt == 1 && job.Trigger == TriggerInitial && !job.AcceptedAt.IsZero() {
+		d.metrics.FirstAttempt.Observe(started.Sub(job.AcceptedAt).Seconds())
+	}
+	resp := d.sender.Send(ctx, Request{URL: tgt.endpoint.URL, Headers: headers, Body: body,
+		Timeout: time.Duration(tgt.endpoint.TimeoutSeconds) * time.Second})
+	if ctx.Err() != nil {
+		// Shutting down mid-attempt: hand the job back unlogged.
+		return ctx.Err()
+	}
+
+	rec := attemptRecord{TenantID: job.TenantID, Attempt: Attempt{
+		ID: uuid.New(), DeliveryID: job.DeliveryID, EventID: job.EventID, EndpointID: job.EndpointID,
+		AttemptNumber: job.Attempt, Trigger: job.Trigger, Actor: job.Actor, StartedAt: started.UTC(),
+		DurationMs: int(resp.Duration.Milliseconds()), RequestHeaders: headers,
+	}}
+	rec.FirstAttemptAt = started.UTC()
+	if st.FirstAttemptAt != nil && job.Trigger != TriggerReplay {
+		rec.FirstAttemptAt = *st.FirstAttemptAt
+	} else if !job.FirstAttemptAt.IsZero() && job.Trigger != TriggerReplay {
+		rec.FirstAttemptAt = job.FirstAttemptAt
+	}
+	reason := ""
+	if resp.Err != nil {
+		rec.Outcome, rec.ErrorClass, rec.ErrorMessage = OutcomeRetry, ClassifyError(resp.Err), truncate(resp.Err.Error(), 1000)
+		reason = rec.ErrorClass
+	} else {
+		rec.Outcome = ClassifyStatus(resp.Status)
+		reason = strconv.Itoa(resp.Status)
+	}
+	if resp.Status != 0 {
+		status := resp.Status
+		rec.ResponseStatus, rec.ResponseHeaders, rec.ResponseBody = &status, resp.Headers, toValidUTF8(resp.Body)
+	}
+	d.metrics.Attempts.WithLabelValues(string(rec.Outcome), reason).Inc()
+
+	next, err := d.nextStep(job, &rec, resp.RetryAfter)
+	if err != nil {
+		return err
+	}
+	if next != nil {
+		if err := retryUntil(ctx, log, "publish next step", func() error { return d.pub.Publish(ctx, []Message{*next}) }); err != nil {
+			return err
+		}
+	}
+	if err := retryUntil(ctx, log, "log attempt", func() error { return d.attempts.record(ctx, rec) }); err != nil {
+		return err
+	}
+	if rec.Status == StatusSucceeded && !job.AcceptedAt.IsZero() {
+		d.metrics.ToSuccess.Observe(d.now().Sub(job.AcceptedAt).Seconds())
+	}
+	log.Debug("attempt made", "outcome", rec.Outcome, "reason", reason, "status", rec.Status)
+	return nil
+}
+
+// nextStep sets rec's resulting status and returns the message that
+// carries the delivery on: a retry-tier job, a dead-topic record, or nil.
+func (d *Dispatcher) nextStep(job Job, rec *attemptRecord, retryAfter time.Duration) (*Message, error) {
+	switch rec.Outcome {
+	case OutcomeSuccess:
+		rec.Status = StatusSucceeded
+		return nil, nil
+	case OutcomeDropped:
+		rec.Status = StatusDropped
+		return d.deadMessage(job, StatusDropped)
+	}
+	now := d.now()
+	due, exhausted := d.cfg.Policy.Next(job.Attempt, rec.FirstAttemptAt, now, retryAfter)
+	if exhausted {
+		rec.Status = StatusExhausted
+		return d.deadMessage(job, StatusExhausted)
+	}
+	rec.Status = StatusRetrying
+	dueUTC := due.UTC()
+	rec.NextAttemptAt = &dueUTC
+	nextJob := job
+	nextJob.Attempt = job.Attempt + 1
+	if job.Trigger != TriggerReplay {
+		nextJob.Trigger = TriggerRetry
+	}
+	nextJob.FirstAttemptAt = rec.FirstAttemptAt
+	nextJob.DueAt = dueUTC
+	nextJob.EnqueuedAt = now.UTC()
+	tier := TierFor(d.tiers, due.Sub(now))
+	m, err := jobMessage(tier.Name, nextJob)
+	if err != nil {
+		return nil, err
+	}
+	return &m, nil
+}
+
+func (d *Dispatcher) deadMessage(job Job, status Status) (*Message, error) {
+	d.metrics.DeadLettered.WithLabelValues(string(status)).Inc()
+	m, err := jobMessage(TopicDead, job)
+	if err != nil {
+		return nil, err
+	}
+	return &m, nil
+}
+
+// exhaustWithoutAttempt finishes a delivery whose endpoint was disabled or
+// deleted: nothing is sent, and the delivery stays replayable.
+func (d *Dispatcher) exhaustWithoutAttempt(ctx context.Context, job Job, log *slog.Logger) error {
+	m, err := d.deadMessage(job, StatusExhausted)
+	if err != nil {
+		return err
+	}
+	if err := retryUntil(ctx, log, "publish dead letter", func() error { return d.pub.Publish(ctx, []Message{*m}) }); err != nil {
+		return err
+	}
+	err = d.db.WithContext(ctx).Exec(`UPDATE deliveries SET status = 'exhausted', next_attempt_at = NULL, updated_at = ?
+		WHERE id = ? AND status IN ('pending', 'retrying')`, d.now().UTC(), job.DeliveryID).Error
+	if err != nil {
+		return fmt.Errorf("exhaust delivery %s: %w", job.DeliveryID, err)
+	}
+	log.Info("endpoint disabled or deleted; delivery exhausted without attempt")
+	return nil
+}
+
+// Submit queues job on its endpoint's lane; done is called once the job
+// is handled and may be committed. Submit blocks while the dispatcher
+// holds MaxQueued jobs, which pauses fetching from Kafka.
+func (d *Dispatcher) Submit(ctx context.Context, job Job, done func()) error {
+	return d.lanes.submit(ctx, job, done)
+}
+
+// Drain waits until every submitted job has been handled, or ctx ends.
+func (d *Dispatcher) Drain(ctx context.Context) error {
+	return d.lanes.drain(ctx)
+}
+
+// SetWorkContext sets the context attempts run under; cancelling it
+// aborts in-flight attempts (their jobs are then not committed).
+func (d *Dispatcher) SetWorkContext(ctx context.Context) { d.lanes.setWorkContext(ctx) }
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n]
+}
+
+// toValidUTF8 makes a response body storable as Postgres text, which
+// refuses invalid UTF-8 and NUL bytes.
+func toValidUTF8(b []byte) string {
+	return strings.ReplaceAll(strings.ToValidUTF8(string(b), "\uFFFD"), "\x00", "\uFFFD")
+}

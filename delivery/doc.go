@@ -1,0 +1,20 @@
+// Package delivery owns what Ferry delivers and how: endpoints and their
+// signing secrets, events and their fan-out into deliveries, the
+// transactional outbox, the dispatcher that makes attempts, the retry
+// policy, the attempt log and replay.
+//
+// The pipeline (PRODUCT §4, §5):
+//
+//	POST /events → one transaction: event + deliveries + outbox rows
+//	            → 202
+//	            → Relay publishes outbox jobs to Kafka "deliveries"
+//	              (keyed by endpoint id), then deletes the rows; a sweeper
+//	              republishes rows a crashed process left behind
+//	Kafka       → Dispatcher: per-endpoint lanes (max_in_flight, rate
+//	              limit) → attempt → outcome → next step published
+//	              (retry tier or dead) → attempt logged and delivery
+//	              updated → offset committed.
+//
+// Kafka itself is behind two small interfaces declared here (Publisher and
+// the Submit side of Dispatcher); delivery/kafka adapts segmentio/kafka-go.
+package delivery

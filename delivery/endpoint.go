@@ -1,0 +1,493 @@
+package delivery
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/netip"
+	"net/url"
+	"regexp"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/google/uuid"
+	"gorm.io/gorm"
+
+	"github.com/ferry-dev/ferry"
+)
+
+// Endpoint limits and defaults (PRODUCT §3, §4).
+const (
+	DefaultTimeoutSeconds = 10
+	MaxTimeoutSeconds     = 30
+	DefaultMaxInFlight    = 16
+	MaxMaxInFlight        = 256
+	maxURLLength          = 2048
+	maxDescription        = 500
+	maxEventTypes         = 100
+	maxCustomHeaders      = 20
+)
+
+// Endpoint is a receiver URL of one tenant.
+type Endpoint struct {
+	ID                 uuid.UUID         `json:"id"`
+	URL                string            `json:"url"`
+	Description        string            `json:"description"`
+	EventTypes         []string          `json:"event_types"`
+	Enabled            bool              `json:"enabled"`
+	DisabledReason     string            `json:"disabled_reason,omitempty"`
+	TimeoutSeconds     int               `json:"timeout_seconds"`
+	RateLimitPerSecond *int              `json:"rate_limit_per_second"`
+	MaxInFlight        int               `json:"max_in_flight"`
+	Headers            map[string]string `json:"headers"`
+	FailingSince       *time.Time        `json:"failing_since"`
+	CreatedAt          time.Time         `json:"created_at"`
+	UpdatedAt          time.Time         `json:"updated_at"`
+}
+
+// EndpointInput creates an endpoint; nil fields take defaults.
+type EndpointInput struct {
+	URL                string            `json:"url"`
+	Description        string            `json:"description"`
+	EventTypes         []string          `json:"event_types"`
+	TimeoutSeconds     *int              `json:"timeout_seconds"`
+	RateLimitPerSecond *int              `json:"rate_limit_per_second"`
+	MaxInFlight        *int              `json:"max_in_flight"`
+	Headers            map[string]string `json:"headers"`
+}
+
+// EndpointPatch changes the fields that are present. A rate limit of 0
+// removes the limit.
+type EndpointPatch struct {
+	URL                *string            `json:"url"`
+	Description        *string            `json:"description"`
+	EventTypes         *[]string          `json:"event_types"`
+	Enabled            *bool              `json:"enabled"`
+	TimeoutSeconds     *int               `json:"timeout_seconds"`
+	RateLimitPerSecond *int               `json:"rate_limit_per_second"`
+	MaxInFlight        *int               `json:"max_in_flight"`
+	Headers            *map[string]string `json:"headers"`
+}
+
+var (
+	eventTypePattern  = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._:\-/]{0,99}$`)
+	headerNamePattern = regexp.MustCompile("^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$")
+)
+
+// reservedHeaders are set by Ferry on every attempt and cannot be
+// overridden by custom headers.
+var reservedHeaders = map[string]bool{
+	"Webhook-Id": true, "Webhook-Timestamp": true, "Webhook-Signature": true, "X-Webhook-Id": true,
+	"Content-Type": true, "Content-Length": true, "User-Agent": true, "Host": true,
+	"Transfer-Encoding": true, "Connection": true,
+}
+
+func (s *Service) validateURL(raw string) error {
+	if raw == "" {
+		return ferry.Invalid("url", "url is required")
+	}
+	if len(raw) > maxURLLength || !utf8.ValidString(raw) {
+		return ferry.Invalid("url", "url must be at most %d bytes of valid UTF-8", maxURLLength)
+	}
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" || u.Hostname() == "" {
+		return ferry.Invalid("url", "url must be an absolute http(s) URL")
+	}
+	switch u.Scheme {
+	case "https":
+	case "http":
+		if !s.cfg.AllowHTTP {
+			return ferry.Invalid("url", "url must use https")
+		}
+	default:
+		return ferry.Invalid("url", "url must use https")
+	}
+	if u.User != nil {
+		return ferry.Invalid("url", "url must not carry credentials; use custom headers")
+	}
+	if u.Fragment != "" {
+		return ferry.Invalid("url", "url must not have a fragment")
+	}
+	// Literal addresses are checked now for a clear error; names are
+	// checked when connecting, on every attempt.
+	if ip, err := netip.ParseAddr(strings.Trim(u.Hostname(), "[]")); err == nil {
+		if err := s.cfg.AddressPolicy.Check(ip); err != nil {
+			return ferry.Invalid("url", "url points at an address Ferry may not deliver to")
+		}
+	} else if h := strings.ToLower(u.Hostname()); !s.cfg.AddressPolicy.AllowPrivate && (h == "localhost" || strings.HasSuffix(h, ".localhost")) {
+		return ferry.Invalid("url", "url points at an address Ferry may not deliver to")
+	}
+	return nil
+}
+
+func validateEventTypes(types []string) ([]string, error) {
+	if len(types) > maxEventTypes {
+		return nil, ferry.Invalid("event_types", "at most %d event types", maxEventTypes)
+	}
+	seen := make(map[string]bool, len(types))
+	out := make([]string, 0, len(types))
+	for _, t := range types {
+		if !eventTypePattern.MatchString(t) {
+			return nil, ferry.Invalid("event_types", "event type %q must be 1-100 characters of letters, digits and . _ : - /", t)
+		}
+		if !seen[t] {
+			seen[t] = true
+			out = append(out, t)
+		}
+	}
+	return out, nil
+}
+
+func validateHeaders(h map[string]string) (map[string]string, error) {
+	if len(h) > maxCustomHeaders {
+		return nil, ferry.Invalid("headers", "at most %d custom headers", maxCustomHeaders)
+	}
+	out := make(map[string]string, len(h))
+	for k, v := range h {
+		if !headerNamePattern.MatchString(k) {
+			return nil, ferry.Invalid("headers", "header name %q is not a valid HTTP header name", k)
+		}
+		canon := http.CanonicalHeaderKey(k)
+		if reservedHeaders[canon] {
+			return nil, ferry.Invalid("headers", "header %q is set by Ferry and cannot be overridden", k)
+		}
+		if len(v) > 1000 || strings.ContainsAny(v, "\r\n\x00") || !utf8.ValidString(v) {
+			return nil, ferry.Invalid("headers", "header %q has an invalid value", k)
+		}
+		out[canon] = v
+	}
+	return out, nil
+}
+
+func validateDescription(d string) error {
+	if !utf8.ValidString(d) || utf8.RuneCountInString(d) > maxDescription {
+		return ferry.Invalid("description", "description must be at most %d characters of valid UTF-8", maxDescription)
+	}
+	return nil
+}
+
+func validateRange(field string, v, lo, hi int) error {
+	if v < lo || v > hi {
+		return ferry.Invalid(field, "%s must be between %d and %d", field, lo, hi)
+	}
+	return nil
+}
+
+// endpointRow is an endpoints row as scanned.
+type endpointRow struct {
+	ID                 uuid.UUID
+	TenantID           uuid.UUID
+	URL                string
+	Description        string
+	EventTypes         jsonColumn[[]string]
+	Enabled            bool
+	DisabledReason     string
+	TimeoutMs          int
+	RateLimitPerSecond *int
+	MaxInFlight        int
+	Headers            jsonColumn[map[string]string]
+	FailingSince       *time.Time
+	CreatedAt          time.Time
+	UpdatedAt          time.Time
+}
+
+func (r endpointRow) endpoint() Endpoint {
+	types := r.EventTypes.V
+	if types == nil {
+		types = []string{}
+	}
+	headers := r.Headers.V
+	if headers == nil {
+		headers = map[string]string{}
+	}
+	return Endpoint{
+		ID: r.ID, URL: r.URL, Description: r.Description, EventTypes: types, Enabled: r.Enabled,
+		DisabledReason: r.DisabledReason, TimeoutSeconds: r.TimeoutMs / 1000, RateLimitPerSecond: r.RateLimitPerSecond,
+		MaxInFlight: r.MaxInFlight, Headers: headers, FailingSince: r.FailingSince, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
+	}
+}
+
+const endpointColumns = `id, tenant_id, url, description, event_types, enabled, disabled_reason, timeout_ms,
+	rate_limit_per_second, max_in_flight, headers, failing_since, created_at, updated_at`
+
+// CreateEndpoint validates in, stores the endpoint with a fresh signing
+// secret, and returns both. Errors: EINVALID, EPLANLIMIT.
+func (s *Service) CreateEndpoint(ctx context.Context, tenantID uuid.UUID, in EndpointInput) (Endpoint, string, error) {
+	if err := s.validateURL(in.URL); err != nil {
+		return Endpoint{}, "", err
+	}
+	if err := validateDescription(in.Description); err != nil {
+		return Endpoint{}, "", err
+	}
+	types, err := validateEventTypes(in.EventTypes)
+	if err != nil {
+		return Endpoint{}, "", err
+	}
+	headers, err := validateHeaders(in.Headers)
+	if err != nil {
+		return Endpoint{}, "", err
+	}
+	timeout := DefaultTimeoutSeconds
+	if in.TimeoutSeconds != nil {
+		timeout = *in.TimeoutSeconds
+	}
+	if err := validateRange("timeout_seconds", timeout, 1, MaxTimeoutSeconds); err != nil {
+		return Endpoint{}, "", err
+	}
+	maxInFlight := DefaultMaxInFlight
+	if in.MaxInFlight != nil {
+		maxInFlight = *in.MaxInFlight
+	}
+	if err := validateRange("max_in_flight", maxInFlight, 1, MaxMaxInFlight); err != nil {
+		return Endpoint{}, "", err
+	}
+	if in.RateLimitPerSecond != nil {
+		if err := validateRange("rate_limit_per_second", *in.RateLimitPerSecond, 1, 10000); err != nil {
+			return Endpoint{}, "", err
+		}
+	}
+
+	now := s.now().UTC()
+	row := endpointRow{
+		ID: uuid.New(), TenantID: tenantID, URL: in.URL, Description: in.Description,
+		EventTypes: jsonColumn[[]string]{types}, Enabled: true, TimeoutMs: timeout * 1000,
+		RateLimitPerSecond: in.RateLimitPerSecond, MaxInFlight: maxInFlight,
+		Headers: jsonColumn[map[string]string]{headers}, CreatedAt: now, UpdatedAt: now,
+	}
+	secret := NewSigningSecret()
+	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		if s.limits != nil {
+			if err := s.limits.CheckEndpointLimit(ctx, tx, tenantID); err != nil {
+				return err
+			}
+		}
+		err := tx.Exec(`INSERT INTO endpoints (id, tenant_id, url, description, event_types, enabled, timeout_ms,
+			rate_limit_per_second, max_in_flight, headers, created_at, updated_at)
+			VALUES (?, ?, ?, ?, ?, true, ?, ?, ?, ?, ?, ?)`,
+			row.ID, tenantID, row.URL, row.Description, row.EventTypes, row.TimeoutMs,
+			row.RateLimitPerSecond, row.MaxInFlight, row.Headers, now, now).Error
+		if err != nil {
+			return fmt.Errorf("insert endpoint: %w", err)
+		}
+		return s.insertSecret(tx, tenantID, row.ID, secret, now)
+	})
+	if err != nil {
+		return Endpoint{}, "", err
+	}
+	return row.endpoint(), secret, nil
+}
+
+func (s *Service) insertSecret(tx *gorm.DB, tenantID, endpointID uuid.UUID, secret string, now time.Time) error {
+	ct := s.cipher.Seal([]byte(secret), endpointID[:])
+	if err := tx.Exec(`INSERT INTO endpoint_secrets (id, endpoint_id, tenant_id, ciphertext, created_at) VALUES (?, ?, ?, ?, ?)`,
+		uuid.New(), endpointID, tenantID, ct, now).Error; err != nil {
+		return fmt.Errorf("insert endpoint secret: %w", err)
+	}
+	return nil
+}
+
+// Endpoint returns one of the tenant's endpoints, or ENOTFOUND.
+func (s *Service) Endpoint(ctx context.Context, tenantID, id uuid.UUID) (Endpoint, error) {
+	var row endpointRow
+	res := s.db.WithContext(ctx).Raw(`SELECT `+endpointColumns+` FROM endpoints
+		WHERE id = ? AND tenant_id = ? AND deleted_at IS NULL`, id, tenantID).Scan(&row)
+	if res.Error != nil {
+		return Endpoint{}, fmt.Errorf("load endpoint %s: %w", id, res.Error)
+	}
+	if res.RowsAffected == 0 {
+		return Endpoint{}, ferry.NotFound("endpoint")
+	}
+	return row.endpoint(), nil
+}
+
+// ListEndpoints returns a page of the tenant's endpoints, newest first.
+func (s *Service) ListEndpoints(ctx context.Context, tenantID uuid.UUID, page Page) ([]Endpoint, string, error) {
+	cur, err := decodeCursor(page.Cursor)
+	if err != nil {
+		return nil, "", err
+	}
+	var rows []endpointRow
+	q := s.db.WithContext(ctx).Raw(`SELECT `+endpointColumns+` FROM endpoints
+		WHERE tenant_id = ? AND deleted_at IS NULL AND (?::timestamptz IS NULL OR (created_at, id) < (?, ?))
+		ORDER BY created_at DESC, id DESC LIMIT ?`, tenantID, cur.timePtr(), cur.Time, cur.ID, page.limit()+1)
+	if err := q.Scan(&rows).Error; err != nil {
+		return nil, "", fmt.Errorf("list endpoints: %w", err)
+	}
+	out := make([]Endpoint, 0, len(rows))
+	for _, r := range rows {
+		out = append(out, r.endpoint())
+	}
+	out, next := paginate(out, page.limit(), func(e Endpoint) cursor { return cursor{Time: e.CreatedAt, ID: e.ID} })
+	return out, next, nil
+}
+
+// UpdateEndpoint applies patch. Errors: ENOTFOUND, EINVALID.
+func (s *Service) UpdateEndpoint(ctx context.Context, tenantID, id uuid.UUID, patch EndpointPatch) (Endpoint, error) {
+	ep, err := s.Endpoint(ctx, tenantID, id)
+	if err != nil {
+		return Endpoint{}, err
+	}
+	if patch.URL != nil {
+		if err := s.validateURL(*patch.URL); err != nil {
+			return Endpoint{}, err
+		}
+		ep.URL = *patch.URL
+	}
+	if patch.Description != nil {
+		if err := validateDescription(*patch.Description); err != nil {
+			return Endpoint{}, err
+		}
+		ep.Description = *patch.Description
+	}
+	if patch.EventTypes != nil {
+		if ep.EventTypes, err = validateEventTypes(*patch.EventTypes); err != nil {
+			return Endpoint{}, err
+		}
+	}
+	if patch.Headers != nil {
+		if ep.Headers, err = validateHeaders(*patch.Headers); err != nil {
+			return Endpoint{}, err
+		}
+	}
+	if patch.TimeoutSeconds != nil {
+		if err := validateRange("timeout_seconds", *patch.TimeoutSeconds, 1, MaxTimeoutSeconds); err != nil {
+			return Endpoint{}, err
+		}
+		ep.TimeoutSeconds = *patch.TimeoutSeconds
+	}
+	if patch.MaxInFlight != nil {
+		if err := validateRange("max_in_flight", *patch.MaxInFlight, 1, MaxMaxInFlight); err != nil {
+			return Endpoint{}, err
+		}
+		ep.MaxInFlight = *patch.MaxInFlight
+	}
+	if patch.RateLimitPerSecond != nil {
+		if *patch.RateLimitPerSecond == 0 {
+			ep.RateLimitPerSecond = nil
+		} else {
+			if err := validateRange("rate_limit_per_second", *patch.RateLimitPerSecond, 1, 10000); err != nil {
+				return Endpoint{}, err
+			}
+			ep.RateLimitPerSecond = patch.RateLimitPerSecond
+		}
+	}
+	if patch.Enabled != nil && *patch.Enabled != ep.Enabled {
+		ep.Enabled = *patch.Enabled
+		ep.DisabledReason = ""
+		if !ep.Enabled {
+			ep.DisabledReason = "disabled by user"
+		}
+		ep.FailingSince = nil
+	}
+	ep.UpdatedAt = s.now().UTC()
+	err = s.db.WithContext(ctx).Exec(`UPDATE endpoints SET url = ?, description = ?, event_types = ?, enabled = ?,
+		disabled_reason = ?, timeout_ms = ?, rate_limit_per_second = ?, max_in_flight = ?, headers = ?,
+		failing_since = ?, updated_at = ? WHERE id = ? AND tenant_id = ?`,
+		ep.URL, ep.Description, jsonColumn[[]string]{ep.EventTypes}, ep.Enabled, ep.DisabledReason,
+		ep.TimeoutSeconds*1000, ep.RateLimitPerSecond, ep.MaxInFlight, jsonColumn[map[string]string]{ep.Headers},
+		ep.FailingSince, ep.UpdatedAt, id, tenantID).Error
+	if err != nil {
+		return Endpoint{}, fmt.Errorf("update endpoint %s: %w", id, err)
+	}
+	return ep, nil
+}
+
+// DeleteEndpoint soft-deletes an endpoint; its pending deliveries become
+// exhausted when next dispatched. Errors: ENOTFOUND.
+func (s *Service) DeleteEndpoint(ctx context.Context, tenantID, id uuid.UUID) error {
+	res := s.db.WithContext(ctx).Exec(`UPDATE endpoints SET deleted_at = ?, enabled = false, disabled_reason = 'deleted'
+		WHERE id = ? AND tenant_id = ? AND deleted_at IS NULL`, s.now().UTC(), id, tenantID)
+	if res.Error != nil {
+		return fmt.Errorf("delete endpoint %s: %w", id, res.Error)
+	}
+	if res.RowsAffected == 0 {
+		return ferry.NotFound("endpoint")
+	}
+	return nil
+}
+
+// SecretInfo is what the API reveals about an endpoint's secrets.
+type SecretInfo struct {
+	Secret   string           `json:"secret"`
+	Previous []PreviousSecret `json:"previous"`
+}
+
+// PreviousSecret is a rotated-out secret still signing until ExpiresAt.
+type PreviousSecret struct {
+	Secret    string    `json:"secret"`
+	ExpiresAt time.Time `json:"expires_at"`
+}
+
+// Secret reveals the endpoint's current secret and those still in their
+// grace period. Errors: ENOTFOUND.
+func (s *Service) Secret(ctx context.Context, tenantID, id uuid.UUID) (SecretInfo, error) {
+	if _, err := s.Endpoint(ctx, tenantID, id); err != nil {
+		return SecretInfo{}, err
+	}
+	secrets, err := loadSecrets(ctx, s.db, s.cipher, id, s.now())
+	if err != nil {
+		return SecretInfo{}, err
+	}
+	info := SecretInfo{Previous: []PreviousSecret{}}
+	for _, sec := range secrets {
+		if sec.expiresAt == nil {
+			info.Secret = sec.secret
+		} else {
+			info.Previous = append(info.Previous, PreviousSecret{Secret: sec.secret, ExpiresAt: *sec.expiresAt})
+		}
+	}
+	return info, nil
+}
+
+// RotateSecret makes a new current secret; the old one keeps signing for
+// the grace period. Errors: ENOTFOUND.
+func (s *Service) RotateSecret(ctx context.Context, tenantID, id uuid.UUID) (SecretInfo, error) {
+	if _, err := s.Endpoint(ctx, tenantID, id); err != nil {
+		return SecretInfo{}, err
+	}
+	now := s.now().UTC()
+	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		// Lock the endpoint so concurrent rotations queue up.
+		if err := tx.Exec(`SELECT 1 FROM endpoints WHERE id = ? FOR UPDATE`, id).Error; err != nil {
+			return fmt.Errorf("lock endpoint: %w", err)
+		}
+		if err := tx.Exec(`UPDATE endpoint_secrets SET expires_at = ? WHERE endpoint_id = ? AND expires_at IS NULL`,
+			now.Add(s.cfg.RotationGrace), id).Error; err != nil {
+			return fmt.Errorf("expire old secret: %w", err)
+		}
+		return s.insertSecret(tx, tenantID, id, NewSigningSecret(), now)
+	})
+	if err != nil {
+		return SecretInfo{}, err
+	}
+	return s.Secret(ctx, tenantID, id)
+}
+
+type storedSecret struct {
+	secret    string
+	expiresAt *time.Time
+}
+
+// loadSecrets returns the endpoint's live secrets, current one first.
+func loadSecrets(ctx context.Context, db *gorm.DB, c *Cipher, endpointID uuid.UUID, now time.Time) ([]storedSecret, error) {
+	var rows []struct {
+		Ciphertext []byte
+		ExpiresAt  *time.Time
+	}
+	err := db.WithContext(ctx).Raw(`SELECT ciphertext, expires_at FROM endpoint_secrets
+		WHERE endpoint_id = ? AND (expires_at IS NULL OR expires_at > ?)
+		ORDER BY expires_at DESC NULLS FIRST, created_at DESC`, endpointID, now).Scan(&rows).Error
+	if err != nil {
+		return nil, fmt.Errorf("load secrets of endpoint %s: %w", endpointID, err)
+	}
+	out := make([]storedSecret, 0, len(rows))
+	for _, r := range rows {
+		pt, err := c.Open(r.Ciphertext, endpointID[:])
+		if err != nil {
+			return nil, fmt.Errorf("endpoint %s: %w", endpointID, err)
+		}
+		out = append(out, storedSecret{secret: string(pt), expiresAt: r.ExpiresAt})
+	}
+	return out, nil
+}

@@ -1,0 +1,207 @@
+package delivery
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/google/uuid"
+	"gorm.io/gorm"
+
+	"github.com/ferry-dev/ferry"
+)
+
+// Ingest limits (PRODUCT §3).
+const (
+	MaxPayloadBytes      = 256 << 10
+	maxIdempotencyKey    = 255
+	idempotencyKeyWindow = 24 * time.Hour
+)
+
+// Event is an accepted event.
+type Event struct {
+	ID             uuid.UUID       `json:"id"`
+	Type           string          `json:"type"`
+	Data           json.RawMessage `json:"data"`
+	IdempotencyKey *string         `json:"idempotency_key,omitempty"`
+	CreatedAt      time.Time       `json:"created_at"`
+}
+
+// MarshalJSON writes created_at in the envelope's format.
+func (e Event) MarshalJSON() ([]byte, error) {
+	type plain Event
+	return json.Marshal(struct {
+		plain
+		CreatedAt string `json:"created_at"`
+	}{plain(e), e.CreatedAt.UTC().Format(TimeFormat)})
+}
+
+// EventInput is the body of POST /api/v1/events.
+type EventInput struct {
+	Type           string          `json:"type"`
+	Data           json.RawMessage `json:"data"`
+	IdempotencyKey string          `json:"idempotency_key"`
+}
+
+func (in *EventInput) validate() error {
+	if in.Type == "" {
+		return ferry.Invalid("type", "type is required")
+	}
+	if !eventTypePattern.MatchString(in.Type) {
+		return ferry.Invalid("type", "type must be 1-100 characters of letters, digits and . _ : - /")
+	}
+	trimmed := bytes.TrimSpace(in.Data)
+	if len(trimmed) == 0 || bytes.Equal(trimmed, []byte("null")) {
+		return ferry.Invalid("data", "data is required")
+	}
+	if !utf8.Valid(trimmed) || !json.Valid(trimmed) {
+		return ferry.Invalid("data", "data must be valid JSON")
+	}
+	var compact bytes.Buffer
+	if err := json.Compact(&compact, trimmed); err != nil {
+		return ferry.Invalid("data", "data must be valid JSON")
+	}
+	// Postgres json rejects \u0000; refuse it clearly rather than fail late.
+	if bytes.Contains(compact.Bytes(), []byte(`\u0000`)) {
+		return ferry.Invalid("data", "data must not contain \\u0000")
+	}
+	in.Data = compact.Bytes()
+	in.IdempotencyKey = strings.TrimSpace(in.IdempotencyKey)
+	if len(in.IdempotencyKey) > maxIdempotencyKey || !utf8.ValidString(in.IdempotencyKey) {
+		return ferry.Invalid("idempotency_key", "idempotency_key must be at most %d bytes of valid UTF-8", maxIdempotencyKey)
+	}
+	return nil
+}
+
+// Ingest accepts an event: it returns only after the event, its deliveries
+// and their outbox rows are committed (PRODUCT §5), then hands the jobs to
+// the relay. created is false when an idempotency key within 24 h matched
+// an earlier event, which is returned instead. Errors: EINVALID, EQUOTA,
+// ERATELIMIT, and wrapped database errors.
+func (s *Service) Ingest(ctx context.Context, tenantID uuid.UUID, in EventInput) (ev Event, created bool, err error) {
+	if err := in.validate(); err != nil {
+		return Event{}, false, err
+	}
+	now := s.now().UTC().Truncate(time.Millisecond)
+	ev = Event{ID: uuid.New(), Type: in.Type, Data: in.Data, CreatedAt: now}
+	var key *string
+	if in.IdempotencyKey != "" {
+		key = &in.IdempotencyKey
+		ev.IdempotencyKey = key
+	}
+	var jobs []Job
+	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		if key != nil {
+			prior, found, err := claimIdempotencyKey(tx, tenantID, *key, now)
+			if err != nil {
+				return err
+			}
+			if found {
+				ev, created = prior, false
+				return nil
+			}
+		}
+		if s.limits != nil {
+			if err := s.limits.ConsumeEvents(ctx, tx, tenantID, 1); err != nil {
+				return err
+			}
+		}
+		res := tx.Exec(`INSERT INTO events (id, tenant_id, type, data, idempotency_key, created_at)
+			VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`, ev.ID, tenantID, ev.Type, string(ev.Data), key, now)
+		if res.Error != nil {
+			return fmt.Errorf("insert event: %w", res.Error)
+		}
+		if res.RowsAffected == 0 {
+			// A concurrent request with the same key committed first.
+			return errIdempotencyRace
+		}
+		created = true
+		jobs, err = fanOut(tx, tenantID, ev)
+		return err
+	})
+	if err == errIdempotencyRace {
+		return s.Ingest(ctx, tenantID, in)
+	}
+	if err != nil {
+		return Event{}, false, err
+	}
+	if len(jobs) > 0 {
+		s.relay.Enqueue(jobs)
+	}
+	return ev, created, nil
+}
+
+var errIdempotencyRace = ferry.Errorf(ferry.ECONFLICT, "idempotency key race")
+
+// claimIdempotencyKey returns the event already holding key within the
+// window. A key older than the window is released for reuse.
+func claimIdempotencyKey(tx *gorm.DB, tenantID uuid.UUID, key string, now time.Time) (Event, bool, error) {
+	var prior Event
+	res := tx.Raw(`SELECT id, type, data, idempotency_key, created_at FROM events
+		WHERE tenant_id = ? AND idempotency_key = ?`, tenantID, key).Scan(&prior)
+	if res.Error != nil {
+		return Event{}, false, fmt.Errorf("look up idempotency key: %w", res.Error)
+	}
+	if res.RowsAffected == 0 {
+		return Event{}, false, nil
+	}
+	if now.Sub(prior.CreatedAt) < idempotencyKeyWindow {
+		return prior, true, nil
+	}
+	if err := tx.Exec(`UPDATE events SET idempotency_key = NULL WHERE id = ?`, prior.ID).Error; err != nil {
+		return Event{}, false, fmt.Errorf("release idempotency key: %w", err)
+	}
+	return Event{}, false, nil
+}
+
+// fanOut creates one delivery and outbox row per enabled endpoint
+// subscribed to the event's type, in the caller's transaction.
+func fanOut(tx *gorm.DB, tenantID uuid.UUID, ev Event) ([]Job, error) {
+	var endpointIDs []uuid.UUID
+	err := tx.Raw(`SELECT id FROM endpoints WHERE tenant_id = ? AND enabled AND deleted_at IS NULL
+		AND (event_types = '[]'::jsonb OR event_types @> jsonb_build_array(?::text)) ORDER BY created_at, id`,
+		tenantID, ev.Type).Scan(&endpointIDs).Error
+	if err != nil {
+		return nil, fmt.Errorf("select endpoints for %s: %w", ev.Type, err)
+	}
+	if len(endpointIDs) == 0 {
+		return nil, nil
+	}
+	jobs := make([]Job, len(endpointIDs))
+	deliveryIDs := make([]string, len(endpointIDs))
+	epIDs := make([]string, len(endpointIDs))
+	payloads := make([]string, len(endpointIDs))
+	for i, epID := range endpointIDs {
+		jobs[i] = Job{DeliveryID: uuid.New(), EventID: ev.ID, EndpointID: epID, TenantID: tenantID,
+			Attempt: 1, Trigger: TriggerInitial, AcceptedAt: ev.CreatedAt, outboxAt: ev.CreatedAt}
+		b, err := json.Marshal(jobs[i])
+		if err != nil {
+			return nil, fmt.Errorf("encode job: %w", err)
+		}
+		deliveryIDs[i], epIDs[i], payloads[i] = jobs[i].DeliveryID.String(), epID.String(), string(b)
+	}
+	err = tx.Exec(`INSERT INTO deliveries (id, tenant_id, event_id, endpoint_id, created_at)
+		SELECT d, ?, ?, e, ? FROM unnest(?::uuid[], ?::uuid[]) AS t(d, e)`,
+		tenantID, ev.ID, ev.CreatedAt, pgTextArray(deliveryIDs), pgTextArray(epIDs)).Error
+	if err != nil {
+		return nil, fmt.Errorf("insert deliveries: %w", err)
+	}
+	if err := insertOutbox(tx, deliveryIDs, payloads, ev.CreatedAt); err != nil {
+		return nil, err
+	}
+	return jobs, nil
+}
+
+func insertOutbox(tx *gorm.DB, deliveryIDs, payloads []string, at time.Time) error {
+	err := tx.Exec(`INSERT INTO outbox (delivery_id, job, created_at)
+		SELECT d, j::jsonb, ? FROM unnest(?::uuid[], ?::text[]) AS t(d, j)`,
+		at, pgTextArray(deliveryIDs), pgTextArray(payloads)).Error
+	if err != nil {
+		return fmt.Errorf("insert outbox: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,111 @@
+package delivery
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/ferry-dev/ferry"
+)
+
+// Status is a delivery's state as the API reports it (PRODUCT §4).
+type Status string
+
+// Delivery statuses.
+const (
+	StatusPending   Status = "pending"
+	StatusRetrying  Status = "retrying"
+	StatusSucceeded Status = "succeeded"
+	StatusDropped   Status = "dropped"
+	StatusExhausted Status = "exhausted"
+)
+
+// Finished reports whether no further attempt is scheduled.
+func (s Status) Finished() bool {
+	return s == StatusSucceeded || s == StatusDropped || s == StatusExhausted
+}
+
+func (s Status) valid() bool {
+	return s == StatusPending || s == StatusRetrying || s.Finished()
+}
+
+// Delivery is one event's journey to one endpoint.
+type Delivery struct {
+	ID             uuid.UUID  `json:"id"`
+	EventID        uuid.UUID  `json:"event_id"`
+	EndpointID     uuid.UUID  `json:"endpoint_id"`
+	Status         Status     `json:"status"`
+	AttemptCount   int        `json:"attempt_count"`
+	FirstAttemptAt *time.Time `json:"first_attempt_at"`
+	LastAttemptAt  *time.Time `json:"last_attempt_at"`
+	NextAttemptAt  *time.Time `json:"next_attempt_at"`
+	CreatedAt      time.Time  `json:"created_at"`
+	UpdatedAt      time.Time  `json:"updated_at"`
+}
+
+// EventDetail is an event with its deliveries.
+type EventDetail struct {
+	Event
+	Deliveries []Delivery `json:"deliveries"`
+}
+
+const deliveryColumns = `id, event_id, endpoint_id, status, attempt_count, first_attempt_at, last_attempt_at,
+	next_attempt_at, created_at, updated_at`
+
+// Event returns one event with its deliveries. Errors: ENOTFOUND.
+func (s *Service) Event(ctx context.Context, tenantID, id uuid.UUID) (EventDetail, error) {
+	var ev Event
+	res := s.db.WithContext(ctx).Raw(`SELECT id, type, data, idempotency_key, created_at FROM events
+		WHERE id = ? AND tenant_id = ?`, id, tenantID).Scan(&ev)
+	if res.Error != nil {
+		return EventDetail{}, fmt.Errorf("load event %s: %w", id, res.Error)
+	}
+	if res.RowsAffected == 0 {
+		return EventDetail{}, ferry.NotFound("event")
+	}
+	ds := []Delivery{}
+	if err := s.db.WithContext(ctx).Raw(`SELECT `+deliveryColumns+` FROM deliveries
+		WHERE event_id = ? AND tenant_id = ? ORDER BY created_at, id`, id, tenantID).Scan(&ds).Error; err != nil {
+		return EventDetail{}, fmt.Errorf("load deliveries of event %s: %w", id, err)
+	}
+	return EventDetail{Event: ev, Deliveries: ds}, nil
+}
+
+// EventFilter narrows ListEvents. Status matches events having at least
+// one delivery in that status.
+type EventFilter struct {
+	Type   string
+	Status string
+	Since  *time.Time
+	Until  *time.Time
+}
+
+// ListEvents returns a page of the tenant's events, newest first.
+// Errors: EINVALID.
+func (s *Service) ListEvents(ctx context.Context, tenantID uuid.UUID, f EventFilter, page Page) ([]Event, string, error) {
+	if f.Status != "" && !Status(f.Status).valid() {
+		return nil, "", ferry.Invalid("status", "status must be pending, retrying, succeeded, dropped or exhausted")
+	}
+	cur, err := decodeCursor(page.Cursor)
+	if err != nil {
+		return nil, "", err
+	}
+	events := []Event{}
+	err = s.db.WithContext(ctx).Raw(`SELECT e.id, e.type, e.data, e.idempotency_key, e.created_at FROM events e
+		WHERE e.tenant_id = ?
+		AND (? = '' OR e.type = ?)
+		AND (?::timestamptz IS NULL OR e.created_at >= ?)
+		AND (?::timestamptz IS NULL OR e.created_at < ?)
+		AND (? = '' OR EXISTS (SELECT 1 FROM deliveries d WHERE d.event_id = e.id AND d.status = ?))
+		AND (?::timestamptz IS NULL OR (e.created_at, e.id) < (?, ?))
+		ORDER BY e.created_at DESC, e.id DESC LIMIT ?`,
+		tenantID, f.Type, f.Type, f.Since, f.Since, f.Until, f.Until, f.Status, f.Status,
+		cur.timePtr(), cur.Time, cur.ID, page.limit()+1).Scan(&events).Error
+	if err != nil {
+		return nil, "", fmt.Errorf("list events: %w", err)
+	}
+	events, next := paginate(events, page.limit(), func(e Event) cursor { return cursor{Time: e.CreatedAt, ID: e.ID} })
+	return events, next, nil
+}

@@ -1,0 +1,56 @@
+package delivery
+
+import (
+	"time"
+
+	"github.com/google/uuid"
+)
+
+// Trigger says why an attempt was made.
+type Trigger string
+
+// Triggers recorded in the attempt log.
+const (
+	TriggerInitial Trigger = "initial"
+	TriggerRetry   Trigger = "retry"
+	TriggerReplay  Trigger = "replay"
+)
+
+// Job is the Kafka message asking for one attempt of one delivery. It is
+// small on purpose: the dispatcher reads the event and endpoint from
+// Postgres, where they are authoritative.
+type Job struct {
+	DeliveryID uuid.UUID `json:"delivery_id"`
+	EventID    uuid.UUID `json:"event_id"`
+	EndpointID uuid.UUID `json:"endpoint_id"`
+	TenantID   uuid.UUID `json:"tenant_id"`
+	// Attempt is the number of the attempt this job asks for; a delivery
+	// that has already logged it skips the job (duplicate).
+	Attempt int     `json:"attempt"`
+	Trigger Trigger `json:"trigger"`
+	Actor   string  `json:"actor,omitempty"`
+	// AcceptedAt is when the event was accepted (for latency metrics).
+	AcceptedAt time.Time `json:"accepted_at"`
+	// FirstAttemptAt starts the retry window; zero until the first attempt.
+	FirstAttemptAt time.Time `json:"first_attempt_at,omitzero"`
+	// DueAt and EnqueuedAt are set on retry-tier messages.
+	DueAt      time.Time `json:"due_at,omitzero"`
+	EnqueuedAt time.Time `json:"enqueued_at,omitzero"`
+
+	// outboxAt identifies the outbox row that carried the job, so the relay
+	// deletes exactly that row once Kafka has it.
+	outboxAt time.Time
+}
+
+// Logical topic names; the Kafka adapter may prefix them.
+const (
+	TopicDeliveries = "deliveries"
+	TopicDead       = "dead"
+)
+
+// Message is one record to publish.
+type Message struct {
+	Topic string
+	Key   []byte
+	Value []byte
+}

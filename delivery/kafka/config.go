@@ -1,0 +1,47 @@
+package kafka
+
+import (
+	"errors"
+	"time"
+)
+
+// Config locates the cluster and names Ferry's topics and group.
+type Config struct {
+	Brokers []string
+	// TopicPrefix is prepended to every topic name; tests use it to run
+	// in parallel on one broker.
+	TopicPrefix string
+	// GroupID is the consumer group of the delivery workers (default "ferry").
+	GroupID string
+	// Partitions for topics Ferry creates (default 8).
+	Partitions int
+	// ReplicationFactor for topics Ferry creates (default 1; 3 in a cluster).
+	ReplicationFactor int
+	// MinInsyncReplicas for topics Ferry creates (default: unset, the
+	// broker's own default).
+	MinInsyncReplicas int
+	// BatchTimeout is how long the writer waits to fill a batch
+	// (default 2 ms; kafka-go's own 1 s default makes every write slow).
+	BatchTimeout time.Duration
+}
+
+func (c Config) withDefaults() (Config, error) {
+	if len(c.Brokers) == 0 {
+		return c, errors.New("kafka: no brokers configured")
+	}
+	if c.GroupID == "" {
+		c.GroupID = "ferry"
+	}
+	if c.Partitions == 0 {
+		c.Partitions = 8
+	}
+	if c.ReplicationFactor == 0 {
+		c.ReplicationFactor = 1
+	}
+	if c.BatchTimeout == 0 {
+		c.BatchTimeout = 2 * time.Millisecond
+	}
+	return c, nil
+}
+
+func (c Config) topic(name string) string { return c.TopicPrefix + name }

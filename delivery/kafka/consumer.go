@@ -1,0 +1,202 @@
+package kafka
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	kafkago "github.com/segmentio/kafka-go"
+
+	"github.com/ferry-dev/ferry/delivery"
+)
+
+// Submitter takes a job and calls done once it may be committed.
+// delivery.Dispatcher satisfies it.
+type Submitter interface {
+	Submit(ctx context.Context, job delivery.Job, done func()) error
+}
+
+// Consumer reads the deliveries topic and every retry tier in one consumer
+// group and hands jobs to a Submitter.
+type Consumer struct {
+	cfg     Config
+	sub     Submitter
+	log     *slog.Logger
+	readers []*topicReader
+}
+
+type topicReader struct {
+	topic   string
+	tier    *delivery.Tier // nil for the deliveries topic
+	reader  *kafkago.Reader
+	offsets *offsets
+}
+
+// NewConsumer returns a Consumer for the deliveries topic and tiers.
+func NewConsumer(cfg Config, sub Submitter, tiers []delivery.Tier, log *slog.Logger) (*Consumer, error) {
+	cfg, err := cfg.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	c := &Consumer{cfg: cfg, sub: sub, log: log}
+	c.readers = append(c.readers, c.newReader(delivery.TopicDeliveries, nil))
+	for i := range tiers {
+		c.readers = append(c.readers, c.newReader(tiers[i].Name, &tiers[i]))
+	}
+	return c, nil
+}
+
+func (c *Consumer) newReader(name string, tier *delivery.Tier) *topicReader {
+	topic := c.cfg.topic(name)
+	return &topicReader{topic: topic, tier: tier, offsets: newOffsets(), reader: kafkago.NewReader(kafkago.ReaderConfig{
+		Brokers:          c.cfg.Brokers,
+		GroupID:          c.cfg.GroupID,
+		Topic:            topic,
+		MinBytes:         1,
+		MaxBytes:         8 << 20,
+		MaxWait:          250 * time.Millisecond,
+		ReadBackoffMin:   20 * time.Millisecond,
+		ReadBackoffMax:   500 * time.Millisecond,
+		StartOffset:      kafkago.FirstOffset, // a new group must not skip jobs published before it joined
+		CommitInterval:   0,
+		JoinGroupBackoff: 500 * time.Millisecond,
+		Logger:           nil,
+		ErrorLogger:      kafkago.LoggerFunc(func(msg string, args ...any) { c.log.Debug(fmt.Sprintf(msg, args...), "component", "kafka-reader") }),
+	})}
+}
+
+// Run fetches until ctx ends, committing finished offsets as it goes.
+// It returns once fetching has stopped; call Close after the dispatcher
+// has drained to commit the last offsets and leave the group.
+func (c *Consumer) Run(ctx context.Context) error {
+	var wg sync.WaitGroup
+	for _, r := range c.readers {
+		wg.Add(2)
+		go func() {
+			defer wg.Done()
+			c.fetchLoop(ctx, r)
+		}()
+		go func() {
+			defer wg.Done()
+			c.commitLoop(ctx, r)
+		}()
+	}
+	wg.Wait()
+	return nil
+}
+
+// Close commits what is finished and closes the readers.
+func (c *Consumer) Close(ctx context.Context) error {
+	var errs []error
+	for _, r := range c.readers {
+		c.commit(ctx, r)
+		if err := r.reader.Close(); err != nil {
+			errs = append(errs, fmt.Errorf("close reader %s: %w", r.topic, err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+func (c *Consumer) fetchLoop(ctx context.Context, r *topicReader) {
+	for {
+		m, err := r.reader.FetchMessage(ctx)
+		if err != nil {
+			if ctx.Err() != nil {
+				return
+			}
+			c.log.Warn("kafka fetch failed", "topic", r.topic, "err", err)
+			sleep(ctx, 200*time.Millisecond)
+			continue
+		}
+		r.offsets.fetched(m.Partition, m.Offset)
+		done := func() { r.offsets.done(m.Partition, m.Offset) }
+		var job delivery.Job
+		if err := json.Unmarshal(m.Value, &job); err != nil {
+			c.log.Error("dropping undecodable job", "topic", r.topic, "partition", m.Partition, "offset", m.Offset, "err", err)
+			done()
+			continue
+		}
+		if r.tier == nil {
+			if err := c.sub.Submit(ctx, job, done); err != nil {
+				return
+			}
+			continue
+		}
+		// Within a tier no message enqueued after this one can be due
+		// before its enqueue time plus the tier's read-ahead delay; wait
+		// for that before reading further, then hold it until due.
+		if !sleepUntil(ctx, job.EnqueuedAt.Add(r.tier.ReadAheadDelay())) {
+			return
+		}
+		c.scheduleAt(ctx, job, done)
+	}
+}
+
+// scheduleAt submits job when it is due. Waiting does not block the
+// fetch loop, and kafka-go's heartbeats keep the group membership.
+func (c *Consumer) scheduleAt(ctx context.Context, job delivery.Job, done func()) {
+	wait := time.Until(job.DueAt)
+	if wait <= 0 {
+		if err := c.sub.Submit(ctx, job, done); err != nil {
+			return
+		}
+		return
+	}
+	time.AfterFunc(wait, func() {
+		_ = c.sub.Submit(ctx, job, done) // an error means shutdown: the job stays uncommitted
+	})
+}
+
+func (c *Consumer) commitLoop(ctx context.Context, r *topicReader) {
+	t := time.NewTicker(100 * time.Millisecond)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			c.commit(ctx, r)
+		}
+	}
+}
+
+func (c *Consumer) commit(ctx context.Context, r *topicReader) {
+	for part, off := range r.offsets.committable() {
+		// CommitMessages commits message.Offset+1.
+		err := r.reader.CommitMessages(ctx, kafkago.Message{Topic: r.topic, Partition: part, Offset: off - 1})
+		if err != nil {
+			if ctx.Err() == nil {
+				c.log.Warn("kafka commit failed", "topic", r.topic, "partition", part, "offset", off, "err", err)
+			}
+			continue
+		}
+		r.offsets.markCommitted(part, off)
+	}
+}
+
+func sleep(ctx context.Context, d time.Duration) {
+	select {
+	case <-ctx.Done():
+	case <-time.After(d):
+	}
+}
+
+// sleepUntil waits until t; false if ctx ended first.
+func sleepUntil(ctx context.Context, t time.Time) bool {
+	d := time.Until(t)
+	if d <= 0 {
+		return ctx.Err() == nil
+	}
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-timer.C:
+		return true
+	}
+}

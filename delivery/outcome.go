@@ -1,0 +1,80 @@
+package delivery
+
+import (
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"errors"
+	"net"
+	"net/url"
+	"os"
+	"syscall"
+)
+
+// Outcome is the result of one attempt.
+type Outcome string
+
+// Outcomes (PRODUCT §4).
+const (
+	OutcomeSuccess Outcome = "success"
+	OutcomeRetry   Outcome = "retry"
+	OutcomeDropped Outcome = "dropped"
+)
+
+// ClassifyStatus maps an HTTP status to an outcome: 2xx succeeds; 400, 401,
+// 403, 405, 406 and 422 drop; everything else (3xx included, since
+// redirects are not followed) is retried.
+func ClassifyStatus(status int) Outcome {
+	switch {
+	case status >= 200 && status < 300:
+		return OutcomeSuccess
+	case status == 400, status == 401, status == 403, status == 405, status == 406, status == 422:
+		return OutcomeDropped
+	default:
+		return OutcomeRetry
+	}
+}
+
+// Error classes recorded in the attempt log when no response arrived.
+const (
+	ErrClassTimeout    = "timeout"
+	ErrClassDNS        = "dns"
+	ErrClassRefused    = "connection_refused"
+	ErrClassReset      = "connection_reset"
+	ErrClassTLS        = "tls"
+	ErrClassBlocked    = "blocked_address"
+	ErrClassConnection = "connection"
+)
+
+// ErrBlockedAddress is returned by the dialer when an endpoint resolves to
+// an address the SSRF guard refuses.
+var ErrBlockedAddress = errors.New("address not allowed")
+
+// ClassifyError names the class of a transport error. Every transport
+// error is retried.
+func ClassifyError(err error) string {
+	var dnsErr *net.DNSError
+	var certErr *tls.CertificateVerificationError
+	var recordErr tls.RecordHeaderError
+	var unknownAuth x509.UnknownAuthorityError
+	var hostnameErr x509.HostnameError
+	var urlErr *url.Error
+	switch {
+	case errors.Is(err, ErrBlockedAddress):
+		return ErrClassBlocked
+	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, os.ErrDeadlineExceeded):
+		return ErrClassTimeout
+	case errors.As(err, &urlErr) && urlErr.Timeout():
+		return ErrClassTimeout
+	case errors.As(err, &dnsErr):
+		return ErrClassDNS
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return ErrClassRefused
+	case errors.Is(err, syscall.ECONNRESET), errors.Is(err, syscall.EPIPE):
+		return ErrClassReset
+	case errors.As(err, &certErr), errors.As(err, &recordErr), errors.As(err, &unknownAuth), errors.As(err, &hostnameErr):
+		return ErrClassTLS
+	default:
+		return ErrClassConnection
+	}
+}

@@ -1,0 +1,226 @@
+package delivery
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/google/uuid"
+	"gorm.io/gorm"
+)
+
+// Publisher writes messages to Kafka and returns once every one is
+// acknowledged by the in-sync replicas. Implemented by delivery/kafka.
+type Publisher interface {
+	Publish(ctx context.Context, msgs []Message) error
+}
+
+// RelayConfig tunes the outbox relay.
+type RelayConfig struct {
+	// SweepAfter is how old an outbox row must be before the sweeper
+	// treats it as abandoned by a crashed process (default 15 s).
+	SweepAfter time.Duration
+	// SweepInterval is how often the sweeper looks (default 2 s).
+	SweepInterval time.Duration
+	// Buffer bounds jobs waiting in memory; beyond it the sweeper
+	// publishes them from Postgres (default 65536).
+	Buffer int
+}
+
+// Relay publishes committed outbox jobs to the deliveries topic and
+// deletes their rows; its sweeper republishes rows left behind by a crash
+// between commit and publish (PRODUCT §5).
+type Relay struct {
+	db  *gorm.DB
+	pub Publisher
+	cfg RelayConfig
+	log *slog.Logger
+	ch  chan Job
+}
+
+// NewRelay returns a Relay; call Run to start it.
+func NewRelay(db *gorm.DB, pub Publisher, cfg RelayConfig, log *slog.Logger) *Relay {
+	cfg.SweepAfter = cmpOr(cfg.SweepAfter, 15*time.Second)
+	cfg.SweepInterval = cmpOr(cfg.SweepInterval, 2*time.Second)
+	cfg.Buffer = cmpOr(cfg.Buffer, 1<<16)
+	return &Relay{db: db, pub: pub, cfg: cfg, log: log, ch: make(chan Job, cfg.Buffer)}
+}
+
+func cmpOr[T comparable](v, def T) T {
+	var zero T
+	if v == zero {
+		return def
+	}
+	return v
+}
+
+// Enqueue hands committed jobs to the publisher without blocking; a job
+// that does not fit stays in the outbox for the sweeper.
+func (r *Relay) Enqueue(jobs []Job) {
+	for _, j := range jobs {
+		select {
+		case r.ch <- j:
+		default:
+			r.log.Warn("relay buffer full; leaving job to the sweeper", "delivery_id", j.DeliveryID)
+		}
+	}
+}
+
+// Run publishes until ctx ends. Jobs still buffered then stay in the
+// outbox and are swept by the next process.
+func (r *Relay) Run(ctx context.Context) error {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		r.sweepLoop(ctx)
+	}()
+	defer func() { <-done }()
+	const maxBatch = 2000
+	batch := make([]Job, 0, maxBatch)
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case j := <-r.ch:
+			batch = append(batch[:0], j)
+		}
+	drain:
+		for len(batch) < maxBatch {
+			select {
+			case j := <-r.ch:
+				batch = append(batch, j)
+			default:
+				break drain
+			}
+		}
+		if err := r.publish(ctx, batch); err != nil {
+			r.log.Warn("relay publish stopped; outbox keeps the jobs", "err", err, "jobs", len(batch))
+		}
+	}
+}
+
+// publish writes jobs to Kafka, retrying while ctx lives, then deletes
+// their outbox rows.
+func (r *Relay) publish(ctx context.Context, jobs []Job) error {
+	msgs := make([]Message, len(jobs))
+	for i, j := range jobs {
+		m, err := jobMessage(TopicDeliveries, j)
+		if err != nil {
+			return err
+		}
+		msgs[i] = m
+	}
+	if err := retryUntil(ctx, r.log, "publish deliveries", func() error { return r.pub.Publish(ctx, msgs) }); err != nil {
+		return err
+	}
+	ids := make([]string, len(jobs))
+	ats := make([]time.Time, len(jobs))
+	for i, j := range jobs {
+		ids[i], ats[i] = j.DeliveryID.String(), j.outboxAt
+	}
+	return retryUntil(ctx, r.log, "delete outbox rows", func() error {
+		return r.db.WithContext(ctx).Exec(`DELETE FROM outbox WHERE (delivery_id, created_at) IN
+			(SELECT * FROM unnest(?::uuid[], ?::timestamptz[]))`, pgTextArray(ids), pgTimeArray(ats)).Error
+	})
+}
+
+func (r *Relay) sweepLoop(ctx context.Context) {
+	t := time.NewTicker(r.cfg.SweepInterval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		for {
+			n, err := r.sweepOnce(ctx)
+			if err != nil {
+				if ctx.Err() == nil {
+					r.log.Warn("outbox sweep failed", "err", err)
+				}
+				break
+			}
+			if n < sweepBatch {
+				break
+			}
+		}
+	}
+}
+
+const sweepBatch = 1000
+
+// sweepOnce republishes one batch of abandoned outbox rows. Rows are
+// locked with SKIP LOCKED so replicas sweep disjoint rows.
+func (r *Relay) sweepOnce(ctx context.Context) (int, error) {
+	var n int
+	err := r.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		var rows []struct {
+			DeliveryID uuid.UUID
+			Job        []byte
+			CreatedAt  time.Time
+		}
+		err := tx.Raw(`SELECT delivery_id, job::text AS job, created_at FROM outbox WHERE created_at < ?
+			ORDER BY created_at LIMIT ? FOR UPDATE SKIP LOCKED`, time.Now().Add(-r.cfg.SweepAfter), sweepBatch).Scan(&rows).Error
+		if err != nil {
+			return fmt.Errorf("select outbox: %w", err)
+		}
+		n = len(rows)
+		if n == 0 {
+			return nil
+		}
+		msgs := make([]Message, 0, n)
+		ids := make([]string, n)
+		ats := make([]time.Time, n)
+		for i, row := range rows {
+			var j Job
+			if err := json.Unmarshal(row.Job, &j); err != nil {
+				return fmt.Errorf("decode outbox job %s: %w", row.DeliveryID, err)
+			}
+			m, err := jobMessage(TopicDeliveries, j)
+			if err != nil {
+				return err
+			}
+			msgs = append(msgs, m)
+			ids[i], ats[i] = row.DeliveryID.String(), row.CreatedAt
+		}
+		if err := r.pub.Publish(ctx, msgs); err != nil {
+			return fmt.Errorf("republish outbox: %w", err)
+		}
+		r.log.Info("outbox sweeper republished jobs", "count", n)
+		return tx.Exec(`DELETE FROM outbox WHERE (delivery_id, created_at) IN
+			(SELECT * FROM unnest(?::uuid[], ?::timestamptz[]))`, pgTextArray(ids), pgTimeArray(ats)).Error
+	})
+	return n, err
+}
+
+func jobMessage(topic string, j Job) (Message, error) {
+	b, err := json.Marshal(j)
+	if err != nil {
+		return Message{}, fmt.Errorf("encode job %s: %w", j.DeliveryID, err)
+	}
+	return Message{Topic: topic, Key: []byte(j.EndpointID.String()), Value: b}, nil
+}
+
+// retryUntil calls f until it succeeds or ctx ends, backing off up to 5 s.
+func retryUntil(ctx context.Context, log *slog.Logger, what string, f func() error) error {
+	backoff := 50 * time.Millisecond
+	for {
+		err := f()
+		if err == nil {
+			return nil
+		}
+		if ctx.Err() != nil {
+			return fmt.Errorf("%s: %w", what, err)
+		}
+		log.Warn(what+" failed; retrying", "err", err, "backoff", backoff)
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("%s: %w", what, err)
+		case <-time.After(backoff):
+		}
+		backoff = min(backoff*2, 5*time.Second)
+	}
+}

@@ -1,0 +1,80 @@
+package delivery
+
+import (
+	"crypto/aes"
+	"crypto/cipher"
+	"crypto/rand"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// secretPrefix starts every endpoint signing secret (Standard Webhooks).
+const secretPrefix = "whsec_"
+
+// NewSigningSecret returns a fresh whsec_ secret of 32 random bytes.
+func NewSigningSecret() string {
+	b := make([]byte, 32)
+	if _, err := rand.Read(b); err != nil {
+		panic("crypto/rand failed: " + err.Error())
+	}
+	return secretPrefix + base64.StdEncoding.EncodeToString(b)
+}
+
+// SecretKey returns the HMAC key bytes of a whsec_ secret.
+func SecretKey(secret string) ([]byte, error) {
+	b, err := base64.StdEncoding.DecodeString(strings.TrimPrefix(secret, secretPrefix))
+	if err != nil {
+		return nil, fmt.Errorf("decode signing secret: %w", err)
+	}
+	if len(b) < 24 || len(b) > 64 {
+		return nil, errors.New("signing secret must hold 24 to 64 bytes")
+	}
+	return b, nil
+}
+
+// Cipher encrypts endpoint secrets at rest with AES-256-GCM under the
+// master key from configuration.
+type Cipher struct {
+	aead cipher.AEAD
+}
+
+// NewCipher returns a Cipher for a 32-byte master key.
+func NewCipher(masterKey []byte) (*Cipher, error) {
+	if len(masterKey) != 32 {
+		return nil, fmt.Errorf("master key must be 32 bytes, got %d", len(masterKey))
+	}
+	block, err := aes.NewCipher(masterKey)
+	if err != nil {
+		return nil, fmt.Errorf("new aes cipher: %w", err)
+	}
+	aead, err := cipher.NewGCM(block)
+	if err != nil {
+		return nil, fmt.Errorf("new gcm: %w", err)
+	}
+	return &Cipher{aead: aead}, nil
+}
+
+// Seal encrypts plaintext; the random nonce is prepended. aad binds the
+// ciphertext to its owner so it cannot be moved to another endpoint.
+func (c *Cipher) Seal(plaintext, aad []byte) []byte {
+	nonce := make([]byte, c.aead.NonceSize(), c.aead.NonceSize()+len(plaintext)+c.aead.Overhead())
+	if _, err := rand.Read(nonce); err != nil {
+		panic("crypto/rand failed: " + err.Error())
+	}
+	return c.aead.Seal(nonce, nonce, plaintext, aad)
+}
+
+// Open decrypts what Seal produced with the same aad.
+func (c *Cipher) Open(ciphertext, aad []byte) ([]byte, error) {
+	n := c.aead.NonceSize()
+	if len(ciphertext) < n {
+		return nil, errors.New("ciphertext too short")
+	}
+	pt, err := c.aead.Open(nil, ciphertext[:n], ciphertext[n:], aad)
+	if err != nil {
+		return nil, fmt.Errorf("decrypt secret: %w", err)
+	}
+	return pt, nil
+}

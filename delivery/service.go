@@ -1,0 +1,66 @@
+package delivery
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"time"
+
+	"github.com/google/uuid"
+	"gorm.io/gorm"
+)
+
+// Config tunes the Service.
+type Config struct {
+	// AllowHTTP accepts http:// endpoint URLs (dev and tests).
+	AllowHTTP bool
+	// AddressPolicy is the SSRF guard; creation checks literal addresses
+	// against it, the dialer checks every connection.
+	AddressPolicy AddressPolicy
+	// RotationGrace is how long a rotated-out secret keeps signing
+	// (default 24 h, scaled by FERRY_RETRY_SCALE by the caller).
+	RotationGrace time.Duration
+}
+
+// Limits is what delivery needs from billing: plan limits checked inside
+// the transaction that would exceed them. app plugs billing in; nil means
+// unlimited.
+type Limits interface {
+	// CheckEndpointLimit returns EPLANLIMIT when the tenant may not create
+	// another endpoint.
+	CheckEndpointLimit(ctx context.Context, tx *gorm.DB, tenantID uuid.UUID) error
+	// ConsumeEvents meters n accepted events in tx, returning EQUOTA or
+	// ERATELIMIT when the plan refuses them.
+	ConsumeEvents(ctx context.Context, tx *gorm.DB, tenantID uuid.UUID, n int) error
+}
+
+// Enqueuer hands committed jobs to the outbox relay for publication.
+type Enqueuer interface {
+	Enqueue(jobs []Job)
+}
+
+// Service is the tenant-facing side of delivery: endpoints, events,
+// attempts and replay.
+type Service struct {
+	db     *gorm.DB
+	cipher *Cipher
+	relay  Enqueuer
+	limits Limits
+	cfg    Config
+	log    *slog.Logger
+	now    func() time.Time
+}
+
+// NewService returns a Service. limits may be nil.
+func NewService(db *gorm.DB, cipher *Cipher, relay Enqueuer, limits Limits, cfg Config, log *slog.Logger, now func() time.Time) (*Service, error) {
+	if db == nil || cipher == nil || relay == nil || log == nil {
+		return nil, errors.New("delivery.NewService: db, cipher, relay and log are required")
+	}
+	if cfg.RotationGrace == 0 {
+		cfg.RotationGrace = 24 * time.Hour
+	}
+	if now == nil {
+		now = time.Now
+	}
+	return &Service{db: db, cipher: cipher, relay: relay, limits: limits, cfg: cfg, log: log, now: now}, nil
+}

@@ -1,0 +1,318 @@
+package tenants
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/mail"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5/pgconn"
+	"golang.org/x/crypto/bcrypt"
+	"gorm.io/gorm"
+
+	"github.com/ferry-dev/ferry"
+)
+
+// Config tunes the Service. Zero values take the defaults.
+type Config struct {
+	// BcryptCost defaults to bcrypt.DefaultCost; tests lower it.
+	BcryptCost int
+	// LoginWindow and MaxLoginFailures bound password guessing per email.
+	LoginWindow      time.Duration
+	MaxLoginFailures int
+}
+
+func (c Config) withDefaults() Config {
+	if c.BcryptCost == 0 {
+		c.BcryptCost = bcrypt.DefaultCost
+	}
+	if c.LoginWindow == 0 {
+		c.LoginWindow = 15 * time.Minute
+	}
+	if c.MaxLoginFailures == 0 {
+		c.MaxLoginFailures = 10
+	}
+	return c
+}
+
+// Service implements sign-up, login, API keys and staff accounts on
+// PostgreSQL.
+type Service struct {
+	db  *gorm.DB
+	cfg Config
+	log *slog.Logger
+	now func() time.Time
+	// dummyHash is compared against when an email is unknown, so a login
+	// takes as long for a stranger as for a member.
+	dummyHash string
+}
+
+// NewService returns a Service using db.
+func NewService(db *gorm.DB, cfg Config, log *slog.Logger, now func() time.Time) (*Service, error) {
+	cfg = cfg.withDefaults()
+	if now == nil {
+		now = time.Now
+	}
+	dummy, err := hashPassword("ferry-timing-equaliser", cfg.BcryptCost)
+	if err != nil {
+		return nil, err
+	}
+	return &Service{db: db, cfg: cfg, log: log, now: now, dummyHash: dummy}, nil
+}
+
+// SignupInput is what the sign-up form sends.
+type SignupInput struct {
+	Email        string `json:"email"`
+	Password     string `json:"password"`
+	Organization string `json:"organization"`
+}
+
+// normalizeEmail validates and lower-cases an email address.
+func normalizeEmail(field, s string) (string, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return "", ferry.Invalid(field, "email is required")
+	}
+	if len(s) > 254 || !utf8.ValidString(s) {
+		return "", ferry.Invalid(field, "email is not a valid address")
+	}
+	a, err := mail.ParseAddress(s)
+	if err != nil || a.Address != s || !strings.Contains(s, "@") {
+		return "", ferry.Invalid(field, "email is not a valid address")
+	}
+	return strings.ToLower(s), nil
+}
+
+// Signup creates a tenant and its owner. It returns ECONFLICT when the
+// email is taken and EINVALID for bad fields.
+func (s *Service) Signup(ctx context.Context, in SignupInput) (Principal, error) {
+	email, err := normalizeEmail("email", in.Email)
+	if err != nil {
+		return Principal{}, err
+	}
+	if err := validatePassword(in.Password); err != nil {
+		return Principal{}, err
+	}
+	org := strings.TrimSpace(in.Organization)
+	if org == "" {
+		return Principal{}, ferry.Invalid("organization", "organization is required")
+	}
+	if utf8.RuneCountInString(org) > 200 || !utf8.ValidString(org) {
+		return Principal{}, ferry.Invalid("organization", "organization must be at most 200 characters of valid UTF-8")
+	}
+	hash, err := hashPassword(in.Password, s.cfg.BcryptCost)
+	if err != nil {
+		return Principal{}, err
+	}
+	tenantID, userID := uuid.New(), uuid.New()
+	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		if err := tx.Exec(`INSERT INTO tenants (id, name) VALUES (?, ?)`, tenantID, org).Error; err != nil {
+			return fmt.Errorf("insert tenant: %w", err)
+		}
+		err := tx.Exec(`INSERT INTO users (id, tenant_id, email, password_hash, role) VALUES (?, ?, ?, ?, 'owner')`,
+			userID, tenantID, email, hash).Error
+		if isUniqueViolation(err) {
+			return &ferry.Error{Code: ferry.ECONFLICT, Message: "an account with this email already exists", Field: "email"}
+		}
+		if err != nil {
+			return fmt.Errorf("insert user: %w", err)
+		}
+		return nil
+	})
+	if err != nil {
+		return Principal{}, err
+	}
+	s.log.InfoContext(ctx, "tenant signed up", "tenant_id", tenantID, "user_id", userID)
+	return Principal{Kind: KindUser, TenantID: tenantID, UserID: userID, Email: email, Role: RoleOwner}, nil
+}
+
+// Login checks an email and password against tenant users, then staff.
+// Wrong credentials give EUNAUTHORIZED; too many recent failures for the
+// email give ERATELIMIT.
+func (s *Service) Login(ctx context.Context, emailIn, password string) (Principal, error) {
+	email, err := normalizeEmail("email", emailIn)
+	if err != nil {
+		return Principal{}, err
+	}
+	db := s.db.WithContext(ctx)
+	var failures int64
+	since := s.now().Add(-s.cfg.LoginWindow)
+	if err := db.Raw(`SELECT count(*) FROM login_failures WHERE lower(email) = ? AND failed_at > ?`, email, since).
+		Scan(&failures).Error; err != nil {
+		return Principal{}, fmt.Errorf("count login failures: %w", err)
+	}
+	if failures >= int64(s.cfg.MaxLoginFailures) {
+		return Principal{}, &ferry.Error{Code: ferry.ERATELIMIT,
+			Message:           "too many failed logins for this account; try again later",
+			RetryAfterSeconds: int(s.cfg.LoginWindow.Seconds())}
+	}
+
+	p, hash, err := s.findCredentials(ctx, email)
+	if err != nil {
+		return Principal{}, err
+	}
+	if hash == "" {
+		hash = s.dummyHash
+	}
+	ok, err := checkPassword(hash, password)
+	if err != nil {
+		return Principal{}, err
+	}
+	if !ok || p.Kind == "" {
+		if err := db.Exec(`INSERT INTO login_failures (email, failed_at) VALUES (?, ?)`, email, s.now()).Error; err != nil {
+			return Principal{}, fmt.Errorf("record login failure: %w", err)
+		}
+		return Principal{}, ferry.Errorf(ferry.EUNAUTHORIZED, "email or password is incorrect")
+	}
+	if err := db.Exec(`DELETE FROM login_failures WHERE lower(email) = ?`, email).Error; err != nil {
+		return Principal{}, fmt.Errorf("clear login failures: %w", err)
+	}
+	return p, nil
+}
+
+func (s *Service) findCredentials(ctx context.Context, email string) (Principal, string, error) {
+	var row struct {
+		ID           uuid.UUID
+		TenantID     uuid.UUID
+		Role         string
+		PasswordHash string
+	}
+	db := s.db.WithContext(ctx)
+	res := db.Raw(`SELECT id, tenant_id, role, password_hash FROM users WHERE lower(email) = ?`, email).Scan(&row)
+	if res.Error != nil {
+		return Principal{}, "", fmt.Errorf("find user: %w", res.Error)
+	}
+	if res.RowsAffected == 1 {
+		return Principal{Kind: KindUser, TenantID: row.TenantID, UserID: row.ID, Email: email, Role: Role(row.Role)}, row.PasswordHash, nil
+	}
+	res = db.Raw(`SELECT id, password_hash FROM staff WHERE lower(email) = ?`, email).Scan(&row)
+	if res.Error != nil {
+		return Principal{}, "", fmt.Errorf("find staff: %w", res.Error)
+	}
+	if res.RowsAffected == 1 {
+		return Principal{Kind: KindStaff, UserID: row.ID, Email: email}, row.PasswordHash, nil
+	}
+	return Principal{}, "", nil
+}
+
+// Tenant returns one tenant, or ENOTFOUND.
+func (s *Service) Tenant(ctx context.Context, id uuid.UUID) (Tenant, error) {
+	var t Tenant
+	res := s.db.WithContext(ctx).Raw(`SELECT id, name, plan, created_at FROM tenants WHERE id = ?`, id).Scan(&t)
+	if res.Error != nil {
+		return Tenant{}, fmt.Errorf("load tenant %s: %w", id, res.Error)
+	}
+	if res.RowsAffected == 0 {
+		return Tenant{}, ferry.NotFound("tenant")
+	}
+	return t, nil
+}
+
+// CreateStaff creates a support staff account (operator command).
+func (s *Service) CreateStaff(ctx context.Context, emailIn, password string) (Staff, error) {
+	email, err := normalizeEmail("email", emailIn)
+	if err != nil {
+		return Staff{}, err
+	}
+	if err := validatePassword(password); err != nil {
+		return Staff{}, err
+	}
+	hash, err := hashPassword(password, s.cfg.BcryptCost)
+	if err != nil {
+		return Staff{}, err
+	}
+	st := Staff{ID: uuid.New(), Email: email, CreatedAt: s.now().UTC()}
+	err = s.db.WithContext(ctx).Exec(`INSERT INTO staff (id, email, password_hash, created_at) VALUES (?, ?, ?, ?)`,
+		st.ID, st.Email, hash, st.CreatedAt).Error
+	if isUniqueViolation(err) {
+		return Staff{}, &ferry.Error{Code: ferry.ECONFLICT, Message: "staff with this email already exists", Field: "email"}
+	}
+	if err != nil {
+		return Staff{}, fmt.Errorf("insert staff: %w", err)
+	}
+	return st, nil
+}
+
+// CreateAPIKey creates a key for tenantID and returns it with the secret,
+// which is never retrievable again.
+func (s *Service) CreateAPIKey(ctx context.Context, tenantID uuid.UUID, name string) (APIKey, string, error) {
+	name = strings.TrimSpace(name)
+	if name == "" {
+		return APIKey{}, "", ferry.Invalid("name", "name is required")
+	}
+	if utf8.RuneCountInString(name) > 100 || !utf8.ValidString(name) {
+		return APIKey{}, "", ferry.Invalid("name", "name must be at most 100 characters of valid UTF-8")
+	}
+	secret, prefix := newAPIKeySecret()
+	k := APIKey{ID: uuid.New(), Name: name, Prefix: prefix, CreatedAt: s.now().UTC()}
+	err := s.db.WithContext(ctx).Exec(`INSERT INTO api_keys (id, tenant_id, name, prefix, key_hash, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
+		k.ID, tenantID, k.Name, k.Prefix, hashAPIKey(secret), k.CreatedAt).Error
+	if err != nil {
+		return APIKey{}, "", fmt.Errorf("insert api key: %w", err)
+	}
+	return k, secret, nil
+}
+
+// ListAPIKeys returns the tenant's keys, newest first, revoked included.
+func (s *Service) ListAPIKeys(ctx context.Context, tenantID uuid.UUID) ([]APIKey, error) {
+	keys := []APIKey{}
+	err := s.db.WithContext(ctx).Raw(`SELECT id, name, prefix, created_at, last_used_at, revoked_at
+		FROM api_keys WHERE tenant_id = ? ORDER BY created_at DESC`, tenantID).Scan(&keys).Error
+	if err != nil {
+		return nil, fmt.Errorf("list api keys: %w", err)
+	}
+	return keys, nil
+}
+
+// RevokeAPIKey revokes one key; ENOTFOUND if the tenant has no such key.
+func (s *Service) RevokeAPIKey(ctx context.Context, tenantID, id uuid.UUID) error {
+	res := s.db.WithContext(ctx).Exec(`UPDATE api_keys SET revoked_at = coalesce(revoked_at, ?) WHERE id = ? AND tenant_id = ?`,
+		s.now().UTC(), id, tenantID)
+	if res.Error != nil {
+		return fmt.Errorf("revoke api key: %w", res.Error)
+	}
+	if res.RowsAffected == 0 {
+		return ferry.NotFound("api key")
+	}
+	return nil
+}
+
+// AuthenticateAPIKey returns the principal for a presented key, or
+// EUNAUTHORIZED when the key is unknown or revoked.
+func (s *Service) AuthenticateAPIKey(ctx context.Context, key string) (Principal, error) {
+	if !looksLikeAPIKey(key) {
+		return Principal{}, ferry.Errorf(ferry.EUNAUTHORIZED, "API key is invalid")
+	}
+	var row struct {
+		ID         uuid.UUID
+		TenantID   uuid.UUID
+		LastUsedAt *time.Time
+	}
+	db := s.db.WithContext(ctx)
+	res := db.Raw(`SELECT id, tenant_id, last_used_at FROM api_keys WHERE key_hash = ? AND revoked_at IS NULL`, hashAPIKey(key)).Scan(&row)
+	if res.Error != nil {
+		return Principal{}, fmt.Errorf("find api key: %w", res.Error)
+	}
+	if res.RowsAffected == 0 {
+		return Principal{}, ferry.Errorf(ferry.EUNAUTHORIZED, "API key is invalid or revoked")
+	}
+	// Recording every use would put a write on every request; a minute's
+	// resolution is what the portal shows anyway.
+	now := s.now().UTC()
+	if row.LastUsedAt == nil || now.Sub(*row.LastUsedAt) > time.Minute {
+		if err := db.Exec(`UPDATE api_keys SET last_used_at = ? WHERE id = ?`, now, row.ID).Error; err != nil {
+			s.log.WarnContext(ctx, "record api key use", "err", err, "tenant_id", row.TenantID)
+		}
+	}
+	return Principal{Kind: KindAPIKey, TenantID: row.TenantID, KeyID: row.ID, Role: RoleAdmin}, nil
+}
+
+func isUniqueViolation(err error) bool {
+	var pgErr *pgconn.PgError
+	return errors.As(err, &pgErr) && pgErr.Code == "23505"
+}
