@@ -190,6 +190,7 @@ type endpointRow struct {
 	FailingSince       *time.Time
 	CreatedAt          time.Time
 	UpdatedAt          time.Time
+	DeletedAt          *time.Time
 }
 
 func (r endpointRow) endpoint() Endpoint {
@@ -209,7 +210,7 @@ func (r endpointRow) endpoint() Endpoint {
 }
 
 const endpointColumns = `id, tenant_id, url, description, event_types, enabled, disabled_reason, timeout_ms,
-	rate_limit_per_second, max_in_flight, headers, failing_since, created_at, updated_at`
+	rate_limit_per_second, max_in_flight, headers, failing_since, created_at, updated_at, deleted_at`
 
 // CreateEndpoint validates in, stores the endpoint with a fresh signing
 // secret, and returns both. Errors: EINVALID, EPLANLIMIT.

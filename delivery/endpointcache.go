@@ -70,11 +70,8 @@ func (c *endpointCache) get(ctx context.Context, id uuid.UUID) (*target, error) 
 }
 
 func (c *endpointCache) load(ctx context.Context, id uuid.UUID, now time.Time) (*target, error) {
-	var row struct {
-		endpointRow
-		DeletedAt *time.Time
-	}
-	res := c.db.WithContext(ctx).Raw(`SELECT `+endpointColumns+`, deleted_at FROM endpoints WHERE id = ?`, id).Scan(&row)
+	var row endpointRow
+	res := c.db.WithContext(ctx).Raw(`SELECT `+endpointColumns+` FROM endpoints WHERE id = ?`, id).Scan(&row)
 	if res.Error != nil {
 		return nil, fmt.Errorf("load endpoint %s: %w", id, res.Error)
 	}

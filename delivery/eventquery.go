@@ -2,6 +2,7 @@ package delivery
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"time"
 
@@ -108,4 +109,20 @@ func (s *Service) ListEvents(ctx context.Context, tenantID uuid.UUID, f EventFil
 	}
 	events, next := paginate(events, page.limit(), func(e Event) cursor { return cursor{Time: e.CreatedAt, ID: e.ID} })
 	return events, next, nil
+}
+
+// MarshalJSON keeps deliveries; without it Event's MarshalJSON, promoted
+// by embedding, would drop them.
+func (d EventDetail) MarshalJSON() ([]byte, error) {
+	ev, err := d.Event.MarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	deliveries, err := json.Marshal(d.Deliveries)
+	if err != nil {
+		return nil, err
+	}
+	out := append(ev[:len(ev)-1:len(ev)-1], `,"deliveries":`...)
+	out = append(out, deliveries...)
+	return append(out, '}'), nil
 }

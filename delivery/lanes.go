@@ -51,7 +51,7 @@ func (l *lanes) submit(ctx context.Context, job Job, done func()) error {
 	}
 	maxInFlight := DefaultMaxInFlight
 	if tgt, err := l.d.endpoints.get(ctx, job.EndpointID); err == nil && !tgt.deleted {
-		maxInFlight = tgt.endpoint.MaxInFlight
+		maxInFlight = max(1, tgt.endpoint.MaxInFlight)
 	}
 	l.pending.Add(1)
 	l.d.metrics.Queued.Inc()

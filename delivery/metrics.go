@@ -4,14 +4,14 @@ import "github.com/prometheus/client_golang/prometheus"
 
 // Metrics are the delivery engine's Prometheus collectors.
 type Metrics struct {
-	Attempts        *prometheus.CounterVec
-	FirstAttempt    prometheus.Histogram
-	ToSuccess       prometheus.Histogram
-	DeadLettered    *prometheus.CounterVec
-	Skipped         prometheus.Counter
-	InFlight        prometheus.Gauge
-	Queued          prometheus.Gauge
-	EventsAccepted  prometheus.Counter
+	Attempts       *prometheus.CounterVec
+	FirstAttempt   prometheus.Histogram
+	ToSuccess      prometheus.Histogram
+	DeadLettered   *prometheus.CounterVec
+	Skipped        prometheus.Counter
+	InFlight       prometheus.Gauge
+	Queued         prometheus.Gauge
+	EventsAccepted prometheus.Counter
 }
 
 // NewMetrics creates the collectors and registers them with reg.

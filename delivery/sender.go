@@ -54,7 +54,8 @@ func NewSender(policy AddressPolicy, now func() time.Time) *Sender {
 		IdleConnTimeout:       90 * time.Second,
 		TLSHandshakeTimeout:   10 * time.Second,
 		ExpectContinueTimeout: time.Second,
-		Proxy:                 nil, // a proxy would bypass the connect-time guard
+		Proxy:                 nil,  // a proxy would bypass the connect-time guard
+		DisableCompression:    true, // send exactly the signed headers, nothing added
 	}
 	return &Sender{
 		now: now,

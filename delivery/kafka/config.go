@@ -11,7 +11,8 @@ type Config struct {
 	// TopicPrefix is prepended to every topic name; tests use it to run
 	// in parallel on one broker.
 	TopicPrefix string
-	// GroupID is the consumer group of the delivery workers (default "ferry").
+	// GroupID prefixes the consumer groups of the delivery workers, one per
+	// topic: "<GroupID>.deliveries", "<GroupID>.retry-30s", … (default "ferry").
 	GroupID string
 	// Partitions for topics Ferry creates (default 8).
 	Partitions int

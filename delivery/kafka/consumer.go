@@ -53,8 +53,10 @@ func NewConsumer(cfg Config, sub Submitter, tiers []delivery.Tier, log *slog.Log
 func (c *Consumer) newReader(name string, tier *delivery.Tier) *topicReader {
 	topic := c.cfg.topic(name)
 	return &topicReader{topic: topic, tier: tier, offsets: newOffsets(), reader: kafkago.NewReader(kafkago.ReaderConfig{
-		Brokers:          c.cfg.Brokers,
-		GroupID:          c.cfg.GroupID,
+		Brokers: c.cfg.Brokers,
+		// One group per topic: a reader joining or leaving then rebalances
+		// only its own topic, not every tier at once.
+		GroupID:          c.cfg.GroupID + "." + name,
 		Topic:            topic,
 		MinBytes:         1,
 		MaxBytes:         8 << 20,
@@ -64,8 +66,13 @@ func (c *Consumer) newReader(name string, tier *delivery.Tier) *topicReader {
 		StartOffset:      kafkago.FirstOffset, // a new group must not skip jobs published before it joined
 		CommitInterval:   0,
 		JoinGroupBackoff: 500 * time.Millisecond,
-		Logger:           nil,
-		ErrorLogger:      kafkago.LoggerFunc(func(msg string, args ...any) { c.log.Debug(fmt.Sprintf(msg, args...), "component", "kafka-reader") }),
+		// A crashed process's partitions move to the survivors after the
+		// session timeout; kafka-go's 30 s default stalls them too long.
+		SessionTimeout:    10 * time.Second,
+		HeartbeatInterval: time.Second,
+		RebalanceTimeout:  10 * time.Second,
+		Logger:            nil,
+		ErrorLogger:       kafkago.LoggerFunc(func(msg string, args ...any) { c.log.Debug(fmt.Sprintf(msg, args...), "component", "kafka-reader") }),
 	})}
 }
 
@@ -112,6 +119,7 @@ func (c *Consumer) fetchLoop(ctx context.Context, r *topicReader) {
 			sleep(ctx, 200*time.Millisecond)
 			continue
 		}
+		c.log.Debug("fetched job", "topic", r.topic, "partition", m.Partition, "offset", m.Offset)
 		r.offsets.fetched(m.Partition, m.Offset)
 		done := func() { r.offsets.done(m.Partition, m.Offset) }
 		var job delivery.Job

@@ -1,0 +1,319 @@
+// Package app is Ferry's composition root: it reads configuration, opens
+// PostgreSQL and Kafka, wires the domain services to the HTTP layer and
+// the workers, and runs them until shutdown.
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"gorm.io/driver/postgres"
+	"gorm.io/gorm"
+	"gorm.io/gorm/logger"
+
+	"github.com/ferry-dev/ferry/app/httpapi"
+	"github.com/ferry-dev/ferry/delivery"
+	"github.com/ferry-dev/ferry/delivery/kafka"
+	"github.com/ferry-dev/ferry/frontend"
+	"github.com/ferry-dev/ferry/migrations"
+	"github.com/ferry-dev/ferry/tenants"
+)
+
+// App is one Ferry process.
+type App struct {
+	cfg Config
+	log *slog.Logger
+
+	db       *gorm.DB
+	kafkaCfg kafka.Config
+	writer   *kafka.Writer
+
+	Tenants  *tenants.Service
+	Delivery *delivery.Service
+
+	relay      *delivery.Relay
+	attempts   *delivery.AttemptLog
+	dispatcher *delivery.Dispatcher
+	consumer   *kafka.Consumer
+	partitions *delivery.Partitions
+
+	http     *fiber.App
+	listener net.Listener
+}
+
+// NewLogger builds the process logger: JSON in production, text in dev.
+func NewLogger(cfg Config) *slog.Logger {
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(cfg.LogLevel)); err != nil {
+		level = slog.LevelInfo
+	}
+	opts := &slog.HandlerOptions{Level: level}
+	if cfg.LogFormat == "text" {
+		return slog.New(slog.NewTextHandler(os.Stderr, opts))
+	}
+	return slog.New(slog.NewJSONHandler(os.Stderr, opts))
+}
+
+// OpenDB connects to Postgres with a pool sized from cfg.
+func OpenDB(ctx context.Context, cfg Config) (*gorm.DB, error) {
+	db, err := gorm.Open(postgres.Open(cfg.DatabaseURL), &gorm.Config{
+		Logger:                 logger.Discard,
+		SkipDefaultTransaction: true,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("open database: %w", err)
+	}
+	sqlDB, err := db.DB()
+	if err != nil {
+		return nil, fmt.Errorf("open database: %w", err)
+	}
+	sqlDB.SetMaxOpenConns(cfg.DBMaxConns)
+	sqlDB.SetMaxIdleConns(cfg.DBMaxConns)
+	sqlDB.SetConnMaxIdleTime(5 * time.Minute)
+	pingCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if err := sqlDB.PingContext(pingCtx); err != nil {
+		return nil, fmt.Errorf("connect to database: %w", err)
+	}
+	return db, nil
+}
+
+// Migrate applies pending migrations.
+func Migrate(ctx context.Context, db *gorm.DB) error {
+	sqlDB, err := db.DB()
+	if err != nil {
+		return err
+	}
+	return migrations.Up(ctx, sqlDB)
+}
+
+// New connects to Postgres and Kafka, migrates, creates missing topics,
+// and wires every component. It binds the HTTP listener, so Addr is valid
+// once New returns (tests use port 0).
+func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) {
+	a := &App{cfg: cfg, log: log}
+	defer func() {
+		if err != nil {
+			a.Close()
+		}
+	}()
+	if a.db, err = OpenDB(ctx, cfg); err != nil {
+		return nil, err
+	}
+	if err = Migrate(ctx, a.db); err != nil {
+		return nil, err
+	}
+
+	policy := delivery.RetryPolicy{Scale: cfg.RetryScale}
+	a.kafkaCfg = kafka.Config{Brokers: cfg.KafkaBrokers, TopicPrefix: cfg.KafkaTopicPrefix, GroupID: cfg.KafkaGroup,
+		Partitions: cfg.KafkaPartitions, ReplicationFactor: cfg.KafkaReplication, MinInsyncReplicas: cfg.KafkaMinInsync}
+	topics := []string{delivery.TopicDeliveries, delivery.TopicDead}
+	for _, t := range policy.Tiers() {
+		topics = append(topics, t.Name)
+	}
+	if err = kafka.EnsureTopics(ctx, a.kafkaCfg, topics); err != nil {
+		return nil, err
+	}
+	if a.writer, err = kafka.NewWriter(a.kafkaCfg); err != nil {
+		return nil, err
+	}
+
+	registry := prometheus.NewRegistry()
+	registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	metrics := delivery.NewMetrics(registry)
+
+	cipher, err := delivery.NewCipher(cfg.MasterKey)
+	if err != nil {
+		return nil, err
+	}
+	sessions, err := tenants.NewSessions(cfg.JWTSecret, cfg.SessionTTL, nil)
+	if err != nil {
+		return nil, err
+	}
+	if a.Tenants, err = tenants.NewService(a.db, tenants.Config{BcryptCost: cfg.BcryptCost}, log, nil); err != nil {
+		return nil, err
+	}
+	a.relay = delivery.NewRelay(a.db, a.writer, delivery.RelayConfig{SweepAfter: cfg.OutboxSweepAfter}, log)
+	addressPolicy := delivery.AddressPolicy{AllowPrivate: cfg.AllowPrivateEndpoints}
+	a.Delivery, err = delivery.NewService(a.db, cipher, a.relay, nil, delivery.Config{
+		AllowHTTP: cfg.AllowHTTPEndpoints, AddressPolicy: addressPolicy, RotationGrace: cfg.scaled(24 * time.Hour),
+	}, log, nil)
+	if err != nil {
+		return nil, err
+	}
+	a.attempts = delivery.NewAttemptLog(a.db, delivery.AttemptLogConfig{DisableAfter: cfg.scaled(5 * 24 * time.Hour)}, log)
+	a.dispatcher = delivery.NewDispatcher(a.db, cipher, delivery.NewSender(addressPolicy, nil), a.writer, a.attempts, metrics,
+		delivery.DispatcherConfig{Policy: policy, UserAgent: "Ferry/" + cfg.Version}, log, nil)
+	a.partitions = delivery.NewPartitions(a.db, delivery.PartitionConfig{Retention: cfg.AttemptRetention}, log, nil)
+	if err = a.partitions.Maintain(ctx); err != nil {
+		return nil, err
+	}
+	if cfg.Roles[RoleWorker] {
+		if a.consumer, err = kafka.NewConsumer(a.kafkaCfg, a.dispatcher, a.dispatcher.Tiers(), log); err != nil {
+			return nil, err
+		}
+	}
+
+	a.http = httpapi.New(httpapi.Deps{
+		Tenants: a.Tenants, Sessions: sessions, Delivery: a.Delivery, Metrics: metrics,
+		Ready:          a.ready,
+		MetricsHandler: promhttp.HandlerFor(registry, promhttp.HandlerOpts{}),
+		Portal:         frontend.Dist(),
+		Log:            log,
+		SecureCookies:  !cfg.Dev,
+	})
+	if cfg.Roles[RoleAPI] {
+		if a.listener, err = net.Listen("tcp", cfg.HTTPAddr); err != nil {
+			return nil, fmt.Errorf("listen on %s: %w", cfg.HTTPAddr, err)
+		}
+	}
+	return a, nil
+}
+
+// Addr is the HTTP listener's address ("" when the API role is off).
+func (a *App) Addr() string {
+	if a.listener == nil {
+		return ""
+	}
+	return a.listener.Addr().String()
+}
+
+// URL is the base URL of the API and portal.
+func (a *App) URL() string {
+	if a.cfg.PublicURL != "" {
+		return a.cfg.PublicURL
+	}
+	host, port, err := net.SplitHostPort(a.Addr())
+	if err != nil {
+		return ""
+	}
+	if ip := net.ParseIP(host); host == "" || (ip != nil && ip.IsUnspecified()) {
+		host = "127.0.0.1"
+	}
+	return "http://" + net.JoinHostPort(host, port)
+}
+
+func (a *App) ready(ctx context.Context) error {
+	sqlDB, err := a.db.DB()
+	if err != nil {
+		return err
+	}
+	if err := sqlDB.PingContext(ctx); err != nil {
+		return fmt.Errorf("postgres: %w", err)
+	}
+	if err := kafka.Ping(ctx, a.kafkaCfg); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Run serves until ctx ends, then shuts down gracefully: the API stops
+// taking requests, consumers stop fetching, in-flight attempts get
+// ShutdownGrace to finish (what does not finish is left uncommitted for
+// another process), final offsets are committed, and the attempt log
+// flushes last.
+func (a *App) Run(parent context.Context) error {
+	// ctx also ends when a component fails, so the others stop too.
+	ctx, cancel := context.WithCancel(parent)
+	defer cancel()
+	var wg sync.WaitGroup
+	errc := make(chan error, 8)
+	goRun := func(name string, f func() error) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := f(); err != nil {
+				errc <- fmt.Errorf("%s: %w", name, err)
+			}
+		}()
+	}
+
+	// The attempt log and dispatcher outlive ctx so in-flight attempts can
+	// finish; they stop after the drain below.
+	logCtx, stopLog := context.WithCancel(context.WithoutCancel(ctx))
+	defer stopLog()
+	workCtx, stopWork := context.WithCancel(context.WithoutCancel(ctx))
+	defer stopWork()
+	var logDone sync.WaitGroup
+	logDone.Add(1)
+	go func() {
+		defer logDone.Done()
+		_ = a.attempts.Run(logCtx)
+	}()
+
+	if a.listener != nil {
+		goRun("http", func() error { return a.http.Listener(a.listener) })
+		goRun("relay", func() error { return a.relay.Run(ctx) })
+		a.log.Info("Ferry API listening", "url", a.URL())
+	}
+	if a.consumer != nil {
+		a.dispatcher.SetWorkContext(workCtx)
+		goRun("consumer", func() error { return a.consumer.Run(ctx) })
+		goRun("partitions", func() error { return a.partitions.Run(ctx) })
+		a.log.Info("Ferry delivery workers started", "group", a.cfg.KafkaGroup)
+	}
+
+	var runErr error
+	select {
+	case <-ctx.Done():
+	case runErr = <-errc:
+		a.log.Error("component failed; shutting down", "err", runErr)
+	}
+	cancel()
+	a.log.Info("shutting down")
+	if a.listener != nil {
+		if err := a.http.ShutdownWithTimeout(10 * time.Second); err != nil {
+			a.log.Warn("http shutdown", "err", err)
+		}
+	}
+	if a.consumer != nil {
+		graceCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), a.cfg.ShutdownGrace)
+		if err := a.dispatcher.Drain(graceCtx); err != nil {
+			a.log.Warn("in-flight attempts did not finish in the grace period; handing them back", "grace", a.cfg.ShutdownGrace)
+		}
+		cancel()
+		stopWork()
+		closeCtx, cancelClose := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+		if err := a.consumer.Close(closeCtx); err != nil {
+			a.log.Warn("closing consumers", "err", err)
+		}
+		cancelClose()
+	}
+	wg.Wait()
+	stopLog()
+	logDone.Wait()
+	return runErr
+}
+
+// Close releases connections; call it after Run returns.
+func (a *App) Close() error {
+	var errs []error
+	if a.writer != nil {
+		errs = append(errs, a.writer.Close())
+	}
+	if a.db != nil {
+		if sqlDB, err := a.db.DB(); err == nil {
+			errs = append(errs, sqlDB.Close())
+		}
+	}
+	if a.listener != nil {
+		_ = a.listener.Close()
+	}
+	return errors.Join(errs...)
+}
+
+// NewTenantsService builds the tenants service alone, for operator
+// commands that need no Kafka.
+func NewTenantsService(db *gorm.DB, cfg Config) (*tenants.Service, error) {
+	return tenants.NewService(db, tenants.Config{BcryptCost: cfg.BcryptCost}, slog.New(slog.DiscardHandler), nil)
+}

@@ -1,0 +1,158 @@
+// Command ferry runs Ferry: `ferry serve` (API, portal and workers),
+// `ferry migrate`, and `ferry staff create --email …`.
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/base64"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/ferry-dev/ferry/app"
+)
+
+const usage = `usage:
+  ferry serve [--roles api,worker]   run the API, portal and delivery workers
+  ferry migrate                      apply database migrations and exit
+  ferry staff create --email EMAIL [--password-stdin]
+                                     create a support staff account
+  ferry version
+
+Configuration comes from FERRY_* environment variables; see README.md.
+`
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Getenv, os.Stdin, os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "ferry:", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout io.Writer) error {
+	if len(args) == 0 {
+		fmt.Fprint(stdout, usage)
+		return errors.New("no command given")
+	}
+	switch args[0] {
+	case "serve":
+		return serve(ctx, args[1:], getenv, stdout)
+	case "migrate":
+		cfg, err := app.ConfigFromEnv(getenv)
+		if err != nil {
+			return err
+		}
+		db, err := app.OpenDB(ctx, cfg)
+		if err != nil {
+			return err
+		}
+		if err := app.Migrate(ctx, db); err != nil {
+			return err
+		}
+		fmt.Fprintln(stdout, "migrations applied")
+		return nil
+	case "staff":
+		return staff(ctx, args[1:], getenv, stdin, stdout)
+	case "version":
+		fmt.Fprintln(stdout, app.Version)
+		return nil
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return nil
+	default:
+		fmt.Fprint(stdout, usage)
+		return fmt.Errorf("unknown command %q", args[0])
+	}
+}
+
+func serve(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	roles := fs.String("roles", "", "comma-separated roles to run: api, worker (default: FERRY_ROLES or both)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	env := getenv
+	if *roles != "" {
+		env = func(k string) string {
+			if k == "FERRY_ROLES" {
+				return *roles
+			}
+			return getenv(k)
+		}
+	}
+	cfg, err := app.ConfigFromEnv(env)
+	if err != nil {
+		return err
+	}
+	log := app.NewLogger(cfg)
+	a, err := app.New(ctx, cfg, log)
+	if err != nil {
+		return err
+	}
+	defer a.Close()
+	if u := a.URL(); u != "" {
+		fmt.Fprintf(stdout, "Ferry is running. Portal: %s/\n", u)
+	}
+	return a.Run(ctx)
+}
+
+func staff(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout io.Writer) error {
+	if len(args) == 0 || args[0] != "create" {
+		return errors.New("usage: ferry staff create --email EMAIL [--password-stdin]")
+	}
+	fs := flag.NewFlagSet("staff create", flag.ContinueOnError)
+	email := fs.String("email", "", "staff member's email")
+	fromStdin := fs.Bool("password-stdin", false, "read the password from standard input instead of generating one")
+	if err := fs.Parse(args[1:]); err != nil {
+		return err
+	}
+	if *email == "" {
+		return errors.New("--email is required")
+	}
+	password := ""
+	if *fromStdin {
+		b, err := io.ReadAll(io.LimitReader(stdin, 1024))
+		if err != nil {
+			return fmt.Errorf("read password: %w", err)
+		}
+		password = strings.TrimRight(string(b), "\r\n")
+	} else {
+		b := make([]byte, 18)
+		if _, err := rand.Read(b); err != nil {
+			return err
+		}
+		password = base64.RawURLEncoding.EncodeToString(b)
+	}
+	cfg, err := app.ConfigFromEnv(getenv)
+	if err != nil {
+		return err
+	}
+	db, err := app.OpenDB(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	if err := app.Migrate(ctx, db); err != nil {
+		return err
+	}
+	svc, err := app.NewTenantsService(db, cfg)
+	if err != nil {
+		return err
+	}
+	st, err := svc.CreateStaff(ctx, *email, password)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "staff created: %s (id %s)\n", st.Email, st.ID)
+	if !*fromStdin {
+		fmt.Fprintf(stdout, "password: %s\n(shown once; the staff member signs in to the portal with it)\n", password)
+	}
+	return nil
+}

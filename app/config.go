@@ -1,0 +1,201 @@
+package app
+
+import (
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Roles a process can play; "ferry serve" plays both unless told otherwise.
+const (
+	RoleAPI    = "api"    // HTTP API, portal and outbox relay
+	RoleWorker = "worker" // Kafka consumers, dispatcher, attempt log, partition job
+)
+
+// Config is Ferry's whole configuration, read from FERRY_* variables.
+// Production is the default; FERRY_ENV=dev relaxes what only makes sense
+// on a laptop.
+type Config struct {
+	Dev                   bool
+	HTTPAddr              string
+	PublicURL             string
+	DatabaseURL           string
+	DBMaxConns            int
+	KafkaBrokers          []string
+	KafkaTopicPrefix      string
+	KafkaGroup            string
+	KafkaPartitions       int
+	KafkaReplication      int
+	KafkaMinInsync        int
+	MasterKey             []byte
+	JWTSecret             []byte
+	SessionTTL            time.Duration
+	AllowPrivateEndpoints bool
+	AllowHTTPEndpoints    bool
+	RetryScale            float64
+	Roles                 map[string]bool
+	LogFormat             string
+	LogLevel              string
+	ShutdownGrace         time.Duration
+	OutboxSweepAfter      time.Duration
+	AttemptRetention      time.Duration
+	BcryptCost            int
+	APIRateLimitPerSecond int
+	Version               string
+}
+
+// devSecret derives a fixed development secret; production refuses to
+// start without real ones.
+func devSecret(purpose string) []byte {
+	h := sha256.Sum256([]byte("ferry-dev-only-" + purpose))
+	return h[:]
+}
+
+// ConfigFromEnv reads the configuration. getenv is os.Getenv in main and
+// a map lookup in tests.
+func ConfigFromEnv(getenv func(string) string) (Config, error) {
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	var errs []error
+	str := func(name, def string) string {
+		if v := strings.TrimSpace(getenv(name)); v != "" {
+			return v
+		}
+		return def
+	}
+	boolean := func(name string, def bool) bool {
+		v := str(name, "")
+		if v == "" {
+			return def
+		}
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s: want true or false, got %q", name, v))
+		}
+		return b
+	}
+	integer := func(name string, def int) int {
+		v := str(name, "")
+		if v == "" {
+			return def
+		}
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 {
+			errs = append(errs, fmt.Errorf("%s: want a non-negative integer, got %q", name, v))
+		}
+		return n
+	}
+	duration := func(name string, def time.Duration) time.Duration {
+		v := str(name, "")
+		if v == "" {
+			return def
+		}
+		d, err := time.ParseDuration(v)
+		if err != nil || d < 0 {
+			errs = append(errs, fmt.Errorf("%s: want a duration such as 30s, got %q", name, v))
+		}
+		return d
+	}
+
+	env := str("FERRY_ENV", "production")
+	if env != "production" && env != "dev" {
+		errs = append(errs, fmt.Errorf("FERRY_ENV: want production or dev, got %q", env))
+	}
+	dev := env == "dev"
+	c := Config{
+		Dev:                   dev,
+		HTTPAddr:              str("FERRY_HTTP_ADDR", map[bool]string{true: "127.0.0.1:8088", false: ":8080"}[dev]),
+		DatabaseURL:           str("FERRY_DATABASE_URL", ""),
+		DBMaxConns:            integer("FERRY_DB_MAX_CONNS", 40),
+		KafkaTopicPrefix:      str("FERRY_KAFKA_TOPIC_PREFIX", ""),
+		KafkaGroup:            str("FERRY_KAFKA_GROUP", "ferry"),
+		KafkaPartitions:       integer("FERRY_KAFKA_PARTITIONS", 8),
+		KafkaReplication:      integer("FERRY_KAFKA_REPLICATION_FACTOR", 1),
+		KafkaMinInsync:        integer("FERRY_KAFKA_MIN_INSYNC_REPLICAS", 0),
+		SessionTTL:            duration("FERRY_SESSION_TTL", 12*time.Hour),
+		AllowPrivateEndpoints: boolean("FERRY_ALLOW_PRIVATE_ENDPOINTS", dev),
+		AllowHTTPEndpoints:    boolean("FERRY_ALLOW_HTTP_ENDPOINTS", dev),
+		LogFormat:             str("FERRY_LOG_FORMAT", map[bool]string{true: "text", false: "json"}[dev]),
+		LogLevel:              str("FERRY_LOG_LEVEL", "info"),
+		ShutdownGrace:         duration("FERRY_SHUTDOWN_GRACE", 20*time.Second),
+		OutboxSweepAfter:      duration("FERRY_OUTBOX_SWEEP_AFTER", 15*time.Second),
+		AttemptRetention:      duration("FERRY_ATTEMPT_RETENTION", 30*24*time.Hour),
+		APIRateLimitPerSecond: integer("FERRY_API_RATE_LIMIT", 2000),
+		Version:               str("FERRY_VERSION", Version),
+	}
+	for _, b := range strings.Split(str("FERRY_KAFKA_BROKERS", ""), ",") {
+		if b = strings.TrimSpace(b); b != "" {
+			c.KafkaBrokers = append(c.KafkaBrokers, b)
+		}
+	}
+	c.PublicURL = str("FERRY_PUBLIC_URL", "")
+
+	scale, err := strconv.ParseFloat(str("FERRY_RETRY_SCALE", "1"), 64)
+	if err != nil || scale <= 0 || scale > 1 {
+		errs = append(errs, fmt.Errorf("FERRY_RETRY_SCALE: want a number in (0, 1], got %q", getenv("FERRY_RETRY_SCALE")))
+	}
+	c.RetryScale = scale
+
+	c.Roles = map[string]bool{}
+	for _, r := range strings.Split(str("FERRY_ROLES", RoleAPI+","+RoleWorker), ",") {
+		switch r = strings.TrimSpace(r); r {
+		case RoleAPI, RoleWorker:
+			c.Roles[r] = true
+		default:
+			errs = append(errs, fmt.Errorf("FERRY_ROLES: unknown role %q (want api, worker)", r))
+		}
+	}
+
+	c.MasterKey = decodeKey("FERRY_MASTER_KEY", str("FERRY_MASTER_KEY", ""), &errs)
+	if c.MasterKey == nil && dev {
+		c.MasterKey = devSecret("master-key")
+	}
+	if jwt := str("FERRY_JWT_SECRET", ""); jwt != "" {
+		c.JWTSecret = []byte(jwt)
+	} else if dev {
+		c.JWTSecret = devSecret("jwt")
+	}
+
+	if c.DatabaseURL == "" {
+		errs = append(errs, errors.New("FERRY_DATABASE_URL is required"))
+	}
+	if len(c.KafkaBrokers) == 0 {
+		errs = append(errs, errors.New("FERRY_KAFKA_BROKERS is required"))
+	}
+	if len(c.MasterKey) != 32 {
+		errs = append(errs, errors.New("FERRY_MASTER_KEY is required: 32 bytes, base64 or hex (e.g. `openssl rand -base64 32`)"))
+	}
+	if len(c.JWTSecret) < 32 {
+		errs = append(errs, errors.New("FERRY_JWT_SECRET is required: at least 32 characters"))
+	}
+	return c, errors.Join(errs...)
+}
+
+func decodeKey(name, v string, errs *[]error) []byte {
+	if v == "" {
+		return nil
+	}
+	if b, err := base64.StdEncoding.DecodeString(v); err == nil && len(b) == 32 {
+		return b
+	}
+	if b, err := hex.DecodeString(v); err == nil && len(b) == 32 {
+		return b
+	}
+	*errs = append(*errs, fmt.Errorf("%s: want 32 bytes as base64 or hex", name))
+	return nil
+}
+
+// Version is Ferry's version, set at build time with -ldflags.
+var Version = "0.1.0-dev"
+
+// scaled applies FERRY_RETRY_SCALE to a duration of the retry contract.
+func (c Config) scaled(d time.Duration) time.Duration {
+	return time.Duration(float64(d) * c.RetryScale)
+}

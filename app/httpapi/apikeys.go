@@ -1,0 +1,46 @@
+package httpapi
+
+import (
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/ferry-dev/ferry/tenants"
+)
+
+type apiKeyCreated struct {
+	tenants.APIKey
+	// Key is shown once and never again.
+	Key string `json:"key"`
+}
+
+func (s *server) createAPIKey(c *fiber.Ctx) error {
+	var in struct {
+		Name string `json:"name"`
+	}
+	if err := decode(c, &in); err != nil {
+		return err
+	}
+	k, secret, err := s.Tenants.CreateAPIKey(c.UserContext(), principal(c).TenantID, in.Name)
+	if err != nil {
+		return err
+	}
+	return c.Status(fiber.StatusCreated).JSON(apiKeyCreated{APIKey: k, Key: secret})
+}
+
+func (s *server) listAPIKeys(c *fiber.Ctx) error {
+	keys, err := s.Tenants.ListAPIKeys(c.UserContext(), principal(c).TenantID)
+	if err != nil {
+		return err
+	}
+	return c.JSON(newList(keys, ""))
+}
+
+func (s *server) revokeAPIKey(c *fiber.Ctx) error {
+	id, err := pathID(c, "api key")
+	if err != nil {
+		return err
+	}
+	if err := s.Tenants.RevokeAPIKey(c.UserContext(), principal(c).TenantID, id); err != nil {
+		return err
+	}
+	return c.SendStatus(fiber.StatusNoContent)
+}

@@ -1,0 +1,115 @@
+package httpapi
+
+import (
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/ferry-dev/ferry/delivery"
+)
+
+type endpointCreated struct {
+	delivery.Endpoint
+	Secret string `json:"secret"`
+}
+
+func (s *server) createEndpoint(c *fiber.Ctx) error {
+	var in delivery.EndpointInput
+	if err := decode(c, &in); err != nil {
+		return err
+	}
+	ep, secret, err := s.Delivery.CreateEndpoint(c.UserContext(), principal(c).TenantID, in)
+	if err != nil {
+		return err
+	}
+	return c.Status(fiber.StatusCreated).JSON(endpointCreated{Endpoint: ep, Secret: secret})
+}
+
+func (s *server) listEndpoints(c *fiber.Ctx) error {
+	pg, err := page(c)
+	if err != nil {
+		return err
+	}
+	eps, next, err := s.Delivery.ListEndpoints(c.UserContext(), principal(c).TenantID, pg)
+	if err != nil {
+		return err
+	}
+	return c.JSON(newList(eps, next))
+}
+
+func (s *server) getEndpoint(c *fiber.Ctx) error {
+	id, err := pathID(c, "endpoint")
+	if err != nil {
+		return err
+	}
+	ep, err := s.Delivery.Endpoint(c.UserContext(), principal(c).TenantID, id)
+	if err != nil {
+		return err
+	}
+	return c.JSON(ep)
+}
+
+func (s *server) updateEndpoint(c *fiber.Ctx) error {
+	id, err := pathID(c, "endpoint")
+	if err != nil {
+		return err
+	}
+	var patch delivery.EndpointPatch
+	if err := decode(c, &patch); err != nil {
+		return err
+	}
+	ep, err := s.Delivery.UpdateEndpoint(c.UserContext(), principal(c).TenantID, id, patch)
+	if err != nil {
+		return err
+	}
+	return c.JSON(ep)
+}
+
+func (s *server) deleteEndpoint(c *fiber.Ctx) error {
+	id, err := pathID(c, "endpoint")
+	if err != nil {
+		return err
+	}
+	if err := s.Delivery.DeleteEndpoint(c.UserContext(), principal(c).TenantID, id); err != nil {
+		return err
+	}
+	return c.SendStatus(fiber.StatusNoContent)
+}
+
+func (s *server) getSecret(c *fiber.Ctx) error {
+	id, err := pathID(c, "endpoint")
+	if err != nil {
+		return err
+	}
+	info, err := s.Delivery.Secret(c.UserContext(), principal(c).TenantID, id)
+	if err != nil {
+		return err
+	}
+	return c.JSON(info)
+}
+
+func (s *server) rotateSecret(c *fiber.Ctx) error {
+	id, err := pathID(c, "endpoint")
+	if err != nil {
+		return err
+	}
+	info, err := s.Delivery.RotateSecret(c.UserContext(), principal(c).TenantID, id)
+	if err != nil {
+		return err
+	}
+	return c.JSON(info)
+}
+
+func (s *server) endpointAttempts(c *fiber.Ctx) error {
+	id, err := pathID(c, "endpoint")
+	if err != nil {
+		return err
+	}
+	pg, err := page(c)
+	if err != nil {
+		return err
+	}
+	attempts, next, err := s.Delivery.EndpointAttempts(c.UserContext(), principal(c).TenantID, id, c.Query("outcome"), pg)
+	if err != nil {
+		return err
+	}
+	return c.JSON(newList(attempts, next))
+}

@@ -1,0 +1,95 @@
+package httpapi
+
+import (
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/ferry-dev/ferry"
+	"github.com/ferry-dev/ferry/delivery"
+)
+
+type eventAccepted struct {
+	ID        string `json:"id"`
+	Type      string `json:"type"`
+	CreatedAt string `json:"created_at"`
+}
+
+func (s *server) createEvent(c *fiber.Ctx) error {
+	var in delivery.EventInput
+	if err := decode(c, &in); err != nil {
+		return err
+	}
+	if h := c.Get("Idempotency-Key"); h != "" {
+		if in.IdempotencyKey != "" && in.IdempotencyKey != h {
+			return ferry.Invalid("idempotency_key", "idempotency_key differs from the Idempotency-Key header")
+		}
+		in.IdempotencyKey = h
+	}
+	ev, created, err := s.Delivery.Ingest(c.UserContext(), principal(c).TenantID, in)
+	if err != nil {
+		return err
+	}
+	if created {
+		s.Metrics.EventsAccepted.Inc()
+	} else {
+		c.Set("Idempotent-Replayed", "true")
+	}
+	return c.Status(fiber.StatusAccepted).JSON(eventAccepted{
+		ID: ev.ID.String(), Type: ev.Type, CreatedAt: ev.CreatedAt.UTC().Format(delivery.TimeFormat)})
+}
+
+func (s *server) listEvents(c *fiber.Ctx) error {
+	pg, err := page(c)
+	if err != nil {
+		return err
+	}
+	f := delivery.EventFilter{Type: c.Query("type"), Status: c.Query("status")}
+	if f.Since, err = queryTime(c, "since"); err != nil {
+		return err
+	}
+	if f.Until, err = queryTime(c, "until"); err != nil {
+		return err
+	}
+	events, next, err := s.Delivery.ListEvents(c.UserContext(), principal(c).TenantID, f, pg)
+	if err != nil {
+		return err
+	}
+	return c.JSON(newList(events, next))
+}
+
+func queryTime(c *fiber.Ctx, name string) (*time.Time, error) {
+	v := c.Query(name)
+	if v == "" {
+		return nil, nil
+	}
+	t, err := time.Parse(time.RFC3339Nano, v)
+	if err != nil {
+		return nil, ferry.Invalid(name, "%s must be an RFC 3339 time such as 2026-11-22T05:23:08Z", name)
+	}
+	return &t, nil
+}
+
+func (s *server) getEvent(c *fiber.Ctx) error {
+	id, err := pathID(c, "event")
+	if err != nil {
+		return err
+	}
+	ev, err := s.Delivery.Event(c.UserContext(), principal(c).TenantID, id)
+	if err != nil {
+		return err
+	}
+	return c.JSON(ev)
+}
+
+func (s *server) eventAttempts(c *fiber.Ctx) error {
+	id, err := pathID(c, "event")
+	if err != nil {
+		return err
+	}
+	attempts, err := s.Delivery.EventAttempts(c.UserContext(), principal(c).TenantID, id)
+	if err != nil {
+		return err
+	}
+	return c.JSON(newList(attempts, ""))
+}

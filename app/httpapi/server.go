@@ -1,0 +1,121 @@
+// Package httpapi turns HTTP into calls on Ferry's domain services: the
+// tenant API under /api/v1, health and metrics, and the embedded portal.
+package httpapi
+
+import (
+	"context"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/gofiber/fiber/v2/middleware/adaptor"
+	"github.com/gofiber/fiber/v2/middleware/filesystem"
+
+	"github.com/ferry-dev/ferry/delivery"
+	"github.com/ferry-dev/ferry/tenants"
+)
+
+// Deps are what the HTTP layer calls.
+type Deps struct {
+	Tenants  *tenants.Service
+	Sessions *tenants.Sessions
+	Delivery *delivery.Service
+	Metrics  *delivery.Metrics
+	// Ready reports whether Postgres and Kafka answer.
+	Ready func(ctx context.Context) error
+	// MetricsHandler serves /metrics.
+	MetricsHandler http.Handler
+	// Portal is the built frontend (index.html at its root).
+	Portal fs.FS
+	Log    *slog.Logger
+	// SecureCookies marks cookies Secure (production, behind https).
+	SecureCookies bool
+}
+
+type server struct {
+	Deps
+}
+
+// New returns the Fiber app serving everything.
+func New(d Deps) *fiber.App {
+	s := &server{Deps: d}
+	app := fiber.New(fiber.Config{
+		// Request bodies above the event payload limit are refused; the
+		// envelope around data is small, so allow a little headroom.
+		BodyLimit:             delivery.MaxPayloadBytes + 4<<10,
+		ErrorHandler:          errorHandler(d.Log),
+		DisableStartupMessage: true,
+		// Fiber reuses buffers between requests; immutable strings keep
+		// values handed to services valid.
+		Immutable:    true,
+		ReadTimeout:  30 * time.Second,
+		WriteTimeout: 30 * time.Second,
+		IdleTimeout:  120 * time.Second,
+	})
+	app.Get("/healthz", func(c *fiber.Ctx) error { return c.JSON(fiber.Map{"status": "ok"}) })
+	app.Get("/readyz", s.readyz)
+	if d.MetricsHandler != nil {
+		app.Get("/metrics", adaptor.HTTPHandler(d.MetricsHandler))
+	}
+
+	api := app.Group("/api/v1")
+	api.Post("/auth/signup", s.signup)
+	api.Post("/auth/login", s.login)
+	api.Post("/auth/logout", s.logout)
+	api.Get("/me", s.auth(sessionOnly, tenants.RoleViewer), s.me)
+
+	api.Post("/api-keys", s.auth(sessionOnly, tenants.RoleAdmin), s.createAPIKey)
+	api.Get("/api-keys", s.auth(sessionOnly, tenants.RoleViewer), s.listAPIKeys)
+	api.Delete("/api-keys/:id", s.auth(sessionOnly, tenants.RoleAdmin), s.revokeAPIKey)
+
+	api.Post("/endpoints", s.auth(sessionOrKey, tenants.RoleAdmin), s.createEndpoint)
+	api.Get("/endpoints", s.auth(sessionOrKey, tenants.RoleViewer), s.listEndpoints)
+	api.Get("/endpoints/:id", s.auth(sessionOrKey, tenants.RoleViewer), s.getEndpoint)
+	api.Patch("/endpoints/:id", s.auth(sessionOrKey, tenants.RoleAdmin), s.updateEndpoint)
+	api.Delete("/endpoints/:id", s.auth(sessionOrKey, tenants.RoleAdmin), s.deleteEndpoint)
+	api.Get("/endpoints/:id/secret", s.auth(sessionOrKey, tenants.RoleAdmin), s.getSecret)
+	api.Post("/endpoints/:id/secret/rotate", s.auth(sessionOrKey, tenants.RoleAdmin), s.rotateSecret)
+	api.Get("/endpoints/:id/attempts", s.auth(sessionOrKey, tenants.RoleViewer), s.endpointAttempts)
+
+	api.Post("/events", s.auth(sessionOrKey, tenants.RoleAdmin), s.createEvent)
+	api.Get("/events", s.auth(sessionOrKey, tenants.RoleViewer), s.listEvents)
+	api.Get("/events/:id", s.auth(sessionOrKey, tenants.RoleViewer), s.getEvent)
+	api.Get("/events/:id/attempts", s.auth(sessionOrKey, tenants.RoleViewer), s.eventAttempts)
+
+	api.Use(func(c *fiber.Ctx) error { return fiber.ErrNotFound })
+
+	if d.Portal != nil {
+		s.mountPortal(app)
+	}
+	return app
+}
+
+func (s *server) readyz(c *fiber.Ctx) error {
+	ctx, cancel := context.WithTimeout(c.UserContext(), 2*time.Second)
+	defer cancel()
+	if err := s.Ready(ctx); err != nil {
+		s.Log.WarnContext(ctx, "not ready", "err", err)
+		return c.Status(fiber.StatusServiceUnavailable).JSON(fiber.Map{"status": "unavailable", "error": err.Error()})
+	}
+	return c.JSON(fiber.Map{"status": "ready"})
+}
+
+// mountPortal serves the built frontend: hashed assets cached for a year,
+// and index.html for every other path so client-side routes work.
+func (s *server) mountPortal(app *fiber.App) {
+	app.Use("/assets", func(c *fiber.Ctx) error {
+		c.Set(fiber.HeaderCacheControl, "public, max-age=31536000, immutable")
+		return c.Next()
+	})
+	app.Use("/", filesystem.New(filesystem.Config{
+		Root:         http.FS(s.Portal),
+		Index:        "index.html",
+		NotFoundFile: "index.html",
+		Next: func(c *fiber.Ctx) bool {
+			return strings.HasPrefix(c.Path(), "/api/")
+		},
+	}))
+}
