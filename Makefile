@@ -1,0 +1,51 @@
+# Ferry's two commands: `make run` and `make test`. Everything they need is
+# installed on first use and reused after (state in .ferry/, git-ignored).
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+GO ?= go
+FERRY_ENV_VARS = eval "$$(bash scripts/env.sh)"
+
+.PHONY: run test services stop status clean-state build frontend vet migrate help
+
+help:
+	@echo "make run          start PostgreSQL + Kafka locally, build and run Ferry (dev mode), print the portal URL"
+	@echo "make test         start the services, go vet, and run every test against them"
+	@echo "make services     start only PostgreSQL and Kafka;  make stop / make status / make clean-state"
+
+## Local services (PostgreSQL from Debian packages, Kafka from Maven Central).
+services:
+	@bash scripts/services.sh start
+
+stop:
+	@bash scripts/services.sh stop
+
+status:
+	@bash scripts/services.sh status || true
+
+clean-state:
+	@bash scripts/services.sh clean
+
+## Build.
+frontend:
+	@bash scripts/frontend.sh build
+
+build: frontend
+	$(GO) build -o bin/ferry ./app/cmd/ferry
+
+## Run Ferry in dev mode on 127.0.0.1:8088 against the local services.
+run: services build
+	@$(FERRY_ENV_VARS); \
+	export FERRY_ENV=dev FERRY_HTTP_ADDR=$${FERRY_HTTP_ADDR:-127.0.0.1:8088}; \
+	exec ./bin/ferry serve
+
+migrate: services
+	@$(FERRY_ENV_VARS); FERRY_ENV=dev $(GO) run ./app/cmd/ferry migrate
+
+## Tests: vet, then every package (unit, integration, end-to-end).
+vet:
+	$(GO) vet ./...
+
+test: services vet
+	@$(FERRY_ENV_VARS); \
+	$(GO) test -count=1 -p 2 -timeout 20m ./...
+	@bash scripts/frontend.sh test
