@@ -22,6 +22,7 @@ import (
 	"gorm.io/gorm/logger"
 
 	"github.com/ferry-dev/ferry/app/httpapi"
+	"github.com/ferry-dev/ferry/billing"
 	"github.com/ferry-dev/ferry/delivery"
 	"github.com/ferry-dev/ferry/delivery/kafka"
 	"github.com/ferry-dev/ferry/frontend"
@@ -40,6 +41,7 @@ type App struct {
 
 	Tenants  *tenants.Service
 	Delivery *delivery.Service
+	Billing  *billing.Service
 
 	relay      *delivery.Relay
 	attempts   *delivery.AttemptLog
@@ -145,7 +147,10 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 	}
 	a.relay = delivery.NewRelay(a.db, a.writer, delivery.RelayConfig{SweepAfter: cfg.OutboxSweepAfter}, log)
 	addressPolicy := delivery.AddressPolicy{AllowPrivate: cfg.AllowPrivateEndpoints}
-	a.Delivery, err = delivery.NewService(a.db, cipher, a.relay, nil, delivery.Config{
+	if a.Billing, err = NewBillingService(a.db, cfg, log); err != nil {
+		return nil, err
+	}
+	a.Delivery, err = delivery.NewService(a.db, cipher, a.relay, a.Billing, delivery.Config{
 		AllowHTTP: cfg.AllowHTTPEndpoints, AddressPolicy: addressPolicy, RotationGrace: cfg.scaled(24 * time.Hour),
 	}, log, nil)
 	if err != nil {
@@ -154,7 +159,14 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 	a.attempts = delivery.NewAttemptLog(a.db, delivery.AttemptLogConfig{DisableAfter: cfg.scaled(5 * 24 * time.Hour)}, log)
 	a.dispatcher = delivery.NewDispatcher(a.db, cipher, delivery.NewSender(addressPolicy, nil), a.writer, a.attempts, metrics,
 		delivery.DispatcherConfig{Policy: policy, UserAgent: "Ferry/" + cfg.Version}, log, nil)
-	a.partitions = delivery.NewPartitions(a.db, delivery.PartitionConfig{Retention: cfg.AttemptRetention}, log, nil)
+	// Partitions hold attempts for the longest plan retention; billing
+	// prunes tenants on shorter plans.
+	retentionDays, err := a.Billing.MaxRetentionDays(ctx)
+	if err != nil {
+		return nil, err
+	}
+	retention := max(cfg.AttemptRetention, time.Duration(retentionDays)*24*time.Hour)
+	a.partitions = delivery.NewPartitions(a.db, delivery.PartitionConfig{Retention: retention}, log, nil)
 	if err = a.partitions.Maintain(ctx); err != nil {
 		return nil, err
 	}
@@ -165,7 +177,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 	}
 
 	a.http = httpapi.New(httpapi.Deps{
-		Tenants: a.Tenants, Sessions: sessions, Delivery: a.Delivery, Metrics: metrics,
+		Tenants: a.Tenants, Sessions: sessions, Delivery: a.Delivery, Billing: a.Billing, Metrics: metrics,
 		Ready:          a.ready,
 		MetricsHandler: promhttp.HandlerFor(registry, promhttp.HandlerOpts{}),
 		Portal:         frontend.Dist(),
@@ -260,6 +272,7 @@ func (a *App) Run(parent context.Context) error {
 		a.dispatcher.SetWorkContext(workCtx)
 		goRun("consumer", func() error { return a.consumer.Run(ctx) })
 		goRun("partitions", func() error { return a.partitions.Run(ctx) })
+		goRun("billing", func() error { return a.Billing.Run(ctx) })
 		a.log.Info("Ferry delivery workers started", "group", a.cfg.KafkaGroup)
 	}
 
@@ -316,4 +329,16 @@ func (a *App) Close() error {
 // commands that need no Kafka.
 func NewTenantsService(db *gorm.DB, cfg Config) (*tenants.Service, error) {
 	return tenants.NewService(db, tenants.Config{BcryptCost: cfg.BcryptCost}, slog.New(slog.DiscardHandler), nil)
+}
+
+// NewBillingService builds the billing service; operator commands use it
+// without Kafka. Dev mode collects payments with the in-memory
+// RecordingProvider; production leaves invoices open until a real
+// provider is wired here.
+func NewBillingService(db *gorm.DB, cfg Config, log *slog.Logger) (*billing.Service, error) {
+	var payments billing.PaymentProvider
+	if cfg.Dev {
+		payments = &billing.RecordingProvider{}
+	}
+	return billing.NewService(db, billing.Config{JobInterval: cfg.BillingInterval, Payments: payments}, log, nil)
 }

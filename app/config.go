@@ -45,6 +45,7 @@ type Config struct {
 	ShutdownGrace         time.Duration
 	OutboxSweepAfter      time.Duration
 	AttemptRetention      time.Duration
+	BillingInterval       time.Duration
 	BcryptCost            int
 	APIRateLimitPerSecond int
 	Version               string
@@ -127,6 +128,7 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 		ShutdownGrace:         duration("FERRY_SHUTDOWN_GRACE", 20*time.Second),
 		OutboxSweepAfter:      duration("FERRY_OUTBOX_SWEEP_AFTER", 15*time.Second),
 		AttemptRetention:      duration("FERRY_ATTEMPT_RETENTION", 30*24*time.Hour),
+		BillingInterval:       duration("FERRY_BILLING_INTERVAL", 5*time.Minute),
 		APIRateLimitPerSecond: integer("FERRY_API_RATE_LIMIT", 2000),
 		Version:               str("FERRY_VERSION", Version),
 	}

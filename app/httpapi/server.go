@@ -14,6 +14,7 @@ import (
 	"github.com/gofiber/fiber/v2/middleware/adaptor"
 	"github.com/gofiber/fiber/v2/middleware/filesystem"
 
+	"github.com/ferry-dev/ferry/billing"
 	"github.com/ferry-dev/ferry/delivery"
 	"github.com/ferry-dev/ferry/tenants"
 )
@@ -23,6 +24,7 @@ type Deps struct {
 	Tenants  *tenants.Service
 	Sessions *tenants.Sessions
 	Delivery *delivery.Service
+	Billing  *billing.Service
 	Metrics  *delivery.Metrics
 	// Ready reports whether Postgres and Kafka answer.
 	Ready func(ctx context.Context) error
@@ -84,6 +86,8 @@ func New(d Deps) *fiber.App {
 	api.Get("/events", s.auth(sessionOrKey, tenants.RoleViewer), s.listEvents)
 	api.Get("/events/:id", s.auth(sessionOrKey, tenants.RoleViewer), s.getEvent)
 	api.Get("/events/:id/attempts", s.auth(sessionOrKey, tenants.RoleViewer), s.eventAttempts)
+
+	s.billingRoutes(api)
 
 	api.Use(func(c *fiber.Ctx) error { return fiber.ErrNotFound })
 
