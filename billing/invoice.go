@@ -37,7 +37,7 @@ type Invoice struct {
 	PaymentError     string     `json:"payment_error,omitempty"`
 	CreatedAt        time.Time  `json:"created_at"`
 	PaidAt           *time.Time `json:"paid_at,omitempty"`
-	Lines            []Line     `json:"lines"`
+	Lines            []Line     `json:"lines" gorm:"-"`
 }
 
 // Line is one line item; AmountMinor = Quantity × UnitPriceMinor.
