@@ -310,6 +310,9 @@ func (s *Service) ListInvoices(ctx context.Context, tenantID uuid.UUID, limit in
 	if err := q.Scan(&invs).Error; err != nil {
 		return nil, "", fmt.Errorf("list invoices: %w", err)
 	}
+	if invs == nil {
+		invs = []Invoice{}
+	}
 	next := ""
 	if len(invs) > limit {
 		invs = invs[:limit]
