@@ -139,3 +139,18 @@ func secondsToNextMonth() int {
 	next := time.Date(now.Year(), now.Month()+1, 1, 0, 0, 0, 0, time.UTC)
 	return int(next.Sub(now).Seconds())
 }
+
+// liftLimits gives the session's tenant generous custom terms on its
+// current (free) plan, for tests that send bursts or create many
+// endpoints and are not about billing.
+func liftLimits(t *testing.T, f *ferry, session *client) {
+	t.Helper()
+	db := testenv.DB(t, f.Cfg.DatabaseURL)
+	_, err := db.Exec(`INSERT INTO plan_overrides (tenant_id, plan, events_per_month, max_endpoints, events_per_second)
+		SELECT id, plan, 1000000000, 100000, 1000000 FROM tenants WHERE id = $1
+		ON CONFLICT (tenant_id, plan) DO UPDATE SET events_per_month = EXCLUDED.events_per_month,
+			max_endpoints = EXCLUDED.max_endpoints, events_per_second = EXCLUDED.events_per_second`, tenantID(t, session))
+	if err != nil {
+		t.Fatalf("lift plan limits: %v", err)
+	}
+}
