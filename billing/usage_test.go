@@ -86,5 +86,9 @@ func TestMeterAttemptsAndPruneByPlanRetention(t *testing.T) {
 	// The partition job's horizon is the longest retention of any plan.
 	days, err := b.svc.MaxRetentionDays(b.ctx)
 	require.NoError(t, err)
-	require.Equal(t, 90, days)
+	require.Equal(t, 30, days)
+	b.override(t, pro, PlanPro, map[string]any{"retention_days": 400})
+	days, err = b.svc.MaxRetentionDays(b.ctx)
+	require.NoError(t, err)
+	require.Equal(t, 400, days, "a longer custom retention moves the partition horizon")
 }

@@ -27,7 +27,7 @@ INSERT INTO plans (name, display_name, events_per_month, max_endpoints, retentio
 VALUES
     ('free',       'Free',       10000,    3,    3,  10,   true,  0,    10000, 0,   'USD', true,  1),
     ('pro',        'Pro',        1000000,  50,   30, 200,  false, 4900, 10000, 100, 'USD', true,  2),
-    ('enterprise', 'Enterprise', 10000000, 1000, 90, 2000, false, 0,    10000, 50,  'USD', false, 3);
+    ('enterprise', 'Enterprise', 10000000, 1000, 30, 2000, false, 0,    10000, 50,  'USD', false, 3);
 
 ALTER TABLE tenants ADD CONSTRAINT tenants_plan_fkey FOREIGN KEY (plan) REFERENCES plans (name) ON UPDATE CASCADE;
 
