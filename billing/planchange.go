@@ -19,6 +19,16 @@ import (
 // EPLANLIMIT (the tenant has more endpoints than the plan allows),
 // ENOTFOUND (tenant).
 func (s *Service) ChangePlan(ctx context.Context, tenantID uuid.UUID, plan, actor string) (Entitlements, error) {
+	return s.changePlan(ctx, tenantID, plan, actor, false)
+}
+
+// AssignPlan is ChangePlan for operators: it may also assign plans that
+// are not self-serve (enterprise). Errors as ChangePlan.
+func (s *Service) AssignPlan(ctx context.Context, tenantID uuid.UUID, plan, actor string) (Entitlements, error) {
+	return s.changePlan(ctx, tenantID, plan, actor, true)
+}
+
+func (s *Service) changePlan(ctx context.Context, tenantID uuid.UUID, plan, actor string, operator bool) (Entitlements, error) {
 	plan = strings.TrimSpace(plan)
 	if plan == "" {
 		return Entitlements{}, ferry.Invalid("plan", "plan is required")
@@ -43,7 +53,7 @@ func (s *Service) ChangePlan(ctx context.Context, tenantID uuid.UUID, plan, acto
 		if err != nil {
 			return err
 		}
-		if !target.SelfServe {
+		if !target.SelfServe && !operator {
 			return ferry.Invalid("plan", "the %s plan is arranged with our sales team; contact us to switch", target.DisplayName)
 		}
 		endpoints, err := countEndpoints(tx, tenantID)

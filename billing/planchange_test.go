@@ -61,6 +61,12 @@ func TestChangePlan(t *testing.T) {
 	_, err = b.svc.ChangePlan(b.ctx, id, PlanFree, "owner@example.com")
 	require.NoError(t, err)
 	require.Equal(t, ferry.EQUOTA, ferry.ErrorCode(b.consume(id, 1)), "back on free, the month's usage is over the cap")
+
+	// Operators assign enterprise, which tenants cannot pick themselves.
+	ent, err = b.svc.AssignPlan(b.ctx, id, PlanEnterprise, "ops@ferry.dev")
+	require.NoError(t, err)
+	require.Equal(t, PlanEnterprise, ent.Name)
+	require.NoError(t, b.consume(id, 1))
 }
 
 func TestChangePlanUnknownTenant(t *testing.T) {

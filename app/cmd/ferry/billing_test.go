@@ -39,4 +39,13 @@ func TestBillingInvoiceCommand(t *testing.T) {
 			t.Errorf("output %q", out.String())
 		}
 	}
+
+	out.Reset()
+	if err := run(ctx, []string{"billing", "plan", "--tenant", "not-a-uuid", "--plan", "pro"}, getenv, nil, &out); err == nil {
+		t.Error("a bad tenant id was accepted")
+	}
+	if err := run(ctx, []string{"billing", "plan", "--tenant", "6f1c2a52-0b7e-4c1e-9d3a-0d2b8c1e4f00", "--plan", "enterprise"}, getenv, nil, &out); err == nil ||
+		!strings.Contains(err.Error(), "not_found") {
+		t.Errorf("unknown tenant: err = %v", err)
+	}
 }

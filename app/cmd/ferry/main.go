@@ -17,6 +17,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/google/uuid"
+
 	"github.com/ferry-dev/ferry/app"
 	"github.com/ferry-dev/ferry/billing"
 )
@@ -29,6 +31,8 @@ const usage = `usage:
   ferry billing invoice [--period YYYY-MM]
                                      issue (idempotently) the invoices of a finished
                                      month (default: last month) and collect them
+  ferry billing plan --tenant ID --plan NAME
+                                     put a tenant on a plan, including enterprise
   ferry version
 
 Configuration comes from FERRY_* environment variables; see README.md.
@@ -166,11 +170,14 @@ func staff(ctx context.Context, args []string, getenv func(string) string, stdin
 }
 
 func billingCmd(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer) error {
-	if len(args) == 0 || args[0] != "invoice" {
-		return errors.New("usage: ferry billing invoice [--period YYYY-MM]")
+	const usage = "usage: ferry billing invoice [--period YYYY-MM] | ferry billing plan --tenant ID --plan NAME"
+	if len(args) == 0 || (args[0] != "invoice" && args[0] != "plan") {
+		return errors.New(usage)
 	}
-	fs := flag.NewFlagSet("billing invoice", flag.ContinueOnError)
-	periodFlag := fs.String("period", "", "the month to invoice, e.g. 2026-11 (default: last month, UTC)")
+	fs := flag.NewFlagSet("billing "+args[0], flag.ContinueOnError)
+	periodFlag := fs.String("period", "", "invoice: the month to invoice, e.g. 2026-11 (default: last month, UTC)")
+	tenantFlag := fs.String("tenant", "", "plan: the tenant's id")
+	planFlag := fs.String("plan", "", "plan: the plan's name (free, pro, enterprise, …)")
 	if err := fs.Parse(args[1:]); err != nil {
 		return err
 	}
@@ -179,6 +186,13 @@ func billingCmd(ctx context.Context, args []string, getenv func(string) string, 
 		var err error
 		if period, err = billing.ParsePeriod(*periodFlag); err != nil {
 			return err
+		}
+	}
+	var tenantID uuid.UUID
+	if args[0] == "plan" {
+		var err error
+		if tenantID, err = uuid.Parse(*tenantFlag); err != nil || *planFlag == "" {
+			return errors.New(usage)
 		}
 	}
 	cfg, err := app.ConfigFromEnv(getenv)
@@ -195,6 +209,14 @@ func billingCmd(ctx context.Context, args []string, getenv func(string) string, 
 	svc, err := app.NewBillingService(db, cfg, app.NewLogger(cfg))
 	if err != nil {
 		return err
+	}
+	if args[0] == "plan" {
+		ent, err := svc.AssignPlan(ctx, tenantID, *planFlag, "operator")
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "tenant %s is on the %s plan\n", tenantID, ent.Name)
+		return nil
 	}
 	res, err := svc.RunInvoices(ctx, period)
 	if err != nil {
