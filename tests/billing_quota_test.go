@@ -52,7 +52,7 @@ func TestBillingQuotas(t *testing.T) {
 	// Events per second: a burst over the limit is partly refused.
 	owner2, api2 := signUp(t, f, "burst@example.com")
 	tid2 := tenantID(t, owner2)
-	setOverride(t, f, tid2, "free", 10000, 2)
+	setOverride(t, f, tid2, "free", 10000, 1)
 	var mu sync.Mutex
 	accepted, limited := 0, 0
 	var wg sync.WaitGroup
@@ -75,7 +75,7 @@ func TestBillingQuotas(t *testing.T) {
 	}
 	wg.Wait()
 	if limited == 0 || accepted == 0 {
-		t.Errorf("burst of 20 at 2 events/s: %d accepted, %d rate limited; want both", accepted, limited)
+		t.Errorf("burst of 20 at 1 event/s: %d accepted, %d rate limited; want both", accepted, limited)
 	}
 	owner2.must(200, "GET", "/billing", nil, &view)
 	if view.Usage.Events != int64(accepted) {
