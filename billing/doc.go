@@ -22,14 +22,16 @@
 // serialise its own ingest on a single hot row.
 //
 // Attempts: the attempt log belongs to delivery and is written in COPY
-// batches; billing does not hook into it. Instead MeterAttempts counts the
+// batches; billing does not hook into it (a trigger would add work and a
+// failure mode to the delivery hot path). Instead MeterAttempts counts the
 // attempts table per tenant per UTC day and stores the count in
 // attempt_usage_days with GREATEST, which is idempotent and exact because
 // attempt rows are immutable and only ever removed by retention. The job
-// counts today and yesterday on every run (the attempt log flushes within
-// seconds), and the invoice run recounts the whole period first; since the
-// shortest retention is days long, every attempt is counted before it can be
-// pruned. The monthly total is the sum of the month's days.
+// counts every day since the last final one on each run (normally today
+// and yesterday; the attempt log flushes within seconds) before it prunes,
+// and the invoice run recounts the whole period first, so every attempt is
+// counted before it can be pruned. The monthly total is the sum of the
+// month's days; it trails the attempt log by at most one job interval.
 //
 // # Quotas
 //

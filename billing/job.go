@@ -7,16 +7,15 @@ import (
 	"time"
 )
 
-// RunOnce is one pass of the worker job: meter today's and yesterday's
-// attempts, prune attempts past each tenant's retention (after metering,
-// so nothing is pruned uncounted), clean old rate windows, invoice the
+// RunOnce is one pass of the worker job: meter the attempts of recent days
+// (MeterRecentAttempts), prune attempts past each tenant's retention (after
+// metering, so nothing is pruned uncounted), clean old rate windows, invoice the
 // previous month unless a run already completed, and collect unpaid
 // invoices. Every step is idempotent, so replicas may run it concurrently.
 func (s *Service) RunOnce(ctx context.Context) error {
 	now := s.now().UTC()
-	today := now.Truncate(24 * time.Hour)
 	var errs []error
-	if err := s.MeterAttempts(ctx, today.AddDate(0, 0, -1), today.AddDate(0, 0, 1)); err != nil {
+	if err := s.MeterRecentAttempts(ctx); err != nil {
 		errs = append(errs, err)
 	} else if _, err := s.PruneAttempts(ctx); err != nil {
 		errs = append(errs, err)

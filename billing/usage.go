@@ -57,3 +57,40 @@ func (s *Service) MeterAttempts(ctx context.Context, from, to time.Time) error {
 	}
 	return nil
 }
+
+// MeterRecentAttempts meters every day from the one after the last final
+// day counted (or, the first time, from the oldest day the attempt log may
+// hold) through today, then records the day before yesterday as final:
+// the attempt log flushes within seconds, so no attempt arrives later for
+// it. Normally that is two days per run; after an outage it catches up,
+// and it always runs before PruneAttempts.
+func (s *Service) MeterRecentAttempts(ctx context.Context) error {
+	today := s.now().UTC().Truncate(24 * time.Hour)
+	db := s.db.WithContext(ctx)
+	var through []time.Time
+	if err := db.Raw(`SELECT final_through FROM attempt_metering`).Scan(&through).Error; err != nil {
+		return fmt.Errorf("load attempt metering mark: %w", err)
+	}
+	from := today.AddDate(0, 0, -1)
+	if len(through) == 1 {
+		if next := through[0].UTC().AddDate(0, 0, 1); next.Before(from) {
+			from = next
+		}
+	} else {
+		maxDays, err := s.MaxRetentionDays(ctx)
+		if err != nil {
+			return err
+		}
+		from = today.AddDate(0, 0, -maxDays-1)
+	}
+	if err := s.MeterAttempts(ctx, from, today.AddDate(0, 0, 1)); err != nil {
+		return err
+	}
+	final := today.AddDate(0, 0, -2)
+	if err := db.Exec(`INSERT INTO attempt_metering (id, final_through) VALUES (true, ?)
+		ON CONFLICT (id) DO UPDATE SET final_through = greatest(attempt_metering.final_through, EXCLUDED.final_through)`,
+		final).Error; err != nil {
+		return fmt.Errorf("record attempt metering mark: %w", err)
+	}
+	return nil
+}

@@ -56,7 +56,7 @@ func TestMeterAttemptsAndPruneByPlanRetention(t *testing.T) {
 	}
 	f.add(t, free, now.AddDate(0, 0, -1), 2) // Nov 21
 
-	// The job meters today and yesterday, then prunes.
+	// The first run meters every day the log may hold, then prunes.
 	require.NoError(t, b.svc.RunOnce(b.ctx))
 	require.EqualValues(t, 5, f.count(t, free), "free keeps 3 days: Nov 17 is gone")
 	require.EqualValues(t, 7, f.count(t, pro), "pro keeps 30 days")
@@ -64,7 +64,19 @@ func TestMeterAttemptsAndPruneByPlanRetention(t *testing.T) {
 
 	u, err := b.svc.Usage(b.ctx, free, now)
 	require.NoError(t, err)
-	require.EqualValues(t, 5, u.Attempts, "today and yesterday were metered; Nov 17 was pruned before it was counted here")
+	require.EqualValues(t, 9, u.Attempts, "Nov 17 was counted before it was pruned")
+
+	// Later runs meter from the last final day on: after the workers were
+	// down for 4 days, Nov 22's later attempts are still counted before
+	// retention removes them.
+	f.add(t, free, now.Add(time.Hour), 6) // Nov 22 13:00
+	b.clock.Set(now.AddDate(0, 0, 4))     // Nov 26
+	newAttemptsFixture(t, b, nov(23, 0), nov(27, 0))
+	require.NoError(t, b.svc.RunOnce(b.ctx))
+	require.EqualValues(t, 0, f.count(t, free), "everything up to Nov 22 is past free retention")
+	u, err = b.svc.Usage(b.ctx, free, now)
+	require.NoError(t, err)
+	require.EqualValues(t, 15, u.Attempts)
 
 	// Metering a whole month first (what the invoice run does) counts
 	// every day still present, and counts never go down after pruning.

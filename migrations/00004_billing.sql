@@ -76,6 +76,14 @@ CREATE TABLE attempt_usage_days (
     PRIMARY KEY (tenant_id, day)
 );
 
+-- The last UTC day whose attempts are final and counted: the job meters
+-- from the day after it, so an outage longer than a plan's retention
+-- still counts every attempt before pruning.
+CREATE TABLE attempt_metering (
+    id             boolean PRIMARY KEY DEFAULT true CHECK (id),
+    final_through  date NOT NULL
+);
+
 -- Per-second ingest windows for the plan's events/s limit, shared by every
 -- replica. Unlogged: losing them in a crash only resets one second.
 CREATE UNLOGGED TABLE rate_windows (
@@ -127,6 +135,7 @@ DROP TABLE invoice_runs;
 DROP TABLE invoice_lines;
 DROP TABLE invoices;
 DROP TABLE rate_windows;
+DROP TABLE attempt_metering;
 DROP TABLE attempt_usage_days;
 DROP TABLE usage_counters;
 DROP TABLE plan_changes;
