@@ -15,7 +15,7 @@ func TestBillingAPI(t *testing.T) {
 	t.Parallel()
 	f := startFerry(t, testConfig(t))
 	rc := newReceiver(t, nil)
-	owner, api := signUp(t, f, "billing-owner@example.com")
+	owner, api := signUpLimited(t, f, "billing-owner@example.com")
 	tid := tenantID(t, owner)
 
 	var view billingView

@@ -25,7 +25,7 @@ func TestBillingMeteringAcrossTwoInstances(t *testing.T) {
 		id    string
 	}
 	newTenant := func(email string) tenant {
-		owner, keyA := signUp(t, a, email)
+		owner, keyA := signUpLimited(t, a, email)
 		keyB := newClient(t, b.URL+"/api/v1")
 		keyB.apiKey = keyA.apiKey
 		return tenant{owner: owner, keys: [2]*client{keyA, keyB}, id: tenantID(t, owner)}

@@ -14,7 +14,7 @@ func TestBillingQuotas(t *testing.T) {
 	t.Parallel()
 	f := startFerry(t, testConfig(t))
 
-	owner, api := signUp(t, f, "quota@example.com")
+	owner, api := signUpLimited(t, f, "quota@example.com")
 	tid := tenantID(t, owner)
 	setOverride(t, f, tid, "free", 5, 1000)
 	for i := range 5 {
@@ -50,7 +50,7 @@ func TestBillingQuotas(t *testing.T) {
 	}
 
 	// Events per second: a burst over the limit is partly refused.
-	owner2, api2 := signUp(t, f, "burst@example.com")
+	owner2, api2 := signUpLimited(t, f, "burst@example.com")
 	tid2 := tenantID(t, owner2)
 	setOverride(t, f, tid2, "free", 10000, 1)
 	var mu sync.Mutex
