@@ -47,6 +47,7 @@ type Config struct {
 	AttemptRetention      time.Duration
 	BcryptCost            int
 	APIRateLimitPerSecond int
+	ReplayRatePerSecond   int
 	Version               string
 }
 
@@ -128,6 +129,7 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 		OutboxSweepAfter:      duration("FERRY_OUTBOX_SWEEP_AFTER", 15*time.Second),
 		AttemptRetention:      duration("FERRY_ATTEMPT_RETENTION", 30*24*time.Hour),
 		APIRateLimitPerSecond: integer("FERRY_API_RATE_LIMIT", 2000),
+		ReplayRatePerSecond:   integer("FERRY_REPLAY_RATE_LIMIT", 200),
 		Version:               str("FERRY_VERSION", Version),
 	}
 	for _, b := range strings.Split(str("FERRY_KAFKA_BROKERS", ""), ",") {

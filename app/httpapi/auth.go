@@ -38,6 +38,11 @@ func (s *server) auth(accept credentials, minRole tenants.Role) fiber.Handler {
 		if err != nil {
 			return err
 		}
+		if !p.IsStaff() {
+			if err := s.limiter.allow(p.TenantID); err != nil {
+				return err
+			}
+		}
 		switch {
 		case accept == staffOnly && !p.IsStaff():
 			return ferry.NotFound("route") // staff routes do not exist for tenants
@@ -67,6 +72,10 @@ func (s *server) authenticate(c *fiber.Ctx) (tenants.Principal, error) {
 	}
 	p, err := s.Sessions.Verify(tok)
 	if err != nil {
+		return tenants.Principal{}, err
+	}
+	// A removed member loses access at once; a role change applies now.
+	if p, err = s.Tenants.Refresh(c.UserContext(), p); err != nil {
 		return tenants.Principal{}, err
 	}
 	switch c.Method() {
