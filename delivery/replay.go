@@ -90,15 +90,15 @@ func (s *Service) ReplayEvent(ctx context.Context, tenantID, eventID uuid.UUID, 
 func (s *Service) ReplayDelivery(ctx context.Context, tenantID, deliveryID uuid.UUID, actor string) (ReplayResult, error) {
 	var jobs []Job
 	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		var endpointID uuid.UUID
-		q := tx.Raw(`SELECT endpoint_id FROM deliveries WHERE id = ? AND tenant_id = ?`, deliveryID, tenantID).Scan(&endpointID)
+		var row struct{ EndpointID uuid.UUID }
+		q := tx.Raw(`SELECT endpoint_id FROM deliveries WHERE id = ? AND tenant_id = ?`, deliveryID, tenantID).Scan(&row)
 		if q.Error != nil {
 			return fmt.Errorf("load delivery %s: %w", deliveryID, q.Error)
 		}
 		if q.RowsAffected == 0 {
 			return ferry.NotFound("delivery")
 		}
-		if err := replayableEndpoint(tx, tenantID, endpointID); err != nil {
+		if err := replayableEndpoint(tx, tenantID, row.EndpointID); err != nil {
 			return err
 		}
 		var err error
