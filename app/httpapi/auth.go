@@ -27,6 +27,8 @@ const (
 	sessionOnly credentials = iota
 	sessionOrKey
 	staffOnly
+	// anySession is a tenant user's or a staff member's portal session.
+	anySession
 )
 
 // auth authenticates the request (API key or session cookie), enforces
@@ -46,6 +48,9 @@ func (s *server) auth(accept credentials, minRole tenants.Role) fiber.Handler {
 		switch {
 		case accept == staffOnly && !p.IsStaff():
 			return ferry.NotFound("route") // staff routes do not exist for tenants
+		case accept == anySession && p.Kind == tenants.KindAPIKey:
+			return &ferry.Error{Code: ferry.EFORBIDDEN, Message: "this route needs a portal session, not an API key"}
+		case accept == anySession && p.IsStaff():
 		case accept != staffOnly && p.IsStaff():
 			return &ferry.Error{Code: ferry.EFORBIDDEN, Message: "support staff use the staff console routes"}
 		case accept == sessionOnly && p.Kind == tenants.KindAPIKey:

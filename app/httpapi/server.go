@@ -70,7 +70,7 @@ func New(d Deps) *fiber.App {
 	api.Post("/auth/signup", s.signup)
 	api.Post("/auth/login", s.login)
 	api.Post("/auth/logout", s.logout)
-	api.Get("/me", s.auth(sessionOnly, tenants.RoleViewer), s.me)
+	api.Get("/me", s.auth(anySession, tenants.RoleViewer), s.me)
 
 	api.Post("/api-keys", s.auth(sessionOnly, tenants.RoleAdmin), s.createAPIKey)
 	api.Get("/api-keys", s.auth(sessionOnly, tenants.RoleViewer), s.listAPIKeys)
