@@ -118,3 +118,16 @@ func apiRoutes(a *app.App) []string {
 type idOnly struct {
 	ID string `json:"id"`
 }
+
+// mustJSON encodes v (nil stays nil).
+func mustJSON(t *testing.T, v any) []byte {
+	t.Helper()
+	if v == nil {
+		return nil
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
