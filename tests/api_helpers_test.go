@@ -131,3 +131,5 @@ func mustJSON(t *testing.T, v any) []byte {
 	}
 	return b
 }
+
+func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }
