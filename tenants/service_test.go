@@ -232,18 +232,30 @@ func TestAuditAndTenantSearch(t *testing.T) {
 		t.Fatalf("staff login: %+v, %v", staff, err)
 	}
 
-	found, err := b.svc.SearchTenants(ctx, "acme", 0)
+	found, _, err := b.svc.SearchTenants(ctx, "acme", 0, "")
 	if err != nil || len(found) != 1 || found[0].ID != acme.TenantID || found[0].OwnerEmail != "ann@acme.example" {
 		t.Fatalf("search acme: %+v, %v", found, err)
 	}
-	if found, _ := b.svc.SearchTenants(ctx, acme.TenantID.String(), 0); len(found) != 1 {
+	if found, _, _ := b.svc.SearchTenants(ctx, acme.TenantID.String(), 0, ""); len(found) != 1 {
 		t.Errorf("search by id found %d", len(found))
 	}
-	if found, _ := b.svc.SearchTenants(ctx, "%", 0); len(found) != 0 {
+	if found, _, _ := b.svc.SearchTenants(ctx, "%", 0, ""); len(found) != 0 {
 		t.Errorf("a literal %% matched %d tenants", len(found))
 	}
-	if found, _ := b.svc.SearchTenants(ctx, "' OR 1=1 --", 0); len(found) != 0 {
+	if found, _, _ := b.svc.SearchTenants(ctx, "' OR 1=1 --", 0, ""); len(found) != 0 {
 		t.Errorf("SQL-looking query matched %d tenants", len(found))
+	}
+	// Paging through everything: two tenants, one per page.
+	p1, next, err := b.svc.SearchTenants(ctx, "", 1, "")
+	if err != nil || len(p1) != 1 || next == "" {
+		t.Fatalf("page 1: %+v %q %v", p1, next, err)
+	}
+	p2, next2, err := b.svc.SearchTenants(ctx, "", 1, next)
+	if err != nil || len(p2) != 1 || p2[0].ID == p1[0].ID || next2 != "" {
+		t.Errorf("page 2: %+v %q %v", p2, next2, err)
+	}
+	if _, _, err := b.svc.SearchTenants(ctx, "", 1, "bogus"); ferry.ErrorCode(err) != ferry.EINVALID {
+		t.Errorf("bad cursor: %v", err)
 	}
 
 	if err := b.svc.Audit(ctx, acme, &acme.TenantID, AuditViewTenant, "", nil); err == nil {

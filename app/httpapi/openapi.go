@@ -195,7 +195,7 @@ var operations = map[string]op{
 	"DELETE /members/{id}": {summary: "Remove member", tag: "members", auth: "session", status: "204", errors: []string{"404", "409"}},
 
 	"GET /staff/tenants": {summary: "Staff search tenants", tag: "staff", auth: "staff", status: "200", response: listOf("TenantSummary"),
-		query: []obj{queryParam("q", "tenant id, name or member email (substring)", obj{"type": "string"}), pageParams[0]}, errors: []string{"404", "422"}},
+		query: append([]obj{queryParam("q", "tenant id, name or member email (substring)", obj{"type": "string"})}, pageParams...), errors: []string{"404", "422"}},
 	"GET /staff/tenants/{id}":                   {summary: "Staff get tenant", tag: "staff", auth: "staff", status: "200", response: ref("StaffTenant"), errors: []string{"404"}},
 	"GET /staff/tenants/{id}/events":            {summary: "Staff list tenant events", tag: "staff", auth: "staff", status: "200", response: listOf("Event"), query: eventListQuery, errors: []string{"404", "422"}},
 	"GET /staff/tenants/{id}/events/{event_id}": {summary: "Staff get tenant event", tag: "staff", auth: "staff", status: "200", response: ref("StaffEventDetail"), errors: []string{"404"}},

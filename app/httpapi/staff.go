@@ -1,8 +1,6 @@
 package httpapi
 
 import (
-	"strconv"
-
 	"github.com/gofiber/fiber/v2"
 	"github.com/google/uuid"
 
@@ -24,23 +22,19 @@ func (s *server) staffTenant(c *fiber.Ctx) (tenants.Tenant, error) {
 }
 
 func (s *server) staffSearchTenants(c *fiber.Ctx) error {
-	limit := 0
-	if l := c.Query("limit"); l != "" {
-		n, err := strconv.Atoi(l)
-		if err != nil || n < 1 || n > delivery.MaxPageSize {
-			return ferry.Invalid("limit", "limit must be between 1 and %d", delivery.MaxPageSize)
-		}
-		limit = n
+	pg, err := page(c)
+	if err != nil {
+		return err
 	}
 	q := c.Query("q")
 	if err := s.Tenants.Audit(c.UserContext(), principal(c), nil, tenants.AuditSearchTenants, "", fiber.Map{"q": q}); err != nil {
 		return err
 	}
-	found, err := s.Tenants.SearchTenants(c.UserContext(), q, limit)
+	found, next, err := s.Tenants.SearchTenants(c.UserContext(), q, pg.Limit, pg.Cursor)
 	if err != nil {
 		return err
 	}
-	return c.JSON(newList(found, ""))
+	return c.JSON(newList(found, next))
 }
 
 type staffTenantView struct {
