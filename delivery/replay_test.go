@@ -345,3 +345,28 @@ func TestReplayJobValidation(t *testing.T) {
 		t.Errorf("unknown job: %v", err)
 	}
 }
+
+func TestReplayWorkerRateLimit(t *testing.T) {
+	t.Parallel()
+	b := setupReplay(t)
+	ctx := context.Background()
+	for range 40 {
+		b.ingest(t, "invoice.failed", StatusExhausted, 1)
+	}
+	worker := NewReplayWorker(b.svc, ReplayWorkerConfig{RatePerSecond: 40, PageSize: 10}, slog.New(slog.DiscardHandler))
+	job, err := b.svc.CreateReplayJob(ctx, b.tenantID, ReplayFilter{}, "ann@example.com", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	if worked, err := worker.RunOnce(ctx); !worked || err != nil {
+		t.Fatalf("run: %v %v", worked, err)
+	}
+	// A burst of one page, then 30 deliveries at 40/s: at least 0.7 s.
+	if elapsed := time.Since(start); elapsed < 700*time.Millisecond {
+		t.Errorf("40 deliveries at 40/s took %s", elapsed)
+	}
+	if j := b.job(t, job.ID); j.State != ReplayCompleted || j.Done != 40 {
+		t.Errorf("job = %+v", j)
+	}
+}
