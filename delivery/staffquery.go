@@ -4,14 +4,16 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"net/url"
 
 	"github.com/google/uuid"
 )
 
 // Support staff see a tenant's events, deliveries and attempts but never
 // its secrets: signing secrets are not read at all, and the values of an
-// endpoint's custom headers (often a receiver's credentials) are redacted
-// both on the endpoint and in the request headers logged on attempts.
+// endpoint's custom headers and URL query (often a receiver's credentials)
+// are redacted, on the endpoint and in the request headers logged on
+// attempts.
 
 // Redacted replaces a hidden value.
 const Redacted = "[redacted]"
@@ -74,14 +76,30 @@ func redactHeaders(h http.Header) http.Header {
 	return out
 }
 
+// redactQuery hides query parameter values, where receivers often put a
+// token.
+func redactQuery(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.RawQuery == "" {
+		return raw
+	}
+	q := u.Query()
+	for k := range q {
+		q[k] = []string{Redacted}
+	}
+	u.RawQuery = q.Encode()
+	return u.String()
+}
+
 // StaffEndpoints lists a tenant's endpoints for support staff, custom
-// header values redacted. Errors: EINVALID (cursor).
+// header values and URL query values redacted. Errors: EINVALID (cursor).
 func (s *Service) StaffEndpoints(ctx context.Context, tenantID uuid.UUID, page Page) ([]Endpoint, string, error) {
 	eps, next, err := s.ListEndpoints(ctx, tenantID, page)
 	if err != nil {
 		return nil, "", err
 	}
 	for i := range eps {
+		eps[i].URL = redactQuery(eps[i].URL)
 		h := make(map[string]string, len(eps[i].Headers))
 		for k := range eps[i].Headers {
 			h[k] = Redacted

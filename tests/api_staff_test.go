@@ -24,7 +24,7 @@ func TestStaffConsole(t *testing.T) {
 		ID     string `json:"id"`
 		Secret string `json:"secret"`
 	}
-	key.must(201, "POST", "/endpoints", map[string]any{"url": rc.URL + "/hook",
+	key.must(201, "POST", "/endpoints", map[string]any{"url": rc.URL + "/hook?token=query-credential-456",
 		"headers": map[string]string{"X-Receiver-Token": "receiver-credential-123"}}, &ep)
 	var ev idOnly
 	key.must(202, "POST", "/events", map[string]any{"type": "invoice.paid", "data": map[string]int{"amount": 7}}, &ev)
@@ -53,7 +53,7 @@ func TestStaffConsole(t *testing.T) {
 	tenant := found.Data[0].ID
 	base := "/staff/tenants/" + tenant
 
-	secrets := []string{ep.Secret, "receiver-credential-123", "whsec_"}
+	secrets := []string{ep.Secret, "receiver-credential-123", "query-credential-456", "whsec_"}
 	noSecrets := func(what string, body []byte) {
 		t.Helper()
 		for _, s := range secrets {
