@@ -174,6 +174,7 @@ var operations = map[string]op{
 	"POST /events": {summary: "Send event", tag: "events", auth: "key", status: "202", response: ref("EventAccepted"),
 		body: object([]string{"type", "data"}, obj{"type": str("event type, e.g. invoice.paid"), "data": obj{"description": "any JSON value (payload up to 256 KiB)"},
 			"idempotency_key": str("same key within 24 h returns the original event (or send Idempotency-Key)")}),
+		query:  []obj{{"name": "Idempotency-Key", "in": "header", "required": false, "description": "alternative to idempotency_key", "schema": obj{"type": "string", "maxLength": 255}}},
 		errors: []string{"400", "413", "422", "503"}},
 	"GET /events":               {summary: "List events", tag: "events", auth: "key", status: "200", response: listOf("Event"), query: eventListQuery, errors: []string{"422"}},
 	"GET /events/{id}":          {summary: "Get event with deliveries", tag: "events", auth: "key", status: "200", response: ref("EventDetail"), errors: []string{"404"}},
