@@ -50,7 +50,7 @@ type op struct {
 	body     obj
 	status   string
 	response obj // nil: no body
-	query    []obj
+	params   []obj
 	errors   []string
 }
 
@@ -79,7 +79,7 @@ func (o op) build(path string) obj {
 	for _, name := range pathParams(path) {
 		params = append(params, obj{"name": name, "in": "path", "required": true, "schema": strFmt("uuid")})
 	}
-	params = append(params, o.query...)
+	params = append(params, o.params...)
 	if len(params) > 0 {
 		out["parameters"] = params
 	}
@@ -162,21 +162,21 @@ var operations = map[string]op{
 	"DELETE /api-keys/{id}": {summary: "Revoke API key", tag: "api-keys", auth: "session", status: "204", errors: []string{"404"}},
 
 	"POST /endpoints":                    {summary: "Create endpoint", tag: "endpoints", auth: "key", status: "201", response: ref("EndpointCreated"), body: ref("EndpointInput"), errors: []string{"400", "413", "422"}},
-	"GET /endpoints":                     {summary: "List endpoints", tag: "endpoints", auth: "key", status: "200", response: listOf("Endpoint"), query: pageParams, errors: []string{"422"}},
+	"GET /endpoints":                     {summary: "List endpoints", tag: "endpoints", auth: "key", status: "200", response: listOf("Endpoint"), params: pageParams, errors: []string{"422"}},
 	"GET /endpoints/{id}":                {summary: "Get endpoint", tag: "endpoints", auth: "key", status: "200", response: ref("Endpoint"), errors: []string{"404"}},
 	"PATCH /endpoints/{id}":              {summary: "Update endpoint", tag: "endpoints", auth: "key", status: "200", response: ref("Endpoint"), body: ref("EndpointPatch"), errors: []string{"400", "404", "422"}},
 	"DELETE /endpoints/{id}":             {summary: "Delete endpoint", tag: "endpoints", auth: "key", status: "204", errors: []string{"404"}},
 	"GET /endpoints/{id}/secret":         {summary: "Reveal endpoint secret", tag: "endpoints", auth: "key", status: "200", response: ref("SecretInfo"), errors: []string{"404"}},
 	"POST /endpoints/{id}/secret/rotate": {summary: "Rotate endpoint secret", tag: "endpoints", auth: "key", status: "200", response: ref("SecretInfo"), errors: []string{"404"}},
 	"GET /endpoints/{id}/attempts": {summary: "List endpoint attempts", tag: "endpoints", auth: "key", status: "200", response: listOf("Attempt"),
-		query: append([]obj{queryParam("outcome", "only attempts with this outcome", obj{"type": "string", "enum": []string{"success", "retry", "dropped"}})}, pageParams...), errors: []string{"404", "422"}},
+		params: append([]obj{queryParam("outcome", "only attempts with this outcome", obj{"type": "string", "enum": []string{"success", "retry", "dropped"}})}, pageParams...), errors: []string{"404", "422"}},
 
 	"POST /events": {summary: "Send event", tag: "events", auth: "key", status: "202", response: ref("EventAccepted"),
 		body: object([]string{"type", "data"}, obj{"type": str("event type, e.g. invoice.paid"), "data": obj{"description": "any JSON value (payload up to 256 KiB)"},
 			"idempotency_key": str("same key within 24 h returns the original event (or send Idempotency-Key)")}),
-		query:  []obj{{"name": "Idempotency-Key", "in": "header", "required": false, "description": "alternative to idempotency_key", "schema": obj{"type": "string", "maxLength": 255}}},
+		params: []obj{{"name": "Idempotency-Key", "in": "header", "required": false, "description": "alternative to idempotency_key", "schema": obj{"type": "string", "maxLength": 255}}},
 		errors: []string{"400", "413", "422", "503"}},
-	"GET /events":               {summary: "List events", tag: "events", auth: "key", status: "200", response: listOf("Event"), query: eventListQuery, errors: []string{"422"}},
+	"GET /events":               {summary: "List events", tag: "events", auth: "key", status: "200", response: listOf("Event"), params: eventListQuery, errors: []string{"422"}},
 	"GET /events/{id}":          {summary: "Get event with deliveries", tag: "events", auth: "key", status: "200", response: ref("EventDetail"), errors: []string{"404"}},
 	"GET /events/{id}/attempts": {summary: "List event attempts", tag: "events", auth: "key", status: "200", response: listOf("Attempt"), errors: []string{"404"}},
 
@@ -184,7 +184,7 @@ var operations = map[string]op{
 		body: object(nil, obj{"endpoint_id": strFmt("uuid")}), errors: []string{"400", "404", "422"}},
 	"POST /deliveries/{id}/replay": {summary: "Replay delivery", tag: "replays", auth: "key", status: "202", response: ref("ReplayResult"), errors: []string{"404", "422"}},
 	"POST /replays":                {summary: "Start bulk replay", tag: "replays", auth: "key", status: "202", response: ref("ReplayJob"), body: replayBody, errors: []string{"400", "404", "422"}},
-	"GET /replays":                 {summary: "List bulk replays", tag: "replays", auth: "key", status: "200", response: listOf("ReplayJob"), query: pageParams, errors: []string{"422"}},
+	"GET /replays":                 {summary: "List bulk replays", tag: "replays", auth: "key", status: "200", response: listOf("ReplayJob"), params: pageParams, errors: []string{"422"}},
 	"GET /replays/{id}":            {summary: "Get bulk replay progress", tag: "replays", auth: "key", status: "200", response: ref("ReplayJob"), errors: []string{"404"}},
 	"POST /replays/{id}/cancel":    {summary: "Cancel bulk replay", tag: "replays", auth: "key", status: "200", response: ref("ReplayJob"), errors: []string{"404"}},
 
@@ -196,9 +196,9 @@ var operations = map[string]op{
 	"DELETE /members/{id}": {summary: "Remove member", tag: "members", auth: "session", status: "204", errors: []string{"404", "409"}},
 
 	"GET /staff/tenants": {summary: "Staff search tenants", tag: "staff", auth: "staff", status: "200", response: listOf("TenantSummary"),
-		query: append([]obj{queryParam("q", "tenant id, name or member email (substring)", obj{"type": "string"})}, pageParams...), errors: []string{"404", "422"}},
+		params: append([]obj{queryParam("q", "tenant id, name or member email (substring)", obj{"type": "string"})}, pageParams...), errors: []string{"404", "422"}},
 	"GET /staff/tenants/{id}":                   {summary: "Staff get tenant", tag: "staff", auth: "staff", status: "200", response: ref("StaffTenant"), errors: []string{"404"}},
-	"GET /staff/tenants/{id}/events":            {summary: "Staff list tenant events", tag: "staff", auth: "staff", status: "200", response: listOf("Event"), query: eventListQuery, errors: []string{"404", "422"}},
+	"GET /staff/tenants/{id}/events":            {summary: "Staff list tenant events", tag: "staff", auth: "staff", status: "200", response: listOf("Event"), params: eventListQuery, errors: []string{"404", "422"}},
 	"GET /staff/tenants/{id}/events/{event_id}": {summary: "Staff get tenant event", tag: "staff", auth: "staff", status: "200", response: ref("StaffEventDetail"), errors: []string{"404"}},
 	"POST /staff/tenants/{id}/replays": {summary: "Staff replay", tag: "staff", auth: "staff", status: "202",
 		response: obj{"oneOf": []obj{ref("ReplayResult"), ref("ReplayJob")}},
@@ -207,7 +207,7 @@ var operations = map[string]op{
 		errors: []string{"400", "404", "422"}},
 	"GET /staff/tenants/{id}/replays/{replay_id}": {summary: "Staff get replay progress", tag: "staff", auth: "staff", status: "200", response: ref("ReplayJob"), errors: []string{"404"}},
 	"GET /staff/audit": {summary: "Staff audit log", tag: "staff", auth: "staff", status: "200", response: listOf("AuditEntry"),
-		query: append([]obj{queryParam("tenant_id", "only entries about this tenant", strFmt("uuid"))}, pageParams...), errors: []string{"404", "422"}},
+		params: append([]obj{queryParam("tenant_id", "only entries about this tenant", strFmt("uuid"))}, pageParams...), errors: []string{"404", "422"}},
 
 	"GET /openapi.json": {summary: "This document", tag: "meta", status: "200", response: obj{"type": "object"}},
 }
