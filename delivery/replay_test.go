@@ -207,6 +207,16 @@ func TestReplayEventAllOrOneEndpoint(t *testing.T) {
 	if _, err := b.svc.ReplayEvent(ctx, uuid.New(), ev.ID, nil, "x"); ferry.ErrorCode(err) != ferry.ENOTFOUND {
 		t.Errorf("another tenant's event: %v, want not_found", err)
 	}
+	orphan, _, err := b.svc.Ingest(ctx, b.tenantID, EventInput{Type: "nobody.listens", Data: json.RawMessage(`1`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.db.Exec(`DELETE FROM deliveries WHERE event_id = ?`, orphan.ID).Error; err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.svc.ReplayEvent(ctx, b.tenantID, orphan.ID, nil, "x"); ferry.ErrorCode(err) != ferry.EINVALID {
+		t.Errorf("event without deliveries: %v, want invalid", err)
+	}
 	disabled := false
 	if _, err := b.svc.UpdateEndpoint(ctx, b.tenantID, late.ID, EndpointPatch{Enabled: &disabled}); err != nil {
 		t.Fatal(err)

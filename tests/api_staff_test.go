@@ -107,6 +107,12 @@ func TestStaffConsole(t *testing.T) {
 	}
 	// The tenant sees the staff job too.
 	owner.must(200, "GET", "/replays/"+job.ID, nil, nil)
+	// One delivery.
+	waitAttempts(t, key, ev.ID, 3)
+	staff.must(202, "POST", base+"/replays", map[string]string{"delivery_id": got[0].DeliveryID, "reason": "ticket 44"}, nil)
+	if a := waitAttempts(t, key, ev.ID, 4)[3]; a.Trigger != "replay" || a.AttemptNumber != 4 || a.Actor != "staff:sam@ferry.example" {
+		t.Errorf("staff delivery replay attempt = %+v", a)
+	}
 
 	var audit struct {
 		Data []struct {
@@ -127,7 +133,7 @@ func TestStaffConsole(t *testing.T) {
 		actions[e.Action]++
 		reasons[e.Reason] = true
 	}
-	for action, n := range map[string]int{"tenant.view": 1, "events.list": 1, "event.view": 1, "replay": 2, "replay.view": 1} {
+	for action, n := range map[string]int{"tenant.view": 1, "events.list": 1, "event.view": 1, "replay": 3, "replay.view": 1} {
 		if actions[action] < n {
 			t.Errorf("audit log has %d %q entries, want at least %d (all: %v)", actions[action], action, n, actions)
 		}
