@@ -151,12 +151,22 @@ func TestAPIRateLimit(t *testing.T) {
 	f := startFerry(t, cfg)
 	_, key := signUp(t, f, "ann@rate.example")
 	_, other := signUp(t, f, "bob@rate.example")
+	// Thirty at once, so a slow machine cannot spread them over seconds.
+	var mu sync.Mutex
 	var limited []response
+	var wg sync.WaitGroup
 	for range 30 {
-		if r := key.raw("GET", "/endpoints", nil, nil); r.Status == 429 {
-			limited = append(limited, r)
-		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if r := key.raw("GET", "/endpoints", nil, nil); r.Status == 429 {
+				mu.Lock()
+				limited = append(limited, r)
+				mu.Unlock()
+			}
+		}()
 	}
+	wg.Wait()
 	if len(limited) == 0 {
 		t.Fatal("30 requests at once were never limited at 5/s")
 	}
