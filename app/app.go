@@ -48,6 +48,7 @@ type App struct {
 	dispatcher *delivery.Dispatcher
 	consumer   *kafka.Consumer
 	partitions *delivery.Partitions
+	replays    *delivery.ReplayWorker
 
 	http     *fiber.App
 	listener net.Listener
@@ -174,6 +175,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 		if a.consumer, err = kafka.NewConsumer(a.kafkaCfg, a.dispatcher, a.dispatcher.Tiers(), log); err != nil {
 			return nil, err
 		}
+		a.replays = delivery.NewReplayWorker(a.Delivery, delivery.ReplayWorkerConfig{RatePerSecond: cfg.ReplayRatePerSecond}, log)
 	}
 
 	a.http = httpapi.New(httpapi.Deps{
@@ -183,6 +185,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 		Portal:         frontend.Dist(),
 		Log:            log,
 		SecureCookies:  !cfg.Dev,
+		APIRateLimit:   cfg.APIRateLimitPerSecond,
 	})
 	if cfg.Roles[RoleAPI] {
 		if a.listener, err = net.Listen("tcp", cfg.HTTPAddr); err != nil {
@@ -191,6 +194,10 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 	}
 	return a, nil
 }
+
+// Routes lists the HTTP routes the API registers (tests check that every
+// route is documented and isolated).
+func (a *App) Routes() []fiber.Route { return a.http.GetRoutes(true) }
 
 // Addr is the HTTP listener's address ("" when the API role is off).
 func (a *App) Addr() string {
@@ -265,14 +272,18 @@ func (a *App) Run(parent context.Context) error {
 
 	if a.listener != nil {
 		goRun("http", func() error { return a.http.Listener(a.listener) })
-		goRun("relay", func() error { return a.relay.Run(ctx) })
 		a.log.Info("Ferry API listening", "url", a.URL())
+	}
+	if a.listener != nil || a.replays != nil {
+		// Bulk replays re-queue through the outbox in the worker role too.
+		goRun("relay", func() error { return a.relay.Run(ctx) })
 	}
 	if a.consumer != nil {
 		a.dispatcher.SetWorkContext(workCtx)
 		goRun("consumer", func() error { return a.consumer.Run(ctx) })
 		goRun("partitions", func() error { return a.partitions.Run(ctx) })
 		goRun("billing", func() error { return a.Billing.Run(ctx) })
+		goRun("replays", func() error { return a.replays.Run(ctx) })
 		a.log.Info("Ferry delivery workers started", "group", a.cfg.KafkaGroup)
 	}
 

@@ -48,6 +48,7 @@ type Config struct {
 	BillingInterval       time.Duration
 	BcryptCost            int
 	APIRateLimitPerSecond int
+	ReplayRatePerSecond   int
 	Version               string
 }
 
@@ -130,6 +131,7 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 		AttemptRetention:      duration("FERRY_ATTEMPT_RETENTION", 30*24*time.Hour),
 		BillingInterval:       duration("FERRY_BILLING_INTERVAL", 5*time.Minute),
 		APIRateLimitPerSecond: integer("FERRY_API_RATE_LIMIT", 2000),
+		ReplayRatePerSecond:   integer("FERRY_REPLAY_RATE_LIMIT", 200),
 		Version:               str("FERRY_VERSION", Version),
 	}
 	for _, b := range strings.Split(str("FERRY_KAFKA_BROKERS", ""), ",") {

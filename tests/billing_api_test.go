@@ -90,7 +90,7 @@ func TestBillingAPI(t *testing.T) {
 	}
 
 	// Staff see any tenant's billing; tenants cannot reach staff routes.
-	staff := staffSession(t, f, "billing-staff@example.com")
+	staff := staffClient(t, f, "billing-staff@example.com")
 	var staffView billingView
 	staff.must(200, "GET", "/staff/tenants/"+tid+"/billing", nil, &staffView)
 	if staffView.Plan.Name != "pro" || staffView.Usage.Events != 3 || staffView.Invoices == nil {

@@ -1,7 +1,6 @@
 package tests
 
 import (
-	"context"
 	"encoding/json"
 	"net/http"
 	"strings"
@@ -90,24 +89,9 @@ func addMember(t *testing.T, f *ferry, tenantID, email, role string) *client {
 		tenantID, email, string(hash), role); err != nil {
 		t.Fatalf("add member: %v", err)
 	}
-	return login(t, f, email)
+	return login(t, f, email, "correct horse battery")
 }
 
-func login(t *testing.T, f *ferry, email string) *client {
-	t.Helper()
-	c := newClient(t, f.URL+"/api/v1")
-	c.must(200, "POST", "/auth/login", map[string]string{"email": email, "password": "correct horse battery"}, nil)
-	return c
-}
-
-// staffSession creates a staff account and logs it in.
-func staffSession(t *testing.T, f *ferry, email string) *client {
-	t.Helper()
-	if _, err := f.App.Tenants.CreateStaff(context.Background(), email, "correct horse battery"); err != nil {
-		t.Fatalf("create staff: %v", err)
-	}
-	return login(t, f, email)
-}
 
 // sendEvent posts one event with the client's API key and returns the
 // status, error code and Retry-After header. Safe for concurrent use.

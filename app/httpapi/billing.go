@@ -9,11 +9,8 @@ import (
 
 // billingRoutes registers the billing API (PRODUCT §7): the tenant's plan,
 // usage and invoices, plan changes by the owner, and staff's view of a
-// tenant's billing. Without a billing service the routes are absent.
+// tenant's billing.
 func (s *server) billingRoutes(api fiber.Router) {
-	if s.Billing == nil {
-		return
-	}
 	api.Get("/billing", s.auth(sessionOnly, tenants.RoleViewer), s.getBilling)
 	api.Put("/billing/plan", s.auth(sessionOnly, tenants.RoleOwner), s.changePlan)
 	api.Get("/billing/invoices", s.auth(sessionOnly, tenants.RoleViewer), s.listInvoices)
@@ -72,6 +69,9 @@ func (s *server) staffTenantBilling(c *fiber.Ctx) error {
 	}
 	o, err := s.Billing.Overview(c.UserContext(), id)
 	if err != nil {
+		return err
+	}
+	if err := s.Tenants.Audit(c.UserContext(), principal(c), &id, tenants.AuditViewBilling, "", nil); err != nil {
 		return err
 	}
 	invs, _, err := s.Billing.ListInvoices(c.UserContext(), id, 12, "")
