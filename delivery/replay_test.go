@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"log/slog"
 	"sync"
 	"testing"
@@ -377,6 +378,68 @@ func TestReplayWorkerRateLimit(t *testing.T) {
 		t.Errorf("40 deliveries at 40/s took %s", elapsed)
 	}
 	if j := b.job(t, job.ID); j.State != ReplayCompleted || j.Done != 40 {
+		t.Errorf("job = %+v", j)
+	}
+}
+
+func TestReplayJobStalledWorkerAndResumerNeverDuplicate(t *testing.T) {
+	t.Parallel()
+	b := setupReplay(t)
+	ctx := context.Background()
+	for range 20 {
+		b.ingest(t, "invoice.failed", StatusDropped, 1)
+	}
+	cfg := ReplayWorkerConfig{RatePerSecond: 10000, PageSize: 5, Lease: time.Minute}
+	stalled := NewReplayWorker(b.svc, cfg, slog.New(slog.DiscardHandler))
+	resumer := NewReplayWorker(b.svc, cfg, slog.New(slog.DiscardHandler))
+	job, err := b.svc.CreateReplayJob(ctx, b.tenantID, ReplayFilter{}, "ann@example.com", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, ok, err := stalled.claim(ctx)
+	if err != nil || !ok {
+		t.Fatal(ok, err)
+	}
+	if _, err := stalled.page(ctx, &a); err != nil {
+		t.Fatal(err)
+	}
+	// The first worker stalls past its lease; another resumes the job.
+	if err := b.db.Exec(`UPDATE replay_jobs SET updated_at = now() - interval '1 hour' WHERE id = ?`, job.ID).Error; err != nil {
+		t.Fatal(err)
+	}
+	r, ok, err := resumer.claim(ctx)
+	if err != nil || !ok || r.ID != job.ID {
+		t.Fatal(ok, err)
+	}
+	// Both carry on, taking turns on the job row.
+	for done := false; !done; {
+		for _, w := range []struct {
+			w   *ReplayWorker
+			job *replayJobRow
+		}{{stalled, &a}, {resumer, &r}} {
+			more, err := w.w.page(ctx, w.job)
+			if errors.Is(err, errReplayStopped) || (err == nil && !more) {
+				done = true
+				break
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	seen := map[uuid.UUID]int{}
+	for _, jb := range b.relay.all() {
+		seen[jb.DeliveryID]++
+	}
+	if len(seen) != 20 {
+		t.Errorf("replayed %d deliveries, want 20", len(seen))
+	}
+	for id, n := range seen {
+		if n != 1 {
+			t.Errorf("delivery %s replayed %d times", id, n)
+		}
+	}
+	if j := b.job(t, job.ID); j.Done != 20 || j.State != ReplayCompleted {
 		t.Errorf("job = %+v", j)
 	}
 }

@@ -168,13 +168,25 @@ func (w *ReplayWorker) page(ctx context.Context, job *replayJobRow) (bool, error
 	more := false
 	var jobs []Job
 	err := w.svc.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		var state string
-		if err := tx.Raw(`SELECT state FROM replay_jobs WHERE id = ? FOR UPDATE`, job.ID).Scan(&state).Error; err != nil {
+		// Progress is read from the locked row, not from memory: should a
+		// stalled worker's lease run out and another resume the job, the
+		// two take turns and never replay the same page twice.
+		var cur struct {
+			State    string
+			Total    int
+			Done     int
+			CursorAt *time.Time
+			CursorID *uuid.UUID
+		}
+		if err := tx.Raw(`SELECT state, total, done, cursor_at, cursor_id FROM replay_jobs WHERE id = ? FOR UPDATE`,
+			job.ID).Scan(&cur).Error; err != nil {
 			return fmt.Errorf("lock replay job: %w", err)
 		}
-		if state != ReplayRunning {
+		if cur.State != ReplayRunning {
 			return errReplayStopped
 		}
+		job.Total, job.Done, job.CursorAt, job.CursorID = cur.Total, cur.Done, cur.CursorAt, cur.CursorID
+		state := cur.State
 		q := matching(tx, *job, "d.id, d.created_at", w.cfg.PageSize)
 		var rows []struct {
 			ID        uuid.UUID
