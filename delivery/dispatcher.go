@@ -138,13 +138,10 @@ func (d *Dispatcher) Handle(ctx context.Context, job Job) error {
 	} else if !job.FirstAttemptAt.IsZero() && job.Trigger != TriggerReplay {
 		rec.FirstAttemptAt = job.FirstAttemptAt
 	}
-	reason := ""
+	var reason string
+	rec.Outcome, rec.ErrorClass, reason = Classify(resp)
 	if resp.Err != nil {
-		rec.Outcome, rec.ErrorClass, rec.ErrorMessage = OutcomeRetry, ClassifyError(resp.Err), truncate(resp.Err.Error(), 1000)
-		reason = rec.ErrorClass
-	} else {
-		rec.Outcome = ClassifyStatus(resp.Status)
-		reason = strconv.Itoa(resp.Status)
+		rec.ErrorMessage = toValidUTF8([]byte(truncate(resp.Err.Error(), 1000)))
 	}
 	if resp.Status != 0 {
 		status := resp.Status
