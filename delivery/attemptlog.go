@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sync/atomic"
 	"time"
 
 	"github.com/google/uuid"
@@ -31,6 +32,8 @@ type AttemptLogConfig struct {
 	// DisableAfter disables an endpoint whose attempts have all failed for
 	// this long (default 5 days, scaled by the caller).
 	DisableAfter time.Duration
+	// Now is the clock for health tracking; nil uses time.Now.
+	Now func() time.Time
 }
 
 // AttemptLog writes attempts in batches: each transaction COPYs the
@@ -42,6 +45,8 @@ type AttemptLog struct {
 	cfg AttemptLogConfig
 	log *slog.Logger
 	ch  chan pendingRecord
+	// batches counts committed batches (tests check attempts share them).
+	batches atomic.Int64
 }
 
 type pendingRecord struct {
@@ -53,6 +58,9 @@ type pendingRecord struct {
 func NewAttemptLog(db *gorm.DB, cfg AttemptLogConfig, log *slog.Logger) *AttemptLog {
 	cfg.MaxBatch = cmpOr(cfg.MaxBatch, 1000)
 	cfg.DisableAfter = cmpOr(cfg.DisableAfter, 5*24*time.Hour)
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
 	return &AttemptLog{db: db, cfg: cfg, log: log, ch: make(chan pendingRecord, cfg.MaxBatch)}
 }
 
@@ -97,6 +105,9 @@ func (l *AttemptLog) Run(ctx context.Context) error {
 			}
 		}
 		err := l.write(ctx, batch)
+		if err == nil {
+			l.batches.Add(1)
+		}
 		if err != nil {
 			l.log.Warn("attempt log batch failed", "err", err, "attempts", len(batch))
 		}
@@ -164,7 +175,7 @@ func (l *AttemptLog) write(ctx context.Context, batch []pendingRecord) error {
 		starts = append(starts, r.StartedAt)
 		nexts = append(nexts, r.NextAttemptAt)
 	}
-	now := time.Now().UTC()
+	now := l.cfg.Now().UTC()
 
 	sqlDB, err := l.db.DB()
 	if err != nil {
@@ -208,6 +219,11 @@ func (l *AttemptLog) trackHealth(ctx context.Context, tx pgx.Tx, succeeded, fail
 	}
 	if len(failed) == 0 {
 		return nil
+	}
+	if succeeded == nil {
+		// A nil slice is SQL NULL, and "NOT (id = ANY(NULL))" is never
+		// true: no endpoint would ever start failing.
+		succeeded = []uuid.UUID{}
 	}
 	if _, err := tx.Exec(ctx, `UPDATE endpoints SET failing_since = $2
 		WHERE id = ANY($1) AND failing_since IS NULL AND NOT (id = ANY($3))`, failed, now, succeeded); err != nil {
