@@ -115,8 +115,12 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 	}
 
 	policy := delivery.RetryPolicy{Scale: cfg.RetryScale}
+	registry := prometheus.NewRegistry()
+	registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	metrics := delivery.NewMetrics(registry)
 	a.kafkaCfg = kafka.Config{Brokers: cfg.KafkaBrokers, TopicPrefix: cfg.KafkaTopicPrefix, GroupID: cfg.KafkaGroup,
-		Partitions: cfg.KafkaPartitions, ReplicationFactor: cfg.KafkaReplication, MinInsyncReplicas: cfg.KafkaMinInsync}
+		Partitions: cfg.KafkaPartitions, ReplicationFactor: cfg.KafkaReplication, MinInsyncReplicas: cfg.KafkaMinInsync,
+		Lag: metrics}
 	topics := []string{delivery.TopicDeliveries, delivery.TopicDead}
 	for _, t := range policy.Tiers() {
 		topics = append(topics, t.Name)
@@ -128,9 +132,6 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 		return nil, err
 	}
 
-	registry := prometheus.NewRegistry()
-	registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	metrics := delivery.NewMetrics(registry)
 
 	cipher, err := delivery.NewCipher(cfg.MasterKey)
 	if err != nil {
@@ -143,7 +144,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 	if a.Tenants, err = tenants.NewService(a.db, tenants.Config{BcryptCost: cfg.BcryptCost}, log, nil); err != nil {
 		return nil, err
 	}
-	a.relay = delivery.NewRelay(a.db, a.writer, delivery.RelayConfig{SweepAfter: cfg.OutboxSweepAfter}, log)
+	a.relay = delivery.NewRelay(a.db, a.writer, delivery.RelayConfig{SweepAfter: cfg.OutboxSweepAfter, Metrics: metrics}, log)
 	addressPolicy := delivery.AddressPolicy{AllowPrivate: cfg.AllowPrivateEndpoints}
 	a.Delivery, err = delivery.NewService(a.db, cipher, a.relay, nil, delivery.Config{
 		AllowHTTP: cfg.AllowHTTPEndpoints, AddressPolicy: addressPolicy, RotationGrace: cfg.scaled(24 * time.Hour),
