@@ -15,6 +15,7 @@ type Metrics struct {
 	Skipped        prometheus.Counter
 	InFlight       prometheus.Gauge
 	Queued         prometheus.Gauge
+	Parked         prometheus.Counter
 	EventsAccepted prometheus.Counter
 	// TierLag is, per topic, how late the last job handed to the
 	// dispatcher was: now minus its due time (retry tiers) or its
@@ -67,6 +68,9 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		EventsAccepted: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "ferry_events_accepted_total", Help: "Events accepted by the API.",
 		}),
+		Parked: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "ferry_delivery_jobs_parked_total", Help: "Jobs deferred to the first retry tier, unattempted, because their endpoint's lane was full.",
+		}),
 		TierLag: prometheus.NewGaugeVec(prometheus.GaugeOpts{
 			Name: "ferry_delivery_tier_lag_seconds", Help: "How late the last job of each topic (deliveries, retry tiers) reached the dispatcher after it was due.",
 		}, []string{"topic"}),
@@ -79,7 +83,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 	}
 	if reg != nil {
 		reg.MustRegister(m.Attempts, m.FirstAttempt, m.ToSuccess, m.DeadLettered, m.Skipped, m.InFlight, m.Queued, m.EventsAccepted,
-			m.TierLag, m.TierLagMessages, m.OutboxBacklog)
+			m.TierLag, m.TierLagMessages, m.OutboxBacklog, m.Parked)
 	}
 	return m
 }
