@@ -229,14 +229,24 @@ func (l *AttemptLog) trackHealth(ctx context.Context, tx pgx.Tx, succeeded, fail
 		WHERE id = ANY($1) AND failing_since IS NULL AND NOT (id = ANY($3))`, failed, now, succeeded); err != nil {
 		return fmt.Errorf("mark endpoint failing: %w", err)
 	}
-	tag, err := tx.Exec(ctx, `UPDATE endpoints SET enabled = false, updated_at = $2,
+	rows, err := tx.Query(ctx, `UPDATE endpoints SET enabled = false, updated_at = $2,
 		disabled_reason = 'disabled automatically: every delivery failed since ' || to_char(failing_since AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
-		WHERE id = ANY($1) AND enabled AND failing_since < $3`, failed, now, now.Add(-l.cfg.DisableAfter))
+		WHERE id = ANY($1) AND enabled AND failing_since < $3
+		RETURNING id, tenant_id, disabled_reason`, failed, now, now.Add(-l.cfg.DisableAfter))
 	if err != nil {
 		return fmt.Errorf("disable failing endpoints: %w", err)
 	}
-	if tag.RowsAffected() > 0 {
-		l.log.Warn("disabled failing endpoints", "count", tag.RowsAffected())
+	defer rows.Close()
+	for rows.Next() {
+		var id, tenantID uuid.UUID
+		var reason string
+		if err := rows.Scan(&id, &tenantID, &reason); err != nil {
+			return fmt.Errorf("disable failing endpoints: %w", err)
+		}
+		l.log.Warn("endpoint disabled automatically", "endpoint_id", id, "tenant_id", tenantID, "reason", reason)
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("disable failing endpoints: %w", err)
 	}
 	return nil
 }
