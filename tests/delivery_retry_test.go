@@ -2,7 +2,9 @@ package tests
 
 import (
 	"bytes"
+	"io"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -96,6 +98,28 @@ func TestDeliveryRetriesThroughTiersUntilSuccess(t *testing.T) {
 	}
 	if next := attempts[1].NextAttemptAt; next == nil || next.Sub(attempts[1].StartedAt) < 300*time.Millisecond {
 		t.Errorf("Retry-After not honoured: next %v after start %v", next, attempts[1].StartedAt)
+	}
+
+	res, err := http.Get(f.URL + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	metrics, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	for _, want := range []string{
+		`ferry_delivery_attempts_total{outcome="retry",reason="500"} 1`,
+		`ferry_delivery_attempts_total{outcome="retry",reason="429"} 1`,
+		`ferry_delivery_attempts_total{outcome="success",reason="204"} 1`,
+		`ferry_delivery_tier_lag_seconds{topic="deliveries"}`,
+		`ferry_delivery_tier_lag_seconds{topic="retry-30s"}`,
+		`ferry_delivery_tier_lag_seconds{topic="retry-2m"}`,
+		`ferry_delivery_first_attempt_seconds_count 1`,
+		`ferry_delivery_success_seconds_count 1`,
+		`ferry_outbox_backlog `,
+	} {
+		if !strings.Contains(string(metrics), want) {
+			t.Errorf("/metrics lacks %s", want)
+		}
 	}
 }
 
