@@ -6,11 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"sync/atomic"
 	"time"
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/stdlib"
 	"gorm.io/gorm"
 )
@@ -111,6 +113,16 @@ func (l *AttemptLog) Run(ctx context.Context) error {
 		if err != nil {
 			l.log.Warn("attempt log batch failed", "err", err, "attempts", len(batch))
 		}
+		var pgErr *pgconn.PgError
+		if err != nil && len(batch) > 1 && errors.As(err, &pgErr) {
+			// A row Postgres refuses must not fail every attempt that
+			// shares its batch (they would all retry together, forever):
+			// write them one by one so only the bad one fails.
+			for _, p := range batch {
+				p.done <- l.write(ctx, []pendingRecord{p})
+			}
+			continue
+		}
 		for _, p := range batch {
 			p.done <- err
 		}
@@ -139,19 +151,19 @@ func (l *AttemptLog) write(ctx context.Context, batch []pendingRecord) error {
 	var failed, succeeded []uuid.UUID
 	for i, p := range batch {
 		r := p.rec
-		reqHeaders, err := json.Marshal(r.RequestHeaders)
+		reqHeaders, err := json.Marshal(storableHeaders(r.RequestHeaders))
 		if err != nil {
 			return fmt.Errorf("encode request headers: %w", err)
 		}
 		var respHeaders []byte
 		if r.ResponseHeaders != nil {
-			if respHeaders, err = json.Marshal(r.ResponseHeaders); err != nil {
+			if respHeaders, err = json.Marshal(storableHeaders(r.ResponseHeaders)); err != nil {
 				return fmt.Errorf("encode response headers: %w", err)
 			}
 		}
 		rows[i] = []any{r.ID, r.TenantID, r.DeliveryID, r.EventID, r.EndpointID, r.AttemptNumber,
-			string(r.Trigger), r.Actor, r.StartedAt, r.DurationMs, string(reqHeaders), r.ResponseStatus,
-			nullableJSON(respHeaders), r.ResponseBody, r.ErrorClass, r.ErrorMessage, string(r.Outcome), r.NextAttemptAt}
+			string(r.Trigger), toValidUTF8([]byte(r.Actor)), r.StartedAt, r.DurationMs, string(reqHeaders), r.ResponseStatus,
+			nullableJSON(respHeaders), toValidUTF8([]byte(r.ResponseBody)), r.ErrorClass, toValidUTF8([]byte(r.ErrorMessage)), string(r.Outcome), r.NextAttemptAt}
 		if prev, ok := latest[r.DeliveryID]; !ok || prev.AttemptNumber < r.AttemptNumber {
 			latest[r.DeliveryID] = r
 		}
@@ -249,6 +261,23 @@ func (l *AttemptLog) trackHealth(ctx context.Context, tx pgx.Tx, succeeded, fail
 		return fmt.Errorf("disable failing endpoints: %w", err)
 	}
 	return nil
+}
+
+// storableHeaders makes header names and values storable in jsonb, which
+// refuses NUL characters and invalid UTF-8.
+func storableHeaders(h http.Header) http.Header {
+	if h == nil {
+		return nil
+	}
+	out := make(http.Header, len(h))
+	for k, vs := range h {
+		clean := make([]string, len(vs))
+		for i, v := range vs {
+			clean[i] = toValidUTF8([]byte(v))
+		}
+		out[toValidUTF8([]byte(k))] = clean
+	}
+	return out
 }
 
 func nullableJSON(b []byte) any {

@@ -258,3 +258,48 @@ func TestEndpointAutoDisabledAfterFailingDays(t *testing.T) {
 		t.Errorf("disabled_reason %q", h.DisabledReason)
 	}
 }
+
+// TestAttemptLogStoresHostileResponses checks a response whose headers
+// carry NUL bytes and invalid UTF-8 is still logged, and that a row
+// Postgres refuses (here: no partition for its time) fails alone instead
+// of failing every attempt sharing its batch.
+func TestAttemptLogStoresHostileResponses(t *testing.T) {
+	t.Parallel()
+	db := testDB(t)
+	now := time.Now().UTC()
+	if err := NewPartitions(db, PartitionConfig{}, testLogger(), nil).Maintain(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	l := startAttemptLog(t, db, AttemptLogConfig{})
+	hostile := failedAttempt(seed(t, db, now), 1, now)
+	hostile.ResponseHeaders = http.Header{"X-Nul\x00": {"a\x00b", "\xff\xfe"}}
+	hostile.ErrorMessage = "bad \xff byte"
+	hostile.ResponseBody = "nul \x00 body"
+	good := failedAttempt(seed(t, db, now), 1, now)
+	unpartitioned := failedAttempt(seed(t, db, now), 1, time.Date(2001, 1, 1, 0, 0, 0, 0, time.UTC))
+	recs := []attemptRecord{hostile, good, unpartitioned}
+	for round := 0; round < 3; round++ {
+		var wg sync.WaitGroup
+		errs := make([]error, len(recs))
+		for i, rec := range recs {
+			rec.ID = uuid.New()
+			rec.AttemptNumber = round + 1
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				errs[i] = l.record(context.Background(), rec)
+			}()
+		}
+		wg.Wait()
+		if errs[0] != nil || errs[1] != nil {
+			t.Fatalf("round %d: hostile %v, good %v; want both stored", round, errs[0], errs[1])
+		}
+		if errs[2] == nil {
+			t.Fatalf("round %d: an attempt outside every partition was stored", round)
+		}
+	}
+	var n int
+	if err := db.Raw(`SELECT count(*) FROM attempts`).Scan(&n).Error; err != nil || n != 6 {
+		t.Fatalf("%d attempts stored (%v), want 6", n, err)
+	}
+}
