@@ -132,7 +132,6 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 		return nil, err
 	}
 
-
 	cipher, err := delivery.NewCipher(cfg.MasterKey)
 	if err != nil {
 		return nil, err
