@@ -115,12 +115,8 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 	}
 
 	policy := delivery.RetryPolicy{Scale: cfg.RetryScale}
-	registry := prometheus.NewRegistry()
-	registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	metrics := delivery.NewMetrics(registry)
 	a.kafkaCfg = kafka.Config{Brokers: cfg.KafkaBrokers, TopicPrefix: cfg.KafkaTopicPrefix, GroupID: cfg.KafkaGroup,
-		Partitions: cfg.KafkaPartitions, ReplicationFactor: cfg.KafkaReplication, MinInsyncReplicas: cfg.KafkaMinInsync,
-		Lag: metrics}
+		Partitions: cfg.KafkaPartitions, ReplicationFactor: cfg.KafkaReplication, MinInsyncReplicas: cfg.KafkaMinInsync}
 	topics := []string{delivery.TopicDeliveries, delivery.TopicDead}
 	for _, t := range policy.Tiers() {
 		topics = append(topics, t.Name)
@@ -131,6 +127,11 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 	if a.writer, err = kafka.NewWriter(a.kafkaCfg); err != nil {
 		return nil, err
 	}
+
+	registry := prometheus.NewRegistry()
+	registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	metrics := delivery.NewMetrics(registry)
+	a.kafkaCfg.Lag = metrics // per-topic consumer lag
 
 	cipher, err := delivery.NewCipher(cfg.MasterKey)
 	if err != nil {
