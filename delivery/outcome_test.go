@@ -208,3 +208,22 @@ func TestClassifyErrorWrapped(t *testing.T) {
 		}
 	}
 }
+
+// TestClassifyStatusEveryCode checks every status code against the §4
+// table: only 2xx succeeds, only the six listed codes drop.
+func TestClassifyStatusEveryCode(t *testing.T) {
+	t.Parallel()
+	drops := map[int]bool{400: true, 401: true, 403: true, 405: true, 406: true, 422: true}
+	for code := 100; code <= 599; code++ {
+		want := OutcomeRetry
+		switch {
+		case code >= 200 && code <= 299:
+			want = OutcomeSuccess
+		case drops[code]:
+			want = OutcomeDropped
+		}
+		if got := ClassifyStatus(code); got != want {
+			t.Errorf("ClassifyStatus(%d) = %s, want %s", code, got, want)
+		}
+	}
+}
