@@ -92,7 +92,6 @@ func addMember(t *testing.T, f *ferry, tenantID, email, role string) *client {
 	return login(t, f, email, "correct horse battery")
 }
 
-
 // sendEvent posts one event with the client's API key and returns the
 // status, error code and Retry-After header. Safe for concurrent use.
 func sendEventStatus(t *testing.T, c *client, typ string) (status int, code, retryAfter string) {
