@@ -1,0 +1,228 @@
+// Browser tests of the portal and staff console (issue 5): Debian's
+// Chromium, driven by playwright-core, against the real ferry binary on
+// real PostgreSQL and Kafka. Run by `scripts/frontend.sh test` (make test).
+// Screenshots of the main pages go to tests/screenshots/ (git-ignored).
+import assert from 'node:assert/strict'
+import { after, before, test } from 'node:test'
+import { ApiClient, launchBrowser, shot, Stack, uniq, waitFor } from './harness.mjs'
+
+const PASSWORD = 'correct horse battery staple'
+const TEST_TIMEOUT = 60_000
+let stack
+
+before(async () => {
+  stack = new Stack()
+  await stack.start()
+}, { timeout: 90_000 })
+
+after(async () => {
+  await stack?.stop()
+}, { timeout: 30_000 })
+
+/** signUp creates a tenant through the portal's sign-up page. */
+async function signUp(page, org, email) {
+  await page.goto(stack.baseURL + '/signup')
+  await page.getByLabel('Organisation name').fill(org)
+  await page.getByLabel('Email').fill(email)
+  await page.getByLabel('Password').fill(PASSWORD)
+  await page.getByRole('button', { name: 'Create account' }).click()
+  await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor()
+}
+
+async function nav(page, name) {
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true }).click()
+  await page.getByRole('heading', { level: 1 }).first().waitFor()
+}
+
+/** createEndpoint adds an endpoint through the form and returns its id. */
+async function createEndpoint(page, url, description) {
+  await nav(page, 'Endpoints')
+  await page.getByRole('button', { name: 'Add endpoint' }).click()
+  await page.getByLabel('URL', { exact: true }).fill(url)
+  await page.getByLabel('Description', { exact: true }).fill(description)
+  await page.getByRole('button', { name: 'Create endpoint' }).click()
+  await page.waitForURL(/\/endpoints\/[0-9a-f-]{36}/)
+  return new URL(page.url()).pathname.split('/').pop()
+}
+
+/** sendTestEvent presses "Send test event" and opens the event's page. */
+async function sendTestEvent(page) {
+  await page.getByRole('button', { name: 'Send test event' }).click()
+  const link = page.locator('a[href^="/events/"]').first()
+  await link.waitFor()
+  const href = await link.getAttribute('href')
+  await link.click()
+  await page.getByRole('heading', { name: 'ferry.test', level: 1 }).waitFor()
+  return href.split('/').pop()
+}
+
+const attempts = (page) => page.getByTestId('attempt')
+
+test('(a) sign up, create an API key and an endpoint, send a test event, see the successful attempt', { timeout: TEST_TIMEOUT }, async () => {
+  const b = await launchBrowser()
+  const { page } = b
+  try {
+    const org = `Acme ${uniq()}`
+    await page.goto(stack.baseURL + '/signup')
+    await shot(page, 'a', '01-signup')
+    await signUp(page, org, `owner-${uniq()}@acme.test`)
+    await shot(page, 'a', '02-dashboard-empty')
+
+    // API key: shown once, with a copy button; it works against the API.
+    await nav(page, 'API keys')
+    await page.getByLabel('Key name').fill('billing backend')
+    await page.getByRole('button', { name: 'Create key' }).click()
+    const key = (await page.getByTestId('new-api-key').textContent()).trim()
+    assert.match(key, /^fry_/)
+    await page.getByRole('button', { name: 'Copy key' }).waitFor()
+    await page.getByRole('cell', { name: 'billing backend' }).waitFor()
+    await shot(page, 'a', '03-api-key-created')
+
+    // Endpoint to the local receiver.
+    const endpointId = await createEndpoint(page, stack.receiver.base + '/a/ok', 'Acme production receiver')
+    await page.getByText('Endpoint created').waitFor()
+    await page.getByRole('button', { name: 'Reveal secret' }).click()
+    assert.match((await page.getByTestId('secret').textContent()).trim(), /^whsec_/)
+    await shot(page, 'a', '04-endpoint')
+
+    // Test event: the attempt succeeds and the receiver got a signed request.
+    const eventId = await sendTestEvent(page)
+    const ok = attempts(page).filter({ hasText: 'success' }).filter({ hasText: 'HTTP 200' })
+    await ok.first().waitFor({ timeout: 30_000 })
+    await page.getByTestId('delivery').getByText('succeeded').waitFor()
+    const got = stack.receiver.requests.find((r) => r.path === '/a/ok' && r.headers['webhook-id'] === eventId)
+    assert.ok(got, 'receiver got the test event')
+    assert.match(got.headers['webhook-signature'], /^v1,/)
+    await ok.first().locator('summary').click()
+    await page.getByTestId('response-body').first().waitFor()
+    await shot(page, 'a', '05-event-success')
+
+    // The API key sends an event that shows in the events list.
+    const r = await fetch(stack.baseURL + '/api/v1/events', {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ type: 'invoice.paid', data: { invoice: 'in_123', amount: 4200 } }),
+    })
+    assert.equal(r.status, 202)
+    await nav(page, 'Events')
+    await page.getByRole('link', { name: 'invoice.paid' }).waitFor()
+    await shot(page, 'a', '06-events')
+
+    // Dashboard: the chart and the success rate.
+    await waitFor(async () => {
+      await nav(page, 'Dashboard')
+      await page.getByTestId('stat-success').or(page.locator('.stat-value').first()).first().waitFor()
+      return (await page.locator('svg[role="img"]').count()) > 0
+    }, { timeout: 20_000, interval: 1000, what: 'the dashboard chart' })
+    await shot(page, 'a', '07-dashboard')
+
+    // Phone width: the same pages stay usable.
+    await page.setViewportSize({ width: 390, height: 844 })
+    await shot(page, 'a', '08-dashboard-phone')
+    await page.goto(stack.baseURL + `/endpoints/${endpointId}`)
+    await page.getByRole('button', { name: 'Send test event' }).waitFor()
+    await shot(page, 'a', '09-endpoint-phone')
+    assert.deepEqual(b.consoleErrors, [])
+  } catch (e) {
+    await shot(page, 'a', 'failure').catch(() => {})
+    throw e
+  } finally {
+    await b.close()
+  }
+})
+
+test('(b) failing endpoint: see the 500 attempts and body, fix the receiver, replay, see success', { timeout: TEST_TIMEOUT }, async () => {
+  const b = await launchBrowser()
+  const { page } = b
+  try {
+    await signUp(page, `Globex ${uniq()}`, `ops-${uniq()}@globex.test`)
+    await createEndpoint(page, stack.receiver.base + '/b/flaky', 'Globex flaky receiver')
+    const eventId = await sendTestEvent(page)
+
+    // Failed attempts show the status and the receiver's response body.
+    const failed = attempts(page).filter({ hasText: 'HTTP 500' })
+    await waitFor(async () => (await failed.count()) >= 2, { timeout: 30_000, what: 'two failed attempts' })
+    await page.getByTestId('delivery').getByText(/retrying|exhausted/).first().waitFor()
+    await failed.first().locator('summary').click()
+    await failed.first().getByTestId('response-body').getByText('receiver database is down').waitFor()
+    await shot(page, 'b', '01-event-failing')
+
+    // Fix the receiver, replay the event, and see the successful replay.
+    stack.receiver.fix()
+    await page.getByRole('button', { name: 'Replay to all endpoints' }).click()
+    await page.getByText('replay queued', { exact: false }).waitFor()
+    const replayed = attempts(page).filter({ hasText: 'HTTP 200' }).filter({ hasText: 'replay' })
+    await replayed.first().waitFor({ timeout: 30_000 })
+    await page.getByTestId('delivery').getByText('succeeded').waitFor({ timeout: 15_000 })
+    assert.ok(stack.receiver.requests.some((r) => r.path === '/b/flaky' && r.headers['webhook-id'] === eventId))
+    await shot(page, 'b', '02-event-replayed')
+
+    // Bulk replay of the endpoint's succeeded deliveries, with progress.
+    await nav(page, 'Replay')
+    await page.getByLabel('Endpoint', { exact: true }).selectOption({ label: stack.receiver.base + '/b/flaky' })
+    await page.getByLabel('Delivery status').selectOption('succeeded')
+    await page.getByRole('button', { name: 'Start bulk replay' }).click()
+    await page.getByRole('progressbar', { name: 'Replay progress' }).waitFor()
+    await page.locator('.job').getByText('completed').waitFor({ timeout: 20_000 })
+    await shot(page, 'b', '03-bulk-replay')
+    assert.deepEqual(b.consoleErrors, [])
+  } catch (e) {
+    await shot(page, 'b', 'failure').catch(() => {})
+    throw e
+  } finally {
+    await b.close()
+  }
+})
+
+test('(c) staff finds the tenant, replays with a reason, and the audit log shows it', { timeout: TEST_TIMEOUT }, async () => {
+  // A tenant with an endpoint and a delivered event, set up over the API.
+  const org = `Initech ${uniq()}`
+  const tenant = new ApiClient(stack.baseURL)
+  await tenant.call('POST', '/auth/signup', { email: `boss-${uniq()}@initech.test`, password: PASSWORD, organization: org })
+  await tenant.call('POST', '/endpoints', { url: stack.receiver.base + '/c/ok', description: 'Initech receiver', event_types: [] })
+  const ev = await tenant.call('POST', '/events', { type: 'order.shipped', data: { order: 'o_42' } })
+  await waitFor(async () => (await tenant.call('GET', `/events/${ev.id}`)).deliveries?.[0]?.status === 'succeeded', { timeout: 30_000, what: 'the delivery' })
+
+  const staffEmail = `support-${uniq()}@ferry.test`
+  await stack.createStaff(staffEmail, PASSWORD)
+  const reason = `Ticket #${uniq()}: customer restored their database`
+
+  const b = await launchBrowser()
+  const { page } = b
+  try {
+    await page.goto(stack.baseURL + '/login')
+    await page.getByLabel('Email').fill(staffEmail)
+    await page.getByLabel('Password').fill(PASSWORD)
+    await page.getByRole('button', { name: 'Sign in' }).click()
+    await page.getByRole('heading', { name: 'Tenants', level: 1 }).waitFor()
+
+    await page.getByLabel('Search tenants').fill(org)
+    await page.getByRole('button', { name: 'Search' }).click()
+    await page.getByRole('link', { name: org }).click()
+    await page.getByRole('heading', { name: org, level: 1 }).waitFor()
+    await page.getByRole('link', { name: 'order.shipped' }).waitFor()
+    await shot(page, 'c', '01-tenant')
+
+    await page.getByRole('link', { name: 'order.shipped' }).click()
+    await page.getByRole('heading', { name: 'order.shipped', level: 1 }).waitFor()
+    await attempts(page).first().waitFor()
+    await page.getByLabel('Reason for replay (audited)').fill(reason)
+    await page.getByRole('button', { name: 'Replay to all endpoints' }).click()
+    await page.getByText('replay queued', { exact: false }).waitFor()
+    await attempts(page).filter({ hasText: 'replay' }).filter({ hasText: 'HTTP 200' }).first().waitFor({ timeout: 30_000 })
+    await shot(page, 'c', '02-event-replayed')
+
+    await nav(page, 'Audit log')
+    const row = page.getByTestId('audit-row').filter({ hasText: reason })
+    await row.first().waitFor()
+    assert.match(await row.first().textContent(), /replay/)
+    assert.match(await row.first().textContent(), new RegExp(staffEmail.replace(/[.]/g, '\\.')))
+    await shot(page, 'c', '03-audit-log')
+    assert.deepEqual(b.consoleErrors, [])
+  } catch (e) {
+    await shot(page, 'c', 'failure').catch(() => {})
+    throw e
+  } finally {
+    await b.close()
+  }
+})
