@@ -1,5 +1,6 @@
 // App.tsx is the portal's shell: it loads the session, routes to pages,
 // and shows the tenant or staff navigation.
+import { Logo } from './Logo'
 import { useCallback, useEffect, useState, type ReactNode } from 'react'
 import { api, ApiError, onUnauthorized } from './api'
 import { Link, matchPath, navigate, useLocation } from './router'
@@ -128,7 +129,7 @@ function Shell({ routes, path, me, onSignOut, children }: { routes: Route[]; pat
     <div className="shell">
       <header className="topbar">
         <Link href={me.role === 'staff' ? '/staff' : '/'} className="brand">
-          <span className="logo" aria-hidden="true">⛴</span> Ferry{me.role === 'staff' && <span className="staff-tag">staff console</span>}
+          <Logo /> Ferry{me.role === 'staff' && <span className="staff-tag">staff console</span>}
         </Link>
         <button type="button" className="btn btn-small menu-toggle" aria-expanded={open} aria-controls="mainnav" onClick={() => setOpen(!open)}>
           Menu

@@ -26,9 +26,11 @@ export function DeliveryChart({ buckets, title }: { buckets: HourBucket[]; title
   const y = (v: number) => pad.t + ih - (v / max) * ih
   const ticks = [0, max / 2, max]
   const every = Math.ceil(buckets.length / 8)
+  const total = buckets.reduce((n, b) => n + b.succeeded + b.failed, 0)
+  const failed = buckets.reduce((n, b) => n + b.failed, 0)
   return (
     <figure className="chart">
-      <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label={title} preserveAspectRatio="none">
+      <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label={`${title}: ${total} attempts, ${failed} failed`} preserveAspectRatio="none">
         {ticks.map((t) => (
           <g key={t}>
             <line x1={pad.l} x2={W - pad.r} y1={y(t)} y2={y(t)} className="chart-grid" />

@@ -1,4 +1,5 @@
 // Auth.tsx: sign-in and sign-up forms.
+import { Logo } from '../Logo'
 import { useState, type FormEvent } from 'react'
 import { api } from '../api'
 import { ErrorMessage, Field } from '../components'
@@ -8,7 +9,7 @@ function AuthFrame({ title, children }: { title: string; children: React.ReactNo
   return (
     <main className="auth">
       <div className="card auth-card">
-        <p className="brand-big"><span aria-hidden="true">⛴</span> Ferry</p>
+        <p className="brand-big"><Logo size={28} /> Ferry</p>
         <h1>{title}</h1>
         {children}
       </div>
