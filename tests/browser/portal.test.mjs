@@ -123,6 +123,19 @@ test('(a) sign up, create an API key and an endpoint, send a test event, see the
     await page.getByRole('button', { name: 'Send test event' }).waitFor()
     await shot(page, 'a', '09-endpoint-phone')
     assert.deepEqual(b.consoleErrors, [])
+
+    // Serving: deep links get index.html (uncached), hashed assets are
+    // cached for a year, and a missing asset is a 404, not index.html.
+    const deep = await fetch(stack.baseURL + `/events/${eventId}`)
+    const html = await deep.text()
+    assert.equal(deep.status, 200)
+    assert.match(html, /<div id="root">/)
+    assert.equal(deep.headers.get('cache-control'), 'no-cache')
+    const asset = html.match(/\/assets\/[^"]+\.js/)[0]
+    const a = await fetch(stack.baseURL + asset)
+    assert.equal(a.status, 200)
+    assert.match(a.headers.get('cache-control'), /max-age=31536000.*immutable/)
+    assert.equal((await fetch(stack.baseURL + '/assets/missing-0000.js')).status, 404)
   } catch (e) {
     await shot(page, 'a', 'failure').catch(() => {})
     throw e
