@@ -48,7 +48,7 @@ async function createEndpoint(page, url, description) {
 /** sendTestEvent presses "Send test event" and opens the event's page. */
 async function sendTestEvent(page) {
   await page.getByRole('button', { name: 'Send test event' }).click()
-  const link = page.locator('a[href^="/events/"]').first()
+  const link = page.locator('p', { hasText: 'Test event' }).locator('a[href^="/events/"]')
   await link.waitFor()
   const href = await link.getAttribute('href')
   await link.click()
