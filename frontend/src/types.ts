@@ -107,6 +107,7 @@ export interface ReplayJob {
   processed?: number
   error?: string
   reason?: string
+  actor?: string
   created_at?: string
   finished_at?: string | null
 }

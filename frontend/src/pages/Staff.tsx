@@ -7,7 +7,7 @@ import { Empty, ErrorMessage, Field, Loading, Pager } from '../components'
 import { formatTime, prettyJSON } from '../format'
 import { usePaged, type PagedList } from '../paging'
 import { Link } from '../router'
-import type { Attempt, AuditEntry, Delivery, Endpoint, EventDetail, FerryEvent, TenantSummary } from '../types'
+import type { Attempt, AuditEntry, Delivery, Endpoint, EventDetail, FerryEvent, ReplayJob, TenantSummary } from '../types'
 import { EventView } from './EventDetail'
 import { EventFilterForm, EventTable, type EventFilters } from './Events'
 
@@ -79,6 +79,7 @@ export function StaffTenantPage({ id }: { id: string }) {
   )
   const audit = usePaged((cursor) => api.get<Page<AuditEntry>>('/staff/audit' + query({ tenant_id: id, cursor, limit: 10 })), [id])
   const start = useCallback((body: Record<string, string>) => api.post<{ id: string }>(base(id) + '/replays', body), [id])
+  const getJob = useCallback((jobId: string) => api.get<ReplayJob>(`${base(id)}/replays/${encodeURIComponent(jobId)}`), [id])
   return (
     <section>
       <p><Link href="/staff">← Tenants</Link></p>
@@ -100,7 +101,7 @@ export function StaffTenantPage({ id }: { id: string }) {
       </div>
       <div className="card">
         <h2>Bulk replay for this tenant</h2>
-        <BulkReplay endpoints={t?.endpoints ?? []} start={start} needReason storageKey={`ferry.staffReplay.${id}`} />
+        <BulkReplay endpoints={t?.endpoints ?? []} start={start} get={getJob} needReason storageKey={`ferry.staffReplay.${id}`} />
       </div>
       <div className="card">
         <h2>Recent staff actions on this tenant</h2>
