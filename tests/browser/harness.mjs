@@ -230,3 +230,22 @@ export async function shot(page, test, name) {
   await page.screenshot({ path: file, fullPage: true })
   return file
 }
+
+const axePath = createRequire(path.join(root, 'frontend/package.json')).resolve('axe-core/axe.min.js')
+
+/**
+ * accessibility runs axe-core (WCAG 2 A/AA rules: labels, contrast, roles,
+ * names) on the page and returns the serious and critical violations as
+ * readable strings; tests assert the list is empty.
+ */
+export async function accessibility(page) {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: axePath })
+  const violations = await page.evaluate(async () => {
+    // eslint-disable-next-line no-undef
+    const r = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa'] }, resultTypes: ['violations'] })
+    return r.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`)
+  })
+  return violations
+}

@@ -4,7 +4,7 @@
 // Screenshots of the main pages go to tests/screenshots/ (git-ignored).
 import assert from 'node:assert/strict'
 import { after, before, test } from 'node:test'
-import { ApiClient, launchBrowser, shot, Stack, uniq, waitFor } from './harness.mjs'
+import { accessibility, ApiClient, launchBrowser, shot, Stack, uniq, waitFor } from './harness.mjs'
 
 const PASSWORD = 'correct horse battery staple'
 const TEST_TIMEOUT = 60_000
@@ -58,6 +58,11 @@ async function sendTestEvent(page) {
 
 const attempts = (page) => page.getByTestId('attempt')
 
+/** accessible asserts that axe-core finds no serious WCAG A/AA violation. */
+async function accessible(page, what) {
+  assert.deepEqual(await accessibility(page), [], `accessibility of ${what}`)
+}
+
 test('(a) sign up, create an API key and an endpoint, send a test event, see the successful attempt', { timeout: TEST_TIMEOUT }, async () => {
   const b = await launchBrowser()
   const { page } = b
@@ -65,6 +70,7 @@ test('(a) sign up, create an API key and an endpoint, send a test event, see the
     const org = `Acme ${uniq()}`
     await page.goto(stack.baseURL + '/signup')
     await shot(page, 'a', '01-signup')
+    await accessible(page, 'the sign-up page')
     await signUp(page, org, `owner-${uniq()}@acme.test`)
     await shot(page, 'a', '02-dashboard-empty')
 
@@ -84,6 +90,7 @@ test('(a) sign up, create an API key and an endpoint, send a test event, see the
     await page.getByRole('button', { name: 'Reveal secret' }).click()
     assert.match((await page.getByTestId('secret').textContent()).trim(), /^whsec_/)
     await shot(page, 'a', '04-endpoint')
+    await accessible(page, 'the endpoint page')
 
     // Test event: the attempt succeeds and the receiver got a signed request.
     const eventId = await sendTestEvent(page)
@@ -96,6 +103,7 @@ test('(a) sign up, create an API key and an endpoint, send a test event, see the
     await ok.first().locator('summary').click()
     await page.getByTestId('response-body').first().waitFor()
     await shot(page, 'a', '05-event-success')
+    await accessible(page, 'the event page')
 
     // The API key sends an event that shows in the events list.
     const r = await fetch(stack.baseURL + '/api/v1/events', {
@@ -115,10 +123,12 @@ test('(a) sign up, create an API key and an endpoint, send a test event, see the
       return (await page.locator('svg[role="img"]').count()) > 0
     }, { timeout: 20_000, interval: 1000, what: 'the dashboard chart' })
     await shot(page, 'a', '07-dashboard')
+    await accessible(page, 'the dashboard')
 
     // Phone width: the same pages stay usable.
     await page.setViewportSize({ width: 390, height: 844 })
     await shot(page, 'a', '08-dashboard-phone')
+    await accessible(page, 'the dashboard at phone width')
     await page.goto(stack.baseURL + `/endpoints/${endpointId}`)
     await page.getByRole('button', { name: 'Send test event' }).waitFor()
     await shot(page, 'a', '09-endpoint-phone')
@@ -178,6 +188,7 @@ test('(b) failing endpoint: see the 500 attempts and body, fix the receiver, rep
     await page.getByRole('progressbar', { name: 'Replay progress' }).waitFor()
     await page.locator('.job').getByText('completed').waitFor({ timeout: 20_000 })
     await shot(page, 'b', '03-bulk-replay')
+    await accessible(page, 'the replay page')
     assert.deepEqual(b.consoleErrors, [])
   } catch (e) {
     await shot(page, 'b', 'failure').catch(() => {})
@@ -204,9 +215,12 @@ test('(c) staff finds the tenant, replays with a reason, and the audit log shows
   const { page } = b
   try {
     await page.goto(stack.baseURL + '/login')
-    await page.getByLabel('Email').fill(staffEmail)
-    await page.getByLabel('Password').fill(PASSWORD)
-    await page.getByRole('button', { name: 'Sign in' }).click()
+    // Keyboard only: type, Tab to the password, Enter submits.
+    await page.getByLabel('Email').focus()
+    await page.keyboard.type(staffEmail)
+    await page.keyboard.press('Tab')
+    await page.keyboard.type(PASSWORD)
+    await page.keyboard.press('Enter')
     await page.getByRole('heading', { name: 'Tenants', level: 1 }).waitFor()
 
     await page.getByLabel('Search tenants').fill(org)
@@ -215,6 +229,7 @@ test('(c) staff finds the tenant, replays with a reason, and the audit log shows
     await page.getByRole('heading', { name: org, level: 1 }).waitFor()
     await page.getByRole('link', { name: 'order.shipped' }).waitFor()
     await shot(page, 'c', '01-tenant')
+    await accessible(page, 'the staff tenant page')
 
     await page.getByRole('link', { name: 'order.shipped' }).click()
     await page.getByRole('heading', { name: 'order.shipped', level: 1 }).waitFor()
@@ -231,6 +246,7 @@ test('(c) staff finds the tenant, replays with a reason, and the audit log shows
     assert.match(await row.first().textContent(), /replay/)
     assert.match(await row.first().textContent(), new RegExp(staffEmail.replace(/[.]/g, '\\.')))
     await shot(page, 'c', '03-audit-log')
+    await accessible(page, 'the audit log')
     assert.deepEqual(b.consoleErrors, [])
   } catch (e) {
     await shot(page, 'c', 'failure').catch(() => {})
