@@ -163,8 +163,10 @@ test('(b) failing endpoint: see the 500 attempts and body, fix the receiver, rep
     const eventId = await sendTestEvent(page)
 
     // Failed attempts show the status and the receiver's response body.
+    // Wait for 8 of them: with FERRY_RETRY_SCALE=0.001 the next automatic
+    // retry is then ~3 s away, so the replay below is what succeeds.
     const failed = attempts(page).filter({ hasText: 'HTTP 500' })
-    await waitFor(async () => (await failed.count()) >= 2, { timeout: 30_000, what: 'two failed attempts' })
+    await waitFor(async () => (await failed.count()) >= 8, { timeout: 30_000, what: 'eight failed attempts' })
     await page.getByTestId('delivery').getByText(/retrying|exhausted/).first().waitFor()
     await failed.first().locator('summary').click()
     await failed.first().getByTestId('response-body').getByText('receiver database is down').waitFor()

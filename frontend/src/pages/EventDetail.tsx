@@ -43,8 +43,11 @@ export function EventView({ load, endpointName, endpointHref, replay, back, repl
     refresh()
   }, [refresh])
 
-  // Poll while a delivery is under way, so outcomes appear by themselves.
-  const busy = !!data?.event.deliveries.some((d) => active(d.status))
+  // Poll while a delivery is under way, and for a while after a replay
+  // until its attempt shows up, so outcomes appear by themselves.
+  const [awaitReplay, setAwaitReplay] = useState<{ until: number; attempts: number } | null>(null)
+  const waitingForReplay = !!awaitReplay && !!data && data.attempts.length <= awaitReplay.attempts && Date.now() < awaitReplay.until
+  const busy = !!data?.event.deliveries.some((d) => active(d.status)) || waitingForReplay
   useEffect(() => {
     if (!busy) return
     timer.current = window.setInterval(refresh, 1500)
@@ -57,6 +60,7 @@ export function EventView({ load, endpointName, endpointHref, replay, back, repl
     setNotice('')
     try {
       await replay(target)
+      setAwaitReplay({ until: Date.now() + 30_000, attempts: data?.attempts.length ?? 0 })
       setNotice(target.deliveryId ? 'Delivery replay queued.' : 'Event replay queued for every endpoint.')
       setTimeout(refresh, 800)
     } catch (e) {
