@@ -127,11 +127,24 @@ test('(a) sign up, create an API key and an endpoint, send a test event, see the
 
     // Phone width: the same pages stay usable.
     await page.setViewportSize({ width: 390, height: 844 })
+    await page.reload()
+    await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor()
+    await page.getByRole('button', { name: 'Menu' }).waitFor()
     await shot(page, 'a', '08-dashboard-phone')
     await accessible(page, 'the dashboard at phone width')
     await page.goto(stack.baseURL + `/endpoints/${endpointId}`)
     await page.getByRole('button', { name: 'Send test event' }).waitFor()
     await shot(page, 'a', '09-endpoint-phone')
+    for (const p of ['/', `/endpoints/${endpointId}`, `/events/${eventId}`, '/events', '/api-keys', '/members', '/replays']) {
+      await page.goto(stack.baseURL + p)
+      await page.getByRole('heading', { level: 1 }).first().waitFor()
+      const { scroll, width } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, width: document.documentElement.clientWidth }))
+      assert.ok(scroll <= width, `${p} scrolls sideways at phone width (${scroll} > ${width})`)
+    }
+    // The menu button opens the navigation at phone width.
+    await page.getByRole('button', { name: 'Menu' }).click()
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Events', exact: true }).click()
+    await page.getByRole('heading', { name: 'Events', level: 1 }).waitFor()
     assert.deepEqual(b.consoleErrors, [])
 
     // Serving: deep links get index.html (uncached), hashed assets are
