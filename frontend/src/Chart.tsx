@@ -62,7 +62,8 @@ export function DeliveryChart({ buckets, title }: { buckets: HourBucket[]; title
         <span><i className="swatch bar-ok" aria-hidden="true" /> succeeded</span>
         <span><i className="swatch bar-bad" aria-hidden="true" /> failed</span>
       </figcaption>
-      <table className="visually-hidden">
+      <div className="visually-hidden">
+      <table>
         <caption>{title}</caption>
         <thead>
           <tr><th>Hour</th><th>Succeeded</th><th>Failed</th></tr>
@@ -73,6 +74,7 @@ export function DeliveryChart({ buckets, title }: { buckets: HourBucket[]; title
           ))}
         </tbody>
       </table>
+      </div>
     </figure>
   )
 }
