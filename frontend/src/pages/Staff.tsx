@@ -3,11 +3,11 @@
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react'
 import { api, ApiError, query, type Page } from '../api'
 import { BulkReplay } from '../BulkReplay'
-import { Empty, ErrorMessage, Field, Loading, Pager } from '../components'
+import { Badge, Empty, ErrorMessage, Field, Loading, Pager } from '../components'
 import { formatTime, prettyJSON } from '../format'
 import { usePaged, type PagedList } from '../paging'
 import { Link } from '../router'
-import type { Attempt, AuditEntry, Delivery, Endpoint, EventDetail, FerryEvent, ReplayJob, TenantSummary } from '../types'
+import type { Attempt, AuditEntry, Delivery, Endpoint, EventDetail, FerryEvent, Member, ReplayJob, TenantSummary } from '../types'
 import { EventView } from './EventDetail'
 import { EventFilterForm, EventTable, type EventFilters } from './Events'
 
@@ -56,7 +56,7 @@ export function StaffTenantsPage() {
   )
 }
 
-type StaffTenant = TenantSummary & { endpoints?: Endpoint[] }
+type StaffTenant = Omit<TenantSummary, 'members'> & { endpoints?: Endpoint[]; members?: Member[] | number }
 
 function useStaffTenant(id: string) {
   const [t, setT] = useState<StaffTenant | null>(null)
@@ -90,6 +90,7 @@ export function StaffTenantPage({ id }: { id: string }) {
           <code>{t.id}</code> · plan {t.plan} · created {formatTime(t.created_at)}{t.owner_email && <> · owner {t.owner_email}</>}
         </p>
       )}
+      {t && <TenantOverview t={t} />}
       <div className="card">
         <h2>Events</h2>
         <EventFilterForm onApply={setFilters} />
@@ -189,5 +190,37 @@ export function StaffAuditPage() {
       <p className="muted">Every staff action on a tenant: who, what, when and why.</p>
       <AuditTable list={list} />
     </section>
+  )
+}
+
+/** TenantOverview shows a tenant's endpoints and members to staff (never secrets). */
+function TenantOverview({ t }: { t: StaffTenant }) {
+  const members = Array.isArray(t.members) ? t.members : []
+  const endpoints = t.endpoints ?? []
+  return (
+    <div className="grid-2">
+      <div className="card">
+        <h2>Endpoints</h2>
+        {endpoints.length === 0 ? <p className="muted">No endpoints.</p> : (
+          <ul className="plain-list">
+            {endpoints.map((ep) => (
+              <li key={ep.id}>
+                <Badge status={ep.enabled ? 'enabled' : 'disabled'} /> <span className="break">{ep.url}</span>
+                {ep.failing_since && <div className="muted">failing since {formatTime(ep.failing_since)}</div>}
+                {ep.disabled_reason && <div className="muted">{ep.disabled_reason}</div>}
+              </li>
+            ))}
+          </ul>
+        )}
+      </div>
+      <div className="card">
+        <h2>Members</h2>
+        {members.length === 0 ? <p className="muted">No members listed.</p> : (
+          <ul className="plain-list">
+            {members.map((m) => <li key={m.id}>{m.email} <span className="muted">({m.role})</span></li>)}
+          </ul>
+        )}
+      </div>
+    </div>
   )
 }
