@@ -89,6 +89,17 @@ export function App() {
   }, [])
 
   const isStaff = me?.role === 'staff'
+
+  // Billing is its own module: show its page only when this Ferry serves
+  // the billing routes (a 404 "no such route" hides it).
+  const [billing, setBilling] = useState(true)
+  useEffect(() => {
+    if (state !== 'in' || isStaff) return
+    api.get('/billing').then(
+      () => setBilling(true),
+      (e) => setBilling(!(e instanceof ApiError && e.status === 404)),
+    )
+  }, [state, isStaff])
   useEffect(() => {
     if (state === 'in' && (path === '/login' || path === '/signup')) navigate(isStaff ? '/staff' : '/', true)
     if (state === 'in' && isStaff && !path.startsWith('/staff')) navigate('/staff', true)
@@ -109,7 +120,7 @@ export function App() {
   }
 
   const session: Session = { me, refresh, signOut }
-  const routes = isStaff ? staffRoutes : tenantRoutes
+  const routes = isStaff ? staffRoutes : tenantRoutes.filter((r) => billing || r.pattern !== '/billing')
   const page = resolve(routes, path) ?? <NotFound />
   return (
     <SessionContext.Provider value={session}>
