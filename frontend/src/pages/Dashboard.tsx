@@ -31,8 +31,17 @@ async function loadFigures(now: number): Promise<Figures> {
   const perEndpoint: Record<string, Attempt[]> = {}
   await Promise.all(
     eps.data.map(async (ep) => {
-      const page = await api.get<Page<Attempt>>(`/endpoints/${ep.id}/attempts` + query({ limit: 200 }))
-      perEndpoint[ep.id] = page.data
+      // Newest first: follow the cursor until past the window (at most 5 pages).
+      const list: Attempt[] = []
+      let cursor = ''
+      for (let i = 0; i < 5; i++) {
+        const page = await api.get<Page<Attempt>>(`/endpoints/${ep.id}/attempts` + query({ limit: 200, cursor }))
+        list.push(...page.data)
+        const oldest = page.data[page.data.length - 1]
+        if (!page.next_cursor || !oldest || new Date(oldest.started_at).getTime() < since) break
+        cursor = page.next_cursor
+      }
+      perEndpoint[ep.id] = list
     }),
   )
   const recent = Object.values(perEndpoint).flat().filter((a) => new Date(a.started_at).getTime() >= since)
