@@ -84,6 +84,15 @@ test('(a) sign up, create an API key and an endpoint, send a test event, see the
     await page.getByRole('cell', { name: 'billing backend' }).waitFor()
     await shot(page, 'a', '03-api-key-created')
 
+    // A refused action shows the API's error message.
+    await nav(page, 'Endpoints')
+    await page.getByRole('button', { name: 'Add endpoint' }).click()
+    await page.getByLabel('URL', { exact: true }).fill('ftp://files.acme.test/hook')
+    await page.getByRole('button', { name: 'Create endpoint' }).click()
+    await page.getByRole('alert').getByText('url must use https').waitFor()
+    await shot(page, 'a', '04-endpoint-error')
+    await page.getByRole('button', { name: 'Cancel' }).click()
+
     // Endpoint to the local receiver.
     const endpointId = await createEndpoint(page, stack.receiver.base + '/a/ok', 'Acme production receiver')
     await page.getByText('Endpoint created').waitFor()
@@ -145,6 +154,12 @@ test('(a) sign up, create an API key and an endpoint, send a test event, see the
     await page.getByRole('button', { name: 'Menu' }).click()
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Events', exact: true }).click()
     await page.getByRole('heading', { name: 'Events', level: 1 }).waitFor()
+
+    // Sign out ends the session: the portal shows the sign-in page.
+    await page.getByRole('button', { name: 'Sign out' }).click()
+    await page.getByRole('heading', { name: 'Sign in', level: 1 }).waitFor()
+    await page.goto(stack.baseURL + '/endpoints')
+    await page.getByRole('heading', { name: 'Sign in', level: 1 }).waitFor()
     assert.deepEqual(b.consoleErrors, [])
 
     // Serving: deep links get index.html (uncached), hashed assets are
