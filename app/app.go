@@ -22,6 +22,7 @@ import (
 	"gorm.io/gorm/logger"
 
 	"github.com/ferry-dev/ferry/app/httpapi"
+	"github.com/ferry-dev/ferry/billing"
 	"github.com/ferry-dev/ferry/delivery"
 	"github.com/ferry-dev/ferry/delivery/kafka"
 	"github.com/ferry-dev/ferry/frontend"
@@ -40,12 +41,14 @@ type App struct {
 
 	Tenants  *tenants.Service
 	Delivery *delivery.Service
+	Billing  *billing.Service
 
 	relay      *delivery.Relay
 	attempts   *delivery.AttemptLog
 	dispatcher *delivery.Dispatcher
 	consumer   *kafka.Consumer
 	partitions *delivery.Partitions
+	replays    *delivery.ReplayWorker
 
 	http     *fiber.App
 	listener net.Listener
@@ -145,7 +148,10 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 	}
 	a.relay = delivery.NewRelay(a.db, a.writer, delivery.RelayConfig{SweepAfter: cfg.OutboxSweepAfter}, log)
 	addressPolicy := delivery.AddressPolicy{AllowPrivate: cfg.AllowPrivateEndpoints}
-	a.Delivery, err = delivery.NewService(a.db, cipher, a.relay, nil, delivery.Config{
+	if a.Billing, err = NewBillingService(a.db, cfg, log); err != nil {
+		return nil, err
+	}
+	a.Delivery, err = delivery.NewService(a.db, cipher, a.relay, a.Billing, delivery.Config{
 		AllowHTTP: cfg.AllowHTTPEndpoints, AddressPolicy: addressPolicy, RotationGrace: cfg.scaled(24 * time.Hour),
 	}, log, nil)
 	if err != nil {
@@ -154,7 +160,14 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 	a.attempts = delivery.NewAttemptLog(a.db, delivery.AttemptLogConfig{DisableAfter: cfg.scaled(5 * 24 * time.Hour)}, log)
 	a.dispatcher = delivery.NewDispatcher(a.db, cipher, delivery.NewSender(addressPolicy, nil), a.writer, a.attempts, metrics,
 		delivery.DispatcherConfig{Policy: policy, UserAgent: "Ferry/" + cfg.Version}, log, nil)
-	a.partitions = delivery.NewPartitions(a.db, delivery.PartitionConfig{Retention: cfg.AttemptRetention}, log, nil)
+	// Partitions hold attempts for the longest plan retention; billing
+	// prunes tenants on shorter plans.
+	retentionDays, err := a.Billing.MaxRetentionDays(ctx)
+	if err != nil {
+		return nil, err
+	}
+	retention := max(cfg.AttemptRetention, time.Duration(retentionDays)*24*time.Hour)
+	a.partitions = delivery.NewPartitions(a.db, delivery.PartitionConfig{Retention: retention}, log, nil)
 	if err = a.partitions.Maintain(ctx); err != nil {
 		return nil, err
 	}
@@ -162,15 +175,17 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 		if a.consumer, err = kafka.NewConsumer(a.kafkaCfg, a.dispatcher, a.dispatcher.Tiers(), log); err != nil {
 			return nil, err
 		}
+		a.replays = delivery.NewReplayWorker(a.Delivery, delivery.ReplayWorkerConfig{RatePerSecond: cfg.ReplayRatePerSecond}, log)
 	}
 
 	a.http = httpapi.New(httpapi.Deps{
-		Tenants: a.Tenants, Sessions: sessions, Delivery: a.Delivery, Metrics: metrics,
+		Tenants: a.Tenants, Sessions: sessions, Delivery: a.Delivery, Billing: a.Billing, Metrics: metrics,
 		Ready:          a.ready,
 		MetricsHandler: promhttp.HandlerFor(registry, promhttp.HandlerOpts{}),
 		Portal:         frontend.Dist(),
 		Log:            log,
 		SecureCookies:  !cfg.Dev,
+		APIRateLimit:   cfg.APIRateLimitPerSecond,
 	})
 	if cfg.Roles[RoleAPI] {
 		if a.listener, err = net.Listen("tcp", cfg.HTTPAddr); err != nil {
@@ -179,6 +194,10 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 	}
 	return a, nil
 }
+
+// Routes lists the HTTP routes the API registers (tests check that every
+// route is documented and isolated).
+func (a *App) Routes() []fiber.Route { return a.http.GetRoutes(true) }
 
 // Addr is the HTTP listener's address ("" when the API role is off).
 func (a *App) Addr() string {
@@ -253,13 +272,18 @@ func (a *App) Run(parent context.Context) error {
 
 	if a.listener != nil {
 		goRun("http", func() error { return a.http.Listener(a.listener) })
-		goRun("relay", func() error { return a.relay.Run(ctx) })
 		a.log.Info("Ferry API listening", "url", a.URL())
+	}
+	if a.listener != nil || a.replays != nil {
+		// Bulk replays re-queue through the outbox in the worker role too.
+		goRun("relay", func() error { return a.relay.Run(ctx) })
 	}
 	if a.consumer != nil {
 		a.dispatcher.SetWorkContext(workCtx)
 		goRun("consumer", func() error { return a.consumer.Run(ctx) })
 		goRun("partitions", func() error { return a.partitions.Run(ctx) })
+		goRun("billing", func() error { return a.Billing.Run(ctx) })
+		goRun("replays", func() error { return a.replays.Run(ctx) })
 		a.log.Info("Ferry delivery workers started", "group", a.cfg.KafkaGroup)
 	}
 
@@ -316,4 +340,16 @@ func (a *App) Close() error {
 // commands that need no Kafka.
 func NewTenantsService(db *gorm.DB, cfg Config) (*tenants.Service, error) {
 	return tenants.NewService(db, tenants.Config{BcryptCost: cfg.BcryptCost}, slog.New(slog.DiscardHandler), nil)
+}
+
+// NewBillingService builds the billing service; operator commands use it
+// without Kafka. Dev mode collects payments with the in-memory
+// RecordingProvider; production leaves invoices open until a real
+// provider is wired here.
+func NewBillingService(db *gorm.DB, cfg Config, log *slog.Logger) (*billing.Service, error) {
+	var payments billing.PaymentProvider
+	if cfg.Dev {
+		payments = &billing.RecordingProvider{}
+	}
+	return billing.NewService(db, billing.Config{JobInterval: cfg.BillingInterval, Payments: payments}, log, nil)
 }

@@ -45,8 +45,10 @@ type Config struct {
 	ShutdownGrace         time.Duration
 	OutboxSweepAfter      time.Duration
 	AttemptRetention      time.Duration
+	BillingInterval       time.Duration
 	BcryptCost            int
 	APIRateLimitPerSecond int
+	ReplayRatePerSecond   int
 	Version               string
 }
 
@@ -127,7 +129,9 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 		ShutdownGrace:         duration("FERRY_SHUTDOWN_GRACE", 20*time.Second),
 		OutboxSweepAfter:      duration("FERRY_OUTBOX_SWEEP_AFTER", 15*time.Second),
 		AttemptRetention:      duration("FERRY_ATTEMPT_RETENTION", 30*24*time.Hour),
+		BillingInterval:       duration("FERRY_BILLING_INTERVAL", 5*time.Minute),
 		APIRateLimitPerSecond: integer("FERRY_API_RATE_LIMIT", 2000),
+		ReplayRatePerSecond:   integer("FERRY_REPLAY_RATE_LIMIT", 200),
 		Version:               str("FERRY_VERSION", Version),
 	}
 	for _, b := range strings.Split(str("FERRY_KAFKA_BROKERS", ""), ",") {

@@ -16,7 +16,9 @@ func Up(ctx context.Context, db *sql.DB) error {
 	if err != nil {
 		return fmt.Errorf("migration lock: %w", err)
 	}
-	p, err := goose.NewProvider(goose.DialectPostgres, db, FS, goose.WithSessionLocker(locker))
+	// Out-of-order application lets a migration numbered below one
+	// already applied (two branches landing in either order) still run.
+	p, err := goose.NewProvider(goose.DialectPostgres, db, FS, goose.WithSessionLocker(locker), goose.WithAllowOutofOrder(true))
 	if err != nil {
 		return fmt.Errorf("migrations: %w", err)
 	}

@@ -291,10 +291,11 @@ func (s *Service) AuthenticateAPIKey(ctx context.Context, key string) (Principal
 	var row struct {
 		ID         uuid.UUID
 		TenantID   uuid.UUID
+		Prefix     string
 		LastUsedAt *time.Time
 	}
 	db := s.db.WithContext(ctx)
-	res := db.Raw(`SELECT id, tenant_id, last_used_at FROM api_keys WHERE key_hash = ? AND revoked_at IS NULL`, hashAPIKey(key)).Scan(&row)
+	res := db.Raw(`SELECT id, tenant_id, prefix, last_used_at FROM api_keys WHERE key_hash = ? AND revoked_at IS NULL`, hashAPIKey(key)).Scan(&row)
 	if res.Error != nil {
 		return Principal{}, fmt.Errorf("find api key: %w", res.Error)
 	}
@@ -309,7 +310,7 @@ func (s *Service) AuthenticateAPIKey(ctx context.Context, key string) (Principal
 			s.log.WarnContext(ctx, "record api key use", "err", err, "tenant_id", row.TenantID)
 		}
 	}
-	return Principal{Kind: KindAPIKey, TenantID: row.TenantID, KeyID: row.ID, Role: RoleAdmin}, nil
+	return Principal{Kind: KindAPIKey, TenantID: row.TenantID, KeyID: row.ID, KeyPrefix: row.Prefix, Role: RoleAdmin}, nil
 }
 
 func isUniqueViolation(err error) bool {

@@ -68,9 +68,25 @@ type Principal struct {
 	TenantID uuid.UUID // zero for staff
 	UserID   uuid.UUID // user or staff id; zero for API keys
 	KeyID    uuid.UUID // API key id; zero otherwise
-	Email    string
-	Role     Role // for users; API keys act as admin
+	// KeyPrefix is the API key's visible prefix (fry_live_ab12…), which
+	// names the key in replay actors and logs; empty otherwise.
+	KeyPrefix string
+	Email     string
+	Role      Role // for users; API keys act as admin
 }
 
 // IsStaff reports whether p is support staff.
 func (p Principal) IsStaff() bool { return p.Kind == KindStaff }
+
+// Actor names p in attempt logs and replay jobs: the user's email, the
+// API key's prefix, or "staff:<email>".
+func (p Principal) Actor() string {
+	switch p.Kind {
+	case KindStaff:
+		return "staff:" + p.Email
+	case KindAPIKey:
+		return p.KeyPrefix
+	default:
+		return p.Email
+	}
+}

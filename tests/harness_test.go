@@ -157,9 +157,18 @@ func (c *client) must(want int, method, path string, body any, out any) {
 	}
 }
 
-// signUp creates a tenant and returns a session client and an API-key
-// client for it.
+// signUp creates a tenant whose plan limits are lifted, so tests of
+// other features are not throttled by the free plan, and returns a
+// session client and an API-key client for it.
 func signUp(t *testing.T, f *ferry, email string) (session, key *client) {
+	t.Helper()
+	session, key = signUpLimited(t, f, email)
+	liftLimits(t, f, session)
+	return session, key
+}
+
+// signUpLimited creates a tenant on the free plan with its real limits.
+func signUpLimited(t *testing.T, f *ferry, email string) (session, key *client) {
 	t.Helper()
 	session = newClient(t, f.URL+"/api/v1")
 	session.must(201, "POST", "/auth/signup", map[string]string{

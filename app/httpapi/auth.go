@@ -27,6 +27,8 @@ const (
 	sessionOnly credentials = iota
 	sessionOrKey
 	staffOnly
+	// anySession is a tenant user's or a staff member's portal session.
+	anySession
 )
 
 // auth authenticates the request (API key or session cookie), enforces
@@ -38,9 +40,17 @@ func (s *server) auth(accept credentials, minRole tenants.Role) fiber.Handler {
 		if err != nil {
 			return err
 		}
+		if !p.IsStaff() {
+			if err := s.limiter.allow(p.TenantID); err != nil {
+				return err
+			}
+		}
 		switch {
 		case accept == staffOnly && !p.IsStaff():
 			return ferry.NotFound("route") // staff routes do not exist for tenants
+		case accept == anySession && p.Kind == tenants.KindAPIKey:
+			return &ferry.Error{Code: ferry.EFORBIDDEN, Message: "this route needs a portal session, not an API key"}
+		case accept == anySession && p.IsStaff():
 		case accept != staffOnly && p.IsStaff():
 			return &ferry.Error{Code: ferry.EFORBIDDEN, Message: "support staff use the staff console routes"}
 		case accept == sessionOnly && p.Kind == tenants.KindAPIKey:
@@ -67,6 +77,10 @@ func (s *server) authenticate(c *fiber.Ctx) (tenants.Principal, error) {
 	}
 	p, err := s.Sessions.Verify(tok)
 	if err != nil {
+		return tenants.Principal{}, err
+	}
+	// A removed member loses access at once; a role change applies now.
+	if p, err = s.Tenants.Refresh(c.UserContext(), p); err != nil {
 		return tenants.Principal{}, err
 	}
 	switch c.Method() {

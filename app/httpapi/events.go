@@ -20,6 +20,9 @@ func (s *server) createEvent(c *fiber.Ctx) error {
 	if err := decode(c, &in); err != nil {
 		return err
 	}
+	if len(in.Data) > delivery.MaxPayloadBytes {
+		return &ferry.Error{Code: ferry.ETOOLARGE, Message: "data exceeds 256 KiB", Field: "data"}
+	}
 	if h := c.Get("Idempotency-Key"); h != "" {
 		if in.IdempotencyKey != "" && in.IdempotencyKey != h {
 			return ferry.Invalid("idempotency_key", "idempotency_key differs from the Idempotency-Key header")

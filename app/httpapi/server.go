@@ -14,6 +14,7 @@ import (
 	"github.com/gofiber/fiber/v2/middleware/adaptor"
 	"github.com/gofiber/fiber/v2/middleware/filesystem"
 
+	"github.com/ferry-dev/ferry/billing"
 	"github.com/ferry-dev/ferry/delivery"
 	"github.com/ferry-dev/ferry/tenants"
 )
@@ -23,6 +24,7 @@ type Deps struct {
 	Tenants  *tenants.Service
 	Sessions *tenants.Sessions
 	Delivery *delivery.Service
+	Billing  *billing.Service
 	Metrics  *delivery.Metrics
 	// Ready reports whether Postgres and Kafka answer.
 	Ready func(ctx context.Context) error
@@ -33,15 +35,20 @@ type Deps struct {
 	Log    *slog.Logger
 	// SecureCookies marks cookies Secure (production, behind https).
 	SecureCookies bool
+	// APIRateLimit is the API requests per second allowed per tenant in
+	// this process (0 = unlimited).
+	APIRateLimit int
 }
 
 type server struct {
 	Deps
+	limiter *tenantLimiter
+	openapi []byte
 }
 
 // New returns the Fiber app serving everything.
 func New(d Deps) *fiber.App {
-	s := &server{Deps: d}
+	s := &server{Deps: d, limiter: newTenantLimiter(d.APIRateLimit), openapi: OpenAPIDocument()}
 	app := fiber.New(fiber.Config{
 		// Request bodies above the event payload limit are refused; the
 		// envelope around data is small, so allow a little headroom.
@@ -65,7 +72,7 @@ func New(d Deps) *fiber.App {
 	api.Post("/auth/signup", s.signup)
 	api.Post("/auth/login", s.login)
 	api.Post("/auth/logout", s.logout)
-	api.Get("/me", s.auth(sessionOnly, tenants.RoleViewer), s.me)
+	api.Get("/me", s.auth(anySession, tenants.RoleViewer), s.me)
 
 	api.Post("/api-keys", s.auth(sessionOnly, tenants.RoleAdmin), s.createAPIKey)
 	api.Get("/api-keys", s.auth(sessionOnly, tenants.RoleViewer), s.listAPIKeys)
@@ -84,6 +91,31 @@ func New(d Deps) *fiber.App {
 	api.Get("/events", s.auth(sessionOrKey, tenants.RoleViewer), s.listEvents)
 	api.Get("/events/:id", s.auth(sessionOrKey, tenants.RoleViewer), s.getEvent)
 	api.Get("/events/:id/attempts", s.auth(sessionOrKey, tenants.RoleViewer), s.eventAttempts)
+
+	api.Post("/events/:id/replay", s.auth(sessionOrKey, tenants.RoleAdmin), s.replayEvent)
+	api.Post("/deliveries/:id/replay", s.auth(sessionOrKey, tenants.RoleAdmin), s.replayDelivery)
+	api.Post("/replays", s.auth(sessionOrKey, tenants.RoleAdmin), s.createReplay)
+	api.Get("/replays", s.auth(sessionOrKey, tenants.RoleAdmin), s.listReplays)
+	api.Get("/replays/:id", s.auth(sessionOrKey, tenants.RoleAdmin), s.getReplay)
+	api.Post("/replays/:id/cancel", s.auth(sessionOrKey, tenants.RoleAdmin), s.cancelReplay)
+
+	api.Get("/members", s.auth(sessionOnly, tenants.RoleViewer), s.listMembers)
+	api.Post("/members", s.auth(sessionOnly, tenants.RoleOwner), s.inviteMember)
+	api.Patch("/members/:id", s.auth(sessionOnly, tenants.RoleOwner), s.updateMember)
+	api.Delete("/members/:id", s.auth(sessionOnly, tenants.RoleOwner), s.removeMember)
+
+	staff := s.auth(staffOnly, "")
+	api.Get("/staff/tenants", staff, s.staffSearchTenants)
+	api.Get("/staff/tenants/:id", staff, s.staffGetTenant)
+	api.Get("/staff/tenants/:id/events", staff, s.staffListEvents)
+	api.Get("/staff/tenants/:id/events/:event_id", staff, s.staffGetEvent)
+	api.Post("/staff/tenants/:id/replays", staff, s.staffReplay)
+	api.Get("/staff/tenants/:id/replays/:replay_id", staff, s.staffGetReplay)
+	api.Get("/staff/audit", staff, s.staffAudit)
+
+	s.billingRoutes(api)
+
+	api.Get("/openapi.json", s.openAPI)
 
 	api.Use(func(c *fiber.Ctx) error { return fiber.ErrNotFound })
 

@@ -27,7 +27,14 @@ var (
 func containerPostgres() (string, error) { return postgresOnce() }
 func containerKafka() (string, error)    { return kafkaOnce() }
 
-func dockerReachable(ctx context.Context) error {
+// dockerReachable reports whether a Docker engine answers. testcontainers
+// panics when it finds no Docker host at all; that is an answer too.
+func dockerReachable(ctx context.Context) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%v", r)
+		}
+	}()
 	p, err := testcontainers.NewDockerProvider()
 	if err != nil {
 		return err

@@ -1,5 +1,6 @@
 // Command ferry runs Ferry: `ferry serve` (API, portal and workers),
-// `ferry migrate`, and `ferry staff create --email …`.
+// `ferry migrate`, `ferry staff create --email …` and
+// `ferry billing invoice --period YYYY-MM`.
 package main
 
 import (
@@ -14,8 +15,12 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+	"time"
+
+	"github.com/google/uuid"
 
 	"github.com/ferry-dev/ferry/app"
+	"github.com/ferry-dev/ferry/billing"
 )
 
 const usage = `usage:
@@ -23,6 +28,11 @@ const usage = `usage:
   ferry migrate                      apply database migrations and exit
   ferry staff create --email EMAIL [--password-stdin]
                                      create a support staff account
+  ferry billing invoice [--period YYYY-MM]
+                                     issue (idempotently) the invoices of a finished
+                                     month (default: last month) and collect them
+  ferry billing plan --tenant ID --plan NAME
+                                     put a tenant on a plan, including enterprise
   ferry version
 
 Configuration comes from FERRY_* environment variables; see README.md.
@@ -61,6 +71,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		return nil
 	case "staff":
 		return staff(ctx, args[1:], getenv, stdin, stdout)
+	case "billing":
+		return billingCmd(ctx, args[1:], getenv, stdout)
 	case "version":
 		fmt.Fprintln(stdout, app.Version)
 		return nil
@@ -154,5 +166,63 @@ func staff(ctx context.Context, args []string, getenv func(string) string, stdin
 	if !*fromStdin {
 		fmt.Fprintf(stdout, "password: %s\n(shown once; the staff member signs in to the portal with it)\n", password)
 	}
+	return nil
+}
+
+func billingCmd(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer) error {
+	const usage = "usage: ferry billing invoice [--period YYYY-MM] | ferry billing plan --tenant ID --plan NAME"
+	if len(args) == 0 || (args[0] != "invoice" && args[0] != "plan") {
+		return errors.New(usage)
+	}
+	fs := flag.NewFlagSet("billing "+args[0], flag.ContinueOnError)
+	periodFlag := fs.String("period", "", "invoice: the month to invoice, e.g. 2026-11 (default: last month, UTC)")
+	tenantFlag := fs.String("tenant", "", "plan: the tenant's id")
+	planFlag := fs.String("plan", "", "plan: the plan's name (free, pro, enterprise, …)")
+	if err := fs.Parse(args[1:]); err != nil {
+		return err
+	}
+	period := billing.MonthStart(time.Now()).AddDate(0, -1, 0)
+	if *periodFlag != "" {
+		var err error
+		if period, err = billing.ParsePeriod(*periodFlag); err != nil {
+			return err
+		}
+	}
+	var tenantID uuid.UUID
+	if args[0] == "plan" {
+		var err error
+		if tenantID, err = uuid.Parse(*tenantFlag); err != nil || *planFlag == "" {
+			return errors.New(usage)
+		}
+	}
+	cfg, err := app.ConfigFromEnv(getenv)
+	if err != nil {
+		return err
+	}
+	db, err := app.OpenDB(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	if err := app.Migrate(ctx, db); err != nil {
+		return err
+	}
+	svc, err := app.NewBillingService(db, cfg, app.NewLogger(cfg))
+	if err != nil {
+		return err
+	}
+	if args[0] == "plan" {
+		ent, err := svc.AssignPlan(ctx, tenantID, *planFlag, "operator")
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "tenant %s is on the %s plan\n", tenantID, ent.Name)
+		return nil
+	}
+	res, err := svc.RunInvoices(ctx, period)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "invoices for %s: %d tenants, %d issued, %d already issued, %d with nothing to bill\n",
+		res.Period, res.Tenants, res.Issued, res.Existing, res.Nothing)
 	return nil
 }

@@ -1,0 +1,82 @@
+package httpapi
+
+import (
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/ferry-dev/ferry/billing"
+	"github.com/ferry-dev/ferry/tenants"
+)
+
+// billingRoutes registers the billing API (PRODUCT §7): the tenant's plan,
+// usage and invoices, plan changes by the owner, and staff's view of a
+// tenant's billing.
+func (s *server) billingRoutes(api fiber.Router) {
+	api.Get("/billing", s.auth(sessionOnly, tenants.RoleViewer), s.getBilling)
+	api.Put("/billing/plan", s.auth(sessionOnly, tenants.RoleOwner), s.changePlan)
+	api.Get("/billing/invoices", s.auth(sessionOnly, tenants.RoleViewer), s.listInvoices)
+	api.Get("/staff/tenants/:id/billing", s.auth(staffOnly, tenants.RoleViewer), s.staffTenantBilling)
+}
+
+func (s *server) getBilling(c *fiber.Ctx) error {
+	o, err := s.Billing.Overview(c.UserContext(), principal(c).TenantID)
+	if err != nil {
+		return err
+	}
+	return c.JSON(o)
+}
+
+func (s *server) changePlan(c *fiber.Ctx) error {
+	var in struct {
+		Plan string `json:"plan"`
+	}
+	if err := decode(c, &in); err != nil {
+		return err
+	}
+	p := principal(c)
+	if _, err := s.Billing.ChangePlan(c.UserContext(), p.TenantID, in.Plan, p.Email); err != nil {
+		return err
+	}
+	o, err := s.Billing.Overview(c.UserContext(), p.TenantID)
+	if err != nil {
+		return err
+	}
+	return c.JSON(o)
+}
+
+func (s *server) listInvoices(c *fiber.Ctx) error {
+	pg, err := page(c)
+	if err != nil {
+		return err
+	}
+	invs, next, err := s.Billing.ListInvoices(c.UserContext(), principal(c).TenantID, pg.Limit, pg.Cursor)
+	if err != nil {
+		return err
+	}
+	return c.JSON(newList(invs, next))
+}
+
+// staffBilling is a tenant's billing as support staff see it.
+type staffBilling struct {
+	billing.Overview
+	// Invoices are the tenant's most recent invoices.
+	Invoices []billing.Invoice `json:"invoices"`
+}
+
+func (s *server) staffTenantBilling(c *fiber.Ctx) error {
+	id, err := pathID(c, "tenant")
+	if err != nil {
+		return err
+	}
+	o, err := s.Billing.Overview(c.UserContext(), id)
+	if err != nil {
+		return err
+	}
+	if err := s.Tenants.Audit(c.UserContext(), principal(c), &id, tenants.AuditViewBilling, "", nil); err != nil {
+		return err
+	}
+	invs, _, err := s.Billing.ListInvoices(c.UserContext(), id, 12, "")
+	if err != nil {
+		return err
+	}
+	return c.JSON(staffBilling{Overview: o, Invoices: invs})
+}

@@ -1,0 +1,64 @@
+package httpapi
+
+import (
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/ferry-dev/ferry"
+	"github.com/ferry-dev/ferry/tenants"
+)
+
+type memberInvited struct {
+	tenants.User
+	// TemporaryPassword is shown once; the member signs in with it.
+	TemporaryPassword string `json:"temporary_password"`
+}
+
+func (s *server) listMembers(c *fiber.Ctx) error {
+	users, err := s.Tenants.ListMembers(c.UserContext(), principal(c).TenantID)
+	if err != nil {
+		return err
+	}
+	return c.JSON(newList(users, ""))
+}
+
+func (s *server) inviteMember(c *fiber.Ctx) error {
+	var in tenants.MemberInput
+	if err := decode(c, &in); err != nil {
+		return err
+	}
+	u, password, err := s.Tenants.InviteMember(c.UserContext(), principal(c).TenantID, in)
+	if err != nil {
+		return err
+	}
+	return c.Status(fiber.StatusCreated).JSON(memberInvited{User: u, TemporaryPassword: password})
+}
+
+func (s *server) updateMember(c *fiber.Ctx) error {
+	id, err := pathID(c, "member")
+	if err != nil {
+		return err
+	}
+	var patch tenants.MemberPatch
+	if err := decode(c, &patch); err != nil {
+		return err
+	}
+	if patch.Role == "" {
+		return ferry.Invalid("role", "role is required")
+	}
+	u, err := s.Tenants.UpdateMember(c.UserContext(), principal(c).TenantID, id, patch)
+	if err != nil {
+		return err
+	}
+	return c.JSON(u)
+}
+
+func (s *server) removeMember(c *fiber.Ctx) error {
+	id, err := pathID(c, "member")
+	if err != nil {
+		return err
+	}
+	if err := s.Tenants.RemoveMember(c.UserContext(), principal(c).TenantID, id); err != nil {
+		return err
+	}
+	return c.SendStatus(fiber.StatusNoContent)
+}

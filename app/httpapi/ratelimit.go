@@ -1,0 +1,62 @@
+package httpapi
+
+import (
+	"math"
+	"sync"
+	"time"
+
+	"github.com/google/uuid"
+	"golang.org/x/time/rate"
+
+	"github.com/ferry-dev/ferry"
+)
+
+// tenantLimiter is the per-tenant API rate limit: a token bucket per
+// tenant in this process (rate and burst = the limit per second). With N
+// API replicas a tenant may get up to N times the limit.
+type tenantLimiter struct {
+	perSecond int
+	mu        sync.Mutex
+	buckets   map[uuid.UUID]*rate.Limiter
+	now       func() time.Time
+}
+
+// maxBuckets bounds memory; past it idle buckets are forgotten (a full
+// bucket is what a new one starts with anyway).
+const maxBuckets = 100_000
+
+func newTenantLimiter(perSecond int) *tenantLimiter {
+	return &tenantLimiter{perSecond: perSecond, buckets: map[uuid.UUID]*rate.Limiter{}, now: time.Now}
+}
+
+// allow takes a token for tenantID or returns ERATELIMIT with the wait
+// until the next token as Retry-After. A limit of 0 disables it.
+func (l *tenantLimiter) allow(tenantID uuid.UUID) error {
+	if l == nil || l.perSecond <= 0 {
+		return nil
+	}
+	l.mu.Lock()
+	b, ok := l.buckets[tenantID]
+	if !ok {
+		if len(l.buckets) >= maxBuckets {
+			now := l.now()
+			for id, old := range l.buckets {
+				if old.TokensAt(now) >= float64(old.Burst()) {
+					delete(l.buckets, id)
+				}
+			}
+		}
+		b = rate.NewLimiter(rate.Limit(l.perSecond), l.perSecond)
+		l.buckets[tenantID] = b
+	}
+	l.mu.Unlock()
+	now := l.now()
+	r := b.ReserveN(now, 1)
+	if delay := r.DelayFrom(now); delay > 0 {
+		r.CancelAt(now)
+		return &ferry.Error{Code: ferry.ERATELIMIT,
+			Message:           "too many API requests for this tenant; slow down",
+			RetryAfterSeconds: max(1, int(math.Ceil(delay.Seconds())))}
+	}
+	return nil
+}

@@ -1,0 +1,158 @@
+package httpapi
+
+import (
+	"bytes"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/google/uuid"
+
+	"github.com/ferry-dev/ferry"
+	"github.com/ferry-dev/ferry/delivery"
+)
+
+// replayInput is the body of the replay routes; ids and times are strings
+// so a malformed one gets a 422 naming its field.
+type replayInput struct {
+	EndpointID string `json:"endpoint_id"`
+	EventType  string `json:"event_type"`
+	Since      string `json:"since"`
+	Until      string `json:"until"`
+	Status     string `json:"status"`
+	// Staff replays only.
+	Reason     string `json:"reason"`
+	EventID    string `json:"event_id"`
+	DeliveryID string `json:"delivery_id"`
+}
+
+// decodeOptional is decode for routes whose body may be empty.
+func decodeOptional(c *fiber.Ctx, v any) error {
+	if len(bytes.TrimSpace(c.Body())) == 0 {
+		return nil
+	}
+	return decode(c, v)
+}
+
+func optionalUUID(field, v string) (*uuid.UUID, error) {
+	if v == "" {
+		return nil, nil
+	}
+	id, err := uuid.Parse(v)
+	if err != nil {
+		return nil, ferry.Invalid(field, "%s must be a UUID", field)
+	}
+	return &id, nil
+}
+
+func optionalTime(field, v string) (*time.Time, error) {
+	if v == "" {
+		return nil, nil
+	}
+	t, err := time.Parse(time.RFC3339Nano, v)
+	if err != nil {
+		return nil, ferry.Invalid(field, "%s must be an RFC 3339 time such as 2026-11-22T05:23:08Z", field)
+	}
+	return &t, nil
+}
+
+func (in replayInput) filter() (delivery.ReplayFilter, error) {
+	f := delivery.ReplayFilter{EventType: in.EventType, Status: in.Status}
+	var err error
+	if f.EndpointID, err = optionalUUID("endpoint_id", in.EndpointID); err != nil {
+		return f, err
+	}
+	if f.Since, err = optionalTime("since", in.Since); err != nil {
+		return f, err
+	}
+	if f.Until, err = optionalTime("until", in.Until); err != nil {
+		return f, err
+	}
+	return f, nil
+}
+
+func (s *server) replayEvent(c *fiber.Ctx) error {
+	id, err := pathID(c, "event")
+	if err != nil {
+		return err
+	}
+	var in replayInput
+	if err := decodeOptional(c, &in); err != nil {
+		return err
+	}
+	endpointID, err := optionalUUID("endpoint_id", in.EndpointID)
+	if err != nil {
+		return err
+	}
+	p := principal(c)
+	res, err := s.Delivery.ReplayEvent(c.UserContext(), p.TenantID, id, endpointID, p.Actor())
+	if err != nil {
+		return err
+	}
+	return c.Status(fiber.StatusAccepted).JSON(res)
+}
+
+func (s *server) replayDelivery(c *fiber.Ctx) error {
+	id, err := pathID(c, "delivery")
+	if err != nil {
+		return err
+	}
+	p := principal(c)
+	res, err := s.Delivery.ReplayDelivery(c.UserContext(), p.TenantID, id, p.Actor())
+	if err != nil {
+		return err
+	}
+	return c.Status(fiber.StatusAccepted).JSON(res)
+}
+
+func (s *server) createReplay(c *fiber.Ctx) error {
+	var in replayInput
+	if err := decodeOptional(c, &in); err != nil {
+		return err
+	}
+	f, err := in.filter()
+	if err != nil {
+		return err
+	}
+	p := principal(c)
+	job, err := s.Delivery.CreateReplayJob(c.UserContext(), p.TenantID, f, p.Actor(), "")
+	if err != nil {
+		return err
+	}
+	return c.Status(fiber.StatusAccepted).JSON(job)
+}
+
+func (s *server) listReplays(c *fiber.Ctx) error {
+	pg, err := page(c)
+	if err != nil {
+		return err
+	}
+	jobs, next, err := s.Delivery.ListReplayJobs(c.UserContext(), principal(c).TenantID, pg)
+	if err != nil {
+		return err
+	}
+	return c.JSON(newList(jobs, next))
+}
+
+func (s *server) getReplay(c *fiber.Ctx) error {
+	id, err := pathID(c, "replay")
+	if err != nil {
+		return err
+	}
+	job, err := s.Delivery.ReplayJob(c.UserContext(), principal(c).TenantID, id)
+	if err != nil {
+		return err
+	}
+	return c.JSON(job)
+}
+
+func (s *server) cancelReplay(c *fiber.Ctx) error {
+	id, err := pathID(c, "replay")
+	if err != nil {
+		return err
+	}
+	job, err := s.Delivery.CancelReplayJob(c.UserContext(), principal(c).TenantID, id)
+	if err != nil {
+		return err
+	}
+	return c.JSON(job)
+}

@@ -1,0 +1,206 @@
+package httpapi
+
+import (
+	"github.com/gofiber/fiber/v2"
+	"github.com/google/uuid"
+
+	"github.com/ferry-dev/ferry"
+	"github.com/ferry-dev/ferry/delivery"
+	"github.com/ferry-dev/ferry/tenants"
+)
+
+// Staff routes: every one is written to the audit log (who, what, which
+// tenant, when, why) before it runs, so no staff action goes unrecorded.
+
+// staffTenant loads the :id tenant for a staff route.
+func (s *server) staffTenant(c *fiber.Ctx) (tenants.Tenant, error) {
+	id, err := pathID(c, "tenant")
+	if err != nil {
+		return tenants.Tenant{}, err
+	}
+	return s.Tenants.Tenant(c.UserContext(), id)
+}
+
+func (s *server) staffSearchTenants(c *fiber.Ctx) error {
+	pg, err := page(c)
+	if err != nil {
+		return err
+	}
+	q := c.Query("q")
+	if err := s.Tenants.Audit(c.UserContext(), principal(c), nil, tenants.AuditSearchTenants, "", fiber.Map{"q": q}); err != nil {
+		return err
+	}
+	found, next, err := s.Tenants.SearchTenants(c.UserContext(), q, pg.Limit, pg.Cursor)
+	if err != nil {
+		return err
+	}
+	return c.JSON(newList(found, next))
+}
+
+type staffTenantView struct {
+	tenants.Tenant
+	Members   []tenants.User      `json:"members"`
+	Endpoints []delivery.Endpoint `json:"endpoints"`
+}
+
+func (s *server) staffGetTenant(c *fiber.Ctx) error {
+	t, err := s.staffTenant(c)
+	if err != nil {
+		return err
+	}
+	ctx := c.UserContext()
+	if err := s.Tenants.Audit(ctx, principal(c), &t.ID, tenants.AuditViewTenant, "", nil); err != nil {
+		return err
+	}
+	members, err := s.Tenants.ListMembers(ctx, t.ID)
+	if err != nil {
+		return err
+	}
+	eps, _, err := s.Delivery.StaffEndpoints(ctx, t.ID, delivery.Page{Limit: delivery.MaxPageSize})
+	if err != nil {
+		return err
+	}
+	return c.JSON(staffTenantView{Tenant: t, Members: members, Endpoints: eps})
+}
+
+func (s *server) staffListEvents(c *fiber.Ctx) error {
+	t, err := s.staffTenant(c)
+	if err != nil {
+		return err
+	}
+	pg, err := page(c)
+	if err != nil {
+		return err
+	}
+	f := delivery.EventFilter{Type: c.Query("type"), Status: c.Query("status")}
+	if f.Since, err = queryTime(c, "since"); err != nil {
+		return err
+	}
+	if f.Until, err = queryTime(c, "until"); err != nil {
+		return err
+	}
+	if err := s.Tenants.Audit(c.UserContext(), principal(c), &t.ID, tenants.AuditListEvents, "",
+		fiber.Map{"type": f.Type, "status": f.Status, "since": f.Since, "until": f.Until}); err != nil {
+		return err
+	}
+	events, next, err := s.Delivery.ListEvents(c.UserContext(), t.ID, f, pg)
+	if err != nil {
+		return err
+	}
+	return c.JSON(newList(events, next))
+}
+
+func (s *server) staffGetEvent(c *fiber.Ctx) error {
+	t, err := s.staffTenant(c)
+	if err != nil {
+		return err
+	}
+	eventID, err := uuid.Parse(c.Params("event_id"))
+	if err != nil {
+		return ferry.NotFound("event")
+	}
+	if err := s.Tenants.Audit(c.UserContext(), principal(c), &t.ID, tenants.AuditViewEvent, "",
+		fiber.Map{"event_id": eventID}); err != nil {
+		return err
+	}
+	ev, err := s.Delivery.StaffEvent(c.UserContext(), t.ID, eventID)
+	if err != nil {
+		return err
+	}
+	return c.JSON(ev)
+}
+
+// staffReplay replays for a tenant: one event (optionally to one
+// endpoint), one delivery, or in bulk by filters. reason is required.
+func (s *server) staffReplay(c *fiber.Ctx) error {
+	t, err := s.staffTenant(c)
+	if err != nil {
+		return err
+	}
+	var in replayInput
+	if err := decode(c, &in); err != nil {
+		return err
+	}
+	reason, err := tenants.ValidateReason(in.Reason)
+	if err != nil {
+		return err
+	}
+	eventID, err := optionalUUID("event_id", in.EventID)
+	if err != nil {
+		return err
+	}
+	deliveryID, err := optionalUUID("delivery_id", in.DeliveryID)
+	if err != nil {
+		return err
+	}
+	f, err := in.filter()
+	if err != nil {
+		return err
+	}
+	p, ctx := principal(c), c.UserContext()
+	detail := fiber.Map{"event_id": eventID, "delivery_id": deliveryID, "endpoint_id": f.EndpointID,
+		"event_type": f.EventType, "since": f.Since, "until": f.Until, "status": f.Status}
+	if err := s.Tenants.Audit(ctx, p, &t.ID, tenants.AuditReplay, reason, detail); err != nil {
+		return err
+	}
+	switch {
+	case eventID != nil:
+		res, err := s.Delivery.ReplayEvent(ctx, t.ID, *eventID, f.EndpointID, p.Actor())
+		if err != nil {
+			return err
+		}
+		return c.Status(fiber.StatusAccepted).JSON(res)
+	case deliveryID != nil:
+		res, err := s.Delivery.ReplayDelivery(ctx, t.ID, *deliveryID, p.Actor())
+		if err != nil {
+			return err
+		}
+		return c.Status(fiber.StatusAccepted).JSON(res)
+	default:
+		job, err := s.Delivery.CreateReplayJob(ctx, t.ID, f, p.Actor(), reason)
+		if err != nil {
+			return err
+		}
+		return c.Status(fiber.StatusAccepted).JSON(job)
+	}
+}
+
+func (s *server) staffGetReplay(c *fiber.Ctx) error {
+	t, err := s.staffTenant(c)
+	if err != nil {
+		return err
+	}
+	id, err := uuid.Parse(c.Params("replay_id"))
+	if err != nil {
+		return ferry.NotFound("replay")
+	}
+	if err := s.Tenants.Audit(c.UserContext(), principal(c), &t.ID, tenants.AuditViewReplay, "",
+		fiber.Map{"replay_id": id}); err != nil {
+		return err
+	}
+	job, err := s.Delivery.ReplayJob(c.UserContext(), t.ID, id)
+	if err != nil {
+		return err
+	}
+	return c.JSON(job)
+}
+
+func (s *server) staffAudit(c *fiber.Ctx) error {
+	pg, err := page(c)
+	if err != nil {
+		return err
+	}
+	f := tenants.AuditFilter{Limit: pg.Limit, Cursor: pg.Cursor}
+	if v := c.Query("tenant_id"); v != "" {
+		id, err := uuid.Parse(v)
+		if err != nil {
+			return ferry.Invalid("tenant_id", "tenant_id must be a UUID")
+		}
+		f.TenantID = &id
+	}
+	entries, next, err := s.Tenants.ListAudit(c.UserContext(), f)
+	if err != nil {
+		return err
+	}
+	return c.JSON(newList(entries, next))
+}

@@ -1,0 +1,363 @@
+package billing
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/google/uuid"
+	"gorm.io/gorm"
+
+	"github.com/ferry-dev/ferry"
+)
+
+// Invoice statuses.
+const (
+	InvoiceOpen          = "open"           // issued, not (yet) collected
+	InvoicePaid          = "paid"           // the provider collected it
+	InvoicePaymentFailed = "payment_failed" // the last collection failed
+)
+
+// maxPaymentAttempts bounds automatic collection of one invoice; after
+// that it stays payment_failed for staff to follow up.
+const maxPaymentAttempts = 5
+
+// Invoice is one tenant's bill for one calendar month.
+type Invoice struct {
+	ID               uuid.UUID  `json:"id"`
+	TenantID         uuid.UUID  `json:"tenant_id"`
+	Period           string     `json:"period"`
+	Currency         string     `json:"currency"`
+	TotalMinor       int64      `json:"total_minor"`
+	Events           int64      `json:"events"`
+	Attempts         int64      `json:"attempts"`
+	Status           string     `json:"status"`
+	PaymentReference string     `json:"payment_reference,omitempty"`
+	PaymentError     string     `json:"payment_error,omitempty"`
+	CreatedAt        time.Time  `json:"created_at"`
+	PaidAt           *time.Time `json:"paid_at,omitempty"`
+	Lines            []Line     `json:"lines" gorm:"-"`
+}
+
+// Line is one line item; AmountMinor = Quantity × UnitPriceMinor.
+type Line struct {
+	Kind           string `json:"kind"` // base_fee or overage
+	Plan           string `json:"plan"`
+	Description    string `json:"description"`
+	Quantity       int64  `json:"quantity"`
+	UnitPriceMinor int64  `json:"unit_price_minor"`
+	AmountMinor    int64  `json:"amount_minor"`
+}
+
+// RunResult summarises one invoice run.
+type RunResult struct {
+	Period   string `json:"period"`
+	Tenants  int    `json:"tenants"`
+	Issued   int    `json:"issued"`   // new invoices
+	Existing int    `json:"existing"` // already invoiced by an earlier run
+	Nothing  int    `json:"nothing"`  // nothing to bill (free all month)
+}
+
+// RunInvoices bills every tenant for the month starting at period, which
+// must be over. It first meters the month's attempts, then issues each
+// tenant's invoice (once: re-running finds the existing one), records the
+// run, and collects unpaid invoices. Errors: EINVALID (period not over),
+// wrapped database errors (after trying every tenant).
+func (s *Service) RunInvoices(ctx context.Context, period time.Time) (RunResult, error) {
+	start := MonthStart(period)
+	end := NextMonth(start)
+	res := RunResult{Period: FormatPeriod(start)}
+	if end.After(s.now()) {
+		return res, ferry.Invalid("period", "%s is not over yet; invoices are issued after the month ends (UTC)", res.Period)
+	}
+	if err := s.MeterAttempts(ctx, start, end); err != nil {
+		return res, err
+	}
+	type tenantRow struct {
+		ID        uuid.UUID
+		Plan      string
+		CreatedAt time.Time
+	}
+	var tenants []tenantRow
+	db := s.db.WithContext(ctx)
+	if err := db.Raw(`SELECT id, plan, created_at FROM tenants WHERE created_at < ? ORDER BY created_at, id`, end).
+		Scan(&tenants).Error; err != nil {
+		return res, fmt.Errorf("list tenants to invoice: %w", err)
+	}
+	var errs []error
+	for _, t := range tenants {
+		res.Tenants++
+		issued, err := s.issueInvoice(ctx, t.ID, t.Plan, t.CreatedAt, start, end)
+		switch {
+		case err != nil:
+			errs = append(errs, fmt.Errorf("invoice tenant %s: %w", t.ID, err))
+			s.log.ErrorContext(ctx, "invoice failed", "tenant_id", t.ID, "period", res.Period, "err", err)
+		case issued == issuedNew:
+			res.Issued++
+		case issued == issuedExisting:
+			res.Existing++
+		default:
+			res.Nothing++
+		}
+	}
+	if len(errs) > 0 {
+		return res, errors.Join(errs...)
+	}
+	if err := db.Exec(`INSERT INTO invoice_runs (period, completed_at) VALUES (?, ?)
+		ON CONFLICT (period) DO UPDATE SET completed_at = EXCLUDED.completed_at`, start, s.now().UTC()).Error; err != nil {
+		return res, fmt.Errorf("record invoice run: %w", err)
+	}
+	s.log.InfoContext(ctx, "invoice run done", "period", res.Period, "tenants", res.Tenants, "issued", res.Issued, "existing", res.Existing)
+	return res, s.CollectPayments(ctx)
+}
+
+type issueOutcome int
+
+const (
+	issuedNothing issueOutcome = iota
+	issuedNew
+	issuedExisting
+)
+
+// issueInvoice computes and stores one tenant's invoice for [start, end).
+func (s *Service) issueInvoice(ctx context.Context, tenantID uuid.UUID, currentPlan string, created, start, end time.Time) (issueOutcome, error) {
+	out := issuedNothing
+	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		var exists bool
+		if err := tx.Raw(`SELECT EXISTS (SELECT 1 FROM invoices WHERE tenant_id = ? AND period = ?)`, tenantID, start).
+			Scan(&exists).Error; err != nil {
+			return fmt.Errorf("look up invoice: %w", err)
+		}
+		if exists {
+			out = issuedExisting
+			return nil
+		}
+		inv, err := computeInvoice(tx, tenantID, currentPlan, created, start, end)
+		if err != nil {
+			return err
+		}
+		if inv.TotalMinor == 0 {
+			return nil
+		}
+		inv.ID, inv.CreatedAt = uuid.New(), s.now().UTC()
+		res := tx.Exec(`INSERT INTO invoices (id, tenant_id, period, currency, total_minor, events, attempts, status, created_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, 'open', ?) ON CONFLICT (tenant_id, period) DO NOTHING`,
+			inv.ID, tenantID, start, inv.Currency, inv.TotalMinor, inv.Events, inv.Attempts, inv.CreatedAt)
+		if res.Error != nil {
+			return fmt.Errorf("insert invoice: %w", res.Error)
+		}
+		if res.RowsAffected == 0 { // a concurrent run issued it first
+			out = issuedExisting
+			return nil
+		}
+		for i, l := range inv.Lines {
+			if err := tx.Exec(`INSERT INTO invoice_lines (invoice_id, line_no, kind, plan, description, quantity, unit_price_minor, amount_minor)
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, inv.ID, i+1, l.Kind, l.Plan, l.Description, l.Quantity, l.UnitPriceMinor, l.AmountMinor).Error; err != nil {
+				return fmt.Errorf("insert invoice line: %w", err)
+			}
+		}
+		out = issuedNew
+		s.log.InfoContext(ctx, "invoice issued", "tenant_id", tenantID, "period", FormatPeriod(start), "invoice_id", inv.ID, "total_minor", inv.TotalMinor)
+		return nil
+	})
+	return out, err
+}
+
+// planChange is a row of plan_changes.
+type planChange struct {
+	FromPlan  string
+	ToPlan    string
+	ChangedAt time.Time
+}
+
+// segment is a stretch of time on one plan.
+type segment struct {
+	Plan     string
+	From, To time.Time
+}
+
+// planSegments splits [max(start, created), end) by plan, from the
+// tenant's change history (ordered by time) and its current plan.
+func planSegments(currentPlan string, created time.Time, changes []planChange, start, end time.Time) []segment {
+	begin := start
+	if created.After(begin) {
+		begin = created
+	}
+	if !begin.Before(end) {
+		return nil
+	}
+	plan := currentPlan
+	if len(changes) > 0 {
+		plan = changes[0].FromPlan
+	}
+	for _, c := range changes {
+		if !c.ChangedAt.After(begin) {
+			plan = c.ToPlan
+		}
+	}
+	var segs []segment
+	cur := begin
+	for _, c := range changes {
+		if !c.ChangedAt.After(begin) {
+			continue
+		}
+		if !c.ChangedAt.Before(end) {
+			break
+		}
+		if c.ChangedAt.After(cur) {
+			segs = append(segs, segment{Plan: plan, From: cur, To: c.ChangedAt})
+		}
+		plan, cur = c.ToPlan, c.ChangedAt
+	}
+	if cur.Before(end) {
+		segs = append(segs, segment{Plan: plan, From: cur, To: end})
+	}
+	return segs
+}
+
+// prorate returns fee × part / whole rounded half up, in integers.
+func prorate(fee int64, part, whole time.Duration) int64 {
+	p, w := int64(part/time.Second), int64(whole/time.Second)
+	if w <= 0 {
+		return 0
+	}
+	return (2*fee*p + w) / (2 * w)
+}
+
+// computeInvoice prices one tenant's month (see the package doc and the
+// README's "Plans and billing" for the rules).
+func computeInvoice(tx *gorm.DB, tenantID uuid.UUID, currentPlan string, created, start, end time.Time) (Invoice, error) {
+	inv := Invoice{TenantID: tenantID, Period: FormatPeriod(start), Currency: "USD"}
+	usage, err := usageOf(tx, tenantID, start)
+	if err != nil {
+		return Invoice{}, err
+	}
+	inv.Events, inv.Attempts = usage.Events, usage.Attempts
+
+	var changes []planChange
+	if err := tx.Raw(`SELECT from_plan, to_plan, changed_at FROM plan_changes WHERE tenant_id = ? ORDER BY changed_at, id`, tenantID).
+		Scan(&changes).Error; err != nil {
+		return Invoice{}, fmt.Errorf("load plan changes: %w", err)
+	}
+	month := end.Sub(start)
+	terms := map[string]Entitlements{}
+	var overagePlan *Entitlements
+	for _, seg := range planSegments(currentPlan, created, changes, start, end) {
+		t, ok := terms[seg.Plan]
+		if !ok {
+			if t, err = planTerms(tx, tenantID, seg.Plan); err != nil {
+				return Invoice{}, err
+			}
+			terms[seg.Plan] = t
+		}
+		inv.Currency = t.Currency
+		if !t.HardCap {
+			overagePlan = &t
+		}
+		amount := prorate(t.BaseFeeMinor, seg.To.Sub(seg.From), month)
+		if amount == 0 {
+			continue
+		}
+		desc := fmt.Sprintf("%s plan base fee (%s / month)", t.DisplayName, formatMinor(t.BaseFeeMinor, t.Currency))
+		if seg.To.Sub(seg.From) != month {
+			desc += fmt.Sprintf(", pro-rated for %s", describeRange(seg.From, seg.To))
+		}
+		inv.Lines = append(inv.Lines, Line{Kind: "base_fee", Plan: t.Name, Description: desc,
+			Quantity: 1, UnitPriceMinor: amount, AmountMinor: amount})
+	}
+	if p := overagePlan; p != nil && inv.Events > p.EventsPerMonth && p.OveragePriceMinor > 0 {
+		over := inv.Events - p.EventsPerMonth
+		blocks := (over + p.OverageUnitEvents - 1) / p.OverageUnitEvents
+		inv.Lines = append(inv.Lines, Line{Kind: "overage", Plan: p.Name,
+			Description: fmt.Sprintf("Overage: %d events, %d over the %s plan's %d included, per started %d events",
+				inv.Events, over, p.DisplayName, p.EventsPerMonth, p.OverageUnitEvents),
+			Quantity: blocks, UnitPriceMinor: p.OveragePriceMinor, AmountMinor: blocks * p.OveragePriceMinor})
+	}
+	for _, l := range inv.Lines {
+		inv.TotalMinor += l.AmountMinor
+	}
+	return inv, nil
+}
+
+// formatMinor writes an amount for people: 4900 USD → "USD 49.00".
+func formatMinor(minor int64, currency string) string {
+	return fmt.Sprintf("%s %d.%02d", currency, minor/100, minor%100)
+}
+
+// ListInvoices returns tenantID's invoices, newest period first, at most
+// limit, after the period given by cursor ("" for the first page). The
+// next cursor is "" on the last page. Errors: EINVALID (bad cursor).
+func (s *Service) ListInvoices(ctx context.Context, tenantID uuid.UUID, limit int, cursor string) ([]Invoice, string, error) {
+	switch {
+	case limit <= 0:
+		limit = 20
+	case limit > 100:
+		limit = 100
+	}
+	db := s.db.WithContext(ctx)
+	q := db.Table("invoices").Select(`id, tenant_id, to_char(period, 'YYYY-MM') AS period, currency, total_minor, events,
+		attempts, status, payment_reference, payment_error, created_at, paid_at`).
+		Where("tenant_id = ?", tenantID).Order("period DESC").Limit(limit + 1)
+	if cursor != "" {
+		before, err := ParsePeriod(cursor)
+		if err != nil {
+			return nil, "", ferry.Invalid("cursor", "cursor is not one this API returned")
+		}
+		q = q.Where("period < ?", before)
+	}
+	var invs []Invoice
+	if err := q.Scan(&invs).Error; err != nil {
+		return nil, "", fmt.Errorf("list invoices: %w", err)
+	}
+	if invs == nil {
+		invs = []Invoice{}
+	}
+	next := ""
+	if len(invs) > limit {
+		invs = invs[:limit]
+		next = invs[limit-1].Period
+	}
+	for i := range invs {
+		invs[i].Lines = []Line{}
+		if err := db.Raw(`SELECT kind, plan, description, quantity, unit_price_minor, amount_minor FROM invoice_lines
+			WHERE invoice_id = ? ORDER BY line_no`, invs[i].ID).Scan(&invs[i].Lines).Error; err != nil {
+			return nil, "", fmt.Errorf("load invoice lines: %w", err)
+		}
+	}
+	return invs, next, nil
+}
+
+// CollectPayments charges every unpaid invoice through the provider (a
+// no-op without one). Each invoice's id is the idempotency key, so a
+// crash between charge and bookkeeping cannot charge twice.
+func (s *Service) CollectPayments(ctx context.Context) error {
+	if s.cfg.Payments == nil {
+		return nil
+	}
+	db := s.db.WithContext(ctx)
+	var due []Invoice
+	if err := db.Raw(`SELECT id, tenant_id, to_char(period, 'YYYY-MM') AS period, currency, total_minor FROM invoices
+		WHERE status <> 'paid' AND total_minor > 0 AND payment_attempts < ? ORDER BY created_at LIMIT 500`, maxPaymentAttempts).
+		Scan(&due).Error; err != nil {
+		return fmt.Errorf("list unpaid invoices: %w", err)
+	}
+	for _, inv := range due {
+		rec, err := s.cfg.Payments.Charge(ctx, Charge{IdempotencyKey: inv.ID.String(), TenantID: inv.TenantID, InvoiceID: inv.ID,
+			AmountMinor: inv.TotalMinor, Currency: inv.Currency, Description: "Ferry " + inv.Period})
+		now := s.now().UTC()
+		if err != nil {
+			s.log.WarnContext(ctx, "payment failed", "tenant_id", inv.TenantID, "invoice_id", inv.ID, "err", err)
+			if err := db.Exec(`UPDATE invoices SET status = 'payment_failed', payment_error = ?, payment_attempts = payment_attempts + 1
+				WHERE id = ? AND status <> 'paid'`, err.Error(), inv.ID).Error; err != nil {
+				return fmt.Errorf("record failed payment: %w", err)
+			}
+			continue
+		}
+		if err := db.Exec(`UPDATE invoices SET status = 'paid', payment_reference = ?, payment_error = '', paid_at = ?,
+			payment_attempts = payment_attempts + 1 WHERE id = ? AND status <> 'paid'`, rec.Reference, now, inv.ID).Error; err != nil {
+			return fmt.Errorf("record payment: %w", err)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,59 @@
+package billing
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/google/uuid"
+)
+
+// Overview is what a tenant (or staff) sees on the billing page: the plan
+// and its limits, this month's usage against them, and the plans on offer.
+type Overview struct {
+	TenantID uuid.UUID    `json:"tenant_id"`
+	Plan     Entitlements `json:"plan"`
+	Usage    Usage        `json:"usage"`
+	// Endpoints is the number of live endpoints (limit: Plan.MaxEndpoints).
+	Endpoints int64 `json:"endpoints"`
+	// OverageEvents is how many of this month's events exceed the plan's
+	// included events so far (paid plans), and EstimatedOverageMinor what
+	// they would cost at today's plan.
+	OverageEvents         int64 `json:"overage_events"`
+	EstimatedOverageMinor int64 `json:"estimated_overage_minor"`
+	// QuotaExhausted is true when a hard-capped plan refuses events now.
+	QuotaExhausted bool `json:"quota_exhausted"`
+	// Plans are the plans a tenant may switch to itself.
+	Plans []Plan `json:"plans"`
+}
+
+// Overview returns tenantID's billing overview for the current month.
+// Errors: ENOTFOUND.
+func (s *Service) Overview(ctx context.Context, tenantID uuid.UUID) (Overview, error) {
+	db := s.db.WithContext(ctx)
+	ent, err := entitlements(db, tenantID)
+	if err != nil {
+		return Overview{}, err
+	}
+	o := Overview{TenantID: tenantID, Plan: ent, Plans: []Plan{}}
+	if o.Usage, err = usageOf(db, tenantID, MonthStart(s.now())); err != nil {
+		return Overview{}, err
+	}
+	if o.Endpoints, err = countEndpoints(db, tenantID); err != nil {
+		return Overview{}, err
+	}
+	if over := o.Usage.Events - ent.EventsPerMonth; over > 0 && !ent.HardCap {
+		o.OverageEvents = over
+		o.EstimatedOverageMinor = (over + ent.OverageUnitEvents - 1) / ent.OverageUnitEvents * ent.OveragePriceMinor
+	}
+	o.QuotaExhausted = ent.HardCap && o.Usage.Events >= ent.EventsPerMonth
+	plans, err := s.Plans(ctx)
+	if err != nil {
+		return Overview{}, fmt.Errorf("billing overview: %w", err)
+	}
+	for _, p := range plans {
+		if p.SelfServe {
+			o.Plans = append(o.Plans, p)
+		}
+	}
+	return o, nil
+}

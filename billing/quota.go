@@ -1,0 +1,123 @@
+package billing
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/google/uuid"
+	"gorm.io/gorm"
+
+	"github.com/ferry-dev/ferry"
+)
+
+// usageSlots is how many counter rows a paid tenant's increments spread
+// over, per month and per second (see the package doc).
+const usageSlots = 16
+
+// ConsumeEvents meters n accepted events for tenantID inside tx, the
+// ingest transaction: the month's usage counter and the current second's
+// rate window are incremented there, so both roll back with a refused or
+// failed ingest. Errors: ERATELIMIT (events/s over the plan's limit,
+// Retry-After 1), EQUOTA (a hard-capped plan's monthly events used up,
+// Retry-After until next month), ENOTFOUND, wrapped database errors.
+func (s *Service) ConsumeEvents(ctx context.Context, tx *gorm.DB, tenantID uuid.UUID, n int) error {
+	if n <= 0 {
+		return nil
+	}
+	ent, err := entitlements(tx, tenantID)
+	if err != nil {
+		return err
+	}
+	now := s.now().UTC()
+	slot := 0
+	if !ent.HardCap {
+		slot = s.rand(usageSlots)
+	}
+
+	// The upsert's RETURNING sees this slot's latest committed value (it
+	// waits for the row lock); other slots are read from the snapshot.
+	var inSecond int64
+	err = tx.Raw(`WITH up AS (
+			INSERT INTO rate_windows (tenant_id, second, slot, events) VALUES (?, ?, ?, ?)
+			ON CONFLICT (tenant_id, second, slot) DO UPDATE SET events = rate_windows.events + EXCLUDED.events
+			RETURNING events)
+		SELECT (SELECT events FROM up) + coalesce((SELECT sum(events) FROM rate_windows
+			WHERE tenant_id = ? AND second = ? AND slot <> ?), 0)`,
+		tenantID, now.Unix(), slot, n, tenantID, now.Unix(), slot).Scan(&inSecond).Error
+	if err != nil {
+		return fmt.Errorf("count events this second: %w", err)
+	}
+	if inSecond > int64(ent.EventsPerSecond) {
+		return &ferry.Error{Code: ferry.ERATELIMIT, RetryAfterSeconds: 1,
+			Message: fmt.Sprintf("the %s plan accepts %d events per second; slow down and retry", ent.DisplayName, ent.EventsPerSecond)}
+	}
+
+	period := MonthStart(now)
+	if !ent.HardCap {
+		err := tx.Exec(`INSERT INTO usage_counters (tenant_id, period, slot, events) VALUES (?, ?, ?, ?)
+			ON CONFLICT (tenant_id, period, slot) DO UPDATE SET events = usage_counters.events + EXCLUDED.events`,
+			tenantID, period, slot, n).Error
+		if err != nil {
+			return fmt.Errorf("meter events: %w", err)
+		}
+		return nil
+	}
+	var total int64
+	err = tx.Raw(`WITH up AS (
+			INSERT INTO usage_counters (tenant_id, period, slot, events) VALUES (?, ?, 0, ?)
+			ON CONFLICT (tenant_id, period, slot) DO UPDATE SET events = usage_counters.events + EXCLUDED.events
+			RETURNING events)
+		SELECT (SELECT events FROM up) + coalesce((SELECT sum(events) FROM usage_counters
+			WHERE tenant_id = ? AND period = ? AND slot <> 0), 0)`,
+		tenantID, period, n, tenantID, period).Scan(&total).Error
+	if err != nil {
+		return fmt.Errorf("meter events: %w", err)
+	}
+	if total > ent.EventsPerMonth {
+		return &ferry.Error{Code: ferry.EQUOTA, RetryAfterSeconds: secondsUntilNextMonth(now),
+			Message: fmt.Sprintf("the %s plan's %d events for %s are used up; upgrade your plan or wait until next month",
+				ent.DisplayName, ent.EventsPerMonth, FormatPeriod(period))}
+	}
+	return nil
+}
+
+// CheckEndpointLimit returns EPLANLIMIT when tenantID already has as many
+// endpoints as its plan allows. It takes the tenant's billing lock in tx,
+// so concurrent creations and plan changes cannot overshoot the limit.
+// Errors: EPLANLIMIT, ENOTFOUND, wrapped database errors.
+func (s *Service) CheckEndpointLimit(ctx context.Context, tx *gorm.DB, tenantID uuid.UUID) error {
+	if err := lockTenant(tx, tenantID); err != nil {
+		return err
+	}
+	ent, err := entitlements(tx, tenantID)
+	if err != nil {
+		return err
+	}
+	count, err := countEndpoints(tx, tenantID)
+	if err != nil {
+		return err
+	}
+	if count >= int64(ent.MaxEndpoints) {
+		return &ferry.Error{Code: ferry.EPLANLIMIT,
+			Message: fmt.Sprintf("the %s plan allows %d endpoints; delete one or upgrade your plan", ent.DisplayName, ent.MaxEndpoints)}
+	}
+	return nil
+}
+
+// lockTenant takes a transaction-scoped advisory lock on the tenant's
+// billing state (endpoint count and plan).
+func lockTenant(tx *gorm.DB, tenantID uuid.UUID) error {
+	if err := tx.Exec(`SELECT pg_advisory_xact_lock(hashtextextended('ferry.billing:' || ?::text, 0))`, tenantID).Error; err != nil {
+		return fmt.Errorf("lock billing of tenant %s: %w", tenantID, err)
+	}
+	return nil
+}
+
+func countEndpoints(db *gorm.DB, tenantID uuid.UUID) (int64, error) {
+	var n int64
+	if err := db.Raw(`SELECT count(*) FROM endpoints WHERE tenant_id = ? AND deleted_at IS NULL`, tenantID).
+		Scan(&n).Error; err != nil {
+		return 0, fmt.Errorf("count endpoints: %w", err)
+	}
+	return n, nil
+}

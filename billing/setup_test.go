@@ -1,0 +1,107 @@
+package billing
+
+import (
+	"context"
+	"log/slog"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/stretchr/testify/require"
+	"gorm.io/driver/postgres"
+	"gorm.io/gorm"
+	"gorm.io/gorm/logger"
+
+	"github.com/ferry-dev/ferry/migrations"
+	"github.com/ferry-dev/ferry/tests/testenv"
+)
+
+// testClock is a settable clock shared by a test and its Service.
+type testClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *testClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *testClock) Set(t time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = t
+}
+
+type testBundle struct {
+	ctx   context.Context
+	db    *gorm.DB
+	svc   *Service
+	clock *testClock
+	pay   *RecordingProvider
+}
+
+// setup gives a test a fresh, migrated database and a Service on it whose
+// clock starts at 2026-11-22 12:00 UTC.
+func setup(t *testing.T) *testBundle {
+	t.Helper()
+	ctx := context.Background()
+	db, err := gorm.Open(postgres.Open(testenv.Postgres(t)), &gorm.Config{Logger: logger.Discard, SkipDefaultTransaction: true})
+	require.NoError(t, err)
+	sqlDB, err := db.DB()
+	require.NoError(t, err)
+	t.Cleanup(func() { sqlDB.Close() })
+	require.NoError(t, migrations.Up(ctx, sqlDB))
+	clock := &testClock{t: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)}
+	pay := &RecordingProvider{}
+	svc, err := NewService(db, Config{Payments: pay}, slog.New(slog.DiscardHandler), clock.Now)
+	require.NoError(t, err)
+	return &testBundle{ctx: ctx, db: db, svc: svc, clock: clock, pay: pay}
+}
+
+// tenant inserts a tenant on plan created at created.
+func (b *testBundle) tenant(t *testing.T, plan string, created time.Time) uuid.UUID {
+	t.Helper()
+	id := uuid.New()
+	require.NoError(t, b.db.Exec(`INSERT INTO tenants (id, name, plan, created_at) VALUES (?, ?, ?, ?)`,
+		id, "Org "+id.String()[:8], plan, created).Error)
+	return id
+}
+
+// override sets columns of the tenant's override for plan.
+func (b *testBundle) override(t *testing.T, tenantID uuid.UUID, plan string, cols map[string]any) {
+	t.Helper()
+	row := map[string]any{"tenant_id": tenantID, "plan": plan}
+	for k, v := range cols {
+		row[k] = v
+	}
+	require.NoError(t, b.db.Table("plan_overrides").Create(row).Error)
+}
+
+// consume runs ConsumeEvents in its own transaction, as ingest does.
+func (b *testBundle) consume(tenantID uuid.UUID, n int) error {
+	return b.db.WithContext(b.ctx).Transaction(func(tx *gorm.DB) error {
+		return b.svc.ConsumeEvents(b.ctx, tx, tenantID, n)
+	})
+}
+
+// addEndpoints inserts n live endpoints for the tenant.
+func (b *testBundle) addEndpoints(t *testing.T, tenantID uuid.UUID, n int) []uuid.UUID {
+	t.Helper()
+	var ids []uuid.UUID
+	for range n {
+		id := uuid.New()
+		require.NoError(t, b.db.Exec(`INSERT INTO endpoints (id, tenant_id, url) VALUES (?, ?, 'https://example.com/hook')`, id, tenantID).Error)
+		ids = append(ids, id)
+	}
+	return ids
+}
+
+// setEvents sets the tenant's metered events for a month.
+func (b *testBundle) setEvents(t *testing.T, tenantID uuid.UUID, period time.Time, events int64) {
+	t.Helper()
+	require.NoError(t, b.db.Exec(`INSERT INTO usage_counters (tenant_id, period, slot, events) VALUES (?, ?, 3, ?)
+		ON CONFLICT (tenant_id, period, slot) DO UPDATE SET events = EXCLUDED.events`, tenantID, period, events).Error)
+}

@@ -1,0 +1,344 @@
+package delivery
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/google/uuid"
+	"gorm.io/gorm"
+
+	"github.com/ferry-dev/ferry"
+)
+
+// Replays (PRODUCT §6) reuse the event's id and bytes: a replayed
+// delivery goes back to pending and gets a job for its next attempt
+// number with trigger "replay" and the actor who asked, committed with
+// its outbox row in one transaction and then handed to the relay. Its
+// retry window starts again at the replayed attempt.
+
+// ReplayResult says which deliveries a replay re-queued.
+type ReplayResult struct {
+	EventID    uuid.UUID   `json:"event_id"`
+	Deliveries []uuid.UUID `json:"deliveries"`
+}
+
+// ReplayEvent replays one event to all of its deliveries, or, with
+// endpointID, to that endpoint only — creating a delivery when the
+// endpoint never had one for this event. actor is recorded on the
+// attempts. Errors: ENOTFOUND (event or endpoint), EINVALID (disabled
+// endpoint, or an event with no deliveries).
+func (s *Service) ReplayEvent(ctx context.Context, tenantID, eventID uuid.UUID, endpointID *uuid.UUID, actor string) (ReplayResult, error) {
+	res := ReplayResult{EventID: eventID, Deliveries: []uuid.UUID{}}
+	var jobs []Job
+	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		var ev Event
+		q := tx.Raw(`SELECT id, type, created_at FROM events WHERE id = ? AND tenant_id = ?`, eventID, tenantID).Scan(&ev)
+		if q.Error != nil {
+			return fmt.Errorf("load event %s: %w", eventID, q.Error)
+		}
+		if q.RowsAffected == 0 {
+			return ferry.NotFound("event")
+		}
+		var ids []uuid.UUID
+		if endpointID != nil {
+			if err := replayableEndpoint(tx, tenantID, *endpointID); err != nil {
+				return err
+			}
+			if err := tx.Raw(`SELECT id FROM deliveries WHERE tenant_id = ? AND event_id = ? AND endpoint_id = ?`,
+				tenantID, eventID, *endpointID).Scan(&ids).Error; err != nil {
+				return fmt.Errorf("find delivery: %w", err)
+			}
+			if len(ids) == 0 {
+				id := uuid.New()
+				if err := tx.Exec(`INSERT INTO deliveries (id, tenant_id, event_id, endpoint_id, created_at) VALUES (?, ?, ?, ?, ?)`,
+					id, tenantID, eventID, *endpointID, s.now().UTC()).Error; err != nil {
+					return fmt.Errorf("insert delivery: %w", err)
+				}
+				ids = []uuid.UUID{id}
+			}
+		} else {
+			if err := tx.Raw(`SELECT d.id FROM deliveries d JOIN endpoints e ON e.id = d.endpoint_id
+				WHERE d.tenant_id = ? AND d.event_id = ? AND e.enabled AND e.deleted_at IS NULL
+				ORDER BY d.created_at, d.id`, tenantID, eventID).Scan(&ids).Error; err != nil {
+				return fmt.Errorf("find deliveries: %w", err)
+			}
+			if len(ids) == 0 {
+				return ferry.Invalid("endpoint_id", "the event has no deliveries to enabled endpoints; pass endpoint_id to send it to one")
+			}
+		}
+		var err error
+		jobs, err = s.requeue(tx, tenantID, ids, actor)
+		return err
+	})
+	if err != nil {
+		return ReplayResult{}, err
+	}
+	for _, j := range jobs {
+		res.Deliveries = append(res.Deliveries, j.DeliveryID)
+	}
+	s.relay.Enqueue(jobs)
+	s.log.InfoContext(ctx, "event replayed", "tenant_id", tenantID, "event_id", eventID, "deliveries", len(jobs), "actor", actor)
+	return res, nil
+}
+
+// ReplayDelivery replays one delivery. Errors: ENOTFOUND, EINVALID
+// (its endpoint is disabled or deleted).
+func (s *Service) ReplayDelivery(ctx context.Context, tenantID, deliveryID uuid.UUID, actor string) (ReplayResult, error) {
+	var jobs []Job
+	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		var row struct{ EndpointID uuid.UUID }
+		q := tx.Raw(`SELECT endpoint_id FROM deliveries WHERE id = ? AND tenant_id = ?`, deliveryID, tenantID).Scan(&row)
+		if q.Error != nil {
+			return fmt.Errorf("load delivery %s: %w", deliveryID, q.Error)
+		}
+		if q.RowsAffected == 0 {
+			return ferry.NotFound("delivery")
+		}
+		if err := replayableEndpoint(tx, tenantID, row.EndpointID); err != nil {
+			return err
+		}
+		var err error
+		jobs, err = s.requeue(tx, tenantID, []uuid.UUID{deliveryID}, actor)
+		return err
+	})
+	if err != nil {
+		return ReplayResult{}, err
+	}
+	s.relay.Enqueue(jobs)
+	return ReplayResult{EventID: jobs[0].EventID, Deliveries: []uuid.UUID{deliveryID}}, nil
+}
+
+// replayableEndpoint returns ENOTFOUND for an endpoint the tenant does not
+// have and EINVALID for a disabled one (the dispatcher would not send).
+func replayableEndpoint(tx *gorm.DB, tenantID, endpointID uuid.UUID) error {
+	var row struct {
+		Enabled   bool
+		DeletedAt *time.Time
+	}
+	q := tx.Raw(`SELECT enabled, deleted_at FROM endpoints WHERE id = ? AND tenant_id = ?`, endpointID, tenantID).Scan(&row)
+	if q.Error != nil {
+		return fmt.Errorf("load endpoint %s: %w", endpointID, q.Error)
+	}
+	if q.RowsAffected == 0 || row.DeletedAt != nil {
+		return ferry.NotFound("endpoint")
+	}
+	if !row.Enabled {
+		return ferry.Invalid("endpoint_id", "the endpoint is disabled; enable it before replaying")
+	}
+	return nil
+}
+
+// requeue sets deliveries back to pending and writes one replay job per
+// delivery to the outbox, in tx. The caller enqueues the returned jobs
+// after commit.
+func (s *Service) requeue(tx *gorm.DB, tenantID uuid.UUID, ids []uuid.UUID, actor string) ([]Job, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	// The outbox key is (delivery_id, created_at) at Postgres' microsecond
+	// precision; the relay deletes by exactly this value.
+	now := s.now().UTC().Truncate(time.Microsecond)
+	strIDs := make([]string, len(ids))
+	for i, id := range ids {
+		strIDs[i] = id.String()
+	}
+	var rows []struct {
+		ID           uuid.UUID
+		EventID      uuid.UUID
+		EndpointID   uuid.UUID
+		AttemptCount int
+	}
+	err := tx.Raw(`UPDATE deliveries SET status = 'pending', next_attempt_at = NULL, first_attempt_at = NULL, updated_at = ?
+		WHERE tenant_id = ? AND id = ANY(?::uuid[])
+		RETURNING id, event_id, endpoint_id, attempt_count`, now, tenantID, pgTextArray(strIDs)).Scan(&rows).Error
+	if err != nil {
+		return nil, fmt.Errorf("reset deliveries: %w", err)
+	}
+	jobs := make([]Job, len(rows))
+	outIDs := make([]string, len(rows))
+	payloads := make([]string, len(rows))
+	for i, r := range rows {
+		jobs[i] = Job{DeliveryID: r.ID, EventID: r.EventID, EndpointID: r.EndpointID, TenantID: tenantID,
+			Attempt: r.AttemptCount + 1, Trigger: TriggerReplay, Actor: actor, AcceptedAt: now, outboxAt: now}
+		b, err := json.Marshal(jobs[i])
+		if err != nil {
+			return nil, fmt.Errorf("encode job: %w", err)
+		}
+		outIDs[i], payloads[i] = r.ID.String(), string(b)
+	}
+	if err := insertOutbox(tx, outIDs, payloads, now); err != nil {
+		return nil, err
+	}
+	return jobs, nil
+}
+
+// Replay job states.
+const (
+	ReplayQueued    = "queued"
+	ReplayRunning   = "running"
+	ReplayCompleted = "completed"
+	ReplayCancelled = "cancelled"
+	ReplayFailed    = "failed"
+)
+
+// ReplayFilter selects the deliveries a bulk replay re-sends. Every field
+// is optional; Until defaults to when the job was created, so a job never
+// chases deliveries created after it.
+type ReplayFilter struct {
+	EndpointID *uuid.UUID `json:"endpoint_id"`
+	EventType  string     `json:"event_type"`
+	Since      *time.Time `json:"since"`
+	Until      *time.Time `json:"until"`
+	Status     string     `json:"status"`
+}
+
+func (f *ReplayFilter) validate() error {
+	f.EventType = strings.TrimSpace(f.EventType)
+	if f.EventType != "" && !eventTypePattern.MatchString(f.EventType) {
+		return ferry.Invalid("event_type", "event_type must be 1-100 characters of letters, digits and . _ : - /")
+	}
+	if f.Status != "" && !Status(f.Status).valid() {
+		return ferry.Invalid("status", "status must be pending, retrying, succeeded, dropped or exhausted")
+	}
+	if f.Since != nil && f.Until != nil && !f.Since.Before(*f.Until) {
+		return ferry.Invalid("until", "until must be after since")
+	}
+	return nil
+}
+
+// ReplayJob is a bulk replay and its progress.
+type ReplayJob struct {
+	ID         uuid.UUID    `json:"id"`
+	State      string       `json:"state"`
+	Filter     ReplayFilter `json:"filter"`
+	Actor      string       `json:"actor"`
+	Reason     string       `json:"reason,omitempty"`
+	Total      int          `json:"total"`
+	Done       int          `json:"done"`
+	Error      string       `json:"error,omitempty"`
+	CreatedAt  time.Time    `json:"created_at"`
+	UpdatedAt  time.Time    `json:"updated_at"`
+	StartedAt  *time.Time   `json:"started_at"`
+	FinishedAt *time.Time   `json:"finished_at"`
+}
+
+type replayJobRow struct {
+	ID           uuid.UUID
+	TenantID     uuid.UUID
+	Actor        string
+	Reason       string
+	EndpointID   *uuid.UUID
+	EventType    string
+	Since        *time.Time
+	Until        *time.Time
+	StatusFilter string
+	State        string
+	Total        int
+	Done         int
+	CursorAt     *time.Time
+	CursorID     *uuid.UUID
+	Error        string
+	CreatedAt    time.Time
+	UpdatedAt    time.Time
+	StartedAt    *time.Time
+	FinishedAt   *time.Time
+}
+
+const replayJobColumns = `id, tenant_id, actor, reason, endpoint_id, event_type, since, until, status_filter, state,
+	total, done, cursor_at, cursor_id, error, created_at, updated_at, started_at, finished_at`
+
+func (r replayJobRow) job() ReplayJob {
+	return ReplayJob{ID: r.ID, State: r.State, Actor: r.Actor, Reason: r.Reason, Total: r.Total, Done: r.Done,
+		Error: r.Error, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt, StartedAt: r.StartedAt, FinishedAt: r.FinishedAt,
+		Filter: ReplayFilter{EndpointID: r.EndpointID, EventType: r.EventType, Since: r.Since, Until: r.Until, Status: r.StatusFilter}}
+}
+
+// CreateReplayJob queues a bulk replay of the tenant's deliveries matching
+// f; a replay worker runs it. reason is kept for staff replays.
+// Errors: EINVALID, ENOTFOUND (endpoint).
+func (s *Service) CreateReplayJob(ctx context.Context, tenantID uuid.UUID, f ReplayFilter, actor, reason string) (ReplayJob, error) {
+	if err := f.validate(); err != nil {
+		return ReplayJob{}, err
+	}
+	if !utf8.ValidString(reason) || len(reason) > 2000 {
+		return ReplayJob{}, ferry.Invalid("reason", "reason must be at most 2000 bytes of valid UTF-8")
+	}
+	db := s.db.WithContext(ctx)
+	if f.EndpointID != nil {
+		var n int64
+		if err := db.Raw(`SELECT count(*) FROM endpoints WHERE id = ? AND tenant_id = ? AND deleted_at IS NULL`,
+			*f.EndpointID, tenantID).Scan(&n).Error; err != nil {
+			return ReplayJob{}, fmt.Errorf("check endpoint: %w", err)
+		}
+		if n == 0 {
+			return ReplayJob{}, ferry.NotFound("endpoint")
+		}
+	}
+	now := s.now().UTC()
+	until := f.Until
+	if until == nil || until.After(now) {
+		until = &now
+	}
+	row := replayJobRow{ID: uuid.New(), TenantID: tenantID, Actor: actor, Reason: reason, EndpointID: f.EndpointID,
+		EventType: f.EventType, Since: f.Since, Until: until, StatusFilter: f.Status, State: ReplayQueued,
+		CreatedAt: now, UpdatedAt: now}
+	if err := db.Exec(`INSERT INTO replay_jobs (id, tenant_id, actor, reason, endpoint_id, event_type, since, until,
+		status_filter, state, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		row.ID, tenantID, actor, reason, row.EndpointID, row.EventType, row.Since, row.Until, row.StatusFilter,
+		row.State, now, now).Error; err != nil {
+		return ReplayJob{}, fmt.Errorf("insert replay job: %w", err)
+	}
+	s.log.InfoContext(ctx, "replay job queued", "tenant_id", tenantID, "replay_id", row.ID, "actor", actor)
+	return row.job(), nil
+}
+
+// ReplayJob returns one of the tenant's replay jobs. Errors: ENOTFOUND.
+func (s *Service) ReplayJob(ctx context.Context, tenantID, id uuid.UUID) (ReplayJob, error) {
+	var row replayJobRow
+	q := s.db.WithContext(ctx).Raw(`SELECT `+replayJobColumns+` FROM replay_jobs WHERE id = ? AND tenant_id = ?`,
+		id, tenantID).Scan(&row)
+	if q.Error != nil {
+		return ReplayJob{}, fmt.Errorf("load replay job %s: %w", id, q.Error)
+	}
+	if q.RowsAffected == 0 {
+		return ReplayJob{}, ferry.NotFound("replay")
+	}
+	return row.job(), nil
+}
+
+// ListReplayJobs returns a page of the tenant's replay jobs, newest first.
+func (s *Service) ListReplayJobs(ctx context.Context, tenantID uuid.UUID, page Page) ([]ReplayJob, string, error) {
+	cur, err := decodeCursor(page.Cursor)
+	if err != nil {
+		return nil, "", err
+	}
+	var rows []replayJobRow
+	if err := s.db.WithContext(ctx).Raw(`SELECT `+replayJobColumns+` FROM replay_jobs
+		WHERE tenant_id = ? AND (?::timestamptz IS NULL OR (created_at, id) < (?, ?))
+		ORDER BY created_at DESC, id DESC LIMIT ?`, tenantID, cur.timePtr(), cur.Time, cur.ID, page.limit()+1).
+		Scan(&rows).Error; err != nil {
+		return nil, "", fmt.Errorf("list replay jobs: %w", err)
+	}
+	out := make([]ReplayJob, len(rows))
+	for i, r := range rows {
+		out[i] = r.job()
+	}
+	out, next := paginate(out, page.limit(), func(j ReplayJob) cursor { return cursor{Time: j.CreatedAt, ID: j.ID} })
+	return out, next, nil
+}
+
+// CancelReplayJob stops a queued or running job; the worker notices
+// before its next page. Cancelling a finished job returns it unchanged.
+// Errors: ENOTFOUND.
+func (s *Service) CancelReplayJob(ctx context.Context, tenantID, id uuid.UUID) (ReplayJob, error) {
+	now := s.now().UTC()
+	if err := s.db.WithContext(ctx).Exec(`UPDATE replay_jobs SET state = 'cancelled', finished_at = ?, updated_at = ?
+		WHERE id = ? AND tenant_id = ? AND state IN ('queued', 'running')`, now, now, id, tenantID).Error; err != nil {
+		return ReplayJob{}, fmt.Errorf("cancel replay job %s: %w", id, err)
+	}
+	return s.ReplayJob(ctx, tenantID, id)
+}

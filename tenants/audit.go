@@ -1,0 +1,133 @@
+package tenants
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/google/uuid"
+
+	"github.com/ferry-dev/ferry"
+)
+
+// AuditEntry is one support-staff action: who, what, on which tenant,
+// when, and why.
+type AuditEntry struct {
+	ID         int64           `json:"id,string"`
+	StaffID    uuid.UUID       `json:"staff_id"`
+	ActorEmail string          `json:"actor_email"`
+	TenantID   *uuid.UUID      `json:"tenant_id"`
+	Action     string          `json:"action"`
+	Reason     string          `json:"reason"`
+	Detail     json.RawMessage `json:"detail"`
+	CreatedAt  time.Time       `json:"created_at"`
+}
+
+// Staff audit actions.
+const (
+	AuditSearchTenants = "tenants.search"
+	AuditViewTenant    = "tenant.view"
+	AuditListEvents    = "events.list"
+	AuditViewEvent     = "event.view"
+	AuditReplay        = "replay"
+	AuditViewReplay    = "replay.view"
+	AuditViewBilling   = "billing.view"
+)
+
+// MaxAuditReason bounds a staff member's stated reason.
+const MaxAuditReason = 1000
+
+// ValidateReason checks a staff member's reason for an action that needs
+// one. Errors: EINVALID.
+func ValidateReason(reason string) (string, error) {
+	reason = strings.TrimSpace(reason)
+	if reason == "" {
+		return "", ferry.Invalid("reason", "reason is required for staff actions")
+	}
+	if !utf8.ValidString(reason) || utf8.RuneCountInString(reason) > MaxAuditReason {
+		return "", ferry.Invalid("reason", "reason must be at most %d characters of valid UTF-8", MaxAuditReason)
+	}
+	return reason, nil
+}
+
+// Audit records a staff action. It is written before the action runs, so
+// no action happens unaudited; detail is any JSON-encodable value.
+func (s *Service) Audit(ctx context.Context, staff Principal, tenantID *uuid.UUID, action, reason string, detail any) error {
+	if !staff.IsStaff() {
+		return fmt.Errorf("audit %s: principal is not staff", action)
+	}
+	b := []byte("{}")
+	if detail != nil {
+		var err error
+		if b, err = json.Marshal(detail); err != nil {
+			return fmt.Errorf("encode audit detail: %w", err)
+		}
+	}
+	err := s.db.WithContext(ctx).Exec(`INSERT INTO audit_log (staff_id, actor_email, tenant_id, action, reason, detail, created_at)
+		VALUES (?, ?, ?, ?, ?, ?::jsonb, ?)`, staff.UserID, staff.Email, tenantID, action, reason, string(b), s.now().UTC()).Error
+	if err != nil {
+		return fmt.Errorf("write audit log: %w", err)
+	}
+	return nil
+}
+
+// AuditFilter narrows ListAudit.
+type AuditFilter struct {
+	TenantID *uuid.UUID
+	Limit    int
+	Cursor   string
+}
+
+// ListAudit returns audit entries, newest first, and the next page's
+// cursor. Errors: EINVALID (bad cursor).
+func (s *Service) ListAudit(ctx context.Context, f AuditFilter) ([]AuditEntry, string, error) {
+	limit := f.Limit
+	if limit <= 0 || limit > 200 {
+		limit = 50
+	}
+	var before int64
+	if f.Cursor != "" {
+		b, err := base64.RawURLEncoding.DecodeString(f.Cursor)
+		if err == nil {
+			before, err = strconv.ParseInt(string(b), 10, 64)
+		}
+		if err != nil || before <= 0 {
+			return nil, "", ferry.Invalid("cursor", "cursor is not valid")
+		}
+	}
+	var rows []struct {
+		ID         int64
+		StaffID    *uuid.UUID
+		ActorEmail string
+		TenantID   *uuid.UUID
+		Action     string
+		Reason     string
+		Detail     string
+		CreatedAt  time.Time
+	}
+	err := s.db.WithContext(ctx).Raw(`SELECT id, staff_id, actor_email, tenant_id, action, reason, detail::text AS detail, created_at
+		FROM audit_log WHERE (?::uuid IS NULL OR tenant_id = ?) AND (? = 0 OR id < ?)
+		ORDER BY id DESC LIMIT ?`, f.TenantID, f.TenantID, before, before, limit+1).Scan(&rows).Error
+	if err != nil {
+		return nil, "", fmt.Errorf("list audit log: %w", err)
+	}
+	next := ""
+	if len(rows) > limit {
+		rows = rows[:limit]
+		next = base64.RawURLEncoding.EncodeToString([]byte(strconv.FormatInt(rows[limit-1].ID, 10)))
+	}
+	out := make([]AuditEntry, len(rows))
+	for i, r := range rows {
+		out[i] = AuditEntry{ID: r.ID, ActorEmail: r.ActorEmail, TenantID: r.TenantID, Action: r.Action,
+			Reason: r.Reason, Detail: json.RawMessage(r.Detail), CreatedAt: r.CreatedAt}
+		if r.StaffID != nil {
+			out[i].StaffID = *r.StaffID
+		}
+	}
+	return out, next, nil
+}

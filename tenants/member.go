@@ -1,0 +1,189 @@
+package tenants
+
+import (
+	"context"
+	"crypto/rand"
+	"fmt"
+
+	"github.com/google/uuid"
+	"gorm.io/gorm"
+
+	"github.com/ferry-dev/ferry"
+)
+
+// MemberInput invites a user into a tenant.
+type MemberInput struct {
+	Email string `json:"email"`
+	Role  Role   `json:"role"`
+}
+
+// MemberPatch changes a member's role.
+type MemberPatch struct {
+	Role Role `json:"role"`
+}
+
+func validateRole(r Role) error {
+	if !r.Valid() {
+		return ferry.Invalid("role", "role must be owner, admin or viewer")
+	}
+	return nil
+}
+
+const userColumns = `id, tenant_id, email, role, created_at`
+
+// ListMembers returns the tenant's users, oldest first.
+func (s *Service) ListMembers(ctx context.Context, tenantID uuid.UUID) ([]User, error) {
+	users := []User{}
+	if err := s.db.WithContext(ctx).Raw(`SELECT `+userColumns+` FROM users WHERE tenant_id = ?
+		ORDER BY created_at, id`, tenantID).Scan(&users).Error; err != nil {
+		return nil, fmt.Errorf("list members: %w", err)
+	}
+	return users, nil
+}
+
+// InviteMember creates a user in the tenant with a generated temporary
+// password, returned once. Errors: EINVALID, ECONFLICT (email taken).
+func (s *Service) InviteMember(ctx context.Context, tenantID uuid.UUID, in MemberInput) (User, string, error) {
+	email, err := normalizeEmail("email", in.Email)
+	if err != nil {
+		return User{}, "", err
+	}
+	if err := validateRole(in.Role); err != nil {
+		return User{}, "", err
+	}
+	password := temporaryPassword()
+	hash, err := hashPassword(password, s.cfg.BcryptCost)
+	if err != nil {
+		return User{}, "", err
+	}
+	u := User{ID: uuid.New(), TenantID: tenantID, Email: email, Role: in.Role, CreatedAt: s.now().UTC()}
+	err = s.db.WithContext(ctx).Exec(`INSERT INTO users (id, tenant_id, email, password_hash, role, created_at)
+		VALUES (?, ?, ?, ?, ?, ?)`, u.ID, tenantID, u.Email, hash, string(u.Role), u.CreatedAt).Error
+	if isUniqueViolation(err) {
+		return User{}, "", &ferry.Error{Code: ferry.ECONFLICT, Message: "an account with this email already exists", Field: "email"}
+	}
+	if err != nil {
+		return User{}, "", fmt.Errorf("insert member: %w", err)
+	}
+	s.log.InfoContext(ctx, "member invited", "tenant_id", tenantID, "user_id", u.ID, "role", u.Role)
+	return u, password, nil
+}
+
+// temporaryPassword returns 20 characters of base32 (100 random bits).
+func temporaryPassword() string {
+	b := make([]byte, 13)
+	if _, err := rand.Read(b); err != nil {
+		panic("crypto/rand failed: " + err.Error())
+	}
+	return keyEncoding.EncodeToString(b)[:20]
+}
+
+// UpdateMember changes a member's role. A tenant always keeps at least
+// one owner. Errors: ENOTFOUND, EINVALID, ECONFLICT (last owner).
+func (s *Service) UpdateMember(ctx context.Context, tenantID, userID uuid.UUID, patch MemberPatch) (User, error) {
+	if err := validateRole(patch.Role); err != nil {
+		return User{}, err
+	}
+	var u User
+	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		cur, err := lockMember(tx, tenantID, userID)
+		if err != nil {
+			return err
+		}
+		if cur.Role == RoleOwner && patch.Role != RoleOwner {
+			if err := keepAnOwner(tx, tenantID); err != nil {
+				return err
+			}
+		}
+		if err := tx.Exec(`UPDATE users SET role = ? WHERE id = ? AND tenant_id = ?`, string(patch.Role), userID, tenantID).Error; err != nil {
+			return fmt.Errorf("update member: %w", err)
+		}
+		u = cur
+		u.Role = patch.Role
+		return nil
+	})
+	return u, err
+}
+
+// RemoveMember deletes a member. A tenant always keeps at least one
+// owner. Errors: ENOTFOUND, ECONFLICT (last owner).
+func (s *Service) RemoveMember(ctx context.Context, tenantID, userID uuid.UUID) error {
+	return s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		cur, err := lockMember(tx, tenantID, userID)
+		if err != nil {
+			return err
+		}
+		if cur.Role == RoleOwner {
+			if err := keepAnOwner(tx, tenantID); err != nil {
+				return err
+			}
+		}
+		if err := tx.Exec(`DELETE FROM users WHERE id = ? AND tenant_id = ?`, userID, tenantID).Error; err != nil {
+			return fmt.Errorf("delete member: %w", err)
+		}
+		return nil
+	})
+}
+
+// lockMember loads a member for update; the tenant's row is locked first
+// so concurrent role changes of one tenant queue up and cannot together
+// remove every owner.
+func lockMember(tx *gorm.DB, tenantID, userID uuid.UUID) (User, error) {
+	if err := tx.Exec(`SELECT 1 FROM tenants WHERE id = ? FOR UPDATE`, tenantID).Error; err != nil {
+		return User{}, fmt.Errorf("lock tenant: %w", err)
+	}
+	var u User
+	res := tx.Raw(`SELECT `+userColumns+` FROM users WHERE id = ? AND tenant_id = ?`, userID, tenantID).Scan(&u)
+	if res.Error != nil {
+		return User{}, fmt.Errorf("load member: %w", res.Error)
+	}
+	if res.RowsAffected == 0 {
+		return User{}, ferry.NotFound("member")
+	}
+	return u, nil
+}
+
+// keepAnOwner fails unless the tenant has an owner besides the one about
+// to be demoted or removed.
+func keepAnOwner(tx *gorm.DB, tenantID uuid.UUID) error {
+	var owners int64
+	if err := tx.Raw(`SELECT count(*) FROM users WHERE tenant_id = ? AND role = 'owner'`, tenantID).Scan(&owners).Error; err != nil {
+		return fmt.Errorf("count owners: %w", err)
+	}
+	if owners <= 1 {
+		return &ferry.Error{Code: ferry.ECONFLICT, Message: "a tenant must keep at least one owner", Field: "role"}
+	}
+	return nil
+}
+
+// Refresh re-reads a session principal from the database, so a removed
+// member or staff account loses access at once and a changed role takes
+// effect on the next request. API-key principals are returned as they
+// are (AuthenticateAPIKey has just read them). Errors: EUNAUTHORIZED.
+func (s *Service) Refresh(ctx context.Context, p Principal) (Principal, error) {
+	db := s.db.WithContext(ctx)
+	switch p.Kind {
+	case KindUser:
+		var row struct {
+			Email string
+			Role  string
+		}
+		res := db.Raw(`SELECT email, role FROM users WHERE id = ? AND tenant_id = ?`, p.UserID, p.TenantID).Scan(&row)
+		if res.Error != nil {
+			return Principal{}, fmt.Errorf("load session user: %w", res.Error)
+		}
+		if res.RowsAffected == 0 {
+			return Principal{}, ferry.Errorf(ferry.EUNAUTHORIZED, "session is no longer valid; sign in again")
+		}
+		p.Email, p.Role = row.Email, Role(row.Role)
+	case KindStaff:
+		var n int64
+		if err := db.Raw(`SELECT count(*) FROM staff WHERE id = ?`, p.UserID).Scan(&n).Error; err != nil {
+			return Principal{}, fmt.Errorf("load session staff: %w", err)
+		}
+		if n == 0 {
+			return Principal{}, ferry.Errorf(ferry.EUNAUTHORIZED, "session is no longer valid; sign in again")
+		}
+	}
+	return p, nil
+}

@@ -1,0 +1,294 @@
+package tenants
+
+import (
+	"context"
+	"log/slog"
+	"testing"
+	"time"
+
+	"golang.org/x/crypto/bcrypt"
+	"gorm.io/driver/postgres"
+	"gorm.io/gorm"
+	"gorm.io/gorm/logger"
+
+	"github.com/ferry-dev/ferry"
+	"github.com/ferry-dev/ferry/migrations"
+	"github.com/ferry-dev/ferry/tests/testenv"
+)
+
+type serviceBundle struct {
+	db  *gorm.DB
+	svc *Service
+	now time.Time
+}
+
+// setup returns a Service on a fresh, migrated database whose clock the
+// test moves.
+func setup(t *testing.T) *serviceBundle {
+	t.Helper()
+	db, err := gorm.Open(postgres.Open(testenv.Postgres(t)), &gorm.Config{Logger: logger.Discard, SkipDefaultTransaction: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sqlDB, err := db.DB()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sqlDB.Close() })
+	if err := migrations.Up(context.Background(), sqlDB); err != nil {
+		t.Fatal(err)
+	}
+	b := &serviceBundle{db: db, now: time.Now().UTC()}
+	b.svc, err = NewService(db, Config{BcryptCost: bcrypt.MinCost, MaxLoginFailures: 3, LoginWindow: 10 * time.Minute},
+		slog.New(slog.DiscardHandler), func() time.Time { return b.now })
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func (b *serviceBundle) signup(t *testing.T, email string) Principal {
+	t.Helper()
+	p, err := b.svc.Signup(context.Background(), SignupInput{Email: email, Password: "correct horse battery", Organization: "Org"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestLoginThrottling(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	ctx := context.Background()
+	b.signup(t, "ann@example.com")
+	for i := range 3 {
+		if _, err := b.svc.Login(ctx, "ann@example.com", "wrong password"); ferry.ErrorCode(err) != ferry.EUNAUTHORIZED {
+			t.Fatalf("failure %d: %v, want unauthorized", i+1, err)
+		}
+	}
+	// Locked now, even with the right password, and the answer says when.
+	_, err := b.svc.Login(ctx, "ANN@example.com", "correct horse battery")
+	var fe *ferry.Error
+	if ferry.ErrorCode(err) != ferry.ERATELIMIT || !asError(err, &fe) || fe.RetryAfterSeconds <= 0 {
+		t.Fatalf("login after 3 failures: %v, want rate_limited with Retry-After", err)
+	}
+	// Unknown emails are throttled alike (no account enumeration).
+	for range 3 {
+		_, _ = b.svc.Login(ctx, "nobody@example.com", "whatever")
+	}
+	if _, err := b.svc.Login(ctx, "nobody@example.com", "whatever"); ferry.ErrorCode(err) != ferry.ERATELIMIT {
+		t.Errorf("unknown email not throttled: %v", err)
+	}
+	// The window passes: the right password works and clears the count.
+	b.now = b.now.Add(11 * time.Minute)
+	if _, err := b.svc.Login(ctx, "ann@example.com", "correct horse battery"); err != nil {
+		t.Fatalf("login after the window: %v", err)
+	}
+	if _, err := b.svc.Login(ctx, "ann@example.com", "wrong password"); ferry.ErrorCode(err) != ferry.EUNAUTHORIZED {
+		t.Errorf("after success the failure count restarts: %v", err)
+	}
+}
+
+func asError(err error, target **ferry.Error) bool {
+	e, ok := err.(*ferry.Error)
+	if ok {
+		*target = e
+	}
+	return ok
+}
+
+func TestAPIKeyRevocationAndLastUsed(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	ctx := context.Background()
+	owner := b.signup(t, "ann@example.com")
+	k, secret, err := b.svc.CreateAPIKey(ctx, owner.TenantID, "backend")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(k.Prefix) < 12 || secret[:len(k.Prefix)] != k.Prefix {
+		t.Errorf("prefix %q is not the start of the key", k.Prefix)
+	}
+	var stored struct {
+		KeyHash []byte
+		Prefix  string
+	}
+	b.db.Raw(`SELECT key_hash, prefix FROM api_keys WHERE id = ?`, k.ID).Scan(&stored)
+	if string(stored.KeyHash) == secret || len(stored.KeyHash) != 32 {
+		t.Errorf("key stored as %x, want its sha256", stored.KeyHash)
+	}
+
+	p, err := b.svc.AuthenticateAPIKey(ctx, secret)
+	if err != nil || p.TenantID != owner.TenantID || p.KeyPrefix != k.Prefix || p.Kind != KindAPIKey {
+		t.Fatalf("authenticate: %+v, %v", p, err)
+	}
+	keys, _ := b.svc.ListAPIKeys(ctx, owner.TenantID)
+	if len(keys) != 1 || keys[0].LastUsedAt == nil {
+		t.Fatalf("last_used_at not recorded: %+v", keys)
+	}
+	first := *keys[0].LastUsedAt
+	b.now = b.now.Add(2 * time.Minute)
+	if _, err := b.svc.AuthenticateAPIKey(ctx, secret); err != nil {
+		t.Fatal(err)
+	}
+	keys, _ = b.svc.ListAPIKeys(ctx, owner.TenantID)
+	if !keys[0].LastUsedAt.After(first) {
+		t.Errorf("last_used_at %s did not move after %s", keys[0].LastUsedAt, first)
+	}
+
+	other := b.signup(t, "bob@example.com")
+	if err := b.svc.RevokeAPIKey(ctx, other.TenantID, k.ID); ferry.ErrorCode(err) != ferry.ENOTFOUND {
+		t.Errorf("another tenant revoked the key: %v", err)
+	}
+	if err := b.svc.RevokeAPIKey(ctx, owner.TenantID, k.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.svc.AuthenticateAPIKey(ctx, secret); ferry.ErrorCode(err) != ferry.EUNAUTHORIZED {
+		t.Errorf("revoked key authenticated: %v", err)
+	}
+	keys, _ = b.svc.ListAPIKeys(ctx, owner.TenantID)
+	if keys[0].RevokedAt == nil {
+		t.Error("revoked_at not shown")
+	}
+	for _, bad := range []string{"", "fry_live_", secret + "x", "fry_live_" + "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"} {
+		if _, err := b.svc.AuthenticateAPIKey(ctx, bad); ferry.ErrorCode(err) != ferry.EUNAUTHORIZED {
+			t.Errorf("key %q: %v, want unauthorized", bad, err)
+		}
+	}
+}
+
+func TestMembersKeepAnOwner(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	ctx := context.Background()
+	owner := b.signup(t, "ann@example.com")
+	tid := owner.TenantID
+
+	u, password, err := b.svc.InviteMember(ctx, tid, MemberInput{Email: "vic@example.com", Role: RoleViewer})
+	if err != nil || len(password) < minPasswordLen {
+		t.Fatalf("invite: %+v %q %v", u, password, err)
+	}
+	p, err := b.svc.Login(ctx, "vic@example.com", password)
+	if err != nil || p.Role != RoleViewer || p.TenantID != tid {
+		t.Fatalf("invited member login: %+v, %v", p, err)
+	}
+	if _, _, err := b.svc.InviteMember(ctx, tid, MemberInput{Email: "VIC@example.com", Role: RoleAdmin}); ferry.ErrorCode(err) != ferry.ECONFLICT {
+		t.Errorf("duplicate email: %v", err)
+	}
+	if _, _, err := b.svc.InviteMember(ctx, tid, MemberInput{Email: "x@example.com", Role: "root"}); ferry.ErrorCode(err) != ferry.EINVALID {
+		t.Errorf("bad role: %v", err)
+	}
+
+	// The only owner can be neither demoted nor removed.
+	if _, err := b.svc.UpdateMember(ctx, tid, owner.UserID, MemberPatch{Role: RoleAdmin}); ferry.ErrorCode(err) != ferry.ECONFLICT {
+		t.Errorf("demote last owner: %v", err)
+	}
+	if err := b.svc.RemoveMember(ctx, tid, owner.UserID); ferry.ErrorCode(err) != ferry.ECONFLICT {
+		t.Errorf("remove last owner: %v", err)
+	}
+	// With a second owner it works.
+	if _, err := b.svc.UpdateMember(ctx, tid, u.ID, MemberPatch{Role: RoleOwner}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.svc.UpdateMember(ctx, tid, owner.UserID, MemberPatch{Role: RoleViewer}); err != nil {
+		t.Fatalf("demote with another owner: %v", err)
+	}
+	// The demoted session sees its new role on the next request.
+	if p, err := b.svc.Refresh(ctx, owner); err != nil || p.Role != RoleViewer {
+		t.Errorf("refresh after demotion: %+v, %v", p, err)
+	}
+	if err := b.svc.RemoveMember(ctx, tid, owner.UserID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.svc.Refresh(ctx, owner); ferry.ErrorCode(err) != ferry.EUNAUTHORIZED {
+		t.Errorf("refresh of a removed member: %v", err)
+	}
+	// Another tenant's member is not found.
+	other := b.signup(t, "bob@example.com")
+	if _, err := b.svc.UpdateMember(ctx, other.TenantID, u.ID, MemberPatch{Role: RoleViewer}); ferry.ErrorCode(err) != ferry.ENOTFOUND {
+		t.Errorf("cross-tenant update: %v", err)
+	}
+	if err := b.svc.RemoveMember(ctx, other.TenantID, u.ID); ferry.ErrorCode(err) != ferry.ENOTFOUND {
+		t.Errorf("cross-tenant remove: %v", err)
+	}
+	members, err := b.svc.ListMembers(ctx, other.TenantID)
+	if err != nil || len(members) != 1 || members[0].Email != "bob@example.com" {
+		t.Errorf("other tenant's members = %+v, %v", members, err)
+	}
+}
+
+func TestAuditAndTenantSearch(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	ctx := context.Background()
+	acme := b.signup(t, "ann@acme.example")
+	b.signup(t, "bob@globex.example")
+	st, err := b.svc.CreateStaff(ctx, "sam@ferry.dev", "staff password 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	staff, err := b.svc.Login(ctx, "sam@ferry.dev", "staff password 1")
+	if err != nil || !staff.IsStaff() || staff.UserID != st.ID {
+		t.Fatalf("staff login: %+v, %v", staff, err)
+	}
+
+	found, _, err := b.svc.SearchTenants(ctx, "acme", 0, "")
+	if err != nil || len(found) != 1 || found[0].ID != acme.TenantID || found[0].OwnerEmail != "ann@acme.example" {
+		t.Fatalf("search acme: %+v, %v", found, err)
+	}
+	if found, _, _ := b.svc.SearchTenants(ctx, acme.TenantID.String(), 0, ""); len(found) != 1 {
+		t.Errorf("search by id found %d", len(found))
+	}
+	if found, _, _ := b.svc.SearchTenants(ctx, "%", 0, ""); len(found) != 0 {
+		t.Errorf("a literal %% matched %d tenants", len(found))
+	}
+	if found, _, _ := b.svc.SearchTenants(ctx, "' OR 1=1 --", 0, ""); len(found) != 0 {
+		t.Errorf("SQL-looking query matched %d tenants", len(found))
+	}
+	// Paging through everything: two tenants, one per page.
+	p1, next, err := b.svc.SearchTenants(ctx, "", 1, "")
+	if err != nil || len(p1) != 1 || next == "" {
+		t.Fatalf("page 1: %+v %q %v", p1, next, err)
+	}
+	p2, next2, err := b.svc.SearchTenants(ctx, "", 1, next)
+	if err != nil || len(p2) != 1 || p2[0].ID == p1[0].ID || next2 != "" {
+		t.Errorf("page 2: %+v %q %v", p2, next2, err)
+	}
+	if _, _, err := b.svc.SearchTenants(ctx, "", 1, "bogus"); ferry.ErrorCode(err) != ferry.EINVALID {
+		t.Errorf("bad cursor: %v", err)
+	}
+
+	if err := b.svc.Audit(ctx, acme, &acme.TenantID, AuditViewTenant, "", nil); err == nil {
+		t.Error("a tenant user was audited as staff")
+	}
+	for i := range 3 {
+		if err := b.svc.Audit(ctx, staff, &acme.TenantID, AuditReplay, "customer asked", map[string]int{"n": i}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := b.svc.Audit(ctx, staff, nil, AuditSearchTenants, "", map[string]string{"q": "acme"}); err != nil {
+		t.Fatal(err)
+	}
+	page1, next, err := b.svc.ListAudit(ctx, AuditFilter{TenantID: &acme.TenantID, Limit: 2})
+	if err != nil || len(page1) != 2 || next == "" {
+		t.Fatalf("audit page 1: %d entries, next %q, %v", len(page1), next, err)
+	}
+	if e := page1[0]; e.ActorEmail != "sam@ferry.dev" || e.StaffID != st.ID || e.Action != AuditReplay ||
+		e.Reason != "customer asked" || string(e.Detail) != `{"n": 2}` || e.CreatedAt.IsZero() {
+		t.Errorf("newest entry = %+v (detail %s)", e, e.Detail)
+	}
+	page2, next, err := b.svc.ListAudit(ctx, AuditFilter{TenantID: &acme.TenantID, Limit: 2, Cursor: next})
+	if err != nil || len(page2) != 1 || next != "" {
+		t.Errorf("audit page 2: %d entries, next %q, %v", len(page2), next, err)
+	}
+	all, _, _ := b.svc.ListAudit(ctx, AuditFilter{})
+	if len(all) != 4 {
+		t.Errorf("whole audit log has %d entries, want 4", len(all))
+	}
+	if _, _, err := b.svc.ListAudit(ctx, AuditFilter{Cursor: "garbage!"}); ferry.ErrorCode(err) != ferry.EINVALID {
+		t.Errorf("bad cursor: %v", err)
+	}
+	if _, err := ValidateReason("  "); ferry.ErrorCode(err) != ferry.EINVALID {
+		t.Errorf("blank reason accepted: %v", err)
+	}
+}

@@ -1,0 +1,211 @@
+package tests
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ferry-dev/ferry/tests/testenv"
+)
+
+// isoRequest is one request tenant B makes against tenant A's data.
+type isoRequest struct {
+	method, path string
+	body         any
+	// want is the status for B; 0 means "any 2xx" (B's own data).
+	want int
+}
+
+// notTenantScoped are routes with no tenant data to isolate: sign-up,
+// login, logout, the OpenAPI document, and the staff console (which
+// tenants cannot reach at all: every staff route answers them 404, see
+// TestRoleRouteTable).
+var notTenantScoped = map[string]bool{
+	"POST /auth/signup": true, "POST /auth/login": true, "POST /auth/logout": true, "GET /openapi.json": true,
+	"GET /staff/tenants": true, "GET /staff/tenants/:id": true, "GET /staff/tenants/:id/events": true,
+	"GET /staff/tenants/:id/events/:event_id": true, "POST /staff/tenants/:id/replays": true,
+	"GET /staff/tenants/:id/replays/:replay_id": true, "GET /staff/audit": true,
+	"GET /staff/tenants/:id/billing": true,
+}
+
+// TestTenantIsolation: for every tenant-scoped route, a second tenant —
+// with its own session and with its own API key — gets 404 for the first
+// tenant's ids, its lists show nothing of the first tenant, and nothing of
+// the first tenant changes. A registered route without a case fails.
+func TestTenantIsolation(t *testing.T) {
+	t.Parallel()
+	f := startFerry(t, testConfig(t))
+	rc := newReceiver(t, func(int, received) int { return 400 }) // dropped at once
+	rcB := newReceiver(t, nil)
+	aSession, aKey := signUp(t, f, "ann@a.example")
+	bSession, bKey := signUp(t, f, "bob@b.example")
+
+	// Tenant A's objects.
+	var ep struct {
+		ID     string `json:"id"`
+		Secret string `json:"secret"`
+	}
+	aKey.must(201, "POST", "/endpoints", map[string]any{"url": rc.URL + "/a", "headers": map[string]string{"Authorization": "Bearer a-receiver-token"}}, &ep)
+	var ev idOnly
+	aKey.must(202, "POST", "/events", map[string]any{"type": "a.secret", "data": map[string]string{"a": "private"}, "idempotency_key": "shared-key"}, &ev)
+	var detail struct {
+		Deliveries []struct {
+			ID     string `json:"id"`
+			Status string `json:"status"`
+		} `json:"deliveries"`
+	}
+	testenv.Eventually(t, 30*time.Second, func() bool {
+		aKey.must(200, "GET", "/events/"+ev.ID, nil, &detail)
+		return len(detail.Deliveries) == 1 && detail.Deliveries[0].Status == "dropped"
+	}, "tenant A's delivery was not attempted")
+	delivery := detail.Deliveries[0].ID
+	var keys struct {
+		Data []idOnly `json:"data"`
+	}
+	aSession.must(200, "GET", "/api-keys", nil, &keys)
+	aKeyID := keys.Data[0].ID
+	var job idOnly
+	aKey.must(202, "POST", "/replays", map[string]string{"endpoint_id": ep.ID, "status": "succeeded"}, &job)
+	_, aMember := member(t, f, aSession, "vic@a.example", "viewer")
+	var aMe struct {
+		Tenant idOnly `json:"tenant"`
+	}
+	aSession.must(200, "GET", "/me", nil, &aMe)
+
+	// Nothing of A may appear in any answer to B.
+	aMarks := []string{ep.ID, ep.Secret, ev.ID, delivery, aKeyID, job.ID, aMember, aMe.Tenant.ID,
+		"ann@a.example", "vic@a.example", "a-receiver-token", "a.secret", "private", rc.URL + "/a"}
+
+	cases := map[string][]isoRequest{
+		"GET /me":                           {{"GET", "/me", nil, 0}},
+		"POST /api-keys":                    {{"POST", "/api-keys", map[string]string{"name": "b"}, 0}},
+		"GET /api-keys":                     {{"GET", "/api-keys", nil, 0}},
+		"DELETE /api-keys/:id":              {{"DELETE", "/api-keys/" + aKeyID, nil, 404}},
+		"POST /endpoints":                   {{"POST", "/endpoints", map[string]string{"url": rcB.URL + "/b"}, 0}},
+		"GET /endpoints":                    {{"GET", "/endpoints", nil, 0}},
+		"GET /endpoints/:id":                {{"GET", "/endpoints/" + ep.ID, nil, 404}},
+		"PATCH /endpoints/:id":              {{"PATCH", "/endpoints/" + ep.ID, map[string]any{"description": "taken", "enabled": false}, 404}},
+		"DELETE /endpoints/:id":             {{"DELETE", "/endpoints/" + ep.ID, nil, 404}},
+		"GET /endpoints/:id/secret":         {{"GET", "/endpoints/" + ep.ID + "/secret", nil, 404}},
+		"POST /endpoints/:id/secret/rotate": {{"POST", "/endpoints/" + ep.ID + "/secret/rotate", nil, 404}},
+		"GET /endpoints/:id/attempts":       {{"GET", "/endpoints/" + ep.ID + "/attempts", nil, 404}},
+		// The same idempotency key in another tenant is another event.
+		"POST /events": {{"POST", "/events", map[string]any{"type": "b.event", "data": 1, "idempotency_key": "shared-key"}, 0}},
+		"GET /events": {{"GET", "/events", nil, 0}, {"GET", "/events?type=a.secret", nil, 0},
+			{"GET", "/events?status=dropped", nil, 0}},
+		"GET /events/:id":          {{"GET", "/events/" + ev.ID, nil, 404}},
+		"GET /events/:id/attempts": {{"GET", "/events/" + ev.ID + "/attempts", nil, 404}},
+		"POST /events/:id/replay": {{"POST", "/events/" + ev.ID + "/replay", map[string]string{}, 404},
+			{"POST", "/events/" + ev.ID + "/replay", map[string]string{"endpoint_id": ep.ID}, 404}},
+		"POST /deliveries/:id/replay": {{"POST", "/deliveries/" + delivery + "/replay", nil, 404}},
+		"POST /replays":               {{"POST", "/replays", map[string]string{"endpoint_id": ep.ID}, 404}},
+		"GET /replays":                {{"GET", "/replays", nil, 0}},
+		"GET /replays/:id":            {{"GET", "/replays/" + job.ID, nil, 404}},
+		"POST /replays/:id/cancel":    {{"POST", "/replays/" + job.ID + "/cancel", nil, 404}},
+		"GET /members":                {{"GET", "/members", nil, 0}},
+		"POST /members":               {{"POST", "/members", map[string]string{"email": "new@b.example", "role": "viewer"}, 0}},
+		"PATCH /members/:id":          {{"PATCH", "/members/" + aMember, map[string]string{"role": "owner"}, 404}},
+		"DELETE /members/:id":         {{"DELETE", "/members/" + aMember, nil, 404}},
+		"GET /billing":                {{"GET", "/billing", nil, 0}},
+		"GET /billing/invoices":       {{"GET", "/billing/invoices", nil, 0}},
+		"PUT /billing/plan":           {{"PUT", "/billing/plan", map[string]string{"plan": "pro"}, 0}},
+	}
+
+	n := 0
+	for _, route := range apiRoutes(f.App) {
+		if notTenantScoped[route] {
+			continue
+		}
+		reqs, ok := cases[route]
+		if !ok {
+			t.Errorf("route %s has no isolation case: add one to TestTenantIsolation (or to notTenantScoped if it holds no tenant data)", route)
+			continue
+		}
+		delete(cases, route)
+		sessionOnly := roleTable[route][3] == '-'
+		for _, r := range reqs {
+			for _, b := range []struct {
+				name string
+				c    *client
+			}{{"session", bSession}, {"api key", bKey}} {
+				n++
+				body := r.body
+				if m, ok := body.(map[string]string); ok && m["email"] != "" {
+					body = map[string]string{"email": strings.Replace(m["email"], "@", "+"+b.name[:3]+"@", 1), "role": m["role"]}
+				}
+				res := b.c.raw(r.method, r.path, mustJSON(t, body), nil)
+				switch {
+				case sessionOnly && b.name == "api key":
+					if res.Status != 403 {
+						t.Errorf("%s %s with B's API key: %d, want 403 (session-only route)", r.method, r.path, res.Status)
+					}
+				case r.want == 0:
+					if res.Status/100 != 2 {
+						t.Errorf("%s %s as B (%s): %d, want 2xx: %s", r.method, r.path, b.name, res.Status, res.Body)
+					}
+				default:
+					if res.Status != r.want {
+						t.Errorf("%s %s as B (%s): %d, want %d: %s", r.method, r.path, b.name, res.Status, r.want, res.Body)
+					} else if res.apiError(t).Error.Code != "not_found" {
+						t.Errorf("%s %s as B: code %s, want not_found", r.method, r.path, res.Body)
+					}
+				}
+				for _, mark := range aMarks {
+					if strings.Contains(string(res.Body), mark) {
+						t.Errorf("%s %s as B (%s) shows tenant A's %q: %s", r.method, r.path, b.name, mark, res.Body)
+					}
+				}
+			}
+		}
+	}
+	for route := range cases {
+		t.Errorf("isolation case %s matches no registered route", route)
+	}
+
+	// A is untouched.
+	var epNow struct {
+		Description string `json:"description"`
+		Enabled     bool   `json:"enabled"`
+	}
+	aKey.must(200, "GET", "/endpoints/"+ep.ID, nil, &epNow)
+	if epNow.Description != "" || !epNow.Enabled {
+		t.Errorf("tenant A's endpoint changed: %+v", epNow)
+	}
+	var secret struct {
+		Secret string `json:"secret"`
+	}
+	aKey.must(200, "GET", "/endpoints/"+ep.ID+"/secret", nil, &secret)
+	if secret.Secret != ep.Secret {
+		t.Error("tenant A's secret was rotated")
+	}
+	var members struct {
+		Data []struct {
+			ID   string `json:"id"`
+			Role string `json:"role"`
+		} `json:"data"`
+	}
+	aSession.must(200, "GET", "/members", nil, &members)
+	if len(members.Data) != 2 || members.Data[1].ID != aMember || members.Data[1].Role != "viewer" {
+		t.Errorf("tenant A's members changed: %+v", members.Data)
+	}
+	var jobNow struct {
+		State string `json:"state"`
+	}
+	aKey.must(200, "GET", "/replays/"+job.ID, nil, &jobNow)
+	if jobNow.State == "cancelled" {
+		t.Error("tenant B cancelled tenant A's replay")
+	}
+	var evNow struct {
+		Deliveries []struct {
+			AttemptCount int `json:"attempt_count"`
+		} `json:"deliveries"`
+	}
+	aKey.must(200, "GET", "/events/"+ev.ID, nil, &evNow)
+	if evNow.Deliveries[0].AttemptCount != 1 {
+		t.Errorf("tenant A's delivery was replayed by B: %+v", evNow)
+	}
+	if len(rc.requests()) != 1 {
+		t.Errorf("receiver got %d requests; B's replays must not reach A's endpoint", len(rc.requests()))
+	}
+	t.Logf("%d cross-tenant requests checked", n)
+}
