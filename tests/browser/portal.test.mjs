@@ -219,6 +219,24 @@ test('(b) failing endpoint: see the 500 attempts and body, fix the receiver, rep
     await page.locator('.job').getByText('completed').waitFor({ timeout: 20_000 })
     await shot(page, 'b', '03-bulk-replay')
     await accessible(page, 'the replay page')
+
+    // Members: the owner adds a viewer, who gets a temporary password once.
+    await nav(page, 'Members')
+    await page.getByLabel('Email', { exact: true }).fill(`viewer-${uniq()}@globex.test`)
+    await page.getByLabel('Role', { exact: true }).selectOption('viewer')
+    await page.getByRole('button', { name: 'Invite' }).click()
+    await page.getByRole('region', { name: 'New member' }).getByText('was added as viewer').waitFor()
+    await shot(page, 'b', '04-members')
+    await accessible(page, 'the members page')
+
+    // Billing (when the binary serves it): plan and usage against quota.
+    const billing = page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Billing', exact: true })
+    if (await billing.count()) {
+      await billing.click()
+      await page.getByRole('progressbar', { name: 'Events this month' }).waitFor()
+      await shot(page, 'b', '05-billing')
+      await accessible(page, 'the billing page')
+    }
     assert.deepEqual(b.consoleErrors, [])
   } catch (e) {
     await shot(page, 'b', 'failure').catch(() => {})

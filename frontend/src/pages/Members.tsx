@@ -5,7 +5,7 @@ import { api, type Page } from '../api'
 import { ConfirmButton, CopyButton, Empty, ErrorMessage, Field, Loading, Notice, Pager } from '../components'
 import { formatTime } from '../format'
 import { usePaged } from '../paging'
-import { canWrite, useSession } from '../session'
+import { useSession } from '../session'
 import type { Member } from '../types'
 
 const roles = ['viewer', 'admin', 'owner'] as const
@@ -18,7 +18,7 @@ export function MembersPage() {
   const [error, setError] = useState<unknown>(null)
   const [notice, setNotice] = useState('')
   const list = usePaged((cursor) => api.get<Page<Member>>('/members' + (cursor ? `?cursor=${encodeURIComponent(cursor)}` : '')), [])
-  const writer = canWrite(me.role)
+  const writer = me.role === 'owner'
 
   async function run(f: () => Promise<void>) {
     setError(null)
