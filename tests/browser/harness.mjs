@@ -4,7 +4,7 @@
 // Debian's Chromium driven by playwright-core (never a downloaded browser).
 import { execFile, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { createWriteStream, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { createWriteStream, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import http from 'node:http'
 import net from 'node:net'
 import { createRequire } from 'node:module'
@@ -107,6 +107,7 @@ export class Stack {
     if (!dbURL || !brokers) throw new Error('FERRY_TEST_DATABASE_URL and FERRY_TEST_KAFKA_BROKERS must be set (eval "$(bash scripts/env.sh)")')
     this.bin = process.env.FERRY_BIN ?? path.join(root, 'bin/ferry')
     mkdirSync(screenshotDir, { recursive: true })
+    for (const f of readdirSync(screenshotDir)) if (f.endsWith('.png')) rmSync(path.join(screenshotDir, f))
     const id = uniq()
     this.adminURL = dbURL
     this.dbName = `portal_test_${id}`

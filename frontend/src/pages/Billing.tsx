@@ -1,7 +1,7 @@
 // Billing.tsx: plan, usage against quota, plan change and invoices (PRODUCT §7).
 import { useEffect, useState } from 'react'
 import { api, type Page } from '../api'
-import { Badge, Empty, ErrorMessage, Loading, Notice, Pager, ProgressBar } from '../components'
+import { Badge, Empty, ErrorMessage, Loading, Notice, Pager, ProgressBar, ConfirmButton } from '../components'
 import { formatCount, formatMoney, formatTime } from '../format'
 import { usePaged } from '../paging'
 import { useSession } from '../session'
@@ -66,7 +66,7 @@ export function BillingPage() {
                     <li>{p.events_per_second} events/s</li>
                   </ul>
                   {p.name === o.plan.name ? <p><strong>Current plan</strong></p> : me.role === 'owner' ? (
-                    <button type="button" className="btn" onClick={() => change(p.name)}>Switch to {p.display_name || p.name}</button>
+                    <ConfirmButton className="btn" confirmLabel={`Yes, switch to ${p.display_name || p.name}`} onConfirm={() => change(p.name)}>Switch to {p.display_name || p.name}</ConfirmButton>
                   ) : <p className="muted">Only owners change the plan.</p>}
                 </div>
               ))}
