@@ -4,7 +4,7 @@
 // Debian's Chromium driven by playwright-core (never a downloaded browser).
 import { execFile, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { createWriteStream, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import http from 'node:http'
 import net from 'node:net'
 import { createRequire } from 'node:module'
@@ -40,6 +40,19 @@ function freePort() {
 }
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
+
+/** psql is the PostgreSQL client: on PATH, or beside the server binaries scripts/services.sh uses. */
+function psql() {
+  for (const dir of (process.env.PATH ?? '').split(':')) {
+    if (dir && existsSync(path.join(dir, 'psql'))) return 'psql'
+  }
+  const versions = existsSync('/usr/lib/postgresql') ? readdirSync('/usr/lib/postgresql').sort((a, b) => Number(b) - Number(a)) : []
+  for (const v of versions) {
+    const p = `/usr/lib/postgresql/${v}/bin/psql`
+    if (existsSync(p)) return p
+  }
+  return 'psql'
+}
 
 /** waitFor polls fn until it returns a truthy value or the timeout passes. */
 export async function waitFor(fn, { timeout = 20000, interval = 250, what = 'condition' } = {}) {
@@ -111,7 +124,7 @@ export class Stack {
     const id = uniq()
     this.adminURL = dbURL
     this.dbName = `portal_test_${id}`
-    await run('psql', [dbURL, '-v', 'ON_ERROR_STOP=1', '-qc', `CREATE DATABASE ${this.dbName}`])
+    await run(psql(), [dbURL, '-v', 'ON_ERROR_STOP=1', '-qc', `CREATE DATABASE ${this.dbName}`])
     this.receiver = new Receiver()
     await this.receiver.start()
     const port = await freePort()
@@ -168,7 +181,7 @@ export class Stack {
     }
     await this.receiver?.stop()
     if (this.dbName) {
-      await run('psql', [this.adminURL, '-qc', `DROP DATABASE IF EXISTS ${this.dbName} WITH (FORCE)`]).catch((e) => console.error('drop database:', e.message))
+      await run(psql(), [this.adminURL, '-qc', `DROP DATABASE IF EXISTS ${this.dbName} WITH (FORCE)`]).catch((e) => console.error('drop database:', e.message))
     }
   }
 }
