@@ -148,6 +148,11 @@ export class Stack {
     this.proc.stdout.pipe(log)
     this.proc.stderr.pipe(log)
     this.exited = new Promise((r) => this.proc.on('exit', (code) => r(code)))
+    // Never leave ferry running: kill it if the runner exits or is stopped
+    // (e.g. by the suite's timeout) before after() could run.
+    const kill = () => this.proc.exitCode === null && this.proc.kill('SIGKILL')
+    process.once('exit', kill)
+    for (const sig of ['SIGTERM', 'SIGINT']) process.once(sig, () => { kill(); process.exit(130) })
     let exitCode = null
     this.exited.then((c) => (exitCode = c))
     await waitFor(async () => {
