@@ -111,6 +111,10 @@ test('(a) sign up, create an API key and an endpoint, send a test event, see the
     assert.match(got.headers['webhook-signature'], /^v1,/)
     await ok.first().locator('summary').click()
     await page.getByTestId('response-body').first().waitFor()
+    // Replay just this delivery: a second, replay-triggered success.
+    await page.getByRole('button', { name: /^Replay delivery to / }).click()
+    await page.getByText('Delivery replay queued').waitFor()
+    await attempts(page).filter({ hasText: 'replay' }).filter({ hasText: 'HTTP 200' }).first().waitFor({ timeout: 20_000 })
     await shot(page, 'a', '05-event-success')
     await accessible(page, 'the event page')
 

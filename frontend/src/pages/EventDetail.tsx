@@ -137,8 +137,9 @@ export function EventDetailPage({ id }: { id: string }) {
     return { event, attempts: attempts.data }
   }, [id])
   const replay = useCallback(async (t: { deliveryId?: string; endpointId?: string }) => {
-    // One delivery is the event to one endpoint (PRODUCT §3: endpoint_id).
-    await api.post(`/events/${id}/replay`, t.endpointId ? { endpoint_id: t.endpointId } : {})
+    // One delivery, or the whole event to every subscribed endpoint.
+    if (t.deliveryId) await api.post(`/deliveries/${encodeURIComponent(t.deliveryId)}/replay`)
+    else await api.post(`/events/${id}/replay`, t.endpointId ? { endpoint_id: t.endpointId } : {})
   }, [id])
   return (
     <EventView

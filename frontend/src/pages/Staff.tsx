@@ -127,11 +127,10 @@ export function StaffEventPage({ tenantId, eventId }: { tenantId: string; eventI
     const attempts = event.attempts ?? event.deliveries.flatMap((d) => d.attempts ?? [])
     return { event, attempts }
   }, [tenantId, eventId])
-  const replay = useCallback(async (t: { endpointId?: string }) => {
+  const replay = useCallback(async (t: { deliveryId?: string; endpointId?: string }) => {
     const r = reasonRef.current.trim()
     if (!r) throw new ApiError(422, 'invalid', 'Enter a reason for the replay; it is recorded in the audit log.', 'reason')
-    const body: Record<string, string> = { reason: r, event_id: eventId }
-    if (t.endpointId) body.endpoint_id = t.endpointId
+    const body: Record<string, string> = t.deliveryId ? { reason: r, delivery_id: t.deliveryId } : { reason: r, event_id: eventId }
     await api.post(`${base(tenantId)}/replays`, body)
   }, [tenantId, eventId])
   return (
