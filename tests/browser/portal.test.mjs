@@ -129,6 +129,18 @@ test('(a) sign up, create an API key and an endpoint, send a test event, see the
     await page.getByRole('link', { name: 'invoice.paid' }).waitFor()
     await shot(page, 'a', '06-events')
 
+    // Revoking the key: it shows as revoked and the API refuses it.
+    await nav(page, 'API keys')
+    await page.getByRole('button', { name: 'Revoke' }).click()
+    await page.getByRole('button', { name: 'Yes, revoke' }).click()
+    await page.getByRole('cell', { name: 'revoked' }).waitFor()
+    const refused = await fetch(stack.baseURL + '/api/v1/events', {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ type: 'invoice.paid', data: {} }),
+    })
+    assert.equal(refused.status, 401)
+
     // Dashboard: the chart and the success rate.
     await waitFor(async () => {
       await nav(page, 'Dashboard')
@@ -158,6 +170,26 @@ test('(a) sign up, create an API key and an endpoint, send a test event, see the
     await page.getByRole('button', { name: 'Menu' }).click()
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Events', exact: true }).click()
     await page.getByRole('heading', { name: 'Events', level: 1 }).waitFor()
+
+    // Edit, rotate the secret, disable/enable, then delete the endpoint.
+    await page.setViewportSize({ width: 1280, height: 860 })
+    await page.goto(stack.baseURL + `/endpoints/${endpointId}`)
+    await page.getByRole('button', { name: 'Edit' }).click()
+    await page.getByLabel('Description', { exact: true }).fill('Acme receiver (edited)')
+    await page.getByRole('button', { name: 'Save changes' }).click()
+    await page.getByText('Endpoint saved.').waitFor()
+    await page.getByText('Acme receiver (edited)').waitFor()
+    await page.getByRole('button', { name: 'Rotate secret' }).click()
+    await page.getByRole('button', { name: 'Yes, rotate' }).click()
+    await page.getByText('Previous secret still valid until').waitFor()
+    await page.getByRole('button', { name: 'Disable' }).click()
+    await page.getByText('disabled', { exact: true }).first().waitFor()
+    await page.getByRole('button', { name: 'Enable' }).click()
+    await page.getByText('enabled', { exact: true }).first().waitFor()
+    await shot(page, 'a', '10-endpoint-edited')
+    await page.getByRole('button', { name: 'Delete' }).click()
+    await page.getByRole('button', { name: 'Yes, delete endpoint' }).click()
+    await page.getByText('No endpoints yet').waitFor()
 
     // Sign out ends the session: the portal shows the sign-in page.
     await page.getByRole('button', { name: 'Sign out' }).click()
