@@ -128,6 +128,7 @@ test('(a) sign up, create an API key and an endpoint, send a test event, see the
     await nav(page, 'Events')
     await page.getByRole('link', { name: 'invoice.paid' }).waitFor()
     await shot(page, 'a', '06-events')
+    await accessible(page, 'the events page')
 
     // Revoking the key: it shows as revoked and the API refuses it.
     await nav(page, 'API keys')

@@ -4,7 +4,7 @@ import { api, query, type Page } from '../api'
 import { Empty, ErrorMessage, Loading, Pager } from '../components'
 import { formatTime, toISOFromLocal } from '../format'
 import { usePaged } from '../paging'
-import { Link } from '../router'
+import { Link, navigate } from '../router'
 import type { FerryEvent } from '../types'
 
 /** EventFilters are the event list's filters (PRODUCT §3). */
@@ -75,6 +75,7 @@ export function EventTable({ events, href }: { events: FerryEvent[]; href: (id: 
 
 export function EventsPage() {
   const [filters, setFilters] = useState(noFilters)
+  const [jump, setJump] = useState('')
   const list = usePaged(
     (cursor) => api.get<Page<FerryEvent>>('/events' + query({ ...filters, cursor, limit: 25 })),
     [filters.type, filters.status, filters.since, filters.until],
@@ -84,7 +85,16 @@ export function EventsPage() {
     <section>
       <div className="page-head">
         <h1>Events</h1>
-        <button type="button" className="btn" onClick={list.reload}>Refresh</button>
+        <form className="inline-field" role="search" aria-label="Open an event by id" onSubmit={(e) => {
+          e.preventDefault()
+          const id = jump.trim()
+          if (id) navigate(`/events/${encodeURIComponent(id)}`)
+        }}>
+          <label htmlFor="event-id">Event id</label>
+          <input id="event-id" value={jump} onChange={(e) => setJump(e.target.value)} placeholder="UUID from webhook-id" />
+          <button type="submit" className="btn btn-small">Open</button>
+          <button type="button" className="btn btn-small" onClick={list.reload}>Refresh</button>
+        </form>
       </div>
       <EventFilterForm onApply={setFilters} />
       <ErrorMessage error={list.error} title="Could not load events" />
