@@ -93,8 +93,8 @@ export function EventsPage() {
           <label htmlFor="event-id">Event id</label>
           <input id="event-id" value={jump} onChange={(e) => setJump(e.target.value)} placeholder="UUID from webhook-id" />
           <button type="submit" className="btn btn-small">Open</button>
-          <button type="button" className="btn btn-small" onClick={list.reload}>Refresh</button>
         </form>
+        <button type="button" className="btn btn-small" onClick={list.reload}>Refresh</button>
       </div>
       <EventFilterForm onApply={setFilters} />
       <ErrorMessage error={list.error} title="Could not load events" />
