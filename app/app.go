@@ -30,6 +30,12 @@ import (
 	"github.com/ferry-dev/ferry/tenants"
 )
 
+// billing.Service is what delivery asks for plan limits and retention.
+var (
+	_ delivery.Limits           = (*billing.Service)(nil)
+	_ delivery.AttemptRetention = (*billing.Service)(nil)
+)
+
 // App is one Ferry process.
 type App struct {
 	cfg Config
@@ -134,6 +140,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 	registry := prometheus.NewRegistry()
 	registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	metrics := delivery.NewMetrics(registry)
+	a.kafkaCfg.Lag = metrics // per-topic consumer lag
 
 	cipher, err := delivery.NewCipher(cfg.MasterKey)
 	if err != nil {
@@ -146,7 +153,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 	if a.Tenants, err = tenants.NewService(a.db, tenants.Config{BcryptCost: cfg.BcryptCost}, log, nil); err != nil {
 		return nil, err
 	}
-	a.relay = delivery.NewRelay(a.db, a.writer, delivery.RelayConfig{SweepAfter: cfg.OutboxSweepAfter}, log)
+	a.relay = delivery.NewRelay(a.db, a.writer, delivery.RelayConfig{SweepAfter: cfg.OutboxSweepAfter, Metrics: metrics}, log)
 	addressPolicy := delivery.AddressPolicy{AllowPrivate: cfg.AllowPrivateEndpoints}
 	if a.Billing, err = NewBillingService(a.db, cfg, log); err != nil {
 		return nil, err

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"time"
+
+	"github.com/google/uuid"
 )
 
 // PruneAttempts deletes the attempts each tenant's plan no longer keeps:
@@ -40,4 +42,15 @@ func (s *Service) CleanRateWindows(ctx context.Context) error {
 		return fmt.Errorf("clean rate windows: %w", err)
 	}
 	return nil
+}
+
+// AttemptRetention is how long the tenant's plan keeps attempts. delivery
+// hides older attempts with it, so the log shown matches the plan between
+// runs of PruneAttempts.
+func (s *Service) AttemptRetention(ctx context.Context, tenantID uuid.UUID) (time.Duration, error) {
+	e, err := s.Entitlements(ctx, tenantID)
+	if err != nil {
+		return 0, err
+	}
+	return time.Duration(e.RetentionDays) * 24 * time.Hour, nil
 }

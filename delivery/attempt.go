@@ -78,9 +78,13 @@ func (s *Service) EventAttempts(ctx context.Context, tenantID, eventID uuid.UUID
 	if !exists {
 		return nil, ferry.NotFound("event")
 	}
+	cutoff, err := s.attemptCutoff(ctx, tenantID)
+	if err != nil {
+		return nil, err
+	}
 	var rows []attemptRow
 	if err := s.db.WithContext(ctx).Raw(`SELECT `+attemptColumns+` FROM attempts
-		WHERE tenant_id = ? AND event_id = ? ORDER BY started_at, attempt_number`, tenantID, eventID).
+		WHERE tenant_id = ? AND event_id = ? AND started_at >= ? ORDER BY started_at, attempt_number`, tenantID, eventID, cutoff).
 		Scan(&rows).Error; err != nil {
 		return nil, fmt.Errorf("list attempts of event %s: %w", eventID, err)
 	}
@@ -106,12 +110,16 @@ func (s *Service) EndpointAttempts(ctx context.Context, tenantID, endpointID uui
 	if err != nil {
 		return nil, "", err
 	}
+	cutoff, err := s.attemptCutoff(ctx, tenantID)
+	if err != nil {
+		return nil, "", err
+	}
 	var rows []attemptRow
 	if err := s.db.WithContext(ctx).Raw(`SELECT `+attemptColumns+` FROM attempts
-		WHERE tenant_id = ? AND endpoint_id = ? AND (? = '' OR outcome = ?)
+		WHERE tenant_id = ? AND endpoint_id = ? AND started_at >= ? AND (? = '' OR outcome = ?)
 		AND (?::timestamptz IS NULL OR (started_at, id) < (?, ?))
 		ORDER BY started_at DESC, id DESC LIMIT ?`,
-		tenantID, endpointID, outcome, outcome, cur.timePtr(), cur.Time, cur.ID, page.limit()+1).
+		tenantID, endpointID, cutoff, outcome, outcome, cur.timePtr(), cur.Time, cur.ID, page.limit()+1).
 		Scan(&rows).Error; err != nil {
 		return nil, "", fmt.Errorf("list attempts of endpoint %s: %w", endpointID, err)
 	}
@@ -121,6 +129,23 @@ func (s *Service) EndpointAttempts(ctx context.Context, tenantID, endpointID uui
 	}
 	out, next := paginate(out, page.limit(), func(a Attempt) cursor { return cursor{Time: a.StartedAt, ID: a.ID} })
 	return out, next, nil
+}
+
+// attemptCutoff is the oldest attempt time the tenant's plan shows; the
+// zero time when no retention applies.
+func (s *Service) attemptCutoff(ctx context.Context, tenantID uuid.UUID) (time.Time, error) {
+	r, ok := s.limits.(AttemptRetention)
+	if !ok {
+		return time.Time{}, nil
+	}
+	d, err := r.AttemptRetention(ctx, tenantID)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("attempt retention of tenant %s: %w", tenantID, err)
+	}
+	if d <= 0 {
+		return time.Time{}, nil
+	}
+	return s.now().Add(-d).UTC(), nil
 }
 
 // MarshalJSON keeps an empty header set as {} rather than null.

@@ -6,10 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/http"
+	"sync/atomic"
 	"time"
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/stdlib"
 	"gorm.io/gorm"
 )
@@ -31,6 +34,8 @@ type AttemptLogConfig struct {
 	// DisableAfter disables an endpoint whose attempts have all failed for
 	// this long (default 5 days, scaled by the caller).
 	DisableAfter time.Duration
+	// Now is the clock for health tracking; nil uses time.Now.
+	Now func() time.Time
 }
 
 // AttemptLog writes attempts in batches: each transaction COPYs the
@@ -42,6 +47,8 @@ type AttemptLog struct {
 	cfg AttemptLogConfig
 	log *slog.Logger
 	ch  chan pendingRecord
+	// batches counts committed batches (tests check attempts share them).
+	batches atomic.Int64
 }
 
 type pendingRecord struct {
@@ -53,6 +60,9 @@ type pendingRecord struct {
 func NewAttemptLog(db *gorm.DB, cfg AttemptLogConfig, log *slog.Logger) *AttemptLog {
 	cfg.MaxBatch = cmpOr(cfg.MaxBatch, 1000)
 	cfg.DisableAfter = cmpOr(cfg.DisableAfter, 5*24*time.Hour)
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
 	return &AttemptLog{db: db, cfg: cfg, log: log, ch: make(chan pendingRecord, cfg.MaxBatch)}
 }
 
@@ -97,8 +107,21 @@ func (l *AttemptLog) Run(ctx context.Context) error {
 			}
 		}
 		err := l.write(ctx, batch)
+		if err == nil {
+			l.batches.Add(1)
+		}
 		if err != nil {
 			l.log.Warn("attempt log batch failed", "err", err, "attempts", len(batch))
+		}
+		var pgErr *pgconn.PgError
+		if err != nil && len(batch) > 1 && errors.As(err, &pgErr) {
+			// A row Postgres refuses must not fail every attempt that
+			// shares its batch (they would all retry together, forever):
+			// write them one by one so only the bad one fails.
+			for _, p := range batch {
+				p.done <- l.write(ctx, []pendingRecord{p})
+			}
+			continue
 		}
 		for _, p := range batch {
 			p.done <- err
@@ -128,19 +151,19 @@ func (l *AttemptLog) write(ctx context.Context, batch []pendingRecord) error {
 	var failed, succeeded []uuid.UUID
 	for i, p := range batch {
 		r := p.rec
-		reqHeaders, err := json.Marshal(r.RequestHeaders)
+		reqHeaders, err := json.Marshal(storableHeaders(r.RequestHeaders))
 		if err != nil {
 			return fmt.Errorf("encode request headers: %w", err)
 		}
 		var respHeaders []byte
 		if r.ResponseHeaders != nil {
-			if respHeaders, err = json.Marshal(r.ResponseHeaders); err != nil {
+			if respHeaders, err = json.Marshal(storableHeaders(r.ResponseHeaders)); err != nil {
 				return fmt.Errorf("encode response headers: %w", err)
 			}
 		}
 		rows[i] = []any{r.ID, r.TenantID, r.DeliveryID, r.EventID, r.EndpointID, r.AttemptNumber,
-			string(r.Trigger), r.Actor, r.StartedAt, r.DurationMs, string(reqHeaders), r.ResponseStatus,
-			nullableJSON(respHeaders), r.ResponseBody, r.ErrorClass, r.ErrorMessage, string(r.Outcome), r.NextAttemptAt}
+			string(r.Trigger), toValidUTF8([]byte(r.Actor)), r.StartedAt, r.DurationMs, string(reqHeaders), r.ResponseStatus,
+			nullableJSON(respHeaders), toValidUTF8([]byte(r.ResponseBody)), r.ErrorClass, toValidUTF8([]byte(r.ErrorMessage)), string(r.Outcome), r.NextAttemptAt}
 		if prev, ok := latest[r.DeliveryID]; !ok || prev.AttemptNumber < r.AttemptNumber {
 			latest[r.DeliveryID] = r
 		}
@@ -164,7 +187,7 @@ func (l *AttemptLog) write(ctx context.Context, batch []pendingRecord) error {
 		starts = append(starts, r.StartedAt)
 		nexts = append(nexts, r.NextAttemptAt)
 	}
-	now := time.Now().UTC()
+	now := l.cfg.Now().UTC()
 
 	sqlDB, err := l.db.DB()
 	if err != nil {
@@ -209,20 +232,52 @@ func (l *AttemptLog) trackHealth(ctx context.Context, tx pgx.Tx, succeeded, fail
 	if len(failed) == 0 {
 		return nil
 	}
+	if succeeded == nil {
+		// A nil slice is SQL NULL, and "NOT (id = ANY(NULL))" is never
+		// true: no endpoint would ever start failing.
+		succeeded = []uuid.UUID{}
+	}
 	if _, err := tx.Exec(ctx, `UPDATE endpoints SET failing_since = $2
 		WHERE id = ANY($1) AND failing_since IS NULL AND NOT (id = ANY($3))`, failed, now, succeeded); err != nil {
 		return fmt.Errorf("mark endpoint failing: %w", err)
 	}
-	tag, err := tx.Exec(ctx, `UPDATE endpoints SET enabled = false, updated_at = $2,
+	rows, err := tx.Query(ctx, `UPDATE endpoints SET enabled = false, updated_at = $2,
 		disabled_reason = 'disabled automatically: every delivery failed since ' || to_char(failing_since AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
-		WHERE id = ANY($1) AND enabled AND failing_since < $3`, failed, now, now.Add(-l.cfg.DisableAfter))
+		WHERE id = ANY($1) AND enabled AND failing_since < $3
+		RETURNING id, tenant_id, disabled_reason`, failed, now, now.Add(-l.cfg.DisableAfter))
 	if err != nil {
 		return fmt.Errorf("disable failing endpoints: %w", err)
 	}
-	if tag.RowsAffected() > 0 {
-		l.log.Warn("disabled failing endpoints", "count", tag.RowsAffected())
+	defer rows.Close()
+	for rows.Next() {
+		var id, tenantID uuid.UUID
+		var reason string
+		if err := rows.Scan(&id, &tenantID, &reason); err != nil {
+			return fmt.Errorf("disable failing endpoints: %w", err)
+		}
+		l.log.Warn("endpoint disabled automatically", "endpoint_id", id, "tenant_id", tenantID, "reason", reason)
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("disable failing endpoints: %w", err)
 	}
 	return nil
+}
+
+// storableHeaders makes header names and values storable in jsonb, which
+// refuses NUL characters and invalid UTF-8.
+func storableHeaders(h http.Header) http.Header {
+	if h == nil {
+		return nil
+	}
+	out := make(http.Header, len(h))
+	for k, vs := range h {
+		clean := make([]string, len(vs))
+		for i, v := range vs {
+			clean[i] = toValidUTF8([]byte(v))
+		}
+		out[toValidUTF8([]byte(k))] = clean
+	}
+	return out
 }
 
 func nullableJSON(b []byte) any {

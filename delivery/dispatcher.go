@@ -22,6 +22,11 @@ type DispatcherConfig struct {
 	EndpointTTL time.Duration
 	// MaxQueued bounds jobs held in memory across all lanes (default 50000).
 	MaxQueued int
+	// MaxQueuedPerEndpoint bounds one endpoint's lane (default 1000). A
+	// job arriving at a full lane is parked: published to the first retry
+	// tier without counting as an attempt, so one slow endpoint's backlog
+	// cannot fill MaxQueued and stall fetching for every other endpoint.
+	MaxQueuedPerEndpoint int
 }
 
 // Dispatcher makes attempts: for each job it checks Postgres, sends the
@@ -50,12 +55,13 @@ func NewDispatcher(db *gorm.DB, cipher *Cipher, sender *Sender, pub Publisher, a
 	}
 	cfg.EndpointTTL = cmpOr(cfg.EndpointTTL, 2*time.Second)
 	cfg.MaxQueued = cmpOr(cfg.MaxQueued, 50_000)
+	cfg.MaxQueuedPerEndpoint = min(cmpOr(cfg.MaxQueuedPerEndpoint, 1000), cfg.MaxQueued)
 	cfg.UserAgent = cmpOr(cfg.UserAgent, "Ferry/dev")
 	d := &Dispatcher{
 		db: db, endpoints: newEndpointCache(db, cipher, cfg.EndpointTTL, now), sender: sender, pub: pub,
 		attempts: attempts, metrics: metrics, cfg: cfg, tiers: cfg.Policy.Tiers(), log: log, now: now,
 	}
-	d.lanes = newLanes(d, cfg.MaxQueued)
+	d.lanes = newLanes(d, cfg.MaxQueued, cfg.MaxQueuedPerEndpoint)
 	return d
 }
 
@@ -138,13 +144,10 @@ func (d *Dispatcher) Handle(ctx context.Context, job Job) error {
 	} else if !job.FirstAttemptAt.IsZero() && job.Trigger != TriggerReplay {
 		rec.FirstAttemptAt = job.FirstAttemptAt
 	}
-	reason := ""
+	var reason string
+	rec.Outcome, rec.ErrorClass, reason = Classify(resp)
 	if resp.Err != nil {
-		rec.Outcome, rec.ErrorClass, rec.ErrorMessage = OutcomeRetry, ClassifyError(resp.Err), truncate(resp.Err.Error(), 1000)
-		reason = rec.ErrorClass
-	} else {
-		rec.Outcome = ClassifyStatus(resp.Status)
-		reason = strconv.Itoa(resp.Status)
+		rec.ErrorMessage = toValidUTF8([]byte(truncate(resp.Err.Error(), 1000)))
 	}
 	if resp.Status != 0 {
 		status := resp.Status
@@ -207,6 +210,25 @@ func (d *Dispatcher) nextStep(job Job, rec *attemptRecord, retryAfter time.Durat
 	return &m, nil
 }
 
+// park republishes job, unattempted, to the first retry tier: it comes
+// back after that tier's delay with the same attempt number.
+func (d *Dispatcher) park(ctx context.Context, job Job) error {
+	tier := d.tiers[0]
+	now := d.now().UTC()
+	job.EnqueuedAt, job.DueAt = now, now.Add(tier.Delay)
+	m, err := jobMessage(tier.Name, job)
+	if err != nil {
+		return err
+	}
+	log := d.log.With("tenant_id", job.TenantID, "event_id", job.EventID, "endpoint_id", job.EndpointID,
+		"delivery_id", job.DeliveryID, "attempt", job.Attempt)
+	if err := retryUntil(ctx, log, "park job", func() error { return d.pub.Publish(ctx, []Message{m}) }); err != nil {
+		return err
+	}
+	d.metrics.Parked.Inc()
+	return nil
+}
+
 func (d *Dispatcher) deadMessage(job Job, status Status) (*Message, error) {
 	d.metrics.DeadLettered.WithLabelValues(string(status)).Inc()
 	m, err := jobMessage(TopicDead, job)
@@ -236,8 +258,10 @@ func (d *Dispatcher) exhaustWithoutAttempt(ctx context.Context, job Job, log *sl
 }
 
 // Submit queues job on its endpoint's lane; done is called once the job
-// is handled and may be committed. Submit blocks while the dispatcher
-// holds MaxQueued jobs, which pauses fetching from Kafka.
+// is handled and may be committed. A job for a lane already holding
+// MaxQueuedPerEndpoint jobs is parked in the first retry tier instead
+// (done is called once that is durable). Submit blocks while the
+// dispatcher holds MaxQueued jobs, which pauses fetching from Kafka.
 func (d *Dispatcher) Submit(ctx context.Context, job Job, done func()) error {
 	return d.lanes.submit(ctx, job, done)
 }

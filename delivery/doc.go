@@ -15,6 +15,16 @@
 //	              (retry tier or dead) → attempt logged and delivery
 //	              updated → offset committed.
 //
+// Isolation: a lane holds at most DispatcherConfig.MaxQueuedPerEndpoint
+// jobs; more are parked in the first retry tier, unattempted, so one slow
+// endpoint never takes the process-wide MaxQueued slots the others need.
+// Durability: Dispatcher.Handle returns nil only once the next step is
+// acknowledged by Kafka and the attempt is committed in Postgres; only
+// then does the consumer mark the offset done, and it commits only the
+// contiguous prefix of done offsets. Jobs for deliveries Postgres records
+// as finished, or whose attempt is already logged, are skipped, so
+// republishing (sweeper, rebalance, crash) never repeats a finished one.
+//
 // Kafka itself is behind two small interfaces declared here (Publisher and
 // the Submit side of Dispatcher); delivery/kafka adapts segmentio/kafka-go.
 package delivery

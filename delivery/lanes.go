@@ -13,8 +13,9 @@ import (
 // they were fetched (acceptance order) and a slow endpoint only ever holds
 // its own workers, never another endpoint's.
 type lanes struct {
-	d     *Dispatcher
-	slots chan struct{} // one per job held in memory
+	d       *Dispatcher
+	slots   chan struct{} // one per job held in memory
+	laneCap int           // jobs one lane may hold before new ones are parked
 
 	mu         sync.Mutex
 	byEndpoint map[uuid.UUID]*lane
@@ -32,8 +33,8 @@ type laneItem struct {
 	done func()
 }
 
-func newLanes(d *Dispatcher, maxQueued int) *lanes {
-	return &lanes{d: d, slots: make(chan struct{}, maxQueued), byEndpoint: make(map[uuid.UUID]*lane),
+func newLanes(d *Dispatcher, maxQueued, laneCap int) *lanes {
+	return &lanes{d: d, slots: make(chan struct{}, maxQueued), laneCap: laneCap, byEndpoint: make(map[uuid.UUID]*lane),
 		workCtx: context.Background()}
 }
 
@@ -44,6 +45,21 @@ func (l *lanes) setWorkContext(ctx context.Context) {
 }
 
 func (l *lanes) submit(ctx context.Context, job Job, done func()) error {
+	l.mu.Lock()
+	full := false
+	if ln := l.byEndpoint[job.EndpointID]; ln != nil {
+		full = len(ln.queue) >= l.laneCap
+	}
+	l.mu.Unlock()
+	if full {
+		// Parking keeps this endpoint's backlog from taking the slots
+		// every other endpoint needs (no head-of-line blocking).
+		if err := l.d.park(ctx, job); err != nil {
+			return err
+		}
+		done()
+		return nil
+	}
 	select {
 	case l.slots <- struct{}{}:
 	case <-ctx.Done():

@@ -1,6 +1,10 @@
 package delivery
 
-import "github.com/prometheus/client_golang/prometheus"
+import (
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+)
 
 // Metrics are the delivery engine's Prometheus collectors.
 type Metrics struct {
@@ -11,7 +15,29 @@ type Metrics struct {
 	Skipped        prometheus.Counter
 	InFlight       prometheus.Gauge
 	Queued         prometheus.Gauge
+	Parked         prometheus.Counter
 	EventsAccepted prometheus.Counter
+	// TierLag is, per topic, how late the last job handed to the
+	// dispatcher was: now minus its due time (retry tiers) or its
+	// acceptance (the deliveries topic).
+	TierLag *prometheus.GaugeVec
+	// TierLagMessages is, per topic, how many messages the consumer group
+	// is behind the end of the partitions this process reads.
+	TierLagMessages *prometheus.GaugeVec
+	// OutboxBacklog counts committed jobs not yet acknowledged by Kafka
+	// (sampled by the relay's sweeper; capped at 100000).
+	OutboxBacklog prometheus.Gauge
+}
+
+// ObserveLag records a topic's lag; it satisfies delivery/kafka's
+// LagObserver.
+func (m *Metrics) ObserveLag(topic string, late time.Duration) {
+	m.TierLag.WithLabelValues(topic).Set(max(0, late.Seconds()))
+}
+
+// ObserveLagMessages records how many messages a topic's group is behind.
+func (m *Metrics) ObserveLagMessages(topic string, messages int64) {
+	m.TierLagMessages.WithLabelValues(topic).Set(float64(max(0, messages)))
 }
 
 // NewMetrics creates the collectors and registers them with reg.
@@ -42,9 +68,22 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		EventsAccepted: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "ferry_events_accepted_total", Help: "Events accepted by the API.",
 		}),
+		Parked: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "ferry_delivery_jobs_parked_total", Help: "Jobs deferred to the first retry tier, unattempted, because their endpoint's lane was full.",
+		}),
+		TierLag: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Name: "ferry_delivery_tier_lag_seconds", Help: "How late the last job of each topic (deliveries, retry tiers) reached the dispatcher after it was due.",
+		}, []string{"topic"}),
+		TierLagMessages: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Name: "ferry_delivery_tier_lag_messages", Help: "Messages between the end of a topic's partition and this process's read position (last partition read).",
+		}, []string{"topic"}),
+		OutboxBacklog: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "ferry_outbox_backlog", Help: "Committed delivery jobs not yet published to Kafka (sampled, capped at 100000).",
+		}),
 	}
 	if reg != nil {
-		reg.MustRegister(m.Attempts, m.FirstAttempt, m.ToSuccess, m.DeadLettered, m.Skipped, m.InFlight, m.Queued, m.EventsAccepted)
+		reg.MustRegister(m.Attempts, m.FirstAttempt, m.ToSuccess, m.DeadLettered, m.Skipped, m.InFlight, m.Queued, m.EventsAccepted,
+			m.TierLag, m.TierLagMessages, m.OutboxBacklog, m.Parked)
 	}
 	return m
 }

@@ -8,6 +8,8 @@ import (
 	"net"
 	"net/url"
 	"os"
+	"strconv"
+	"strings"
 	"syscall"
 )
 
@@ -56,6 +58,7 @@ func ClassifyError(err error) string {
 	var dnsErr *net.DNSError
 	var certErr *tls.CertificateVerificationError
 	var recordErr tls.RecordHeaderError
+	var alertErr tls.AlertError
 	var unknownAuth x509.UnknownAuthorityError
 	var hostnameErr x509.HostnameError
 	var urlErr *url.Error
@@ -72,9 +75,24 @@ func ClassifyError(err error) string {
 		return ErrClassRefused
 	case errors.Is(err, syscall.ECONNRESET), errors.Is(err, syscall.EPIPE):
 		return ErrClassReset
-	case errors.As(err, &certErr), errors.As(err, &recordErr), errors.As(err, &unknownAuth), errors.As(err, &hostnameErr):
+	case strings.Contains(err.Error(), "server gave HTTP response to HTTPS client"):
+		// net/http replaces the tls.RecordHeaderError with a plain error.
+		return ErrClassTLS
+	case errors.As(err, &certErr), errors.As(err, &recordErr), errors.As(err, &alertErr), errors.As(err, &unknownAuth), errors.As(err, &hostnameErr):
 		return ErrClassTLS
 	default:
 		return ErrClassConnection
 	}
+}
+
+// Classify decides the outcome of one attempt from what the Sender
+// returned: a transport error (including a body cut off by the timeout) is
+// a retry named by its error class; otherwise the status decides. reason
+// is the error class or the status code, for metrics.
+func Classify(resp Response) (outcome Outcome, errClass, reason string) {
+	if resp.Err != nil {
+		class := ClassifyError(resp.Err)
+		return OutcomeRetry, class, class
+	}
+	return ClassifyStatus(resp.Status), "", strconv.Itoa(resp.Status)
 }

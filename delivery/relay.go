@@ -27,6 +27,8 @@ type RelayConfig struct {
 	// Buffer bounds jobs waiting in memory; beyond it the sweeper
 	// publishes them from Postgres (default 65536).
 	Buffer int
+	// Metrics, when set, receives the outbox backlog.
+	Metrics *Metrics
 }
 
 // Relay publishes committed outbox jobs to the deliveries topic and
@@ -135,6 +137,7 @@ func (r *Relay) sweepLoop(ctx context.Context) {
 			return
 		case <-t.C:
 		}
+		r.sampleBacklog(ctx)
 		for {
 			n, err := r.sweepOnce(ctx)
 			if err != nil {
@@ -151,6 +154,19 @@ func (r *Relay) sweepLoop(ctx context.Context) {
 }
 
 const sweepBatch = 1000
+
+// sampleBacklog sets the outbox backlog gauge; the count is capped so a
+// huge backlog does not make sampling expensive.
+func (r *Relay) sampleBacklog(ctx context.Context) {
+	if r.cfg.Metrics == nil {
+		return
+	}
+	var n int64
+	if err := r.db.WithContext(ctx).Raw(`SELECT count(*) FROM (SELECT 1 FROM outbox LIMIT 100000) o`).Scan(&n).Error; err != nil {
+		return
+	}
+	r.cfg.Metrics.OutboxBacklog.Set(float64(n))
+}
 
 // sweepOnce republishes one batch of abandoned outbox rows. Rows are
 // locked with SKIP LOCKED so replicas sweep disjoint rows.

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/netip"
 	"strconv"
 	"time"
 )
@@ -33,6 +34,23 @@ type Response struct {
 	Duration   time.Duration
 }
 
+// Resolver looks up a host's addresses; *net.Resolver satisfies it.
+type Resolver interface {
+	// LookupNetIP returns the addresses of host, or a *net.DNSError.
+	LookupNetIP(ctx context.Context, network, host string) ([]netip.Addr, error)
+}
+
+// SenderConfig tunes a Sender.
+type SenderConfig struct {
+	// Policy is the SSRF guard, enforced on the address actually dialled.
+	Policy AddressPolicy
+	// Resolver resolves endpoint host names at connect time; nil uses the
+	// system resolver.
+	Resolver Resolver
+	// Now is the clock; nil uses time.Now.
+	Now func() time.Time
+}
+
 // Sender makes HTTP attempts with keep-alive connections, no redirects,
 // and the SSRF guard on every connection.
 type Sender struct {
@@ -40,14 +58,26 @@ type Sender struct {
 	now    func() time.Time
 }
 
-// NewSender returns a Sender enforcing policy at connect time.
+// NewSender returns a Sender enforcing policy at connect time with the
+// system resolver.
 func NewSender(policy AddressPolicy, now func() time.Time) *Sender {
+	return NewSenderFromConfig(SenderConfig{Policy: policy, Now: now})
+}
+
+// NewSenderFromConfig returns a Sender enforcing cfg.Policy at connect
+// time.
+func NewSenderFromConfig(cfg SenderConfig) *Sender {
+	now := cfg.Now
 	if now == nil {
 		now = time.Now
 	}
-	dialer := &net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second, Control: policy.control}
+	dialer := &net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second, Control: cfg.Policy.control}
+	dial := dialer.DialContext
+	if cfg.Resolver != nil {
+		dial = resolvingDial(dialer, cfg.Resolver)
+	}
 	transport := &http.Transport{
-		DialContext:           dialer.DialContext,
+		DialContext:           dial,
 		ForceAttemptHTTP2:     true,
 		MaxIdleConns:          1024,
 		MaxIdleConnsPerHost:   256,
@@ -104,6 +134,34 @@ func (s *Sender) send(ctx context.Context, r Request) Response {
 		out.RetryAfter = parseRetryAfter(res.Header.Get("Retry-After"), time.Now())
 	}
 	return out
+}
+
+// resolvingDial resolves the host with r and dials its addresses in turn;
+// the dialer's Control still checks each one, so whatever r answers at
+// connect time is what the SSRF guard sees.
+func resolvingDial(d *net.Dialer, r Resolver) func(ctx context.Context, network, addr string) (net.Conn, error) {
+	return func(ctx context.Context, network, addr string) (net.Conn, error) {
+		host, port, err := net.SplitHostPort(addr)
+		if err != nil {
+			return nil, err
+		}
+		ips, err := r.LookupNetIP(ctx, "ip", host)
+		if err != nil {
+			return nil, err
+		}
+		var errs []error
+		for _, ip := range ips {
+			c, err := d.DialContext(ctx, network, net.JoinHostPort(ip.Unmap().String(), port))
+			if err == nil {
+				return c, nil
+			}
+			errs = append(errs, err)
+		}
+		if len(errs) == 0 {
+			return nil, &net.DNSError{Err: "no addresses", Name: host, IsNotFound: true}
+		}
+		return nil, errors.Join(errs...)
+	}
 }
 
 // parseRetryAfter reads delay-seconds or an HTTP date; 0 when absent or bad.

@@ -34,6 +34,17 @@ type Limits interface {
 	ConsumeEvents(ctx context.Context, tx *gorm.DB, tenantID uuid.UUID, n int) error
 }
 
+// AttemptRetention is what delivery asks billing about the attempt log:
+// how long the tenant's plan keeps attempts (0 = no plan limit). When the
+// Limits plugged into the Service also implement it, older attempts are
+// hidden from the tenant; the partition job drops them for good at the
+// longest retention (FERRY_ATTEMPT_RETENTION).
+type AttemptRetention interface {
+	// AttemptRetention returns the tenant's retention, or a wrapped
+	// database error.
+	AttemptRetention(ctx context.Context, tenantID uuid.UUID) (time.Duration, error)
+}
+
 // Enqueuer hands committed jobs to the outbox relay for publication.
 type Enqueuer interface {
 	Enqueue(jobs []Job)

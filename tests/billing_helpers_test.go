@@ -95,7 +95,7 @@ func addMember(t *testing.T, f *ferry, tenantID, email, role string) *client {
 
 // sendEvent posts one event with the client's API key and returns the
 // status, error code and Retry-After header. Safe for concurrent use.
-func sendEvent(t *testing.T, c *client, typ string) (status int, code, retryAfter string) {
+func sendEventStatus(t *testing.T, c *client, typ string) (status int, code, retryAfter string) {
 	t.Helper()
 	req, err := http.NewRequest("POST", c.base+"/events", strings.NewReader(`{"type":"`+typ+`","data":{"n":1}}`))
 	if err != nil {

@@ -40,7 +40,7 @@ func TestBillingMeteringAcrossTwoInstances(t *testing.T) {
 			go func() {
 				defer wg.Done()
 				for i := range perWorker {
-					status, code, _ := sendEvent(t, tn.keys[(w+i)%2], "metered")
+					status, code, _ := sendEventStatus(t, tn.keys[(w+i)%2], "metered")
 					switch {
 					case status == 202:
 						acc.Add(1)

@@ -18,11 +18,11 @@ func TestBillingQuotas(t *testing.T) {
 	tid := tenantID(t, owner)
 	setOverride(t, f, tid, "free", 5, 1000)
 	for i := range 5 {
-		if status, code, _ := sendEvent(t, api, "order.created"); status != 202 {
+		if status, code, _ := sendEventStatus(t, api, "order.created"); status != 202 {
 			t.Fatalf("event %d: status %d (%s), want 202", i+1, status, code)
 		}
 	}
-	status, code, retryAfter := sendEvent(t, api, "order.created")
+	status, code, retryAfter := sendEventStatus(t, api, "order.created")
 	if status != 429 || code != "quota_exceeded" {
 		t.Fatalf("over the cap: status %d code %q, want 429 quota_exceeded", status, code)
 	}
@@ -41,7 +41,7 @@ func TestBillingQuotas(t *testing.T) {
 	if view.Plan.Name != "pro" || view.QuotaExhausted {
 		t.Errorf("after upgrade: %+v", view)
 	}
-	if status, code, _ := sendEvent(t, api, "order.created"); status != 202 {
+	if status, code, _ := sendEventStatus(t, api, "order.created"); status != 202 {
 		t.Fatalf("after upgrade: status %d (%s), want 202", status, code)
 	}
 	owner.must(200, "GET", "/billing", nil, &view)
@@ -60,7 +60,7 @@ func TestBillingQuotas(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			status, code, retryAfter := sendEvent(t, api2, "burst")
+			status, code, retryAfter := sendEventStatus(t, api2, "burst")
 			mu.Lock()
 			defer mu.Unlock()
 			switch {

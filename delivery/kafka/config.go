@@ -24,6 +24,18 @@ type Config struct {
 	// BatchTimeout is how long the writer waits to fill a batch
 	// (default 2 ms; kafka-go's own 1 s default makes every write slow).
 	BatchTimeout time.Duration
+	// Lag, when set, receives per-topic consumer lag.
+	Lag LagObserver
+}
+
+// LagObserver records consumer lag per topic; *delivery.Metrics
+// satisfies it.
+type LagObserver interface {
+	// ObserveLag records how late a job reached the dispatcher after it
+	// was due.
+	ObserveLag(topic string, late time.Duration)
+	// ObserveLagMessages records how many messages are not yet fetched.
+	ObserveLagMessages(topic string, messages int64)
 }
 
 func (c Config) withDefaults() (Config, error) {

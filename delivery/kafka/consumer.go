@@ -30,6 +30,7 @@ type Consumer struct {
 }
 
 type topicReader struct {
+	name    string // logical name, e.g. "retry-30s"
 	topic   string
 	tier    *delivery.Tier // nil for the deliveries topic
 	reader  *kafkago.Reader
@@ -52,7 +53,7 @@ func NewConsumer(cfg Config, sub Submitter, tiers []delivery.Tier, log *slog.Log
 
 func (c *Consumer) newReader(name string, tier *delivery.Tier) *topicReader {
 	topic := c.cfg.topic(name)
-	return &topicReader{topic: topic, tier: tier, offsets: newOffsets(), reader: kafkago.NewReader(kafkago.ReaderConfig{
+	return &topicReader{name: name, topic: topic, tier: tier, offsets: newOffsets(), reader: kafkago.NewReader(kafkago.ReaderConfig{
 		Brokers: c.cfg.Brokers,
 		// One group per topic: a reader joining or leaving then rebalances
 		// only its own topic, not every tier at once.
@@ -129,6 +130,7 @@ func (c *Consumer) fetchLoop(ctx context.Context, r *topicReader) {
 			continue
 		}
 		if r.tier == nil {
+			c.observeLag(r, job.AcceptedAt)
 			if err := c.sub.Submit(ctx, job, done); err != nil {
 				return
 			}
@@ -140,21 +142,28 @@ func (c *Consumer) fetchLoop(ctx context.Context, r *topicReader) {
 		if !sleepUntil(ctx, job.EnqueuedAt.Add(r.tier.ReadAheadDelay())) {
 			return
 		}
-		c.scheduleAt(ctx, job, done)
+		c.scheduleAt(ctx, r, job, done)
+	}
+}
+
+// observeLag reports how late a job is handed on after it was due.
+func (c *Consumer) observeLag(r *topicReader, due time.Time) {
+	if c.cfg.Lag != nil && !due.IsZero() {
+		c.cfg.Lag.ObserveLag(r.name, time.Since(due))
 	}
 }
 
 // scheduleAt submits job when it is due. Waiting does not block the
 // fetch loop, and kafka-go's heartbeats keep the group membership.
-func (c *Consumer) scheduleAt(ctx context.Context, job delivery.Job, done func()) {
+func (c *Consumer) scheduleAt(ctx context.Context, r *topicReader, job delivery.Job, done func()) {
 	wait := time.Until(job.DueAt)
 	if wait <= 0 {
-		if err := c.sub.Submit(ctx, job, done); err != nil {
-			return
-		}
+		c.observeLag(r, job.DueAt)
+		_ = c.sub.Submit(ctx, job, done) // an error means shutdown: the job stays uncommitted
 		return
 	}
 	time.AfterFunc(wait, func() {
+		c.observeLag(r, job.DueAt)
 		_ = c.sub.Submit(ctx, job, done) // an error means shutdown: the job stays uncommitted
 	})
 }
@@ -168,6 +177,9 @@ func (c *Consumer) commitLoop(ctx context.Context, r *topicReader) {
 			return
 		case <-t.C:
 			c.commit(ctx, r)
+			if c.cfg.Lag != nil {
+				c.cfg.Lag.ObserveLagMessages(r.name, r.reader.Stats().Lag)
+			}
 		}
 	}
 }

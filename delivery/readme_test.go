@@ -1,0 +1,69 @@
+package delivery
+
+import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base64"
+	"net/http"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+)
+
+// verifyFerry is the README's Go verification example, verbatim;
+// TestReadmeGoVerifier checks the README still shows exactly this code.
+func verifyFerry(secret string, h http.Header, body []byte) bool {
+	key, err := base64.StdEncoding.DecodeString(strings.TrimPrefix(secret, "whsec_"))
+	if err != nil {
+		return false
+	}
+	mac := hmac.New(sha256.New, key)
+	mac.Write([]byte(h.Get("webhook-id") + "." + h.Get("webhook-timestamp") + "."))
+	mac.Write(body)
+	want := "v1," + base64.StdEncoding.EncodeToString(mac.Sum(nil))
+	for _, sig := range strings.Fields(h.Get("webhook-signature")) {
+		if hmac.Equal([]byte(sig), []byte(want)) {
+			return true
+		}
+	}
+	return false
+}
+
+// TestReadmeGoVerifier checks the README's Go example verifies Ferry's
+// signatures (both during a rotation), rejects a tampered body, and is
+// the code shown in the README.
+func TestReadmeGoVerifier(t *testing.T) {
+	t.Parallel()
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := os.ReadFile("readme_test.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := strings.Index(string(src), "func verifyFerry(")
+	end := strings.Index(string(src)[start:], "\n}\n") + start + 3
+	if !strings.Contains(string(readme), string(src)[start:end]) {
+		t.Error("README's Go verification example differs from verifyFerry in this test")
+	}
+	s1, s2 := NewSigningSecret(), NewSigningSecret()
+	k1, _ := SecretKey(s1)
+	k2, _ := SecretKey(s2)
+	id := uuid.New()
+	created := time.Now()
+	body := Envelope(id, "a.b", created, []byte(`{"x":"é"}`))
+	h := http.Header{}
+	h.Set("webhook-id", id.String())
+	h.Set("webhook-timestamp", WebhookTimestamp(created))
+	h.Set("webhook-signature", SignatureHeader([][]byte{k1, k2}, id.String(), created.Unix(), body))
+	if !verifyFerry(s1, h, body) || !verifyFerry(s2, h, body) {
+		t.Error("README verifier rejects a valid signature")
+	}
+	if verifyFerry(s1, h, append(body, ' ')) || verifyFerry(NewSigningSecret(), h, body) {
+		t.Error("README verifier accepts a tampered body or a foreign secret")
+	}
+}

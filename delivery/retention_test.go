@@ -1,0 +1,80 @@
+package delivery
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+	"gorm.io/gorm"
+)
+
+// planLimits is a fake Limits that also reports an attempt retention.
+type planLimits struct {
+	RetentionFunc func(tenantID uuid.UUID) time.Duration
+}
+
+var (
+	_ Limits           = (*planLimits)(nil)
+	_ AttemptRetention = (*planLimits)(nil)
+)
+
+func (planLimits) CheckEndpointLimit(context.Context, *gorm.DB, uuid.UUID) error { return nil }
+func (planLimits) ConsumeEvents(context.Context, *gorm.DB, uuid.UUID, int) error { return nil }
+func (p planLimits) AttemptRetention(_ context.Context, tenantID uuid.UUID) (time.Duration, error) {
+	return p.RetentionFunc(tenantID), nil
+}
+
+// TestAttemptsHiddenPastPlanRetention checks a tenant on a 3-day plan no
+// longer sees a 5-day-old attempt, while a tenant without a limit does.
+func TestAttemptsHiddenPastPlanRetention(t *testing.T) {
+	t.Parallel()
+	db := testDB(t)
+	ctx := context.Background()
+	if err := NewPartitions(db, PartitionConfig{}, testLogger(), func() time.Time { return time.Now().Add(-5 * 24 * time.Hour) }).Maintain(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := NewPartitions(db, PartitionConfig{}, testLogger(), nil).Maintain(ctx); err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now().UTC()
+	short, long := seed(t, db, now), seed(t, db, now)
+	for _, s := range []seeded{short, long} {
+		for i, at := range []time.Time{now.Add(-5 * 24 * time.Hour), now.Add(-time.Hour)} {
+			if err := db.Exec(`INSERT INTO attempts (id, tenant_id, delivery_id, event_id, endpoint_id, attempt_number, trigger,
+				started_at, duration_ms, request_headers, outcome) VALUES (?, ?, ?, ?, ?, ?, 'initial', ?, 1, '{}', 'retry')`,
+				uuid.New(), s.TenantID, s.DeliveryID, s.EventID, s.EndpointID, i+1, at).Error; err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	limits := planLimits{RetentionFunc: func(id uuid.UUID) time.Duration {
+		if id == short.TenantID {
+			return 3 * 24 * time.Hour
+		}
+		return 0
+	}}
+	svc, err := NewService(db, &Cipher{}, &fakeEnqueuer{}, limits, Config{}, testLogger(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		s    seeded
+		want int
+	}{{short, 1}, {long, 2}} {
+		got, err := svc.EventAttempts(ctx, c.s.TenantID, c.s.EventID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != c.want {
+			t.Errorf("event attempts: %d visible, want %d", len(got), c.want)
+		}
+		page, _, err := svc.EndpointAttempts(ctx, c.s.TenantID, c.s.EndpointID, "", Page{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(page) != c.want {
+			t.Errorf("endpoint attempts: %d visible, want %d", len(page), c.want)
+		}
+	}
+}
