@@ -1,7 +1,7 @@
 // App.tsx is the portal's shell: it loads the session, routes to pages,
 // and shows the tenant or staff navigation.
 import { Logo } from './Logo'
-import { useCallback, useEffect, useState, type ReactNode } from 'react'
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react'
 import { api, ApiError, onUnauthorized } from './api'
 import { Link, matchPath, navigate, useLocation } from './router'
 import { SessionContext, type Session } from './session'
@@ -134,8 +134,17 @@ export function App() {
 
 function Shell({ routes, path, me, onSignOut, children }: { routes: Route[]; path: string; me: Me; onSignOut: () => void; children: ReactNode }) {
   const [open, setOpen] = useState(false)
-  useEffect(() => setOpen(false), [path])
   const active = (pattern: string) => (pattern === '/' || pattern === '/staff' ? path === pattern || (pattern === '/staff' && path.startsWith('/staff/tenants')) : path.startsWith(pattern))
+  const current = routes.find((r) => r.label && active(r.pattern))?.label
+  // On navigation: close the phone menu, name the page in the title, and
+  // move focus to the content so keyboard and screen-reader users land there.
+  const first = useRef(true)
+  useEffect(() => {
+    setOpen(false)
+    document.title = `${current ?? 'Ferry'} · Ferry${me.role === 'staff' ? ' staff console' : ''}`
+    if (first.current) first.current = false
+    else document.getElementById('main')?.focus({ preventScroll: true })
+  }, [path, current, me.role])
   return (
     <div className="shell">
       <header className="topbar">

@@ -76,6 +76,7 @@ test('(a) sign up, create an API key and an endpoint, send a test event, see the
 
     // API key: shown once, with a copy button; it works against the API.
     await nav(page, 'API keys')
+    assert.match(await page.title(), /^API keys · Ferry/)
     await page.getByLabel('Key name').fill('billing backend')
     await page.getByRole('button', { name: 'Create key' }).click()
     const key = (await page.getByTestId('new-api-key').textContent()).trim()
