@@ -325,6 +325,7 @@ test('(c) staff finds the tenant, replays with a reason, and the audit log shows
     await page.getByText('replay queued', { exact: false }).waitFor()
     await attempts(page).filter({ hasText: 'replay' }).filter({ hasText: 'HTTP 200' }).first().waitFor({ timeout: 30_000 })
     await shot(page, 'c', '02-event-replayed')
+    await accessible(page, 'the staff event page')
 
     await nav(page, 'Audit log')
     const row = page.getByTestId('audit-row').filter({ hasText: reason })
