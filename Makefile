@@ -48,4 +48,4 @@ vet:
 test: services vet
 	@$(FERRY_ENV_VARS); \
 	$(GO) test -count=1 -p 2 -timeout 20m ./...
-	@bash scripts/frontend.sh test
+	@$(FERRY_ENV_VARS); bash scripts/frontend.sh test

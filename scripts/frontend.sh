@@ -1,12 +1,96 @@
 #!/usr/bin/env bash
-# Builds or tests the portal when its sources exist. Until then the Go
-# binary embeds the committed placeholder in frontend/dist.
+# Builds and tests Ferry's portal (frontend/, React + TypeScript + Vite).
+#
+#   scripts/frontend.sh build   npm ci when node_modules is missing or the
+#                               lock file changed, then `vite build` into
+#                               frontend/dist/app (skipped when the sources
+#                               are unchanged since the last build)
+#   scripts/frontend.sh test    Vitest unit tests, then the browser tests in
+#                               tests/browser: playwright-core drives Debian's
+#                               Chromium against the real ferry binary on the
+#                               services named by FERRY_TEST_DATABASE_URL and
+#                               FERRY_TEST_KAFKA_BROKERS (scripts/env.sh)
+#
+# Never downloads a browser: Chromium comes from Debian (apt-get as root).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+root=$PWD
+fe=$root/frontend
 cmd=${1:-build}
-if [[ ! -f frontend/package.json ]]; then
-  echo "frontend: no frontend/package.json yet; the binary serves the placeholder page"
-  exit 0
-fi
-echo "frontend: unknown command $cmd" >&2
-exit 1
+
+say() { echo "frontend: $*"; }
+
+need_node() {
+  if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+    say "Node.js and npm are needed to build the portal (Debian: apt-get install -y nodejs npm)." >&2
+    exit 1
+  fi
+}
+
+hash_of() { sha256sum "$@" | sha256sum | cut -d' ' -f1; }
+
+# deps installs node_modules with `npm ci` when missing or stale.
+deps() {
+  need_node
+  local want have=""
+  want=$(hash_of "$fe/package.json" "$fe/package-lock.json")
+  [[ -f $fe/node_modules/.ferry-lock-hash ]] && have=$(cat "$fe/node_modules/.ferry-lock-hash")
+  if [[ ! -d $fe/node_modules || $want != "$have" ]]; then
+    say "installing npm packages (npm ci)"
+    (cd "$fe" && npm ci --no-audit --no-fund --loglevel=error)
+    echo "$want" >"$fe/node_modules/.ferry-lock-hash"
+  fi
+}
+
+# build runs `vite build` unless dist/app was built from these very sources.
+build() {
+  deps
+  local stamp=$fe/.build-stamp want have=""
+  want=$(cd "$fe" && hash_of index.html vite.config.ts tsconfig.json package-lock.json $(find src -type f | LC_ALL=C sort))
+  [[ -f $stamp ]] && have=$(cat "$stamp")
+  if [[ -f $fe/dist/app/index.html && $want == "$have" ]]; then
+    say "portal is up to date (frontend/dist/app)"
+    return
+  fi
+  say "building the portal into frontend/dist/app"
+  (cd "$fe" && npm run --silent build)
+  echo "$want" >"$stamp"
+}
+
+# chromium makes sure Debian's Chromium is installed (never a downloaded browser).
+chromium() {
+  [[ -x /usr/bin/chromium ]] && return
+  if [[ $(id -u) -eq 0 ]]; then
+    say "installing Chromium from Debian packages"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  else
+    say "Chromium is missing. Install it with: sudo apt-get update && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y chromium" >&2
+    exit 1
+  fi
+}
+
+run_tests() {
+  chromium
+  build
+  say "unit tests (Vitest)"
+  (cd "$fe" && npx --no-install vitest run --reporter=dot)
+  say "building the ferry binary with the portal"
+  mkdir -p bin
+  go build -o bin/ferry-browser-test ./app/cmd/ferry
+  if [[ -z ${FERRY_TEST_DATABASE_URL:-} || -z ${FERRY_TEST_KAFKA_BROKERS:-} ]]; then
+    say "FERRY_TEST_DATABASE_URL and FERRY_TEST_KAFKA_BROKERS are not set; start the services (make services) and run: eval \"\$(bash scripts/env.sh)\"" >&2
+    exit 1
+  fi
+  say "browser tests (playwright-core + /usr/bin/chromium); screenshots in tests/screenshots/"
+  # Each test is bounded in the file (60 s); the whole suite by timeout(1).
+  FERRY_BIN=$root/bin/ferry-browser-test timeout --kill-after=10 300 \
+    node --test --test-concurrency=1 --test-reporter=spec ${FERRY_BROWSER_TEST_ARGS:-} tests/browser/portal.test.mjs
+}
+
+case $cmd in
+  build) build ;;
+  deps) deps ;;
+  test) run_tests ;;
+  *) say "unknown command $cmd (use build or test)" >&2; exit 1 ;;
+esac

@@ -135,11 +135,25 @@ func (s *server) readyz(c *fiber.Ctx) error {
 	return c.JSON(fiber.Map{"status": "ready"})
 }
 
-// mountPortal serves the built frontend: hashed assets cached for a year,
-// and index.html for every other path so client-side routes work.
+// mountPortal serves the built frontend (frontend.Dist): hashed files
+// under /assets are cached for a year and a missing one is a plain 404
+// (never index.html, which a browser would then cache as JavaScript);
+// every other path that is not a file gets index.html, uncached, so
+// client-side routes such as /events/<id> work on reload and a new
+// deploy is picked up at once.
 func (s *server) mountPortal(app *fiber.App) {
 	app.Use("/assets", func(c *fiber.Ctx) error {
+		name := strings.TrimPrefix(c.Path(), "/")
+		if _, err := fs.Stat(s.Portal, name); err != nil {
+			return c.Status(fiber.StatusNotFound).SendString("not found")
+		}
 		c.Set(fiber.HeaderCacheControl, "public, max-age=31536000, immutable")
+		return c.Next()
+	})
+	app.Use("/", func(c *fiber.Ctx) error {
+		if !strings.HasPrefix(c.Path(), "/assets/") {
+			c.Set(fiber.HeaderCacheControl, "no-cache")
+		}
 		return c.Next()
 	})
 	app.Use("/", filesystem.New(filesystem.Config{

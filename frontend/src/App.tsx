@@ -1,0 +1,183 @@
+// App.tsx is the portal's shell: it loads the session, routes to pages,
+// and shows the tenant or staff navigation.
+import { Logo } from './Logo'
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react'
+import { api, ApiError, onUnauthorized } from './api'
+import { Link, matchPath, navigate, useLocation } from './router'
+import { SessionContext, type Session } from './session'
+import type { Me } from './types'
+import { Loading, ErrorMessage } from './components'
+import { LoginPage, SignupPage } from './pages/Auth'
+import { DashboardPage } from './pages/Dashboard'
+import { EndpointsPage } from './pages/Endpoints'
+import { EndpointDetailPage } from './pages/EndpointDetail'
+import { EventsPage } from './pages/Events'
+import { EventDetailPage } from './pages/EventDetail'
+import { ReplaysPage } from './pages/Replays'
+import { ApiKeysPage } from './pages/ApiKeys'
+import { MembersPage } from './pages/Members'
+import { BillingPage } from './pages/Billing'
+import { StaffTenantsPage, StaffTenantPage, StaffEventPage, StaffAuditPage } from './pages/Staff'
+
+type Route = { pattern: string; label?: string; render: (p: Record<string, string>) => ReactNode }
+
+const tenantRoutes: Route[] = [
+  { pattern: '/', label: 'Dashboard', render: () => <DashboardPage /> },
+  { pattern: '/endpoints', label: 'Endpoints', render: () => <EndpointsPage /> },
+  { pattern: '/endpoints/:id', render: (p) => <EndpointDetailPage id={p.id} /> },
+  { pattern: '/events', label: 'Events', render: () => <EventsPage /> },
+  { pattern: '/events/:id', render: (p) => <EventDetailPage id={p.id} /> },
+  { pattern: '/replays', label: 'Replay', render: () => <ReplaysPage /> },
+  { pattern: '/api-keys', label: 'API keys', render: () => <ApiKeysPage /> },
+  { pattern: '/members', label: 'Members', render: () => <MembersPage /> },
+  { pattern: '/billing', label: 'Billing', render: () => <BillingPage /> },
+]
+
+const staffRoutes: Route[] = [
+  { pattern: '/staff', label: 'Tenants', render: () => <StaffTenantsPage /> },
+  { pattern: '/staff/tenants/:id', render: (p) => <StaffTenantPage id={p.id} /> },
+  { pattern: '/staff/tenants/:id/events/:eventId', render: (p) => <StaffEventPage tenantId={p.id} eventId={p.eventId} /> },
+  { pattern: '/staff/audit', label: 'Audit log', render: () => <StaffAuditPage /> },
+]
+
+function resolve(routes: Route[], path: string): ReactNode | null {
+  for (const r of routes) {
+    const m = matchPath(r.pattern, path)
+    if (m) return r.render(m)
+  }
+  return null
+}
+
+export function App() {
+  const { path } = useLocation()
+  const [me, setMe] = useState<Me | null>(null)
+  const [state, setState] = useState<'loading' | 'in' | 'out' | 'error'>('loading')
+  const [error, setError] = useState<unknown>(null)
+
+  const refresh = useCallback(async () => {
+    try {
+      const m = await api.get<Me>('/me')
+      setMe(m)
+      setState('in')
+    } catch (e) {
+      if (e instanceof ApiError && (e.status === 401 || e.status === 403)) {
+        setMe(null)
+        setState('out')
+      } else {
+        setError(e)
+        setState('error')
+      }
+    }
+  }, [])
+
+  useEffect(() => {
+    refresh()
+    return onUnauthorized(() => {
+      setMe(null)
+      setState('out')
+    })
+  }, [refresh])
+
+  const signOut = useCallback(async () => {
+    try {
+      await api.post('/auth/logout')
+    } finally {
+      setMe(null)
+      setState('out')
+      navigate('/login')
+    }
+  }, [])
+
+  const isStaff = me?.role === 'staff'
+
+  // Billing is its own module: show its page only when this Ferry serves
+  // the billing routes (a 404 "no such route" hides it).
+  const [billing, setBilling] = useState(true)
+  useEffect(() => {
+    if (state !== 'in' || isStaff) return
+    api.get('/billing').then(
+      () => setBilling(true),
+      (e) => setBilling(!(e instanceof ApiError && e.status === 404)),
+    )
+  }, [state, isStaff])
+  useEffect(() => {
+    if (state === 'in' && (path === '/login' || path === '/signup')) navigate(isStaff ? '/staff' : '/', true)
+    if (state === 'in' && isStaff && !path.startsWith('/staff')) navigate('/staff', true)
+    if (state === 'out' && path !== '/login' && path !== '/signup') navigate('/login', true)
+  }, [state, path, isStaff])
+
+  if (state === 'loading') return <main className="center"><Loading what="Loading Ferry" /></main>
+  if (state === 'error') {
+    return (
+      <main className="center">
+        <ErrorMessage error={error} title="Ferry could not load" />
+        <button className="btn" onClick={() => { setState('loading'); refresh() }}>Try again</button>
+      </main>
+    )
+  }
+  if (state === 'out' || !me) {
+    return path === '/signup' ? <SignupPage onDone={refresh} /> : <LoginPage onDone={refresh} />
+  }
+
+  const session: Session = { me, refresh, signOut }
+  const routes = isStaff ? staffRoutes : tenantRoutes.filter((r) => billing || r.pattern !== '/billing')
+  const page = resolve(routes, path) ?? <NotFound />
+  return (
+    <SessionContext.Provider value={session}>
+      <a className="skip-link" href="#main">Skip to content</a>
+      <Shell routes={routes} path={path} me={me} onSignOut={signOut}>
+        {page}
+      </Shell>
+    </SessionContext.Provider>
+  )
+}
+
+function Shell({ routes, path, me, onSignOut, children }: { routes: Route[]; path: string; me: Me; onSignOut: () => void; children: ReactNode }) {
+  const [open, setOpen] = useState(false)
+  const active = (pattern: string) => (pattern === '/' || pattern === '/staff' ? path === pattern || (pattern === '/staff' && path.startsWith('/staff/tenants')) : path.startsWith(pattern))
+  const current = routes.find((r) => r.label && active(r.pattern))?.label
+  // On navigation: close the phone menu, name the page in the title, and
+  // move focus to the content so keyboard and screen-reader users land there.
+  const first = useRef(true)
+  useEffect(() => {
+    setOpen(false)
+    document.title = `${current ?? 'Ferry'} · Ferry${me.role === 'staff' ? ' staff console' : ''}`
+    if (first.current) first.current = false
+    else document.getElementById('main')?.focus({ preventScroll: true })
+  }, [path, current, me.role])
+  return (
+    <div className="shell">
+      <header className="topbar">
+        <Link href={me.role === 'staff' ? '/staff' : '/'} className="brand">
+          <Logo /> Ferry{me.role === 'staff' && <span className="staff-tag">staff console</span>}
+        </Link>
+        <button type="button" className="btn btn-small menu-toggle" aria-expanded={open} aria-controls="mainnav" onClick={() => setOpen(!open)}>
+          Menu
+        </button>
+        <nav id="mainnav" className={open ? 'nav open' : 'nav'} aria-label="Main">
+          {routes.filter((r) => r.label).map((r) => (
+            <Link key={r.pattern} href={r.pattern} aria-current={active(r.pattern) ? 'page' : undefined}>
+              {r.label}
+            </Link>
+          ))}
+        </nav>
+        <div className="who">
+          <span className="muted" title={me.email}>
+            {me.tenant ? `${me.tenant.name} · ` : ''}{me.email} ({me.role})
+          </span>
+          <button type="button" className="btn btn-small" onClick={onSignOut}>Sign out</button>
+        </div>
+      </header>
+      <main id="main" tabIndex={-1}>{children}</main>
+    </div>
+  )
+}
+
+function NotFound() {
+  return (
+    <section>
+      <h1>Page not found</h1>
+      <p>This page does not exist. <Link href="/">Go to the dashboard</Link>.</p>
+    </section>
+  )
+}

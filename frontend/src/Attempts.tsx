@@ -1,0 +1,60 @@
+// Attempts.tsx renders an attempt timeline: outcome, status, latency,
+// trigger, and on demand the request/response headers and response body.
+import { Badge } from './components'
+import { formatDuration, formatTime, prettyJSON, relativeTime } from './format'
+import { Link } from './router'
+import type { Attempt } from './types'
+
+/** attemptSummary is a one-line description of what happened. */
+export function attemptSummary(a: Pick<Attempt, 'response_status' | 'error_class' | 'error_message'>): string {
+  if (a.response_status) return `HTTP ${a.response_status}`
+  if (a.error_class || a.error_message) return [a.error_class, a.error_message].filter(Boolean).join(': ')
+  return 'no response'
+}
+
+function Headers({ h }: { h: Record<string, string[]> | null }) {
+  const entries = Object.entries(h ?? {})
+  if (entries.length === 0) return <p className="muted">none</p>
+  return (
+    <pre className="code">
+      {entries.map(([k, v]) => `${k}: ${(Array.isArray(v) ? v : [v]).join(', ')}`).join('\n')}
+    </pre>
+  )
+}
+
+export function AttemptList({ attempts, showEvent, eventHref }: { attempts: Attempt[]; showEvent?: boolean; eventHref?: (id: string) => string }) {
+  if (attempts.length === 0) return null
+  return (
+    <ol className="timeline" aria-label="Attempts">
+      {attempts.map((a) => (
+        <li key={a.id} className={`timeline-item outcome-${a.outcome}`} data-testid="attempt">
+          <details>
+            <summary>
+              <span className="t-num">#{a.attempt_number}</span>
+              <Badge status={a.outcome} />
+              <span className="t-status">{attemptSummary(a)}</span>
+              <span className="t-latency" title="latency">{formatDuration(a.duration_ms)}</span>
+              <span className="muted t-when" title={formatTime(a.started_at)}>{relativeTime(a.started_at)}</span>
+              <span className="muted t-trigger">{a.trigger}{a.actor ? ` by ${a.actor}` : ''}</span>
+            </summary>
+            <div className="t-body">
+              <dl className="props">
+                <dt>Started</dt><dd>{formatTime(a.started_at)}</dd>
+                <dt>Latency</dt><dd>{formatDuration(a.duration_ms)}</dd>
+                {showEvent && (<><dt>Event</dt><dd><Link href={eventHref ? eventHref(a.event_id) : `/events/${a.event_id}`}><code>{a.event_id}</code></Link></dd></>)}
+                {a.next_attempt_at && (<><dt>Next attempt</dt><dd>{formatTime(a.next_attempt_at)}</dd></>)}
+                {a.error_message && (<><dt>Error</dt><dd>{a.error_class ? `${a.error_class}: ` : ''}{a.error_message}</dd></>)}
+              </dl>
+              <h4>Response body</h4>
+              {a.response_body ? <pre className="code" data-testid="response-body">{prettyJSON(a.response_body)}</pre> : <p className="muted">empty</p>}
+              <h4>Response headers</h4>
+              <Headers h={a.response_headers} />
+              <h4>Request headers</h4>
+              <Headers h={a.request_headers} />
+            </div>
+          </details>
+        </li>
+      ))}
+    </ol>
+  )
+}

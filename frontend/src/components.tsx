@@ -1,0 +1,159 @@
+// components.tsx holds the portal's small shared building blocks.
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react'
+import type { ApiError } from './api'
+import type { PagedList } from './paging'
+
+/** ErrorMessage shows an API error (or any error) as an alert. */
+export function ErrorMessage({ error, title }: { error: unknown; title?: string }) {
+  if (!error) return null
+  const e = error as Partial<ApiError> & { message?: string }
+  return (
+    <div className="alert alert-error" role="alert">
+      {title && <strong>{title}: </strong>}
+      <span className="alert-message">{e.message ?? String(error)}</span>
+      {e.field && <span className="muted"> (field: <code>{e.field}</code>)</span>}
+    </div>
+  )
+}
+
+/** Notice is a polite status message (success or info). */
+export function Notice({ children }: { children: ReactNode }) {
+  if (!children) return null
+  return (
+    <div className="alert alert-ok" role="status">
+      {children}
+    </div>
+  )
+}
+
+const statusTone: Record<string, string> = {
+  succeeded: 'ok', success: 'ok', enabled: 'ok', completed: 'ok', active: 'ok',
+  pending: 'info', queued: 'info', running: 'info',
+  retrying: 'warn', retry: 'warn', failing: 'bad', cancelled: 'warn', disabled: 'warn',
+  dropped: 'bad', exhausted: 'bad', failed: 'bad', revoked: 'bad',
+}
+
+/** Badge renders a status word with a colour and the word itself (never colour alone). */
+export function Badge({ status }: { status: string }) {
+  return <span className={`badge badge-${statusTone[status] ?? 'info'}`}>{status}</span>
+}
+
+/** CopyButton copies text to the clipboard and confirms it. */
+export function CopyButton({ text, label = 'Copy' }: { text: string; label?: string }) {
+  const [done, setDone] = useState(false)
+  async function copy() {
+    try {
+      await navigator.clipboard.writeText(text)
+    } catch {
+      // Clipboard API unavailable (http, old browser): select-and-copy fallback.
+      const ta = document.createElement('textarea')
+      ta.value = text
+      document.body.appendChild(ta)
+      ta.select()
+      document.execCommand?.('copy')
+      ta.remove()
+    }
+    setDone(true)
+    setTimeout(() => setDone(false), 2000)
+  }
+  return (
+    <button type="button" className="btn btn-small" onClick={copy} aria-live="polite">
+      {done ? 'Copied' : label}
+    </button>
+  )
+}
+
+/** ConfirmButton asks for a second click before doing something destructive. */
+export function ConfirmButton({
+  onConfirm, children, confirmLabel, className = 'btn btn-danger btn-small', disabled,
+}: { onConfirm: () => void; children: ReactNode; confirmLabel: string; className?: string; disabled?: boolean }) {
+  const [asking, setAsking] = useState(false)
+  const yes = useRef<HTMLButtonElement>(null)
+  useEffect(() => {
+    if (asking) yes.current?.focus()
+  }, [asking])
+  if (!asking) {
+    return (
+      <button type="button" className={className} onClick={() => setAsking(true)} disabled={disabled}>
+        {children}
+      </button>
+    )
+  }
+  return (
+    <span className="confirm" role="group" aria-label="Confirm">
+      <button ref={yes} type="button" className="btn btn-danger btn-small" onClick={() => { setAsking(false); onConfirm() }}>
+        {confirmLabel}
+      </button>
+      <button type="button" className="btn btn-small" onClick={() => setAsking(false)}>
+        Cancel
+      </button>
+    </span>
+  )
+}
+
+/** Pager steps through a paginated list. */
+export function Pager({ list, label }: { list: PagedList<unknown>; label: string }) {
+  if (!list.hasPrev && !list.hasNext) return null
+  return (
+    <nav className="pager" aria-label={`${label} pages`}>
+      <button type="button" className="btn btn-small" onClick={list.prev} disabled={!list.hasPrev || list.loading}>
+        ← Newer
+      </button>
+      <span className="muted">Page {list.pageNumber}</span>
+      <button type="button" className="btn btn-small" onClick={list.next} disabled={!list.hasNext || list.loading}>
+        Older →
+      </button>
+    </nav>
+  )
+}
+
+/** Empty explains an empty list and what to do next. */
+export function Empty({ title, children }: { title: string; children?: ReactNode }) {
+  return (
+    <div className="empty">
+      <p className="empty-title">{title}</p>
+      {children && <div className="muted">{children}</div>}
+    </div>
+  )
+}
+
+/** ProgressBar is an accessible progress bar; max 0 renders as indeterminate. */
+export function ProgressBar({ value, max, label }: { value: number; max: number; label: string }) {
+  const pct = max > 0 ? Math.min(100, Math.round((value / max) * 100)) : 0
+  return (
+    <div className="progress-wrap">
+      <div
+        className="progress"
+        role="progressbar"
+        aria-label={label}
+        aria-valuemin={0}
+        aria-valuemax={max || undefined}
+        aria-valuenow={max > 0 ? value : undefined}
+      >
+        <div className="progress-fill" style={{ width: `${pct}%` }} />
+      </div>
+      <span className="muted">{max > 0 ? `${value} / ${max} (${pct}%)` : `${value} so far`}</span>
+    </div>
+  )
+}
+
+/** Field is a labelled form control with an optional hint and error. */
+export function Field({
+  label, hint, error, children,
+}: { label: string; hint?: ReactNode; error?: string; children: (id: string, describedBy?: string) => ReactNode }) {
+  const id = useId()
+  const hintId = hint ? id + '-hint' : undefined
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      {children(id, hintId)}
+      {hint && <small id={hintId} className="muted">{hint}</small>}
+      {error && <small className="field-error">{error}</small>}
+    </div>
+  )
+}
+
+/** Loading is an accessible "loading" line. */
+export function Loading({ what = 'Loading' }: { what?: string }) {
+  return <p className="muted" role="status">{what}…</p>
+}

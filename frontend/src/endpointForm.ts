@@ -1,0 +1,76 @@
+// endpointForm.ts converts between an endpoint and its form's text fields.
+import type { Endpoint } from './types'
+
+/** EndpointFormValues are the endpoint form's raw text inputs. */
+export interface EndpointFormValues {
+  url: string
+  description: string
+  eventTypes: string
+  timeoutSeconds: string
+  rateLimit: string
+  maxInFlight: string
+  headers: string
+}
+
+export const emptyEndpointForm: EndpointFormValues = {
+  url: '', description: '', eventTypes: '', timeoutSeconds: '10', rateLimit: '', maxInFlight: '16', headers: '',
+}
+
+/** parseEventTypes splits "a.b, c.d\ne.f" into unique, trimmed types. */
+export function parseEventTypes(s: string): string[] {
+  return [...new Set(s.split(/[\s,]+/).map((t) => t.trim()).filter(Boolean))]
+}
+
+/** parseHeaders reads "Name: value" lines; it throws on a line without a colon. */
+export function parseHeaders(s: string): Record<string, string> {
+  const out: Record<string, string> = {}
+  s.split('\n').forEach((line, i) => {
+    if (!line.trim()) return
+    const at = line.indexOf(':')
+    if (at <= 0) throw new FormError('headers', `Header line ${i + 1} must look like "Name: value".`)
+    out[line.slice(0, at).trim()] = line.slice(at + 1).trim()
+  })
+  return out
+}
+
+/** FormError is a client-side validation error for one field. */
+export class FormError extends Error {
+  readonly field: string
+  constructor(field: string, message: string) {
+    super(message)
+    this.field = field
+  }
+}
+
+function optionalInt(field: string, label: string, s: string): number | null {
+  if (!s.trim()) return null
+  const n = Number(s)
+  if (!Number.isInteger(n)) throw new FormError(field, `${label} must be a whole number.`)
+  return n
+}
+
+/** toEndpointBody builds the JSON body of POST/PATCH /api/v1/endpoints. */
+export function toEndpointBody(v: EndpointFormValues) {
+  return {
+    url: v.url.trim(),
+    description: v.description.trim(),
+    event_types: parseEventTypes(v.eventTypes),
+    timeout_seconds: optionalInt('timeout_seconds', 'Timeout', v.timeoutSeconds) ?? 10,
+    rate_limit_per_second: optionalInt('rate_limit_per_second', 'Rate limit', v.rateLimit),
+    max_in_flight: optionalInt('max_in_flight', 'Max in flight', v.maxInFlight) ?? 16,
+    headers: parseHeaders(v.headers),
+  }
+}
+
+/** fromEndpoint fills the form from an existing endpoint. */
+export function fromEndpoint(ep: Endpoint): EndpointFormValues {
+  return {
+    url: ep.url,
+    description: ep.description ?? '',
+    eventTypes: (ep.event_types ?? []).join(', '),
+    timeoutSeconds: String(ep.timeout_seconds ?? 10),
+    rateLimit: ep.rate_limit_per_second == null ? '' : String(ep.rate_limit_per_second),
+    maxInFlight: String(ep.max_in_flight ?? 16),
+    headers: Object.entries(ep.headers ?? {}).map(([k, v]) => `${k}: ${v}`).join('\n'),
+  }
+}

@@ -1,0 +1,71 @@
+// format.ts renders times, durations and statuses for people.
+
+/** formatTime renders an ISO time in the viewer's locale, or "—". */
+export function formatTime(iso: string | null | undefined): string {
+  if (!iso) return '—'
+  const d = new Date(iso)
+  if (Number.isNaN(d.getTime())) return iso
+  return d.toLocaleString(undefined, {
+    year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit',
+  })
+}
+
+/** relativeTime renders how long ago (or until) a time is, relative to now. */
+export function relativeTime(iso: string | null | undefined, now: number = Date.now()): string {
+  if (!iso) return '—'
+  const t = new Date(iso).getTime()
+  if (Number.isNaN(t)) return iso
+  const diff = Math.round((t - now) / 1000)
+  const abs = Math.abs(diff)
+  const [n, unit] =
+    abs < 45 ? [abs, 's'] : abs < 2700 ? [Math.round(abs / 60), 'min'] : abs < 86400 ? [Math.round(abs / 3600), 'h'] : [Math.round(abs / 86400), 'd']
+  if (abs < 5) return 'just now'
+  return diff < 0 ? `${n} ${unit} ago` : `in ${n} ${unit}`
+}
+
+/** formatDuration renders milliseconds as "850 ms" or "1.2 s". */
+export function formatDuration(ms: number | null | undefined): string {
+  if (ms === null || ms === undefined) return '—'
+  if (ms < 1000) return `${Math.round(ms)} ms`
+  if (ms < 60000) return `${(ms / 1000).toFixed(1)} s`
+  return `${Math.floor(ms / 60000)} min ${Math.round((ms % 60000) / 1000)} s`
+}
+
+/** formatPercent renders a ratio in [0, 1] as a percentage, or "—" for NaN. */
+export function formatPercent(r: number): string {
+  if (!Number.isFinite(r)) return '—'
+  return `${(r * 100).toFixed(r === 1 || r === 0 ? 0 : 1)}%`
+}
+
+/** prettyJSON pretty-prints JSON values and JSON strings; other text is returned as is. */
+export function prettyJSON(v: unknown): string {
+  if (typeof v === 'string') {
+    try {
+      return JSON.stringify(JSON.parse(v), null, 2)
+    } catch {
+      return v
+    }
+  }
+  return JSON.stringify(v, null, 2)
+}
+
+/** toISOFromLocal turns a datetime-local input value into RFC 3339 UTC, or "". */
+export function toISOFromLocal(v: string): string {
+  if (!v) return ''
+  const d = new Date(v)
+  return Number.isNaN(d.getTime()) ? '' : d.toISOString()
+}
+
+/** formatMoney renders integer minor units (cents) of a currency. */
+export function formatMoney(minor: number, currency = 'USD'): string {
+  try {
+    return new Intl.NumberFormat(undefined, { style: 'currency', currency: currency || 'USD' }).format(minor / 100)
+  } catch {
+    return `${(minor / 100).toFixed(2)} ${currency}`
+  }
+}
+
+/** formatCount renders a count with thousands separators. */
+export function formatCount(n: number): string {
+  return new Intl.NumberFormat().format(n)
+}

@@ -1,0 +1,85 @@
+// Auth.tsx: sign-in and sign-up forms.
+import { Logo } from '../Logo'
+import { useState, type FormEvent } from 'react'
+import { api } from '../api'
+import { ErrorMessage, Field } from '../components'
+import { Link, navigate } from '../router'
+
+function AuthFrame({ title, children }: { title: string; children: React.ReactNode }) {
+  return (
+    <main className="auth">
+      <div className="card auth-card">
+        <p className="brand-big"><Logo size={28} /> Ferry</p>
+        <h1>{title}</h1>
+        {children}
+      </div>
+    </main>
+  )
+}
+
+export function LoginPage({ onDone }: { onDone: () => Promise<void> }) {
+  const [email, setEmail] = useState('')
+  const [password, setPassword] = useState('')
+  const [busy, setBusy] = useState(false)
+  const [error, setError] = useState<unknown>(null)
+  async function submit(e: FormEvent) {
+    e.preventDefault()
+    setBusy(true)
+    setError(null)
+    try {
+      await api.post('/auth/login', { email, password })
+      await onDone()
+    } catch (err) {
+      setError(err)
+    } finally {
+      setBusy(false)
+    }
+  }
+  return (
+    <AuthFrame title="Sign in">
+      <form onSubmit={submit} className="form">
+        <ErrorMessage error={error} title="Sign-in failed" />
+        <Field label="Email">{(id) => <input id={id} type="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} />}</Field>
+        <Field label="Password">{(id) => <input id={id} type="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />}</Field>
+        <button className="btn btn-primary" type="submit" disabled={busy}>{busy ? 'Signing in…' : 'Sign in'}</button>
+      </form>
+      <p className="muted">New to Ferry? <Link href="/signup">Create an account</Link></p>
+    </AuthFrame>
+  )
+}
+
+export function SignupPage({ onDone }: { onDone: () => Promise<void> }) {
+  const [organization, setOrganization] = useState('')
+  const [email, setEmail] = useState('')
+  const [password, setPassword] = useState('')
+  const [busy, setBusy] = useState(false)
+  const [error, setError] = useState<unknown>(null)
+  async function submit(e: FormEvent) {
+    e.preventDefault()
+    setBusy(true)
+    setError(null)
+    try {
+      await api.post('/auth/signup', { organization, email, password })
+      await onDone()
+      navigate('/', true)
+    } catch (err) {
+      setError(err)
+    } finally {
+      setBusy(false)
+    }
+  }
+  return (
+    <AuthFrame title="Create your account">
+      <form onSubmit={submit} className="form">
+        <ErrorMessage error={error} title="Sign-up failed" />
+        <Field label="Organisation name">{(id) => <input id={id} autoComplete="organization" required value={organization} onChange={(e) => setOrganization(e.target.value)} />}</Field>
+        <Field label="Email">{(id) => <input id={id} type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />}</Field>
+        <Field label="Password" hint="At least 10 characters.">
+          {(id, d) => <input id={id} type="password" autoComplete="new-password" required aria-describedby={d} value={password} onChange={(e) => setPassword(e.target.value)} />}
+        </Field>
+        <button className="btn btn-primary" type="submit" disabled={busy}>{busy ? 'Creating…' : 'Create account'}</button>
+      </form>
+      <p className="muted">Already have an account? <Link href="/login">Sign in</Link></p>
+    </AuthFrame>
+  )
+}

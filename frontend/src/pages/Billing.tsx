@@ -1,0 +1,103 @@
+// Billing.tsx: plan, usage against quota, plan change and invoices (PRODUCT §7).
+import { useEffect, useState } from 'react'
+import { api, type Page } from '../api'
+import { Badge, Empty, ErrorMessage, Loading, Notice, Pager, ProgressBar, ConfirmButton } from '../components'
+import { formatCount, formatMoney, formatTime } from '../format'
+import { usePaged } from '../paging'
+import { useSession } from '../session'
+import type { BillingOverview, Invoice } from '../types'
+
+export function BillingPage() {
+  const { me } = useSession()
+  const [o, setO] = useState<BillingOverview | null>(null)
+  const [error, setError] = useState<unknown>(null)
+  const [actionError, setActionError] = useState<unknown>(null)
+  const [notice, setNotice] = useState('')
+  const invoices = usePaged((cursor) => api.get<Page<Invoice>>('/billing/invoices' + (cursor ? `?cursor=${encodeURIComponent(cursor)}` : '')), [])
+  useEffect(() => {
+    api.get<BillingOverview>('/billing').then(setO, setError)
+  }, [])
+
+  async function change(plan: string) {
+    setActionError(null)
+    setNotice('')
+    try {
+      setO(await api.put<BillingOverview>('/billing/plan', { plan }))
+      setNotice(`Plan changed to ${plan}.`)
+    } catch (e) {
+      setActionError(e)
+    }
+  }
+
+  return (
+    <section>
+      <h1>Billing</h1>
+      <ErrorMessage error={error} title="Could not load billing" />
+      {!o && !error && <Loading />}
+      <Notice>{notice}</Notice>
+      <ErrorMessage error={actionError} title="Plan change failed" />
+      {o && (
+        <>
+          <div className="card">
+            <h2>{o.plan.display_name || o.plan.name} plan {o.plan.custom && <span className="muted">(custom terms)</span>}</h2>
+            {o.quota_exhausted && <p className="alert alert-error" role="alert">Your monthly event quota is used up: new events are refused until next month or until you upgrade.</p>}
+            <p className="muted">Usage for {o.usage.period}</p>
+            <ProgressBar value={o.usage.events} max={o.plan.events_per_month} label="Events this month" />
+            <dl className="props">
+              <dt>Events</dt><dd>{formatCount(o.usage.events)} of {formatCount(o.plan.events_per_month)} included</dd>
+              <dt>Delivery attempts</dt><dd>{formatCount(o.usage.attempts)}</dd>
+              <dt>Endpoints</dt><dd>{o.endpoints} of {o.plan.max_endpoints}</dd>
+              <dt>Log retention</dt><dd>{o.plan.retention_days} days</dd>
+              {o.overage_events > 0 && (<><dt>Overage</dt><dd>{formatCount(o.overage_events)} events ≈ {formatMoney(o.estimated_overage_minor, o.plan.currency)}</dd></>)}
+            </dl>
+          </div>
+          <div className="card">
+            <h2>Plans</h2>
+            <div className="plans">
+              {o.plans.map((p) => (
+                <div key={p.name} className={p.name === o.plan.name ? 'plan current' : 'plan'}>
+                  <h3>{p.display_name || p.name}</h3>
+                  <p className="plan-price">{formatMoney(p.base_fee_minor, p.currency)}<span className="muted"> / month</span></p>
+                  <ul>
+                    <li>{formatCount(p.events_per_month)} events / month{p.hard_cap ? ' (hard cap)' : ''}</li>
+                    {!p.hard_cap && p.overage_unit_events > 0 && <li>then {formatMoney(p.overage_price_minor, p.currency)} per {formatCount(p.overage_unit_events)}</li>}
+                    <li>{p.max_endpoints} endpoints</li>
+                    <li>{p.retention_days}-day logs</li>
+                    <li>{p.events_per_second} events/s</li>
+                  </ul>
+                  {p.name === o.plan.name ? <p><strong>Current plan</strong></p> : me.role === 'owner' ? (
+                    <ConfirmButton className="btn" confirmLabel={`Yes, switch to ${p.display_name || p.name}`} onConfirm={() => change(p.name)}>Switch to {p.display_name || p.name}</ConfirmButton>
+                  ) : <p className="muted">Only owners change the plan.</p>}
+                </div>
+              ))}
+            </div>
+          </div>
+        </>
+      )}
+      <div className="card">
+        <h2>Invoices</h2>
+        <ErrorMessage error={invoices.error} title="Could not load invoices" />
+        {!invoices.loading && !invoices.error && invoices.items.length === 0 && <Empty title="No invoices yet">Invoices are issued at the start of each month for the month before.</Empty>}
+        {invoices.items.length > 0 && (
+          <div className="table-wrap">
+            <table>
+              <thead><tr><th>Period</th><th>Total</th><th>Events</th><th>Status</th><th>Lines</th></tr></thead>
+              <tbody>
+                {invoices.items.map((inv) => (
+                  <tr key={inv.id}>
+                    <td>{inv.period}<div className="muted">{formatTime(inv.created_at)}</div></td>
+                    <td>{formatMoney(inv.total_minor, inv.currency)}</td>
+                    <td>{formatCount(inv.events)}</td>
+                    <td><Badge status={inv.status} />{inv.payment_error && <div className="field-error">{inv.payment_error}</div>}</td>
+                    <td>{(inv.lines ?? []).map((l, i) => <div key={i}>{l.description}: {formatMoney(l.amount_minor, inv.currency)}</div>)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+        <Pager list={invoices} label="Invoices" />
+      </div>
+    </section>
+  )
+}

@@ -1,0 +1,152 @@
+// EndpointDetail.tsx: one endpoint: edit, enable/disable, delete, signing
+// secret (reveal, rotate), send a test event, and its recent attempts.
+import { useEffect, useState } from 'react'
+import { api, query, type Page } from '../api'
+import { AttemptList } from '../Attempts'
+import { Badge, ConfirmButton, CopyButton, Empty, ErrorMessage, Loading, Notice, Pager } from '../components'
+import { EndpointForm } from '../EndpointForm'
+import { fromEndpoint } from '../endpointForm'
+import { formatTime } from '../format'
+import { usePaged } from '../paging'
+import { Link, navigate, useLocation } from '../router'
+import { canWrite, useSession } from '../session'
+import type { Attempt, Endpoint, SecretInfo } from '../types'
+
+export function EndpointDetailPage({ id }: { id: string }) {
+  const { me } = useSession()
+  const { search } = useLocation()
+  const [ep, setEp] = useState<Endpoint | null>(null)
+  const [loadError, setLoadError] = useState<unknown>(null)
+  const [editing, setEditing] = useState(false)
+  const [secret, setSecret] = useState<SecretInfo | null>(null)
+  const [notice, setNotice] = useState(search.get('created') ? 'Endpoint created. Send a test event to check it.' : '')
+  const [error, setError] = useState<unknown>(null)
+  const [outcome, setOutcome] = useState('')
+  const [testEvent, setTestEvent] = useState<string | null>(null)
+  const writer = canWrite(me.role)
+
+  useEffect(() => {
+    api.get<Endpoint>(`/endpoints/${id}`).then(setEp, setLoadError)
+  }, [id])
+  const attempts = usePaged(
+    (cursor) => api.get<Page<Attempt>>(`/endpoints/${id}/attempts` + query({ cursor, outcome, limit: 20 })),
+    [id, outcome],
+  )
+
+  async function act(what: () => Promise<void>) {
+    setError(null)
+    setNotice('')
+    try {
+      await what()
+    } catch (e) {
+      setError(e)
+    }
+  }
+
+  if (loadError) return <section><h1>Endpoint</h1><ErrorMessage error={loadError} title="Could not load the endpoint" /><Link href="/endpoints">Back to endpoints</Link></section>
+  if (!ep) return <Loading />
+
+  return (
+    <section>
+      <p><Link href="/endpoints">← Endpoints</Link></p>
+      <div className="page-head">
+        <h1 className="break">{ep.url}</h1>
+        <Badge status={ep.enabled ? 'enabled' : 'disabled'} />
+      </div>
+      {ep.disabled_reason && <p className="alert alert-warn">Disabled: {ep.disabled_reason}</p>}
+      <Notice>{notice}</Notice>
+      <ErrorMessage error={error} />
+      {writer && (
+        <div className="actions">
+          <button type="button" className="btn btn-primary" onClick={() => act(async () => {
+            const r = await api.post<{ id: string }>('/events', { type: 'ferry.test', data: { message: 'Test event from the Ferry portal', endpoint_id: ep.id, sent_at: new Date().toISOString() } })
+            setTestEvent(r.id)
+            setNotice('Test event sent.')
+            setTimeout(attempts.reload, 1500)
+          })}>Send test event</button>
+          <button type="button" className="btn" onClick={() => setEditing(!editing)} aria-expanded={editing}>Edit</button>
+          <button type="button" className="btn" onClick={() => act(async () => {
+            setEp(await api.patch<Endpoint>(`/endpoints/${ep.id}`, { enabled: !ep.enabled }))
+            setNotice(ep.enabled ? 'Endpoint disabled: no new deliveries will be made to it.' : 'Endpoint enabled.')
+          })}>{ep.enabled ? 'Disable' : 'Enable'}</button>
+          <ConfirmButton confirmLabel="Yes, delete endpoint" onConfirm={() => act(async () => {
+            await api.del(`/endpoints/${ep.id}`)
+            navigate('/endpoints')
+          })}>Delete</ConfirmButton>
+        </div>
+      )}
+      {testEvent && <p>Test event <Link href={`/events/${testEvent}`}><code>{testEvent}</code></Link> — open it to follow its delivery.</p>}
+      {editing && (
+        <div className="card">
+          <h2>Edit endpoint</h2>
+          <EndpointForm initial={fromEndpoint(ep)} submitLabel="Save changes" onCancel={() => setEditing(false)} onSubmit={async (body) => {
+            setEp(await api.patch<Endpoint>(`/endpoints/${ep.id}`, body))
+            setEditing(false)
+            setNotice('Endpoint saved.')
+          }} />
+        </div>
+      )}
+      <div className="card">
+        <h2>Settings</h2>
+        <dl className="props">
+          <dt>Description</dt><dd>{ep.description || '—'}</dd>
+          <dt>Event types</dt><dd>{ep.event_types?.length ? ep.event_types.join(', ') : 'All event types'}</dd>
+          <dt>Timeout</dt><dd>{ep.timeout_seconds} s</dd>
+          <dt>Rate limit</dt><dd>{ep.rate_limit_per_second ? `${ep.rate_limit_per_second}/s` : 'none'}</dd>
+          <dt>Max in flight</dt><dd>{ep.max_in_flight}</dd>
+          <dt>Custom headers</dt><dd>{Object.keys(ep.headers ?? {}).length ? Object.entries(ep.headers!).map(([k, v]) => <div key={k}><code>{k}: {v}</code></div>) : 'none'}</dd>
+          <dt>Created</dt><dd>{formatTime(ep.created_at)}</dd>
+        </dl>
+      </div>
+      {writer && (
+        <div className="card">
+          <h2>Signing secret</h2>
+          <p className="muted">Verify the <code>webhook-signature</code> header with this secret (Standard Webhooks).</p>
+          {secret ? (
+            <>
+              <div className="secret"><code data-testid="secret">{secret.secret}</code><CopyButton text={secret.secret} /></div>
+              {secret.previous?.map((p) => (
+                <p key={p.secret} className="muted">Previous secret still valid until {formatTime(p.expires_at)}.</p>
+              ))}
+            </>
+          ) : (
+            <p><code>whsec_••••••••••••</code></p>
+          )}
+          <div className="actions">
+            {secret ? (
+              <button type="button" className="btn" onClick={() => setSecret(null)}>Hide secret</button>
+            ) : (
+              <button type="button" className="btn" onClick={() => act(async () => setSecret(await api.get<SecretInfo>(`/endpoints/${ep.id}/secret`)))}>Reveal secret</button>
+            )}
+            <ConfirmButton className="btn btn-small" confirmLabel="Yes, rotate" onConfirm={() => act(async () => {
+              setSecret(await api.post<SecretInfo>(`/endpoints/${ep.id}/secret/rotate`))
+              setNotice('Secret rotated. The previous secret stays valid for the grace period; deliveries are signed with both.')
+            })}>Rotate secret</ConfirmButton>
+          </div>
+        </div>
+      )}
+      <div className="card">
+        <div className="page-head">
+          <h2>Recent attempts</h2>
+          <div className="inline-field">
+            <label htmlFor="outcome-filter">Outcome</label>
+            <select id="outcome-filter" value={outcome} onChange={(e) => setOutcome(e.target.value)}>
+              <option value="">all</option>
+              <option value="success">success</option>
+              <option value="retry">retry</option>
+              <option value="dropped">dropped</option>
+            </select>
+            <button type="button" className="btn btn-small" onClick={attempts.reload}>Refresh</button>
+          </div>
+        </div>
+        <ErrorMessage error={attempts.error} title="Could not load attempts" />
+        {attempts.loading && attempts.items.length === 0 && <Loading />}
+        {!attempts.loading && attempts.items.length === 0 && !attempts.error && (
+          <Empty title="No attempts yet">Send a test event to see Ferry deliver it here.</Empty>
+        )}
+        <AttemptList attempts={attempts.items} showEvent />
+        <Pager list={attempts} label="Attempts" />
+      </div>
+    </section>
+  )
+}

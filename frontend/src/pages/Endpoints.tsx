@@ -1,0 +1,95 @@
+// Endpoints.tsx: the list of endpoints and the create form.
+import { useState } from 'react'
+import { api, query, type Page } from '../api'
+import { Badge, Empty, ErrorMessage, Loading, Notice, Pager } from '../components'
+import { EndpointForm } from '../EndpointForm'
+import { emptyEndpointForm } from '../endpointForm'
+import { usePaged } from '../paging'
+import { Link, navigate } from '../router'
+import { canWrite, useSession } from '../session'
+import type { Endpoint } from '../types'
+
+export function EndpointsPage() {
+  const { me } = useSession()
+  const [creating, setCreating] = useState(false)
+  const [notice, setNotice] = useState('')
+  const [actionError, setActionError] = useState<unknown>(null)
+  const list = usePaged((cursor) => api.get<Page<Endpoint>>('/endpoints' + query({ cursor, limit: 25 })), [])
+
+  async function toggle(ep: Endpoint) {
+    setActionError(null)
+    try {
+      await api.patch(`/endpoints/${ep.id}`, { enabled: !ep.enabled })
+      setNotice(`${ep.url} ${ep.enabled ? 'disabled' : 'enabled'}.`)
+      list.reload()
+    } catch (e) {
+      setActionError(e)
+    }
+  }
+
+  return (
+    <section>
+      <div className="page-head">
+        <h1>Endpoints</h1>
+        {canWrite(me.role) && !creating && (
+          <button type="button" className="btn btn-primary" onClick={() => setCreating(true)}>Add endpoint</button>
+        )}
+      </div>
+      {creating && (
+        <div className="card">
+          <h2>New endpoint</h2>
+          <EndpointForm
+            initial={emptyEndpointForm}
+            submitLabel="Create endpoint"
+            onCancel={() => setCreating(false)}
+            onSubmit={async (body) => {
+              const ep = await api.post<Endpoint>('/endpoints', body)
+              navigate(`/endpoints/${ep.id}?created=1`)
+            }}
+          />
+        </div>
+      )}
+      <Notice>{notice}</Notice>
+      <ErrorMessage error={actionError} />
+      <ErrorMessage error={list.error} title="Could not load endpoints" />
+      {list.loading && list.items.length === 0 && <Loading />}
+      {!list.loading && !list.error && list.items.length === 0 && (
+        <Empty title="No endpoints yet">
+          An endpoint is a URL of yours that receives events. {canWrite(me.role) ? 'Use "Add endpoint" to create one.' : 'Ask an admin to add one.'}
+        </Empty>
+      )}
+      {list.items.length > 0 && (
+        <div className="table-wrap">
+          <table>
+            <thead>
+              <tr><th>URL</th><th>Event types</th><th>State</th><th><span className="visually-hidden">Actions</span></th></tr>
+            </thead>
+            <tbody>
+              {list.items.map((ep) => (
+                <tr key={ep.id}>
+                  <td>
+                    <Link href={`/endpoints/${ep.id}`}>{ep.url}</Link>
+                    {ep.description && <div className="muted">{ep.description}</div>}
+                  </td>
+                  <td>{ep.event_types?.length ? ep.event_types.join(', ') : <span className="muted">all types</span>}</td>
+                  <td>
+                    <Badge status={ep.enabled ? 'enabled' : 'disabled'} />
+                    {ep.disabled_reason && <div className="muted">{ep.disabled_reason}</div>}
+                  </td>
+                  <td className="cell-actions">
+                    {canWrite(me.role) && (
+                      <button type="button" className="btn btn-small" onClick={() => toggle(ep)} aria-label={`${ep.enabled ? 'Disable' : 'Enable'} ${ep.url}`}>
+                        {ep.enabled ? 'Disable' : 'Enable'}
+                      </button>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <Pager list={list} label="Endpoints" />
+    </section>
+  )
+}

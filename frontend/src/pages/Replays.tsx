@@ -1,0 +1,82 @@
+// Replays.tsx: bulk replay by endpoint, event type, time range and status.
+import { useEffect, useState } from 'react'
+import { api, query, type Page } from '../api'
+import { BulkReplay } from '../BulkReplay'
+import { Badge, Empty, ErrorMessage, Loading, Pager, ProgressBar } from '../components'
+import { formatTime } from '../format'
+import { usePaged } from '../paging'
+import { jobProgress } from '../replayJob'
+import { Link } from '../router'
+import { canWrite, useSession } from '../session'
+import type { Endpoint, ReplayJob } from '../types'
+
+const getJob = (id: string) => api.get<ReplayJob>(`/replays/${id}`)
+const cancelJob = (id: string) => api.post(`/replays/${id}/cancel`)
+const startJob = (body: Record<string, string>) => api.post<{ id: string }>('/replays', body)
+
+export function ReplaysPage() {
+  const { me } = useSession()
+  const [endpoints, setEndpoints] = useState<Endpoint[]>([])
+  const [error, setError] = useState<unknown>(null)
+  useEffect(() => {
+    api.get<Page<Endpoint>>('/endpoints' + query({ limit: 200 })).then((p) => setEndpoints(p.data), setError)
+  }, [])
+  return (
+    <section>
+      <h1>Replay</h1>
+      <p className="muted">
+        Re-send deliveries with the same event id and payload (receivers dedupe on <code>webhook-id</code>). To replay one event, open it from{' '}
+        <Link href="/events">Events</Link>. Here you replay in bulk, e.g. every exhausted delivery to one endpoint since Monday.
+      </p>
+      <ErrorMessage error={error} title="Could not load endpoints" />
+      {canWrite(me.role) ? (
+        <div className="card">
+          <h2>Bulk replay</h2>
+          <BulkReplay endpoints={endpoints} start={startJob} get={getJob} cancel={cancelJob} storageKey="ferry.replayJob" />
+        </div>
+      ) : (
+        <p className="alert alert-warn">Only owners and admins can replay.</p>
+      )}
+      {canWrite(me.role) && <RecentJobs />}
+    </section>
+  )
+}
+
+/** RecentJobs lists the tenant's bulk replay jobs (GET /api/v1/replays). */
+function RecentJobs() {
+  const list = usePaged((cursor) => api.get<Page<ReplayJob & { filter?: Record<string, unknown> }>>('/replays' + query({ cursor, limit: 10 })), [])
+  return (
+    <div className="card">
+      <div className="page-head">
+        <h2>Recent replay jobs</h2>
+        <button type="button" className="btn btn-small" onClick={list.reload}>Refresh</button>
+      </div>
+      <ErrorMessage error={list.error} title="Could not load replay jobs" />
+      {list.loading && list.items.length === 0 && <Loading />}
+      {!list.loading && !list.error && list.items.length === 0 && (
+        <Empty title="No replay jobs yet">Start one above, e.g. every exhausted delivery to an endpoint you have fixed.</Empty>
+      )}
+      {list.items.length > 0 && (
+        <div className="table-wrap">
+          <table>
+            <thead><tr><th>Started</th><th>By</th><th>State</th><th>Progress</th></tr></thead>
+            <tbody>
+              {list.items.map((j) => {
+                const p = jobProgress(j)
+                return (
+                  <tr key={j.id}>
+                    <td>{formatTime(j.created_at)}</td>
+                    <td>{j.actor ?? '—'}</td>
+                    <td><Badge status={p.state} /></td>
+                    <td><ProgressBar value={p.done} max={p.total} label={`Progress of job ${j.id.slice(0, 8)}`} /></td>
+                  </tr>
+                )
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <Pager list={list} label="Replay jobs" />
+    </div>
+  )
+}

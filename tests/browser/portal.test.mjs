@@ -1,0 +1,344 @@
+// Browser tests of the portal and staff console (issue 5): Debian's
+// Chromium, driven by playwright-core, against the real ferry binary on
+// real PostgreSQL and Kafka. Run by `scripts/frontend.sh test` (make test).
+// Screenshots of the main pages go to tests/screenshots/ (git-ignored).
+import assert from 'node:assert/strict'
+import { after, before, test } from 'node:test'
+import { accessibility, ApiClient, launchBrowser, shot, Stack, uniq, waitFor } from './harness.mjs'
+
+const PASSWORD = 'correct horse battery staple'
+const TEST_TIMEOUT = 60_000
+let stack
+
+before(async () => {
+  stack = new Stack()
+  await stack.start()
+}, { timeout: 90_000 })
+
+after(async () => {
+  await stack?.stop()
+}, { timeout: 30_000 })
+
+/** signUp creates a tenant through the portal's sign-up page. */
+async function signUp(page, org, email) {
+  await page.goto(stack.baseURL + '/signup')
+  await page.getByLabel('Organisation name').fill(org)
+  await page.getByLabel('Email').fill(email)
+  await page.getByLabel('Password').fill(PASSWORD)
+  await page.getByRole('button', { name: 'Create account' }).click()
+  await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor()
+}
+
+async function nav(page, name) {
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true }).click()
+  await page.getByRole('heading', { level: 1 }).first().waitFor()
+}
+
+/** createEndpoint adds an endpoint through the form and returns its id. */
+async function createEndpoint(page, url, description) {
+  await nav(page, 'Endpoints')
+  await page.getByRole('button', { name: 'Add endpoint' }).click()
+  await page.getByLabel('URL', { exact: true }).fill(url)
+  await page.getByLabel('Description', { exact: true }).fill(description)
+  await page.getByRole('button', { name: 'Create endpoint' }).click()
+  await page.waitForURL(/\/endpoints\/[0-9a-f-]{36}/)
+  return new URL(page.url()).pathname.split('/').pop()
+}
+
+/** sendTestEvent presses "Send test event" and opens the event's page. */
+async function sendTestEvent(page) {
+  await page.getByRole('button', { name: 'Send test event' }).click()
+  const link = page.locator('p', { hasText: 'Test event' }).locator('a[href^="/events/"]')
+  await link.waitFor()
+  const href = await link.getAttribute('href')
+  await link.click()
+  await page.getByRole('heading', { name: 'ferry.test', level: 1 }).waitFor()
+  return href.split('/').pop()
+}
+
+const attempts = (page) => page.getByTestId('attempt')
+
+/** accessible asserts that axe-core finds no serious WCAG A/AA violation. */
+async function accessible(page, what) {
+  assert.deepEqual(await accessibility(page), [], `accessibility of ${what}`)
+}
+
+test('(a) sign up, create an API key and an endpoint, send a test event, see the successful attempt', { timeout: TEST_TIMEOUT }, async () => {
+  const b = await launchBrowser()
+  const { page } = b
+  try {
+    const org = `Acme ${uniq()}`
+    await page.goto(stack.baseURL + '/signup')
+    await shot(page, 'a', '01-signup')
+    await accessible(page, 'the sign-up page')
+    await signUp(page, org, `owner-${uniq()}@acme.test`)
+    await shot(page, 'a', '02-dashboard-empty')
+
+    // API key: shown once, with a copy button; it works against the API.
+    await nav(page, 'API keys')
+    assert.match(await page.title(), /^API keys · Ferry/)
+    await page.getByLabel('Key name').fill('billing backend')
+    await page.getByRole('button', { name: 'Create key' }).click()
+    const key = (await page.getByTestId('new-api-key').textContent()).trim()
+    assert.match(key, /^fry_/)
+    await page.getByRole('button', { name: 'Copy key' }).waitFor()
+    await page.getByRole('cell', { name: 'billing backend' }).waitFor()
+    await shot(page, 'a', '03-api-key-created')
+
+    // A refused action shows the API's error message.
+    await nav(page, 'Endpoints')
+    await page.getByRole('button', { name: 'Add endpoint' }).click()
+    await page.getByLabel('URL', { exact: true }).fill('ftp://files.acme.test/hook')
+    await page.getByRole('button', { name: 'Create endpoint' }).click()
+    await page.getByRole('alert').getByText('url must use https').waitFor()
+    await shot(page, 'a', '04-endpoint-error')
+    await page.getByRole('button', { name: 'Cancel' }).click()
+
+    // Endpoint to the local receiver.
+    const endpointId = await createEndpoint(page, stack.receiver.base + '/a/ok', 'Acme production receiver')
+    await page.getByText('Endpoint created').waitFor()
+    await page.getByRole('button', { name: 'Reveal secret' }).click()
+    assert.match((await page.getByTestId('secret').textContent()).trim(), /^whsec_/)
+    await shot(page, 'a', '04-endpoint')
+    await accessible(page, 'the endpoint page')
+
+    // Test event: the attempt succeeds and the receiver got a signed request.
+    const eventId = await sendTestEvent(page)
+    const ok = attempts(page).filter({ hasText: 'success' }).filter({ hasText: 'HTTP 200' })
+    await ok.first().waitFor({ timeout: 30_000 })
+    await page.getByTestId('delivery').getByText('succeeded').waitFor()
+    const got = stack.receiver.requests.find((r) => r.path === '/a/ok' && r.headers['webhook-id'] === eventId)
+    assert.ok(got, 'receiver got the test event')
+    assert.match(got.headers['webhook-signature'], /^v1,/)
+    await ok.first().locator('summary').click()
+    await page.getByTestId('response-body').first().waitFor()
+    // Replay just this delivery: a second, replay-triggered success.
+    await page.getByRole('button', { name: /^Replay delivery to / }).click()
+    await page.getByText('Delivery replay queued').waitFor()
+    await attempts(page).filter({ hasText: 'replay' }).filter({ hasText: 'HTTP 200' }).first().waitFor({ timeout: 20_000 })
+    await shot(page, 'a', '05-event-success')
+    await accessible(page, 'the event page')
+
+    // The API key sends an event that shows in the events list.
+    const r = await fetch(stack.baseURL + '/api/v1/events', {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ type: 'invoice.paid', data: { invoice: 'in_123', amount: 4200 } }),
+    })
+    assert.equal(r.status, 202)
+    await nav(page, 'Events')
+    await page.getByRole('link', { name: 'invoice.paid' }).waitFor()
+    await shot(page, 'a', '06-events')
+    await accessible(page, 'the events page')
+
+    // Revoking the key: it shows as revoked and the API refuses it.
+    await nav(page, 'API keys')
+    await page.getByRole('button', { name: 'Revoke' }).click()
+    await page.getByRole('button', { name: 'Yes, revoke' }).click()
+    await page.getByRole('cell', { name: 'revoked' }).waitFor()
+    const refused = await fetch(stack.baseURL + '/api/v1/events', {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ type: 'invoice.paid', data: {} }),
+    })
+    assert.equal(refused.status, 401)
+
+    // Dashboard: the chart and the success rate.
+    await waitFor(async () => {
+      await nav(page, 'Dashboard')
+      await page.getByTestId('stat-success').or(page.locator('.stat-value').first()).first().waitFor()
+      return (await page.locator('svg[role="img"]').count()) > 0
+    }, { timeout: 20_000, interval: 1000, what: 'the dashboard chart' })
+    await shot(page, 'a', '07-dashboard')
+    await accessible(page, 'the dashboard')
+
+    // Phone width: the same pages stay usable.
+    await page.setViewportSize({ width: 390, height: 844 })
+    await page.reload()
+    await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor()
+    await page.getByRole('button', { name: 'Menu' }).waitFor()
+    await shot(page, 'a', '08-dashboard-phone')
+    await accessible(page, 'the dashboard at phone width')
+    await page.goto(stack.baseURL + `/endpoints/${endpointId}`)
+    await page.getByRole('button', { name: 'Send test event' }).waitFor()
+    await shot(page, 'a', '09-endpoint-phone')
+    for (const p of ['/', `/endpoints/${endpointId}`, `/events/${eventId}`, '/events', '/api-keys', '/members', '/replays']) {
+      await page.goto(stack.baseURL + p)
+      await page.getByRole('heading', { level: 1 }).first().waitFor()
+      const { scroll, width } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, width: document.documentElement.clientWidth }))
+      assert.ok(scroll <= width, `${p} scrolls sideways at phone width (${scroll} > ${width})`)
+    }
+    // The menu button opens the navigation at phone width.
+    await page.getByRole('button', { name: 'Menu' }).click()
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Events', exact: true }).click()
+    await page.getByRole('heading', { name: 'Events', level: 1 }).waitFor()
+
+    // Edit, rotate the secret, disable/enable, then delete the endpoint.
+    await page.setViewportSize({ width: 1280, height: 860 })
+    await page.goto(stack.baseURL + `/endpoints/${endpointId}`)
+    await page.getByRole('button', { name: 'Edit' }).click()
+    await page.getByLabel('Description', { exact: true }).fill('Acme receiver (edited)')
+    await page.getByRole('button', { name: 'Save changes' }).click()
+    await page.getByText('Endpoint saved.').waitFor()
+    await page.getByText('Acme receiver (edited)').waitFor()
+    await page.getByRole('button', { name: 'Rotate secret' }).click()
+    await page.getByRole('button', { name: 'Yes, rotate' }).click()
+    await page.getByText('Previous secret still valid until').waitFor()
+    await page.getByRole('button', { name: 'Disable' }).click()
+    await page.getByText('disabled', { exact: true }).first().waitFor()
+    await page.getByRole('button', { name: 'Enable' }).click()
+    await page.getByText('enabled', { exact: true }).first().waitFor()
+    await shot(page, 'a', '10-endpoint-edited')
+    await page.getByRole('button', { name: 'Delete' }).click()
+    await page.getByRole('button', { name: 'Yes, delete endpoint' }).click()
+    await page.getByText('No endpoints yet').waitFor()
+
+    // Sign out ends the session: the portal shows the sign-in page.
+    await page.getByRole('button', { name: 'Sign out' }).click()
+    await page.getByRole('heading', { name: 'Sign in', level: 1 }).waitFor()
+    await page.goto(stack.baseURL + '/endpoints')
+    await page.getByRole('heading', { name: 'Sign in', level: 1 }).waitFor()
+    assert.deepEqual(b.consoleErrors, [])
+
+    // Serving: deep links get index.html (uncached), hashed assets are
+    // cached for a year, and a missing asset is a 404, not index.html.
+    const deep = await fetch(stack.baseURL + `/events/${eventId}`)
+    const html = await deep.text()
+    assert.equal(deep.status, 200)
+    assert.match(html, /<div id="root">/)
+    assert.equal(deep.headers.get('cache-control'), 'no-cache')
+    const asset = html.match(/\/assets\/[^"]+\.js/)[0]
+    const a = await fetch(stack.baseURL + asset)
+    assert.equal(a.status, 200)
+    assert.match(a.headers.get('cache-control'), /max-age=31536000.*immutable/)
+    assert.equal((await fetch(stack.baseURL + '/assets/missing-0000.js')).status, 404)
+  } catch (e) {
+    await shot(page, 'a', 'failure').catch(() => {})
+    throw e
+  } finally {
+    await b.close()
+  }
+})
+
+test('(b) failing endpoint: see the 500 attempts and body, fix the receiver, replay, see success', { timeout: TEST_TIMEOUT }, async () => {
+  const b = await launchBrowser()
+  const { page } = b
+  try {
+    await signUp(page, `Globex ${uniq()}`, `ops-${uniq()}@globex.test`)
+    await createEndpoint(page, stack.receiver.base + '/b/flaky', 'Globex flaky receiver')
+    const eventId = await sendTestEvent(page)
+
+    // Failed attempts show the status and the receiver's response body.
+    // Wait for 8 of them: with FERRY_RETRY_SCALE=0.001 the next automatic
+    // retry is then ~3 s away, so the replay below is what succeeds.
+    const failed = attempts(page).filter({ hasText: 'HTTP 500' })
+    await waitFor(async () => (await failed.count()) >= 8, { timeout: 30_000, what: 'eight failed attempts' })
+    await page.getByTestId('delivery').getByText(/retrying|exhausted/).first().waitFor()
+    await failed.first().locator('summary').click()
+    await failed.first().getByTestId('response-body').getByText('receiver database is down').waitFor()
+    await shot(page, 'b', '01-event-failing')
+
+    // Fix the receiver, replay the event, and see the successful replay.
+    stack.receiver.fix()
+    await page.getByRole('button', { name: 'Replay to all endpoints' }).click()
+    await page.getByText('replay queued', { exact: false }).waitFor()
+    const replayed = attempts(page).filter({ hasText: 'HTTP 200' }).filter({ hasText: 'replay' })
+    await replayed.first().waitFor({ timeout: 30_000 })
+    await page.getByTestId('delivery').getByText('succeeded').waitFor({ timeout: 15_000 })
+    assert.ok(stack.receiver.requests.some((r) => r.path === '/b/flaky' && r.headers['webhook-id'] === eventId))
+    await shot(page, 'b', '02-event-replayed')
+
+    // Bulk replay of the endpoint's succeeded deliveries, with progress.
+    await nav(page, 'Replay')
+    await page.getByLabel('Endpoint', { exact: true }).selectOption({ label: stack.receiver.base + '/b/flaky' })
+    await page.getByLabel('Delivery status').selectOption('succeeded')
+    await page.getByRole('button', { name: 'Start bulk replay' }).click()
+    await page.getByRole('progressbar', { name: 'Replay progress' }).waitFor()
+    await page.locator('.job').getByText('completed').waitFor({ timeout: 20_000 })
+    await shot(page, 'b', '03-bulk-replay')
+    await accessible(page, 'the replay page')
+
+    // Members: the owner adds a viewer, who gets a temporary password once.
+    await nav(page, 'Members')
+    await page.getByLabel('Email', { exact: true }).fill(`viewer-${uniq()}@globex.test`)
+    await page.getByLabel('Role', { exact: true }).selectOption('viewer')
+    await page.getByRole('button', { name: 'Invite' }).click()
+    await page.getByRole('region', { name: 'New member' }).getByText('was added as viewer').waitFor()
+    await shot(page, 'b', '04-members')
+    await accessible(page, 'the members page')
+
+    // Billing (when the binary serves it): plan and usage against quota.
+    const billing = page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Billing', exact: true })
+    if (await billing.count()) {
+      await billing.click()
+      await page.getByRole('progressbar', { name: 'Events this month' }).waitFor()
+      await shot(page, 'b', '05-billing')
+      await accessible(page, 'the billing page')
+    }
+    assert.deepEqual(b.consoleErrors, [])
+  } catch (e) {
+    await shot(page, 'b', 'failure').catch(() => {})
+    throw e
+  } finally {
+    await b.close()
+  }
+})
+
+test('(c) staff finds the tenant, replays with a reason, and the audit log shows it', { timeout: TEST_TIMEOUT }, async () => {
+  // A tenant with an endpoint and a delivered event, set up over the API.
+  const org = `Initech ${uniq()}`
+  const tenant = new ApiClient(stack.baseURL)
+  await tenant.call('POST', '/auth/signup', { email: `boss-${uniq()}@initech.test`, password: PASSWORD, organization: org })
+  await tenant.call('POST', '/endpoints', { url: stack.receiver.base + '/c/ok', description: 'Initech receiver', event_types: [] })
+  const ev = await tenant.call('POST', '/events', { type: 'order.shipped', data: { order: 'o_42' } })
+  await waitFor(async () => (await tenant.call('GET', `/events/${ev.id}`)).deliveries?.[0]?.status === 'succeeded', { timeout: 30_000, what: 'the delivery' })
+
+  const staffEmail = `support-${uniq()}@ferry.test`
+  await stack.createStaff(staffEmail, PASSWORD)
+  const reason = `Ticket #${uniq()}: customer restored their database`
+
+  const b = await launchBrowser()
+  const { page } = b
+  try {
+    await page.goto(stack.baseURL + '/login')
+    // Keyboard only: type, Tab to the password, Enter submits.
+    await page.getByLabel('Email').focus()
+    await page.keyboard.type(staffEmail)
+    await page.keyboard.press('Tab')
+    await page.keyboard.type(PASSWORD)
+    await page.keyboard.press('Enter')
+    await page.getByRole('heading', { name: 'Tenants', level: 1 }).waitFor()
+
+    await page.getByLabel('Search tenants').fill(org)
+    await page.getByRole('button', { name: 'Search' }).click()
+    await page.getByRole('link', { name: org }).click()
+    await page.getByRole('heading', { name: org, level: 1 }).waitFor()
+    await page.getByRole('link', { name: 'order.shipped' }).waitFor()
+    await shot(page, 'c', '01-tenant')
+    await accessible(page, 'the staff tenant page')
+
+    await page.getByRole('link', { name: 'order.shipped' }).click()
+    await page.getByRole('heading', { name: 'order.shipped', level: 1 }).waitFor()
+    await attempts(page).first().waitFor()
+    await page.getByLabel('Reason for replay (audited)').fill(reason)
+    await page.getByRole('button', { name: 'Replay to all endpoints' }).click()
+    await page.getByText('replay queued', { exact: false }).waitFor()
+    await attempts(page).filter({ hasText: 'replay' }).filter({ hasText: 'HTTP 200' }).first().waitFor({ timeout: 30_000 })
+    await shot(page, 'c', '02-event-replayed')
+    await accessible(page, 'the staff event page')
+
+    await nav(page, 'Audit log')
+    const row = page.getByTestId('audit-row').filter({ hasText: reason })
+    await row.first().waitFor()
+    assert.match(await row.first().textContent(), /replay/)
+    assert.match(await row.first().textContent(), new RegExp(staffEmail.replace(/[.]/g, '\\.')))
+    await shot(page, 'c', '03-audit-log')
+    await accessible(page, 'the audit log')
+    assert.deepEqual(b.consoleErrors, [])
+  } catch (e) {
+    await shot(page, 'c', 'failure').catch(() => {})
+    throw e
+  } finally {
+    await b.close()
+  }
+})
