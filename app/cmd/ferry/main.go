@@ -19,6 +19,8 @@ import (
 
 	"github.com/google/uuid"
 
+	"gorm.io/gorm"
+
 	"github.com/ferry-dev/ferry/app"
 	"github.com/ferry-dev/ferry/billing"
 )
@@ -56,15 +58,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	case "serve":
 		return serve(ctx, args[1:], getenv, stdout)
 	case "migrate":
-		cfg, err := app.ConfigFromEnv(getenv)
-		if err != nil {
-			return err
-		}
-		db, err := app.OpenDB(ctx, cfg)
-		if err != nil {
-			return err
-		}
-		if err := app.Migrate(ctx, db); err != nil {
+		if _, _, err := openMigrated(ctx, getenv); err != nil {
 			return err
 		}
 		fmt.Fprintln(stdout, "migrations applied")
@@ -143,15 +137,8 @@ func staff(ctx context.Context, args []string, getenv func(string) string, stdin
 		}
 		password = base64.RawURLEncoding.EncodeToString(b)
 	}
-	cfg, err := app.ConfigFromEnv(getenv)
+	cfg, db, err := openMigrated(ctx, getenv)
 	if err != nil {
-		return err
-	}
-	db, err := app.OpenDB(ctx, cfg)
-	if err != nil {
-		return err
-	}
-	if err := app.Migrate(ctx, db); err != nil {
 		return err
 	}
 	svc, err := app.NewTenantsService(db, cfg)
@@ -195,15 +182,8 @@ func billingCmd(ctx context.Context, args []string, getenv func(string) string, 
 			return errors.New(usage)
 		}
 	}
-	cfg, err := app.ConfigFromEnv(getenv)
+	cfg, db, err := openMigrated(ctx, getenv)
 	if err != nil {
-		return err
-	}
-	db, err := app.OpenDB(ctx, cfg)
-	if err != nil {
-		return err
-	}
-	if err := app.Migrate(ctx, db); err != nil {
 		return err
 	}
 	svc, err := app.NewBillingService(db, cfg, app.NewLogger(cfg))
@@ -225,4 +205,21 @@ func billingCmd(ctx context.Context, args []string, getenv func(string) string, 
 	fmt.Fprintf(stdout, "invoices for %s: %d tenants, %d issued, %d already issued, %d with nothing to bill\n",
 		res.Period, res.Tenants, res.Issued, res.Existing, res.Nothing)
 	return nil
+}
+
+// openMigrated reads the configuration and opens a migrated database, as
+// every operator command needs.
+func openMigrated(ctx context.Context, getenv func(string) string) (app.Config, *gorm.DB, error) {
+	cfg, err := app.ConfigFromEnv(getenv)
+	if err != nil {
+		return app.Config{}, nil, err
+	}
+	db, err := app.OpenDB(ctx, cfg)
+	if err != nil {
+		return app.Config{}, nil, err
+	}
+	if err := app.Migrate(ctx, db); err != nil {
+		return app.Config{}, nil, err
+	}
+	return cfg, db, nil
 }
