@@ -543,6 +543,11 @@ kafka_pid() {
   pid="$(tr -dc '0-9' <"$KAFKA_PID_FILE")"
   [[ -n "$pid" ]] || return 1
   kill -0 "$pid" 2>/dev/null || return 1
+  # A broker killed with -9 may linger as a zombie when PID 1 does not reap
+  # orphans; it is dead all the same.
+  local state
+  state="$(sed 's/^.*) //' "/proc/$pid/stat" 2>/dev/null | cut -d' ' -f1)"
+  [[ -n "$state" && "$state" != Z && "$state" != X ]] || return 1
   # Guard against pid reuse: the process must be kafka.Kafka on our properties file.
   tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -qF -- "kafka.Kafka $KAFKA_PROPS" || return 1
   printf '%s' "$pid"
@@ -642,7 +647,7 @@ kafka_stop() {
   fi
   kill -TERM "$pid" 2>/dev/null || true
   local deadline=$(( $(now) + KAFKA_STOP_TIMEOUT ))
-  while kill -0 "$pid" 2>/dev/null; do
+  while kafka_pid >/dev/null; do
     if (( $(now) >= deadline )); then
       log "kafka: pid $pid still alive after ${KAFKA_STOP_TIMEOUT}s; sending SIGKILL"
       kill -KILL "$pid" 2>/dev/null || true
