@@ -48,6 +48,9 @@ type Config struct {
 	BcryptCost            int
 	APIRateLimitPerSecond int
 	Version               string
+	// PprofAddr, when set, serves net/http/pprof there (opt-in profiling;
+	// bind it to loopback).
+	PprofAddr string
 }
 
 // devSecret derives a fixed development secret; production refuses to
@@ -129,6 +132,7 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 		AttemptRetention:      duration("FERRY_ATTEMPT_RETENTION", 30*24*time.Hour),
 		APIRateLimitPerSecond: integer("FERRY_API_RATE_LIMIT", 2000),
 		Version:               str("FERRY_VERSION", Version),
+		PprofAddr:             str("FERRY_PPROF_ADDR", ""),
 	}
 	for _, b := range strings.Split(str("FERRY_KAFKA_BROKERS", ""), ",") {
 		if b = strings.TrimSpace(b); b != "" {

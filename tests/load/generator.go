@@ -29,6 +29,10 @@ type Plan struct {
 	Concurrency int
 	// EventType is sent as the event's type (default "load.ping").
 	EventType string
+	// EventTypes, when set, are used in turn: event seq has type
+	// EventTypes[seq % len] (endpoints subscribed to one type each give
+	// one endpoint per event).
+	EventTypes []string
 	// PayloadBytes pads data to about this size.
 	PayloadBytes int
 }
@@ -131,7 +135,11 @@ func (t *Tenant) send(ctx context.Context, p Plan, seq int64, sched time.Time, p
 	data, _ := json.Marshal(payload{Run: p.Run, Seq: seq, Sched: sched.UnixNano(), Pad: pad})
 	body := make([]byte, 0, len(data)+64)
 	body = append(body, `{"type":`...)
-	body = strconv.AppendQuote(body, p.EventType)
+	typ := p.EventType
+	if len(p.EventTypes) > 0 {
+		typ = p.EventTypes[seq%int64(len(p.EventTypes))]
+	}
+	body = strconv.AppendQuote(body, typ)
 	body = append(body, `,"data":`...)
 	body = append(body, data...)
 	body = append(body, '}')

@@ -142,10 +142,15 @@ type Report struct {
 	ByUserAgent map[string]int `json:"by_user_agent,omitempty"`
 }
 
-// Close computes the ledger of res against what the sink saw, counting
-// healthy endpoints (names starting "ok-") as the ones that must receive
-// every accepted event.
+// Close computes the ledger of res against what the sink saw: every
+// accepted event must arrive at every one of the healthy endpoints.
 func Close(name string, res Result, seen RunLedger, healthy []string, drain time.Duration) Report {
+	return CloseRouted(name, res, seen, func(int64) []string { return healthy }, drain)
+}
+
+// CloseRouted is Close where route(seq) names the healthy endpoints event
+// seq must reach (e.g. one endpoint per event type).
+func CloseRouted(name string, res Result, seen RunLedger, route func(seq int64) []string, drain time.Duration) Report {
 	r := Report{Name: name, Run: res.Plan.Run, Sent: len(res.Sent), FailingReceipts: seen.Failed,
 		ByUserAgent: map[string]int{}, DrainS: drain.Seconds()}
 	accepted := res.Accepted()
@@ -161,20 +166,22 @@ func Close(name string, res Result, seen RunLedger, healthy []string, drain time
 			r.Failed++
 		}
 	}
-	isHealthy := make(map[string]bool, len(healthy))
-	for _, h := range healthy {
-		isHealthy[h] = true
+	want := make(map[key]bool, len(accepted))
+	for seq := range accepted {
+		for _, ep := range route(seq) {
+			want[key{seq: seq, ep: ep}] = true
+		}
 	}
-	r.Expected = r.Accepted * len(healthy)
+	r.Expected = len(want)
 	var lat []int64
 	endMs := res.End.UnixMilli()
 	inWindow := 0
 	for _, a := range seen.Arrivals {
-		if !isHealthy[a.Endpoint] {
-			continue
-		}
 		if _, ok := accepted[a.Seq]; !ok {
 			r.Unacked++
+			continue
+		}
+		if !want[key{seq: a.Seq, ep: a.Endpoint}] {
 			continue
 		}
 		r.Delivered++
