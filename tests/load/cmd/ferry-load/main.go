@@ -3,6 +3,7 @@
 //
 //	ferry-load sink  -addr 127.0.0.1:9100          the fast webhook receiver
 //	ferry-load bench -ferry URL -sink URL -pid PID  the scenarios, a table and a JSON file
+//	ferry-load run   -ferry URL -sink URL -rate R   one scenario; exit status 1 when its ledger is void (make chaos)
 //	ferry-load createdb|dropdb -admin URL -name DB  a fresh database for the run
 package main
 
@@ -41,6 +42,8 @@ func main() {
 		err = sink(ctx, os.Args[2:])
 	case "bench":
 		err = bench(ctx, os.Args[2:])
+	case "run":
+		err = runOne(ctx, os.Args[2:])
 	case "createdb", "dropdb":
 		err = database(ctx, os.Args[1], os.Args[2:])
 	default:
@@ -155,6 +158,44 @@ func bench(ctx context.Context, args []string) error {
 		return err
 	}
 	fmt.Printf("results written to %s\n", *out)
+	return nil
+}
+
+func runOne(ctx context.Context, args []string) error {
+	fs := flag.NewFlagSet("run", flag.ExitOnError)
+	ferryURL := fs.String("ferry", "http://127.0.0.1:8088", "Ferry's base URL")
+	sinkURL := fs.String("sink", "http://127.0.0.1:9100", "the sink's base URL")
+	pids := fs.String("pid", "", "comma-separated pids of the Ferry processes to sample")
+	name := fs.String("name", "run", "scenario name")
+	rate := fs.Float64("rate", 200, "events/s (0: closed loop)")
+	conc := fs.Int("concurrency", 0, "sending workers (default: from the rate)")
+	dur := fs.Duration("duration", 30*time.Second, "sending time")
+	ok := fs.Int("endpoints", 4, "healthy endpoints")
+	routed := fs.Bool("routed", true, "one endpoint per event (false: every endpoint gets every event)")
+	settle := fs.Duration("settle", 2*time.Minute, "how long deliveries may take after sending stops")
+	out := fs.String("out", "", "JSON results file (optional)")
+	_ = fs.Parse(args)
+	b := &load.Bench{FerryURL: *ferryURL, SinkURL: *sinkURL}
+	for _, p := range strings.Split(*pids, ",") {
+		if n, err := strconv.Atoi(strings.TrimSpace(p)); err == nil {
+			b.FerryPIDs = append(b.FerryPIDs, n)
+		}
+	}
+	o := b.Run(ctx, load.Scenario{Name: *name, Routed: *routed, OK: *ok,
+		Plan: load.Plan{Rate: *rate, Concurrency: *conc, Duration: *dur}, Settle: *settle})
+	printTable([]load.Outcome{o})
+	if *out != "" {
+		raw, _ := json.MarshalIndent(o, "", "  ")
+		if err := os.WriteFile(*out, raw, 0o644); err != nil {
+			return err
+		}
+	}
+	if o.Error != "" {
+		return errors.New(o.Error)
+	}
+	if o.Report.Void {
+		return fmt.Errorf("ledger void: %s", o.Report.VoidReason)
+	}
 	return nil
 }
 
