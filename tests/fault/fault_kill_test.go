@@ -51,8 +51,10 @@ func TestFaultTwoReplicasKillOne(t *testing.T) {
 	w := newWorld(t)
 	a := startFerry(t, w, "A")
 	b := startFerry(t, w, "B")
-	// Events go to B's API; both consume.
-	r := newRig(t, b.URL(), 2)
+	// Events go to B's API; both consume. 16 endpoints (one per event)
+	// spread the endpoint keys over the partitions, so both replicas own
+	// some of the work (all 16 landing on B's partitions: 1 in 65,536).
+	r := newRoutedRig(t, b.URL(), 16)
 	run := testenv.Name("run")
 	var killed time.Time
 	var inFlight int

@@ -18,9 +18,23 @@ type rig struct {
 	sink    *load.Sink
 	tenant  *load.Tenant
 	healthy []string
+	// routed: endpoint i subscribes to event type "fault.<i>" only, and
+	// events cycle through the types (one endpoint per event).
+	routed bool
 }
 
+// newRig creates endpoints that each receive every event.
 func newRig(t *testing.T, ferryURL string, endpoints int) *rig {
+	return setupRig(t, ferryURL, endpoints, false)
+}
+
+// newRoutedRig creates endpoints that each receive every n-th event, so
+// many endpoint keys spread over the partitions at a modest delivery rate.
+func newRoutedRig(t *testing.T, ferryURL string, endpoints int) *rig {
+	return setupRig(t, ferryURL, endpoints, true)
+}
+
+func setupRig(t *testing.T, ferryURL string, endpoints int, routed bool) *rig {
 	t.Helper()
 	sink := load.NewSink()
 	srv := httptest.NewServer(sink)
@@ -31,10 +45,14 @@ func newRig(t *testing.T, ferryURL string, endpoints int) *rig {
 	if err != nil {
 		t.Fatalf("set up tenant: %v", err)
 	}
-	r := &rig{sink: sink, tenant: tenant}
+	r := &rig{sink: sink, tenant: tenant, routed: routed}
 	for i := range endpoints {
 		name := fmt.Sprintf("ok-%d", i)
-		if _, err := tenant.CreateEndpoint(ctx, load.EndpointSpec{URL: srv.URL + "/hook/" + name, TimeoutSeconds: 5}); err != nil {
+		spec := load.EndpointSpec{URL: srv.URL + "/hook/" + name, TimeoutSeconds: 5}
+		if routed {
+			spec.EventTypes = []string{fmt.Sprintf("fault.%d", i)}
+		}
+		if _, err := tenant.CreateEndpoint(ctx, spec); err != nil {
 			t.Fatalf("create endpoint: %v", err)
 		}
 		r.healthy = append(r.healthy, name)
@@ -55,6 +73,13 @@ func (r *rig) run(t *testing.T, plan load.Plan, settle time.Duration, faults ...
 	t.Helper()
 	if plan.Run == "" {
 		plan.Run = testenv.Name("run")
+	}
+	route := func(int64) []string { return r.healthy }
+	if r.routed {
+		for i := range r.healthy {
+			plan.EventTypes = append(plan.EventTypes, fmt.Sprintf("fault.%d", i))
+		}
+		route = func(seq int64) []string { return []string{r.healthy[seq%int64(len(r.healthy))]} }
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -77,7 +102,7 @@ func (r *rig) run(t *testing.T, plan load.Plan, settle time.Duration, faults ...
 	var rep load.Report
 	deadline := sendEnd.Add(settle)
 	for {
-		rep = load.Close(t.Name(), res, r.sink.Ledger(plan.Run), r.healthy, time.Since(sendEnd))
+		rep = load.CloseRouted(t.Name(), res, r.sink.Ledger(plan.Run), route, time.Since(sendEnd))
 		if rep.Missing == 0 || time.Now().After(deadline) {
 			break
 		}
