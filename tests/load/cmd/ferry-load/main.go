@@ -117,6 +117,8 @@ func bench(ctx context.Context, args []string) error {
 		{Name: "b-rate-500", Routed: true, OK: 8, Plan: load.Plan{Rate: 500, Duration: *dur}, Settle: settle},
 		{Name: "b-rate-1000", Routed: true, OK: 8, Plan: load.Plan{Rate: 1000, Duration: *dur}, Settle: settle},
 		{Name: "c-fanout-100", OK: 100, Plan: load.Plan{Rate: 20, Duration: *dur}, Settle: settle},
+		// d's control: the same 17 healthy endpoints and rate, nothing failing.
+		{Name: "d-control", OK: 17, Plan: load.Plan{Rate: 25, Duration: *dur}, Settle: settle},
 		{Name: "d-failing-10pct", OK: 17, Fail: 2, Hang: 1, Plan: load.Plan{Rate: 25, Duration: *dur}, Settle: settle},
 	}
 	want := map[string]bool{}
