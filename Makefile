@@ -5,12 +5,14 @@ SHELL := /bin/bash
 GO ?= go
 FERRY_ENV_VARS = eval "$$(bash scripts/env.sh)"
 
-.PHONY: run test services stop status clean-state build frontend vet migrate help
+.PHONY: run test services stop status clean-state build frontend vet migrate help bench chaos fuzz
 
 help:
 	@echo "make run          start PostgreSQL + Kafka locally, build and run Ferry (dev mode), print the portal URL"
 	@echo "make test         start the services, go vet, and run every test against them"
 	@echo "make services     start only PostgreSQL and Kafka;  make stop / make status / make clean-state"
+	@echo "make bench        end-to-end benchmark (≈10 min): table + bench-results.json"
+	@echo "make chaos        three-broker KRaft cluster, one broker killed mid-load (private services)"
 
 ## Local services (PostgreSQL from Debian packages, Kafka from Maven Central).
 services:
@@ -48,4 +50,20 @@ vet:
 test: services vet
 	@$(FERRY_ENV_VARS); \
 	$(GO) test -count=1 -p 2 -timeout 20m ./...
+	@$(MAKE) --no-print-directory fuzz
 	@$(FERRY_ENV_VARS); bash scripts/frontend.sh test
+
+## Fuzz targets, briefly (seed corpora always run as part of go test).
+FUZZTIME ?= 10s
+fuzz:
+	$(GO) test -run='^$$' -fuzz='^FuzzEventInput$$' -fuzztime=$(FUZZTIME) ./delivery
+	$(GO) test -run='^$$' -fuzz='^FuzzSignatureRoundTrip$$' -fuzztime=$(FUZZTIME) ./delivery
+	$(GO) test -run='^$$' -fuzz='^FuzzEndpointURL$$' -fuzztime=$(FUZZTIME) ./delivery
+	$(GO) test -run='^$$' -fuzz='^FuzzAddressPolicy$$' -fuzztime=$(FUZZTIME) ./delivery
+
+## Performance and reliability (not part of make test; see README).
+bench:
+	@bash scripts/bench.sh
+
+chaos:
+	@bash scripts/chaos.sh

@@ -277,6 +277,10 @@ func (a *App) Run(parent context.Context) error {
 		_ = a.attempts.Run(logCtx)
 	}()
 
+	if a.cfg.PprofAddr != "" {
+		stopPprof := servePprof(a.cfg.PprofAddr, a.log)
+		defer stopPprof()
+	}
 	if a.listener != nil {
 		goRun("http", func() error { return a.http.Listener(a.listener) })
 		a.log.Info("Ferry API listening", "url", a.URL())

@@ -50,6 +50,9 @@ type Config struct {
 	APIRateLimitPerSecond int
 	ReplayRatePerSecond   int
 	Version               string
+	// PprofAddr, when set, serves net/http/pprof there (opt-in profiling;
+	// bind it to loopback).
+	PprofAddr string
 }
 
 // devSecret derives a fixed development secret; production refuses to
@@ -133,6 +136,7 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 		APIRateLimitPerSecond: integer("FERRY_API_RATE_LIMIT", 2000),
 		ReplayRatePerSecond:   integer("FERRY_REPLAY_RATE_LIMIT", 200),
 		Version:               str("FERRY_VERSION", Version),
+		PprofAddr:             str("FERRY_PPROF_ADDR", ""),
 	}
 	for _, b := range strings.Split(str("FERRY_KAFKA_BROKERS", ""), ",") {
 		if b = strings.TrimSpace(b); b != "" {

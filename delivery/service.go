@@ -60,6 +60,7 @@ type Service struct {
 	cfg    Config
 	log    *slog.Logger
 	now    func() time.Time
+	ingest ingestQueue // group commit of concurrent ingests (ingestbatch.go)
 }
 
 // NewService returns a Service. limits may be nil.

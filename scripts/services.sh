@@ -15,6 +15,17 @@
 #
 # Environment:
 #   FERRY_PG_PORT (54329)  FERRY_KAFKA_PORT (19092)  FERRY_KAFKA_CONTROLLER_PORT (19093)
+#   FERRY_STATE_DIR        state directory (default <repo>/.ferry); a second,
+#                          private set of services (fault tests, chaos) uses its
+#                          own directory and ports; `clean` only deletes a
+#                          directory named .ferry, .ferry-* or ferry-*
+#   FERRY_KAFKA_LIBS       directory of the Kafka jars (default <state>/kafka/libs);
+#                          private sets reuse the repo's downloaded jars
+#   FERRY_KAFKA_NODE_ID (1)  FERRY_KAFKA_QUORUM_VOTERS (1@127.0.0.1:<controller port>)
+#   FERRY_KAFKA_CLUSTER_ID   storage format id (default: random); the nodes of
+#                          a multi-broker cluster (make chaos) share one
+#   FERRY_KAFKA_REPLICATION (1)  default and internal-topic replication factor
+#   FERRY_KAFKA_MIN_ISR (1)      min.insync.replicas default
 #   FERRY_PG_BIN           directory holding initdb/pg_ctl (default: newest /usr/lib/postgresql/*/bin)
 #   FERRY_KAFKA_HEAP_OPTS  JVM heap for the broker (default: -Xms256m -Xmx512m)
 #   JAVA_HOME              JDK to use (default: java on PATH)
@@ -30,6 +41,12 @@ set -euo pipefail
 SCRIPT_DIR="$(cd -P -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd -P)"
 REPO_ROOT="$(cd -P -- "$SCRIPT_DIR/.." && pwd -P)"
 STATE_DIR="$REPO_ROOT/.ferry"
+HASH_SRC="$REPO_ROOT"
+if [[ -n "${FERRY_STATE_DIR:-}" ]]; then
+  mkdir -p "$FERRY_STATE_DIR"
+  STATE_DIR="$(cd -P -- "$FERRY_STATE_DIR" && pwd -P)"
+  HASH_SRC="$STATE_DIR"
+fi
 
 PG_PORT="${FERRY_PG_PORT:-54329}"
 KAFKA_PORT="${FERRY_KAFKA_PORT:-19092}"
@@ -40,11 +57,14 @@ PG_DB=ferry
 PG_LINK="$STATE_DIR/pg"
 # Fallback location for the PostgreSQL state when running as root and the
 # postgres system user cannot traverse the path to the repo (see pg_prepare_dir).
-REPO_HASH="$(printf '%s' "$REPO_ROOT" | sha256sum | cut -c1-12)"
+REPO_HASH="$(printf '%s' "$HASH_SRC" | sha256sum | cut -c1-12)"
 PG_FALLBACK_ROOT="/var/tmp/ferry-$REPO_HASH"
 
 KAFKA_DIR="$STATE_DIR/kafka"
-KAFKA_LIBS="$KAFKA_DIR/libs"
+KAFKA_LIBS="${FERRY_KAFKA_LIBS:-$KAFKA_DIR/libs}"
+KAFKA_NODE_ID="${FERRY_KAFKA_NODE_ID:-1}"
+KAFKA_REPLICATION="${FERRY_KAFKA_REPLICATION:-1}"
+KAFKA_MIN_ISR="${FERRY_KAFKA_MIN_ISR:-1}"
 KAFKA_DATA="$KAFKA_DIR/data"
 KAFKA_LOGS="$KAFKA_DIR/logs"
 KAFKA_PROPS="$KAFKA_DIR/server.properties"
@@ -75,6 +95,7 @@ validate_port() {
 validate_port FERRY_PG_PORT "$PG_PORT"
 validate_port FERRY_KAFKA_PORT "$KAFKA_PORT"
 validate_port FERRY_KAFKA_CONTROLLER_PORT "$KAFKA_CONTROLLER_PORT"
+KAFKA_VOTERS="${FERRY_KAFKA_QUORUM_VOTERS:-$KAFKA_NODE_ID@127.0.0.1:$KAFKA_CONTROLLER_PORT}"
 
 # tcp_open PORT: something accepts TCP connections on 127.0.0.1:PORT.
 tcp_open() {
@@ -465,8 +486,8 @@ kafka_write_props() {
 # Written by scripts/services.sh on every start; edit the script, not this file.
 # Single-node Kafka in KRaft combined mode (broker + controller in one JVM).
 process.roles=broker,controller
-node.id=1
-controller.quorum.voters=1@127.0.0.1:$KAFKA_CONTROLLER_PORT
+node.id=$KAFKA_NODE_ID
+controller.quorum.voters=$KAFKA_VOTERS
 listeners=PLAINTEXT://127.0.0.1:$KAFKA_PORT,CONTROLLER://127.0.0.1:$KAFKA_CONTROLLER_PORT
 advertised.listeners=PLAINTEXT://127.0.0.1:$KAFKA_PORT
 controller.listener.names=CONTROLLER
@@ -475,14 +496,14 @@ listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT
 
 log.dirs=$KAFKA_DATA
 num.partitions=8
-default.replication.factor=1
-min.insync.replicas=1
+default.replication.factor=$KAFKA_REPLICATION
+min.insync.replicas=$KAFKA_MIN_ISR
 auto.create.topics.enable=false
 log.retention.hours=24
 
-offsets.topic.replication.factor=1
-transaction.state.log.replication.factor=1
-transaction.state.log.min.isr=1
+offsets.topic.replication.factor=$KAFKA_REPLICATION
+transaction.state.log.replication.factor=$KAFKA_REPLICATION
+transaction.state.log.min.isr=$KAFKA_MIN_ISR
 
 # Tests join consumer groups constantly; do not wait 3 s for more members.
 group.initial.rebalance.delay.ms=0
@@ -495,8 +516,10 @@ EOF
 kafka_format() {
   # meta.properties marks formatted storage; never reformat (it would lose data).
   [[ -f "$KAFKA_DATA/meta.properties" ]] && return 0
-  local id
-  id="$(kafka_cli kafka.tools.StorageTool random-uuid | tail -n 1)" || die "kafka: StorageTool random-uuid failed"
+  local id="${FERRY_KAFKA_CLUSTER_ID:-}"
+  if [[ -z "$id" ]]; then
+    id="$(kafka_cli kafka.tools.StorageTool random-uuid | tail -n 1)" || die "kafka: StorageTool random-uuid failed"
+  fi
   [[ -n "$id" ]] || die "kafka: StorageTool random-uuid printed nothing"
   log "kafka: formatting storage in $KAFKA_DATA (cluster id $id)"
   kafka_cli kafka.tools.StorageTool format -t "$id" -c "$KAFKA_PROPS" >"$KAFKA_DIR/format.log" 2>&1 || {
@@ -520,6 +543,11 @@ kafka_pid() {
   pid="$(tr -dc '0-9' <"$KAFKA_PID_FILE")"
   [[ -n "$pid" ]] || return 1
   kill -0 "$pid" 2>/dev/null || return 1
+  # A broker killed with -9 may linger as a zombie when PID 1 does not reap
+  # orphans; it is dead all the same.
+  local state
+  state="$(sed 's/^.*) //' "/proc/$pid/stat" 2>/dev/null | cut -d' ' -f1)"
+  [[ -n "$state" && "$state" != Z && "$state" != X ]] || return 1
   # Guard against pid reuse: the process must be kafka.Kafka on our properties file.
   tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -qF -- "kafka.Kafka $KAFKA_PROPS" || return 1
   printf '%s' "$pid"
@@ -619,7 +647,7 @@ kafka_stop() {
   fi
   kill -TERM "$pid" 2>/dev/null || true
   local deadline=$(( $(now) + KAFKA_STOP_TIMEOUT ))
-  while kill -0 "$pid" 2>/dev/null; do
+  while kafka_pid >/dev/null; do
     if (( $(now) >= deadline )); then
       log "kafka: pid $pid still alive after ${KAFKA_STOP_TIMEOUT}s; sending SIGKILL"
       kill -KILL "$pid" 2>/dev/null || true
@@ -663,7 +691,7 @@ clean_all() {
   fi
   # Only ever delete our own, recognisable directories.
   case "$STATE_DIR" in
-    */.ferry) rm -rf -- "$STATE_DIR" ;;
+    */.ferry|*/.ferry-*|*/ferry-*) rm -rf -- "$STATE_DIR" ;;
     *) die "refusing to delete unexpected state dir '$STATE_DIR'" ;;
   esac
   for d in "$fallback" "$PG_FALLBACK_ROOT"; do

@@ -1,0 +1,210 @@
+package delivery
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"testing"
+
+	"github.com/google/uuid"
+	"gorm.io/driver/postgres"
+	"gorm.io/gorm"
+	"gorm.io/gorm/logger"
+
+	"github.com/ferry-dev/ferry"
+	"github.com/ferry-dev/ferry/migrations"
+	"github.com/ferry-dev/ferry/tests/testenv"
+)
+
+// collectingRelay records enqueued jobs.
+type collectingRelay struct {
+	mu   sync.Mutex
+	jobs []Job
+}
+
+func (r *collectingRelay) Enqueue(jobs []Job) {
+	r.mu.Lock()
+	r.jobs = append(r.jobs, jobs...)
+	r.mu.Unlock()
+}
+
+// refusingLimits refuses every event of one tenant.
+type refusingLimits struct{ refuse uuid.UUID }
+
+func (l refusingLimits) CheckEndpointLimit(context.Context, *gorm.DB, uuid.UUID) error { return nil }
+func (l refusingLimits) ConsumeEvents(_ context.Context, _ *gorm.DB, tenantID uuid.UUID, _ int) error {
+	if tenantID == l.refuse {
+		return ferry.Errorf(ferry.EQUOTA, "quota used up")
+	}
+	return nil
+}
+
+var _ Limits = refusingLimits{}
+
+func openTestDB(tb testing.TB) *gorm.DB {
+	tb.Helper()
+	db, err := gorm.Open(postgres.Open(testenv.Postgres(tb)), &gorm.Config{Logger: logger.Discard, SkipDefaultTransaction: true})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	sqlDB, _ := db.DB()
+	sqlDB.SetMaxOpenConns(20)
+	tb.Cleanup(func() { sqlDB.Close() })
+	if err := migrations.Up(context.Background(), sqlDB); err != nil {
+		tb.Fatal(err)
+	}
+	return db
+}
+
+// seedTenant creates a tenant with endpoints subscribed to the given
+// event types (nil: all types).
+func seedTenant(tb testing.TB, db *gorm.DB, subscriptions ...[]string) (uuid.UUID, []uuid.UUID) {
+	tb.Helper()
+	tenantID := uuid.New()
+	if err := db.Exec(`INSERT INTO tenants (id, name) VALUES (?, 'bench')`, tenantID).Error; err != nil {
+		tb.Fatal(err)
+	}
+	var eps []uuid.UUID
+	for _, types := range subscriptions {
+		id := uuid.New()
+		typesJSON := "[]"
+		if len(types) > 0 {
+			typesJSON = fmt.Sprintf(`["%s"]`, types[0])
+		}
+		if err := db.Exec(`INSERT INTO endpoints (id, tenant_id, url, event_types) VALUES (?, ?, 'http://127.0.0.1:1/', ?::jsonb)`,
+			id, tenantID, typesJSON).Error; err != nil {
+			tb.Fatal(err)
+		}
+		eps = append(eps, id)
+	}
+	return tenantID, eps
+}
+
+func newTestService(tb testing.TB, db *gorm.DB, relay Enqueuer, limits Limits) *Service {
+	tb.Helper()
+	c, _ := NewCipher(bytes.Repeat([]byte{1}, 32))
+	s, err := NewService(db, c, relay, limits, Config{}, slog.New(slog.DiscardHandler), nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return s
+}
+
+// TestIngestGroupCommit: many concurrent ingests share transactions, yet
+// each event gets exactly its own fan-out, deliveries and outbox rows, and
+// a tenant refused by its limits never fails another tenant's events.
+func TestIngestGroupCommit(t *testing.T) {
+	db := openTestDB(t)
+	a, aEps := seedTenant(t, db, nil, []string{"order.paid"}, []string{"user.created"})
+	b, _ := seedTenant(t, db, nil)
+	relay := &collectingRelay{}
+	s := newTestService(t, db, relay, refusingLimits{refuse: b})
+
+	const perTenant = 150
+	type result struct {
+		tenant uuid.UUID
+		typ    string
+		ev     Event
+		err    error
+	}
+	results := make(chan result, 2*perTenant)
+	var wg sync.WaitGroup
+	for i := range perTenant {
+		for _, tenant := range []uuid.UUID{a, b} {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				typ := []string{"order.paid", "user.created", "other"}[i%3]
+				ev, created, err := s.Ingest(context.Background(), tenant, EventInput{Type: typ, Data: []byte(fmt.Sprintf(`{"i": %d}`, i))})
+				if err == nil && !created {
+					err = errors.New("not created")
+				}
+				results <- result{tenant, typ, ev, err}
+			}()
+		}
+	}
+	wg.Wait()
+	close(results)
+	wantDeliveries := 0
+	for r := range results {
+		if r.tenant == b {
+			var fe *ferry.Error
+			if !errors.As(r.err, &fe) || fe.Code != ferry.EQUOTA {
+				t.Fatalf("tenant b: want quota_exceeded, got %v", r.err)
+			}
+			continue
+		}
+		if r.err != nil {
+			t.Fatalf("tenant a: %v", r.err)
+		}
+		want := 1 // the catch-all endpoint
+		if r.typ != "other" {
+			want = 2
+		}
+		wantDeliveries += want
+		var n, outbox int64
+		db.Raw(`SELECT count(*) FROM deliveries WHERE event_id = ?`, r.ev.ID).Scan(&n)
+		db.Raw(`SELECT count(*) FROM outbox o JOIN deliveries d ON d.id = o.delivery_id WHERE d.event_id = ?`, r.ev.ID).Scan(&outbox)
+		if n != int64(want) || outbox != int64(want) {
+			t.Fatalf("event %s (%s): %d deliveries, %d outbox rows, want %d", r.ev.ID, r.typ, n, outbox, want)
+		}
+	}
+	var events int64
+	db.Raw(`SELECT count(*) FROM events WHERE tenant_id = ?`, b).Scan(&events)
+	if events != 0 {
+		t.Fatalf("refused tenant has %d events", events)
+	}
+	relay.mu.Lock()
+	defer relay.mu.Unlock()
+	if len(relay.jobs) != wantDeliveries {
+		t.Fatalf("relay got %d jobs, want %d", len(relay.jobs), wantDeliveries)
+	}
+	for _, j := range relay.jobs {
+		if j.TenantID != a || (j.EndpointID != aEps[0] && j.EndpointID != aEps[1] && j.EndpointID != aEps[2]) {
+			t.Fatalf("job for the wrong tenant or endpoint: %+v", j)
+		}
+	}
+}
+
+// TestIngestGroupCommitBatches: without refusals, concurrent ingests are
+// committed in shared transactions and nothing is lost or doubled.
+func TestIngestGroupCommitBatches(t *testing.T) {
+	db := openTestDB(t)
+	a, _ := seedTenant(t, db, nil, nil)
+	relay := &collectingRelay{}
+	s := newTestService(t, db, relay, nil)
+	const n = 400
+	var wg sync.WaitGroup
+	errs := make(chan error, n)
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, _, err := s.Ingest(context.Background(), a, EventInput{Type: "t", Data: []byte(fmt.Sprintf(`{"i":%d}`, i))})
+			errs <- err
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	var events, deliveries, outbox int64
+	db.Raw(`SELECT count(*) FROM events`).Scan(&events)
+	db.Raw(`SELECT count(*) FROM deliveries`).Scan(&deliveries)
+	db.Raw(`SELECT count(*) FROM outbox`).Scan(&outbox)
+	if events != n || deliveries != 2*n || outbox != 2*n || len(relay.jobs) != 2*n {
+		t.Fatalf("events %d, deliveries %d, outbox %d, jobs %d; want %d, %d, %d, %d", events, deliveries, outbox, len(relay.jobs), n, 2*n, 2*n, 2*n)
+	}
+	s.ingest.mu.Lock()
+	defer s.ingest.mu.Unlock()
+	if s.ingest.multiBatches == 0 {
+		t.Fatalf("no transaction held more than one event")
+	}
+	t.Logf("%d shared transactions for %d events", s.ingest.multiBatches, n)
+}

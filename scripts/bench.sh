@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# `make bench`: Ferry's end-to-end benchmark on this machine.
+#
+# Starts the local services (idempotent; the shared ones are reused), builds
+# Ferry and the load tool, creates a fresh database and a unique topic
+# prefix, starts Ferry (FERRY_ENV=dev) and the webhook sink as separate
+# processes, runs the scenarios with `ferry-load bench`, prints a table and
+# writes bench-results.json (git-ignored). Everything it started is stopped,
+# and its database and topics are removed, on exit.
+#
+# Environment:
+#   BENCH_DURATION (30s)   sending time per scenario (7 scenarios plus a 5 s warm-up)
+#   BENCH_ONLY             comma-separated scenario names (a-max-throughput,
+#                          b-rate-100, b-rate-500, b-rate-1000, c-fanout-100, d-control, d-failing-10pct)
+#   BENCH_OUT (bench-results.json)
+#   BENCH_FERRY_ENV        extra FERRY_* settings for Ferry, e.g. "FERRY_DB_MAX_CONNS=60"
+#   BENCH_PPROF (empty)    e.g. 127.0.0.1:6060: Ferry serves net/http/pprof there
+set -euo pipefail
+
+SCRIPT_DIR="$(cd -P -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd -P)"
+REPO_ROOT="$(cd -P -- "$SCRIPT_DIR/.." && pwd -P)"
+cd "$REPO_ROOT"
+
+DURATION="${BENCH_DURATION:-30s}"
+OUT="${BENCH_OUT:-bench-results.json}"
+STAMP="$(date -u +%Y%m%d%H%M%S)"
+DB="ferry_bench_$STAMP"
+PREFIX="bench$STAMP."
+LOGDIR="$(mktemp -d /tmp/ferry-bench.XXXXXX)"
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+
+tcp_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+# Reuse services that already answer on the configured ports (e.g. started
+# from another worktree); otherwise start them.
+if tcp_open "${FERRY_PG_PORT:-54329}" && tcp_open "${FERRY_KAFKA_PORT:-19092}"; then
+  echo "bench: using the PostgreSQL and Kafka already running on ${FERRY_PG_PORT:-54329} / ${FERRY_KAFKA_PORT:-19092}"
+else
+  bash scripts/services.sh start
+fi
+eval "$(bash scripts/env.sh)"
+ADMIN_URL="$FERRY_DATABASE_URL"
+BENCH_DB_URL="${ADMIN_URL%/*}/$DB?sslmode=disable"
+
+echo "bench: building ferry and ferry-load"
+go build -o bin/ferry ./app/cmd/ferry
+go build -o bin/ferry-load ./tests/load/cmd/ferry-load
+
+FERRY_PID=""
+SINK_PID=""
+cleanup() {
+  set +e
+  [[ -n "$FERRY_PID" ]] && kill -TERM "$FERRY_PID" 2>/dev/null && wait "$FERRY_PID" 2>/dev/null
+  [[ -n "$SINK_PID" ]] && kill -TERM "$SINK_PID" 2>/dev/null && wait "$SINK_PID" 2>/dev/null
+  ./bin/ferry-load dropdb -admin "$ADMIN_URL" -name "$DB" >/dev/null 2>&1
+  bash scripts/services.sh kafka-run org.apache.kafka.tools.TopicCommand \
+    --bootstrap-server "$FERRY_KAFKA_BROKERS" --delete --topic "${PREFIX//./\\.}.*" >/dev/null 2>&1
+  echo "bench: stopped Ferry and the sink, dropped $DB and the $PREFIX* topics (logs in $LOGDIR)"
+}
+trap cleanup EXIT
+
+./bin/ferry-load createdb -admin "$ADMIN_URL" -name "$DB"
+
+SINK_ADDR="127.0.0.1:$(free_port)"
+./bin/ferry-load sink -addr "$SINK_ADDR" >"$LOGDIR/sink.log" 2>&1 &
+SINK_PID=$!
+
+FERRY_ADDR="127.0.0.1:$(free_port)"
+# shellcheck disable=SC2086
+env FERRY_ENV=dev FERRY_HTTP_ADDR="$FERRY_ADDR" FERRY_DATABASE_URL="$BENCH_DB_URL" \
+  FERRY_KAFKA_TOPIC_PREFIX="$PREFIX" FERRY_KAFKA_GROUP="bench$STAMP" \
+  FERRY_API_RATE_LIMIT=1000000 FERRY_RETRY_SCALE=0.1 FERRY_LOG_LEVEL=warn \
+  FERRY_PPROF_ADDR="${BENCH_PPROF:-}" ${BENCH_FERRY_ENV:-} \
+  ./bin/ferry serve >"$LOGDIR/ferry.log" 2>&1 &
+FERRY_PID=$!
+
+for _ in $(seq 1 300); do
+  curl -fsS "http://$FERRY_ADDR/readyz" >/dev/null 2>&1 && break
+  kill -0 "$FERRY_PID" 2>/dev/null || { tail -n 30 "$LOGDIR/ferry.log" >&2; echo "bench: ferry exited" >&2; exit 1; }
+  sleep 0.2
+done
+curl -fsS "http://$FERRY_ADDR/readyz" >/dev/null || { echo "bench: ferry not ready" >&2; exit 1; }
+echo "bench: Ferry pid $FERRY_PID at http://$FERRY_ADDR (db $DB, topics $PREFIX*), sink pid $SINK_PID at http://$SINK_ADDR"
+
+./bin/ferry-load bench -ferry "http://$FERRY_ADDR" -db "$BENCH_DB_URL" -sink "http://$SINK_ADDR" -pid "$FERRY_PID" \
+  -duration "$DURATION" -only "${BENCH_ONLY:-}" -out "$OUT" \
+  -note "make bench: FERRY_ENV=dev FERRY_RETRY_SCALE=0.1 FERRY_API_RATE_LIMIT=1000000 ${BENCH_FERRY_ENV:-}; per-scenario duration $DURATION; Ferry, sink, generator, PostgreSQL and Kafka on the same machine"

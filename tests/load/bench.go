@@ -1,0 +1,255 @@
+package load
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Scenario is one benchmark run: a fresh tenant with its endpoints, a
+// plan, and how long deliveries may take to settle after sending stops.
+type Scenario struct {
+	Name string `json:"name"`
+	// Routed endpoints each subscribe to their own event type and events
+	// cycle through the types: one endpoint per event. Otherwise every
+	// endpoint receives every event (fan-out).
+	Routed bool `json:"routed"`
+	OK     int  `json:"ok_endpoints"`
+	Fail   int  `json:"failing_endpoints"` // answer 500
+	Hang   int  `json:"hanging_endpoints"` // hold the request until Ferry times out
+	// MaxInFlight per endpoint (0: Ferry's default of 16).
+	MaxInFlight int           `json:"max_in_flight,omitempty"`
+	Plan        Plan          `json:"plan"`
+	Settle      time.Duration `json:"settle"`
+}
+
+// ProcStats samples a process from /proc while a scenario runs.
+type ProcStats struct {
+	MaxRSSMB  float64 `json:"max_rss_mb"`
+	MeanRSSMB float64 `json:"mean_rss_mb"`
+	// CPUCores is the process's CPU time over wall time (2.0 = two cores).
+	CPUCores float64 `json:"cpu_cores"`
+}
+
+// Outcome is a scenario's ledger and the Ferry process's footprint.
+type Outcome struct {
+	Scenario Scenario  `json:"scenario"`
+	Report   Report    `json:"report"`
+	Ferry    ProcStats `json:"ferry"`
+	Error    string    `json:"error,omitempty"`
+}
+
+// Bench runs scenarios against one Ferry and one sink.
+type Bench struct {
+	FerryURL string
+	// FerryDB is Ferry's database URL, used to give the load tenant
+	// operator-set limits (see Setup).
+	FerryDB string
+	SinkURL string
+	// FerryPIDs are sampled for RSS and CPU (all Ferry processes).
+	FerryPIDs []int
+	Log       func(format string, args ...any)
+}
+
+// Run runs sc: sets up a tenant and endpoints, sends, waits for the
+// ledger to close, and samples Ferry meanwhile.
+func (b *Bench) Run(ctx context.Context, sc Scenario) Outcome {
+	out := Outcome{Scenario: sc}
+	conc := sc.Plan.Concurrency
+	if conc <= 0 {
+		conc = max(16, int(sc.Plan.Rate/20))
+	}
+	t, err := Setup(ctx, b.FerryURL, fmt.Sprintf("bench-%s-%d@example.com", sc.Name, time.Now().UnixNano()), conc, b.FerryDB)
+	if err != nil {
+		out.Error = err.Error()
+		return out
+	}
+	var healthy []string
+	create := func(kind string, i, timeout int) error {
+		name := fmt.Sprintf("%s-%d", kind, i)
+		spec := EndpointSpec{URL: b.SinkURL + "/hook/" + name, MaxInFlight: sc.MaxInFlight, TimeoutSeconds: timeout}
+		if sc.Routed {
+			spec.EventTypes = []string{fmt.Sprintf("load.%d", i)}
+		}
+		_, err := t.CreateEndpoint(ctx, spec)
+		return err
+	}
+	for i := 0; i < sc.OK; i++ {
+		if err := create(KindOK, i, 10); err != nil {
+			out.Error = err.Error()
+			return out
+		}
+		healthy = append(healthy, fmt.Sprintf("%s-%d", KindOK, i))
+	}
+	for i := 0; i < sc.Fail; i++ {
+		if err := create(KindFail, sc.OK+i, 10); err != nil {
+			out.Error = err.Error()
+			return out
+		}
+	}
+	for i := 0; i < sc.Hang; i++ {
+		if err := create(KindHang, sc.OK+sc.Fail+i, 5); err != nil {
+			out.Error = err.Error()
+			return out
+		}
+	}
+	plan := sc.Plan
+	plan.Run = fmt.Sprintf("%s-%d", sc.Name, time.Now().UnixNano())
+	plan.Concurrency = conc
+	route := func(int64) []string { return healthy }
+	if sc.Routed {
+		n := sc.OK + sc.Fail + sc.Hang
+		for i := 0; i < n; i++ {
+			plan.EventTypes = append(plan.EventTypes, fmt.Sprintf("load.%d", i))
+		}
+		route = func(seq int64) []string {
+			i := int(seq % int64(n))
+			if i < sc.OK {
+				return []string{fmt.Sprintf("%s-%d", KindOK, i)}
+			}
+			return nil
+		}
+	}
+
+	sctx, stopSampling := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		out.Ferry = sample(sctx, b.FerryPIDs)
+	}()
+	res := Generate(ctx, t, plan, Hooks{})
+	sendEnd := time.Now()
+	src := RemoteSink{URL: b.SinkURL}
+	var rep Report
+	deadline := sendEnd.Add(sc.Settle)
+	for {
+		seen, err := src.Fetch(ctx, plan.Run)
+		if err != nil {
+			out.Error = err.Error()
+		}
+		rep = CloseRouted(sc.Name, res, seen, route, time.Since(sendEnd))
+		if rep.Missing == 0 || time.Now().After(deadline) || ctx.Err() != nil {
+			break
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	stopSampling()
+	wg.Wait()
+	out.Report = rep
+	return out
+}
+
+// sample reads RSS and CPU time of pids every 250 ms until ctx ends.
+func sample(ctx context.Context, pids []int) ProcStats {
+	var st ProcStats
+	if len(pids) == 0 {
+		return st
+	}
+	startCPU := cpuTicks(pids)
+	start := time.Now()
+	var sum float64
+	n := 0
+	tick := time.NewTicker(250 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		rss := 0.0
+		for _, p := range pids {
+			rss += rssMB(p)
+		}
+		st.MaxRSSMB = max(st.MaxRSSMB, rss)
+		sum += rss
+		n++
+		select {
+		case <-ctx.Done():
+			st.MeanRSSMB = sum / float64(n)
+			if wall := time.Since(start).Seconds(); wall > 0 {
+				st.CPUCores = float64(cpuTicks(pids)-startCPU) / 100 / wall // USER_HZ is 100 on Linux
+			}
+			return st
+		case <-tick.C:
+		}
+	}
+}
+
+// rssMB is VmRSS of pid in MiB (0 when unreadable).
+func rssMB(pid int) float64 {
+	f, err := os.Open(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if v, ok := strings.CutPrefix(sc.Text(), "VmRSS:"); ok {
+			kb, _ := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 64)
+			return kb / 1024
+		}
+	}
+	return 0
+}
+
+// cpuTicks is utime+stime of pids in clock ticks.
+func cpuTicks(pids []int) int64 {
+	var total int64
+	for _, pid := range pids {
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err != nil {
+			continue
+		}
+		s := string(b)
+		i := strings.LastIndexByte(s, ')')
+		if i < 0 {
+			continue
+		}
+		f := strings.Fields(s[i+1:])
+		if len(f) > 13 {
+			u, _ := strconv.ParseInt(f[11], 10, 64)
+			sy, _ := strconv.ParseInt(f[12], 10, 64)
+			total += u + sy
+		}
+	}
+	return total
+}
+
+// Machine describes where a benchmark ran.
+type Machine struct {
+	CPUs     int     `json:"cpus"`
+	CPUModel string  `json:"cpu_model"`
+	MemoryMB float64 `json:"memory_mb"`
+	LoadAvg  string  `json:"load_avg_at_start"`
+	Kernel   string  `json:"kernel"`
+}
+
+// DescribeMachine reads /proc for the benchmark header.
+func DescribeMachine(cpus int) Machine {
+	m := Machine{CPUs: cpus}
+	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
+		for _, l := range strings.Split(string(b), "\n") {
+			if v, ok := strings.CutPrefix(l, "model name"); ok {
+				m.CPUModel = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(v), ":"))
+				break
+			}
+		}
+	}
+	if b, err := os.ReadFile("/proc/meminfo"); err == nil {
+		for _, l := range strings.Split(string(b), "\n") {
+			if v, ok := strings.CutPrefix(l, "MemTotal:"); ok {
+				kb, _ := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 64)
+				m.MemoryMB = kb / 1024
+			}
+		}
+	}
+	if b, err := os.ReadFile("/proc/loadavg"); err == nil {
+		m.LoadAvg = strings.Join(strings.Fields(string(b))[:3], " ")
+	}
+	if b, err := os.ReadFile("/proc/sys/kernel/osrelease"); err == nil {
+		m.Kernel = strings.TrimSpace(string(b))
+	}
+	return m
+}

@@ -1,0 +1,226 @@
+// Command ferry-load drives Ferry's benchmark (`make bench`) as separate
+// processes:
+//
+//	ferry-load sink  -addr 127.0.0.1:9100          the fast webhook receiver
+//	ferry-load bench -ferry URL -sink URL -pid PID  the scenarios, a table and a JSON file
+//	ferry-load run   -ferry URL -sink URL -rate R   one scenario; exit status 1 when its ledger is void (make chaos)
+//	ferry-load createdb|dropdb -admin URL -name DB  a fresh database for the run
+package main
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"net/http"
+	"os"
+	"os/signal"
+	"runtime"
+	"strconv"
+	"strings"
+	"syscall"
+	"text/tabwriter"
+	"time"
+
+	_ "github.com/jackc/pgx/v5/stdlib"
+
+	"github.com/ferry-dev/ferry/tests/load"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if len(os.Args) < 2 {
+		fmt.Fprintln(os.Stderr, "usage: ferry-load sink|bench|createdb|dropdb [flags]")
+		os.Exit(2)
+	}
+	var err error
+	switch os.Args[1] {
+	case "sink":
+		err = sink(ctx, os.Args[2:])
+	case "bench":
+		err = bench(ctx, os.Args[2:])
+	case "run":
+		err = runOne(ctx, os.Args[2:])
+	case "createdb", "dropdb":
+		err = database(ctx, os.Args[1], os.Args[2:])
+	default:
+		err = fmt.Errorf("unknown command %q", os.Args[1])
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "ferry-load:", err)
+		os.Exit(1)
+	}
+}
+
+func sink(ctx context.Context, args []string) error {
+	fs := flag.NewFlagSet("sink", flag.ExitOnError)
+	addr := fs.String("addr", "127.0.0.1:9100", "listen address")
+	_ = fs.Parse(args)
+	srv := &http.Server{Addr: *addr, Handler: load.NewSink(), ReadHeaderTimeout: 10 * time.Second}
+	go func() {
+		<-ctx.Done()
+		_ = srv.Close()
+	}()
+	if err := srv.ListenAndServe(); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+func database(ctx context.Context, cmd string, args []string) error {
+	fs := flag.NewFlagSet(cmd, flag.ExitOnError)
+	admin := fs.String("admin", "", "URL of a database to connect to")
+	name := fs.String("name", "", "database to create or drop")
+	_ = fs.Parse(args)
+	if *admin == "" || *name == "" || strings.ContainsAny(*name, " ;\"'") {
+		return errors.New("-admin and a plain -name are required")
+	}
+	db, err := sql.Open("pgx", *admin)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	q := "CREATE DATABASE " + *name
+	if cmd == "dropdb" {
+		q = "DROP DATABASE IF EXISTS " + *name + " WITH (FORCE)"
+	}
+	_, err = db.ExecContext(ctx, q)
+	return err
+}
+
+func bench(ctx context.Context, args []string) error {
+	fs := flag.NewFlagSet("bench", flag.ExitOnError)
+	ferryURL := fs.String("ferry", "http://127.0.0.1:8088", "Ferry's base URL")
+	ferryDB := fs.String("db", "", "Ferry's database URL: gives load tenants operator-set limits instead of the free plan's")
+	sinkURL := fs.String("sink", "http://127.0.0.1:9100", "the sink's base URL")
+	pids := fs.String("pid", "", "comma-separated pids of the Ferry processes to sample")
+	dur := fs.Duration("duration", 30*time.Second, "sending time per scenario")
+	only := fs.String("only", "", "comma-separated scenario names to run (default all)")
+	out := fs.String("out", "bench-results.json", "JSON results file")
+	note := fs.String("note", "", "free text stored with the results (settings, command)")
+	_ = fs.Parse(args)
+
+	b := &load.Bench{FerryURL: *ferryURL, FerryDB: *ferryDB, SinkURL: *sinkURL,
+		Log: func(f string, a ...any) { fmt.Fprintf(os.Stderr, f+"\n", a...) }}
+	for _, p := range strings.Split(*pids, ",") {
+		if n, err := strconv.Atoi(strings.TrimSpace(p)); err == nil {
+			b.FerryPIDs = append(b.FerryPIDs, n)
+		}
+	}
+	settle := 60 * time.Second
+	scenarios := []load.Scenario{
+		{Name: "warmup", Routed: true, OK: 8, Plan: load.Plan{Rate: 50, Duration: 5 * time.Second}, Settle: settle},
+		{Name: "a-max-throughput", Routed: true, OK: 8, Plan: load.Plan{Rate: 0, Concurrency: 64, Duration: *dur}, Settle: 2 * settle},
+		{Name: "b-rate-100", Routed: true, OK: 8, Plan: load.Plan{Rate: 100, Duration: *dur}, Settle: settle},
+		{Name: "b-rate-500", Routed: true, OK: 8, Plan: load.Plan{Rate: 500, Duration: *dur}, Settle: settle},
+		{Name: "b-rate-1000", Routed: true, OK: 8, Plan: load.Plan{Rate: 1000, Duration: *dur}, Settle: settle},
+		{Name: "c-fanout-100", OK: 100, Plan: load.Plan{Rate: 20, Duration: *dur}, Settle: settle},
+		// d's control: the same 17 healthy endpoints and rate, nothing failing.
+		{Name: "d-control", OK: 17, Plan: load.Plan{Rate: 25, Duration: *dur}, Settle: settle},
+		{Name: "d-failing-10pct", OK: 17, Fail: 2, Hang: 1, Plan: load.Plan{Rate: 25, Duration: *dur}, Settle: settle},
+	}
+	want := map[string]bool{}
+	for _, n := range strings.Split(*only, ",") {
+		if n = strings.TrimSpace(n); n != "" {
+			want[n] = true
+		}
+	}
+	doc := struct {
+		StartedAt string         `json:"started_at"`
+		Machine   load.Machine   `json:"machine"`
+		Note      string         `json:"note,omitempty"`
+		Duration  string         `json:"duration_per_scenario"`
+		Outcomes  []load.Outcome `json:"outcomes"`
+	}{StartedAt: time.Now().UTC().Format(time.RFC3339), Machine: load.DescribeMachine(runtime.NumCPU()), Note: *note, Duration: dur.String()}
+	fmt.Printf("machine: %d CPUs (%s), %.0f MiB RAM, load average %s; shared and noisy\n",
+		doc.Machine.CPUs, doc.Machine.CPUModel, doc.Machine.MemoryMB, doc.Machine.LoadAvg)
+	for _, sc := range scenarios {
+		if len(want) > 0 && !want[sc.Name] && sc.Name != "warmup" {
+			continue
+		}
+		if ctx.Err() != nil {
+			break
+		}
+		fmt.Fprintf(os.Stderr, "running %s ...\n", sc.Name)
+		o := b.Run(ctx, sc)
+		doc.Outcomes = append(doc.Outcomes, o)
+		r := o.Report
+		fmt.Fprintf(os.Stderr, "  %s: accepted %d (%.0f/s), delivered %d, missing %d, dup %d, p50 %.1fms p99 %.1fms, rss %.0f MiB%s\n",
+			sc.Name, r.Accepted, r.AcceptedPerS, r.Delivered, r.Missing, r.Duplicates, r.Latency.P50, r.Latency.P99, o.Ferry.MaxRSSMB,
+			map[bool]string{true: " VOID: " + r.VoidReason + o.Error, false: ""}[r.Void || o.Error != ""])
+	}
+	printTable(doc.Outcomes)
+	raw, err := json.MarshalIndent(doc, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(*out, raw, 0o644); err != nil {
+		return err
+	}
+	fmt.Printf("results written to %s\n", *out)
+	return nil
+}
+
+func runOne(ctx context.Context, args []string) error {
+	fs := flag.NewFlagSet("run", flag.ExitOnError)
+	ferryURL := fs.String("ferry", "http://127.0.0.1:8088", "Ferry's base URL")
+	ferryDB := fs.String("db", "", "Ferry's database URL: gives load tenants operator-set limits instead of the free plan's")
+	sinkURL := fs.String("sink", "http://127.0.0.1:9100", "the sink's base URL")
+	pids := fs.String("pid", "", "comma-separated pids of the Ferry processes to sample")
+	name := fs.String("name", "run", "scenario name")
+	rate := fs.Float64("rate", 200, "events/s (0: closed loop)")
+	conc := fs.Int("concurrency", 0, "sending workers (default: from the rate)")
+	dur := fs.Duration("duration", 30*time.Second, "sending time")
+	ok := fs.Int("endpoints", 4, "healthy endpoints")
+	routed := fs.Bool("routed", true, "one endpoint per event (false: every endpoint gets every event)")
+	settle := fs.Duration("settle", 2*time.Minute, "how long deliveries may take after sending stops")
+	out := fs.String("out", "", "JSON results file (optional)")
+	_ = fs.Parse(args)
+	b := &load.Bench{FerryURL: *ferryURL, FerryDB: *ferryDB, SinkURL: *sinkURL}
+	for _, p := range strings.Split(*pids, ",") {
+		if n, err := strconv.Atoi(strings.TrimSpace(p)); err == nil {
+			b.FerryPIDs = append(b.FerryPIDs, n)
+		}
+	}
+	o := b.Run(ctx, load.Scenario{Name: *name, Routed: *routed, OK: *ok,
+		Plan: load.Plan{Rate: *rate, Concurrency: *conc, Duration: *dur}, Settle: *settle})
+	printTable([]load.Outcome{o})
+	if *out != "" {
+		raw, _ := json.MarshalIndent(o, "", "  ")
+		if err := os.WriteFile(*out, raw, 0o644); err != nil {
+			return err
+		}
+	}
+	if o.Error != "" {
+		return errors.New(o.Error)
+	}
+	if o.Report.Void {
+		return fmt.Errorf("ledger void: %s", o.Report.VoidReason)
+	}
+	return nil
+}
+
+func printTable(outs []load.Outcome) {
+	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "scenario\trate\tsent\taccepted\taccepted/s\tdelivered/s*\texpected\tdelivered\tmissing\tdup\tp50 ms\tp95 ms\tp99 ms\tmax ms\tdrain s\tRSS MiB\tCPU\tledger\t")
+	for _, o := range outs {
+		r := o.Report
+		rate := "max"
+		if o.Scenario.Plan.Rate > 0 {
+			rate = fmt.Sprintf("%.0f/s", o.Scenario.Plan.Rate)
+		}
+		ledger := "balanced"
+		if r.Void || o.Error != "" {
+			ledger = "VOID " + r.VoidReason + o.Error
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%.0f\t%.0f\t%d\t%d\t%d\t%d\t%.1f\t%.1f\t%.1f\t%.1f\t%.1f\t%.0f\t%.2f\t%s\t\n",
+			o.Scenario.Name, rate, r.Sent, r.Accepted, r.AcceptedPerS, r.DeliveredPerS, r.Expected, r.Delivered, r.Missing,
+			r.Duplicates, r.Latency.P50, r.Latency.P95, r.Latency.P99, r.Latency.Max, r.DrainS, o.Ferry.MaxRSSMB, o.Ferry.CPUCores, ledger)
+	}
+	tw.Flush()
+	fmt.Println("latency: scheduled send time → first 2xx receipt at a healthy endpoint (no coordinated omission);")
+	fmt.Println("*delivered/s: deliveries that arrived while sending lasted; drain: time after sending until the ledger closed")
+}

@@ -1,0 +1,98 @@
+package load
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestCloseLedger(t *testing.T) {
+	t.Parallel()
+	t0 := time.Unix(1_763_790_000, 0)
+	res := Result{Plan: Plan{Run: "r"}, Start: t0, End: t0.Add(time.Second), Sent: []Sent{
+		{Seq: 0, Sched: t0, Done: t0.Add(5 * time.Millisecond), Status: http.StatusAccepted},
+		{Seq: 1, Sched: t0, Done: t0.Add(5 * time.Millisecond), Status: http.StatusAccepted},
+		{Seq: 2, Sched: t0, Done: t0.Add(5 * time.Millisecond), Status: http.StatusServiceUnavailable},
+		{Seq: 3, Sched: t0, Done: t0.Add(5 * time.Millisecond), Err: "connection refused"},
+	}}
+	seen := RunLedger{Run: "r", Arrivals: []Arrival{
+		{Seq: 0, Endpoint: "ok-0", LatencyUS: 10_000, At: t0.UnixMilli() + 10, OK: 2},
+		{Seq: 0, Endpoint: "ok-1", LatencyUS: 20_000, At: t0.UnixMilli() + 20, OK: 1},
+		{Seq: 1, Endpoint: "ok-0", LatencyUS: 30_000, At: t0.UnixMilli() + 30, OK: 1},
+		{Seq: 3, Endpoint: "ok-0", LatencyUS: 1_000, At: t0.UnixMilli() + 1, OK: 1}, // committed, answer lost
+	}}
+	r := Close("t", res, seen, []string{"ok-0", "ok-1"}, 0)
+	if r.Sent != 4 || r.Accepted != 2 || r.Refused != 1 || r.Failed != 1 {
+		t.Fatalf("sent side: %+v", r)
+	}
+	if r.Expected != 4 || r.Delivered != 3 || r.Missing != 1 || r.Duplicates != 1 || r.Unacked != 1 {
+		t.Fatalf("delivery side: %+v", r)
+	}
+	if !r.Balanced || !r.Void || !strings.Contains(r.VoidReason, "1 accepted deliveries missing") {
+		t.Fatalf("verdict: balanced %v void %v %q", r.Balanced, r.Void, r.VoidReason)
+	}
+	if r.Latency.N != 3 || r.Latency.P50 != 20 || r.Latency.Max != 30 {
+		t.Fatalf("latency: %+v", r.Latency)
+	}
+
+	seen.Arrivals = append(seen.Arrivals, Arrival{Seq: 1, Endpoint: "ok-1", LatencyUS: 40_000, At: t0.UnixMilli() + 40, OK: 1})
+	if r := Close("t", res, seen, []string{"ok-0", "ok-1"}, 0); r.Void || r.Missing != 0 {
+		t.Fatalf("complete run is void: %+v", r)
+	}
+}
+
+func TestSummarise(t *testing.T) {
+	t.Parallel()
+	var us []int64
+	for i := int64(1); i <= 100; i++ {
+		us = append(us, i*1000)
+	}
+	got := Summarise(us)
+	if got.P50 != 50 || got.P95 != 95 || got.P99 != 99 || got.Max != 100 || got.N != 100 {
+		t.Fatalf("Summarise = %+v", got)
+	}
+	if (Summarise(nil) != Latency{}) {
+		t.Fatalf("empty distribution")
+	}
+}
+
+func TestSinkRecordsArrivals(t *testing.T) {
+	t.Parallel()
+	s := NewSink()
+	s.HangFor = 10 * time.Millisecond
+	srv := httptest.NewServer(s)
+	defer srv.Close()
+	post := func(path, body string) int {
+		res, err := http.Post(srv.URL+path, "application/json", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		return res.StatusCode
+	}
+	sched := time.Now().Add(-50 * time.Millisecond).UnixNano()
+	body := `{"id":"e1","type":"t","created_at":"x","data":{"run":"r","seq":7,"sched":` + strconv.FormatInt(sched, 10) + `}}`
+	if got := post("/hook/ok-0", body); got != http.StatusNoContent {
+		t.Fatalf("ok endpoint answered %d", got)
+	}
+	post("/hook/ok-0", body)
+	if got := post("/hook/fail-1", body); got != http.StatusInternalServerError {
+		t.Fatalf("failing endpoint answered %d", got)
+	}
+	if got := post("/hook/hang-2", body); got != http.StatusServiceUnavailable {
+		t.Fatalf("hanging endpoint answered %d", got)
+	}
+	l, err := RemoteSink{URL: srv.URL}.Fetch(t.Context(), "r")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(l.Arrivals) != 1 || l.Arrivals[0].OK != 2 || l.Arrivals[0].Seq != 7 || l.Failed != 2 {
+		t.Fatalf("ledger %+v", l)
+	}
+	if lat := l.Arrivals[0].LatencyUS; lat < 50_000 || lat > 5_000_000 {
+		t.Fatalf("latency %dµs", lat)
+	}
+}
