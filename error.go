@@ -20,6 +20,7 @@ const (
 	EPLANLIMIT    = "plan_limit"        // a plan limit such as endpoint count (422)
 	ERATELIMIT    = "rate_limited"      // too many requests (429)
 	ETOOLARGE     = "payload_too_large" // body over the limit (413)
+	ETIMEOUT      = "request_timeout"   // the client sent its request too slowly (408)
 	EUNAVAILABLE  = "unavailable"       // a dependency is down; retry later (503)
 	EINTERNAL     = "internal"          // anything else (500)
 )

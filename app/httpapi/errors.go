@@ -37,6 +37,7 @@ var statusByCode = map[string]int{
 	ferry.EPLANLIMIT:    fiber.StatusUnprocessableEntity,
 	ferry.ERATELIMIT:    fiber.StatusTooManyRequests,
 	ferry.ETOOLARGE:     fiber.StatusRequestEntityTooLarge,
+	ferry.ETIMEOUT:      fiber.StatusRequestTimeout,
 	ferry.EUNAVAILABLE:  fiber.StatusServiceUnavailable,
 	ferry.EINTERNAL:     fiber.StatusInternalServerError,
 }
@@ -77,6 +78,10 @@ func fromFiberError(e *fiber.Error) *ferry.Error {
 		return &ferry.Error{Code: ferry.EBADREQUEST, Message: "method not allowed on this route"}
 	case fiber.StatusRequestEntityTooLarge:
 		return &ferry.Error{Code: ferry.ETOOLARGE, Message: "request body exceeds 256 KiB"}
+	case fiber.StatusRequestTimeout:
+		// Also what fasthttp reports when an idle keep-alive connection
+		// reaches the read timeout; it must not look like a server fault.
+		return &ferry.Error{Code: ferry.ETIMEOUT, Message: "request not received in time"}
 	case fiber.StatusBadRequest:
 		return &ferry.Error{Code: ferry.EBADREQUEST, Message: e.Message}
 	case fiber.StatusUnsupportedMediaType:

@@ -248,7 +248,7 @@ var schemas = obj{
 	}),
 	"Error": object([]string{"error"}, obj{"error": object([]string{"code", "message"}, obj{
 		"code": obj{"type": "string", "enum": []string{"bad_request", "invalid", "unauthorized", "forbidden", "not_found", "conflict",
-			"payload_too_large", "rate_limited", "quota_exceeded", "plan_limit", "unavailable", "internal"}},
+			"payload_too_large", "rate_limited", "quota_exceeded", "plan_limit", "request_timeout", "unavailable", "internal"}},
 		"message": str("human-readable"),
 		"field":   str("the request field at fault, when one is"),
 	})}),
