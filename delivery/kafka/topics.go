@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"time"
 
 	kafkago "github.com/segmentio/kafka-go"
 )
@@ -29,12 +30,54 @@ func EnsureTopics(ctx context.Context, cfg Config, names []string) error {
 	if err != nil {
 		return fmt.Errorf("create topics: %w", err)
 	}
+	topics := make([]string, 0, len(names))
 	for topic, err := range resp.Errors {
 		if err != nil && !errors.Is(err, kafkago.TopicAlreadyExists) {
 			return fmt.Errorf("create topic %s: %w", topic, err)
 		}
+		topics = append(topics, topic)
 	}
-	return nil
+	return waitForLeaders(ctx, client, topics)
+}
+
+// waitForLeaders returns once every partition of topics has a leader. A
+// freshly created topic answers "Not Leader For Partition" for a moment;
+// consumers and producers started before then only log errors and retry.
+func waitForLeaders(ctx context.Context, client *kafkago.Client, topics []string) error {
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	for {
+		ready, err := leadersElected(ctx, client, topics)
+		if ready {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("topics have no leaders yet (last error: %v): %w", err, ctx.Err())
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
+func leadersElected(ctx context.Context, client *kafkago.Client, topics []string) (bool, error) {
+	md, err := client.Metadata(ctx, &kafkago.MetadataRequest{Topics: topics})
+	if err != nil {
+		return false, err
+	}
+	if len(md.Topics) != len(topics) {
+		return false, fmt.Errorf("metadata lists %d of %d topics", len(md.Topics), len(topics))
+	}
+	for _, t := range md.Topics {
+		if t.Error != nil || len(t.Partitions) == 0 {
+			return false, fmt.Errorf("topic %s: %v", t.Name, t.Error)
+		}
+		for _, p := range t.Partitions {
+			if p.Error != nil || p.Leader.ID < 0 || p.Leader.Host == "" {
+				return false, fmt.Errorf("topic %s partition %d: no leader (%v)", t.Name, p.ID, p.Error)
+			}
+		}
+	}
+	return true, nil
 }
 
 // Ping asks the cluster for its metadata; it fails when no broker answers.
