@@ -3,6 +3,7 @@ package tests
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -182,6 +183,29 @@ func waitStatus(t *testing.T, api *client, eventID, status string, timeout time.
 
 // readTopic returns every message now in topic (logical name, prefixed
 // with the test's topic prefix), partition by partition.
+// dialPartition connects to a partition's leader and reads its offsets.
+// A broker busy creating many topics (parallel tests) briefly answers
+// "not leader" for new partitions even after electing leaders, so that
+// is retried until ctx ends.
+func dialPartition(ctx context.Context, t *testing.T, broker, topic string, p int) (conn *kafkago.Conn, first, last int64) {
+	t.Helper()
+	for {
+		conn, err := kafkago.DialLeader(ctx, "tcp", broker, topic, p)
+		if err == nil {
+			if first, last, err = conn.ReadOffsets(); err == nil {
+				return conn, first, last
+			}
+			conn.Close()
+		}
+		transient := errors.Is(err, kafkago.NotLeaderForPartition) || errors.Is(err, kafkago.LeaderNotAvailable) ||
+			errors.Is(err, kafkago.UnknownTopicOrPartition)
+		if !transient || ctx.Err() != nil {
+			t.Fatalf("offsets of %s/%d: %v", topic, p, err)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
 func readTopic(t *testing.T, f *ferry, name string) []kafkago.Message {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -189,15 +213,7 @@ func readTopic(t *testing.T, f *ferry, name string) []kafkago.Message {
 	topic := f.Cfg.KafkaTopicPrefix + name
 	var out []kafkago.Message
 	for p := 0; p < f.Cfg.KafkaPartitions; p++ {
-		conn, err := kafkago.DialLeader(ctx, "tcp", f.Cfg.KafkaBrokers[0], topic, p)
-		if err != nil {
-			t.Fatalf("dial %s/%d: %v", topic, p, err)
-		}
-		first, last, err := conn.ReadOffsets()
-		if err != nil {
-			conn.Close()
-			t.Fatalf("offsets of %s/%d: %v", topic, p, err)
-		}
+		conn, first, last := dialPartition(ctx, t, f.Cfg.KafkaBrokers[0], topic, p)
 		for off := first; off < last; {
 			if _, err := conn.Seek(off, kafkago.SeekAbsolute); err != nil {
 				conn.Close()

@@ -116,7 +116,11 @@ func (c *Consumer) fetchLoop(ctx context.Context, r *topicReader) {
 			if ctx.Err() != nil {
 				return
 			}
-			c.log.Warn("kafka fetch failed", "topic", r.topic, "err", err)
+			level := slog.LevelWarn
+			if transient(err) {
+				level = slog.LevelDebug
+			}
+			c.log.Log(ctx, level, "kafka fetch failed", "topic", r.topic, "err", err)
 			sleep(ctx, 200*time.Millisecond)
 			continue
 		}
@@ -219,4 +223,11 @@ func sleepUntil(ctx context.Context, t time.Time) bool {
 	case <-timer.C:
 		return true
 	}
+}
+
+// transient reports errors a broker gives while leadership settles (new
+// topics, a restarted broker); the reader retries them by itself.
+func transient(err error) bool {
+	return errors.Is(err, kafkago.NotLeaderForPartition) || errors.Is(err, kafkago.LeaderNotAvailable) ||
+		errors.Is(err, kafkago.UnknownTopicOrPartition) || errors.Is(err, kafkago.RebalanceInProgress)
 }
