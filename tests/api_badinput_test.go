@@ -234,3 +234,21 @@ func TestIdempotencyUnderConcurrency(t *testing.T) {
 		t.Errorf("repeat: %d %s %v", r.Status, r.Body, r.Header)
 	}
 }
+
+// TestOversizedBodyGetsAnAnswer: a client still writing a body over the
+// limit gets our 413, not a connection reset, every time.
+func TestOversizedBodyGetsAnAnswer(t *testing.T) {
+	t.Parallel()
+	f := startFerry(t, testConfig(t))
+	_, key := signUp(t, f, "oz@bad.example")
+	body := []byte(`{"type":"a","data":"` + strings.Repeat("a", 1<<20) + `"}`)
+	for i := 0; i < 30; i++ {
+		r := key.raw("POST", "/events", body, nil)
+		if r.Status != 413 {
+			t.Fatalf("try %d: status %d, want 413: %.300s", i, r.Status, r.Body)
+		}
+		if e := r.apiError(t); e.Error.Code != "payload_too_large" {
+			t.Fatalf("try %d: error %+v", i, e.Error)
+		}
+	}
+}

@@ -14,6 +14,7 @@ import (
 	"github.com/gofiber/fiber/v2/middleware/adaptor"
 	"github.com/gofiber/fiber/v2/middleware/filesystem"
 
+	"github.com/ferry-dev/ferry"
 	"github.com/ferry-dev/ferry/billing"
 	"github.com/ferry-dev/ferry/delivery"
 	"github.com/ferry-dev/ferry/tenants"
@@ -50,9 +51,11 @@ type server struct {
 func New(d Deps) *fiber.App {
 	s := &server{Deps: d, limiter: newTenantLimiter(d.APIRateLimit), openapi: OpenAPIDocument()}
 	app := fiber.New(fiber.Config{
-		// Request bodies above the event payload limit are refused; the
-		// envelope around data is small, so allow a little headroom.
-		BodyLimit:             delivery.MaxPayloadBytes + 4<<10,
+		// fasthttp answers a body over BodyLimit and closes at once, while
+		// the client is still writing: the client then sees a connection
+		// reset, not our 413. So it reads bodies up to readBodyLimit, and
+		// limitBody refuses anything over requestBodyLimit cleanly.
+		BodyLimit:             readBodyLimit,
 		ErrorHandler:          errorHandler(d.Log),
 		DisableStartupMessage: true,
 		// Fiber reuses buffers between requests; immutable strings keep
@@ -62,6 +65,7 @@ func New(d Deps) *fiber.App {
 		WriteTimeout: 30 * time.Second,
 		IdleTimeout:  120 * time.Second,
 	})
+	app.Use(limitBody)
 	app.Get("/healthz", func(c *fiber.Ctx) error { return c.JSON(fiber.Map{"status": "ok"}) })
 	app.Get("/readyz", s.readyz)
 	if d.MetricsHandler != nil {
@@ -164,4 +168,21 @@ func (s *server) mountPortal(app *fiber.App) {
 			return strings.HasPrefix(c.Path(), "/api/")
 		},
 	}))
+}
+
+const (
+	// requestBodyLimit is the largest request the API accepts: the event
+	// payload limit plus headroom for the small envelope around data.
+	requestBodyLimit = delivery.MaxPayloadBytes + 4<<10
+	// readBodyLimit is how much fasthttp reads before giving up on a
+	// request; beyond it the connection is closed unread.
+	readBodyLimit = 4 << 20
+)
+
+// limitBody refuses request bodies over requestBodyLimit with 413.
+func limitBody(c *fiber.Ctx) error {
+	if len(c.Request().Body()) > requestBodyLimit {
+		return &ferry.Error{Code: ferry.ETOOLARGE, Message: "request body exceeds 256 KiB"}
+	}
+	return c.Next()
 }
