@@ -41,9 +41,8 @@ func newAPIKeySecret() (key, prefix string) {
 
 // hashAPIKey is what the store keeps. A fast hash is right here: the key
 // carries 160 random bits, so there is nothing to brute-force.
-func hashAPIKey(key string) []byte {
-	h := sha256.Sum256([]byte(key))
-	return h[:]
+func hashAPIKey(key string) [32]byte {
+	return sha256.Sum256([]byte(key))
 }
 
 // looksLikeAPIKey reports whether s has the shape of a Ferry API key.

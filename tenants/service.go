@@ -25,6 +25,11 @@ type Config struct {
 	// LoginWindow and MaxLoginFailures bound password guessing per email.
 	LoginWindow      time.Duration
 	MaxLoginFailures int
+	// APIKeyCacheTTL is how long an authenticated API key is trusted
+	// without asking Postgres (default 5 s; negative turns caching off).
+	// A key revoked on another replica keeps working here for up to this
+	// long.
+	APIKeyCacheTTL time.Duration
 }
 
 func (c Config) withDefaults() Config {
@@ -36,6 +41,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.MaxLoginFailures == 0 {
 		c.MaxLoginFailures = 10
+	}
+	if c.APIKeyCacheTTL == 0 {
+		c.APIKeyCacheTTL = 5 * time.Second
 	}
 	return c
 }
@@ -50,6 +58,7 @@ type Service struct {
 	// dummyHash is compared against when an email is unknown, so a login
 	// takes as long for a stranger as for a member.
 	dummyHash string
+	keys      *apiKeyCache
 }
 
 // NewService returns a Service using db.
@@ -62,7 +71,8 @@ func NewService(db *gorm.DB, cfg Config, log *slog.Logger, now func() time.Time)
 	if err != nil {
 		return nil, err
 	}
-	return &Service{db: db, cfg: cfg, log: log, now: now, dummyHash: dummy}, nil
+	return &Service{db: db, cfg: cfg, log: log, now: now, dummyHash: dummy,
+		keys: newAPIKeyCache(cfg.APIKeyCacheTTL, 100_000)}, nil
 }
 
 // SignupInput is what the sign-up form sends.
@@ -250,8 +260,9 @@ func (s *Service) CreateAPIKey(ctx context.Context, tenantID uuid.UUID, name str
 	}
 	secret, prefix := newAPIKeySecret()
 	k := APIKey{ID: uuid.New(), Name: name, Prefix: prefix, CreatedAt: s.now().UTC()}
+	hash := hashAPIKey(secret)
 	err := s.db.WithContext(ctx).Exec(`INSERT INTO api_keys (id, tenant_id, name, prefix, key_hash, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
-		k.ID, tenantID, k.Name, k.Prefix, hashAPIKey(secret), k.CreatedAt).Error
+		k.ID, tenantID, k.Name, k.Prefix, hash[:], k.CreatedAt).Error
 	if err != nil {
 		return APIKey{}, "", fmt.Errorf("insert api key: %w", err)
 	}
@@ -279,6 +290,7 @@ func (s *Service) RevokeAPIKey(ctx context.Context, tenantID, id uuid.UUID) erro
 	if res.RowsAffected == 0 {
 		return ferry.NotFound("api key")
 	}
+	s.keys.forget(id)
 	return nil
 }
 
@@ -288,29 +300,41 @@ func (s *Service) AuthenticateAPIKey(ctx context.Context, key string) (Principal
 	if !looksLikeAPIKey(key) {
 		return Principal{}, ferry.Errorf(ferry.EUNAUTHORIZED, "API key is invalid")
 	}
-	var row struct {
-		ID         uuid.UUID
-		TenantID   uuid.UUID
-		Prefix     string
-		LastUsedAt *time.Time
-	}
-	db := s.db.WithContext(ctx)
-	res := db.Raw(`SELECT id, tenant_id, prefix, last_used_at FROM api_keys WHERE key_hash = ? AND revoked_at IS NULL`, hashAPIKey(key)).Scan(&row)
-	if res.Error != nil {
-		return Principal{}, fmt.Errorf("find api key: %w", res.Error)
-	}
-	if res.RowsAffected == 0 {
-		return Principal{}, ferry.Errorf(ferry.EUNAUTHORIZED, "API key is invalid or revoked")
+	hash := hashAPIKey(key)
+	now := s.now().UTC()
+	cached, ok := s.keys.get(hash, now)
+	if !ok {
+		var row struct {
+			ID         uuid.UUID
+			TenantID   uuid.UUID
+			Prefix     string
+			LastUsedAt *time.Time
+		}
+		res := s.db.WithContext(ctx).Raw(`SELECT id, tenant_id, prefix, last_used_at FROM api_keys
+			WHERE key_hash = ? AND revoked_at IS NULL`, hash[:]).Scan(&row)
+		if res.Error != nil {
+			return Principal{}, fmt.Errorf("find api key: %w", res.Error)
+		}
+		if res.RowsAffected == 0 {
+			return Principal{}, ferry.Errorf(ferry.EUNAUTHORIZED, "API key is invalid or revoked")
+		}
+		cached = cachedKey{loadedAt: now,
+			principal: Principal{Kind: KindAPIKey, TenantID: row.TenantID, KeyID: row.ID, KeyPrefix: row.Prefix, Role: RoleAdmin}}
+		if row.LastUsedAt != nil {
+			cached.lastUsed = *row.LastUsedAt
+		}
 	}
 	// Recording every use would put a write on every request; a minute's
 	// resolution is what the portal shows anyway.
-	now := s.now().UTC()
-	if row.LastUsedAt == nil || now.Sub(*row.LastUsedAt) > time.Minute {
-		if err := db.Exec(`UPDATE api_keys SET last_used_at = ? WHERE id = ?`, now, row.ID).Error; err != nil {
-			s.log.WarnContext(ctx, "record api key use", "err", err, "tenant_id", row.TenantID)
+	if now.Sub(cached.lastUsed) > time.Minute {
+		if err := s.db.WithContext(ctx).Exec(`UPDATE api_keys SET last_used_at = ? WHERE id = ?`, now, cached.principal.KeyID).Error; err != nil {
+			s.log.WarnContext(ctx, "record api key use", "err", err, "tenant_id", cached.principal.TenantID)
+		} else {
+			cached.lastUsed = now
 		}
 	}
-	return Principal{Kind: KindAPIKey, TenantID: row.TenantID, KeyID: row.ID, KeyPrefix: row.Prefix, Role: RoleAdmin}, nil
+	s.keys.put(hash, cached)
+	return cached.principal, nil
 }
 
 func isUniqueViolation(err error) bool {

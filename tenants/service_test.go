@@ -292,3 +292,75 @@ func TestAuditAndTenantSearch(t *testing.T) {
 		t.Errorf("blank reason accepted: %v", err)
 	}
 }
+
+// TestAPIKeyCache: an authenticated key is trusted for the cache TTL, so a
+// revocation made by another replica (straight in the database here)
+// applies within the TTL; one made through this service applies at once,
+// and last_used_at keeps its minute resolution while the key is cached.
+func TestAPIKeyCache(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	ctx := context.Background()
+	owner := b.signup(t, "cache@example.com")
+	_, secret, err := b.svc.CreateAPIKey(ctx, owner.TenantID, "backend")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lastUsed := func() time.Time {
+		t.Helper()
+		keys, err := b.svc.ListAPIKeys(ctx, owner.TenantID)
+		if err != nil || len(keys) != 1 || keys[0].LastUsedAt == nil {
+			t.Fatalf("list keys: %+v %v", keys, err)
+		}
+		return *keys[0].LastUsedAt
+	}
+	if _, err := b.svc.AuthenticateAPIKey(ctx, secret); err != nil {
+		t.Fatal(err)
+	}
+	first := lastUsed()
+
+	// Another replica revokes the key: this one still trusts it until
+	// the TTL (5 s) has passed.
+	if err := b.db.Exec(`UPDATE api_keys SET revoked_at = now() WHERE key_hash = ?`, hashOf(secret)).Error; err != nil {
+		t.Fatal(err)
+	}
+	b.now = b.now.Add(4 * time.Second)
+	if _, err := b.svc.AuthenticateAPIKey(ctx, secret); err != nil {
+		t.Fatalf("cached key refused within the TTL: %v", err)
+	}
+	b.now = b.now.Add(2 * time.Second)
+	if _, err := b.svc.AuthenticateAPIKey(ctx, secret); ferry.ErrorCode(err) != ferry.EUNAUTHORIZED {
+		t.Fatalf("key revoked elsewhere still accepted after the TTL: %v", err)
+	}
+
+	// A second key, used every 20 s: last_used_at moves once a minute
+	// although most uses are answered from the cache.
+	k2, secret2, err := b.svc.CreateAPIKey(ctx, owner.TenantID, "second")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 7; i++ {
+		if _, err := b.svc.AuthenticateAPIKey(ctx, secret2); err != nil {
+			t.Fatal(err)
+		}
+		b.now = b.now.Add(20 * time.Second)
+	}
+	var used time.Time
+	if err := b.db.Raw(`SELECT last_used_at FROM api_keys WHERE id = ?`, k2.ID).Scan(&used).Error; err != nil {
+		t.Fatal(err)
+	}
+	if !used.After(first.Add(time.Minute)) {
+		t.Errorf("last_used_at %s did not follow use (first use %s)", used, first)
+	}
+	if err := b.svc.RevokeAPIKey(ctx, owner.TenantID, k2.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.svc.AuthenticateAPIKey(ctx, secret2); ferry.ErrorCode(err) != ferry.EUNAUTHORIZED {
+		t.Errorf("key revoked through this service still accepted: %v", err)
+	}
+}
+
+func hashOf(key string) []byte {
+	h := hashAPIKey(key)
+	return h[:]
+}
