@@ -191,8 +191,7 @@ func fanOut(tx *gorm.DB, tenantID uuid.UUID, ev Event) ([]Job, error) {
 		return nil, nil
 	}
 	jobs := make([]Job, len(endpointIDs))
-	deliveryIDs := make([]string, len(endpointIDs))
-	epIDs := make([]string, len(endpointIDs))
+	deliveryIDs := make([]uuid.UUID, len(endpointIDs))
 	payloads := make([]string, len(endpointIDs))
 	for i, epID := range endpointIDs {
 		jobs[i] = Job{DeliveryID: uuid.New(), EventID: ev.ID, EndpointID: epID, TenantID: tenantID,
@@ -201,11 +200,11 @@ func fanOut(tx *gorm.DB, tenantID uuid.UUID, ev Event) ([]Job, error) {
 		if err != nil {
 			return nil, fmt.Errorf("encode job: %w", err)
 		}
-		deliveryIDs[i], epIDs[i], payloads[i] = jobs[i].DeliveryID.String(), epID.String(), string(b)
+		deliveryIDs[i], payloads[i] = jobs[i].DeliveryID, string(b)
 	}
 	err = tx.Exec(`INSERT INTO deliveries (id, tenant_id, event_id, endpoint_id, created_at)
 		SELECT d, ?, ?, e, ? FROM unnest(?::uuid[], ?::uuid[]) AS t(d, e)`,
-		tenantID, ev.ID, ev.CreatedAt, pgTextArray(deliveryIDs), pgTextArray(epIDs)).Error
+		tenantID, ev.ID, ev.CreatedAt, pgArray(deliveryIDs), pgArray(endpointIDs)).Error
 	if err != nil {
 		return nil, fmt.Errorf("insert deliveries: %w", err)
 	}
@@ -215,10 +214,10 @@ func fanOut(tx *gorm.DB, tenantID uuid.UUID, ev Event) ([]Job, error) {
 	return jobs, nil
 }
 
-func insertOutbox(tx *gorm.DB, deliveryIDs, payloads []string, at time.Time) error {
+func insertOutbox(tx *gorm.DB, deliveryIDs []uuid.UUID, payloads []string, at time.Time) error {
 	err := tx.Exec(`INSERT INTO outbox (delivery_id, job, created_at)
 		SELECT d, j::jsonb, ? FROM unnest(?::uuid[], ?::text[]) AS t(d, j)`,
-		at, pgTextArray(deliveryIDs), pgTextArray(payloads)).Error
+		at, pgArray(deliveryIDs), pgArray(payloads)).Error
 	if err != nil {
 		return fmt.Errorf("insert outbox: %w", err)
 	}

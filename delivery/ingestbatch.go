@@ -147,14 +147,15 @@ func (s *Service) insertBatch(ctx context.Context, tx *gorm.DB, batch []*ingestR
 		}
 	}
 	n := len(batch)
-	ids, tenants, types, data := make([]string, n), make([]string, n), make([]string, n), make([]string, n)
+	ids, tenants := make([]uuid.UUID, n), make([]uuid.UUID, n)
+	types, data := make([]string, n), make([]string, n)
 	ats := make([]time.Time, n)
 	for i, r := range batch {
-		ids[i], tenants[i], types[i], data[i], ats[i] = r.ev.ID.String(), r.tenantID.String(), r.ev.Type, string(r.ev.Data), r.ev.CreatedAt
+		ids[i], tenants[i], types[i], data[i], ats[i] = r.ev.ID, r.tenantID, r.ev.Type, string(r.ev.Data), r.ev.CreatedAt
 	}
 	res := tx.Exec(`INSERT INTO events (id, tenant_id, type, data, created_at)
 		SELECT i, t, ty, d::json, c FROM unnest(?::uuid[], ?::uuid[], ?::text[], ?::text[], ?::timestamptz[]) AS v(i, t, ty, d, c)`,
-		pgTextArray(ids), pgTextArray(tenants), pgTextArray(types), pgTextArray(data), pgTimeArray(ats))
+		pgArray(ids), pgArray(tenants), pgArray(types), pgArray(data), pgArray(ats))
 	if res.Error != nil {
 		return nil, fmt.Errorf("insert events: %w", res.Error)
 	}
@@ -171,7 +172,7 @@ func (s *Service) insertBatch(ctx context.Context, tx *gorm.DB, batch []*ingestR
 		FROM unnest(?::uuid[], ?::text[]) WITH ORDINALITY AS p(tenant_id, type, i)
 		JOIN endpoints e ON e.tenant_id = p.tenant_id AND e.enabled AND e.deleted_at IS NULL
 			AND (e.event_types = '[]'::jsonb OR e.event_types @> jsonb_build_array(p.type))
-		ORDER BY p.i, e.created_at, e.id`, pgTextArray(tenants), pgTextArray(types)).Scan(&matches).Error
+		ORDER BY p.i, e.created_at, e.id`, pgArray(tenants), pgArray(types)).Scan(&matches).Error
 	if err != nil {
 		return nil, fmt.Errorf("select endpoints: %w", err)
 	}
@@ -180,7 +181,8 @@ func (s *Service) insertBatch(ctx context.Context, tx *gorm.DB, batch []*ingestR
 	}
 	m := len(matches)
 	jobs := make([]Job, m)
-	dIDs, dTenants, dEvents, dEndpoints, payloads := make([]string, m), make([]string, m), make([]string, m), make([]string, m), make([]string, m)
+	dIDs, dTenants, dEvents, dEndpoints := make([]uuid.UUID, m), make([]uuid.UUID, m), make([]uuid.UUID, m), make([]uuid.UUID, m)
+	payloads := make([]string, m)
 	dAts := make([]time.Time, m)
 	for k, match := range matches {
 		r := batch[match.I-1] // ORDINALITY counts from 1
@@ -190,18 +192,18 @@ func (s *Service) insertBatch(ctx context.Context, tx *gorm.DB, batch []*ingestR
 		if err != nil {
 			return nil, fmt.Errorf("encode job: %w", err)
 		}
-		dIDs[k], dTenants[k], dEvents[k], dEndpoints[k] = jobs[k].DeliveryID.String(), r.tenantID.String(), r.ev.ID.String(), match.EndpointID.String()
+		dIDs[k], dTenants[k], dEvents[k], dEndpoints[k] = jobs[k].DeliveryID, r.tenantID, r.ev.ID, match.EndpointID
 		payloads[k], dAts[k] = string(b), r.ev.CreatedAt
 	}
 	err = tx.Exec(`INSERT INTO deliveries (id, tenant_id, event_id, endpoint_id, created_at)
 		SELECT * FROM unnest(?::uuid[], ?::uuid[], ?::uuid[], ?::uuid[], ?::timestamptz[])`,
-		pgTextArray(dIDs), pgTextArray(dTenants), pgTextArray(dEvents), pgTextArray(dEndpoints), pgTimeArray(dAts)).Error
+		pgArray(dIDs), pgArray(dTenants), pgArray(dEvents), pgArray(dEndpoints), pgArray(dAts)).Error
 	if err != nil {
 		return nil, fmt.Errorf("insert deliveries: %w", err)
 	}
 	err = tx.Exec(`INSERT INTO outbox (delivery_id, job, created_at)
 		SELECT d, j::jsonb, c FROM unnest(?::uuid[], ?::text[], ?::timestamptz[]) AS t(d, j, c)`,
-		pgTextArray(dIDs), pgTextArray(payloads), pgTimeArray(dAts)).Error
+		pgArray(dIDs), pgArray(payloads), pgArray(dAts)).Error
 	if err != nil {
 		return nil, fmt.Errorf("insert outbox: %w", err)
 	}

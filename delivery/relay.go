@@ -117,14 +117,14 @@ func (r *Relay) publish(ctx context.Context, jobs []Job) error {
 	if err := retryUntil(ctx, r.log, "publish deliveries", func() error { return r.pub.Publish(ctx, msgs) }); err != nil {
 		return err
 	}
-	ids := make([]string, len(jobs))
+	ids := make([]uuid.UUID, len(jobs))
 	ats := make([]time.Time, len(jobs))
 	for i, j := range jobs {
-		ids[i], ats[i] = j.DeliveryID.String(), j.outboxAt
+		ids[i], ats[i] = j.DeliveryID, j.outboxAt
 	}
 	return retryUntil(ctx, r.log, "delete outbox rows", func() error {
 		return r.db.WithContext(ctx).Exec(`DELETE FROM outbox WHERE (delivery_id, created_at) IN
-			(SELECT * FROM unnest(?::uuid[], ?::timestamptz[]))`, pgTextArray(ids), pgTimeArray(ats)).Error
+			(SELECT * FROM unnest(?::uuid[], ?::timestamptz[]))`, pgArray(ids), pgArray(ats)).Error
 	})
 }
 
@@ -188,7 +188,7 @@ func (r *Relay) sweepOnce(ctx context.Context) (int, error) {
 			return nil
 		}
 		msgs := make([]Message, 0, n)
-		ids := make([]string, n)
+		ids := make([]uuid.UUID, n)
 		ats := make([]time.Time, n)
 		for i, row := range rows {
 			var j Job
@@ -200,14 +200,14 @@ func (r *Relay) sweepOnce(ctx context.Context) (int, error) {
 				return err
 			}
 			msgs = append(msgs, m)
-			ids[i], ats[i] = row.DeliveryID.String(), row.CreatedAt
+			ids[i], ats[i] = row.DeliveryID, row.CreatedAt
 		}
 		if err := r.pub.Publish(ctx, msgs); err != nil {
 			return fmt.Errorf("republish outbox: %w", err)
 		}
 		r.log.Info("outbox sweeper republished jobs", "count", n)
 		return tx.Exec(`DELETE FROM outbox WHERE (delivery_id, created_at) IN
-			(SELECT * FROM unnest(?::uuid[], ?::timestamptz[]))`, pgTextArray(ids), pgTimeArray(ats)).Error
+			(SELECT * FROM unnest(?::uuid[], ?::timestamptz[]))`, pgArray(ids), pgArray(ats)).Error
 	})
 	return n, err
 }

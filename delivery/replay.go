@@ -142,10 +142,6 @@ func (s *Service) requeue(tx *gorm.DB, tenantID uuid.UUID, ids []uuid.UUID, acto
 	// The outbox key is (delivery_id, created_at) at Postgres' microsecond
 	// precision; the relay deletes by exactly this value.
 	now := s.now().UTC().Truncate(time.Microsecond)
-	strIDs := make([]string, len(ids))
-	for i, id := range ids {
-		strIDs[i] = id.String()
-	}
 	var rows []struct {
 		ID           uuid.UUID
 		EventID      uuid.UUID
@@ -154,12 +150,12 @@ func (s *Service) requeue(tx *gorm.DB, tenantID uuid.UUID, ids []uuid.UUID, acto
 	}
 	err := tx.Raw(`UPDATE deliveries SET status = 'pending', next_attempt_at = NULL, first_attempt_at = NULL, updated_at = ?
 		WHERE tenant_id = ? AND id = ANY(?::uuid[])
-		RETURNING id, event_id, endpoint_id, attempt_count`, now, tenantID, pgTextArray(strIDs)).Scan(&rows).Error
+		RETURNING id, event_id, endpoint_id, attempt_count`, now, tenantID, pgArray(ids)).Scan(&rows).Error
 	if err != nil {
 		return nil, fmt.Errorf("reset deliveries: %w", err)
 	}
 	jobs := make([]Job, len(rows))
-	outIDs := make([]string, len(rows))
+	outIDs := make([]uuid.UUID, len(rows))
 	payloads := make([]string, len(rows))
 	for i, r := range rows {
 		jobs[i] = Job{DeliveryID: r.ID, EventID: r.EventID, EndpointID: r.EndpointID, TenantID: tenantID,
@@ -168,7 +164,7 @@ func (s *Service) requeue(tx *gorm.DB, tenantID uuid.UUID, ids []uuid.UUID, acto
 		if err != nil {
 			return nil, fmt.Errorf("encode job: %w", err)
 		}
-		outIDs[i], payloads[i] = r.ID.String(), string(b)
+		outIDs[i], payloads[i] = r.ID, string(b)
 	}
 	if err := insertOutbox(tx, outIDs, payloads, now); err != nil {
 		return nil, err
