@@ -45,6 +45,7 @@ type Dispatcher struct {
 	log       *slog.Logger
 	now       func() time.Time
 	lanes     *lanes
+	states    *stateLoader
 }
 
 // NewDispatcher returns a Dispatcher.
@@ -60,6 +61,7 @@ func NewDispatcher(db *gorm.DB, cipher *Cipher, sender *Sender, pub Publisher, a
 	d := &Dispatcher{
 		db: db, endpoints: newEndpointCache(db, cipher, cfg.EndpointTTL, now), sender: sender, pub: pub,
 		attempts: attempts, metrics: metrics, cfg: cfg, tiers: cfg.Policy.Tiers(), log: log, now: now,
+		states: newStateLoader(db),
 	}
 	d.lanes = newLanes(d, cfg.MaxQueued, cfg.MaxQueuedPerEndpoint)
 	return d
@@ -68,15 +70,6 @@ func NewDispatcher(db *gorm.DB, cipher *Cipher, sender *Sender, pub Publisher, a
 // Tiers returns the retry tiers the dispatcher publishes to.
 func (d *Dispatcher) Tiers() []Tier { return d.tiers }
 
-type deliveryState struct {
-	Status         Status
-	AttemptCount   int
-	FirstAttemptAt *time.Time
-	Type           string
-	Data           []byte
-	CreatedAt      time.Time
-}
-
 // Handle makes the attempt job asks for, unless Postgres shows it was
 // already made or the delivery is finished. It returns nil once the
 // attempt is logged and the next step is durable; an error means nothing
@@ -84,13 +77,11 @@ type deliveryState struct {
 func (d *Dispatcher) Handle(ctx context.Context, job Job) error {
 	log := d.log.With("tenant_id", job.TenantID, "event_id", job.EventID, "endpoint_id", job.EndpointID,
 		"delivery_id", job.DeliveryID, "attempt", job.Attempt)
-	var st deliveryState
-	res := d.db.WithContext(ctx).Raw(`SELECT d.status, d.attempt_count, d.first_attempt_at, e.type, e.data::text AS data, e.created_at
-		FROM deliveries d JOIN events e ON e.id = d.event_id WHERE d.id = ?`, job.DeliveryID).Scan(&st)
-	if res.Error != nil {
-		return fmt.Errorf("load delivery %s: %w", job.DeliveryID, res.Error)
+	st, found, err := d.states.load(ctx, job.DeliveryID)
+	if err != nil {
+		return fmt.Errorf("load delivery %s: %w", job.DeliveryID, err)
 	}
-	if res.RowsAffected == 0 || st.Status.Finished() || st.AttemptCount >= job.Attempt {
+	if !found || st.Status.Finished() || st.AttemptCount >= job.Attempt {
 		d.metrics.Skipped.Inc()
 		log.Debug("skipping job", "status", st.Status, "attempt_count", st.AttemptCount)
 		return nil

@@ -1,0 +1,140 @@
+package delivery
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/google/uuid"
+	"gorm.io/gorm"
+)
+
+// stateLoader answers the dispatcher's "what does Postgres record for this
+// delivery?" for many attempts with one query. Every attempt asks before
+// it sends (PRODUCT §5: a finished delivery is never sent again), so at
+// thousands of attempts a second one query each was the largest share of
+// Postgres' work. Concurrent callers queue their delivery ids; a few
+// loader goroutines each take everything queued and read it with one
+// `= ANY($1)` query. Under light load a batch is one id, so no caller
+// waits for others.
+type stateLoader struct {
+	db *gorm.DB
+
+	mu      sync.Mutex
+	pending []*stateRequest
+	loaders int
+	// queries counts batch queries made (tests check loads share them).
+	queries atomic.Int64
+}
+
+const (
+	maxStateBatch   = 500
+	maxStateLoaders = 2
+)
+
+type stateRequest struct {
+	deliveryID uuid.UUID
+	done       chan stateResult
+}
+
+type stateResult struct {
+	state deliveryState
+	found bool
+	err   error
+}
+
+// deliveryState is what the dispatcher needs of a delivery and its event.
+type deliveryState struct {
+	Status         Status
+	AttemptCount   int
+	FirstAttemptAt *time.Time
+	Type           string
+	Data           []byte
+	CreatedAt      time.Time
+}
+
+func newStateLoader(db *gorm.DB) *stateLoader {
+	return &stateLoader{db: db}
+}
+
+// load returns the delivery's state; found is false when Postgres has no
+// such delivery (its event or endpoint was deleted).
+func (l *stateLoader) load(ctx context.Context, deliveryID uuid.UUID) (deliveryState, bool, error) {
+	req := &stateRequest{deliveryID: deliveryID, done: make(chan stateResult, 1)}
+	l.mu.Lock()
+	l.pending = append(l.pending, req)
+	start := l.loaders < maxStateLoaders
+	if start {
+		l.loaders++
+	}
+	l.mu.Unlock()
+	if start {
+		go l.run(context.WithoutCancel(ctx))
+	}
+	select {
+	case r := <-req.done:
+		return r.state, r.found, r.err
+	case <-ctx.Done():
+		return deliveryState{}, false, ctx.Err()
+	}
+}
+
+// run loads queued batches until the queue is empty.
+func (l *stateLoader) run(ctx context.Context) {
+	for {
+		l.mu.Lock()
+		n := min(len(l.pending), maxStateBatch)
+		if n == 0 {
+			l.loaders--
+			l.mu.Unlock()
+			return
+		}
+		batch := make([]*stateRequest, n)
+		copy(batch, l.pending)
+		rest := copy(l.pending, l.pending[n:])
+		clear(l.pending[rest:])
+		l.pending = l.pending[:rest]
+		l.mu.Unlock()
+		l.loadBatch(ctx, batch)
+	}
+}
+
+func (l *stateLoader) loadBatch(ctx context.Context, batch []*stateRequest) {
+	ids := make([]uuid.UUID, len(batch))
+	for i, r := range batch {
+		ids[i] = r.deliveryID
+	}
+	var rows []struct {
+		ID             uuid.UUID
+		Status         Status
+		AttemptCount   int
+		FirstAttemptAt *time.Time
+		Type           string
+		Data           []byte
+		CreatedAt      time.Time
+	}
+	l.queries.Add(1)
+	qctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	err := l.db.WithContext(qctx).Raw(`SELECT d.id, d.status, d.attempt_count, d.first_attempt_at, e.type,
+			e.data::text AS data, e.created_at
+		FROM deliveries d JOIN events e ON e.id = d.event_id WHERE d.id = ANY(?)`, pgArray(ids)).Scan(&rows).Error
+	if err != nil {
+		err = fmt.Errorf("load %d deliveries: %w", len(ids), err)
+		for _, r := range batch {
+			r.done <- stateResult{err: err}
+		}
+		return
+	}
+	byID := make(map[uuid.UUID]deliveryState, len(rows))
+	for _, row := range rows {
+		byID[row.ID] = deliveryState{Status: row.Status, AttemptCount: row.AttemptCount, FirstAttemptAt: row.FirstAttemptAt,
+			Type: row.Type, Data: row.Data, CreatedAt: row.CreatedAt}
+	}
+	for _, r := range batch {
+		st, ok := byID[r.deliveryID]
+		r.done <- stateResult{state: st, found: ok}
+	}
+}
