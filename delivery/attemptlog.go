@@ -161,7 +161,8 @@ func (l *AttemptLog) write(ctx context.Context, batch []pendingRecord) error {
 				return fmt.Errorf("encode response headers: %w", err)
 			}
 		}
-		rows[i] = []any{r.ID, r.TenantID, r.DeliveryID, r.EventID, r.EndpointID, r.AttemptNumber,
+		// UUIDs as [16]byte: pgx encodes those directly (see pgArray).
+		rows[i] = []any{[16]byte(r.ID), [16]byte(r.TenantID), [16]byte(r.DeliveryID), [16]byte(r.EventID), [16]byte(r.EndpointID), r.AttemptNumber,
 			string(r.Trigger), toValidUTF8([]byte(r.Actor)), r.StartedAt, r.DurationMs, string(reqHeaders), r.ResponseStatus,
 			nullableJSON(respHeaders), toValidUTF8([]byte(r.ResponseBody)), r.ErrorClass, toValidUTF8([]byte(r.ErrorMessage)), string(r.Outcome), r.NextAttemptAt}
 		if prev, ok := latest[r.DeliveryID]; !ok || prev.AttemptNumber < r.AttemptNumber {
@@ -173,14 +174,14 @@ func (l *AttemptLog) write(ctx context.Context, batch []pendingRecord) error {
 			failed = append(failed, r.EndpointID)
 		}
 	}
-	ids := make([]string, 0, len(latest))
+	ids := make([][16]byte, 0, len(latest))
 	statuses := make([]string, 0, len(latest))
 	numbers := make([]int32, 0, len(latest))
 	firsts := make([]time.Time, 0, len(latest))
 	starts := make([]time.Time, 0, len(latest))
 	nexts := make([]*time.Time, 0, len(latest))
 	for _, r := range latest {
-		ids = append(ids, r.DeliveryID.String())
+		ids = append(ids, r.DeliveryID)
 		statuses = append(statuses, string(r.Status))
 		numbers = append(numbers, int32(r.AttemptNumber))
 		firsts = append(firsts, r.FirstAttemptAt)
@@ -225,7 +226,7 @@ func (l *AttemptLog) write(ctx context.Context, batch []pendingRecord) error {
 func (l *AttemptLog) trackHealth(ctx context.Context, tx pgx.Tx, succeeded, failed []uuid.UUID, now time.Time) error {
 	if len(succeeded) > 0 {
 		if _, err := tx.Exec(ctx, `UPDATE endpoints SET failing_since = NULL
-			WHERE id = ANY($1) AND failing_since IS NOT NULL`, succeeded); err != nil {
+			WHERE id = ANY($1) AND failing_since IS NOT NULL`, pgArray(succeeded)); err != nil {
 			return fmt.Errorf("clear endpoint failure: %w", err)
 		}
 	}
@@ -238,13 +239,13 @@ func (l *AttemptLog) trackHealth(ctx context.Context, tx pgx.Tx, succeeded, fail
 		succeeded = []uuid.UUID{}
 	}
 	if _, err := tx.Exec(ctx, `UPDATE endpoints SET failing_since = $2
-		WHERE id = ANY($1) AND failing_since IS NULL AND NOT (id = ANY($3))`, failed, now, succeeded); err != nil {
+		WHERE id = ANY($1) AND failing_since IS NULL AND NOT (id = ANY($3))`, pgArray(failed), now, pgArray(succeeded)); err != nil {
 		return fmt.Errorf("mark endpoint failing: %w", err)
 	}
 	rows, err := tx.Query(ctx, `UPDATE endpoints SET enabled = false, updated_at = $2,
 		disabled_reason = 'disabled automatically: every delivery failed since ' || to_char(failing_since AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
 		WHERE id = ANY($1) AND enabled AND failing_since < $3
-		RETURNING id, tenant_id, disabled_reason`, failed, now, now.Add(-l.cfg.DisableAfter))
+		RETURNING id, tenant_id, disabled_reason`, pgArray(failed), now, now.Add(-l.cfg.DisableAfter))
 	if err != nil {
 		return fmt.Errorf("disable failing endpoints: %w", err)
 	}
