@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"sync"
 	"time"
 
 	"github.com/google/uuid"
@@ -33,16 +32,6 @@ const (
 	ingestBatchTimeout  = 30 * time.Second
 )
 
-// ingestQueue is the Service's group-commit state; the zero value is ready.
-type ingestQueue struct {
-	mu         sync.Mutex
-	pending    []*ingestRequest
-	committers int
-	// multiBatches counts committed transactions that held more than one
-	// event (observability for tests and profiling).
-	multiBatches int
-}
-
 type ingestRequest struct {
 	tenantID uuid.UUID
 	in       EventInput
@@ -61,43 +50,12 @@ type ingestResult struct {
 // then still be committed, as with any abandoned request).
 func (s *Service) ingestBatched(ctx context.Context, tenantID uuid.UUID, in EventInput, ev Event) (Event, bool, error) {
 	req := &ingestRequest{tenantID: tenantID, in: in, ev: ev, done: make(chan ingestResult, 1)}
-	q := &s.ingest
-	q.mu.Lock()
-	q.pending = append(q.pending, req)
-	start := q.committers < maxIngestCommitters
-	if start {
-		q.committers++
-	}
-	q.mu.Unlock()
-	if start {
-		go s.commitLoop(context.WithoutCancel(ctx))
-	}
+	s.ingest.add(ctx, req)
 	select {
 	case r := <-req.done:
 		return r.ev, r.created, r.err
 	case <-ctx.Done():
 		return Event{}, false, ctx.Err()
-	}
-}
-
-// commitLoop commits queued batches until the queue is empty.
-func (s *Service) commitLoop(ctx context.Context) {
-	q := &s.ingest
-	for {
-		q.mu.Lock()
-		n := min(len(q.pending), maxIngestBatch)
-		if n == 0 {
-			q.committers--
-			q.mu.Unlock()
-			return
-		}
-		batch := make([]*ingestRequest, n)
-		copy(batch, q.pending)
-		rest := copy(q.pending, q.pending[n:])
-		clear(q.pending[rest:])
-		q.pending = q.pending[:rest]
-		q.mu.Unlock()
-		s.commitBatch(ctx, batch)
 	}
 }
 
@@ -130,9 +88,7 @@ func (s *Service) commitBatch(ctx context.Context, batch []*ingestRequest) {
 	for _, r := range batch {
 		r.done <- ingestResult{ev: r.ev, created: true}
 	}
-	s.ingest.mu.Lock()
-	s.ingest.multiBatches++
-	s.ingest.mu.Unlock()
+	s.multiBatches.Add(1)
 }
 
 // insertBatch writes the events of batch, their deliveries and outbox

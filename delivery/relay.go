@@ -123,8 +123,7 @@ func (r *Relay) publish(ctx context.Context, jobs []Job) error {
 		ids[i], ats[i] = j.DeliveryID, j.outboxAt
 	}
 	return retryUntil(ctx, r.log, "delete outbox rows", func() error {
-		return r.db.WithContext(ctx).Exec(`DELETE FROM outbox WHERE (delivery_id, created_at) IN
-			(SELECT * FROM unnest(?::uuid[], ?::timestamptz[]))`, pgArray(ids), pgArray(ats)).Error
+		return deleteOutboxRows(r.db.WithContext(ctx), ids, ats)
 	})
 }
 
@@ -206,10 +205,20 @@ func (r *Relay) sweepOnce(ctx context.Context) (int, error) {
 			return fmt.Errorf("republish outbox: %w", err)
 		}
 		r.log.Info("outbox sweeper republished jobs", "count", n)
-		return tx.Exec(`DELETE FROM outbox WHERE (delivery_id, created_at) IN
-			(SELECT * FROM unnest(?::uuid[], ?::timestamptz[]))`, pgArray(ids), pgArray(ats)).Error
+		return deleteOutboxRows(tx, ids, ats)
 	})
 	return n, err
+}
+
+// deleteOutboxRows deletes the outbox rows keyed (ids[i], ats[i]), once
+// Kafka has their jobs.
+func deleteOutboxRows(db *gorm.DB, ids []uuid.UUID, ats []time.Time) error {
+	err := db.Exec(`DELETE FROM outbox WHERE (delivery_id, created_at) IN
+		(SELECT * FROM unnest(?::uuid[], ?::timestamptz[]))`, pgArray(ids), pgArray(ats)).Error
+	if err != nil {
+		return fmt.Errorf("delete outbox rows: %w", err)
+	}
+	return nil
 }
 
 func jobMessage(topic string, j Job) (Message, error) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"sync/atomic"
 	"time"
 
 	"github.com/google/uuid"
@@ -60,7 +61,10 @@ type Service struct {
 	cfg    Config
 	log    *slog.Logger
 	now    func() time.Time
-	ingest ingestQueue // group commit of concurrent ingests (ingestbatch.go)
+	ingest *coalescer[*ingestRequest] // group commit of concurrent ingests (ingestbatch.go)
+	// multiBatches counts committed ingest transactions that held more
+	// than one event (observability for tests and profiling).
+	multiBatches atomic.Int64
 }
 
 // NewService returns a Service. limits may be nil.
@@ -74,5 +78,7 @@ func NewService(db *gorm.DB, cipher *Cipher, relay Enqueuer, limits Limits, cfg 
 	if now == nil {
 		now = time.Now
 	}
-	return &Service{db: db, cipher: cipher, relay: relay, limits: limits, cfg: cfg, log: log, now: now}, nil
+	s := &Service{db: db, cipher: cipher, relay: relay, limits: limits, cfg: cfg, log: log, now: now}
+	s.ingest = newCoalescer(maxIngestBatch, maxIngestCommitters, s.commitBatch)
+	return s, nil
 }

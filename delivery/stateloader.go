@@ -3,7 +3,6 @@ package delivery
 import (
 	"context"
 	"fmt"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -15,16 +14,11 @@ import (
 // delivery?" for many attempts with one query. Every attempt asks before
 // it sends (PRODUCT §5: a finished delivery is never sent again), so at
 // thousands of attempts a second one query each was the largest share of
-// Postgres' work. Concurrent callers queue their delivery ids; a few
-// loader goroutines each take everything queued and read it with one
-// `= ANY($1)` query. Under light load a batch is one id, so no caller
-// waits for others.
+// Postgres' work. Concurrent callers' delivery ids are coalesced and read
+// with one `= ANY($1)` query per batch.
 type stateLoader struct {
-	db *gorm.DB
-
-	mu      sync.Mutex
-	pending []*stateRequest
-	loaders int
+	db      *gorm.DB
+	batches *coalescer[*stateRequest]
 	// queries counts batch queries made (tests check loads share them).
 	queries atomic.Int64
 }
@@ -47,6 +41,7 @@ type stateResult struct {
 
 // deliveryState is what the dispatcher needs of a delivery and its event.
 type deliveryState struct {
+	ID             uuid.UUID // the delivery's
 	Status         Status
 	AttemptCount   int
 	FirstAttemptAt *time.Time
@@ -56,23 +51,16 @@ type deliveryState struct {
 }
 
 func newStateLoader(db *gorm.DB) *stateLoader {
-	return &stateLoader{db: db}
+	l := &stateLoader{db: db}
+	l.batches = newCoalescer(maxStateBatch, maxStateLoaders, l.loadBatch)
+	return l
 }
 
 // load returns the delivery's state; found is false when Postgres has no
 // such delivery (its event or endpoint was deleted).
 func (l *stateLoader) load(ctx context.Context, deliveryID uuid.UUID) (deliveryState, bool, error) {
 	req := &stateRequest{deliveryID: deliveryID, done: make(chan stateResult, 1)}
-	l.mu.Lock()
-	l.pending = append(l.pending, req)
-	start := l.loaders < maxStateLoaders
-	if start {
-		l.loaders++
-	}
-	l.mu.Unlock()
-	if start {
-		go l.run(context.WithoutCancel(ctx))
-	}
+	l.batches.add(ctx, req)
 	select {
 	case r := <-req.done:
 		return r.state, r.found, r.err
@@ -81,43 +69,15 @@ func (l *stateLoader) load(ctx context.Context, deliveryID uuid.UUID) (deliveryS
 	}
 }
 
-// run loads queued batches until the queue is empty.
-func (l *stateLoader) run(ctx context.Context) {
-	for {
-		l.mu.Lock()
-		n := min(len(l.pending), maxStateBatch)
-		if n == 0 {
-			l.loaders--
-			l.mu.Unlock()
-			return
-		}
-		batch := make([]*stateRequest, n)
-		copy(batch, l.pending)
-		rest := copy(l.pending, l.pending[n:])
-		clear(l.pending[rest:])
-		l.pending = l.pending[:rest]
-		l.mu.Unlock()
-		l.loadBatch(ctx, batch)
-	}
-}
-
 func (l *stateLoader) loadBatch(ctx context.Context, batch []*stateRequest) {
 	ids := make([]uuid.UUID, len(batch))
 	for i, r := range batch {
 		ids[i] = r.deliveryID
 	}
-	var rows []struct {
-		ID             uuid.UUID
-		Status         Status
-		AttemptCount   int
-		FirstAttemptAt *time.Time
-		Type           string
-		Data           []byte
-		CreatedAt      time.Time
-	}
 	l.queries.Add(1)
 	qctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
+	var rows []deliveryState
 	err := l.db.WithContext(qctx).Raw(`SELECT d.id, d.status, d.attempt_count, d.first_attempt_at, e.type,
 			e.data::text AS data, e.created_at
 		FROM deliveries d JOIN events e ON e.id = d.event_id WHERE d.id = ANY(?)`, pgArray(ids)).Scan(&rows).Error
@@ -130,8 +90,7 @@ func (l *stateLoader) loadBatch(ctx context.Context, batch []*stateRequest) {
 	}
 	byID := make(map[uuid.UUID]deliveryState, len(rows))
 	for _, row := range rows {
-		byID[row.ID] = deliveryState{Status: row.Status, AttemptCount: row.AttemptCount, FirstAttemptAt: row.FirstAttemptAt,
-			Type: row.Type, Data: row.Data, CreatedAt: row.CreatedAt}
+		byID[row.ID] = row
 	}
 	for _, r := range batch {
 		st, ok := byID[r.deliveryID]

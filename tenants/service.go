@@ -302,8 +302,9 @@ func (s *Service) AuthenticateAPIKey(ctx context.Context, key string) (Principal
 	}
 	hash := hashAPIKey(key)
 	now := s.now().UTC()
-	cached, ok := s.keys.get(hash, now)
-	if !ok {
+	cached, hit := s.keys.get(hash, now)
+	store := !hit
+	if !hit {
 		var row struct {
 			ID         uuid.UUID
 			TenantID   uuid.UUID
@@ -331,9 +332,12 @@ func (s *Service) AuthenticateAPIKey(ctx context.Context, key string) (Principal
 			s.log.WarnContext(ctx, "record api key use", "err", err, "tenant_id", cached.principal.TenantID)
 		} else {
 			cached.lastUsed = now
+			store = true
 		}
 	}
-	s.keys.put(hash, cached)
+	if store {
+		s.keys.put(hash, cached)
+	}
 	return cached.principal, nil
 }
 
