@@ -60,7 +60,7 @@ test: services vet
 FUZZTIME ?= 20000x
 fuzz:
 	$(GO) test -run='^$$' -fuzz='^FuzzEventInput$$' -fuzztime=$(FUZZTIME) ./delivery
-	$(GO) test -run='^$$' -fuzz='^FuzzSignatureRoundTrip$$' -fuzztime=$(FUZZTIME) ./delivery
+	$(GO) test -run='^$$' -fuzz='^FuzzSignatureRoundTrip$$' -fuzztime=$(FUZZTIME) ./delivery/webhook
 	$(GO) test -run='^$$' -fuzz='^FuzzEndpointURL$$' -fuzztime=$(FUZZTIME) ./delivery
 	$(GO) test -run='^$$' -fuzz='^FuzzAddressPolicy$$' -fuzztime=$(FUZZTIME) ./delivery
 

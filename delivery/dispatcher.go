@@ -4,10 +4,10 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"net/http"
-	"strconv"
 	"strings"
 	"time"
+
+	"github.com/ferry-dev/ferry/delivery/webhook"
 
 	"github.com/google/uuid"
 	"gorm.io/gorm"
@@ -99,19 +99,8 @@ func (d *Dispatcher) Handle(ctx context.Context, job Job) error {
 		}
 	}
 
-	body := Envelope(job.EventID, st.Type, st.CreatedAt, st.Data)
-	headers := make(http.Header, len(tgt.endpoint.Headers)+7)
-	for k, v := range tgt.endpoint.Headers {
-		headers.Set(k, v)
-	}
-	id := job.EventID.String()
-	ts := st.CreatedAt.Unix()
-	headers.Set("Content-Type", "application/json")
-	headers.Set("User-Agent", d.cfg.UserAgent)
-	headers["webhook-id"] = []string{id}
-	headers["webhook-timestamp"] = []string{strconv.FormatInt(ts, 10)}
-	headers["webhook-signature"] = []string{SignatureHeader(tgt.keys, id, ts, body)}
-	headers.Set("X-Webhook-ID", id)
+	body := webhook.Envelope(job.EventID, st.Type, st.CreatedAt, st.Data)
+	headers := webhook.Headers(tgt.endpoint.Headers, d.cfg.UserAgent, tgt.keys, job.EventID.String(), st.CreatedAt, body)
 
 	started := d.now()
 	if job.Attempt == 1 && job.Trigger == TriggerInitial && !job.AcceptedAt.IsZero() {

@@ -11,6 +11,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/ferry-dev/ferry/delivery/webhook"
+
 	"github.com/google/uuid"
 	"gorm.io/gorm"
 
@@ -256,7 +258,7 @@ func (s *Service) CreateEndpoint(ctx context.Context, tenantID uuid.UUID, in End
 		RateLimitPerSecond: in.RateLimitPerSecond, MaxInFlight: maxInFlight,
 		Headers: jsonColumn[map[string]string]{headers}, CreatedAt: now, UpdatedAt: now,
 	}
-	secret := NewSigningSecret()
+	secret := webhook.NewSigningSecret()
 	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		if s.limits != nil {
 			if err := s.limits.CheckEndpointLimit(ctx, tx, tenantID); err != nil {
@@ -457,7 +459,7 @@ func (s *Service) RotateSecret(ctx context.Context, tenantID, id uuid.UUID) (Sec
 			now.Add(s.cfg.RotationGrace), id).Error; err != nil {
 			return fmt.Errorf("expire old secret: %w", err)
 		}
-		return s.insertSecret(tx, tenantID, id, NewSigningSecret(), now)
+		return s.insertSecret(tx, tenantID, id, webhook.NewSigningSecret(), now)
 	})
 	if err != nil {
 		return SecretInfo{}, err

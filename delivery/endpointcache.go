@@ -6,6 +6,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/ferry-dev/ferry/delivery/webhook"
+
 	"github.com/google/uuid"
 	"golang.org/x/time/rate"
 	"gorm.io/gorm"
@@ -85,7 +87,7 @@ func (c *endpointCache) load(ctx context.Context, id uuid.UUID, now time.Time) (
 		return nil, err
 	}
 	for _, s := range secrets {
-		key, err := SecretKey(s.secret)
+		key, err := webhook.SecretKey(s.secret)
 		if err != nil {
 			return nil, fmt.Errorf("endpoint %s: %w", id, err)
 		}

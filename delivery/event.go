@@ -9,6 +9,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/ferry-dev/ferry/delivery/webhook"
+
 	"github.com/google/uuid"
 	"gorm.io/gorm"
 
@@ -37,7 +39,7 @@ func (e Event) MarshalJSON() ([]byte, error) {
 	return json.Marshal(struct {
 		plain
 		CreatedAt string `json:"created_at"`
-	}{plain(e), e.CreatedAt.UTC().Format(TimeFormat)})
+	}{plain(e), e.CreatedAt.UTC().Format(webhook.TimeFormat)})
 }
 
 // EventInput is the body of POST /api/v1/events.

@@ -8,6 +8,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/ferry-dev/ferry/delivery/webhook"
+
 	"github.com/google/uuid"
 )
 
@@ -58,7 +60,7 @@ func FuzzEventInput(f *testing.F) {
 			t.Fatalf("accepted idempotency key %q", in.IdempotencyKey)
 		}
 		id := uuid.New()
-		env := Envelope(id, in.Type, created, in.Data)
+		env := webhook.Envelope(id, in.Type, created, in.Data)
 		var got struct {
 			ID        string          `json:"id"`
 			Type      string          `json:"type"`
@@ -71,7 +73,7 @@ func FuzzEventInput(f *testing.F) {
 		if got.ID != id.String() || got.Type != in.Type || got.CreatedAt != "2026-11-22T05:23:08.123Z" || !bytes.Equal(got.Data, in.Data) {
 			t.Fatalf("envelope round trip: got %+v from %q", got, env)
 		}
-		if !bytes.Equal(env, Envelope(id, in.Type, created, in.Data)) {
+		if !bytes.Equal(env, webhook.Envelope(id, in.Type, created, in.Data)) {
 			t.Fatalf("envelope is not deterministic")
 		}
 	})

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ferry-dev/ferry/delivery/webhook"
+
 	"github.com/google/uuid"
 )
 
@@ -50,20 +52,20 @@ func TestReadmeGoVerifier(t *testing.T) {
 	if !strings.Contains(string(readme), string(src)[start:end]) {
 		t.Error("README's Go verification example differs from verifyFerry in this test")
 	}
-	s1, s2 := NewSigningSecret(), NewSigningSecret()
-	k1, _ := SecretKey(s1)
-	k2, _ := SecretKey(s2)
+	s1, s2 := webhook.NewSigningSecret(), webhook.NewSigningSecret()
+	k1, _ := webhook.SecretKey(s1)
+	k2, _ := webhook.SecretKey(s2)
 	id := uuid.New()
 	created := time.Now()
-	body := Envelope(id, "a.b", created, []byte(`{"x":"é"}`))
+	body := webhook.Envelope(id, "a.b", created, []byte(`{"x":"é"}`))
 	h := http.Header{}
 	h.Set("webhook-id", id.String())
-	h.Set("webhook-timestamp", WebhookTimestamp(created))
-	h.Set("webhook-signature", SignatureHeader([][]byte{k1, k2}, id.String(), created.Unix(), body))
+	h.Set("webhook-timestamp", webhook.WebhookTimestamp(created))
+	h.Set("webhook-signature", webhook.SignatureHeader([][]byte{k1, k2}, id.String(), created.Unix(), body))
 	if !verifyFerry(s1, h, body) || !verifyFerry(s2, h, body) {
 		t.Error("README verifier rejects a valid signature")
 	}
-	if verifyFerry(s1, h, append(body, ' ')) || verifyFerry(NewSigningSecret(), h, body) {
+	if verifyFerry(s1, h, append(body, ' ')) || verifyFerry(webhook.NewSigningSecret(), h, body) {
 		t.Error("README verifier accepts a tampered body or a foreign secret")
 	}
 }

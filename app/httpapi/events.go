@@ -3,6 +3,8 @@ package httpapi
 import (
 	"time"
 
+	"github.com/ferry-dev/ferry/delivery/webhook"
+
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/ferry-dev/ferry"
@@ -39,7 +41,7 @@ func (s *server) createEvent(c *fiber.Ctx) error {
 		c.Set("Idempotent-Replayed", "true")
 	}
 	return c.Status(fiber.StatusAccepted).JSON(eventAccepted{
-		ID: ev.ID.String(), Type: ev.Type, CreatedAt: ev.CreatedAt.UTC().Format(delivery.TimeFormat)})
+		ID: ev.ID.String(), Type: ev.Type, CreatedAt: ev.CreatedAt.UTC().Format(webhook.TimeFormat)})
 }
 
 func (s *server) listEvents(c *fiber.Ctx) error {

@@ -1,4 +1,4 @@
-package delivery
+package webhook
 
 import (
 	"encoding/base64"

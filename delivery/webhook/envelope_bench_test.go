@@ -1,16 +1,14 @@
-package delivery
+package webhook
 
 import (
 	"bytes"
-	"encoding/json"
 	"testing"
 	"time"
 
 	"github.com/google/uuid"
 )
 
-// BenchmarkEnvelope builds the POST body for small and 64 KiB payloads,
-// and the event validation (compaction) ingest does first.
+// BenchmarkEnvelope builds the POST body for small and 64 KiB payloads.
 func BenchmarkEnvelope(b *testing.B) {
 	id := uuid.New()
 	at := time.Date(2026, 11, 22, 5, 23, 8, 123e6, time.UTC)
@@ -30,20 +28,6 @@ func BenchmarkEnvelope(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				_ = Envelope(id, "invoice.paid", at, data)
-			}
-		})
-		b.Run(tc.name+"-validate", func(b *testing.B) {
-			raw, _ := json.Marshal(map[string]any{"type": "invoice.paid", "data": json.RawMessage(data)})
-			b.SetBytes(int64(len(raw)))
-			b.ReportAllocs()
-			for b.Loop() {
-				var in EventInput
-				if err := json.Unmarshal(raw, &in); err != nil {
-					b.Fatal(err)
-				}
-				if err := in.validate(); err != nil {
-					b.Fatal(err)
-				}
 			}
 		})
 	}
