@@ -62,7 +62,7 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz='^FuzzEventInput$$' -fuzztime=$(FUZZTIME) ./delivery
 	$(GO) test -run='^$$' -fuzz='^FuzzSignatureRoundTrip$$' -fuzztime=$(FUZZTIME) ./delivery/webhook
 	$(GO) test -run='^$$' -fuzz='^FuzzEndpointURL$$' -fuzztime=$(FUZZTIME) ./delivery
-	$(GO) test -run='^$$' -fuzz='^FuzzAddressPolicy$$' -fuzztime=$(FUZZTIME) ./delivery
+	$(GO) test -run='^$$' -fuzz='^FuzzAddressPolicy$$' -fuzztime=$(FUZZTIME) ./delivery/egress
 
 ## Performance and reliability (not part of make test; see README).
 bench:

@@ -13,6 +13,11 @@ import (
 	"sync"
 	"time"
 
+	"github.com/ferry-dev/ferry/delivery/attemptlog"
+	"github.com/ferry-dev/ferry/delivery/dispatch"
+	"github.com/ferry-dev/ferry/delivery/egress"
+	"github.com/ferry-dev/ferry/delivery/outbox"
+
 	"github.com/gofiber/fiber/v2"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
@@ -49,11 +54,11 @@ type App struct {
 	Delivery *delivery.Service
 	Billing  *billing.Service
 
-	relay      *delivery.Relay
-	attempts   *delivery.AttemptLog
-	dispatcher *delivery.Dispatcher
+	relay      *outbox.Relay
+	attempts   *attemptlog.Log
+	dispatcher *dispatch.Dispatcher
 	consumer   *kafka.Consumer
-	partitions *delivery.Partitions
+	partitions *attemptlog.Partitions
 	replays    *delivery.ReplayWorker
 
 	http     *fiber.App
@@ -123,7 +128,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 		return nil, err
 	}
 
-	policy := delivery.RetryPolicy{Scale: cfg.RetryScale}
+	policy := dispatch.RetryPolicy{Scale: cfg.RetryScale}
 	a.kafkaCfg = kafka.Config{Brokers: cfg.KafkaBrokers, TopicPrefix: cfg.KafkaTopicPrefix, GroupID: cfg.KafkaGroup,
 		Partitions: cfg.KafkaPartitions, ReplicationFactor: cfg.KafkaReplication, MinInsyncReplicas: cfg.KafkaMinInsync}
 	topics := []string{delivery.TopicDeliveries, delivery.TopicDead}
@@ -153,8 +158,8 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 	if a.Tenants, err = tenants.NewService(a.db, tenants.Config{BcryptCost: cfg.BcryptCost}, log, nil); err != nil {
 		return nil, err
 	}
-	a.relay = delivery.NewRelay(a.db, a.writer, delivery.RelayConfig{SweepAfter: cfg.OutboxSweepAfter, Metrics: metrics}, log)
-	addressPolicy := delivery.AddressPolicy{AllowPrivate: cfg.AllowPrivateEndpoints}
+	a.relay = outbox.NewRelay(a.db, a.writer, outbox.RelayConfig{SweepAfter: cfg.OutboxSweepAfter, Metrics: metrics}, log)
+	addressPolicy := egress.AddressPolicy{AllowPrivate: cfg.AllowPrivateEndpoints}
 	if a.Billing, err = NewBillingService(a.db, cfg, log); err != nil {
 		return nil, err
 	}
@@ -164,9 +169,9 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 	if err != nil {
 		return nil, err
 	}
-	a.attempts = delivery.NewAttemptLog(a.db, delivery.AttemptLogConfig{DisableAfter: cfg.scaled(5 * 24 * time.Hour)}, log)
-	a.dispatcher = delivery.NewDispatcher(a.db, cipher, delivery.NewSender(addressPolicy, nil), a.writer, a.attempts, metrics,
-		delivery.DispatcherConfig{Policy: policy, UserAgent: "Ferry/" + cfg.Version}, log, nil)
+	a.attempts = attemptlog.New(a.db, attemptlog.Config{DisableAfter: cfg.scaled(5 * 24 * time.Hour)}, log)
+	a.dispatcher = dispatch.NewDispatcher(a.db, cipher, egress.NewSender(addressPolicy, nil), a.writer, a.attempts, metrics,
+		dispatch.Config{Policy: policy, UserAgent: "Ferry/" + cfg.Version}, log, nil)
 	// Partitions hold attempts for the longest plan retention; billing
 	// prunes tenants on shorter plans.
 	retentionDays, err := a.Billing.MaxRetentionDays(ctx)
@@ -174,7 +179,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 		return nil, err
 	}
 	retention := max(cfg.AttemptRetention, time.Duration(retentionDays)*24*time.Hour)
-	a.partitions = delivery.NewPartitions(a.db, delivery.PartitionConfig{Retention: retention}, log, nil)
+	a.partitions = attemptlog.NewPartitions(a.db, attemptlog.PartitionConfig{Retention: retention}, log, nil)
 	if err = a.partitions.Maintain(ctx); err != nil {
 		return nil, err
 	}

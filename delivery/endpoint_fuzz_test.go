@@ -5,6 +5,8 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+
+	"github.com/ferry-dev/ferry/delivery/egress"
 )
 
 // FuzzEndpointURL checks that every URL validateURL accepts is an absolute
@@ -22,7 +24,7 @@ func FuzzEndpointURL(f *testing.F) {
 		f.Add(seed, true, true)
 	}
 	f.Fuzz(func(t *testing.T, raw string, allowHTTP, allowPrivate bool) {
-		s := &Service{cfg: Config{AllowHTTP: allowHTTP, AddressPolicy: AddressPolicy{AllowPrivate: allowPrivate}}}
+		s := &Service{cfg: Config{AllowHTTP: allowHTTP, AddressPolicy: egress.AddressPolicy{AllowPrivate: allowPrivate}}}
 		if err := s.validateURL(raw); err != nil {
 			return
 		}
@@ -38,7 +40,7 @@ func FuzzEndpointURL(f *testing.F) {
 		}
 		host := strings.Trim(u.Hostname(), "[]")
 		if ip, err := netip.ParseAddr(host); err == nil {
-			if err := (AddressPolicy{AllowPrivate: allowPrivate}).Check(ip); err != nil {
+			if err := (egress.AddressPolicy{AllowPrivate: allowPrivate}).Check(ip); err != nil {
 				t.Fatalf("accepted refused address %s in %q", ip, raw)
 			}
 		}

@@ -9,6 +9,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/ferry-dev/ferry/delivery/internal/pgval"
 	"github.com/ferry-dev/ferry/delivery/webhook"
 
 	"github.com/google/uuid"
@@ -197,7 +198,7 @@ func fanOut(tx *gorm.DB, tenantID uuid.UUID, ev Event) ([]Job, error) {
 	payloads := make([]string, len(endpointIDs))
 	for i, epID := range endpointIDs {
 		jobs[i] = Job{DeliveryID: uuid.New(), EventID: ev.ID, EndpointID: epID, TenantID: tenantID,
-			Attempt: 1, Trigger: TriggerInitial, AcceptedAt: ev.CreatedAt, outboxAt: ev.CreatedAt}
+			Attempt: 1, Trigger: TriggerInitial, AcceptedAt: ev.CreatedAt, OutboxAt: ev.CreatedAt}
 		b, err := json.Marshal(jobs[i])
 		if err != nil {
 			return nil, fmt.Errorf("encode job: %w", err)
@@ -206,7 +207,7 @@ func fanOut(tx *gorm.DB, tenantID uuid.UUID, ev Event) ([]Job, error) {
 	}
 	err = tx.Exec(`INSERT INTO deliveries (id, tenant_id, event_id, endpoint_id, created_at)
 		SELECT d, ?, ?, e, ? FROM unnest(?::uuid[], ?::uuid[]) AS t(d, e)`,
-		tenantID, ev.ID, ev.CreatedAt, pgArray(deliveryIDs), pgArray(endpointIDs)).Error
+		tenantID, ev.ID, ev.CreatedAt, pgval.Array(deliveryIDs), pgval.Array(endpointIDs)).Error
 	if err != nil {
 		return nil, fmt.Errorf("insert deliveries: %w", err)
 	}
@@ -219,7 +220,7 @@ func fanOut(tx *gorm.DB, tenantID uuid.UUID, ev Event) ([]Job, error) {
 func insertOutbox(tx *gorm.DB, deliveryIDs []uuid.UUID, payloads []string, at time.Time) error {
 	err := tx.Exec(`INSERT INTO outbox (delivery_id, job, created_at)
 		SELECT d, j::jsonb, ? FROM unnest(?::uuid[], ?::text[]) AS t(d, j)`,
-		at, pgArray(deliveryIDs), pgArray(payloads)).Error
+		at, pgval.Array(deliveryIDs), pgval.Array(payloads)).Error
 	if err != nil {
 		return fmt.Errorf("insert outbox: %w", err)
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/ferry-dev/ferry/delivery/internal/pgval"
 	"github.com/google/uuid"
 	"gorm.io/gorm"
 )
@@ -50,7 +51,7 @@ type ingestResult struct {
 // then still be committed, as with any abandoned request).
 func (s *Service) ingestBatched(ctx context.Context, tenantID uuid.UUID, in EventInput, ev Event) (Event, bool, error) {
 	req := &ingestRequest{tenantID: tenantID, in: in, ev: ev, done: make(chan ingestResult, 1)}
-	s.ingest.add(ctx, req)
+	s.ingest.Add(ctx, req)
 	select {
 	case r := <-req.done:
 		return r.ev, r.created, r.err
@@ -114,7 +115,7 @@ func (s *Service) insertBatch(ctx context.Context, tx *gorm.DB, batch []*ingestR
 	}
 	res := tx.Exec(`INSERT INTO events (id, tenant_id, type, data, created_at)
 		SELECT i, t, ty, d::json, c FROM unnest(?::uuid[], ?::uuid[], ?::text[], ?::text[], ?::timestamptz[]) AS v(i, t, ty, d, c)`,
-		pgArray(ids), pgArray(tenants), pgArray(types), pgArray(data), pgArray(ats))
+		pgval.Array(ids), pgval.Array(tenants), pgval.Array(types), pgval.Array(data), pgval.Array(ats))
 	if res.Error != nil {
 		return nil, fmt.Errorf("insert events: %w", res.Error)
 	}
@@ -131,7 +132,7 @@ func (s *Service) insertBatch(ctx context.Context, tx *gorm.DB, batch []*ingestR
 		FROM unnest(?::uuid[], ?::text[]) WITH ORDINALITY AS p(tenant_id, type, i)
 		JOIN endpoints e ON e.tenant_id = p.tenant_id AND e.enabled AND e.deleted_at IS NULL
 			AND (e.event_types = '[]'::jsonb OR e.event_types @> jsonb_build_array(p.type))
-		ORDER BY p.i, e.created_at, e.id`, pgArray(tenants), pgArray(types)).Scan(&matches).Error
+		ORDER BY p.i, e.created_at, e.id`, pgval.Array(tenants), pgval.Array(types)).Scan(&matches).Error
 	if err != nil {
 		return nil, fmt.Errorf("select endpoints: %w", err)
 	}
@@ -146,7 +147,7 @@ func (s *Service) insertBatch(ctx context.Context, tx *gorm.DB, batch []*ingestR
 	for k, match := range matches {
 		r := batch[match.I-1] // ORDINALITY counts from 1
 		jobs[k] = Job{DeliveryID: uuid.New(), EventID: r.ev.ID, EndpointID: match.EndpointID, TenantID: r.tenantID,
-			Attempt: 1, Trigger: TriggerInitial, AcceptedAt: r.ev.CreatedAt, outboxAt: r.ev.CreatedAt}
+			Attempt: 1, Trigger: TriggerInitial, AcceptedAt: r.ev.CreatedAt, OutboxAt: r.ev.CreatedAt}
 		b, err := json.Marshal(jobs[k])
 		if err != nil {
 			return nil, fmt.Errorf("encode job: %w", err)
@@ -156,13 +157,13 @@ func (s *Service) insertBatch(ctx context.Context, tx *gorm.DB, batch []*ingestR
 	}
 	err = tx.Exec(`INSERT INTO deliveries (id, tenant_id, event_id, endpoint_id, created_at)
 		SELECT * FROM unnest(?::uuid[], ?::uuid[], ?::uuid[], ?::uuid[], ?::timestamptz[])`,
-		pgArray(dIDs), pgArray(dTenants), pgArray(dEvents), pgArray(dEndpoints), pgArray(dAts)).Error
+		pgval.Array(dIDs), pgval.Array(dTenants), pgval.Array(dEvents), pgval.Array(dEndpoints), pgval.Array(dAts)).Error
 	if err != nil {
 		return nil, fmt.Errorf("insert deliveries: %w", err)
 	}
 	err = tx.Exec(`INSERT INTO outbox (delivery_id, job, created_at)
 		SELECT d, j::jsonb, c FROM unnest(?::uuid[], ?::text[], ?::timestamptz[]) AS t(d, j, c)`,
-		pgArray(dIDs), pgArray(payloads), pgArray(dAts)).Error
+		pgval.Array(dIDs), pgval.Array(payloads), pgval.Array(dAts)).Error
 	if err != nil {
 		return nil, fmt.Errorf("insert outbox: %w", err)
 	}

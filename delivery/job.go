@@ -37,9 +37,9 @@ type Job struct {
 	DueAt      time.Time `json:"due_at,omitzero"`
 	EnqueuedAt time.Time `json:"enqueued_at,omitzero"`
 
-	// outboxAt identifies the outbox row that carried the job, so the relay
+	// OutboxAt identifies the outbox row that carried the job, so the relay
 	// deletes exactly that row once Kafka has it.
-	outboxAt time.Time
+	OutboxAt time.Time `json:"-"`
 }
 
 // Logical topic names; the Kafka adapter may prefix them.
@@ -48,9 +48,9 @@ const (
 	TopicDead       = "dead"
 )
 
-// Message is one record to publish.
+// Message is one job to publish to a topic. The Kafka adapter owns its
+// wire format (key and value) in both directions.
 type Message struct {
 	Topic string
-	Key   []byte
-	Value []byte
+	Job   Job
 }

@@ -12,6 +12,7 @@ import (
 	"gorm.io/gorm"
 
 	"github.com/ferry-dev/ferry"
+	"github.com/ferry-dev/ferry/delivery/internal/pgval"
 )
 
 // Replays (PRODUCT §6) reuse the event's id and bytes: a replayed
@@ -150,7 +151,7 @@ func (s *Service) requeue(tx *gorm.DB, tenantID uuid.UUID, ids []uuid.UUID, acto
 	}
 	err := tx.Raw(`UPDATE deliveries SET status = 'pending', next_attempt_at = NULL, first_attempt_at = NULL, updated_at = ?
 		WHERE tenant_id = ? AND id = ANY(?::uuid[])
-		RETURNING id, event_id, endpoint_id, attempt_count`, now, tenantID, pgArray(ids)).Scan(&rows).Error
+		RETURNING id, event_id, endpoint_id, attempt_count`, now, tenantID, pgval.Array(ids)).Scan(&rows).Error
 	if err != nil {
 		return nil, fmt.Errorf("reset deliveries: %w", err)
 	}
@@ -159,7 +160,7 @@ func (s *Service) requeue(tx *gorm.DB, tenantID uuid.UUID, ids []uuid.UUID, acto
 	payloads := make([]string, len(rows))
 	for i, r := range rows {
 		jobs[i] = Job{DeliveryID: r.ID, EventID: r.EventID, EndpointID: r.EndpointID, TenantID: tenantID,
-			Attempt: r.AttemptCount + 1, Trigger: TriggerReplay, Actor: actor, AcceptedAt: now, outboxAt: now}
+			Attempt: r.AttemptCount + 1, Trigger: TriggerReplay, Actor: actor, AcceptedAt: now, OutboxAt: now}
 		b, err := json.Marshal(jobs[i])
 		if err != nil {
 			return nil, fmt.Errorf("encode job: %w", err)

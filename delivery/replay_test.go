@@ -16,6 +16,7 @@ import (
 	"gorm.io/gorm/logger"
 
 	"github.com/ferry-dev/ferry"
+	"github.com/ferry-dev/ferry/delivery/egress"
 	"github.com/ferry-dev/ferry/migrations"
 	"github.com/ferry-dev/ferry/tests/testenv"
 )
@@ -68,7 +69,7 @@ func setupReplay(t *testing.T) replayBundle {
 		t.Fatal(err)
 	}
 	relay := &fakeEnqueuer{}
-	svc, err := NewService(db, cipher, relay, nil, Config{AllowHTTP: true, AddressPolicy: AddressPolicy{AllowPrivate: true}},
+	svc, err := NewService(db, cipher, relay, nil, Config{AllowHTTP: true, AddressPolicy: egress.AddressPolicy{AllowPrivate: true}},
 		slog.New(slog.DiscardHandler), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -169,8 +170,8 @@ func TestReplayDeliveryRequeuesWithNextAttemptInOneTransaction(t *testing.T) {
 		t.Errorf("outbox job = %+v, want %+v", job, want)
 	}
 	enq := b.relay.all()
-	if len(enq) != 1 || !enq[0].outboxAt.Equal(rows[0].CreatedAt) {
-		t.Errorf("enqueued %+v; want one job whose outboxAt is the row's created_at %s", enq, rows[0].CreatedAt)
+	if len(enq) != 1 || !enq[0].OutboxAt.Equal(rows[0].CreatedAt) {
+		t.Errorf("enqueued %+v; want one job whose OutboxAt is the row's created_at %s", enq, rows[0].CreatedAt)
 	}
 
 	if _, err := b.svc.ReplayDelivery(ctx, uuid.New(), d.ID, "x"); ferry.ErrorCode(err) != ferry.ENOTFOUND {

@@ -1,6 +1,7 @@
 package delivery
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -28,10 +29,10 @@ type ReplayWorkerConfig struct {
 }
 
 func (c ReplayWorkerConfig) withDefaults() ReplayWorkerConfig {
-	c.RatePerSecond = cmpOr(c.RatePerSecond, 200)
-	c.PageSize = min(cmpOr(c.PageSize, 100), c.RatePerSecond)
-	c.PollInterval = cmpOr(c.PollInterval, time.Second)
-	c.Lease = cmpOr(c.Lease, 30*time.Second)
+	c.RatePerSecond = cmp.Or(c.RatePerSecond, 200)
+	c.PageSize = min(cmp.Or(c.PageSize, 100), c.RatePerSecond)
+	c.PollInterval = cmp.Or(c.PollInterval, time.Second)
+	c.Lease = cmp.Or(c.Lease, 30*time.Second)
 	return c
 }
 

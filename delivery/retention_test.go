@@ -1,22 +1,31 @@
-package delivery
+package delivery_test
 
 import (
 	"context"
 	"testing"
 	"time"
 
+	"github.com/ferry-dev/ferry/delivery"
+
+	"github.com/ferry-dev/ferry/delivery/attemptlog"
+	"github.com/ferry-dev/ferry/delivery/internal/deliverytest"
 	"github.com/google/uuid"
 	"gorm.io/gorm"
 )
 
-// planLimits is a fake Limits that also reports an attempt retention.
+// discardRelay drops what ingest would publish.
+type discardRelay struct{}
+
+func (discardRelay) Enqueue([]delivery.Job) {}
+
+// planLimits is a fake delivery.Limits that also reports an attempt retention.
 type planLimits struct {
 	RetentionFunc func(tenantID uuid.UUID) time.Duration
 }
 
 var (
-	_ Limits           = (*planLimits)(nil)
-	_ AttemptRetention = (*planLimits)(nil)
+	_ delivery.Limits           = (*planLimits)(nil)
+	_ delivery.AttemptRetention = (*planLimits)(nil)
 )
 
 func (planLimits) CheckEndpointLimit(context.Context, *gorm.DB, uuid.UUID) error { return nil }
@@ -29,17 +38,17 @@ func (p planLimits) AttemptRetention(_ context.Context, tenantID uuid.UUID) (tim
 // longer sees a 5-day-old attempt, while a tenant without a limit does.
 func TestAttemptsHiddenPastPlanRetention(t *testing.T) {
 	t.Parallel()
-	db := testDB(t)
+	db := deliverytest.DB(t)
 	ctx := context.Background()
-	if err := NewPartitions(db, PartitionConfig{}, testLogger(), func() time.Time { return time.Now().Add(-5 * 24 * time.Hour) }).Maintain(ctx); err != nil {
+	if err := attemptlog.NewPartitions(db, attemptlog.PartitionConfig{}, deliverytest.Logger(), func() time.Time { return time.Now().Add(-5 * 24 * time.Hour) }).Maintain(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if err := NewPartitions(db, PartitionConfig{}, testLogger(), nil).Maintain(ctx); err != nil {
+	if err := attemptlog.NewPartitions(db, attemptlog.PartitionConfig{}, deliverytest.Logger(), nil).Maintain(ctx); err != nil {
 		t.Fatal(err)
 	}
 	now := time.Now().UTC()
-	short, long := seed(t, db, now), seed(t, db, now)
-	for _, s := range []seeded{short, long} {
+	short, long := deliverytest.Seed(t, db, now), deliverytest.Seed(t, db, now)
+	for _, s := range []deliverytest.Seeded{short, long} {
 		for i, at := range []time.Time{now.Add(-5 * 24 * time.Hour), now.Add(-time.Hour)} {
 			if err := db.Exec(`INSERT INTO attempts (id, tenant_id, delivery_id, event_id, endpoint_id, attempt_number, trigger,
 				started_at, duration_ms, request_headers, outcome) VALUES (?, ?, ?, ?, ?, ?, 'initial', ?, 1, '{}', 'retry')`,
@@ -54,12 +63,12 @@ func TestAttemptsHiddenPastPlanRetention(t *testing.T) {
 		}
 		return 0
 	}}
-	svc, err := NewService(db, &Cipher{}, &fakeEnqueuer{}, limits, Config{}, testLogger(), nil)
+	svc, err := delivery.NewService(db, &delivery.Cipher{}, discardRelay{}, limits, delivery.Config{}, deliverytest.Logger(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
-		s    seeded
+		s    deliverytest.Seeded
 		want int
 	}{{short, 1}, {long, 2}} {
 		got, err := svc.EventAttempts(ctx, c.s.TenantID, c.s.EventID)
@@ -69,7 +78,7 @@ func TestAttemptsHiddenPastPlanRetention(t *testing.T) {
 		if len(got) != c.want {
 			t.Errorf("event attempts: %d visible, want %d", len(got), c.want)
 		}
-		page, _, err := svc.EndpointAttempts(ctx, c.s.TenantID, c.s.EndpointID, "", Page{})
+		page, _, err := svc.EndpointAttempts(ctx, c.s.TenantID, c.s.EndpointID, "", delivery.Page{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -7,6 +7,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/ferry-dev/ferry/delivery/egress"
+	"github.com/ferry-dev/ferry/delivery/internal/batch"
 	"github.com/google/uuid"
 	"gorm.io/gorm"
 )
@@ -17,7 +19,7 @@ type Config struct {
 	AllowHTTP bool
 	// AddressPolicy is the SSRF guard; creation checks literal addresses
 	// against it, the dialer checks every connection.
-	AddressPolicy AddressPolicy
+	AddressPolicy egress.AddressPolicy
 	// RotationGrace is how long a rotated-out secret keeps signing
 	// (default 24 h, scaled by FERRY_RETRY_SCALE by the caller).
 	RotationGrace time.Duration
@@ -61,7 +63,7 @@ type Service struct {
 	cfg    Config
 	log    *slog.Logger
 	now    func() time.Time
-	ingest *coalescer[*ingestRequest] // group commit of concurrent ingests (ingestbatch.go)
+	ingest *batch.Coalescer[*ingestRequest] // group commit of concurrent ingests (ingestbatch.go)
 	// multiBatches counts committed ingest transactions that held more
 	// than one event (observability for tests and profiling).
 	multiBatches atomic.Int64
@@ -79,6 +81,6 @@ func NewService(db *gorm.DB, cipher *Cipher, relay Enqueuer, limits Limits, cfg 
 		now = time.Now
 	}
 	s := &Service{db: db, cipher: cipher, relay: relay, limits: limits, cfg: cfg, log: log, now: now}
-	s.ingest = newCoalescer(maxIngestBatch, maxIngestCommitters, s.commitBatch)
+	s.ingest = batch.New(maxIngestBatch, maxIngestCommitters, s.commitBatch)
 	return s, nil
 }

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ferry-dev/ferry/delivery/dispatch"
+
 	kafkago "github.com/segmentio/kafka-go"
 
 	"github.com/ferry-dev/ferry/delivery"
@@ -24,7 +26,7 @@ func TestKafkaLayout(t *testing.T) {
 
 	client := &kafkago.Client{Addr: kafkago.TCP(cfg.KafkaBrokers...)}
 	want := []string{delivery.TopicDeliveries, delivery.TopicDead}
-	for _, tier := range (delivery.RetryPolicy{Scale: 1}).Tiers() {
+	for _, tier := range (dispatch.RetryPolicy{Scale: 1}).Tiers() {
 		want = append(want, tier.Name)
 	}
 	names := make([]string, len(want))

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ferry-dev/ferry/delivery/dispatch"
+
 	"github.com/ferry-dev/ferry/delivery"
 )
 
@@ -58,7 +60,7 @@ func TestDeliveryRetriesThroughTiersUntilSuccess(t *testing.T) {
 			}
 		}
 	}
-	policy := delivery.RetryPolicy{Scale: cfg.RetryScale}
+	policy := dispatch.RetryPolicy{Scale: cfg.RetryScale}
 	minGap := []time.Duration{policy.BaseDelay(1) * 8 / 10, 600 * time.Second / 2000, policy.BaseDelay(3) * 8 / 10}
 	for i := 1; i < len(hits); i++ {
 		if gap := hits[i].At.Sub(hits[i-1].At); gap < minGap[i-1] {
@@ -140,7 +142,7 @@ func TestDeliveryExhaustsAfterWindow(t *testing.T) {
 	ev := sendEvent(t, api, "order.created", map[string]any{"n": 1})
 
 	d := waitStatus(t, api, ev.ID, "exhausted", 150*time.Second)
-	policy := delivery.RetryPolicy{Scale: cfg.RetryScale}
+	policy := dispatch.RetryPolicy{Scale: cfg.RetryScale}
 	hits := rc.all()
 	if d.AttemptCount != len(hits) || len(hits) < 16 || len(hits) > 23 {
 		t.Errorf("%d attempts (delivery says %d), want 16-23 (18 without jitter)", len(hits), d.AttemptCount)

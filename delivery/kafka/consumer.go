@@ -2,7 +2,6 @@ package kafka
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -12,10 +11,11 @@ import (
 	kafkago "github.com/segmentio/kafka-go"
 
 	"github.com/ferry-dev/ferry/delivery"
+	"github.com/ferry-dev/ferry/delivery/dispatch"
 )
 
 // Submitter takes a job and calls done once it may be committed.
-// delivery.Dispatcher satisfies it.
+// dispatch.Dispatcher satisfies it.
 type Submitter interface {
 	Submit(ctx context.Context, job delivery.Job, done func()) error
 }
@@ -32,13 +32,13 @@ type Consumer struct {
 type topicReader struct {
 	name    string // logical name, e.g. "retry-30s"
 	topic   string
-	tier    *delivery.Tier // nil for the deliveries topic
+	tier    *dispatch.Tier // nil for the deliveries topic
 	reader  *kafkago.Reader
 	offsets *offsets
 }
 
 // NewConsumer returns a Consumer for the deliveries topic and tiers.
-func NewConsumer(cfg Config, sub Submitter, tiers []delivery.Tier, log *slog.Logger) (*Consumer, error) {
+func NewConsumer(cfg Config, sub Submitter, tiers []dispatch.Tier, log *slog.Logger) (*Consumer, error) {
 	cfg, err := cfg.withDefaults()
 	if err != nil {
 		return nil, err
@@ -51,7 +51,7 @@ func NewConsumer(cfg Config, sub Submitter, tiers []delivery.Tier, log *slog.Log
 	return c, nil
 }
 
-func (c *Consumer) newReader(name string, tier *delivery.Tier) *topicReader {
+func (c *Consumer) newReader(name string, tier *dispatch.Tier) *topicReader {
 	topic := c.cfg.topic(name)
 	return &topicReader{name: name, topic: topic, tier: tier, offsets: newOffsets(), reader: kafkago.NewReader(kafkago.ReaderConfig{
 		Brokers: c.cfg.Brokers,
@@ -127,8 +127,8 @@ func (c *Consumer) fetchLoop(ctx context.Context, r *topicReader) {
 		c.log.Debug("fetched job", "topic", r.topic, "partition", m.Partition, "offset", m.Offset)
 		r.offsets.fetched(m.Partition, m.Offset)
 		done := func() { r.offsets.done(m.Partition, m.Offset) }
-		var job delivery.Job
-		if err := json.Unmarshal(m.Value, &job); err != nil {
+		job, err := decodeJob(m.Value)
+		if err != nil {
 			c.log.Error("dropping undecodable job", "topic", r.topic, "partition", m.Partition, "offset", m.Offset, "err", err)
 			done()
 			continue

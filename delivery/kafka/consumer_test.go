@@ -13,6 +13,7 @@ import (
 	kafkago "github.com/segmentio/kafka-go"
 
 	"github.com/ferry-dev/ferry/delivery"
+	"github.com/ferry-dev/ferry/delivery/dispatch"
 	"github.com/ferry-dev/ferry/tests/testenv"
 )
 
@@ -63,7 +64,7 @@ func committedOffset(t *testing.T, cfg Config, group, topic string) int64 {
 func TestConsumerCommitsOnlyDoneJobsAndWaitsForDue(t *testing.T) {
 	t.Parallel()
 	cfg := Config{Brokers: testenv.Kafka(t), TopicPrefix: testenv.Name("k") + ".", GroupID: testenv.Name("g"), Partitions: 1}
-	tier := delivery.Tier{Name: "retry-30s", Delay: 12 * time.Second} // > the 10 s session timeout
+	tier := dispatch.Tier{Name: "retry-30s", Delay: 12 * time.Second} // > the 10 s session timeout
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	if err := EnsureTopics(ctx, cfg, []string{delivery.TopicDeliveries, tier.Name}); err != nil {
@@ -83,8 +84,7 @@ func TestConsumerCommitsOnlyDoneJobsAndWaitsForDue(t *testing.T) {
 		topic string
 		job   delivery.Job
 	}{{delivery.TopicDeliveries, first}, {tier.Name, retry}} {
-		raw := mustJSON(t, m.job)
-		msgs = append(msgs, delivery.Message{Topic: m.topic, Key: []byte(m.job.EndpointID.String()), Value: raw})
+		msgs = append(msgs, delivery.Message{Topic: m.topic, Job: m.job})
 	}
 	if err := w.Publish(ctx, msgs); err != nil {
 		t.Fatal(err)
@@ -92,7 +92,7 @@ func TestConsumerCommitsOnlyDoneJobsAndWaitsForDue(t *testing.T) {
 
 	sub := &heldSubmitter{seen: make(chan struct{}, 10)}
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	c, err := NewConsumer(cfg, sub, []delivery.Tier{tier}, log)
+	c, err := NewConsumer(cfg, sub, []dispatch.Tier{tier}, log)
 	if err != nil {
 		t.Fatal(err)
 	}

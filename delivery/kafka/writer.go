@@ -7,6 +7,7 @@ import (
 	kafkago "github.com/segmentio/kafka-go"
 
 	"github.com/ferry-dev/ferry/delivery"
+	"github.com/ferry-dev/ferry/delivery/outbox"
 )
 
 // Writer publishes delivery messages; one Writer is shared by the whole
@@ -16,7 +17,7 @@ type Writer struct {
 	w   *kafkago.Writer
 }
 
-var _ delivery.Publisher = (*Writer)(nil)
+var _ outbox.Publisher = (*Writer)(nil)
 
 // NewWriter returns a Writer that waits for all in-sync replicas.
 func NewWriter(cfg Config) (*Writer, error) {
@@ -39,7 +40,11 @@ func NewWriter(cfg Config) (*Writer, error) {
 func (w *Writer) Publish(ctx context.Context, msgs []delivery.Message) error {
 	out := make([]kafkago.Message, len(msgs))
 	for i, m := range msgs {
-		out[i] = kafkago.Message{Topic: w.cfg.topic(m.Topic), Key: m.Key, Value: m.Value}
+		rec, err := encodeJob(w.cfg.topic(m.Topic), m)
+		if err != nil {
+			return err
+		}
+		out[i] = rec
 	}
 	if err := w.w.WriteMessages(ctx, out...); err != nil {
 		return fmt.Errorf("kafka write: %w", err)

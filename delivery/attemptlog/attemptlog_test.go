@@ -1,0 +1,307 @@
+package attemptlog
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/ferry-dev/ferry/delivery"
+	"github.com/ferry-dev/ferry/delivery/internal/deliverytest"
+	"github.com/google/uuid"
+	"gorm.io/gorm"
+)
+
+func partitionsOf(t *testing.T, db *gorm.DB) []string {
+	t.Helper()
+	var names []string
+	if err := db.Raw(`SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+		JOIN pg_class p ON p.oid = i.inhparent WHERE p.relname = 'attempts'`).Scan(&names).Error; err != nil {
+		t.Fatal(err)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// TestPartitionsCreatedAheadAndDropped drives the partition job with an
+// injected clock: it creates yesterday to three days ahead, and drops a
+// day's partition (with its rows) once the whole day is past retention.
+func TestPartitionsCreatedAheadAndDropped(t *testing.T) {
+	t.Parallel()
+	db := deliverytest.DB(t)
+	clk := deliverytest.NewClock(time.Date(2026, 1, 10, 12, 0, 0, 0, time.UTC))
+	p := NewPartitions(db, PartitionConfig{Retention: 30 * 24 * time.Hour}, deliverytest.Logger(), clk.Now)
+	ctx := context.Background()
+	if err := p.Maintain(ctx); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"attempts_p20260109", "attempts_p20260110", "attempts_p20260111", "attempts_p20260112", "attempts_p20260113"}
+	if got := partitionsOf(t, db); strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Fatalf("partitions %v, want %v", got, want)
+	}
+	s := deliverytest.Seed(t, db, clk.Now())
+	for i, day := range []int{9, 10, 13} {
+		if err := db.Exec(`INSERT INTO attempts (id, tenant_id, delivery_id, event_id, endpoint_id, attempt_number, trigger,
+			started_at, duration_ms, request_headers, outcome) VALUES (?, ?, ?, ?, ?, ?, 'initial', ?, 1, '{}', 'retry')`,
+			uuid.New(), s.TenantID, s.DeliveryID, s.EventID, s.EndpointID, i+1, time.Date(2026, 1, day, 3, 0, 0, 0, time.UTC)).Error; err != nil {
+			t.Fatalf("insert attempt on day %d: %v", day, err)
+		}
+	}
+
+	// 2026-02-10 12:00 minus 30 days is 2026-01-11 12:00: the 9th and
+	// 10th are wholly older and go; the 11th is partly inside and stays.
+	clk.Set(time.Date(2026, 2, 10, 12, 0, 0, 0, time.UTC))
+	if err := p.Maintain(ctx); err != nil {
+		t.Fatal(err)
+	}
+	got := partitionsOf(t, db)
+	for _, gone := range []string{"attempts_p20260109", "attempts_p20260110"} {
+		for _, n := range got {
+			if n == gone {
+				t.Errorf("expired partition %s still exists", gone)
+			}
+		}
+	}
+	for _, kept := range []string{"attempts_p20260111", "attempts_p20260113", "attempts_p20260209", "attempts_p20260213"} {
+		found := false
+		for _, n := range got {
+			found = found || n == kept
+		}
+		if !found {
+			t.Errorf("partition %s missing; have %v", kept, got)
+		}
+	}
+	var left []int
+	if err := db.Raw(`SELECT attempt_number FROM attempts ORDER BY 1`).Scan(&left).Error; err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(left) != "[3]" {
+		t.Errorf("attempts left %v, want only the one of the 13th", left)
+	}
+}
+
+func startAttemptLog(t *testing.T, db *gorm.DB, cfg Config) *Log {
+	t.Helper()
+	l := New(db, cfg, deliverytest.Logger())
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_ = l.Run(ctx)
+	}()
+	t.Cleanup(func() {
+		cancel()
+		<-done
+	})
+	return l
+}
+
+func failedAttempt(s deliverytest.Seeded, n int, at time.Time) Record {
+	status := 500
+	next := at.Add(time.Minute)
+	return Record{TenantID: s.TenantID, Status: delivery.StatusRetrying, FirstAttemptAt: at, Attempt: delivery.Attempt{
+		ID: uuid.New(), DeliveryID: s.DeliveryID, EventID: s.EventID, EndpointID: s.EndpointID, AttemptNumber: n,
+		Trigger: delivery.TriggerRetry, StartedAt: at, DurationMs: 12, RequestHeaders: http.Header{"Webhook-Id": {s.EventID.String()}},
+		ResponseStatus: &status, ResponseHeaders: http.Header{"X-Reason": {"down"}}, ResponseBody: "down for maintenance",
+		Outcome: delivery.OutcomeRetry, NextAttemptAt: &next,
+	}}
+}
+
+// TestAttemptLogWritesEveryFieldInBatches records many attempts at once
+// and checks they share batches, every §4 field is stored, and the
+// delivery row follows the latest attempt.
+func TestAttemptLogWritesEveryFieldInBatches(t *testing.T) {
+	t.Parallel()
+	db := deliverytest.DB(t)
+	now := time.Now().UTC().Truncate(time.Microsecond)
+	if err := NewPartitions(db, PartitionConfig{}, deliverytest.Logger(), nil).Maintain(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	l := startAttemptLog(t, db, Config{})
+	const n = 200
+	seeds := make([]deliverytest.Seeded, n)
+	for i := range seeds {
+		seeds[i] = deliverytest.Seed(t, db, now)
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, n)
+	for i := range seeds {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs <- l.Record(context.Background(), failedAttempt(seeds[i], 1, now))
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if b := l.batches.Load(); b >= n/2 {
+		t.Errorf("%d attempts took %d batches; concurrent attempts should share transactions", n, b)
+	}
+	var row struct {
+		TenantID, DeliveryID, EventID, EndpointID uuid.UUID
+		AttemptNumber                             int
+		Trigger, Actor                            string
+		StartedAt                                 time.Time
+		DurationMs                                int
+		RequestHeaders, ResponseHeaders           string
+		ResponseStatus                            int
+		ResponseBody, ErrorClass, ErrorMessage    string
+		Outcome                                   string
+		NextAttemptAt                             time.Time
+	}
+	s := seeds[7]
+	if err := db.Raw(`SELECT tenant_id, delivery_id, event_id, endpoint_id, attempt_number, trigger, actor, started_at,
+		duration_ms, request_headers::text, response_headers::text, response_status, response_body, error_class,
+		error_message, outcome, next_attempt_at FROM attempts WHERE delivery_id = ?`, s.DeliveryID).Scan(&row).Error; err != nil {
+		t.Fatal(err)
+	}
+	if row.TenantID != s.TenantID || row.EventID != s.EventID || row.EndpointID != s.EndpointID || row.AttemptNumber != 1 ||
+		row.Trigger != "retry" || !row.StartedAt.Equal(now) || row.DurationMs != 12 || row.ResponseStatus != 500 ||
+		row.ResponseBody != "down for maintenance" || row.Outcome != "retry" || !row.NextAttemptAt.Equal(now.Add(time.Minute)) ||
+		!strings.Contains(row.RequestHeaders, s.EventID.String()) || !strings.Contains(row.ResponseHeaders, "down") {
+		t.Errorf("stored attempt %+v", row)
+	}
+	var d struct {
+		Status         string
+		AttemptCount   int
+		FirstAttemptAt time.Time
+		NextAttemptAt  time.Time
+	}
+	if err := db.Raw(`SELECT status, attempt_count, first_attempt_at, next_attempt_at FROM deliveries WHERE id = ?`, s.DeliveryID).Scan(&d).Error; err != nil {
+		t.Fatal(err)
+	}
+	if d.Status != "retrying" || d.AttemptCount != 1 || !d.FirstAttemptAt.Equal(now) || !d.NextAttemptAt.Equal(now.Add(time.Minute)) {
+		t.Errorf("delivery %+v", d)
+	}
+	// An older attempt written late must not move the delivery back.
+	late := failedAttempt(s, 1, now)
+	late.Status = delivery.StatusPending
+	if err := l.Record(context.Background(), late); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Raw(`SELECT status, attempt_count FROM deliveries WHERE id = ?`, s.DeliveryID).Scan(&d).Error; err != nil {
+		t.Fatal(err)
+	}
+	if d.Status != "retrying" {
+		t.Errorf("a duplicate attempt moved the delivery to %s", d.Status)
+	}
+}
+
+// TestEndpointAutoDisabledAfterFailingDays drives endpoint health with an
+// injected clock: failures for less than DisableAfter keep the endpoint,
+// a success resets the count, and DisableAfter of nothing but failures
+// disables it with a reason.
+func TestEndpointAutoDisabledAfterFailingDays(t *testing.T) {
+	t.Parallel()
+	db := deliverytest.DB(t)
+	t0 := time.Now().UTC().Add(-10 * 24 * time.Hour).Truncate(24 * time.Hour)
+	clk := deliverytest.NewClock(t0)
+	if err := NewPartitions(db, PartitionConfig{Ahead: 12}, deliverytest.Logger(), clk.Now).Maintain(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	l := startAttemptLog(t, db, Config{DisableAfter: 5 * 24 * time.Hour, Now: clk.Now})
+	s := deliverytest.Seed(t, db, t0)
+	type health struct {
+		Enabled        bool
+		DisabledReason string
+		FailingSince   *time.Time
+	}
+	check := func(step string, wantEnabled bool, wantFailingSince *time.Time) health {
+		t.Helper()
+		var h health
+		if err := db.Raw(`SELECT enabled, disabled_reason, failing_since FROM endpoints WHERE id = ?`, s.EndpointID).Scan(&h).Error; err != nil {
+			t.Fatal(err)
+		}
+		if h.Enabled != wantEnabled {
+			t.Fatalf("%s: enabled = %v, want %v (reason %q)", step, h.Enabled, wantEnabled, h.DisabledReason)
+		}
+		if (h.FailingSince == nil) != (wantFailingSince == nil) || (h.FailingSince != nil && !h.FailingSince.Equal(*wantFailingSince)) {
+			t.Fatalf("%s: failing_since = %v, want %v", step, h.FailingSince, wantFailingSince)
+		}
+		return h
+	}
+	n := 0
+	at := func(d time.Duration, outcome delivery.Outcome) {
+		t.Helper()
+		n++
+		clk.Set(t0.Add(d))
+		rec := failedAttempt(s, n, t0.Add(d))
+		if outcome == delivery.OutcomeSuccess {
+			rec.Outcome, rec.Status, rec.NextAttemptAt = delivery.OutcomeSuccess, delivery.StatusSucceeded, nil
+		}
+		if err := l.Record(context.Background(), rec); err != nil {
+			t.Fatal(err)
+		}
+	}
+	day := 24 * time.Hour
+	at(0, delivery.OutcomeRetry)
+	check("first failure", true, &t0)
+	at(4*day, delivery.OutcomeRetry)
+	check("failing 4 days", true, &t0)
+	at(4*day+time.Hour, delivery.OutcomeSuccess)
+	check("a success", true, nil)
+	restart := t0.Add(4*day + 2*time.Hour)
+	at(4*day+2*time.Hour, delivery.OutcomeRetry)
+	check("failing again", true, &restart)
+	at(9*day+time.Hour, delivery.OutcomeRetry)
+	check("4d23h of failures", true, &restart)
+	at(9*day+3*time.Hour, delivery.OutcomeRetry)
+	h := check("5d1h of failures", false, &restart)
+	if !strings.Contains(h.DisabledReason, "disabled automatically") {
+		t.Errorf("disabled_reason %q", h.DisabledReason)
+	}
+}
+
+// TestAttemptLogStoresHostileResponses checks a response whose headers
+// carry NUL bytes and invalid UTF-8 is still logged, and that a row
+// Postgres refuses (here: no partition for its time) fails alone instead
+// of failing every attempt sharing its batch.
+func TestAttemptLogStoresHostileResponses(t *testing.T) {
+	t.Parallel()
+	db := deliverytest.DB(t)
+	now := time.Now().UTC()
+	if err := NewPartitions(db, PartitionConfig{}, deliverytest.Logger(), nil).Maintain(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	l := startAttemptLog(t, db, Config{})
+	hostile := failedAttempt(deliverytest.Seed(t, db, now), 1, now)
+	hostile.ResponseHeaders = http.Header{"X-Nul\x00": {"a\x00b", "\xff\xfe"}}
+	hostile.ErrorMessage = "bad \xff byte"
+	hostile.ResponseBody = "nul \x00 body"
+	good := failedAttempt(deliverytest.Seed(t, db, now), 1, now)
+	unpartitioned := failedAttempt(deliverytest.Seed(t, db, now), 1, time.Date(2001, 1, 1, 0, 0, 0, 0, time.UTC))
+	recs := []Record{hostile, good, unpartitioned}
+	for round := 0; round < 3; round++ {
+		var wg sync.WaitGroup
+		errs := make([]error, len(recs))
+		for i, rec := range recs {
+			rec.ID = uuid.New()
+			rec.AttemptNumber = round + 1
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				errs[i] = l.Record(context.Background(), rec)
+			}()
+		}
+		wg.Wait()
+		if errs[0] != nil || errs[1] != nil {
+			t.Fatalf("round %d: hostile %v, good %v; want both stored", round, errs[0], errs[1])
+		}
+		if errs[2] == nil {
+			t.Fatalf("round %d: an attempt outside every partition was stored", round)
+		}
+	}
+	var n int
+	if err := db.Raw(`SELECT count(*) FROM attempts`).Scan(&n).Error; err != nil || n != 6 {
+		t.Fatalf("%d attempts stored (%v), want 6", n, err)
+	}
+}

@@ -1,0 +1,83 @@
+package dispatch
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/ferry-dev/ferry/delivery"
+
+	"github.com/google/uuid"
+	"golang.org/x/time/rate"
+	"gorm.io/gorm"
+)
+
+// target is what the dispatcher needs to deliver to one endpoint.
+type target struct {
+	endpoint delivery.Endpoint
+	tenantID uuid.UUID
+	deleted  bool
+	keys     [][]byte // signing keys, current first
+	limiter  *rate.Limiter
+	loadedAt time.Time
+}
+
+// endpointCache keeps targets for a short TTL so a burst to one endpoint
+// costs one endpoint query, while edits (disable, rotation, URL) still take
+// effect within the TTL.
+type endpointCache struct {
+	db     *gorm.DB
+	cipher *delivery.Cipher
+	ttl    time.Duration
+	now    func() time.Time
+
+	mu      sync.Mutex
+	entries map[uuid.UUID]*target
+}
+
+func newEndpointCache(db *gorm.DB, c *delivery.Cipher, ttl time.Duration, now func() time.Time) *endpointCache {
+	return &endpointCache{db: db, cipher: c, ttl: ttl, now: now, entries: make(map[uuid.UUID]*target)}
+}
+
+// get returns the endpoint's target, or nil when the endpoint no longer
+// exists.
+func (c *endpointCache) get(ctx context.Context, id uuid.UUID) (*target, error) {
+	now := c.now()
+	c.mu.Lock()
+	t, ok := c.entries[id]
+	c.mu.Unlock()
+	if ok && now.Sub(t.loadedAt) < c.ttl {
+		return t, nil
+	}
+	fresh, err := c.load(ctx, id, now)
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	// Keep the old limiter so a reload does not refill the bucket.
+	if ok && fresh.limiter != nil && t.limiter != nil && t.limiter.Limit() == fresh.limiter.Limit() {
+		fresh.limiter = t.limiter
+	}
+	c.entries[id] = fresh
+	if len(c.entries) > 100_000 {
+		for k, v := range c.entries {
+			if now.Sub(v.loadedAt) >= c.ttl {
+				delete(c.entries, k)
+			}
+		}
+	}
+	return fresh, nil
+}
+
+func (c *endpointCache) load(ctx context.Context, id uuid.UUID, now time.Time) (*target, error) {
+	loaded, err := delivery.LoadTarget(ctx, c.db, c.cipher, id, now)
+	if err != nil {
+		return nil, err
+	}
+	t := &target{loadedAt: now, deleted: loaded.Deleted, endpoint: loaded.Endpoint, tenantID: loaded.TenantID, keys: loaded.Keys}
+	if rl := t.endpoint.RateLimitPerSecond; !t.deleted && rl != nil && *rl > 0 {
+		t.limiter = rate.NewLimiter(rate.Limit(*rl), *rl)
+	}
+	return t, nil
+}

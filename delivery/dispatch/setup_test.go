@@ -1,0 +1,50 @@
+package dispatch
+
+import (
+	"context"
+	"sync"
+	"testing"
+
+	"gorm.io/gorm"
+
+	"github.com/ferry-dev/ferry/delivery"
+	"github.com/ferry-dev/ferry/delivery/attemptlog"
+	"github.com/ferry-dev/ferry/delivery/internal/deliverytest"
+)
+
+// fakeEnqueuer records what ingest hands to the relay.
+type fakeEnqueuer struct {
+	mu   sync.Mutex
+	jobs []delivery.Job
+}
+
+var _ delivery.Enqueuer = (*fakeEnqueuer)(nil)
+
+func (f *fakeEnqueuer) Enqueue(jobs []delivery.Job) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.jobs = append(f.jobs, jobs...)
+}
+
+func (f *fakeEnqueuer) all() []delivery.Job {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]delivery.Job(nil), f.jobs...)
+}
+
+// startAttemptLog runs an attempt log until the test ends.
+func startAttemptLog(t *testing.T, db *gorm.DB) *attemptlog.Log {
+	t.Helper()
+	l := attemptlog.New(db, attemptlog.Config{}, deliverytest.Logger())
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_ = l.Run(ctx)
+	}()
+	t.Cleanup(func() {
+		cancel()
+		<-done
+	})
+	return l
+}

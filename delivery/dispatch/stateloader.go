@@ -1,0 +1,102 @@
+package dispatch
+
+import (
+	"context"
+	"fmt"
+	"sync/atomic"
+	"time"
+
+	"github.com/ferry-dev/ferry/delivery"
+	"github.com/ferry-dev/ferry/delivery/internal/batch"
+	"github.com/ferry-dev/ferry/delivery/internal/pgval"
+	"github.com/google/uuid"
+	"gorm.io/gorm"
+)
+
+// stateLoader answers the dispatcher's "what does Postgres record for this
+// delivery?" for many attempts with one query. Every attempt asks before
+// it sends (PRODUCT §5: a finished delivery is never sent again), so at
+// thousands of attempts a second one query each was the largest share of
+// Postgres' work. Concurrent callers' delivery ids are coalesced and read
+// with one `= ANY($1)` query per batch.
+type stateLoader struct {
+	db      *gorm.DB
+	batches *batch.Coalescer[*stateRequest]
+	// queries counts batch queries made (tests check loads share them).
+	queries atomic.Int64
+}
+
+const (
+	maxStateBatch   = 500
+	maxStateLoaders = 2
+)
+
+type stateRequest struct {
+	deliveryID uuid.UUID
+	done       chan stateResult
+}
+
+type stateResult struct {
+	state deliveryState
+	found bool
+	err   error
+}
+
+// deliveryState is what the dispatcher needs of a delivery and its event.
+type deliveryState struct {
+	ID             uuid.UUID // the delivery's
+	Status         delivery.Status
+	AttemptCount   int
+	FirstAttemptAt *time.Time
+	Type           string
+	Data           []byte
+	CreatedAt      time.Time
+}
+
+func newStateLoader(db *gorm.DB) *stateLoader {
+	l := &stateLoader{db: db}
+	l.batches = batch.New(maxStateBatch, maxStateLoaders, l.loadBatch)
+	return l
+}
+
+// load returns the delivery's state; found is false when Postgres has no
+// such delivery (its event or endpoint was deleted).
+func (l *stateLoader) load(ctx context.Context, deliveryID uuid.UUID) (deliveryState, bool, error) {
+	req := &stateRequest{deliveryID: deliveryID, done: make(chan stateResult, 1)}
+	l.batches.Add(ctx, req)
+	select {
+	case r := <-req.done:
+		return r.state, r.found, r.err
+	case <-ctx.Done():
+		return deliveryState{}, false, ctx.Err()
+	}
+}
+
+func (l *stateLoader) loadBatch(ctx context.Context, batch []*stateRequest) {
+	ids := make([]uuid.UUID, len(batch))
+	for i, r := range batch {
+		ids[i] = r.deliveryID
+	}
+	l.queries.Add(1)
+	qctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	var rows []deliveryState
+	err := l.db.WithContext(qctx).Raw(`SELECT d.id, d.status, d.attempt_count, d.first_attempt_at, e.type,
+			e.data::text AS data, e.created_at
+		FROM deliveries d JOIN events e ON e.id = d.event_id WHERE d.id = ANY(?)`, pgval.Array(ids)).Scan(&rows).Error
+	if err != nil {
+		err = fmt.Errorf("load %d deliveries: %w", len(ids), err)
+		for _, r := range batch {
+			r.done <- stateResult{err: err}
+		}
+		return
+	}
+	byID := make(map[uuid.UUID]deliveryState, len(rows))
+	for _, row := range rows {
+		byID[row.ID] = row
+	}
+	for _, r := range batch {
+		st, ok := byID[r.deliveryID]
+		r.done <- stateResult{state: st, found: ok}
+	}
+}

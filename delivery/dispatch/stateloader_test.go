@@ -1,0 +1,80 @@
+package dispatch
+
+import (
+	"context"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/ferry-dev/ferry/delivery"
+	"github.com/ferry-dev/ferry/delivery/internal/deliverytest"
+	"github.com/google/uuid"
+)
+
+// TestStateLoaderBatches: concurrent loads get each their own delivery's
+// state (or not found), from far fewer queries than loads.
+func TestStateLoaderBatches(t *testing.T) {
+	t.Parallel()
+	db := deliverytest.DB(t)
+	created := time.Now().UTC().Truncate(time.Millisecond)
+	const n = 200
+	seeds := make([]deliverytest.Seeded, n)
+	for i := range seeds {
+		seeds[i] = deliverytest.Seed(t, db, created)
+	}
+	finished := seeds[0].DeliveryID
+	if err := db.Exec(`UPDATE deliveries SET status = 'succeeded', attempt_count = 3 WHERE id = ?`, finished).Error; err != nil {
+		t.Fatal(err)
+	}
+	l := newStateLoader(db)
+
+	type result struct {
+		id    uuid.UUID
+		st    deliveryState
+		found bool
+		err   error
+	}
+	results := make(chan result, 2*n)
+	var wg sync.WaitGroup
+	ask := func(id uuid.UUID) {
+		defer wg.Done()
+		st, found, err := l.load(context.Background(), id)
+		results <- result{id, st, found, err}
+	}
+	missing := map[uuid.UUID]bool{}
+	for i := 0; i < n; i++ {
+		wg.Add(2)
+		go ask(seeds[i].DeliveryID)
+		unknown := uuid.New()
+		missing[unknown] = true
+		go ask(unknown)
+	}
+	wg.Wait()
+	close(results)
+
+	for r := range results {
+		switch {
+		case r.err != nil:
+			t.Fatalf("load %s: %v", r.id, r.err)
+		case missing[r.id]:
+			if r.found {
+				t.Errorf("unknown delivery %s found: %+v", r.id, r.st)
+			}
+		case !r.found:
+			t.Errorf("delivery %s not found", r.id)
+		case r.id == finished:
+			if r.st.Status != delivery.StatusSucceeded || r.st.AttemptCount != 3 {
+				t.Errorf("finished delivery read as %+v", r.st)
+			}
+		default:
+			if r.st.Status != delivery.StatusPending || r.st.Type != "seed.created" || string(r.st.Data) != `{"n":1}` ||
+				!r.st.CreatedAt.Equal(created) || r.st.FirstAttemptAt != nil {
+				t.Errorf("delivery %s read as %+v", r.id, r.st)
+			}
+		}
+	}
+	if q := l.queries.Load(); q > n/2 {
+		t.Errorf("%d loads took %d queries; want them batched", 2*n, q)
+	}
+	t.Logf("%d loads in %d queries", 2*n, l.queries.Load())
+}

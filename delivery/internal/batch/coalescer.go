@@ -1,0 +1,84 @@
+// Package batch gathers concurrent requests into batches so that many
+// callers share one round trip or one commit.
+package batch
+
+import (
+	"context"
+	"sync"
+)
+
+// Coalescer gathers concurrent requests into batches: callers queue items,
+// and up to maxWorkers goroutines each take everything queued (at most
+// maxBatch) and hand it to process, until the queue is empty. Under light
+// load a batch is one item, so no caller waits for others; under heavy
+// load a round trip (and a commit) is shared by many. Ingest group commit
+// and the dispatcher's state reads use it.
+type Coalescer[T any] struct {
+	maxBatch, maxWorkers int
+	process              func(ctx context.Context, batch []T)
+
+	mu      sync.Mutex
+	pending []T
+	workers int
+	running sync.WaitGroup
+}
+
+// New returns a Coalescer that hands batches of at most maxBatch items to
+// process, from at most maxWorkers goroutines at a time.
+func New[T any](maxBatch, maxWorkers int, process func(context.Context, []T)) *Coalescer[T] {
+	return &Coalescer[T]{maxBatch: maxBatch, maxWorkers: maxWorkers, process: process}
+}
+
+// Add queues item. A worker started here is not cancelled with ctx (the
+// batch it takes also holds other callers' items, each of which watches
+// its own context) but is tracked: Wait returns once it has finished.
+func (c *Coalescer[T]) Add(ctx context.Context, item T) {
+	c.mu.Lock()
+	c.pending = append(c.pending, item)
+	start := c.workers < c.maxWorkers
+	if start {
+		c.workers++
+		c.running.Add(1)
+	}
+	c.mu.Unlock()
+	if start {
+		go c.run(context.WithoutCancel(ctx))
+	}
+}
+
+// Wait blocks until no worker is running or ctx ends; owners call it on
+// shutdown so that no batch outlives them.
+func (c *Coalescer[T]) Wait(ctx context.Context) error {
+	done := make(chan struct{})
+	go func() {
+		c.running.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// run processes queued batches until the queue is empty.
+func (c *Coalescer[T]) run(ctx context.Context) {
+	defer c.running.Done()
+	for {
+		c.mu.Lock()
+		n := min(len(c.pending), c.maxBatch)
+		if n == 0 {
+			c.workers--
+			c.mu.Unlock()
+			return
+		}
+		batch := make([]T, n)
+		copy(batch, c.pending)
+		rest := copy(c.pending, c.pending[n:])
+		clear(c.pending[rest:])
+		c.pending = c.pending[:rest]
+		c.mu.Unlock()
+		c.process(ctx, batch)
+	}
+}

@@ -1,0 +1,51 @@
+package pgval
+
+import (
+	"testing"
+	"time"
+
+	"github.com/ferry-dev/ferry/delivery/internal/deliverytest"
+
+	"github.com/google/uuid"
+)
+
+// TestPGArrayRoundTrip: slices passed with pgArray arrive as Postgres
+// arrays of the right type, element for element.
+func TestPGArrayRoundTrip(t *testing.T) {
+	t.Parallel()
+	db := deliverytest.DB(t)
+	ids := []uuid.UUID{uuid.New(), uuid.New(), uuid.New()}
+	var gotIDs []string
+	if err := db.Raw(`SELECT unnest(?::uuid[])::text`, Array(ids)).Scan(&gotIDs).Error; err != nil {
+		t.Fatal(err)
+	}
+	texts := []string{`with "quotes"`, `back\slash`, "", "ünïcode, {braces}"}
+	var gotTexts []string
+	if err := db.Raw(`SELECT unnest(?::text[])`, Array(texts)).Scan(&gotTexts).Error; err != nil {
+		t.Fatal(err)
+	}
+	at := time.Date(2026, 11, 22, 5, 23, 8, 123456000, time.UTC)
+	var gotTimes []time.Time
+	if err := db.Raw(`SELECT unnest(?::timestamptz[])`, Array([]time.Time{at, at.Add(time.Hour)})).Scan(&gotTimes).Error; err != nil {
+		t.Fatal(err)
+	}
+	if len(gotIDs) != len(ids) {
+		t.Fatalf("ids: got %v", gotIDs)
+	}
+	for i := range ids {
+		if gotIDs[i] != ids[i].String() {
+			t.Errorf("id %d: %s, want %s", i, gotIDs[i], ids[i])
+		}
+	}
+	if len(gotTexts) != len(texts) {
+		t.Fatalf("texts: got %q", gotTexts)
+	}
+	for i := range texts {
+		if gotTexts[i] != texts[i] {
+			t.Errorf("text %d: %q, want %q", i, gotTexts[i], texts[i])
+		}
+	}
+	if len(gotTimes) != 2 || !gotTimes[0].Equal(at) || !gotTimes[1].Equal(at.Add(time.Hour)) {
+		t.Errorf("times: %v", gotTimes)
+	}
+}

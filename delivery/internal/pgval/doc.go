@@ -1,0 +1,3 @@
+// Package pgval turns Go values into what PostgreSQL parameters and text
+// columns accept, for delivery's hand-written SQL on hot paths.
+package pgval

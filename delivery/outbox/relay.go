@@ -1,0 +1,220 @@
+package outbox
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/ferry-dev/ferry/delivery"
+	"github.com/ferry-dev/ferry/delivery/internal/backoff"
+	"github.com/ferry-dev/ferry/delivery/internal/pgval"
+	"github.com/google/uuid"
+	"gorm.io/gorm"
+)
+
+// Publisher writes messages to Kafka and returns once every one is
+// acknowledged by the in-sync replicas. Implemented by delivery/kafka.
+type Publisher interface {
+	Publish(ctx context.Context, msgs []delivery.Message) error
+}
+
+// RelayConfig tunes the outbox relay.
+type RelayConfig struct {
+	// SweepAfter is how old an outbox row must be before the sweeper
+	// treats it as abandoned by a crashed process (default 15 s).
+	SweepAfter time.Duration
+	// SweepInterval is how often the sweeper looks (default 2 s).
+	SweepInterval time.Duration
+	// Buffer bounds jobs waiting in memory; beyond it the sweeper
+	// publishes them from Postgres (default 65536).
+	Buffer int
+	// Metrics, when set, receives the outbox backlog.
+	Metrics *delivery.Metrics
+}
+
+// Relay publishes committed outbox jobs to the deliveries topic and
+// deletes their rows; its sweeper republishes rows left behind by a crash
+// between commit and publish (PRODUCT §5).
+type Relay struct {
+	db  *gorm.DB
+	pub Publisher
+	cfg RelayConfig
+	log *slog.Logger
+	ch  chan delivery.Job
+}
+
+// NewRelay returns a Relay; call Run to start it.
+func NewRelay(db *gorm.DB, pub Publisher, cfg RelayConfig, log *slog.Logger) *Relay {
+	cfg.SweepAfter = cmp.Or(cfg.SweepAfter, 15*time.Second)
+	cfg.SweepInterval = cmp.Or(cfg.SweepInterval, 2*time.Second)
+	cfg.Buffer = cmp.Or(cfg.Buffer, 1<<16)
+	return &Relay{db: db, pub: pub, cfg: cfg, log: log, ch: make(chan delivery.Job, cfg.Buffer)}
+}
+
+func cmpOr[T comparable](v, def T) T {
+	var zero T
+	if v == zero {
+		return def
+	}
+	return v
+}
+
+// Enqueue hands committed jobs to the publisher without blocking; a job
+// that does not fit stays in the outbox for the sweeper.
+func (r *Relay) Enqueue(jobs []delivery.Job) {
+	for _, j := range jobs {
+		select {
+		case r.ch <- j:
+		default:
+			r.log.Warn("relay buffer full; leaving job to the sweeper", "delivery_id", j.DeliveryID)
+		}
+	}
+}
+
+// Run publishes until ctx ends. Jobs still buffered then stay in the
+// outbox and are swept by the next process.
+func (r *Relay) Run(ctx context.Context) error {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		r.sweepLoop(ctx)
+	}()
+	defer func() { <-done }()
+	const maxBatch = 2000
+	batch := make([]delivery.Job, 0, maxBatch)
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case j := <-r.ch:
+			batch = append(batch[:0], j)
+		}
+	drain:
+		for len(batch) < maxBatch {
+			select {
+			case j := <-r.ch:
+				batch = append(batch, j)
+			default:
+				break drain
+			}
+		}
+		if err := r.publish(ctx, batch); err != nil {
+			r.log.Warn("relay publish stopped; outbox keeps the jobs", "err", err, "jobs", len(batch))
+		}
+	}
+}
+
+// publish writes jobs to Kafka, retrying while ctx lives, then deletes
+// their outbox rows.
+func (r *Relay) publish(ctx context.Context, jobs []delivery.Job) error {
+	msgs := make([]delivery.Message, len(jobs))
+	for i, j := range jobs {
+		m := delivery.Message{Topic: delivery.TopicDeliveries, Job: j}
+		msgs[i] = m
+	}
+	if err := backoff.Until(ctx, r.log, "publish deliveries", func() error { return r.pub.Publish(ctx, msgs) }); err != nil {
+		return err
+	}
+	ids := make([]uuid.UUID, len(jobs))
+	ats := make([]time.Time, len(jobs))
+	for i, j := range jobs {
+		ids[i], ats[i] = j.DeliveryID, j.OutboxAt
+	}
+	return backoff.Until(ctx, r.log, "delete outbox rows", func() error {
+		return deleteOutboxRows(r.db.WithContext(ctx), ids, ats)
+	})
+}
+
+func (r *Relay) sweepLoop(ctx context.Context) {
+	t := time.NewTicker(r.cfg.SweepInterval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		r.sampleBacklog(ctx)
+		for {
+			n, err := r.sweepOnce(ctx)
+			if err != nil {
+				if ctx.Err() == nil {
+					r.log.Warn("outbox sweep failed", "err", err)
+				}
+				break
+			}
+			if n < sweepBatch {
+				break
+			}
+		}
+	}
+}
+
+const sweepBatch = 1000
+
+// sampleBacklog sets the outbox backlog gauge; the count is capped so a
+// huge backlog does not make sampling expensive.
+func (r *Relay) sampleBacklog(ctx context.Context) {
+	if r.cfg.Metrics == nil {
+		return
+	}
+	var n int64
+	if err := r.db.WithContext(ctx).Raw(`SELECT count(*) FROM (SELECT 1 FROM outbox LIMIT 100000) o`).Scan(&n).Error; err != nil {
+		return
+	}
+	r.cfg.Metrics.OutboxBacklog.Set(float64(n))
+}
+
+// sweepOnce republishes one batch of abandoned outbox rows. Rows are
+// locked with SKIP LOCKED so replicas sweep disjoint rows.
+func (r *Relay) sweepOnce(ctx context.Context) (int, error) {
+	var n int
+	err := r.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		var rows []struct {
+			DeliveryID uuid.UUID
+			Job        []byte
+			CreatedAt  time.Time
+		}
+		err := tx.Raw(`SELECT delivery_id, job::text AS job, created_at FROM outbox WHERE created_at < ?
+			ORDER BY created_at LIMIT ? FOR UPDATE SKIP LOCKED`, time.Now().Add(-r.cfg.SweepAfter), sweepBatch).Scan(&rows).Error
+		if err != nil {
+			return fmt.Errorf("select outbox: %w", err)
+		}
+		n = len(rows)
+		if n == 0 {
+			return nil
+		}
+		msgs := make([]delivery.Message, 0, n)
+		ids := make([]uuid.UUID, n)
+		ats := make([]time.Time, n)
+		for i, row := range rows {
+			var j delivery.Job
+			if err := json.Unmarshal(row.Job, &j); err != nil {
+				return fmt.Errorf("decode outbox job %s: %w", row.DeliveryID, err)
+			}
+			m := delivery.Message{Topic: delivery.TopicDeliveries, Job: j}
+			msgs = append(msgs, m)
+			ids[i], ats[i] = row.DeliveryID, row.CreatedAt
+		}
+		if err := r.pub.Publish(ctx, msgs); err != nil {
+			return fmt.Errorf("republish outbox: %w", err)
+		}
+		r.log.Info("outbox sweeper republished jobs", "count", n)
+		return deleteOutboxRows(tx, ids, ats)
+	})
+	return n, err
+}
+
+// deleteOutboxRows deletes the outbox rows keyed (ids[i], ats[i]), once
+// Kafka has their jobs.
+func deleteOutboxRows(db *gorm.DB, ids []uuid.UUID, ats []time.Time) error {
+	err := db.Exec(`DELETE FROM outbox WHERE (delivery_id, created_at) IN
+		(SELECT * FROM unnest(?::uuid[], ?::timestamptz[]))`, pgval.Array(ids), pgval.Array(ats)).Error
+	if err != nil {
+		return fmt.Errorf("delete outbox rows: %w", err)
+	}
+	return nil
+}
