@@ -294,8 +294,15 @@ func (a *App) Run(parent context.Context) error {
 		// Bulk replays re-queue through the outbox in the worker role too.
 		goRun("relay", func() error { return a.relay.Run(ctx) })
 	}
+	var dispatching sync.WaitGroup
 	if a.consumer != nil {
-		a.dispatcher.SetWorkContext(workCtx)
+		dispatching.Add(1)
+		go func() {
+			defer dispatching.Done()
+			if err := a.dispatcher.Run(workCtx); err != nil {
+				errc <- fmt.Errorf("dispatcher: %w", err)
+			}
+		}()
 		goRun("consumer", func() error { return a.consumer.Run(ctx) })
 		goRun("partitions", func() error { return a.partitions.Run(ctx) })
 		goRun("billing", func() error { return a.Billing.Run(ctx) })
@@ -323,6 +330,7 @@ func (a *App) Run(parent context.Context) error {
 		}
 		cancel()
 		stopWork()
+		dispatching.Wait()
 		closeCtx, cancelClose := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 		if err := a.consumer.Close(closeCtx); err != nil {
 			a.log.Warn("closing consumers", "err", err)

@@ -12,38 +12,49 @@ import (
 	"github.com/ferry-dev/ferry/delivery/egress"
 	"github.com/ferry-dev/ferry/delivery/internal/backoff"
 	"github.com/ferry-dev/ferry/delivery/internal/pgval"
-	"github.com/ferry-dev/ferry/delivery/outbox"
 	"github.com/ferry-dev/ferry/delivery/webhook"
 
 	"github.com/google/uuid"
 	"gorm.io/gorm"
 )
 
-// DispatcherConfig tunes the Dispatcher.
+// Publisher writes messages to Kafka and returns once every one is
+// acknowledged by the in-sync replicas. delivery/kafka implements it.
+type Publisher interface {
+	Publish(ctx context.Context, msgs []delivery.Message) error
+}
+
+// Config tunes the Dispatcher. The caps bound what one worker holds in
+// memory; a job arriving over any of them is parked (see lanes.go).
 type Config struct {
 	Policy RetryPolicy
 	// UserAgent is sent on every attempt, e.g. "Ferry/1.2.3".
 	UserAgent string
 	// EndpointTTL bounds how stale a cached endpoint may be (default 2 s).
 	EndpointTTL time.Duration
-	// MaxQueued bounds jobs held in memory across all lanes (default 50000).
+	// MaxQueued bounds jobs held in memory across all lanes (default
+	// 50000). Over it, jobs of tenants holding more than their share of
+	// it are parked.
 	MaxQueued int
-	// MaxQueuedPerEndpoint bounds one endpoint's lane (default 1000). A
-	// job arriving at a full lane is parked: published to the first retry
-	// tier without counting as an attempt, so one slow endpoint's backlog
-	// cannot fill MaxQueued and stall fetching for every other endpoint.
+	// MaxQueuedPerEndpoint bounds one endpoint's lane (default 1000).
 	MaxQueuedPerEndpoint int
+	// MaxQueuedPerTenant bounds what one tenant's lanes hold together
+	// (default 10000).
+	MaxQueuedPerTenant int
+	// MaxInFlightPerTenant bounds one tenant's concurrent HTTP attempts
+	// (default 512).
+	MaxInFlightPerTenant int
 }
 
 // Dispatcher makes attempts: for each job it checks Postgres, sends the
-// signed envelope, classifies the outcome, publishes the next step to
-// Kafka and logs the attempt, in that order, so that the consumer may
-// commit the job's offset as soon as Handle returns nil.
+// signed envelope and classifies the outcome in the job's lane, then
+// (off the lane) publishes the next step to Kafka and logs the attempt,
+// in that order, and only then lets the consumer commit the job's offset.
 type Dispatcher struct {
 	db        *gorm.DB
 	endpoints *endpointCache
 	sender    *egress.Sender
-	pub       outbox.Publisher
+	pub       Publisher
 	attempts  *attemptlog.Log
 	metrics   *delivery.Metrics
 	cfg       Config
@@ -52,10 +63,11 @@ type Dispatcher struct {
 	now       func() time.Time
 	lanes     *lanes
 	states    *stateLoader
+	parking   *parkingLot
 }
 
-// NewDispatcher returns a Dispatcher.
-func NewDispatcher(db *gorm.DB, cipher *delivery.Cipher, sender *egress.Sender, pub outbox.Publisher, attempts *attemptlog.Log,
+// NewDispatcher returns a Dispatcher; call Run before submitting jobs.
+func NewDispatcher(db *gorm.DB, cipher *delivery.Cipher, sender *egress.Sender, pub Publisher, attempts *attemptlog.Log,
 	metrics *delivery.Metrics, cfg Config, log *slog.Logger, now func() time.Time) *Dispatcher {
 	if now == nil {
 		now = time.Now
@@ -63,45 +75,70 @@ func NewDispatcher(db *gorm.DB, cipher *delivery.Cipher, sender *egress.Sender, 
 	cfg.EndpointTTL = cmp.Or(cfg.EndpointTTL, 2*time.Second)
 	cfg.MaxQueued = cmp.Or(cfg.MaxQueued, 50_000)
 	cfg.MaxQueuedPerEndpoint = min(cmp.Or(cfg.MaxQueuedPerEndpoint, 1000), cfg.MaxQueued)
+	cfg.MaxQueuedPerTenant = min(cmp.Or(cfg.MaxQueuedPerTenant, 10_000), cfg.MaxQueued)
+	cfg.MaxInFlightPerTenant = cmp.Or(cfg.MaxInFlightPerTenant, 512)
 	cfg.UserAgent = cmp.Or(cfg.UserAgent, "Ferry/dev")
 	d := &Dispatcher{
 		db: db, endpoints: newEndpointCache(db, cipher, cfg.EndpointTTL, now), sender: sender, pub: pub,
 		attempts: attempts, metrics: metrics, cfg: cfg, tiers: cfg.Policy.Tiers(), log: log, now: now,
-		states: newStateLoader(db),
+		states: newStateLoader(db), parking: newParkingLot(db, pub, log, now),
 	}
-	d.lanes = newLanes(d, cfg.MaxQueued, cfg.MaxQueuedPerEndpoint)
+	d.lanes = newLanes(d, cfg)
 	return d
 }
 
 // Tiers returns the retry tiers the dispatcher publishes to.
 func (d *Dispatcher) Tiers() []Tier { return d.tiers }
 
-// Handle makes the attempt job asks for, unless Postgres shows it was
-// already made or the delivery is finished. It returns nil once the
-// attempt is logged and the next step is durable; an error means nothing
-// may be committed and the job must be handled again.
-func (d *Dispatcher) Handle(ctx context.Context, job delivery.Job) error {
+// Run lets the dispatcher take jobs and keeps its parking lot (heartbeat,
+// sweeping dead workers' parked jobs) until ctx ends. Attempts run under
+// ctx: cancelling it aborts those in flight, whose jobs are then handed
+// back to Kafka uncommitted. Call Drain before cancelling to let them
+// finish.
+func (d *Dispatcher) Run(ctx context.Context) error {
+	d.lanes.start(ctx)
+	err := d.parking.run(ctx)
+	d.lanes.wait()
+	return err
+}
+
+// pendingAttempt is an attempt whose HTTP exchange is over and whose next
+// step and log entry are still to be made durable.
+type pendingAttempt struct {
+	job  delivery.Job
+	rec  attemptlog.Record
+	next *delivery.Message
+	log  *slog.Logger
+	// timedOut reports the receiver did not answer in time; the lane
+	// lowers its concurrency.
+	timedOut bool
+}
+
+// attempt makes the attempt job asks for, unless Postgres shows it was
+// already made or the delivery is finished (then it returns nil, nil).
+// An error means the job must be tried again.
+func (d *Dispatcher) attempt(ctx context.Context, job delivery.Job) (*pendingAttempt, error) {
 	log := d.log.With("tenant_id", job.TenantID, "event_id", job.EventID, "endpoint_id", job.EndpointID,
 		"delivery_id", job.DeliveryID, "attempt", job.Attempt)
 	st, found, err := d.states.load(ctx, job.DeliveryID)
 	if err != nil {
-		return fmt.Errorf("load delivery %s: %w", job.DeliveryID, err)
+		return nil, fmt.Errorf("load delivery %s: %w", job.DeliveryID, err)
 	}
 	if !found || st.Status.Finished() || st.AttemptCount >= job.Attempt {
 		d.metrics.Skipped.Inc()
 		log.Debug("skipping job", "status", st.Status, "attempt_count", st.AttemptCount)
-		return nil
+		return nil, nil
 	}
 	tgt, err := d.endpoints.get(ctx, job.EndpointID)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if tgt.deleted || !tgt.endpoint.Enabled {
-		return d.exhaustWithoutAttempt(ctx, job, log)
+		return nil, d.exhaustWithoutAttempt(ctx, job, log)
 	}
 	if tgt.limiter != nil {
 		if err := tgt.limiter.Wait(ctx); err != nil {
-			return fmt.Errorf("rate limit wait: %w", err)
+			return nil, fmt.Errorf("rate limit wait: %w", err)
 		}
 	}
 
@@ -116,7 +153,7 @@ func (d *Dispatcher) Handle(ctx context.Context, job delivery.Job) error {
 		Timeout: time.Duration(tgt.endpoint.TimeoutSeconds) * time.Second})
 	if ctx.Err() != nil {
 		// Shutting down mid-attempt: hand the job back unlogged.
-		return ctx.Err()
+		return nil, ctx.Err()
 	}
 
 	rec := attemptlog.Record{TenantID: job.TenantID, Attempt: delivery.Attempt{
@@ -140,33 +177,37 @@ func (d *Dispatcher) Handle(ctx context.Context, job delivery.Job) error {
 		rec.ResponseStatus, rec.ResponseHeaders, rec.ResponseBody = &status, resp.Headers, pgval.Text(resp.Body)
 	}
 	d.metrics.Attempts.WithLabelValues(string(rec.Outcome), reason).Inc()
+	p := &pendingAttempt{job: job, rec: rec, log: log, timedOut: rec.ErrorClass == ErrClassTimeout}
+	p.next = d.nextStep(job, &p.rec, resp.RetryAfter)
+	log.Debug("attempt made", "outcome", rec.Outcome, "reason", reason, "status", p.rec.Status)
+	return p, nil
+}
 
-	next, err := d.nextStep(job, &rec, resp.RetryAfter)
-	if err != nil {
-		return err
-	}
-	if next != nil {
-		if err := backoff.Until(ctx, log, "publish next step", func() error { return d.pub.Publish(ctx, []delivery.Message{*next}) }); err != nil {
+// complete makes p durable: the next step is acknowledged by Kafka, then
+// the attempt is committed in the attempt log. It returns nil only when
+// both are; the job's offset may then be committed.
+func (d *Dispatcher) complete(ctx context.Context, p *pendingAttempt) error {
+	if p.next != nil {
+		if err := backoff.Until(ctx, p.log, "publish next step", func() error { return d.pub.Publish(ctx, []delivery.Message{*p.next}) }); err != nil {
 			return err
 		}
 	}
-	if err := backoff.Until(ctx, log, "log attempt", func() error { return d.attempts.Record(ctx, rec) }); err != nil {
+	if err := backoff.Until(ctx, p.log, "log attempt", func() error { return d.attempts.Record(ctx, p.rec) }); err != nil {
 		return err
 	}
-	if rec.Status == delivery.StatusSucceeded && !job.AcceptedAt.IsZero() {
-		d.metrics.ToSuccess.Observe(d.now().Sub(job.AcceptedAt).Seconds())
+	if p.rec.Status == delivery.StatusSucceeded && !p.job.AcceptedAt.IsZero() {
+		d.metrics.ToSuccess.Observe(d.now().Sub(p.job.AcceptedAt).Seconds())
 	}
-	log.Debug("attempt made", "outcome", rec.Outcome, "reason", reason, "status", rec.Status)
 	return nil
 }
 
 // nextStep sets rec's resulting status and returns the message that
 // carries the delivery on: a retry-tier job, a dead-topic record, or nil.
-func (d *Dispatcher) nextStep(job delivery.Job, rec *attemptlog.Record, retryAfter time.Duration) (*delivery.Message, error) {
+func (d *Dispatcher) nextStep(job delivery.Job, rec *attemptlog.Record, retryAfter time.Duration) *delivery.Message {
 	switch rec.Outcome {
 	case delivery.OutcomeSuccess:
 		rec.Status = delivery.StatusSucceeded
-		return nil, nil
+		return nil
 	case delivery.OutcomeDropped:
 		rec.Status = delivery.StatusDropped
 		return d.deadMessage(job, delivery.StatusDropped)
@@ -188,44 +229,22 @@ func (d *Dispatcher) nextStep(job delivery.Job, rec *attemptlog.Record, retryAft
 	nextJob.FirstAttemptAt = rec.FirstAttemptAt
 	nextJob.DueAt = dueUTC
 	nextJob.EnqueuedAt = now.UTC()
-	tier := TierFor(d.tiers, due.Sub(now))
-	m := delivery.Message{Topic: tier.Name, Job: nextJob}
-	return &m, nil
+	return &delivery.Message{Topic: TierFor(d.tiers, due.Sub(now)).Name, Job: nextJob}
 }
 
-// park republishes job, unattempted, to the first retry tier: it comes
-// back after that tier's delay with the same attempt number.
-func (d *Dispatcher) park(ctx context.Context, job delivery.Job) error {
-	tier := d.tiers[0]
-	now := d.now().UTC()
-	job.EnqueuedAt, job.DueAt = now, now.Add(tier.Delay)
-	m := delivery.Message{Topic: tier.Name, Job: job}
-	log := d.log.With("tenant_id", job.TenantID, "event_id", job.EventID, "endpoint_id", job.EndpointID,
-		"delivery_id", job.DeliveryID, "attempt", job.Attempt)
-	if err := backoff.Until(ctx, log, "park job", func() error { return d.pub.Publish(ctx, []delivery.Message{m}) }); err != nil {
-		return err
-	}
-	d.metrics.Parked.Inc()
-	return nil
-}
-
-func (d *Dispatcher) deadMessage(job delivery.Job, status delivery.Status) (*delivery.Message, error) {
+func (d *Dispatcher) deadMessage(job delivery.Job, status delivery.Status) *delivery.Message {
 	d.metrics.DeadLettered.WithLabelValues(string(status)).Inc()
-	m := delivery.Message{Topic: delivery.TopicDead, Job: job}
-	return &m, nil
+	return &delivery.Message{Topic: delivery.TopicDead, Job: job}
 }
 
 // exhaustWithoutAttempt finishes a delivery whose endpoint was disabled or
 // deleted: nothing is sent, and the delivery stays replayable.
 func (d *Dispatcher) exhaustWithoutAttempt(ctx context.Context, job delivery.Job, log *slog.Logger) error {
-	m, err := d.deadMessage(job, delivery.StatusExhausted)
-	if err != nil {
-		return err
-	}
+	m := d.deadMessage(job, delivery.StatusExhausted)
 	if err := backoff.Until(ctx, log, "publish dead letter", func() error { return d.pub.Publish(ctx, []delivery.Message{*m}) }); err != nil {
 		return err
 	}
-	err = d.db.WithContext(ctx).Exec(`UPDATE deliveries SET status = 'exhausted', next_attempt_at = NULL, updated_at = ?
+	err := d.db.WithContext(ctx).Exec(`UPDATE deliveries SET status = 'exhausted', next_attempt_at = NULL, updated_at = ?
 		WHERE id = ? AND status IN ('pending', 'retrying')`, d.now().UTC(), job.DeliveryID).Error
 	if err != nil {
 		return fmt.Errorf("exhaust delivery %s: %w", job.DeliveryID, err)
@@ -234,20 +253,19 @@ func (d *Dispatcher) exhaustWithoutAttempt(ctx context.Context, job delivery.Job
 	return nil
 }
 
-// Submit queues job on its endpoint's lane; done is called once the job
-// is handled and may be committed. A job for a lane already holding
-// MaxQueuedPerEndpoint jobs is parked in the first retry tier instead
-// (done is called once that is durable). Submit blocks while the
-// dispatcher holds MaxQueued jobs, which pauses fetching from Kafka.
+// Submit admits job; done is called once the job is handled and may be
+// committed. It never waits on one tenant: a job over its lane's, its
+// tenant's or this worker's cap is parked in Postgres (done is then
+// called once that is durable) and taken back as soon as there is room.
+// It blocks only while parking itself is backed up, and returns an error
+// once the dispatcher has stopped (the job stays uncommitted).
 func (d *Dispatcher) Submit(ctx context.Context, job delivery.Job, done func()) error {
 	return d.lanes.submit(ctx, job, done)
 }
 
-// Drain waits until every submitted job has been handled, or ctx ends.
+// Drain waits until every admitted job has been handled, or ctx ends.
+// Parked jobs stay parked; another worker (or the next run of this one)
+// republishes them.
 func (d *Dispatcher) Drain(ctx context.Context) error {
 	return d.lanes.drain(ctx)
 }
-
-// SetWorkContext sets the context attempts run under; cancelling it
-// aborts in-flight attempts (their jobs are then not committed).
-func (d *Dispatcher) SetWorkContext(ctx context.Context) { d.lanes.setWorkContext(ctx) }

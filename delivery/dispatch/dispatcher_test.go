@@ -91,7 +91,7 @@ func TestJobDoneOnlyAfterNextStepAndLogAreDurable(t *testing.T) {
 	t.Cleanup(cancel)
 	d := NewDispatcher(b.db, b.cipher, egress.NewSender(egress.AddressPolicy{AllowPrivate: true}, nil), pub, attempts,
 		delivery.NewMetrics(prometheus.NewRegistry()), Config{Policy: RetryPolicy{Scale: 0.001}}, deliverytest.Logger(), nil)
-	d.SetWorkContext(ctx)
+	runDispatcher(t, ctx, d)
 
 	type atDone struct {
 		published int

@@ -2,31 +2,73 @@ package dispatch
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"time"
 
-	"github.com/ferry-dev/ferry/delivery"
 	"github.com/google/uuid"
+
+	"github.com/ferry-dev/ferry/delivery"
 )
 
-// lanes schedules jobs per endpoint: each endpoint has a FIFO lane served
-// by at most max_in_flight workers, so first attempts start in the order
-// they were fetched (acceptance order) and a slow endpoint only ever holds
-// its own workers, never another endpoint's.
-type lanes struct {
-	d       *Dispatcher
-	slots   chan struct{} // one per job held in memory
-	laneCap int           // jobs one lane may hold before new ones are parked
+// errStopped is returned by Submit once the dispatcher has stopped.
+var errStopped = errors.New("dispatcher stopped")
 
-	mu         sync.Mutex
-	byEndpoint map[uuid.UUID]*lane
-	workCtx    context.Context
-	pending    sync.WaitGroup
+// Admission, in one worker (see README "Delivery guarantees" → fairness):
+//
+//   - Each endpoint has a FIFO lane served by at most its concurrency
+//     limit of workers: max_in_flight, halved on every timed-out attempt
+//     and raised by one on every other, so a hanging endpoint holds few
+//     connections until it recovers.
+//   - Each tenant may hold MaxQueuedPerTenant jobs in memory and run
+//     MaxInFlightPerTenant attempts at once; each lane MaxQueuedPerEndpoint
+//     jobs; the worker MaxQueued, beyond which only tenants under their
+//     share of it are admitted.
+//   - A job over a cap, or for a lane that already has parked jobs (to
+//     keep acceptance order), is parked in Postgres and its offset
+//     committed, so the fetch loop never waits on one tenant. A parked
+//     job is not an attempt. As soon as its lane has room again (every
+//     finished job checks), its parked jobs come back oldest first,
+//     straight into the lane.
+//   - A lane hands each finished HTTP exchange to a goroutine that makes
+//     the next step and the attempt log entry durable, and takes its next
+//     job at once; the job counts against the caps until that is done.
+type lanes struct {
+	d   *Dispatcher
+	cfg Config
+
+	ready     chan struct{}   // closed by start
+	ctx       context.Context // attempts and background work run under it
+	parkSlots chan struct{}   // bounds parks in progress: Submit's only backpressure
+
+	mu          sync.Mutex
+	byEndpoint  map[uuid.UUID]*lane
+	byTenant    map[uuid.UUID]*tenantLoad
+	parkedLanes map[*lane]struct{} // lanes with jobs in the parking lot
+	held        int                // jobs admitted and not yet done
+
+	background sync.WaitGroup // workers, parkers, unparkers, finishers
 }
 
 type lane struct {
-	queue   []laneItem
+	endpointID  uuid.UUID
+	tenant      *tenantLoad
+	queue       []laneItem
+	held        int // queued, being attempted, or being made durable
+	running     int // workers
+	maxInFlight int // the endpoint's setting
+	limit       int // current concurrency, 1..maxInFlight
+	parked      int // parked and not yet claimed back
+	unparking   bool
+	waiting     bool // wants a worker; its tenant is at MaxInFlightPerTenant
+}
+
+type tenantLoad struct {
+	id      uuid.UUID
+	lanes   int
+	held    int
 	running int
+	waiting []*lane
 }
 
 type laneItem struct {
@@ -34,72 +76,208 @@ type laneItem struct {
 	done func()
 }
 
-func newLanes(d *Dispatcher, maxQueued, laneCap int) *lanes {
-	return &lanes{d: d, slots: make(chan struct{}, maxQueued), laneCap: laneCap, byEndpoint: make(map[uuid.UUID]*lane),
-		workCtx: context.Background()}
+func newLanes(d *Dispatcher, cfg Config) *lanes {
+	return &lanes{
+		d: d, cfg: cfg, ready: make(chan struct{}), parkSlots: make(chan struct{}, 4*maxParkBatch),
+		byEndpoint: make(map[uuid.UUID]*lane), byTenant: make(map[uuid.UUID]*tenantLoad),
+		parkedLanes: make(map[*lane]struct{}),
+	}
 }
 
-func (l *lanes) setWorkContext(ctx context.Context) {
-	l.mu.Lock()
-	l.workCtx = ctx
-	l.mu.Unlock()
+// start lets jobs in; attempts run under ctx. A background loop retries
+// unparking once a second, in case no finishing job of a lane triggers it.
+func (l *lanes) start(ctx context.Context) {
+	l.ctx = ctx
+	close(l.ready)
+	l.background.Add(1)
+	go func() {
+		defer l.background.Done()
+		t := time.NewTicker(time.Second)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				l.mu.Lock()
+				for ln := range l.parkedLanes {
+					l.unparkLocked(ln)
+				}
+				l.mu.Unlock()
+			}
+		}
+	}()
 }
+
+// wait returns once every goroutine of the lanes has ended (after the
+// context given to start is cancelled).
+func (l *lanes) wait() { l.background.Wait() }
 
 func (l *lanes) submit(ctx context.Context, job delivery.Job, done func()) error {
-	l.mu.Lock()
-	full := false
-	if ln := l.byEndpoint[job.EndpointID]; ln != nil {
-		full = len(ln.queue) >= l.laneCap
-	}
-	l.mu.Unlock()
-	if full {
-		// Parking keeps this endpoint's backlog from taking the slots
-		// every other endpoint needs (no head-of-line blocking).
-		if err := l.d.park(ctx, job); err != nil {
-			return err
-		}
-		done()
-		return nil
-	}
 	select {
-	case l.slots <- struct{}{}:
+	case <-l.ready:
 	case <-ctx.Done():
 		return ctx.Err()
+	}
+	if l.ctx.Err() != nil {
+		return errStopped
 	}
 	maxInFlight := delivery.DefaultMaxInFlight
 	if tgt, err := l.d.endpoints.get(ctx, job.EndpointID); err == nil && !tgt.deleted {
 		maxInFlight = max(1, tgt.endpoint.MaxInFlight)
 	}
-	l.pending.Add(1)
-	l.d.metrics.Queued.Inc()
 	l.mu.Lock()
-	ln := l.byEndpoint[job.EndpointID]
-	if ln == nil {
-		ln = &lane{}
-		l.byEndpoint[job.EndpointID] = ln
+	ln := l.laneLocked(job, maxInFlight)
+	t := ln.tenant
+	if ln.parked > 0 || ln.held >= l.cfg.MaxQueuedPerEndpoint || t.held >= l.cfg.MaxQueuedPerTenant ||
+		(l.held >= l.cfg.MaxQueued && t.held >= l.cfg.MaxQueued/len(l.byTenant)) {
+		ln.parked++
+		l.parkedLanes[ln] = struct{}{}
+		l.mu.Unlock()
+		return l.park(ctx, ln, job, done)
 	}
-	ln.queue = append(ln.queue, laneItem{job: job, done: done})
-	start := ln.running < maxInFlight
-	if start {
-		ln.running++
-	}
-	workCtx := l.workCtx
+	l.admitLocked(ln, laneItem{job: job, done: done})
 	l.mu.Unlock()
-	if start {
-		go l.work(workCtx, job.EndpointID, ln)
-	}
 	return nil
 }
 
-// work serves one lane until it is empty.
-func (l *lanes) work(ctx context.Context, endpointID uuid.UUID, ln *lane) {
+// laneLocked returns job's lane, creating it (and its tenant's load).
+func (l *lanes) laneLocked(job delivery.Job, maxInFlight int) *lane {
+	ln := l.byEndpoint[job.EndpointID]
+	if ln == nil {
+		t := l.byTenant[job.TenantID]
+		if t == nil {
+			t = &tenantLoad{id: job.TenantID}
+			l.byTenant[job.TenantID] = t
+		}
+		t.lanes++
+		ln = &lane{endpointID: job.EndpointID, tenant: t, maxInFlight: maxInFlight, limit: maxInFlight}
+		l.byEndpoint[job.EndpointID] = ln
+	}
+	if ln.maxInFlight != maxInFlight { // the endpoint was edited
+		ln.maxInFlight, ln.limit = maxInFlight, min(max(ln.limit, 1), maxInFlight)
+	}
+	return ln
+}
+
+func (l *lanes) admitLocked(ln *lane, item laneItem) {
+	ln.queue = append(ln.queue, item)
+	ln.held++
+	ln.tenant.held++
+	l.held++
+	l.d.metrics.Queued.Inc()
+	l.startWorkerLocked(ln)
+}
+
+// startWorkerLocked starts a worker for ln if its concurrency allows and
+// its tenant has an in-flight slot; otherwise the lane waits for one.
+func (l *lanes) startWorkerLocked(ln *lane) {
+	if ln.running >= ln.limit || len(ln.queue) == 0 {
+		return
+	}
+	t := ln.tenant
+	if t.running >= l.cfg.MaxInFlightPerTenant {
+		if !ln.waiting {
+			ln.waiting = true
+			t.waiting = append(t.waiting, ln)
+		}
+		return
+	}
+	ln.running++
+	t.running++
+	l.background.Add(1)
+	go l.work(ln)
+}
+
+// park stores job in the parking lot off the fetch loop; done is called
+// once it is durable. Only a backed-up parking lot makes it wait.
+func (l *lanes) park(ctx context.Context, ln *lane, job delivery.Job, done func()) error {
+	select {
+	case l.parkSlots <- struct{}{}:
+	case <-ctx.Done():
+		l.mu.Lock()
+		ln.parked--
+		l.forgetLocked(ln)
+		l.mu.Unlock()
+		return ctx.Err()
+	}
+	stored := l.d.parking.park(l.ctx, job)
+	l.background.Add(1)
+	go func() {
+		defer l.background.Done()
+		defer func() { <-l.parkSlots }()
+		err := <-stored
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		if err != nil { // stopping: the job stays uncommitted in Kafka
+			ln.parked--
+			l.forgetLocked(ln)
+			return
+		}
+		l.d.metrics.Parked.Inc()
+		done()
+		l.unparkLocked(ln)
+	}()
+	return nil
+}
+
+// unparkLocked claims ln's parked jobs back into the lane when it, its
+// tenant and the worker have room.
+func (l *lanes) unparkLocked(ln *lane) {
+	t := ln.tenant
+	if ln.parked == 0 || ln.unparking || l.ctx.Err() != nil || ln.held > l.cfg.MaxQueuedPerEndpoint/2 {
+		return
+	}
+	room := min(l.cfg.MaxQueuedPerEndpoint-ln.held, l.cfg.MaxQueuedPerTenant-t.held, l.cfg.MaxQueued-l.held, maxParkBatch)
+	if room <= 0 {
+		return
+	}
+	ln.unparking = true
+	l.background.Add(1)
+	go func() {
+		defer l.background.Done()
+		jobs, err := l.d.parking.claim(l.ctx, ln.endpointID, room)
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		ln.unparking = false
+		if err != nil {
+			if l.ctx.Err() == nil {
+				l.d.log.Warn("taking parked jobs back failed; retrying", "endpoint_id", ln.endpointID, "err", err)
+			}
+			return // the once-a-second loop tries again
+		}
+		ln.parked -= len(jobs)
+		if ln.parked == 0 {
+			delete(l.parkedLanes, ln)
+		}
+		for _, pj := range jobs {
+			id := pj.id
+			l.admitLocked(ln, laneItem{job: pj.job, done: func() {
+				if err := l.d.parking.release(l.ctx, id); err != nil {
+					l.d.log.Warn("releasing a parked job's row failed; it will be republished", "err", err)
+				}
+			}})
+		}
+		l.forgetLocked(ln)
+	}()
+}
+
+// work serves one lane until it is empty or over its concurrency limit.
+func (l *lanes) work(ln *lane) {
+	defer l.background.Done()
 	for {
 		l.mu.Lock()
-		if len(ln.queue) == 0 {
+		if len(ln.queue) == 0 || ln.running > ln.limit || l.ctx.Err() != nil {
 			ln.running--
-			if ln.running == 0 && l.byEndpoint[endpointID] == ln {
-				delete(l.byEndpoint, endpointID)
+			t := ln.tenant
+			t.running--
+			for len(t.waiting) > 0 && t.running < l.cfg.MaxInFlightPerTenant {
+				next := t.waiting[0]
+				t.waiting = t.waiting[1:]
+				next.waiting = false
+				l.startWorkerLocked(next)
 			}
+			l.forgetLocked(ln)
 			l.mu.Unlock()
 			return
 		}
@@ -110,48 +288,105 @@ func (l *lanes) work(ctx context.Context, endpointID uuid.UUID, ln *lane) {
 
 		l.d.metrics.Queued.Dec()
 		l.d.metrics.InFlight.Inc()
-		if l.handle(ctx, item.job) {
-			item.done()
-		}
+		p, ok := l.attempt(item.job)
 		l.d.metrics.InFlight.Dec()
-		<-l.slots
-		l.pending.Done()
+		if p != nil {
+			l.mu.Lock()
+			if p.timedOut {
+				ln.limit = max(1, ln.limit/2)
+			} else if ln.limit < ln.maxInFlight {
+				ln.limit++
+			}
+			l.mu.Unlock()
+		}
+		l.background.Add(1)
+		go l.finish(ln, item, p, ok)
 	}
 }
 
-// handle retries Handle until it succeeds (true) or ctx ends (false: the
-// job is handed back to Kafka uncommitted).
-func (l *lanes) handle(ctx context.Context, job delivery.Job) bool {
-	backoff := 100 * time.Millisecond
+// attempt calls Dispatcher.attempt until it succeeds; false means the
+// dispatcher is stopping and the job goes back to Kafka uncommitted.
+func (l *lanes) attempt(job delivery.Job) (*pendingAttempt, bool) {
+	wait := 100 * time.Millisecond
 	for {
-		err := l.d.Handle(ctx, job)
+		p, err := l.d.attempt(l.ctx, job)
 		if err == nil {
-			return true
+			return p, true
 		}
-		if ctx.Err() != nil {
-			return false
+		if l.ctx.Err() != nil {
+			return nil, false
 		}
 		l.d.log.Warn("handling job failed; retrying", "err", err, "delivery_id", job.DeliveryID,
-			"endpoint_id", job.EndpointID, "tenant_id", job.TenantID, "backoff", backoff)
+			"endpoint_id", job.EndpointID, "tenant_id", job.TenantID, "backoff", wait)
+		t := time.NewTimer(wait)
 		select {
-		case <-ctx.Done():
-			return false
-		case <-time.After(backoff):
+		case <-l.ctx.Done():
+			t.Stop()
+			return nil, false
+		case <-t.C:
 		}
-		backoff = min(backoff*2, 10*time.Second)
+		wait = min(wait*2, 10*time.Second)
 	}
 }
 
+// finish makes an attempt durable (p is nil for a skipped job), then lets
+// its offset be committed and frees its room in the caps.
+func (l *lanes) finish(ln *lane, item laneItem, p *pendingAttempt, ok bool) {
+	defer l.background.Done()
+	if ok && p != nil {
+		ok = l.d.complete(l.ctx, p) == nil
+	}
+	if ok {
+		item.done()
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	ln.held--
+	ln.tenant.held--
+	l.held--
+	l.unparkLocked(ln)
+	// Room freed in the tenant or the worker may let another lane's
+	// parked jobs back; map order spreads the chances.
+	tries := 0
+	for other := range l.parkedLanes {
+		if tries++; tries > 4 {
+			break
+		}
+		l.unparkLocked(other)
+	}
+	l.forgetLocked(ln)
+}
+
+// forgetLocked drops an idle lane, and its tenant's load once that has no
+// lane left, so memory follows the work in flight.
+func (l *lanes) forgetLocked(ln *lane) {
+	if ln.held > 0 || ln.parked > 0 || ln.running > 0 || ln.unparking || ln.waiting || l.byEndpoint[ln.endpointID] != ln {
+		return
+	}
+	delete(l.byEndpoint, ln.endpointID)
+	delete(l.parkedLanes, ln)
+	t := ln.tenant
+	if t.lanes--; t.lanes == 0 {
+		delete(l.byTenant, t.id)
+	}
+}
+
+// drain waits until no admitted job is left, or ctx ends. Unparking may
+// still admit jobs while it waits; they are waited for too.
 func (l *lanes) drain(ctx context.Context) error {
-	done := make(chan struct{})
-	go func() {
-		l.pending.Wait()
-		close(done)
-	}()
-	select {
-	case <-done:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
+	t := time.NewTicker(10 * time.Millisecond)
+	defer t.Stop()
+	for {
+		l.mu.Lock()
+		held := l.held
+		l.mu.Unlock()
+		if held == 0 {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-t.C:
+		}
 	}
 }

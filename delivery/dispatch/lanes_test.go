@@ -3,6 +3,7 @@ package dispatch
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"sync"
@@ -46,10 +47,11 @@ func (p *fakePublisher) topics() map[string]int {
 
 // TestLaneCapParksOverflowWithoutBlockingOthers fills one hanging
 // endpoint's lane far beyond its cap and checks the overflow is parked in
-// the first retry tier (unattempted, committed at once) instead of taking
-// the dispatcher's global slots, so a healthy endpoint's jobs submitted
-// afterwards are still delivered within 2 s. Without the per-lane cap the
-// 21st submit would block and the healthy endpoint would starve.
+// Postgres (unattempted, committable at once) instead of taking the
+// dispatcher's global room or blocking Submit, so a healthy endpoint's
+// jobs submitted afterwards are still delivered within 2 s; and that once
+// the endpoint answers, the parked jobs come back in acceptance order
+// without waiting for a retry delay.
 func TestLaneCapParksOverflowWithoutBlockingOthers(t *testing.T) {
 	t.Parallel()
 	db := deliverytest.DB(t)
@@ -70,7 +72,8 @@ func TestLaneCapParksOverflowWithoutBlockingOthers(t *testing.T) {
 		}
 		healthy.Add(1)
 	}))
-	t.Cleanup(func() { close(stop); srv.CloseClientConnections(); srv.Close() })
+	var stopOnce sync.Once
+	t.Cleanup(func() { stopOnce.Do(func() { close(stop) }); srv.CloseClientConnections(); srv.Close() })
 
 	cipher, err := delivery.NewCipher(bytes.Repeat([]byte{1}, 32))
 	if err != nil {
@@ -85,7 +88,7 @@ func TestLaneCapParksOverflowWithoutBlockingOthers(t *testing.T) {
 	if err := db.Exec(`INSERT INTO tenants (id, name) VALUES (?, 'lanes')`, tenant).Error; err != nil {
 		t.Fatal(err)
 	}
-	one, timeout := 1, 1
+	one, timeout := 1, 10
 	slow, _, err := svc.CreateEndpoint(ctx, tenant, delivery.EndpointInput{URL: srv.URL + "/hang", EventTypes: []string{"slow"}, MaxInFlight: &one, TimeoutSeconds: &timeout})
 	if err != nil {
 		t.Fatal(err)
@@ -110,7 +113,7 @@ func TestLaneCapParksOverflowWithoutBlockingOthers(t *testing.T) {
 	d := NewDispatcher(db, cipher, egress.NewSender(egress.AddressPolicy{AllowPrivate: true}, nil), pub, attempts,
 		delivery.NewMetrics(prometheus.NewRegistry()), Config{Policy: RetryPolicy{Scale: 0.001}, MaxQueued: 20, MaxQueuedPerEndpoint: 5},
 		deliverytest.Logger(), nil)
-	d.SetWorkContext(ctx)
+	runDispatcher(t, ctx, d)
 
 	var done atomic.Int32
 	submitted := make(chan struct{})
@@ -135,26 +138,111 @@ func TestLaneCapParksOverflowWithoutBlockingOthers(t *testing.T) {
 	if n := healthy.Load(); n != 5 {
 		t.Fatalf("healthy endpoint got %d of 5 deliveries within 2s", n)
 	}
-	// The hanging lane holds 1 running + 5 queued (or 5 with the first
-	// not yet picked up by its worker); the other 34 or 35 are parked.
-	parked := pub.topics()["retry-30s"]
-	if parked != 34 && parked != 35 {
-		t.Errorf("%d jobs parked, want 34 or 35 (topics %v)", parked, pub.topics())
-	}
-	pub.mu.Lock()
-	for _, m := range pub.msgs {
-		if m.Topic == "retry-30s" && m.Job.Attempt != 1 {
-			t.Errorf("parked job counts as a retry: %+v", m.Job)
-		}
-		if m.Job.EndpointID != slow.ID {
-			t.Errorf("parked job for endpoint %s", m.Job.EndpointID)
-		}
-	}
-	pub.mu.Unlock()
-	for done.Load() < 34+5 && time.Now().Before(deadline.Add(5*time.Second)) {
+	// The hanging lane holds its cap of 5; the other 35 are parked in
+	// Postgres, unattempted, and done (committable) once parked.
+	for done.Load() < 35+5 && time.Now().Before(deadline.Add(3*time.Second)) {
 		time.Sleep(10 * time.Millisecond)
 	}
-	if got := done.Load(); got < 34+5 {
-		t.Errorf("%d jobs done (committable), want at least the 34 parked and 5 healthy", got)
+	var parked int64
+	if err := db.Raw(`SELECT count(*) FROM parked_jobs WHERE endpoint_id = ?`, slow.ID).Scan(&parked).Error; err != nil {
+		t.Fatal(err)
 	}
+	if parked != 35 {
+		t.Errorf("%d jobs parked, want 35", parked)
+	}
+	if got := done.Load(); got < 35+5 {
+		t.Errorf("%d jobs done, want at least the 35 parked and 5 healthy", got)
+	}
+	if n := pub.topics()["retry-30s"]; n != 0 {
+		t.Errorf("%d jobs went to a retry tier; parking must not delay them by a retry", n)
+	}
+
+	// Once the endpoint answers, the parked jobs come back without any
+	// retry delay: every slow job gets exactly one attempt, in order.
+	stopOnce.Do(func() { close(stop) })
+	var logged, left int64
+	for time.Now().Before(start.Add(20 * time.Second)) {
+		_ = db.Raw(`SELECT count(*) FROM attempts WHERE endpoint_id = ?`, slow.ID).Scan(&logged).Error
+		_ = db.Raw(`SELECT count(*) FROM parked_jobs`).Scan(&left).Error
+		if logged == 40 && left == 0 {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if logged != 40 || left != 0 {
+		t.Fatalf("%d attempts to the slow endpoint, %d parked rows left; want 40 and 0", logged, left)
+	}
+	if got := done.Load(); got != 45 {
+		t.Errorf("%d done calls, want one per submitted job (45)", got)
+	}
+	var order []time.Time
+	_ = db.Raw(`SELECT e.created_at FROM attempts a JOIN events e ON e.id = a.event_id
+		WHERE a.endpoint_id = ? ORDER BY a.started_at`, slow.ID).Scan(&order).Error
+	for i := 1; i < len(order); i++ {
+		if order[i].Before(order[i-1]) {
+			t.Fatalf("attempt %d is for an event accepted before the previous one's: parking broke acceptance order", i)
+		}
+	}
+}
+
+// TestDeadWorkersParkedJobsRepublished: jobs parked by a worker whose
+// heartbeat went stale (a crash) are republished to the deliveries topic
+// by a live worker and their rows deleted; a live worker's are left alone.
+func TestDeadWorkersParkedJobsRepublished(t *testing.T) {
+	t.Parallel()
+	db := deliverytest.DB(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	dead, alive := uuid.New(), uuid.New()
+	now := time.Now().UTC()
+	if err := db.Exec(`INSERT INTO dispatch_workers (id, heartbeat_at) VALUES (?, ?), (?, ?)`,
+		dead, now.Add(-time.Minute), alive, now).Error; err != nil {
+		t.Fatal(err)
+	}
+	var want []uuid.UUID
+	for _, owner := range []uuid.UUID{dead, dead, alive, dead} {
+		job := delivery.Job{DeliveryID: uuid.New(), EndpointID: uuid.New(), TenantID: uuid.New(), Attempt: 1, Trigger: delivery.TriggerInitial}
+		if err := db.Exec(`INSERT INTO parked_jobs (owner, endpoint_id, tenant_id, job) VALUES (?, ?, ?, ?::jsonb)`,
+			owner, job.EndpointID, job.TenantID, mustJSON(t, job)).Error; err != nil {
+			t.Fatal(err)
+		}
+		if owner == dead {
+			want = append(want, job.DeliveryID)
+		}
+	}
+	pub := &fakePublisher{}
+	d := NewDispatcher(db, nil, nil, pub, nil, delivery.NewMetrics(prometheus.NewRegistry()), Config{}, deliverytest.Logger(), nil)
+	runDispatcher(t, ctx, d)
+	deadline := time.Now().Add(10 * time.Second)
+	var left []uuid.UUID
+	for time.Now().Before(deadline) {
+		left = nil
+		_ = db.Raw(`SELECT owner FROM parked_jobs`).Scan(&left).Error
+		if len(left) == 1 {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if len(left) != 1 || left[0] != alive {
+		t.Fatalf("parked rows left %v, want only the live worker's", left)
+	}
+	pub.mu.Lock()
+	defer pub.mu.Unlock()
+	if len(pub.msgs) != len(want) {
+		t.Fatalf("%d republished, want %d", len(pub.msgs), len(want))
+	}
+	for i, m := range pub.msgs {
+		if m.Topic != delivery.TopicDeliveries || m.Job.DeliveryID != want[i] {
+			t.Errorf("republished %d: %s %s, want deliveries %s (in parking order)", i, m.Topic, m.Job.DeliveryID, want[i])
+		}
+	}
+}
+
+func mustJSON(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }

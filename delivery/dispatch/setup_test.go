@@ -48,3 +48,18 @@ func startAttemptLog(t *testing.T, db *gorm.DB) *attemptlog.Log {
 	})
 	return l
 }
+
+// runDispatcher runs d until the test ends.
+func runDispatcher(t *testing.T, ctx context.Context, d *Dispatcher) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_ = d.Run(ctx)
+	}()
+	t.Cleanup(func() {
+		cancel()
+		<-done
+	})
+}
