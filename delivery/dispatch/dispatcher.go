@@ -124,6 +124,13 @@ func (d *Dispatcher) attempt(ctx context.Context, job delivery.Job) (*pendingAtt
 	if err != nil {
 		return nil, fmt.Errorf("load delivery %s: %w", job.DeliveryID, err)
 	}
+	if found && (st.TenantID != job.TenantID || st.EndpointID != job.EndpointID) {
+		// The delivery row is authoritative; a job naming another tenant
+		// or endpoint is corrupt or forged and is never sent.
+		d.metrics.Skipped.Inc()
+		log.Warn("job does not match its delivery row; skipped", "row_tenant_id", st.TenantID, "row_endpoint_id", st.EndpointID)
+		return nil, nil
+	}
 	if !found || st.Status.Finished() || st.AttemptCount >= job.Attempt {
 		d.metrics.Skipped.Inc()
 		log.Debug("skipping job", "status", st.Status, "attempt_count", st.AttemptCount)

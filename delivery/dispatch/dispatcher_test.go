@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -134,5 +135,46 @@ func TestJobDoneOnlyAfterNextStepAndLogAreDurable(t *testing.T) {
 	_ = b.db.Raw(`SELECT count(*) FROM attempts WHERE delivery_id = ?`, job.DeliveryID).Scan(&n).Error
 	if n != 1 || pub.topics()["retry-30s"] != before {
 		t.Errorf("a redelivered job made another attempt (%d attempts logged)", n)
+	}
+}
+
+// TestJobNotMatchingItsDeliveryRowIsNeverSent: the tenant and endpoint
+// come from the delivery row; a Kafka job naming others is skipped.
+func TestJobNotMatchingItsDeliveryRowIsNeverSent(t *testing.T) {
+	t.Parallel()
+	b := setupDispatcher(t)
+	var hits atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { hits.Add(1) }))
+	t.Cleanup(srv.Close)
+	if _, _, err := b.svc.CreateEndpoint(b.ctx, b.tenant, delivery.EndpointInput{URL: srv.URL}); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := b.svc.Ingest(b.ctx, b.tenant, delivery.EventInput{Type: "x", Data: []byte(`{}`)}); err != nil {
+		t.Fatal(err)
+	}
+	attempts := startAttemptLog(t, b.db)
+	ctx, cancel := context.WithCancel(b.ctx)
+	t.Cleanup(cancel)
+	d := NewDispatcher(b.db, b.cipher, egress.NewSender(egress.AddressPolicy{AllowPrivate: true}, nil), &fakePublisher{}, attempts,
+		delivery.NewMetrics(prometheus.NewRegistry()), Config{Policy: RetryPolicy{Scale: 0.001}}, deliverytest.Logger(), nil)
+	runDispatcher(t, ctx, d)
+	for name, forge := range map[string]func(*delivery.Job){
+		"other tenant":   func(j *delivery.Job) { j.TenantID = uuid.New() },
+		"other endpoint": func(j *delivery.Job) { j.EndpointID = uuid.New() },
+	} {
+		job := b.enq.all()[0]
+		forge(&job)
+		done := make(chan struct{})
+		if err := d.Submit(ctx, job, func() { close(done) }); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%s: forged job never done", name)
+		}
+	}
+	if n := hits.Load(); n != 0 {
+		t.Errorf("forged jobs reached the receiver %d times", n)
 	}
 }

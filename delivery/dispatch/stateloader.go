@@ -45,6 +45,8 @@ type stateResult struct {
 // deliveryState is what the dispatcher needs of a delivery and its event.
 type deliveryState struct {
 	ID             uuid.UUID // the delivery's
+	TenantID       uuid.UUID
+	EndpointID     uuid.UUID
 	Status         delivery.Status
 	AttemptCount   int
 	FirstAttemptAt *time.Time
@@ -81,7 +83,7 @@ func (l *stateLoader) loadBatch(ctx context.Context, batch []*stateRequest) {
 	qctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	var rows []deliveryState
-	err := l.db.WithContext(qctx).Raw(`SELECT d.id, d.status, d.attempt_count, d.first_attempt_at, e.type,
+	err := l.db.WithContext(qctx).Raw(`SELECT d.id, d.tenant_id, d.endpoint_id, d.status, d.attempt_count, d.first_attempt_at, e.type,
 			e.data::text AS data, e.created_at
 		FROM deliveries d JOIN events e ON e.id = d.event_id WHERE d.id = ANY(?)`, pgval.Array(ids)).Scan(&rows).Error
 	if err != nil {

@@ -26,6 +26,8 @@ type Config struct {
 	BatchTimeout time.Duration
 	// Lag, when set, receives per-topic consumer lag.
 	Lag LagObserver
+	// Now is the clock for due times; nil uses time.Now.
+	Now func() time.Time
 }
 
 // LagObserver records consumer lag per topic; *delivery.Metrics
@@ -50,6 +52,9 @@ func (c Config) withDefaults() (Config, error) {
 	}
 	if c.ReplicationFactor == 0 {
 		c.ReplicationFactor = 1
+	}
+	if c.Now == nil {
+		c.Now = time.Now
 	}
 	if c.BatchTimeout == 0 {
 		c.BatchTimeout = 2 * time.Millisecond

@@ -27,6 +27,12 @@ type Consumer struct {
 	sub     Submitter
 	log     *slog.Logger
 	readers []*topicReader
+
+	// Retry jobs fetched before they are due wait on timers; Run stops
+	// the pending ones and waits for those firing before it returns.
+	mu        sync.Mutex
+	timers    map[*time.Timer]struct{}
+	scheduled sync.WaitGroup
 }
 
 type topicReader struct {
@@ -43,7 +49,7 @@ func NewConsumer(cfg Config, sub Submitter, tiers []dispatch.Tier, log *slog.Log
 	if err != nil {
 		return nil, err
 	}
-	c := &Consumer{cfg: cfg, sub: sub, log: log}
+	c := &Consumer{cfg: cfg, sub: sub, log: log, timers: make(map[*time.Timer]struct{})}
 	c.readers = append(c.readers, c.newReader(delivery.TopicDeliveries, nil))
 	for i := range tiers {
 		c.readers = append(c.readers, c.newReader(tiers[i].Name, &tiers[i]))
@@ -94,6 +100,16 @@ func (c *Consumer) Run(ctx context.Context) error {
 		}()
 	}
 	wg.Wait()
+	// Jobs still waiting to be due stay uncommitted for the next owner.
+	c.mu.Lock()
+	for t := range c.timers {
+		if t.Stop() {
+			c.scheduled.Done()
+		}
+		delete(c.timers, t)
+	}
+	c.mu.Unlock()
+	c.scheduled.Wait()
 	return nil
 }
 
@@ -143,7 +159,7 @@ func (c *Consumer) fetchLoop(ctx context.Context, r *topicReader) {
 		// Within a tier no message enqueued after this one can be due
 		// before its enqueue time plus the tier's read-ahead delay; wait
 		// for that before reading further, then hold it until due.
-		if !sleepUntil(ctx, job.EnqueuedAt.Add(r.tier.ReadAheadDelay())) {
+		if !c.sleepUntil(ctx, job.EnqueuedAt.Add(r.tier.ReadAheadDelay())) {
 			return
 		}
 		c.scheduleAt(ctx, r, job, done)
@@ -153,23 +169,35 @@ func (c *Consumer) fetchLoop(ctx context.Context, r *topicReader) {
 // observeLag reports how late a job is handed on after it was due.
 func (c *Consumer) observeLag(r *topicReader, due time.Time) {
 	if c.cfg.Lag != nil && !due.IsZero() {
-		c.cfg.Lag.ObserveLag(r.name, time.Since(due))
+		c.cfg.Lag.ObserveLag(r.name, c.cfg.Now().Sub(due))
 	}
 }
 
 // scheduleAt submits job when it is due. Waiting does not block the
 // fetch loop, and kafka-go's heartbeats keep the group membership.
 func (c *Consumer) scheduleAt(ctx context.Context, r *topicReader, job delivery.Job, done func()) {
-	wait := time.Until(job.DueAt)
+	wait := job.DueAt.Sub(c.cfg.Now())
 	if wait <= 0 {
 		c.observeLag(r, job.DueAt)
 		_ = c.sub.Submit(ctx, job, done) // an error means shutdown: the job stays uncommitted
 		return
 	}
-	time.AfterFunc(wait, func() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if ctx.Err() != nil {
+		return
+	}
+	c.scheduled.Add(1)
+	var t *time.Timer
+	t = time.AfterFunc(wait, func() {
+		defer c.scheduled.Done()
+		c.mu.Lock()
+		delete(c.timers, t)
+		c.mu.Unlock()
 		c.observeLag(r, job.DueAt)
 		_ = c.sub.Submit(ctx, job, done) // an error means shutdown: the job stays uncommitted
 	})
+	c.timers[t] = struct{}{}
 }
 
 func (c *Consumer) commitLoop(ctx context.Context, r *topicReader) {
@@ -210,8 +238,8 @@ func sleep(ctx context.Context, d time.Duration) {
 }
 
 // sleepUntil waits until t; false if ctx ended first.
-func sleepUntil(ctx context.Context, t time.Time) bool {
-	d := time.Until(t)
+func (c *Consumer) sleepUntil(ctx context.Context, t time.Time) bool {
+	d := t.Sub(c.cfg.Now())
 	if d <= 0 {
 		return ctx.Err() == nil
 	}

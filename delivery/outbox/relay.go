@@ -33,11 +33,13 @@ type RelayConfig struct {
 	Buffer int
 	// Metrics, when set, receives the outbox backlog.
 	Metrics *delivery.Metrics
+	// Now is the clock; nil uses time.Now.
+	Now func() time.Time
 }
 
 // Relay publishes committed outbox jobs to the deliveries topic and
 // deletes their rows; its sweeper republishes rows left behind by a crash
-// between commit and publish (PRODUCT §5).
+// between commit and publish (README "Delivery guarantees").
 type Relay struct {
 	db  *gorm.DB
 	pub Publisher
@@ -51,6 +53,9 @@ func NewRelay(db *gorm.DB, pub Publisher, cfg RelayConfig, log *slog.Logger) *Re
 	cfg.SweepAfter = cmp.Or(cfg.SweepAfter, 15*time.Second)
 	cfg.SweepInterval = cmp.Or(cfg.SweepInterval, 2*time.Second)
 	cfg.Buffer = cmp.Or(cfg.Buffer, 1<<16)
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
 	return &Relay{db: db, pub: pub, cfg: cfg, log: log, ch: make(chan delivery.Job, cfg.Buffer)}
 }
 
@@ -179,7 +184,7 @@ func (r *Relay) sweepOnce(ctx context.Context) (int, error) {
 			CreatedAt  time.Time
 		}
 		err := tx.Raw(`SELECT delivery_id, job::text AS job, created_at FROM outbox WHERE created_at < ?
-			ORDER BY created_at LIMIT ? FOR UPDATE SKIP LOCKED`, time.Now().Add(-r.cfg.SweepAfter), sweepBatch).Scan(&rows).Error
+			ORDER BY created_at LIMIT ? FOR UPDATE SKIP LOCKED`, r.cfg.Now().Add(-r.cfg.SweepAfter), sweepBatch).Scan(&rows).Error
 		if err != nil {
 			return fmt.Errorf("select outbox: %w", err)
 		}
