@@ -46,6 +46,10 @@ type lanes struct {
 	byTenant    map[uuid.UUID]*tenantLoad
 	parkedLanes map[*lane]struct{} // lanes with jobs in the parking lot
 	held        int                // jobs admitted and not yet done
+	// attempting maps a delivery to the attempt this worker is making
+	// until it is durable: a duplicate job arriving meanwhile (republished
+	// by a sweeper, redelivered by Kafka) is skipped rather than sent twice.
+	attempting map[uuid.UUID]int
 
 	background sync.WaitGroup // workers, parkers, unparkers, finishers
 }
@@ -80,7 +84,7 @@ func newLanes(d *Dispatcher, cfg Config) *lanes {
 	return &lanes{
 		d: d, cfg: cfg, ready: make(chan struct{}), parkSlots: make(chan struct{}, 4*maxParkBatch),
 		byEndpoint: make(map[uuid.UUID]*lane), byTenant: make(map[uuid.UUID]*tenantLoad),
-		parkedLanes: make(map[*lane]struct{}),
+		parkedLanes: make(map[*lane]struct{}), attempting: make(map[uuid.UUID]int),
 	}
 }
 
@@ -284,6 +288,16 @@ func (l *lanes) work(ln *lane) {
 		item := ln.queue[0]
 		ln.queue[0] = laneItem{}
 		ln.queue = ln.queue[1:]
+		job := item.job
+		if n, ok := l.attempting[job.DeliveryID]; ok && n >= job.Attempt {
+			l.mu.Unlock()
+			l.d.metrics.Queued.Dec()
+			l.d.metrics.Skipped.Inc()
+			l.background.Add(1)
+			go l.finish(ln, item, nil, true, false)
+			continue
+		}
+		l.attempting[job.DeliveryID] = job.Attempt
 		l.mu.Unlock()
 
 		l.d.metrics.Queued.Dec()
@@ -300,7 +314,7 @@ func (l *lanes) work(ln *lane) {
 			l.mu.Unlock()
 		}
 		l.background.Add(1)
-		go l.finish(ln, item, p, ok)
+		go l.finish(ln, item, p, ok, true)
 	}
 }
 
@@ -330,8 +344,9 @@ func (l *lanes) attempt(job delivery.Job) (*pendingAttempt, bool) {
 }
 
 // finish makes an attempt durable (p is nil for a skipped job), then lets
-// its offset be committed and frees its room in the caps.
-func (l *lanes) finish(ln *lane, item laneItem, p *pendingAttempt, ok bool) {
+// its offset be committed and frees its room in the caps. attempted says
+// the job holds its delivery's entry in attempting.
+func (l *lanes) finish(ln *lane, item laneItem, p *pendingAttempt, ok, attempted bool) {
 	defer l.background.Done()
 	if ok && p != nil {
 		ok = l.d.complete(l.ctx, p) == nil
@@ -341,6 +356,9 @@ func (l *lanes) finish(ln *lane, item laneItem, p *pendingAttempt, ok bool) {
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if attempted && l.attempting[item.job.DeliveryID] == item.job.Attempt {
+		delete(l.attempting, item.job.DeliveryID)
+	}
 	ln.held--
 	ln.tenant.held--
 	l.held--

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/ferry-dev/ferry/delivery"
@@ -46,6 +47,14 @@ type Relay struct {
 	cfg RelayConfig
 	log *slog.Logger
 	ch  chan delivery.Job
+	// published carries the outbox keys of jobs Kafka has, to a deleter
+	// goroutine, so the next publish does not wait for a delete.
+	published chan []outboxKey
+}
+
+type outboxKey struct {
+	deliveryID uuid.UUID
+	at         time.Time
 }
 
 // NewRelay returns a Relay; call Run to start it.
@@ -56,7 +65,7 @@ func NewRelay(db *gorm.DB, pub Publisher, cfg RelayConfig, log *slog.Logger) *Re
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	return &Relay{db: db, pub: pub, cfg: cfg, log: log, ch: make(chan delivery.Job, cfg.Buffer)}
+	return &Relay{db: db, pub: pub, cfg: cfg, log: log, ch: make(chan delivery.Job, cfg.Buffer), published: make(chan []outboxKey, 256)}
 }
 
 func cmpOr[T comparable](v, def T) T {
@@ -82,12 +91,17 @@ func (r *Relay) Enqueue(jobs []delivery.Job) {
 // Run publishes until ctx ends. Jobs still buffered then stay in the
 // outbox and are swept by the next process.
 func (r *Relay) Run(ctx context.Context) error {
-	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(2)
 	go func() {
-		defer close(done)
+		defer wg.Done()
 		r.sweepLoop(ctx)
 	}()
-	defer func() { <-done }()
+	go func() {
+		defer wg.Done()
+		r.deleteLoop(ctx)
+	}()
+	defer wg.Wait()
 	const maxBatch = 2000
 	batch := make([]delivery.Job, 0, maxBatch)
 	for {
@@ -112,8 +126,8 @@ func (r *Relay) Run(ctx context.Context) error {
 	}
 }
 
-// publish writes jobs to Kafka, retrying while ctx lives, then deletes
-// their outbox rows.
+// publish writes jobs to Kafka, retrying while ctx lives, then hands
+// their outbox rows to deleteLoop.
 func (r *Relay) publish(ctx context.Context, jobs []delivery.Job) error {
 	msgs := make([]delivery.Message, len(jobs))
 	for i, j := range jobs {
@@ -123,14 +137,50 @@ func (r *Relay) publish(ctx context.Context, jobs []delivery.Job) error {
 	if err := backoff.Until(ctx, r.log, "publish deliveries", func() error { return r.pub.Publish(ctx, msgs) }); err != nil {
 		return err
 	}
-	ids := make([]uuid.UUID, len(jobs))
-	ats := make([]time.Time, len(jobs))
+	keys := make([]outboxKey, len(jobs))
 	for i, j := range jobs {
-		ids[i], ats[i] = j.DeliveryID, j.OutboxAt
+		keys[i] = outboxKey{j.DeliveryID, j.OutboxAt}
 	}
-	return backoff.Until(ctx, r.log, "delete outbox rows", func() error {
-		return deleteOutboxRows(r.db.WithContext(ctx), ids, ats)
-	})
+	select {
+	case r.published <- keys:
+	case <-ctx.Done():
+		// The rows stay; the next sweep republishes them, which the
+		// dispatcher tolerates.
+	}
+	return nil
+}
+
+// deleteLoop deletes the outbox rows of published jobs, merging what
+// piled up during the previous delete into one statement.
+func (r *Relay) deleteLoop(ctx context.Context) {
+	for {
+		var keys []outboxKey
+		select {
+		case <-ctx.Done():
+			return
+		case keys = <-r.published:
+		}
+	more:
+		for len(keys) < 10_000 {
+			select {
+			case k := <-r.published:
+				keys = append(keys, k...)
+			default:
+				break more
+			}
+		}
+		ids := make([]uuid.UUID, len(keys))
+		ats := make([]time.Time, len(keys))
+		for i, k := range keys {
+			ids[i], ats[i] = k.deliveryID, k.at
+		}
+		err := backoff.Until(ctx, r.log, "delete outbox rows", func() error {
+			return deleteOutboxRows(r.db.WithContext(ctx), ids, ats)
+		})
+		if err != nil {
+			return
+		}
+	}
 }
 
 func (r *Relay) sweepLoop(ctx context.Context) {
