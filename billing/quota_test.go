@@ -9,6 +9,7 @@ import (
 	"gorm.io/gorm"
 
 	"github.com/ferry-dev/ferry"
+	"github.com/ferry-dev/ferry/dbtx"
 )
 
 func TestPlansSeeded(t *testing.T) {
@@ -163,7 +164,7 @@ func TestCheckEndpointLimit(t *testing.T) {
 	b := setup(t)
 	id := b.tenant(t, PlanFree, b.clock.Now())
 	check := func() error {
-		return b.db.Transaction(func(tx *gorm.DB) error { return b.svc.CheckEndpointLimit(b.ctx, tx, id) })
+		return b.db.Transaction(func(tx *gorm.DB) error { return b.svc.Meter(dbtx.Wrap(tx)).CheckEndpointLimit(b.ctx, id) })
 	}
 	eps := b.addEndpoints(t, id, 2)
 	require.NoError(t, check())

@@ -17,6 +17,7 @@ import (
 	"gorm.io/gorm"
 
 	"github.com/ferry-dev/ferry"
+	"github.com/ferry-dev/ferry/dbtx"
 )
 
 // Endpoint limits and defaults (PRODUCT §3, §4).
@@ -261,7 +262,7 @@ func (s *Service) CreateEndpoint(ctx context.Context, tenantID uuid.UUID, in End
 	secret := webhook.NewSigningSecret()
 	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		if s.limits != nil {
-			if err := s.limits.CheckEndpointLimit(ctx, tx, tenantID); err != nil {
+			if err := s.limits.Meter(dbtx.Wrap(tx)).CheckEndpointLimit(ctx, tenantID); err != nil {
 				return err
 			}
 		}

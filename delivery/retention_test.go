@@ -6,21 +6,19 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	"gorm.io/gorm"
+
+	"github.com/ferry-dev/ferry/dbtx"
 )
 
-// planLimits is a fake Limits that also reports an attempt retention.
+// planLimits is a fake Limits that reports an attempt retention and
+// limits nothing else.
 type planLimits struct {
 	RetentionFunc func(tenantID uuid.UUID) time.Duration
 }
 
-var (
-	_ Limits           = (*planLimits)(nil)
-	_ AttemptRetention = (*planLimits)(nil)
-)
+var _ Limits = (*planLimits)(nil)
 
-func (planLimits) CheckEndpointLimit(context.Context, *gorm.DB, uuid.UUID) error { return nil }
-func (planLimits) ConsumeEvents(context.Context, *gorm.DB, uuid.UUID, int) error { return nil }
+func (planLimits) Meter(dbtx.Tx) Meter { return refusingLimits{} }
 func (p planLimits) AttemptRetention(_ context.Context, tenantID uuid.UUID) (time.Duration, error) {
 	return p.RetentionFunc(tenantID), nil
 }
