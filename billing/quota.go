@@ -82,6 +82,8 @@ func (m *Meter) ConsumeEvents(ctx context.Context, tenantID uuid.UUID, n int) er
 		return nil
 	}
 	var total int64
+	// Hand-written: the hard-capped counter's UPSERT ... RETURNING gives
+	// the exact running total under the row lock, in one round trip.
 	err = tx.Raw(`WITH up AS (
 			INSERT INTO usage_counters (tenant_id, period, slot, events) VALUES (?, ?, 0, ?)
 			ON CONFLICT (tenant_id, period, slot) DO UPDATE SET events = usage_counters.events + EXCLUDED.events
