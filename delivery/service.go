@@ -45,9 +45,10 @@ type Meter interface {
 	// ConsumeEvents meters n accepted events of the tenant. Errors: EQUOTA
 	// or ERATELIMIT when the plan refuses them, wrapped database errors.
 	ConsumeEvents(ctx context.Context, tenantID uuid.UUID, n int) error
-	// CheckEndpointLimit holds the tenant's endpoint count until the
-	// transaction ends. Errors: EPLANLIMIT when the tenant may not create
-	// another endpoint, wrapped database errors.
+	// CheckEndpointLimit refuses when the tenant may not create another
+	// endpoint, and holds off concurrent creations and plan changes of
+	// the tenant until the transaction ends. Errors: EPLANLIMIT, wrapped
+	// database errors.
 	CheckEndpointLimit(ctx context.Context, tenantID uuid.UUID) error
 }
 
