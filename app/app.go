@@ -19,6 +19,7 @@ import (
 	"github.com/ferry-dev/ferry/delivery/outbox"
 
 	"github.com/gofiber/fiber/v2"
+	"github.com/google/uuid"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
@@ -28,6 +29,7 @@ import (
 
 	"github.com/ferry-dev/ferry/app/httpapi"
 	"github.com/ferry-dev/ferry/billing"
+	"github.com/ferry-dev/ferry/dbtx"
 	"github.com/ferry-dev/ferry/delivery"
 	"github.com/ferry-dev/ferry/delivery/kafka"
 	"github.com/ferry-dev/ferry/frontend"
@@ -35,11 +37,28 @@ import (
 	"github.com/ferry-dev/ferry/tenants"
 )
 
-// billing.Service is what delivery asks for plan limits and retention.
+// What each domain asks of the others, and who answers: billing asks
+// tenants for tenants and plan assignments and delivery for endpoint and
+// attempt counts; delivery asks billing for plan limits (billingLimits).
 var (
-	_ delivery.Limits           = (*billing.Service)(nil)
-	_ delivery.AttemptRetention = (*billing.Service)(nil)
+	_ billing.TenantPlans     = (*tenants.Service)(nil)
+	_ billing.EndpointCounter = (*delivery.Usage)(nil)
+	_ billing.AttemptLog      = (*delivery.Usage)(nil)
+	_ delivery.Limits         = billingLimits{}
+	_ delivery.Meter          = (*billing.Meter)(nil)
 )
+
+// billingLimits plugs billing into delivery as its Limits: per
+// transaction, billing's Meter is delivery's Meter.
+type billingLimits struct{ billing *billing.Service }
+
+// Meter returns billing's meter for tx.
+func (l billingLimits) Meter(tx dbtx.Tx) delivery.Meter { return l.billing.Meter(tx) }
+
+// AttemptRetention returns how long the tenant's plan keeps attempts.
+func (l billingLimits) AttemptRetention(ctx context.Context, tenantID uuid.UUID) (time.Duration, error) {
+	return l.billing.AttemptRetention(ctx, tenantID)
+}
 
 // App is one Ferry process.
 type App struct {
@@ -160,10 +179,10 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 	}
 	a.relay = outbox.NewRelay(a.db, a.writer, outbox.RelayConfig{SweepAfter: cfg.OutboxSweepAfter, Metrics: metrics}, log)
 	addressPolicy := egress.AddressPolicy{AllowPrivate: cfg.AllowPrivateEndpoints}
-	if a.Billing, err = NewBillingService(a.db, cfg, log); err != nil {
+	if a.Billing, err = newBillingService(a.db, cfg, log, a.Tenants); err != nil {
 		return nil, err
 	}
-	a.Delivery, err = delivery.NewService(a.db, cipher, a.relay, a.Billing, delivery.Config{
+	a.Delivery, err = delivery.NewService(a.db, cipher, a.relay, billingLimits{a.Billing}, delivery.Config{
 		AllowHTTP: cfg.AllowHTTPEndpoints, AddressPolicy: addressPolicy, RotationGrace: cfg.scaled(24 * time.Hour),
 	}, log, nil)
 	if err != nil {
@@ -371,9 +390,21 @@ func NewTenantsService(db *gorm.DB, cfg Config) (*tenants.Service, error) {
 // RecordingProvider; production leaves invoices open until a real
 // provider is wired here.
 func NewBillingService(db *gorm.DB, cfg Config, log *slog.Logger) (*billing.Service, error) {
+	t, err := NewTenantsService(db, cfg)
+	if err != nil {
+		return nil, err
+	}
+	return newBillingService(db, cfg, log, t)
+}
+
+// newBillingService builds the billing service on the tenants service t
+// and delivery's usage of db.
+func newBillingService(db *gorm.DB, cfg Config, log *slog.Logger, t *tenants.Service) (*billing.Service, error) {
 	var payments billing.PaymentProvider
 	if cfg.Dev {
 		payments = &billing.RecordingProvider{}
 	}
-	return billing.NewService(db, billing.Config{JobInterval: cfg.BillingInterval, Payments: payments}, log, nil)
+	usage := delivery.NewUsage(db)
+	deps := billing.Deps{Tenants: t, Endpoints: usage, Attempts: usage}
+	return billing.NewService(db, deps, billing.Config{JobInterval: cfg.BillingInterval, Payments: payments}, log, nil)
 }

@@ -1,5 +1,5 @@
 // Package billing owns Ferry's plans, usage metering, quotas, invoices and
-// payment collection (PRODUCT §7).
+// payment collection.
 //
 // # Plans
 //
@@ -11,10 +11,11 @@
 //
 // # Metering
 //
-// Events: Service implements delivery.Limits. ConsumeEvents runs inside the
-// ingest transaction and UPSERTs the tenant's usage_counters row for the
-// calendar month (UTC), so the counter commits or rolls back with the event
-// itself: the monthly total equals the events accepted, across any number
+// Events: delivery asks Service.Meter for a Meter on its ingest
+// transaction (a dbtx.Tx; app adapts Service to delivery.Limits).
+// Meter.ConsumeEvents UPSERTs the tenant's usage_counters row for the
+// calendar month (UTC) in that transaction, so the counter commits or rolls
+// back with the event itself: the monthly total equals the events accepted, across any number
 // of replicas. Hard-capped plans (free) count in one row whose row lock
 // serialises concurrent ingests, so RETURNING gives the exact running total
 // and the cap is never exceeded; paid plans spread increments over
@@ -23,9 +24,9 @@
 //
 // Attempts: the attempt log belongs to delivery and is written in COPY
 // batches; billing does not hook into it (a trigger would add work and a
-// failure mode to the delivery hot path). Instead MeterAttempts counts the
-// attempts table per tenant per UTC day and stores the count in
-// attempt_usage_days with GREATEST, which is idempotent and exact because
+// failure mode to the delivery hot path). Instead MeterAttempts asks the
+// attempt log (AttemptLog) for each UTC day's count per tenant and stores
+// it in attempt_usage_days with GREATEST, which is idempotent and exact because
 // attempt rows are immutable and only ever removed by retention. The job
 // counts every day since the last final one on each run (normally today
 // and yesterday; the attempt log flushes within seconds) before it prunes,
@@ -43,8 +44,10 @@
 //     hard-capped plans (exact) and spread over slots on paid plans, where a
 //     burst may overshoot by at most the number of concurrent uncommitted
 //     ingests.
-//   - Endpoints: CheckEndpointLimit counts live endpoints under a per-tenant
-//     advisory lock (shared with plan changes) and returns EPLANLIMIT.
+//   - Endpoints: Meter.CheckEndpointLimit asks delivery (EndpointCounter)
+//     for the live endpoints, in the creating transaction and under a
+//     per-tenant advisory lock shared with plan changes, and returns
+//     EPLANLIMIT.
 //   - Paid plans never refuse for volume; events beyond the included amount
 //     are billed as overage.
 //
@@ -61,9 +64,25 @@
 // # Retention
 //
 // The attempt-log partition job drops whole days past the longest plan
-// retention (MaxRetention); PruneAttempts deletes the older attempts of
+// retention (MaxRetention); PruneAttempts computes each tenant's cutoff
+// from its plan and asks the attempt log to delete the older attempts of
 // tenants whose plan keeps less.
 //
-// billing reads the tenants, endpoints and attempts tables (and prunes
-// attempts) with plain SQL; it imports neither delivery nor tenants.
+// # Boundaries
+//
+// billing owns plans, plan_overrides, plan_changes, usage_counters,
+// rate_windows, attempt_usage_days, attempt_metering, invoices,
+// invoice_lines and invoice_runs, and names no other table. What it needs
+// from other domains it asks through the interfaces in deps.go, which app
+// satisfies with tenants (tenants and their plan assignment, a column of
+// the tenants table) and delivery (endpoint and attempt counts, pruning).
+// Work that must commit with another domain's transaction takes a
+// dbtx.Tx. billing imports neither delivery nor tenants.
+//
+// # Storage
+//
+// CRUD goes through the GORM models in rows.go. Hand-written SQL remains
+// where it earns its keep, each with its reason: the ingest counters
+// (UPSERT ... RETURNING), the plan terms read on every ingest, and the
+// advisory lock.
 package billing

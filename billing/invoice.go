@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/uuid"
 	"gorm.io/gorm"
+	"gorm.io/gorm/clause"
 
 	"github.com/ferry-dev/ferry"
 )
@@ -74,25 +75,14 @@ func (s *Service) RunInvoices(ctx context.Context, period time.Time) (RunResult,
 	if err := s.MeterAttempts(ctx, start, end); err != nil {
 		return res, err
 	}
-	type tenantRow struct {
-		ID        uuid.UUID
-		Plan      string
-		CreatedAt time.Time
-	}
-	var tenants []tenantRow
-	db := s.db.WithContext(ctx)
-	if err := db.Raw(`SELECT id, plan, created_at FROM tenants WHERE created_at < ? ORDER BY created_at, id`, end).
-		Scan(&tenants).Error; err != nil {
-		return res, fmt.Errorf("list tenants to invoice: %w", err)
-	}
 	var errs []error
-	for _, t := range tenants {
+	err := s.deps.Tenants.EachTenant(ctx, end, func(id uuid.UUID, plan string, created time.Time) error {
 		res.Tenants++
-		issued, err := s.issueInvoice(ctx, t.ID, t.Plan, t.CreatedAt, start, end)
+		issued, err := s.issueInvoice(ctx, id, plan, created, start, end)
 		switch {
 		case err != nil:
-			errs = append(errs, fmt.Errorf("invoice tenant %s: %w", t.ID, err))
-			s.log.ErrorContext(ctx, "invoice failed", "tenant_id", t.ID, "period", res.Period, "err", err)
+			errs = append(errs, fmt.Errorf("invoice tenant %s: %w", id, err))
+			s.log.ErrorContext(ctx, "invoice failed", "tenant_id", id, "period", res.Period, "err", err)
 		case issued == issuedNew:
 			res.Issued++
 		case issued == issuedExisting:
@@ -100,12 +90,19 @@ func (s *Service) RunInvoices(ctx context.Context, period time.Time) (RunResult,
 		default:
 			res.Nothing++
 		}
+		return nil
+	})
+	if err != nil {
+		return res, fmt.Errorf("list tenants to invoice: %w", err)
 	}
 	if len(errs) > 0 {
 		return res, errors.Join(errs...)
 	}
-	if err := db.Exec(`INSERT INTO invoice_runs (period, completed_at) VALUES (?, ?)
-		ON CONFLICT (period) DO UPDATE SET completed_at = EXCLUDED.completed_at`, start, s.now().UTC()).Error; err != nil {
+	run := invoiceRunRow{Period: start, CompletedAt: s.now().UTC()}
+	if err := s.db.WithContext(ctx).Clauses(clause.OnConflict{
+		Columns:   []clause.Column{{Name: "period"}},
+		DoUpdates: clause.AssignmentColumns([]string{"completed_at"}),
+	}).Create(&run).Error; err != nil {
 		return res, fmt.Errorf("record invoice run: %w", err)
 	}
 	s.log.InfoContext(ctx, "invoice run done", "period", res.Period, "tenants", res.Tenants, "issued", res.Issued, "existing", res.Existing)
@@ -124,12 +121,12 @@ const (
 func (s *Service) issueInvoice(ctx context.Context, tenantID uuid.UUID, currentPlan string, created, start, end time.Time) (issueOutcome, error) {
 	out := issuedNothing
 	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		var exists bool
-		if err := tx.Raw(`SELECT EXISTS (SELECT 1 FROM invoices WHERE tenant_id = ? AND period = ?)`, tenantID, start).
-			Scan(&exists).Error; err != nil {
+		var found int64
+		if err := tx.Model(&invoiceRow{}).Scopes(forTenant(tenantID)).Where("period = ?", start).
+			Count(&found).Error; err != nil {
 			return fmt.Errorf("look up invoice: %w", err)
 		}
-		if exists {
+		if found > 0 {
 			out = issuedExisting
 			return nil
 		}
@@ -141,9 +138,10 @@ func (s *Service) issueInvoice(ctx context.Context, tenantID uuid.UUID, currentP
 			return nil
 		}
 		inv.ID, inv.CreatedAt = uuid.New(), s.now().UTC()
-		res := tx.Exec(`INSERT INTO invoices (id, tenant_id, period, currency, total_minor, events, attempts, status, created_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, 'open', ?) ON CONFLICT (tenant_id, period) DO NOTHING`,
-			inv.ID, tenantID, start, inv.Currency, inv.TotalMinor, inv.Events, inv.Attempts, inv.CreatedAt)
+		row := invoiceRow{ID: inv.ID, TenantID: tenantID, Period: start, Currency: inv.Currency, TotalMinor: inv.TotalMinor,
+			Events: inv.Events, Attempts: inv.Attempts, Status: InvoiceOpen, CreatedAt: inv.CreatedAt}
+		res := tx.Clauses(clause.OnConflict{Columns: []clause.Column{{Name: "tenant_id"}, {Name: "period"}}, DoNothing: true}).
+			Create(&row)
 		if res.Error != nil {
 			return fmt.Errorf("insert invoice: %w", res.Error)
 		}
@@ -151,11 +149,13 @@ func (s *Service) issueInvoice(ctx context.Context, tenantID uuid.UUID, currentP
 			out = issuedExisting
 			return nil
 		}
+		lines := make([]invoiceLineRow, len(inv.Lines))
 		for i, l := range inv.Lines {
-			if err := tx.Exec(`INSERT INTO invoice_lines (invoice_id, line_no, kind, plan, description, quantity, unit_price_minor, amount_minor)
-				VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, inv.ID, i+1, l.Kind, l.Plan, l.Description, l.Quantity, l.UnitPriceMinor, l.AmountMinor).Error; err != nil {
-				return fmt.Errorf("insert invoice line: %w", err)
-			}
+			lines[i] = invoiceLineRow{InvoiceID: inv.ID, LineNo: i + 1, Kind: l.Kind, Plan: l.Plan, Description: l.Description,
+				Quantity: l.Quantity, UnitPriceMinor: l.UnitPriceMinor, AmountMinor: l.AmountMinor}
+		}
+		if err := tx.Create(&lines).Error; err != nil {
+			return fmt.Errorf("insert invoice lines: %w", err)
 		}
 		out = issuedNew
 		s.log.InfoContext(ctx, "invoice issued", "tenant_id", tenantID, "period", FormatPeriod(start), "invoice_id", inv.ID, "total_minor", inv.TotalMinor)
@@ -235,10 +235,13 @@ func computeInvoice(tx *gorm.DB, tenantID uuid.UUID, currentPlan string, created
 	}
 	inv.Events, inv.Attempts = usage.Events, usage.Attempts
 
-	var changes []planChange
-	if err := tx.Raw(`SELECT from_plan, to_plan, changed_at FROM plan_changes WHERE tenant_id = ? ORDER BY changed_at, id`, tenantID).
-		Scan(&changes).Error; err != nil {
+	var rows []planChangeRow
+	if err := tx.Scopes(forTenant(tenantID)).Order("changed_at, id").Find(&rows).Error; err != nil {
 		return Invoice{}, fmt.Errorf("load plan changes: %w", err)
+	}
+	changes := make([]planChange, len(rows))
+	for i, r := range rows {
+		changes[i] = planChange{FromPlan: r.FromPlan, ToPlan: r.ToPlan, ChangedAt: r.ChangedAt}
 	}
 	month := end.Sub(start)
 	terms := map[string]Entitlements{}
@@ -296,9 +299,7 @@ func (s *Service) ListInvoices(ctx context.Context, tenantID uuid.UUID, limit in
 		limit = 100
 	}
 	db := s.db.WithContext(ctx)
-	q := db.Table("invoices").Select(`id, tenant_id, to_char(period, 'YYYY-MM') AS period, currency, total_minor, events,
-		attempts, status, payment_reference, payment_error, created_at, paid_at`).
-		Where("tenant_id = ?", tenantID).Order("period DESC").Limit(limit + 1)
+	q := db.Scopes(forTenant(tenantID)).Order("period DESC").Limit(limit + 1)
 	if cursor != "" {
 		before, err := ParsePeriod(cursor)
 		if err != nil {
@@ -306,23 +307,31 @@ func (s *Service) ListInvoices(ctx context.Context, tenantID uuid.UUID, limit in
 		}
 		q = q.Where("period < ?", before)
 	}
-	var invs []Invoice
-	if err := q.Scan(&invs).Error; err != nil {
+	var rows []invoiceRow
+	if err := q.Find(&rows).Error; err != nil {
 		return nil, "", fmt.Errorf("list invoices: %w", err)
 	}
-	if invs == nil {
-		invs = []Invoice{}
-	}
 	next := ""
-	if len(invs) > limit {
-		invs = invs[:limit]
-		next = invs[limit-1].Period
+	if len(rows) > limit {
+		rows = rows[:limit]
+		next = FormatPeriod(rows[limit-1].Period)
 	}
-	for i := range invs {
+	invs := make([]Invoice, len(rows))
+	ids := make([]uuid.UUID, len(rows))
+	at := make(map[uuid.UUID]int, len(rows))
+	for i, r := range rows {
+		invs[i] = r.invoice()
 		invs[i].Lines = []Line{}
-		if err := db.Raw(`SELECT kind, plan, description, quantity, unit_price_minor, amount_minor FROM invoice_lines
-			WHERE invoice_id = ? ORDER BY line_no`, invs[i].ID).Scan(&invs[i].Lines).Error; err != nil {
+		ids[i], at[r.ID] = r.ID, i
+	}
+	if len(ids) > 0 {
+		var lines []invoiceLineRow
+		if err := db.Where("invoice_id IN ?", ids).Order("invoice_id, line_no").Find(&lines).Error; err != nil {
 			return nil, "", fmt.Errorf("load invoice lines: %w", err)
+		}
+		for _, l := range lines {
+			i := at[l.InvoiceID]
+			invs[i].Lines = append(invs[i].Lines, l.line())
 		}
 	}
 	return invs, next, nil
@@ -336,26 +345,27 @@ func (s *Service) CollectPayments(ctx context.Context) error {
 		return nil
 	}
 	db := s.db.WithContext(ctx)
-	var due []Invoice
-	if err := db.Raw(`SELECT id, tenant_id, to_char(period, 'YYYY-MM') AS period, currency, total_minor FROM invoices
-		WHERE status <> 'paid' AND total_minor > 0 AND payment_attempts < ? ORDER BY created_at LIMIT 500`, maxPaymentAttempts).
-		Scan(&due).Error; err != nil {
+	var due []invoiceRow
+	if err := db.Where("status <> ? AND total_minor > 0 AND payment_attempts < ?", InvoicePaid, maxPaymentAttempts).
+		Order("created_at").Limit(500).Find(&due).Error; err != nil {
 		return fmt.Errorf("list unpaid invoices: %w", err)
 	}
-	for _, inv := range due {
+	for _, row := range due {
+		inv := row.invoice()
 		rec, err := s.cfg.Payments.Charge(ctx, Charge{IdempotencyKey: inv.ID.String(), TenantID: inv.TenantID, InvoiceID: inv.ID,
 			AmountMinor: inv.TotalMinor, Currency: inv.Currency, Description: "Ferry " + inv.Period})
 		now := s.now().UTC()
+		unpaid := db.Model(&invoiceRow{}).Where("id = ? AND status <> ?", inv.ID, InvoicePaid)
 		if err != nil {
 			s.log.WarnContext(ctx, "payment failed", "tenant_id", inv.TenantID, "invoice_id", inv.ID, "err", err)
-			if err := db.Exec(`UPDATE invoices SET status = 'payment_failed', payment_error = ?, payment_attempts = payment_attempts + 1
-				WHERE id = ? AND status <> 'paid'`, err.Error(), inv.ID).Error; err != nil {
+			if err := unpaid.Updates(map[string]any{"status": InvoicePaymentFailed, "payment_error": err.Error(),
+				"payment_attempts": gorm.Expr("payment_attempts + 1")}).Error; err != nil {
 				return fmt.Errorf("record failed payment: %w", err)
 			}
 			continue
 		}
-		if err := db.Exec(`UPDATE invoices SET status = 'paid', payment_reference = ?, payment_error = '', paid_at = ?,
-			payment_attempts = payment_attempts + 1 WHERE id = ? AND status <> 'paid'`, rec.Reference, now, inv.ID).Error; err != nil {
+		if err := unpaid.Updates(map[string]any{"status": InvoicePaid, "payment_reference": rec.Reference, "payment_error": "",
+			"paid_at": now, "payment_attempts": gorm.Expr("payment_attempts + 1")}).Error; err != nil {
 			return fmt.Errorf("record payment: %w", err)
 		}
 	}

@@ -24,10 +24,10 @@ func (s *Service) RunOnce(ctx context.Context) error {
 		errs = append(errs, err)
 	}
 	prev := MonthStart(now).AddDate(0, -1, 0)
-	var done bool
-	if err := s.db.WithContext(ctx).Raw(`SELECT EXISTS (SELECT 1 FROM invoice_runs WHERE period = ?)`, prev).Scan(&done).Error; err != nil {
+	var runs int64
+	if err := s.db.WithContext(ctx).Model(&invoiceRunRow{}).Where("period = ?", prev).Count(&runs).Error; err != nil {
 		errs = append(errs, fmt.Errorf("look up invoice run: %w", err))
-	} else if !done {
+	} else if runs == 0 {
 		if _, err := s.RunInvoices(ctx, prev); err != nil {
 			errs = append(errs, err)
 		}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 
 	"github.com/google/uuid"
+
+	"github.com/ferry-dev/ferry/dbtx"
 )
 
 // Overview is what a tenant (or staff) sees on the billing page: the plan
@@ -30,7 +32,7 @@ type Overview struct {
 // Errors: ENOTFOUND.
 func (s *Service) Overview(ctx context.Context, tenantID uuid.UUID) (Overview, error) {
 	db := s.db.WithContext(ctx)
-	ent, err := entitlements(db, tenantID)
+	ent, err := s.entitlements(ctx, dbtx.Wrap(s.db), tenantID)
 	if err != nil {
 		return Overview{}, err
 	}
@@ -38,7 +40,7 @@ func (s *Service) Overview(ctx context.Context, tenantID uuid.UUID) (Overview, e
 	if o.Usage, err = usageOf(db, tenantID, MonthStart(s.now())); err != nil {
 		return Overview{}, err
 	}
-	if o.Endpoints, err = countEndpoints(db, tenantID); err != nil {
+	if o.Endpoints, err = s.countEndpoints(ctx, dbtx.Wrap(s.db), tenantID); err != nil {
 		return Overview{}, err
 	}
 	if over := o.Usage.Events - ent.EventsPerMonth; over > 0 && !ent.HardCap {

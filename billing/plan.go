@@ -3,11 +3,13 @@ package billing
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/google/uuid"
 	"gorm.io/gorm"
 
 	"github.com/ferry-dev/ferry"
+	"github.com/ferry-dev/ferry/dbtx"
 )
 
 // Plan names seeded by migration 00004.
@@ -44,19 +46,19 @@ type Entitlements struct {
 
 // Plans lists every plan, cheapest first.
 func (s *Service) Plans(ctx context.Context) ([]Plan, error) {
-	var plans []Plan
-	if err := s.db.WithContext(ctx).Raw(`SELECT ` + planColumns + ` FROM plans p ORDER BY sort_order, name`).
-		Scan(&plans).Error; err != nil {
+	var rows []planRow
+	if err := s.db.WithContext(ctx).Order("sort_order, name").Find(&rows).Error; err != nil {
 		return nil, fmt.Errorf("list plans: %w", err)
+	}
+	plans := make([]Plan, len(rows))
+	for i, r := range rows {
+		plans[i] = r.plan()
 	}
 	return plans, nil
 }
 
-const planColumns = `p.name, p.display_name, p.events_per_month, p.max_endpoints, p.retention_days,
-	p.events_per_second, p.hard_cap, p.base_fee_minor, p.overage_unit_events, p.overage_price_minor,
-	p.currency, p.self_serve`
-
-// overriddenColumns is planColumns with the overrides of o laid over p.
+// overriddenColumns are a plan's columns (p) with the overrides of o laid
+// over them.
 const overriddenColumns = `p.name, p.display_name,
 	coalesce(o.events_per_month, p.events_per_month) AS events_per_month,
 	coalesce(o.max_endpoints, p.max_endpoints) AS max_endpoints,
@@ -68,25 +70,23 @@ const overriddenColumns = `p.name, p.display_name,
 	coalesce(o.overage_price_minor, p.overage_price_minor) AS overage_price_minor,
 	p.currency, p.self_serve, o.tenant_id IS NOT NULL AS custom`
 
-// entitlements loads a tenant's current terms through db (a transaction
-// or the pool). Errors: ENOTFOUND.
-func entitlements(db *gorm.DB, tenantID uuid.UUID) (Entitlements, error) {
-	var e Entitlements
-	res := db.Raw(`SELECT `+overriddenColumns+` FROM tenants t JOIN plans p ON p.name = t.plan
-		LEFT JOIN plan_overrides o ON o.tenant_id = t.id AND o.plan = t.plan WHERE t.id = ?`, tenantID).Scan(&e)
-	if res.Error != nil {
-		return Entitlements{}, fmt.Errorf("load entitlements of tenant %s: %w", tenantID, res.Error)
+// entitlements loads a tenant's current terms in tx (a transaction, or
+// the pool): its plan, asked of tenants, with billing's override for it.
+// Errors: ENOTFOUND.
+func (s *Service) entitlements(ctx context.Context, tx dbtx.Tx, tenantID uuid.UUID) (Entitlements, error) {
+	plan, err := s.deps.Tenants.TenantPlan(ctx, tx, tenantID)
+	if err != nil {
+		return Entitlements{}, fmt.Errorf("load plan of tenant %s: %w", tenantID, err)
 	}
-	if res.RowsAffected == 0 {
-		return Entitlements{}, ferry.NotFound("tenant")
-	}
-	return e, nil
+	return planTerms(tx.DB(ctx), tenantID, plan)
 }
 
 // planTerms loads the terms tenantID would have on plan (the plan with
 // that tenant's override for it). Errors: ENOTFOUND when no such plan.
 func planTerms(db *gorm.DB, tenantID uuid.UUID, plan string) (Entitlements, error) {
 	var e Entitlements
+	// Hand-written: every ingest transaction reads the terms, so plan and
+	// override come in one round trip rather than two.
 	res := db.Raw(`SELECT `+overriddenColumns+` FROM plans p
 		LEFT JOIN plan_overrides o ON o.tenant_id = ? AND o.plan = p.name WHERE p.name = ?`, tenantID, plan).Scan(&e)
 	if res.Error != nil {
@@ -100,18 +100,60 @@ func planTerms(db *gorm.DB, tenantID uuid.UUID, plan string) (Entitlements, erro
 
 // Entitlements returns a tenant's current terms. Errors: ENOTFOUND.
 func (s *Service) Entitlements(ctx context.Context, tenantID uuid.UUID) (Entitlements, error) {
-	return entitlements(s.db.WithContext(ctx), tenantID)
+	return s.entitlements(ctx, dbtx.Wrap(s.db), tenantID)
 }
 
 // MaxRetentionDays is the longest log retention of any plan or override:
 // the horizon at which the attempt-log partition job may drop whole days.
 func (s *Service) MaxRetentionDays(ctx context.Context) (int, error) {
-	var days int
-	err := s.db.WithContext(ctx).Raw(`SELECT greatest(
-		(SELECT coalesce(max(retention_days), 1) FROM plans),
-		(SELECT coalesce(max(retention_days), 1) FROM plan_overrides))`).Scan(&days).Error
+	db := s.db.WithContext(ctx)
+	var plans, overrides int
+	if err := db.Model(&planRow{}).Select("coalesce(max(retention_days), 1)").Scan(&plans).Error; err != nil {
+		return 0, fmt.Errorf("max retention of plans: %w", err)
+	}
+	if err := db.Model(&overrideRow{}).Select("coalesce(max(retention_days), 1)").Scan(&overrides).Error; err != nil {
+		return 0, fmt.Errorf("max retention of overrides: %w", err)
+	}
+	return max(plans, overrides), nil
+}
+
+// retentionDays returns the attempt retention of every tenant: its plan's
+// with its override for that plan laid over it.
+func (s *Service) retentionDays(ctx context.Context) (map[uuid.UUID]int, error) {
+	db := s.db.WithContext(ctx)
+	var plans []planRow
+	if err := db.Select("name", "retention_days").Find(&plans).Error; err != nil {
+		return nil, fmt.Errorf("load plan retention: %w", err)
+	}
+	byPlan := make(map[string]int, len(plans))
+	for _, p := range plans {
+		byPlan[p.Name] = p.RetentionDays
+	}
+	var overrides []overrideRow
+	if err := db.Select("tenant_id", "plan", "retention_days").Where("retention_days IS NOT NULL").Find(&overrides).Error; err != nil {
+		return nil, fmt.Errorf("load override retention: %w", err)
+	}
+	type key struct {
+		tenant uuid.UUID
+		plan   string
+	}
+	custom := make(map[key]int, len(overrides))
+	for _, o := range overrides {
+		custom[key{o.TenantID, o.Plan}] = *o.RetentionDays
+	}
+	days := map[uuid.UUID]int{}
+	err := s.deps.Tenants.EachTenant(ctx, time.Time{}, func(id uuid.UUID, plan string, _ time.Time) error {
+		d, ok := custom[key{id, plan}]
+		if !ok {
+			d, ok = byPlan[plan]
+		}
+		if ok {
+			days[id] = d
+		}
+		return nil
+	})
 	if err != nil {
-		return 0, fmt.Errorf("max retention: %w", err)
+		return nil, fmt.Errorf("list tenants for retention: %w", err)
 	}
 	return days, nil
 }

@@ -9,6 +9,7 @@ import (
 	"gorm.io/gorm"
 
 	"github.com/ferry-dev/ferry"
+	"github.com/ferry-dev/ferry/dbtx"
 )
 
 // ChangePlan moves tenantID to plan, effective immediately: the new
@@ -38,7 +39,8 @@ func (s *Service) changePlan(ctx context.Context, tenantID uuid.UUID, plan, acto
 		if err := lockTenant(tx, tenantID); err != nil {
 			return err
 		}
-		current, err := entitlements(tx, tenantID)
+		shared := dbtx.Wrap(tx)
+		current, err := s.entitlements(ctx, shared, tenantID)
 		if err != nil {
 			return err
 		}
@@ -56,7 +58,7 @@ func (s *Service) changePlan(ctx context.Context, tenantID uuid.UUID, plan, acto
 		if !target.SelfServe && !operator {
 			return ferry.Invalid("plan", "the %s plan is arranged with our sales team; contact us to switch", target.DisplayName)
 		}
-		endpoints, err := countEndpoints(tx, tenantID)
+		endpoints, err := s.countEndpoints(ctx, shared, tenantID)
 		if err != nil {
 			return err
 		}
@@ -66,11 +68,11 @@ func (s *Service) changePlan(ctx context.Context, tenantID uuid.UUID, plan, acto
 					target.DisplayName, target.MaxEndpoints, endpoints, endpoints-int64(target.MaxEndpoints))}
 		}
 		now := s.now().UTC()
-		if err := tx.Exec(`UPDATE tenants SET plan = ? WHERE id = ?`, plan, tenantID).Error; err != nil {
+		if err := s.deps.Tenants.SetTenantPlan(ctx, shared, tenantID, plan); err != nil {
 			return fmt.Errorf("update plan of tenant %s: %w", tenantID, err)
 		}
-		if err := tx.Exec(`INSERT INTO plan_changes (tenant_id, from_plan, to_plan, actor, changed_at) VALUES (?, ?, ?, ?, ?)`,
-			tenantID, current.Name, plan, actor, now).Error; err != nil {
+		change := planChangeRow{TenantID: tenantID, FromPlan: current.Name, ToPlan: plan, Actor: actor, ChangedAt: now}
+		if err := tx.Create(&change).Error; err != nil {
 			return fmt.Errorf("record plan change: %w", err)
 		}
 		ent = target

@@ -8,32 +8,50 @@ import (
 	"gorm.io/gorm"
 
 	"github.com/ferry-dev/ferry"
+	"github.com/ferry-dev/ferry/dbtx"
 )
 
 // usageSlots is how many counter rows a paid tenant's increments spread
 // over, per month and per second (see the package doc).
 const usageSlots = 16
 
-// ConsumeEvents meters n accepted events for tenantID inside tx, the
-// ingest transaction: the month's usage counter and the current second's
-// rate window are incremented there, so both roll back with a refused or
-// failed ingest. Errors: ERATELIMIT (events/s over the plan's limit,
-// Retry-After 1), EQUOTA (a hard-capped plan's monthly events used up,
-// Retry-After until next month), ENOTFOUND, wrapped database errors.
-func (s *Service) ConsumeEvents(ctx context.Context, tx *gorm.DB, tenantID uuid.UUID, n int) error {
+// Meter is billing inside one transaction of another domain (an ingest,
+// an endpoint creation): its counters and checks run in that transaction,
+// so they commit or roll back with it. Get one per transaction from
+// Service.Meter; app hands it to delivery as a delivery.Meter.
+type Meter struct {
+	s  *Service
+	tx dbtx.Tx
+}
+
+// Meter returns billing's meter for tx, an open transaction owned by the
+// caller, who commits or rolls it back.
+func (s *Service) Meter(tx dbtx.Tx) *Meter { return &Meter{s: s, tx: tx} }
+
+// ConsumeEvents meters n accepted events for tenantID in the meter's
+// transaction (the ingest's): the month's usage counter and the current
+// second's rate window are incremented there, so both roll back with a
+// refused or failed ingest. Errors: ERATELIMIT (events/s over the plan's
+// limit, Retry-After 1), EQUOTA (a hard-capped plan's monthly events used
+// up, Retry-After until next month), ENOTFOUND, wrapped database errors.
+func (m *Meter) ConsumeEvents(ctx context.Context, tenantID uuid.UUID, n int) error {
 	if n <= 0 {
 		return nil
 	}
-	ent, err := entitlements(tx, tenantID)
+	s := m.s
+	ent, err := s.entitlements(ctx, m.tx, tenantID)
 	if err != nil {
 		return err
 	}
+	tx := m.tx.DB(ctx)
 	now := s.now().UTC()
 	slot := 0
 	if !ent.HardCap {
 		slot = s.rand(usageSlots)
 	}
 
+	// Hand-written: runs in every ingest transaction; one UPSERT with
+	// RETURNING gives the running total in a single round trip.
 	// The upsert's RETURNING sees this slot's latest committed value (it
 	// waits for the row lock); other slots are read from the snapshot.
 	var inSecond int64
@@ -54,6 +72,7 @@ func (s *Service) ConsumeEvents(ctx context.Context, tx *gorm.DB, tenantID uuid.
 
 	period := MonthStart(now)
 	if !ent.HardCap {
+		// Hand-written: the per-ingest counter increment (hot path).
 		err := tx.Exec(`INSERT INTO usage_counters (tenant_id, period, slot, events) VALUES (?, ?, ?, ?)
 			ON CONFLICT (tenant_id, period, slot) DO UPDATE SET events = usage_counters.events + EXCLUDED.events`,
 			tenantID, period, slot, n).Error
@@ -63,6 +82,8 @@ func (s *Service) ConsumeEvents(ctx context.Context, tx *gorm.DB, tenantID uuid.
 		return nil
 	}
 	var total int64
+	// Hand-written: the hard-capped counter's UPSERT ... RETURNING gives
+	// the exact running total under the row lock, in one round trip.
 	err = tx.Raw(`WITH up AS (
 			INSERT INTO usage_counters (tenant_id, period, slot, events) VALUES (?, ?, 0, ?)
 			ON CONFLICT (tenant_id, period, slot) DO UPDATE SET events = usage_counters.events + EXCLUDED.events
@@ -82,18 +103,19 @@ func (s *Service) ConsumeEvents(ctx context.Context, tx *gorm.DB, tenantID uuid.
 }
 
 // CheckEndpointLimit returns EPLANLIMIT when tenantID already has as many
-// endpoints as its plan allows. It takes the tenant's billing lock in tx,
-// so concurrent creations and plan changes cannot overshoot the limit.
-// Errors: EPLANLIMIT, ENOTFOUND, wrapped database errors.
-func (s *Service) CheckEndpointLimit(ctx context.Context, tx *gorm.DB, tenantID uuid.UUID) error {
-	if err := lockTenant(tx, tenantID); err != nil {
+// endpoints as its plan allows. It takes the tenant's billing lock in the
+// meter's transaction (the endpoint creation's), so concurrent creations
+// and plan changes cannot overshoot the limit. Errors: EPLANLIMIT,
+// ENOTFOUND, wrapped database errors.
+func (m *Meter) CheckEndpointLimit(ctx context.Context, tenantID uuid.UUID) error {
+	if err := lockTenant(m.tx.DB(ctx), tenantID); err != nil {
 		return err
 	}
-	ent, err := entitlements(tx, tenantID)
+	ent, err := m.s.entitlements(ctx, m.tx, tenantID)
 	if err != nil {
 		return err
 	}
-	count, err := countEndpoints(tx, tenantID)
+	count, err := m.s.countEndpoints(ctx, m.tx, tenantID)
 	if err != nil {
 		return err
 	}
@@ -107,17 +129,19 @@ func (s *Service) CheckEndpointLimit(ctx context.Context, tx *gorm.DB, tenantID 
 // lockTenant takes a transaction-scoped advisory lock on the tenant's
 // billing state (endpoint count and plan).
 func lockTenant(tx *gorm.DB, tenantID uuid.UUID) error {
+	// Hand-written: an advisory lock has no query-builder form.
 	if err := tx.Exec(`SELECT pg_advisory_xact_lock(hashtextextended('ferry.billing:' || ?::text, 0))`, tenantID).Error; err != nil {
 		return fmt.Errorf("lock billing of tenant %s: %w", tenantID, err)
 	}
 	return nil
 }
 
-func countEndpoints(db *gorm.DB, tenantID uuid.UUID) (int64, error) {
-	var n int64
-	if err := db.Raw(`SELECT count(*) FROM endpoints WHERE tenant_id = ? AND deleted_at IS NULL`, tenantID).
-		Scan(&n).Error; err != nil {
-		return 0, fmt.Errorf("count endpoints: %w", err)
+// countEndpoints asks delivery how many live endpoints tenantID has, in
+// tx.
+func (s *Service) countEndpoints(ctx context.Context, tx dbtx.Tx, tenantID uuid.UUID) (int64, error) {
+	n, err := s.deps.Endpoints.CountEndpoints(ctx, tx, tenantID)
+	if err != nil {
+		return 0, fmt.Errorf("count endpoints of tenant %s: %w", tenantID, err)
 	}
 	return n, nil
 }

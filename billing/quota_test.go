@@ -1,6 +1,7 @@
 package billing
 
 import (
+	"errors"
 	"sync"
 	"testing"
 	"time"
@@ -9,6 +10,7 @@ import (
 	"gorm.io/gorm"
 
 	"github.com/ferry-dev/ferry"
+	"github.com/ferry-dev/ferry/dbtx"
 )
 
 func TestPlansSeeded(t *testing.T) {
@@ -163,7 +165,7 @@ func TestCheckEndpointLimit(t *testing.T) {
 	b := setup(t)
 	id := b.tenant(t, PlanFree, b.clock.Now())
 	check := func() error {
-		return b.db.Transaction(func(tx *gorm.DB) error { return b.svc.CheckEndpointLimit(b.ctx, tx, id) })
+		return b.db.Transaction(func(tx *gorm.DB) error { return b.svc.Meter(dbtx.Wrap(tx)).CheckEndpointLimit(b.ctx, id) })
 	}
 	eps := b.addEndpoints(t, id, 2)
 	require.NoError(t, check())
@@ -182,4 +184,26 @@ func TestCheckEndpointLimit(t *testing.T) {
 	other := b.tenant(t, PlanFree, b.clock.Now())
 	b.addEndpoints(t, other, 3)
 	require.NoError(t, check())
+}
+
+// TestMeterCommitsWithTheCallersTransaction: what a Meter counts rolls
+// back with the transaction it was given, as a failed ingest does.
+func TestMeterCommitsWithTheCallersTransaction(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	id := b.tenant(t, PlanPro, b.clock.Now())
+	failed := errors.New("insert events failed")
+	err := b.db.WithContext(b.ctx).Transaction(func(tx *gorm.DB) error {
+		require.NoError(t, b.svc.Meter(dbtx.Wrap(tx)).ConsumeEvents(b.ctx, id, 5))
+		return failed
+	})
+	require.ErrorIs(t, err, failed)
+	u, err := b.svc.Usage(b.ctx, id, b.clock.Now())
+	require.NoError(t, err)
+	require.Zero(t, u.Events, "the rolled-back ingest is not counted")
+
+	require.NoError(t, b.consume(id, 2))
+	u, err = b.svc.Usage(b.ctx, id, b.clock.Now())
+	require.NoError(t, err)
+	require.EqualValues(t, 2, u.Events)
 }

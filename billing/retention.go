@@ -20,25 +20,33 @@ func (s *Service) PruneAttempts(ctx context.Context) (int64, error) {
 	}
 	// Attempts older than the longest retention are the partition job's.
 	floor := now.AddDate(0, 0, -maxDays-1)
-	res := s.db.WithContext(ctx).Exec(`DELETE FROM attempts a USING (
-			SELECT t.id, coalesce(o.retention_days, p.retention_days) AS days
-			FROM tenants t JOIN plans p ON p.name = t.plan
-			LEFT JOIN plan_overrides o ON o.tenant_id = t.id AND o.plan = t.plan) r
-		WHERE a.tenant_id = r.id AND r.days < ? AND a.started_at >= ?
-		AND a.started_at < ?::timestamptz - make_interval(days => r.days)`, maxDays, floor, now)
-	if res.Error != nil {
-		return 0, fmt.Errorf("prune attempts past plan retention: %w", res.Error)
+	days, err := s.retentionDays(ctx)
+	if err != nil {
+		return 0, err
 	}
-	if res.RowsAffected > 0 {
-		s.log.InfoContext(ctx, "pruned attempts past plan retention", "rows", res.RowsAffected)
+	cutoffs := map[uuid.UUID]time.Time{}
+	for id, d := range days {
+		if d < maxDays {
+			cutoffs[id] = now.AddDate(0, 0, -d)
+		}
 	}
-	return res.RowsAffected, nil
+	if len(cutoffs) == 0 {
+		return 0, nil
+	}
+	n, err := s.deps.Attempts.PruneAttempts(ctx, floor, cutoffs)
+	if err != nil {
+		return 0, fmt.Errorf("prune attempts past plan retention: %w", err)
+	}
+	if n > 0 {
+		s.log.InfoContext(ctx, "pruned attempts past plan retention", "rows", n)
+	}
+	return n, nil
 }
 
 // CleanRateWindows removes per-second rate windows older than a minute.
 func (s *Service) CleanRateWindows(ctx context.Context) error {
 	cutoff := s.now().Add(-time.Minute).Unix()
-	if err := s.db.WithContext(ctx).Exec(`DELETE FROM rate_windows WHERE second < ?`, cutoff).Error; err != nil {
+	if err := s.db.WithContext(ctx).Where("second < ?", cutoff).Delete(&rateWindowRow{}).Error; err != nil {
 		return fmt.Errorf("clean rate windows: %w", err)
 	}
 	return nil

@@ -26,24 +26,27 @@ func (c Config) withDefaults() Config {
 }
 
 // Service is billing: entitlements, metering, quotas, plan changes,
-// invoices. It satisfies delivery.Limits.
+// invoices. Delivery meters through it (see Meter); app adapts it to
+// delivery.Limits.
 type Service struct {
 	db   *gorm.DB
+	deps Deps
 	cfg  Config
 	log  *slog.Logger
 	now  func() time.Time
 	rand func(n int) int
 }
 
-// NewService returns a Service. now defaults to time.Now.
-func NewService(db *gorm.DB, cfg Config, log *slog.Logger, now func() time.Time) (*Service, error) {
-	if db == nil || log == nil {
-		return nil, errors.New("billing.NewService: db and log are required")
+// NewService returns a Service on db, asking deps for what other domains
+// own. now defaults to time.Now.
+func NewService(db *gorm.DB, deps Deps, cfg Config, log *slog.Logger, now func() time.Time) (*Service, error) {
+	if db == nil || log == nil || !deps.complete() {
+		return nil, errors.New("billing.NewService: db, log and every dependency are required")
 	}
 	if now == nil {
 		now = time.Now
 	}
-	return &Service{db: db, cfg: cfg.withDefaults(), log: log, now: now, rand: randIntN}, nil
+	return &Service{db: db, deps: deps, cfg: cfg.withDefaults(), log: log, now: now, rand: randIntN}, nil
 }
 
 // randIntN picks a usage slot; it needs spread, not secrecy.

@@ -9,11 +9,15 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/stretchr/testify/require"
+	"golang.org/x/crypto/bcrypt"
 	"gorm.io/driver/postgres"
 	"gorm.io/gorm"
 	"gorm.io/gorm/logger"
 
+	"github.com/ferry-dev/ferry/dbtx"
+	"github.com/ferry-dev/ferry/delivery"
 	"github.com/ferry-dev/ferry/migrations"
+	"github.com/ferry-dev/ferry/tenants"
 	"github.com/ferry-dev/ferry/tests/testenv"
 )
 
@@ -56,7 +60,13 @@ func setup(t *testing.T) *testBundle {
 	require.NoError(t, migrations.Up(ctx, sqlDB))
 	clock := &testClock{t: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)}
 	pay := &RecordingProvider{}
-	svc, err := NewService(db, Config{Payments: pay}, slog.New(slog.DiscardHandler), clock.Now)
+	log := slog.New(slog.DiscardHandler)
+	// The real tenants and delivery stores answer billing's questions, so
+	// these tests also cover the boundary.
+	ts, err := tenants.NewService(db, tenants.Config{BcryptCost: bcrypt.MinCost}, log, clock.Now)
+	require.NoError(t, err)
+	usage := delivery.NewUsage(db)
+	svc, err := NewService(db, Deps{Tenants: ts, Endpoints: usage, Attempts: usage}, Config{Payments: pay}, log, clock.Now)
 	require.NoError(t, err)
 	return &testBundle{ctx: ctx, db: db, svc: svc, clock: clock, pay: pay}
 }
@@ -83,7 +93,7 @@ func (b *testBundle) override(t *testing.T, tenantID uuid.UUID, plan string, col
 // consume runs ConsumeEvents in its own transaction, as ingest does.
 func (b *testBundle) consume(tenantID uuid.UUID, n int) error {
 	return b.db.WithContext(b.ctx).Transaction(func(tx *gorm.DB) error {
-		return b.svc.ConsumeEvents(b.ctx, tx, tenantID, n)
+		return b.svc.Meter(dbtx.Wrap(tx)).ConsumeEvents(b.ctx, tenantID, n)
 	})
 }
 

@@ -1,12 +1,15 @@
 package billing
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/google/uuid"
 	"gorm.io/gorm"
+	"gorm.io/gorm/clause"
 )
 
 // Usage is what a tenant used in one calendar month (UTC).
@@ -27,30 +30,53 @@ func (s *Service) Usage(ctx context.Context, tenantID uuid.UUID, period time.Tim
 
 func usageOf(db *gorm.DB, tenantID uuid.UUID, period time.Time) (Usage, error) {
 	u := Usage{Period: FormatPeriod(period), PeriodStart: period, PeriodEnd: NextMonth(period)}
-	err := db.Raw(`SELECT
-			(SELECT coalesce(sum(events), 0) FROM usage_counters WHERE tenant_id = ? AND period = ?) AS events,
-			(SELECT coalesce(sum(attempts), 0) FROM attempt_usage_days WHERE tenant_id = ? AND day >= ? AND day < ?) AS attempts`,
-		tenantID, period, tenantID, period, u.PeriodEnd).Row().Scan(&u.Events, &u.Attempts)
-	if err != nil {
-		return Usage{}, fmt.Errorf("load usage of tenant %s for %s: %w", tenantID, u.Period, err)
+	if err := db.Model(&usageCounterRow{}).Scopes(forTenant(tenantID)).Where("period = ?", period).
+		Select("coalesce(sum(events), 0)").Scan(&u.Events).Error; err != nil {
+		return Usage{}, fmt.Errorf("load events of tenant %s for %s: %w", tenantID, u.Period, err)
+	}
+	if err := db.Model(&attemptUsageDayRow{}).Scopes(forTenant(tenantID)).Where("day >= ? AND day < ?", period, u.PeriodEnd).
+		Select("coalesce(sum(attempts), 0)").Scan(&u.Attempts).Error; err != nil {
+		return Usage{}, fmt.Errorf("load attempts of tenant %s for %s: %w", tenantID, u.Period, err)
 	}
 	return u, nil
 }
 
 // MeterAttempts counts the attempts made on each UTC day in [from, to)
-// per tenant and records the counts in attempt_usage_days. Re-counting a
-// day is harmless: the stored count only ever grows (GREATEST), so a day
-// whose attempts were since pruned keeps the count taken before.
+// per tenant (asking delivery's attempt log) and records the counts in
+// attempt_usage_days. Re-counting a day is harmless: the stored count only
+// ever grows (GREATEST), so a day whose attempts were since pruned keeps
+// the count taken before.
 func (s *Service) MeterAttempts(ctx context.Context, from, to time.Time) error {
 	db := s.db.WithContext(ctx)
+	known := map[uuid.UUID]bool{}
+	if err := s.deps.Tenants.EachTenant(ctx, time.Time{}, func(id uuid.UUID, _ string, _ time.Time) error {
+		known[id] = true
+		return nil
+	}); err != nil {
+		return fmt.Errorf("list tenants to meter: %w", err)
+	}
 	day := from.UTC().Truncate(24 * time.Hour)
 	for ; day.Before(to); day = day.AddDate(0, 0, 1) {
-		err := db.Exec(`INSERT INTO attempt_usage_days (tenant_id, day, attempts)
-			SELECT a.tenant_id, ?::date, count(*) FROM attempts a JOIN tenants t ON t.id = a.tenant_id
-			WHERE a.started_at >= ? AND a.started_at < ? GROUP BY a.tenant_id ORDER BY a.tenant_id
-			ON CONFLICT (tenant_id, day) DO UPDATE
-			SET attempts = greatest(attempt_usage_days.attempts, EXCLUDED.attempts)`,
-			day, day, day.AddDate(0, 0, 1)).Error
+		counts, err := s.deps.Attempts.CountAttempts(ctx, day, day.AddDate(0, 0, 1))
+		if err != nil {
+			return fmt.Errorf("count attempts of %s: %w", day.Format(time.DateOnly), err)
+		}
+		rows := make([]attemptUsageDayRow, 0, len(counts))
+		for id, n := range counts {
+			if known[id] { // attempts outlive a deleted tenant until retention
+				rows = append(rows, attemptUsageDayRow{TenantID: id, Day: day, Attempts: n})
+			}
+		}
+		if len(rows) == 0 {
+			continue
+		}
+		// Upserting in tenant order keeps concurrent replicas' row locks
+		// in one order, so they cannot deadlock.
+		slices.SortFunc(rows, func(a, b attemptUsageDayRow) int { return bytes.Compare(a.TenantID[:], b.TenantID[:]) })
+		err = db.Clauses(clause.OnConflict{
+			Columns:   []clause.Column{{Name: "tenant_id"}, {Name: "day"}},
+			DoUpdates: clause.Assignments(map[string]any{"attempts": gorm.Expr("greatest(attempt_usage_days.attempts, excluded.attempts)")}),
+		}).CreateInBatches(&rows, 1000).Error
 		if err != nil {
 			return fmt.Errorf("meter attempts of %s: %w", day.Format(time.DateOnly), err)
 		}
@@ -67,13 +93,13 @@ func (s *Service) MeterAttempts(ctx context.Context, from, to time.Time) error {
 func (s *Service) MeterRecentAttempts(ctx context.Context) error {
 	today := s.now().UTC().Truncate(24 * time.Hour)
 	db := s.db.WithContext(ctx)
-	var through []time.Time
-	if err := db.Raw(`SELECT final_through FROM attempt_metering`).Scan(&through).Error; err != nil {
+	var marks []attemptMeteringRow
+	if err := db.Find(&marks).Error; err != nil {
 		return fmt.Errorf("load attempt metering mark: %w", err)
 	}
 	from := today.AddDate(0, 0, -1)
-	if len(through) == 1 {
-		if next := through[0].UTC().AddDate(0, 0, 1); next.Before(from) {
+	if len(marks) == 1 {
+		if next := marks[0].FinalThrough.UTC().AddDate(0, 0, 1); next.Before(from) {
 			from = next
 		}
 	} else {
@@ -86,10 +112,11 @@ func (s *Service) MeterRecentAttempts(ctx context.Context) error {
 	if err := s.MeterAttempts(ctx, from, today.AddDate(0, 0, 1)); err != nil {
 		return err
 	}
-	final := today.AddDate(0, 0, -2)
-	if err := db.Exec(`INSERT INTO attempt_metering (id, final_through) VALUES (true, ?)
-		ON CONFLICT (id) DO UPDATE SET final_through = greatest(attempt_metering.final_through, EXCLUDED.final_through)`,
-		final).Error; err != nil {
+	mark := attemptMeteringRow{ID: true, FinalThrough: today.AddDate(0, 0, -2)}
+	if err := db.Clauses(clause.OnConflict{
+		Columns:   []clause.Column{{Name: "id"}},
+		DoUpdates: clause.Assignments(map[string]any{"final_through": gorm.Expr("greatest(attempt_metering.final_through, excluded.final_through)")}),
+	}).Create(&mark).Error; err != nil {
 		return fmt.Errorf("record attempt metering mark: %w", err)
 	}
 	return nil

@@ -134,11 +134,10 @@ func (s *Service) EndpointAttempts(ctx context.Context, tenantID, endpointID uui
 // attemptCutoff is the oldest attempt time the tenant's plan shows; the
 // zero time when no retention applies.
 func (s *Service) attemptCutoff(ctx context.Context, tenantID uuid.UUID) (time.Time, error) {
-	r, ok := s.limits.(AttemptRetention)
-	if !ok {
+	if s.limits == nil {
 		return time.Time{}, nil
 	}
-	d, err := r.AttemptRetention(ctx, tenantID)
+	d, err := s.limits.AttemptRetention(ctx, tenantID)
 	if err != nil {
 		return time.Time{}, fmt.Errorf("attempt retention of tenant %s: %w", tenantID, err)
 	}

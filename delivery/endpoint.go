@@ -15,8 +15,10 @@ import (
 
 	"github.com/google/uuid"
 	"gorm.io/gorm"
+	"gorm.io/gorm/clause"
 
 	"github.com/ferry-dev/ferry"
+	"github.com/ferry-dev/ferry/dbtx"
 )
 
 // Endpoint limits and defaults (PRODUCT §3, §4).
@@ -176,19 +178,19 @@ func validateRange(field string, v, lo, hi int) error {
 	return nil
 }
 
-// endpointRow is an endpoints row as scanned.
+// endpointRow is a row of endpoints (GORM model, see endpointrows.go).
 type endpointRow struct {
-	ID                 uuid.UUID
+	ID                 uuid.UUID `gorm:"primaryKey"`
 	TenantID           uuid.UUID
 	URL                string
 	Description        string
-	EventTypes         jsonColumn[[]string]
+	EventTypes         jsonColumn[[]string] `gorm:"type:jsonb"`
 	Enabled            bool
 	DisabledReason     string
 	TimeoutMs          int
 	RateLimitPerSecond *int
 	MaxInFlight        int
-	Headers            jsonColumn[map[string]string]
+	Headers            jsonColumn[map[string]string] `gorm:"type:jsonb"`
 	FailingSince       *time.Time
 	CreatedAt          time.Time
 	UpdatedAt          time.Time
@@ -261,16 +263,11 @@ func (s *Service) CreateEndpoint(ctx context.Context, tenantID uuid.UUID, in End
 	secret := webhook.NewSigningSecret()
 	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		if s.limits != nil {
-			if err := s.limits.CheckEndpointLimit(ctx, tx, tenantID); err != nil {
+			if err := s.limits.Meter(dbtx.Wrap(tx)).CheckEndpointLimit(ctx, tenantID); err != nil {
 				return err
 			}
 		}
-		err := tx.Exec(`INSERT INTO endpoints (id, tenant_id, url, description, event_types, enabled, timeout_ms,
-			rate_limit_per_second, max_in_flight, headers, created_at, updated_at)
-			VALUES (?, ?, ?, ?, ?, true, ?, ?, ?, ?, ?, ?)`,
-			row.ID, tenantID, row.URL, row.Description, row.EventTypes, row.TimeoutMs,
-			row.RateLimitPerSecond, row.MaxInFlight, row.Headers, now, now).Error
-		if err != nil {
+		if err := tx.Create(&row).Error; err != nil {
 			return fmt.Errorf("insert endpoint: %w", err)
 		}
 		return s.insertSecret(tx, tenantID, row.ID, secret, now)
@@ -283,8 +280,8 @@ func (s *Service) CreateEndpoint(ctx context.Context, tenantID uuid.UUID, in End
 
 func (s *Service) insertSecret(tx *gorm.DB, tenantID, endpointID uuid.UUID, secret string, now time.Time) error {
 	ct := s.cipher.Seal([]byte(secret), endpointID[:])
-	if err := tx.Exec(`INSERT INTO endpoint_secrets (id, endpoint_id, tenant_id, ciphertext, created_at) VALUES (?, ?, ?, ?, ?)`,
-		uuid.New(), endpointID, tenantID, ct, now).Error; err != nil {
+	if err := tx.Create(&endpointSecretRow{ID: uuid.New(), EndpointID: endpointID, TenantID: tenantID,
+		Ciphertext: ct, CreatedAt: now}).Error; err != nil {
 		return fmt.Errorf("insert endpoint secret: %w", err)
 	}
 	return nil
@@ -292,16 +289,15 @@ func (s *Service) insertSecret(tx *gorm.DB, tenantID, endpointID uuid.UUID, secr
 
 // Endpoint returns one of the tenant's endpoints, or ENOTFOUND.
 func (s *Service) Endpoint(ctx context.Context, tenantID, id uuid.UUID) (Endpoint, error) {
-	var row endpointRow
-	res := s.db.WithContext(ctx).Raw(`SELECT `+endpointColumns+` FROM endpoints
-		WHERE id = ? AND tenant_id = ? AND deleted_at IS NULL`, id, tenantID).Scan(&row)
-	if res.Error != nil {
-		return Endpoint{}, fmt.Errorf("load endpoint %s: %w", id, res.Error)
+	var rows []endpointRow
+	if err := s.db.WithContext(ctx).Scopes(forTenant(tenantID)).Where("id = ? AND deleted_at IS NULL", id).
+		Limit(1).Find(&rows).Error; err != nil {
+		return Endpoint{}, fmt.Errorf("load endpoint %s: %w", id, err)
 	}
-	if res.RowsAffected == 0 {
+	if len(rows) == 0 {
 		return Endpoint{}, ferry.NotFound("endpoint")
 	}
-	return row.endpoint(), nil
+	return rows[0].endpoint(), nil
 }
 
 // ListEndpoints returns a page of the tenant's endpoints, newest first.
@@ -311,10 +307,11 @@ func (s *Service) ListEndpoints(ctx context.Context, tenantID uuid.UUID, page Pa
 		return nil, "", err
 	}
 	var rows []endpointRow
-	q := s.db.WithContext(ctx).Raw(`SELECT `+endpointColumns+` FROM endpoints
-		WHERE tenant_id = ? AND deleted_at IS NULL AND (?::timestamptz IS NULL OR (created_at, id) < (?, ?))
-		ORDER BY created_at DESC, id DESC LIMIT ?`, tenantID, cur.timePtr(), cur.Time, cur.ID, page.limit()+1)
-	if err := q.Scan(&rows).Error; err != nil {
+	q := s.db.WithContext(ctx).Scopes(forTenant(tenantID)).Where("deleted_at IS NULL")
+	if cur.timePtr() != nil {
+		q = q.Where("(created_at, id) < (?, ?)", cur.Time, cur.ID)
+	}
+	if err := q.Order("created_at DESC, id DESC").Limit(page.limit() + 1).Find(&rows).Error; err != nil {
 		return nil, "", fmt.Errorf("list endpoints: %w", err)
 	}
 	out := make([]Endpoint, 0, len(rows))
@@ -384,12 +381,12 @@ func (s *Service) UpdateEndpoint(ctx context.Context, tenantID, id uuid.UUID, pa
 		ep.FailingSince = nil
 	}
 	ep.UpdatedAt = s.now().UTC()
-	err = s.db.WithContext(ctx).Exec(`UPDATE endpoints SET url = ?, description = ?, event_types = ?, enabled = ?,
-		disabled_reason = ?, timeout_ms = ?, rate_limit_per_second = ?, max_in_flight = ?, headers = ?,
-		failing_since = ?, updated_at = ? WHERE id = ? AND tenant_id = ?`,
-		ep.URL, ep.Description, jsonColumn[[]string]{ep.EventTypes}, ep.Enabled, ep.DisabledReason,
-		ep.TimeoutSeconds*1000, ep.RateLimitPerSecond, ep.MaxInFlight, jsonColumn[map[string]string]{ep.Headers},
-		ep.FailingSince, ep.UpdatedAt, id, tenantID).Error
+	err = s.db.WithContext(ctx).Model(&endpointRow{}).Scopes(forTenant(tenantID)).Where("id = ?", id).
+		UpdateColumns(map[string]any{"url": ep.URL, "description": ep.Description,
+			"event_types": jsonColumn[[]string]{ep.EventTypes}, "enabled": ep.Enabled, "disabled_reason": ep.DisabledReason,
+			"timeout_ms": ep.TimeoutSeconds * 1000, "rate_limit_per_second": ep.RateLimitPerSecond,
+			"max_in_flight": ep.MaxInFlight, "headers": jsonColumn[map[string]string]{ep.Headers},
+			"failing_since": ep.FailingSince, "updated_at": ep.UpdatedAt}).Error
 	if err != nil {
 		return Endpoint{}, fmt.Errorf("update endpoint %s: %w", id, err)
 	}
@@ -399,8 +396,9 @@ func (s *Service) UpdateEndpoint(ctx context.Context, tenantID, id uuid.UUID, pa
 // DeleteEndpoint soft-deletes an endpoint; its pending deliveries become
 // exhausted when next dispatched. Errors: ENOTFOUND.
 func (s *Service) DeleteEndpoint(ctx context.Context, tenantID, id uuid.UUID) error {
-	res := s.db.WithContext(ctx).Exec(`UPDATE endpoints SET deleted_at = ?, enabled = false, disabled_reason = 'deleted'
-		WHERE id = ? AND tenant_id = ? AND deleted_at IS NULL`, s.now().UTC(), id, tenantID)
+	// UpdateColumns: deleting leaves updated_at as it was.
+	res := s.db.WithContext(ctx).Model(&endpointRow{}).Scopes(forTenant(tenantID)).Where("id = ? AND deleted_at IS NULL", id).
+		UpdateColumns(map[string]any{"deleted_at": s.now().UTC(), "enabled": false, "disabled_reason": "deleted"})
 	if res.Error != nil {
 		return fmt.Errorf("delete endpoint %s: %w", id, res.Error)
 	}
@@ -452,11 +450,13 @@ func (s *Service) RotateSecret(ctx context.Context, tenantID, id uuid.UUID) (Sec
 	now := s.now().UTC()
 	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		// Lock the endpoint so concurrent rotations queue up.
-		if err := tx.Exec(`SELECT 1 FROM endpoints WHERE id = ? FOR UPDATE`, id).Error; err != nil {
+		var locked []endpointRow
+		if err := tx.Clauses(clause.Locking{Strength: clause.LockingStrengthUpdate}).Select("id").Where("id = ?", id).
+			Find(&locked).Error; err != nil {
 			return fmt.Errorf("lock endpoint: %w", err)
 		}
-		if err := tx.Exec(`UPDATE endpoint_secrets SET expires_at = ? WHERE endpoint_id = ? AND expires_at IS NULL`,
-			now.Add(s.cfg.RotationGrace), id).Error; err != nil {
+		if err := tx.Model(&endpointSecretRow{}).Where("endpoint_id = ? AND expires_at IS NULL", id).
+			Update("expires_at", now.Add(s.cfg.RotationGrace)).Error; err != nil {
 			return fmt.Errorf("expire old secret: %w", err)
 		}
 		return s.insertSecret(tx, tenantID, id, webhook.NewSigningSecret(), now)
@@ -474,13 +474,10 @@ type storedSecret struct {
 
 // loadSecrets returns the endpoint's live secrets, current one first.
 func loadSecrets(ctx context.Context, db *gorm.DB, c *Cipher, endpointID uuid.UUID, now time.Time) ([]storedSecret, error) {
-	var rows []struct {
-		Ciphertext []byte
-		ExpiresAt  *time.Time
-	}
-	err := db.WithContext(ctx).Raw(`SELECT ciphertext, expires_at FROM endpoint_secrets
-		WHERE endpoint_id = ? AND (expires_at IS NULL OR expires_at > ?)
-		ORDER BY expires_at DESC NULLS FIRST, created_at DESC`, endpointID, now).Scan(&rows).Error
+	var rows []endpointSecretRow
+	err := db.WithContext(ctx).Select("ciphertext", "expires_at").
+		Where("endpoint_id = ? AND (expires_at IS NULL OR expires_at > ?)", endpointID, now).
+		Order("expires_at DESC NULLS FIRST, created_at DESC").Find(&rows).Error
 	if err != nil {
 		return nil, fmt.Errorf("load secrets of endpoint %s: %w", endpointID, err)
 	}

@@ -16,6 +16,7 @@ import (
 	"gorm.io/gorm"
 
 	"github.com/ferry-dev/ferry"
+	"github.com/ferry-dev/ferry/dbtx"
 )
 
 // Ingest limits (PRODUCT §3).
@@ -122,7 +123,7 @@ func (s *Service) ingestOne(ctx context.Context, tenantID uuid.UUID, in EventInp
 			}
 		}
 		if s.limits != nil {
-			if err := s.limits.ConsumeEvents(ctx, tx, tenantID, 1); err != nil {
+			if err := s.limits.Meter(dbtx.Wrap(tx)).ConsumeEvents(ctx, tenantID, 1); err != nil {
 				return err
 			}
 		}

@@ -9,6 +9,8 @@ import (
 	"github.com/ferry-dev/ferry/delivery/internal/pgval"
 	"github.com/google/uuid"
 	"gorm.io/gorm"
+
+	"github.com/ferry-dev/ferry/dbtx"
 )
 
 // Group commit for ingest. Concurrent Ingest calls without an idempotency
@@ -100,8 +102,9 @@ func (s *Service) insertBatch(ctx context.Context, tx *gorm.DB, batch []*ingestR
 		for _, r := range batch {
 			perTenant[r.tenantID]++
 		}
+		meter := s.limits.Meter(dbtx.Wrap(tx))
 		for tenantID, n := range perTenant {
-			if err := s.limits.ConsumeEvents(ctx, tx, tenantID, n); err != nil {
+			if err := meter.ConsumeEvents(ctx, tenantID, n); err != nil {
 				return nil, err
 			}
 		}

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/uuid"
 	"gorm.io/driver/postgres"
@@ -15,6 +16,7 @@ import (
 	"gorm.io/gorm/logger"
 
 	"github.com/ferry-dev/ferry"
+	"github.com/ferry-dev/ferry/dbtx"
 	"github.com/ferry-dev/ferry/migrations"
 	"github.com/ferry-dev/ferry/tests/testenv"
 )
@@ -34,15 +36,22 @@ func (r *collectingRelay) Enqueue(jobs []Job) {
 // refusingLimits refuses every event of one tenant.
 type refusingLimits struct{ refuse uuid.UUID }
 
-func (l refusingLimits) CheckEndpointLimit(context.Context, *gorm.DB, uuid.UUID) error { return nil }
-func (l refusingLimits) ConsumeEvents(_ context.Context, _ *gorm.DB, tenantID uuid.UUID, _ int) error {
+func (l refusingLimits) Meter(dbtx.Tx) Meter { return l }
+func (l refusingLimits) AttemptRetention(context.Context, uuid.UUID) (time.Duration, error) {
+	return 0, nil
+}
+func (l refusingLimits) CheckEndpointLimit(context.Context, uuid.UUID) error { return nil }
+func (l refusingLimits) ConsumeEvents(_ context.Context, tenantID uuid.UUID, _ int) error {
 	if tenantID == l.refuse {
 		return ferry.Errorf(ferry.EQUOTA, "quota used up")
 	}
 	return nil
 }
 
-var _ Limits = refusingLimits{}
+var (
+	_ Limits = refusingLimits{}
+	_ Meter  = refusingLimits{}
+)
 
 func openTestDB(tb testing.TB) *gorm.DB {
 	tb.Helper()

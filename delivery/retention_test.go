@@ -10,7 +10,8 @@ import (
 	"github.com/ferry-dev/ferry/delivery/attemptlog"
 	"github.com/ferry-dev/ferry/delivery/internal/deliverytest"
 	"github.com/google/uuid"
-	"gorm.io/gorm"
+
+	"github.com/ferry-dev/ferry/dbtx"
 )
 
 // discardRelay drops what ingest would publish.
@@ -18,18 +19,24 @@ type discardRelay struct{}
 
 func (discardRelay) Enqueue([]delivery.Job) {}
 
-// planLimits is a fake delivery.Limits that also reports an attempt retention.
+// unlimited meters nothing and refuses nothing.
+type unlimited struct{}
+
+func (unlimited) ConsumeEvents(context.Context, uuid.UUID, int) error { return nil }
+func (unlimited) CheckEndpointLimit(context.Context, uuid.UUID) error { return nil }
+
+// planLimits is a fake delivery.Limits that reports an attempt retention
+// and limits nothing else.
 type planLimits struct {
 	RetentionFunc func(tenantID uuid.UUID) time.Duration
 }
 
 var (
-	_ delivery.Limits           = (*planLimits)(nil)
-	_ delivery.AttemptRetention = (*planLimits)(nil)
+	_ delivery.Limits = (*planLimits)(nil)
+	_ delivery.Meter  = unlimited{}
 )
 
-func (planLimits) CheckEndpointLimit(context.Context, *gorm.DB, uuid.UUID) error { return nil }
-func (planLimits) ConsumeEvents(context.Context, *gorm.DB, uuid.UUID, int) error { return nil }
+func (planLimits) Meter(dbtx.Tx) delivery.Meter { return unlimited{} }
 func (p planLimits) AttemptRetention(_ context.Context, tenantID uuid.UUID) (time.Duration, error) {
 	return p.RetentionFunc(tenantID), nil
 }

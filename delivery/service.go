@@ -11,6 +11,8 @@ import (
 	"github.com/ferry-dev/ferry/delivery/internal/batch"
 	"github.com/google/uuid"
 	"gorm.io/gorm"
+
+	"github.com/ferry-dev/ferry/dbtx"
 )
 
 // Config tunes the Service.
@@ -26,26 +28,30 @@ type Config struct {
 }
 
 // Limits is what delivery needs from billing: plan limits checked inside
-// the transaction that would exceed them. app plugs billing in; nil means
-// unlimited.
+// the transaction that would exceed them, and how long attempts stay
+// visible. app plugs billing in; nil means unlimited.
 type Limits interface {
-	// CheckEndpointLimit returns EPLANLIMIT when the tenant may not create
-	// another endpoint.
-	CheckEndpointLimit(ctx context.Context, tx *gorm.DB, tenantID uuid.UUID) error
-	// ConsumeEvents meters n accepted events in tx, returning EQUOTA or
-	// ERATELIMIT when the plan refuses them.
-	ConsumeEvents(ctx context.Context, tx *gorm.DB, tenantID uuid.UUID, n int) error
+	// Meter returns the limits as seen from tx, the open transaction of
+	// an ingest or endpoint creation: what the Meter counts commits or
+	// rolls back with it. delivery commits or rolls back tx itself.
+	Meter(tx dbtx.Tx) Meter
+	// AttemptRetention returns how long the tenant's plan keeps attempts
+	// (0 = no plan limit); older attempts are hidden from the tenant, and
+	// the partition job drops them for good at the longest retention
+	// (FERRY_ATTEMPT_RETENTION). Errors: wrapped database errors.
+	AttemptRetention(ctx context.Context, tenantID uuid.UUID) (time.Duration, error)
 }
 
-// AttemptRetention is what delivery asks billing about the attempt log:
-// how long the tenant's plan keeps attempts (0 = no plan limit). When the
-// Limits plugged into the Service also implement it, older attempts are
-// hidden from the tenant; the partition job drops them for good at the
-// longest retention (FERRY_ATTEMPT_RETENTION).
-type AttemptRetention interface {
-	// AttemptRetention returns the tenant's retention, or a wrapped
-	// database error.
-	AttemptRetention(ctx context.Context, tenantID uuid.UUID) (time.Duration, error)
+// Meter checks and meters plan limits inside one transaction.
+type Meter interface {
+	// ConsumeEvents meters n accepted events of the tenant. Errors: EQUOTA
+	// or ERATELIMIT when the plan refuses them, wrapped database errors.
+	ConsumeEvents(ctx context.Context, tenantID uuid.UUID, n int) error
+	// CheckEndpointLimit refuses when the tenant may not create another
+	// endpoint, and holds off concurrent creations and plan changes of
+	// the tenant until the transaction ends. Errors: EPLANLIMIT, wrapped
+	// database errors.
+	CheckEndpointLimit(ctx context.Context, tenantID uuid.UUID) error
 }
 
 // Enqueuer hands committed jobs to the outbox relay for publication.

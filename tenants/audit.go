@@ -68,8 +68,9 @@ func (s *Service) Audit(ctx context.Context, staff Principal, tenantID *uuid.UUI
 			return fmt.Errorf("encode audit detail: %w", err)
 		}
 	}
-	err := s.db.WithContext(ctx).Exec(`INSERT INTO audit_log (staff_id, actor_email, tenant_id, action, reason, detail, created_at)
-		VALUES (?, ?, ?, ?, ?, ?::jsonb, ?)`, staff.UserID, staff.Email, tenantID, action, reason, string(b), s.now().UTC()).Error
+	staffID := staff.UserID
+	err := s.db.WithContext(ctx).Create(&auditRow{StaffID: &staffID, ActorEmail: staff.Email, TenantID: tenantID,
+		Action: action, Reason: reason, Detail: string(b), CreatedAt: s.now().UTC()}).Error
 	if err != nil {
 		return fmt.Errorf("write audit log: %w", err)
 	}
@@ -100,20 +101,15 @@ func (s *Service) ListAudit(ctx context.Context, f AuditFilter) ([]AuditEntry, s
 			return nil, "", ferry.Invalid("cursor", "cursor is not valid")
 		}
 	}
-	var rows []struct {
-		ID         int64
-		StaffID    *uuid.UUID
-		ActorEmail string
-		TenantID   *uuid.UUID
-		Action     string
-		Reason     string
-		Detail     string
-		CreatedAt  time.Time
+	q := s.db.WithContext(ctx).Order("id DESC").Limit(limit + 1)
+	if f.TenantID != nil {
+		q = q.Scopes(forTenant(*f.TenantID))
 	}
-	err := s.db.WithContext(ctx).Raw(`SELECT id, staff_id, actor_email, tenant_id, action, reason, detail::text AS detail, created_at
-		FROM audit_log WHERE (?::uuid IS NULL OR tenant_id = ?) AND (? = 0 OR id < ?)
-		ORDER BY id DESC LIMIT ?`, f.TenantID, f.TenantID, before, before, limit+1).Scan(&rows).Error
-	if err != nil {
+	if before > 0 {
+		q = q.Where("id < ?", before)
+	}
+	var rows []auditRow
+	if err := q.Find(&rows).Error; err != nil {
 		return nil, "", fmt.Errorf("list audit log: %w", err)
 	}
 	next := ""

@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/uuid"
 	"gorm.io/gorm"
+	"gorm.io/gorm/clause"
 
 	"github.com/ferry-dev/ferry"
 )
@@ -29,14 +30,19 @@ func validateRole(r Role) error {
 	return nil
 }
 
-const userColumns = `id, tenant_id, email, role, created_at`
+// userColumns are the columns of a User: never the password hash.
+var userColumns = []string{"id", "tenant_id", "email", "role", "created_at"}
 
 // ListMembers returns the tenant's users, oldest first.
 func (s *Service) ListMembers(ctx context.Context, tenantID uuid.UUID) ([]User, error) {
-	users := []User{}
-	if err := s.db.WithContext(ctx).Raw(`SELECT `+userColumns+` FROM users WHERE tenant_id = ?
-		ORDER BY created_at, id`, tenantID).Scan(&users).Error; err != nil {
+	var rows []userRow
+	if err := s.db.WithContext(ctx).Select(userColumns).Scopes(forTenant(tenantID)).Order("created_at, id").
+		Find(&rows).Error; err != nil {
 		return nil, fmt.Errorf("list members: %w", err)
+	}
+	users := make([]User, len(rows))
+	for i, r := range rows {
+		users[i] = r.user()
 	}
 	return users, nil
 }
@@ -57,8 +63,8 @@ func (s *Service) InviteMember(ctx context.Context, tenantID uuid.UUID, in Membe
 		return User{}, "", err
 	}
 	u := User{ID: uuid.New(), TenantID: tenantID, Email: email, Role: in.Role, CreatedAt: s.now().UTC()}
-	err = s.db.WithContext(ctx).Exec(`INSERT INTO users (id, tenant_id, email, password_hash, role, created_at)
-		VALUES (?, ?, ?, ?, ?, ?)`, u.ID, tenantID, u.Email, hash, string(u.Role), u.CreatedAt).Error
+	err = s.db.WithContext(ctx).Create(&userRow{ID: u.ID, TenantID: tenantID, Email: u.Email, PasswordHash: hash,
+		Role: u.Role, CreatedAt: u.CreatedAt}).Error
 	if isUniqueViolation(err) {
 		return User{}, "", &ferry.Error{Code: ferry.ECONFLICT, Message: "an account with this email already exists", Field: "email"}
 	}
@@ -95,7 +101,8 @@ func (s *Service) UpdateMember(ctx context.Context, tenantID, userID uuid.UUID, 
 				return err
 			}
 		}
-		if err := tx.Exec(`UPDATE users SET role = ? WHERE id = ? AND tenant_id = ?`, string(patch.Role), userID, tenantID).Error; err != nil {
+		if err := tx.Model(&userRow{}).Scopes(forTenant(tenantID)).Where("id = ?", userID).
+			Update("role", patch.Role).Error; err != nil {
 			return fmt.Errorf("update member: %w", err)
 		}
 		u = cur
@@ -118,7 +125,7 @@ func (s *Service) RemoveMember(ctx context.Context, tenantID, userID uuid.UUID) 
 				return err
 			}
 		}
-		if err := tx.Exec(`DELETE FROM users WHERE id = ? AND tenant_id = ?`, userID, tenantID).Error; err != nil {
+		if err := tx.Scopes(forTenant(tenantID)).Where("id = ?", userID).Delete(&userRow{}).Error; err != nil {
 			return fmt.Errorf("delete member: %w", err)
 		}
 		return nil
@@ -129,25 +136,28 @@ func (s *Service) RemoveMember(ctx context.Context, tenantID, userID uuid.UUID) 
 // so concurrent role changes of one tenant queue up and cannot together
 // remove every owner.
 func lockMember(tx *gorm.DB, tenantID, userID uuid.UUID) (User, error) {
-	if err := tx.Exec(`SELECT 1 FROM tenants WHERE id = ? FOR UPDATE`, tenantID).Error; err != nil {
+	var locked []tenantRow
+	if err := tx.Clauses(clause.Locking{Strength: clause.LockingStrengthUpdate}).Select("id").
+		Where("id = ?", tenantID).Find(&locked).Error; err != nil {
 		return User{}, fmt.Errorf("lock tenant: %w", err)
 	}
-	var u User
-	res := tx.Raw(`SELECT `+userColumns+` FROM users WHERE id = ? AND tenant_id = ?`, userID, tenantID).Scan(&u)
-	if res.Error != nil {
-		return User{}, fmt.Errorf("load member: %w", res.Error)
+	var rows []userRow
+	if err := tx.Select(userColumns).Scopes(forTenant(tenantID)).Where("id = ?", userID).Limit(1).
+		Find(&rows).Error; err != nil {
+		return User{}, fmt.Errorf("load member: %w", err)
 	}
-	if res.RowsAffected == 0 {
+	if len(rows) == 0 {
 		return User{}, ferry.NotFound("member")
 	}
-	return u, nil
+	return rows[0].user(), nil
 }
 
 // keepAnOwner fails unless the tenant has an owner besides the one about
 // to be demoted or removed.
 func keepAnOwner(tx *gorm.DB, tenantID uuid.UUID) error {
 	var owners int64
-	if err := tx.Raw(`SELECT count(*) FROM users WHERE tenant_id = ? AND role = 'owner'`, tenantID).Scan(&owners).Error; err != nil {
+	if err := tx.Model(&userRow{}).Scopes(forTenant(tenantID)).Where("role = ?", RoleOwner).
+		Count(&owners).Error; err != nil {
 		return fmt.Errorf("count owners: %w", err)
 	}
 	if owners <= 1 {
@@ -164,21 +174,18 @@ func (s *Service) Refresh(ctx context.Context, p Principal) (Principal, error) {
 	db := s.db.WithContext(ctx)
 	switch p.Kind {
 	case KindUser:
-		var row struct {
-			Email string
-			Role  string
+		var rows []userRow
+		if err := db.Select("email", "role").Scopes(forTenant(p.TenantID)).Where("id = ?", p.UserID).Limit(1).
+			Find(&rows).Error; err != nil {
+			return Principal{}, fmt.Errorf("load session user: %w", err)
 		}
-		res := db.Raw(`SELECT email, role FROM users WHERE id = ? AND tenant_id = ?`, p.UserID, p.TenantID).Scan(&row)
-		if res.Error != nil {
-			return Principal{}, fmt.Errorf("load session user: %w", res.Error)
-		}
-		if res.RowsAffected == 0 {
+		if len(rows) == 0 {
 			return Principal{}, ferry.Errorf(ferry.EUNAUTHORIZED, "session is no longer valid; sign in again")
 		}
-		p.Email, p.Role = row.Email, Role(row.Role)
+		p.Email, p.Role = rows[0].Email, rows[0].Role
 	case KindStaff:
 		var n int64
-		if err := db.Raw(`SELECT count(*) FROM staff WHERE id = ?`, p.UserID).Scan(&n).Error; err != nil {
+		if err := db.Model(&staffRow{}).Where("id = ?", p.UserID).Count(&n).Error; err != nil {
 			return Principal{}, fmt.Errorf("load session staff: %w", err)
 		}
 		if n == 0 {

@@ -120,12 +120,13 @@ func (s *Service) Signup(ctx context.Context, in SignupInput) (Principal, error)
 		return Principal{}, err
 	}
 	tenantID, userID := uuid.New(), uuid.New()
+	now := s.now().UTC()
 	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		if err := tx.Exec(`INSERT INTO tenants (id, name) VALUES (?, ?)`, tenantID, org).Error; err != nil {
+		// Plan is left empty so the column default (free) applies.
+		if err := tx.Create(&tenantRow{ID: tenantID, Name: org, CreatedAt: now}).Error; err != nil {
 			return fmt.Errorf("insert tenant: %w", err)
 		}
-		err := tx.Exec(`INSERT INTO users (id, tenant_id, email, password_hash, role) VALUES (?, ?, ?, ?, 'owner')`,
-			userID, tenantID, email, hash).Error
+		err := tx.Create(&userRow{ID: userID, TenantID: tenantID, Email: email, PasswordHash: hash, Role: RoleOwner, CreatedAt: now}).Error
 		if isUniqueViolation(err) {
 			return &ferry.Error{Code: ferry.ECONFLICT, Message: "an account with this email already exists", Field: "email"}
 		}
@@ -152,8 +153,8 @@ func (s *Service) Login(ctx context.Context, emailIn, password string) (Principa
 	db := s.db.WithContext(ctx)
 	var failures int64
 	since := s.now().Add(-s.cfg.LoginWindow)
-	if err := db.Raw(`SELECT count(*) FROM login_failures WHERE lower(email) = ? AND failed_at > ?`, email, since).
-		Scan(&failures).Error; err != nil {
+	if err := db.Model(&loginFailureRow{}).Where("lower(email) = ? AND failed_at > ?", email, since).
+		Count(&failures).Error; err != nil {
 		return Principal{}, fmt.Errorf("count login failures: %w", err)
 	}
 	if failures >= int64(s.cfg.MaxLoginFailures) {
@@ -174,53 +175,49 @@ func (s *Service) Login(ctx context.Context, emailIn, password string) (Principa
 		return Principal{}, err
 	}
 	if !ok || p.Kind == "" {
-		if err := db.Exec(`INSERT INTO login_failures (email, failed_at) VALUES (?, ?)`, email, s.now()).Error; err != nil {
+		if err := db.Create(&loginFailureRow{Email: email, FailedAt: s.now()}).Error; err != nil {
 			return Principal{}, fmt.Errorf("record login failure: %w", err)
 		}
 		return Principal{}, ferry.Errorf(ferry.EUNAUTHORIZED, "email or password is incorrect")
 	}
-	if err := db.Exec(`DELETE FROM login_failures WHERE lower(email) = ?`, email).Error; err != nil {
+	if err := db.Where("lower(email) = ?", email).Delete(&loginFailureRow{}).Error; err != nil {
 		return Principal{}, fmt.Errorf("clear login failures: %w", err)
 	}
 	return p, nil
 }
 
 func (s *Service) findCredentials(ctx context.Context, email string) (Principal, string, error) {
-	var row struct {
-		ID           uuid.UUID
-		TenantID     uuid.UUID
-		Role         string
-		PasswordHash string
-	}
 	db := s.db.WithContext(ctx)
-	res := db.Raw(`SELECT id, tenant_id, role, password_hash FROM users WHERE lower(email) = ?`, email).Scan(&row)
-	if res.Error != nil {
-		return Principal{}, "", fmt.Errorf("find user: %w", res.Error)
+	var users []userRow
+	if err := db.Select("id", "tenant_id", "role", "password_hash").Where("lower(email) = ?", email).
+		Limit(1).Find(&users).Error; err != nil {
+		return Principal{}, "", fmt.Errorf("find user: %w", err)
 	}
-	if res.RowsAffected == 1 {
-		return Principal{Kind: KindUser, TenantID: row.TenantID, UserID: row.ID, Email: email, Role: Role(row.Role)}, row.PasswordHash, nil
+	if len(users) == 1 {
+		u := users[0]
+		return Principal{Kind: KindUser, TenantID: u.TenantID, UserID: u.ID, Email: email, Role: u.Role}, u.PasswordHash, nil
 	}
-	res = db.Raw(`SELECT id, password_hash FROM staff WHERE lower(email) = ?`, email).Scan(&row)
-	if res.Error != nil {
-		return Principal{}, "", fmt.Errorf("find staff: %w", res.Error)
+	var staff []staffRow
+	if err := db.Select("id", "password_hash").Where("lower(email) = ?", email).Limit(1).Find(&staff).Error; err != nil {
+		return Principal{}, "", fmt.Errorf("find staff: %w", err)
 	}
-	if res.RowsAffected == 1 {
-		return Principal{Kind: KindStaff, UserID: row.ID, Email: email}, row.PasswordHash, nil
+	if len(staff) == 1 {
+		return Principal{Kind: KindStaff, UserID: staff[0].ID, Email: email}, staff[0].PasswordHash, nil
 	}
 	return Principal{}, "", nil
 }
 
 // Tenant returns one tenant, or ENOTFOUND.
 func (s *Service) Tenant(ctx context.Context, id uuid.UUID) (Tenant, error) {
-	var t Tenant
-	res := s.db.WithContext(ctx).Raw(`SELECT id, name, plan, created_at FROM tenants WHERE id = ?`, id).Scan(&t)
-	if res.Error != nil {
-		return Tenant{}, fmt.Errorf("load tenant %s: %w", id, res.Error)
-	}
-	if res.RowsAffected == 0 {
+	var row tenantRow
+	err := s.db.WithContext(ctx).Where("id = ?", id).Take(&row).Error
+	if errors.Is(err, gorm.ErrRecordNotFound) {
 		return Tenant{}, ferry.NotFound("tenant")
 	}
-	return t, nil
+	if err != nil {
+		return Tenant{}, fmt.Errorf("load tenant %s: %w", id, err)
+	}
+	return row.tenant(), nil
 }
 
 // CreateStaff creates a support staff account (operator command).
@@ -237,8 +234,7 @@ func (s *Service) CreateStaff(ctx context.Context, emailIn, password string) (St
 		return Staff{}, err
 	}
 	st := Staff{ID: uuid.New(), Email: email, CreatedAt: s.now().UTC()}
-	err = s.db.WithContext(ctx).Exec(`INSERT INTO staff (id, email, password_hash, created_at) VALUES (?, ?, ?, ?)`,
-		st.ID, st.Email, hash, st.CreatedAt).Error
+	err = s.db.WithContext(ctx).Create(&staffRow{ID: st.ID, Email: st.Email, PasswordHash: hash, CreatedAt: st.CreatedAt}).Error
 	if isUniqueViolation(err) {
 		return Staff{}, &ferry.Error{Code: ferry.ECONFLICT, Message: "staff with this email already exists", Field: "email"}
 	}
@@ -261,8 +257,8 @@ func (s *Service) CreateAPIKey(ctx context.Context, tenantID uuid.UUID, name str
 	secret, prefix := newAPIKeySecret()
 	k := APIKey{ID: uuid.New(), Name: name, Prefix: prefix, CreatedAt: s.now().UTC()}
 	hash := hashAPIKey(secret)
-	err := s.db.WithContext(ctx).Exec(`INSERT INTO api_keys (id, tenant_id, name, prefix, key_hash, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
-		k.ID, tenantID, k.Name, k.Prefix, hash[:], k.CreatedAt).Error
+	err := s.db.WithContext(ctx).Create(&apiKeyRow{ID: k.ID, TenantID: tenantID, Name: k.Name, Prefix: k.Prefix,
+		KeyHash: hash[:], CreatedAt: k.CreatedAt}).Error
 	if err != nil {
 		return APIKey{}, "", fmt.Errorf("insert api key: %w", err)
 	}
@@ -271,19 +267,23 @@ func (s *Service) CreateAPIKey(ctx context.Context, tenantID uuid.UUID, name str
 
 // ListAPIKeys returns the tenant's keys, newest first, revoked included.
 func (s *Service) ListAPIKeys(ctx context.Context, tenantID uuid.UUID) ([]APIKey, error) {
-	keys := []APIKey{}
-	err := s.db.WithContext(ctx).Raw(`SELECT id, name, prefix, created_at, last_used_at, revoked_at
-		FROM api_keys WHERE tenant_id = ? ORDER BY created_at DESC`, tenantID).Scan(&keys).Error
+	var rows []apiKeyRow
+	err := s.db.WithContext(ctx).Select("id", "name", "prefix", "created_at", "last_used_at", "revoked_at").
+		Scopes(forTenant(tenantID)).Order("created_at DESC").Find(&rows).Error
 	if err != nil {
 		return nil, fmt.Errorf("list api keys: %w", err)
+	}
+	keys := make([]APIKey, len(rows))
+	for i, r := range rows {
+		keys[i] = r.apiKey()
 	}
 	return keys, nil
 }
 
 // RevokeAPIKey revokes one key; ENOTFOUND if the tenant has no such key.
 func (s *Service) RevokeAPIKey(ctx context.Context, tenantID, id uuid.UUID) error {
-	res := s.db.WithContext(ctx).Exec(`UPDATE api_keys SET revoked_at = coalesce(revoked_at, ?) WHERE id = ? AND tenant_id = ?`,
-		s.now().UTC(), id, tenantID)
+	res := s.db.WithContext(ctx).Model(&apiKeyRow{}).Scopes(forTenant(tenantID)).Where("id = ?", id).
+		Update("revoked_at", gorm.Expr("coalesce(revoked_at, ?)", s.now().UTC()))
 	if res.Error != nil {
 		return fmt.Errorf("revoke api key: %w", res.Error)
 	}
@@ -305,20 +305,17 @@ func (s *Service) AuthenticateAPIKey(ctx context.Context, key string) (Principal
 	cached, hit := s.keys.get(hash, now)
 	store := !hit
 	if !hit {
-		var row struct {
-			ID         uuid.UUID
-			TenantID   uuid.UUID
-			Prefix     string
-			LastUsedAt *time.Time
+		var rows []apiKeyRow
+		// The key cache in front keeps this off the per-request path, so
+		// it is ordinary query building.
+		if err := s.db.WithContext(ctx).Select("id", "tenant_id", "prefix", "last_used_at").
+			Where("key_hash = ? AND revoked_at IS NULL", hash[:]).Limit(1).Find(&rows).Error; err != nil {
+			return Principal{}, fmt.Errorf("find api key: %w", err)
 		}
-		res := s.db.WithContext(ctx).Raw(`SELECT id, tenant_id, prefix, last_used_at FROM api_keys
-			WHERE key_hash = ? AND revoked_at IS NULL`, hash[:]).Scan(&row)
-		if res.Error != nil {
-			return Principal{}, fmt.Errorf("find api key: %w", res.Error)
-		}
-		if res.RowsAffected == 0 {
+		if len(rows) == 0 {
 			return Principal{}, ferry.Errorf(ferry.EUNAUTHORIZED, "API key is invalid or revoked")
 		}
+		row := rows[0]
 		cached = cachedKey{loadedAt: now,
 			principal: Principal{Kind: KindAPIKey, TenantID: row.TenantID, KeyID: row.ID, KeyPrefix: row.Prefix, Role: RoleAdmin}}
 		if row.LastUsedAt != nil {
@@ -328,7 +325,8 @@ func (s *Service) AuthenticateAPIKey(ctx context.Context, key string) (Principal
 	// Recording every use would put a write on every request; a minute's
 	// resolution is what the portal shows anyway.
 	if now.Sub(cached.lastUsed) > time.Minute {
-		if err := s.db.WithContext(ctx).Exec(`UPDATE api_keys SET last_used_at = ? WHERE id = ?`, now, cached.principal.KeyID).Error; err != nil {
+		if err := s.db.WithContext(ctx).Model(&apiKeyRow{}).Where("id = ?", cached.principal.KeyID).
+			Update("last_used_at", now).Error; err != nil {
 			s.log.WarnContext(ctx, "record api key use", "err", err, "tenant_id", cached.principal.TenantID)
 		} else {
 			cached.lastUsed = now

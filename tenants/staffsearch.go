@@ -44,22 +44,25 @@ func (s *Service) SearchTenants(ctx context.Context, q string, limit int, cursor
 	if limit <= 0 || limit > 200 {
 		limit = 50
 	}
-	var id *uuid.UUID
-	if u, err := uuid.Parse(q); err == nil {
-		id = &u
-	}
 	// Escape LIKE wildcards so q is matched literally.
 	pattern := "%" + strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(strings.ToLower(q)) + "%"
+	query := s.db.WithContext(ctx).Table("tenants AS t").Select(`t.id, t.name, t.plan, t.created_at,
+		(SELECT count(*) FROM users u WHERE u.tenant_id = t.id) AS members,
+		coalesce((SELECT u.email FROM users u WHERE u.tenant_id = t.id AND u.role = 'owner'
+			ORDER BY u.created_at LIMIT 1), '') AS owner_email`)
+	if q != "" {
+		match := "lower(t.name) LIKE ? OR EXISTS (SELECT 1 FROM users u WHERE u.tenant_id = t.id AND lower(u.email) LIKE ?)"
+		if id, err := uuid.Parse(q); err == nil {
+			query = query.Where("(t.id = ? OR "+match+")", id, pattern, pattern)
+		} else {
+			query = query.Where("("+match+")", pattern, pattern)
+		}
+	}
+	if afterAt != nil {
+		query = query.Where("(t.created_at, t.id) < (?, ?)", *afterAt, afterID)
+	}
 	out := []TenantSummary{}
-	err := s.db.WithContext(ctx).Raw(`SELECT t.id, t.name, t.plan, t.created_at,
-			(SELECT count(*) FROM users u WHERE u.tenant_id = t.id) AS members,
-			coalesce((SELECT u.email FROM users u WHERE u.tenant_id = t.id AND u.role = 'owner'
-				ORDER BY u.created_at LIMIT 1), '') AS owner_email
-		FROM tenants t
-		WHERE (? = '' OR t.id = ? OR lower(t.name) LIKE ?
-			OR EXISTS (SELECT 1 FROM users u WHERE u.tenant_id = t.id AND lower(u.email) LIKE ?))
-		AND (?::timestamptz IS NULL OR (t.created_at, t.id) < (?, ?))
-		ORDER BY t.created_at DESC, t.id DESC LIMIT ?`, q, id, pattern, pattern, afterAt, afterAt, afterID, limit+1).Scan(&out).Error
+	err := query.Order("t.created_at DESC, t.id DESC").Limit(limit + 1).Scan(&out).Error
 	if err != nil {
 		return nil, "", fmt.Errorf("search tenants: %w", err)
 	}
