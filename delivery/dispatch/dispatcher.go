@@ -138,6 +138,7 @@ func (d *Dispatcher) Handle(ctx context.Context, job delivery.Job) error {
 	if resp.Status != 0 {
 		status := resp.Status
 		rec.ResponseStatus, rec.ResponseHeaders, rec.ResponseBody = &status, resp.Headers, pgval.Text(resp.Body)
+		rec.ResponseHeadersTruncated, rec.ResponseBodyTruncated = resp.HeadersTruncated, resp.BodyTruncated
 	}
 	d.metrics.Attempts.WithLabelValues(string(rec.Outcome), reason).Inc()
 
