@@ -36,20 +36,17 @@ const (
 // MaxResponseHeaderBytes. It wraps the transport's own error.
 var ErrResponseTooLarge = errors.New("response header block too large")
 
-// headerLimitMessages are how net/http reports a response header block
-// over the limit: it has no sentinel error, only these messages (HTTP/1.1
-// in transport.go, HTTP/2 in h2_bundle.go).
-var headerLimitMessages = [...]string{
-	"server response headers exceeded",                  // HTTP/1.1
-	"response header list larger than advertised limit", // HTTP/2 final response
-	"header list too large",                             // HTTP/2 1xx responses
-}
-
 // classifyTransportError wraps err in ErrResponseTooLarge when it is the
-// transport refusing an oversized header block.
+// transport refusing an oversized header block. net/http has no sentinel
+// for that, only these messages (HTTP/1.1 in transport.go, HTTP/2 in
+// h2_bundle.go); TestResponseHeaderBlockBound pins the HTTP/1.1 one.
 func classifyTransportError(err error) error {
 	msg := err.Error()
-	for _, m := range headerLimitMessages {
+	for _, m := range [...]string{
+		"server response headers exceeded",                  // HTTP/1.1
+		"response header list larger than advertised limit", // HTTP/2 final response
+		"header list too large",                             // HTTP/2 1xx responses
+	} {
 		if strings.Contains(msg, m) {
 			return fmt.Errorf("%w (over %d bytes): %w", ErrResponseTooLarge, MaxResponseHeaderBytes, err)
 		}
