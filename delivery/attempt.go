@@ -31,6 +31,13 @@ type Attempt struct {
 	ErrorMessage    string      `json:"error_message,omitempty"`
 	Outcome         Outcome     `json:"outcome"`
 	NextAttemptAt   *time.Time  `json:"next_attempt_at"`
+	// ResponseHeadersTruncated reports that some response header values
+	// were left out to keep the stored headers within 8 KiB.
+	ResponseHeadersTruncated bool `json:"response_headers_truncated"`
+	// ResponseBodyTruncated reports that ResponseBody is not the whole
+	// body: only the first 4 KiB are kept, and a body still arriving at
+	// the timeout is cut there.
+	ResponseBodyTruncated bool `json:"response_body_truncated"`
 }
 
 type attemptRow struct {
@@ -51,6 +58,9 @@ type attemptRow struct {
 	ErrorMessage    string
 	Outcome         string
 	NextAttemptAt   *time.Time
+	// Truncation marks (see Attempt).
+	ResponseHeadersTruncated bool
+	ResponseBodyTruncated    bool
 }
 
 func (r attemptRow) attempt() Attempt {
@@ -60,12 +70,13 @@ func (r attemptRow) attempt() Attempt {
 		DurationMs: r.DurationMs, RequestHeaders: r.RequestHeaders.V, ResponseStatus: r.ResponseStatus,
 		ResponseHeaders: r.ResponseHeaders.V, ResponseBody: r.ResponseBody, ErrorClass: r.ErrorClass,
 		ErrorMessage: r.ErrorMessage, Outcome: Outcome(r.Outcome), NextAttemptAt: r.NextAttemptAt,
+		ResponseHeadersTruncated: r.ResponseHeadersTruncated, ResponseBodyTruncated: r.ResponseBodyTruncated,
 	}
 }
 
 const attemptColumns = `id, delivery_id, event_id, endpoint_id, attempt_number, trigger, actor, started_at,
 	duration_ms, request_headers, response_status, response_headers, response_body, error_class,
-	error_message, outcome, next_attempt_at`
+	error_message, outcome, next_attempt_at, response_headers_truncated, response_body_truncated`
 
 // EventAttempts lists every attempt of one event, oldest first.
 // Errors: ENOTFOUND.

@@ -289,6 +289,7 @@ var schemas = obj{
 		"started_at": strFmt("date-time"), "duration_ms": integer(""), "request_headers": obj{"type": "object"},
 		"response_status": obj{"type": "integer", "nullable": true}, "response_headers": obj{"type": "object", "nullable": true},
 		"response_body": str("first 4 KiB"), "error_class": str(""), "error_message": str(""),
+		"response_headers_truncated": boolean("header values left out to keep 8 KiB"), "response_body_truncated": boolean("response_body is not the whole body"),
 		"outcome": obj{"type": "string", "enum": []string{"success", "retry", "dropped"}}, "next_attempt_at": obj{"type": "string", "format": "date-time", "nullable": true}}),
 	"ReplayResult": object(nil, obj{"event_id": strFmt("uuid"), "deliveries": arrayOf(strFmt("uuid"))}),
 	"ReplayJob": object(nil, obj{"id": strFmt("uuid"), "state": obj{"type": "string", "enum": []string{"queued", "running", "completed", "cancelled", "failed"}},

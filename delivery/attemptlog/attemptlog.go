@@ -145,7 +145,8 @@ func (l *Log) failPending(err error) {
 
 var attemptCopyColumns = []string{"id", "tenant_id", "delivery_id", "event_id", "endpoint_id", "attempt_number",
 	"trigger", "actor", "started_at", "duration_ms", "request_headers", "response_status", "response_headers",
-	"response_body", "error_class", "error_message", "outcome", "next_attempt_at"}
+	"response_body", "error_class", "error_message", "outcome", "next_attempt_at", "response_headers_truncated",
+	"response_body_truncated"}
 
 func (l *Log) write(ctx context.Context, batch []pendingRecord) error {
 	rows := make([][]any, len(batch))
@@ -167,7 +168,8 @@ func (l *Log) write(ctx context.Context, batch []pendingRecord) error {
 		// UUIDs as [16]byte: pgx encodes those directly (see pgArray).
 		rows[i] = []any{[16]byte(r.ID), [16]byte(r.TenantID), [16]byte(r.DeliveryID), [16]byte(r.EventID), [16]byte(r.EndpointID), r.AttemptNumber,
 			string(r.Trigger), pgval.Text([]byte(r.Actor)), r.StartedAt, r.DurationMs, string(reqHeaders), r.ResponseStatus,
-			nullableJSON(respHeaders), pgval.Text([]byte(r.ResponseBody)), r.ErrorClass, pgval.Text([]byte(r.ErrorMessage)), string(r.Outcome), r.NextAttemptAt}
+			nullableJSON(respHeaders), pgval.Text([]byte(r.ResponseBody)), r.ErrorClass, pgval.Text([]byte(r.ErrorMessage)), string(r.Outcome), r.NextAttemptAt,
+			r.ResponseHeadersTruncated, r.ResponseBodyTruncated}
 		if prev, ok := latest[r.DeliveryID]; !ok || prev.AttemptNumber < r.AttemptNumber {
 			latest[r.DeliveryID] = r
 		}

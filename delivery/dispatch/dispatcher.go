@@ -182,6 +182,7 @@ func (d *Dispatcher) attempt(ctx context.Context, job delivery.Job) (*pendingAtt
 	if resp.Status != 0 {
 		status := resp.Status
 		rec.ResponseStatus, rec.ResponseHeaders, rec.ResponseBody = &status, resp.Headers, pgval.Text(resp.Body)
+		rec.ResponseHeadersTruncated, rec.ResponseBodyTruncated = resp.HeadersTruncated, resp.BodyTruncated
 	}
 	d.metrics.Attempts.WithLabelValues(string(rec.Outcome), reason).Inc()
 	p := &pendingAttempt{job: job, rec: rec, log: log, timedOut: rec.ErrorClass == ErrClassTimeout}

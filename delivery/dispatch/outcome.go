@@ -30,7 +30,8 @@ func ClassifyStatus(status int) delivery.Outcome {
 	}
 }
 
-// Error classes recorded in the attempt log when no response arrived.
+// Error classes recorded in the attempt log when no response arrived, or
+// none that could be used.
 const (
 	ErrClassTimeout    = "timeout"
 	ErrClassDNS        = "dns"
@@ -39,6 +40,9 @@ const (
 	ErrClassTLS        = "tls"
 	ErrClassBlocked    = "blocked_address"
 	ErrClassConnection = "connection"
+	// ErrClassResponseTooLarge is a response whose header block is over
+	// egress.MaxResponseHeaderBytes.
+	ErrClassResponseTooLarge = "response_too_large"
 )
 
 // ClassifyError names the class of a transport error. Every transport
@@ -54,6 +58,8 @@ func ClassifyError(err error) string {
 	switch {
 	case errors.Is(err, egress.ErrBlockedAddress):
 		return ErrClassBlocked
+	case errors.Is(err, egress.ErrResponseTooLarge):
+		return ErrClassResponseTooLarge
 	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, os.ErrDeadlineExceeded):
 		return ErrClassTimeout
 	case errors.As(err, &urlErr) && urlErr.Timeout():

@@ -204,6 +204,7 @@ func TestClassifyErrorWrapped(t *testing.T) {
 		{context.DeadlineExceeded, ErrClassTimeout},
 		{&net.DNSError{Err: "no such host", Name: "x.invalid", IsNotFound: true}, ErrClassDNS},
 		{errors.Join(errors.New("dial"), egress.ErrBlockedAddress), ErrClassBlocked},
+		{errors.Join(errors.New("post"), egress.ErrResponseTooLarge), ErrClassResponseTooLarge},
 		{errors.New("something else"), ErrClassConnection},
 	} {
 		if got := ClassifyError(c.err); got != c.want {

@@ -5,16 +5,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"net/netip"
 	"strconv"
 	"time"
 )
-
-// maxResponseBody is how much of a response body the attempt log keeps.
-const maxResponseBody = 4 << 10
 
 // Request is one HTTP attempt to make.
 type Request struct {
@@ -24,14 +20,25 @@ type Request struct {
 	Timeout time.Duration
 }
 
-// Response is what came back, or why nothing did.
+// Response is what came back, or why nothing did. Headers and Body are
+// already bounded for the attempt log and storable as Postgres text.
 type Response struct {
-	Status     int // 0 when no response arrived
-	Headers    http.Header
-	Body       []byte // at most 4 KiB
-	RetryAfter time.Duration
-	Err        error // transport error, nil when a full response arrived
-	Duration   time.Duration
+	Status int // 0 when no response arrived
+	// Headers holds at most MaxStoredHeaderBytes of JSON; HeadersTruncated
+	// reports that some values were left out.
+	Headers          http.Header
+	HeadersTruncated bool
+	// Body is the first MaxStoredBodyBytes of the body as UTF-8 text;
+	// BodyTruncated reports that it is not the whole body.
+	Body          []byte
+	BodyTruncated bool
+	RetryAfter    time.Duration
+	// Err is a transport error (wrapping ErrResponseTooLarge for an
+	// oversized header block), or a body cut off by the timeout; nil when
+	// a response arrived and its body was read to the end or to
+	// MaxResponseBodyRead.
+	Err      error
+	Duration time.Duration
 }
 
 // Resolver looks up a host's addresses; *net.Resolver satisfies it.
@@ -77,15 +84,16 @@ func NewSenderFromConfig(cfg SenderConfig) *Sender {
 		dial = resolvingDial(dialer, cfg.Resolver)
 	}
 	transport := &http.Transport{
-		DialContext:           dial,
-		ForceAttemptHTTP2:     true,
-		MaxIdleConns:          1024,
-		MaxIdleConnsPerHost:   256,
-		IdleConnTimeout:       90 * time.Second,
-		TLSHandshakeTimeout:   10 * time.Second,
-		ExpectContinueTimeout: time.Second,
-		Proxy:                 nil,  // a proxy would bypass the connect-time guard
-		DisableCompression:    true, // send exactly the signed headers, nothing added
+		DialContext:            dial,
+		ForceAttemptHTTP2:      true,
+		MaxIdleConns:           1024,
+		MaxIdleConnsPerHost:    256,
+		IdleConnTimeout:        90 * time.Second,
+		TLSHandshakeTimeout:    10 * time.Second,
+		ExpectContinueTimeout:  time.Second,
+		MaxResponseHeaderBytes: MaxResponseHeaderBytes,
+		Proxy:                  nil,  // a proxy would bypass the connect-time guard
+		DisableCompression:     true, // send exactly the signed headers, nothing added
 	}
 	return &Sender{
 		now: now,
@@ -99,7 +107,8 @@ func NewSenderFromConfig(cfg SenderConfig) *Sender {
 }
 
 // Send makes one attempt. The timeout covers connecting, the response
-// headers and reading the body, so a slow body is a timeout.
+// headers and reading the body, so a slow body is a timeout. Reading stops
+// after MaxResponseBodyRead bytes of body.
 func (s *Sender) Send(ctx context.Context, r Request) Response {
 	start := s.now()
 	ctx, cancel := context.WithTimeout(ctx, r.Timeout)
@@ -117,17 +126,15 @@ func (s *Sender) send(ctx context.Context, r Request) Response {
 	req.Header = r.Headers.Clone()
 	res, err := s.client.Do(req)
 	if err != nil {
-		return Response{Err: err}
+		return Response{Err: classifyTransportError(err)}
 	}
+	// Closing a body not read to its end closes the connection, so a
+	// receiver streaming past the read bound is not read any further.
 	defer res.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(res.Body, maxResponseBody))
-	if err == nil {
-		// Drain the rest so the connection can be reused; the deadline
-		// still bounds a body that never ends.
-		_, err = io.Copy(io.Discard, res.Body)
-	}
-	out := Response{Status: res.StatusCode, Headers: res.Header, Body: body}
-	if err != nil && !errors.Is(err, io.EOF) {
+	out := Response{Status: res.StatusCode}
+	out.Headers, out.HeadersTruncated = boundHeaders(res.Header)
+	out.Body, out.BodyTruncated, err = readBody(res.Body)
+	if err != nil {
 		out.Err = fmt.Errorf("read response body: %w", err)
 	}
 	if res.StatusCode == http.StatusTooManyRequests || res.StatusCode == http.StatusServiceUnavailable {

@@ -47,8 +47,10 @@ export function AttemptList({ attempts, showEvent, eventHref }: { attempts: Atte
               </dl>
               <h4>Response body</h4>
               {a.response_body ? <pre className="code" data-testid="response-body">{prettyJSON(a.response_body)}</pre> : <p className="muted">empty</p>}
+              {a.response_body_truncated && <p className="muted" data-testid="response-body-truncated">Truncated: only the first 4 KiB are kept.</p>}
               <h4>Response headers</h4>
               <Headers h={a.response_headers} />
+              {a.response_headers_truncated && <p className="muted" data-testid="response-headers-truncated">Truncated: some headers were left out (8 KiB are kept).</p>}
               <h4>Request headers</h4>
               <Headers h={a.request_headers} />
             </div>

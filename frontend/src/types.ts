@@ -90,6 +90,10 @@ export interface Attempt {
   response_status: number | null
   response_headers: Record<string, string[]> | null
   response_body: string
+  /** Some response header values were left out (8 KiB are kept). */
+  response_headers_truncated?: boolean
+  /** response_body is not the whole body (the first 4 KiB are kept). */
+  response_body_truncated?: boolean
   error_class?: string
   error_message?: string
   outcome: Outcome
