@@ -138,7 +138,7 @@ func (s *Sender) send(ctx context.Context, r Request) Response {
 		out.Err = fmt.Errorf("read response body: %w", err)
 	}
 	if res.StatusCode == http.StatusTooManyRequests || res.StatusCode == http.StatusServiceUnavailable {
-		out.RetryAfter = parseRetryAfter(res.Header.Get("Retry-After"), time.Now())
+		out.RetryAfter = parseRetryAfter(res.Header.Get("Retry-After"), s.now())
 	}
 	return out
 }
