@@ -35,7 +35,7 @@ def main() -> None:
     dedupe = ferry_webhooks.Deduper(ferry_webhooks.MemoryStore())
     view = webhook_view(os.environ.get("FERRY_WEBHOOK_SECRET", ""), handle, deduper=dedupe)
     app.add_url_rule("/", view_func=view, methods=["POST"])
-    app.add_url_rule("/<path:_>", view_func=view, methods=["POST"])
+    app.add_url_rule("/<path:_p>", endpoint="any_path", view_func=lambda _p: view(), methods=["POST"])
     server = make_server("127.0.0.1", int(os.environ.get("RECEIVER_PORT", "0")), app, threaded=True)
     signal.signal(signal.SIGTERM, lambda *_: threading.Thread(target=server.shutdown).start())
     print(f"listening http://127.0.0.1:{server.server_port}", flush=True)
