@@ -1,6 +1,7 @@
 /**
  * Verification with WebCrypto (crypto.subtle), for edge runtimes and
- * browsers-like environments without Node's crypto module. The functions
+ * other environments without Node's crypto module (needs a global
+ * crypto.subtle: Node 20+, Deno, Bun, Cloudflare Workers, Vercel Edge). The functions
  * are async; everything else matches the main entry point.
  */
 import { InvalidSignatureError } from "./errors.js";
@@ -37,10 +38,12 @@ export async function verifySignature(
 ): Promise<WebhookMessage> {
   const raw = secretKey(secret);
   const s = signedContent(headers, body);
-  const key = await crypto.subtle.importKey("raw", raw, { name: "HMAC", hash: "SHA-256" }, false, ["verify"]);
+  const subtle = globalThis.crypto?.subtle;
+  if (!subtle) throw new Error("@ferry-dev/webhooks/web needs WebCrypto (globalThis.crypto.subtle); on Node 18 use the main entry point");
+  const key = await subtle.importKey("raw", raw, { name: "HMAC", hash: "SHA-256" }, false, ["verify"]);
   let ok = false;
   for (const sig of s.signatures) {
-    if (await crypto.subtle.verify("HMAC", key, sig, s.content)) ok = true;
+    if (await subtle.verify("HMAC", key, sig, s.content)) ok = true;
   }
   if (!ok) throw new InvalidSignatureError("no v1 signature matches");
   return { id: s.id, timestamp: checkWindow(s.timestamp, opts) };
