@@ -10,7 +10,7 @@ import json
 import time
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
-from typing import Any, Mapping, Union
+from typing import Any, Iterable, Protocol, Tuple, Union
 
 from .errors import (
     InvalidEnvelopeError,
@@ -31,7 +31,15 @@ HEADER_ID = "webhook-id"
 HEADER_TIMESTAMP = "webhook-timestamp"
 HEADER_SIGNATURE = "webhook-signature"
 
-Headers = Mapping[str, Any]
+
+
+class Headers(Protocol):
+    """Request headers: a dict, or a framework's header object (Flask, Starlette)."""
+
+    def get(self, key: str, /) -> Any: ...
+
+    def items(self) -> Iterable[Tuple[str, Any]]: ...
+
 Body = Union[bytes, bytearray, memoryview, str]
 
 

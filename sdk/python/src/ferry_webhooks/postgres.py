@@ -76,4 +76,4 @@ class PostgresStore:
     def purge(self) -> int:
         """Delete expired keys; run it daily. Returns how many were deleted."""
         with self._connect() as conn:
-            return conn.execute(f"DELETE FROM {self.table} WHERE expires_at <= now()").rowcount
+            return int(conn.execute(f"DELETE FROM {self.table} WHERE expires_at <= now()").rowcount)
