@@ -120,11 +120,11 @@ run_tests() {
   export FERRY_TEST_DATABASE_URL FERRY_TEST_REDIS_URL
   local failed=()
   log "Go: sdk/go"
-  (cd "$REPO_ROOT/sdk/go" && go test -count=1 ./...) || failed+=(go)
+  (cd "$REPO_ROOT/sdk/go" && go vet ./... && go test -count=1 ./...) || failed+=(go)
   log "Node: sdk/typescript"
   (cd "$TS_DIR" && npm test --silent) || failed+=(node)
   log "Python: sdk/python"
-  (cd "$PY_DIR" && "$VENV/bin/python" -m pytest -q) || failed+=(python)
+  (cd "$PY_DIR" && "$VENV/bin/python" -m mypy --strict src/ferry_webhooks && "$VENV/bin/python" -m pytest -q) || failed+=(python)
   if ((${#failed[@]})); then
     log "failed: ${failed[*]}"
     return 1
