@@ -95,8 +95,9 @@ func Service(t *testing.T, env string) string {
 	t.Helper()
 	v := os.Getenv(env)
 	if v == "" {
-		t.Fatal(fmt.Sprintf("%s is not set: this test needs the service. From the repository root run "+
-			"`make sdk-test`, or `bash scripts/sdk.sh env` and eval its output after starting the services (`make services`).", env))
+		t.Fatal(fmt.Sprintf("%s is not set: this test needs the service. From the repository root run `make sdk-test`; "+
+			"or start PostgreSQL with `make services` and `eval \"$(bash scripts/env.sh)\"`, "+
+			"and Redis with `eval \"$(bash scripts/sdk.sh redis)\"`.", env))
 	}
 	return v
 }
