@@ -5,7 +5,7 @@ SHELL := /bin/bash
 GO ?= go
 FERRY_ENV_VARS = eval "$$(bash scripts/env.sh)"
 
-.PHONY: run test services stop status clean-state build frontend vet migrate help bench chaos fuzz
+.PHONY: run test services stop status clean-state build frontend vet migrate help bench chaos fuzz sdk-test
 
 help:
 	@echo "make run          start PostgreSQL + Kafka locally, build and run Ferry (dev mode), print the portal URL"
@@ -47,11 +47,15 @@ migrate: services
 vet:
 	$(GO) vet ./...
 
-test: services vet
+test: services vet sdk-test
 	@$(FERRY_ENV_VARS); \
 	$(GO) test -count=1 -p 2 -timeout 20m ./...
 	@$(MAKE) --no-print-directory fuzz
 	@$(FERRY_ENV_VARS); bash scripts/frontend.sh test
+
+## Receiver SDKs (Go, Node, Python) against PostgreSQL and a private Redis.
+sdk-test: services
+	@$(FERRY_ENV_VARS); bash scripts/sdk.sh test
 
 ## Fuzz targets, briefly (seed corpora always run as part of go test).
 # A count, not a duration: with a duration, Go's fuzz coordinator can fail
