@@ -249,14 +249,14 @@ func TestOpenAPIDocumentFileIsCurrent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const file = "../../frontend/src/api/openapi.json"
+	const file = "../../frontend/src/openapi.json"
 	got, err := os.ReadFile(filepath.FromSlash(file))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(got, want) {
 		t.Errorf("%s is not the API's current OpenAPI document; regenerate it and the portal's types with\n"+
-			"\tbash scripts/frontend.sh api\n(or: go run ./app/cmd/ferry openapi > frontend/src/api/openapi.json)", file)
+			"\tbash scripts/frontend.sh api\n(or: go run ./app/cmd/ferry openapi > frontend/src/openapi.json)", file)
 	}
 }
 
