@@ -33,9 +33,33 @@ type fieldSpec struct {
 }
 
 // schemaName returns the component name of a struct type when it is not
-// its Go name with the first letter upper-cased.
+// its Go name with the first letter upper-cased. The portal refers to
+// components by name, so the names of delivery's types, which may move
+// between its subpackages or be renamed there, are pinned here too.
 func schemaName(t reflect.Type) string {
 	switch t {
+	case reflect.TypeFor[delivery.Endpoint]():
+		return "Endpoint"
+	case reflect.TypeFor[delivery.SecretInfo]():
+		return "SecretInfo"
+	case reflect.TypeFor[delivery.PreviousSecret]():
+		return "PreviousSecret"
+	case reflect.TypeFor[delivery.Event]():
+		return "Event"
+	case reflect.TypeFor[delivery.EventDetail]():
+		return "EventDetail"
+	case reflect.TypeFor[delivery.StaffEventDetail]():
+		return "StaffEventDetail"
+	case reflect.TypeFor[delivery.Delivery]():
+		return "Delivery"
+	case reflect.TypeFor[delivery.Attempt]():
+		return "Attempt"
+	case reflect.TypeFor[delivery.ReplayResult]():
+		return "ReplayResult"
+	case reflect.TypeFor[delivery.ReplayJob]():
+		return "ReplayJob"
+	case reflect.TypeFor[delivery.ReplayFilter]():
+		return "ReplayFilter"
 	case reflect.TypeFor[meResponse]():
 		return "Me"
 	case reflect.TypeFor[apiKeyCreated]():

@@ -274,3 +274,24 @@ func TestOpenAPIStatusCodesAreDocumented(t *testing.T) {
 		}
 	}
 }
+
+func TestOpenAPISchemaNamesAreUnique(t *testing.T) {
+	t.Parallel()
+	s := newSchemaSet()
+	if _, err := s.schema(reflect.TypeFor[meResponse](), response); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.schema(reflect.TypeFor[meResponse](), request); err == nil {
+		t.Error("one type served as both a request and a response schema of the same name")
+	}
+	type Me struct {
+		Name string `json:"name"`
+	}
+	s = newSchemaSet()
+	if _, err := s.schema(reflect.TypeFor[meResponse](), response); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.schema(reflect.TypeFor[Me](), response); err == nil {
+		t.Error("two Go types share the component name Me")
+	}
+}
