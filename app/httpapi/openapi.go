@@ -171,7 +171,7 @@ func (o op) build(s *schemaSet, path string) (*openapi3.Operation, error) {
 	}
 	out.Parameters = append(out.Parameters, o.params...)
 	if o.body != nil {
-		schema, err := s.schema(o.body, request)
+		schema, err := s.schema(o.body, requestSide)
 		if err != nil {
 			return nil, err
 		}
@@ -182,7 +182,7 @@ func (o op) build(s *schemaSet, path string) (*openapi3.Operation, error) {
 	if len(o.response) > 0 {
 		var alternatives openapi3.SchemaRefs
 		for _, t := range o.response {
-			schema, err := s.schema(t, response)
+			schema, err := s.schema(t, responseSide)
 			if err != nil {
 				return nil, err
 			}
@@ -272,7 +272,7 @@ func OpenAPI() (*openapi3.T, error) {
 		item.SetOperation(method, operation)
 	}
 
-	errSchema, err := s.schema(reflect.TypeFor[errorBody](), response)
+	errSchema, err := s.schema(reflect.TypeFor[errorBody](), responseSide)
 	if err != nil {
 		return nil, err
 	}

@@ -26,17 +26,17 @@ import (
 type wireSide int
 
 const (
-	// response: what the API encodes. A field is required unless it is
+	// responseSide: what the API encodes. A field is required unless it is
 	// omitempty or omitzero; it may be null when its Go type can be nil
 	// (pointer, slice, map) and it is not omitted when empty.
-	response wireSide = iota
-	// request: what a handler decodes. Only the fields the handler
+	responseSide wireSide = iota
+	// requestSide: what a handler decodes. Only the fields the handler
 	// insists on are required; a pointer field accepts null.
-	request
+	requestSide
 )
 
 func (s wireSide) String() string {
-	if s == request {
+	if s == requestSide {
 		return "request"
 	}
 	return "response"
@@ -69,7 +69,7 @@ type namedType struct {
 func newSchemaSet() *schemaSet {
 	s := &schemaSet{components: openapi3.Schemas{}, named: map[string]namedType{},
 		domain: domainFields(), gens: map[wireSide]*openapi3gen.Generator{}}
-	for _, side := range []wireSide{response, request} {
+	for _, side := range []wireSide{responseSide, requestSide} {
 		s.gens[side] = openapi3gen.NewGenerator(
 			openapi3gen.ThrowErrorOnCycle(),
 			openapi3gen.CreateComponentSchemas(openapi3gen.ExportComponentSchemasOptions{
@@ -147,12 +147,12 @@ func (s *schemaSet) object(t reflect.Type, side wireSide, schema *openapi3.Schem
 		}
 		var nullable bool
 		switch side {
-		case response:
+		case responseSide:
 			if !f.omitted {
 				required = append(required, f.name)
 			}
 			nullable = f.nilable && !f.omitted && !spec.nonNull
-		case request:
+		case requestSide:
 			if spec.required {
 				required = append(required, f.name)
 			}

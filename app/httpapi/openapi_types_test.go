@@ -39,7 +39,7 @@ func validationOptions(side wireSide) []openapi3.SchemaValidationOption {
 		openapi3.WithStringFormatValidator("uuid", openapi3.NewRegexpFormatValidator(openapi3.FormatOfStringForUUIDOfRFC9562)),
 		openapi3.WithStringFormatValidator("email", openapi3.NewRegexpFormatValidator(openapi3.FormatOfStringForEmail)),
 	}
-	if side == request {
+	if side == requestSide {
 		return append(opts, openapi3.VisitAsRequest())
 	}
 	return append(opts, openapi3.VisitAsResponse())
@@ -68,14 +68,14 @@ func TestOpenAPIResponsesMatchGoTypes(t *testing.T) {
 				}
 				name := key + " " + typ.String() + map[bool]string{true: " full", false: " sparse"}[full]
 				t.Run(name, func(t *testing.T) {
-					validateSample(t, content.Schema.Value, sample(t, domain, typ, full), response)
+					validateSample(t, content.Schema.Value, sample(t, domain, typ, full), responseSide)
 				})
 			}
 		}
 		if o.body != nil {
 			content := operation.RequestBody.Value.Content.Get("application/json")
 			t.Run(key+" request "+o.body.String(), func(t *testing.T) {
-				validateSample(t, content.Schema.Value, sample(t, domain, o.body, true), request)
+				validateSample(t, content.Schema.Value, sample(t, domain, o.body, true), requestSide)
 			})
 		}
 	}
@@ -90,7 +90,7 @@ func TestOpenAPIErrorBodiesMatchGoTypes(t *testing.T) {
 			{Error: errorDetail{Code: "invalid", Message: "url is required", Field: "url"}},
 			{Error: errorDetail{Code: "not_found", Message: "no such endpoint"}},
 		} {
-			validateSample(t, schema, body, response)
+			validateSample(t, schema, body, responseSide)
 		}
 		if err := schema.VisitJSON(map[string]any{"error": map[string]any{"code": "no_such_code", "message": "m"}}); err == nil {
 			t.Errorf("%s: an unknown error code validates", name)
@@ -98,7 +98,7 @@ func TestOpenAPIErrorBodiesMatchGoTypes(t *testing.T) {
 	}
 	for code := range statusByCode {
 		validateSample(t, doc.Components.Responses["Error400"].Value.Content.Get("application/json").Schema.Value,
-			errorBody{Error: errorDetail{Code: code, Message: "m"}}, response)
+			errorBody{Error: errorDetail{Code: code, Message: "m"}}, responseSide)
 	}
 }
 
@@ -278,20 +278,20 @@ func TestOpenAPIStatusCodesAreDocumented(t *testing.T) {
 func TestOpenAPISchemaNamesAreUnique(t *testing.T) {
 	t.Parallel()
 	s := newSchemaSet()
-	if _, err := s.schema(reflect.TypeFor[meResponse](), response); err != nil {
+	if _, err := s.schema(reflect.TypeFor[meResponse](), responseSide); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.schema(reflect.TypeFor[meResponse](), request); err == nil {
+	if _, err := s.schema(reflect.TypeFor[meResponse](), requestSide); err == nil {
 		t.Error("one type served as both a request and a response schema of the same name")
 	}
 	type Me struct {
 		Name string `json:"name"`
 	}
 	s = newSchemaSet()
-	if _, err := s.schema(reflect.TypeFor[meResponse](), response); err != nil {
+	if _, err := s.schema(reflect.TypeFor[meResponse](), responseSide); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.schema(reflect.TypeFor[Me](), response); err == nil {
+	if _, err := s.schema(reflect.TypeFor[Me](), responseSide); err == nil {
 		t.Error("two Go types share the component name Me")
 	}
 }
