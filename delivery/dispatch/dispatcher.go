@@ -112,8 +112,10 @@ func (d *Dispatcher) Handle(ctx context.Context, job delivery.Job) error {
 	if job.Attempt == 1 && job.Trigger == delivery.TriggerInitial && !job.AcceptedAt.IsZero() {
 		d.metrics.FirstAttempt.Observe(started.Sub(job.AcceptedAt).Seconds())
 	}
+	d.metrics.ObserveStage(delivery.StageSent, job, started)
 	resp := d.sender.Send(ctx, egress.Request{URL: tgt.endpoint.URL, Headers: headers, Body: body,
 		Timeout: time.Duration(tgt.endpoint.TimeoutSeconds) * time.Second})
+	d.metrics.ObserveStage(delivery.StageAnswered, job, started.Add(resp.Duration))
 	if ctx.Err() != nil {
 		// Shutting down mid-attempt: hand the job back unlogged.
 		return ctx.Err()
@@ -155,6 +157,7 @@ func (d *Dispatcher) Handle(ctx context.Context, job delivery.Job) error {
 	}
 	if rec.Status == delivery.StatusSucceeded && !job.AcceptedAt.IsZero() {
 		d.metrics.ToSuccess.Observe(d.now().Sub(job.AcceptedAt).Seconds())
+		d.metrics.ObserveStage(delivery.StageLogged, job, d.now())
 	}
 	log.Debug("attempt made", "outcome", rec.Outcome, "reason", reason, "status", rec.Status)
 	return nil

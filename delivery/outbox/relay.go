@@ -65,7 +65,9 @@ func cmpOr[T comparable](v, def T) T {
 // Enqueue hands committed jobs to the publisher without blocking; a job
 // that does not fit stays in the outbox for the sweeper.
 func (r *Relay) Enqueue(jobs []delivery.Job) {
+	now := time.Now()
 	for _, j := range jobs {
+		r.cfg.Metrics.ObserveStage(delivery.StageCommitted, j, now) // callers enqueue right after their commit
 		select {
 		case r.ch <- j:
 		default:
@@ -117,6 +119,10 @@ func (r *Relay) publish(ctx context.Context, jobs []delivery.Job) error {
 	}
 	if err := backoff.Until(ctx, r.log, "publish deliveries", func() error { return r.pub.Publish(ctx, msgs) }); err != nil {
 		return err
+	}
+	now := time.Now()
+	for _, j := range jobs {
+		r.cfg.Metrics.ObserveStage(delivery.StagePublished, j, now)
 	}
 	ids := make([]uuid.UUID, len(jobs))
 	ats := make([]time.Time, len(jobs))

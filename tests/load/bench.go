@@ -41,7 +41,13 @@ type Outcome struct {
 	Scenario Scenario  `json:"scenario"`
 	Report   Report    `json:"report"`
 	Ferry    ProcStats `json:"ferry"`
-	Error    string    `json:"error,omitempty"`
+	// Stages is Ferry's per-stage latency breakdown over the scenario
+	// (from its /metrics, scraped before and after).
+	Stages []StageLatency `json:"stages,omitempty"`
+	// Note adds what the table cannot show (e.g. a victim's arrivals
+	// before a tarpit was released).
+	Note  string `json:"note,omitempty"`
+	Error string `json:"error,omitempty"`
 }
 
 // Bench runs scenarios against one Ferry and one sink.
@@ -116,6 +122,7 @@ func (b *Bench) Run(ctx context.Context, sc Scenario) Outcome {
 		}
 	}
 
+	stagesBefore := b.scrapeStages(ctx)
 	sctx, stopSampling := context.WithCancel(ctx)
 	var wg sync.WaitGroup
 	wg.Add(1)
@@ -142,7 +149,18 @@ func (b *Bench) Run(ctx context.Context, sc Scenario) Outcome {
 	stopSampling()
 	wg.Wait()
 	out.Report = rep
+	out.Stages = Breakdown(stagesBefore, b.scrapeStages(ctx))
 	return out
+}
+
+// scrapeStages reads Ferry's stage histograms; a failed scrape only
+// leaves the breakdown out (it is logged).
+func (b *Bench) scrapeStages(ctx context.Context) map[string]Histogram {
+	h, err := ScrapeStages(ctx, b.FerryURL)
+	if err != nil && b.Log != nil {
+		b.Log("stage breakdown unavailable: %v", err)
+	}
+	return h
 }
 
 // sample reads RSS and CPU time of pids every 250 ms until ctx ends.
