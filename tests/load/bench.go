@@ -153,14 +153,33 @@ func (b *Bench) Run(ctx context.Context, sc Scenario) Outcome {
 	return out
 }
 
-// scrapeStages reads Ferry's stage histograms; a failed scrape only
-// leaves the breakdown out (it is logged).
+// scrapeStages reads Ferry's stage histograms once they are still: the
+// histograms are process-wide, so the tail of an earlier scenario (its
+// attempt-log commits, say) must not be counted in the next one. It
+// waits until no stage count moved for 500 ms, at most 20 s. A failed
+// scrape only leaves the breakdown out (it is logged).
 func (b *Bench) scrapeStages(ctx context.Context) map[string]Histogram {
-	h, err := ScrapeStages(ctx, b.FerryURL)
-	if err != nil && b.Log != nil {
-		b.Log("stage breakdown unavailable: %v", err)
+	total := func(hs map[string]Histogram) float64 {
+		n := 0.0
+		for _, h := range hs {
+			n += h.Count
+		}
+		return n
 	}
-	return h
+	deadline := time.Now().Add(20 * time.Second)
+	var last map[string]Histogram
+	for {
+		h, err := ScrapeStages(ctx, b.FerryURL)
+		if err != nil {
+			b.logf("stage breakdown unavailable: %v", err)
+			return nil
+		}
+		if (last != nil && total(h) == total(last)) || time.Now().After(deadline) || ctx.Err() != nil {
+			return h
+		}
+		last = h
+		time.Sleep(500 * time.Millisecond)
+	}
 }
 
 // sample reads RSS and CPU time of pids every 250 ms until ctx ends.

@@ -155,12 +155,13 @@ func (b *Bench) runVictim(ctx context.Context, name string, plan Plan, settle ti
 		defer wg.Done()
 		out.Ferry = sample(sctx, b.FerryPIDs)
 	}()
-	defer func() {
+	stop := func() {
 		stopSampling()
 		wg.Wait()
-	}()
+	}
 	res, route, err := b.sendVictim(ctx, name, plan)
 	if err != nil {
+		stop()
 		out.Error = err.Error()
 		return out
 	}
@@ -178,6 +179,7 @@ func (b *Bench) runVictim(ctx context.Context, name string, plan Plan, settle ti
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
+	stop()
 	out.Stages = Breakdown(stagesBefore, b.scrapeStages(ctx))
 	return out
 }
