@@ -68,13 +68,6 @@ func NewRelay(db *gorm.DB, pub Publisher, cfg RelayConfig, log *slog.Logger) *Re
 	return &Relay{db: db, pub: pub, cfg: cfg, log: log, ch: make(chan delivery.Job, cfg.Buffer), published: make(chan []outboxKey, 256)}
 }
 
-func cmpOr[T comparable](v, def T) T {
-	var zero T
-	if v == zero {
-		return def
-	}
-	return v
-}
 
 // Enqueue hands committed jobs to the publisher without blocking; a job
 // that does not fit stays in the outbox for the sweeper.
