@@ -34,6 +34,7 @@ const (
 type stateRequest struct {
 	deliveryID uuid.UUID
 	done       chan stateResult
+	startedAt  time.Time // for prefetches: how fresh the answer is
 }
 
 type stateResult struct {
@@ -64,11 +65,23 @@ func newStateLoader(db *gorm.DB) *stateLoader {
 // load returns the delivery's state; found is false when Postgres has no
 // such delivery (its event or endpoint was deleted).
 func (l *stateLoader) load(ctx context.Context, deliveryID uuid.UUID) (deliveryState, bool, error) {
-	req := &stateRequest{deliveryID: deliveryID, done: make(chan stateResult, 1)}
+	return l.prefetch(ctx, deliveryID, time.Time{}).wait(ctx)
+}
+
+// prefetch starts loading the delivery's state and returns at once; a
+// lane calls it when it admits a job, so the read overlaps the wait for
+// a worker instead of holding one.
+func (l *stateLoader) prefetch(ctx context.Context, deliveryID uuid.UUID, now time.Time) *stateRequest {
+	req := &stateRequest{deliveryID: deliveryID, done: make(chan stateResult, 1), startedAt: now}
 	l.batches.Add(ctx, req)
+	return req
+}
+
+// wait returns what the load found.
+func (r *stateRequest) wait(ctx context.Context) (deliveryState, bool, error) {
 	select {
-	case r := <-req.done:
-		return r.state, r.found, r.err
+	case res := <-r.done:
+		return res.state, res.found, res.err
 	case <-ctx.Done():
 		return deliveryState{}, false, ctx.Err()
 	}
