@@ -19,6 +19,7 @@ import (
 
 	"github.com/ferry-dev/ferry"
 	"github.com/ferry-dev/ferry/dbtx"
+	"github.com/ferry-dev/ferry/page"
 )
 
 // Endpoint limits and defaults (PRODUCT §3, §4).
@@ -301,24 +302,24 @@ func (s *Service) Endpoint(ctx context.Context, tenantID, id uuid.UUID) (Endpoin
 }
 
 // ListEndpoints returns a page of the tenant's endpoints, newest first.
-func (s *Service) ListEndpoints(ctx context.Context, tenantID uuid.UUID, page Page) ([]Endpoint, string, error) {
-	cur, err := decodeCursor(page.Cursor)
+func (s *Service) ListEndpoints(ctx context.Context, tenantID uuid.UUID, pg page.Request) ([]Endpoint, string, error) {
+	cur, err := page.DecodeAt(pg.Cursor)
 	if err != nil {
 		return nil, "", err
 	}
 	var rows []endpointRow
 	q := s.db.WithContext(ctx).Scopes(forTenant(tenantID)).Where("deleted_at IS NULL")
-	if cur.timePtr() != nil {
-		q = q.Where("(created_at, id) < (?, ?)", cur.Time, cur.ID)
+	if cur.AtPtr() != nil {
+		q = q.Where("(created_at, id) < (?, ?)", cur.At, cur.ID)
 	}
-	if err := q.Order("created_at DESC, id DESC").Limit(page.limit() + 1).Find(&rows).Error; err != nil {
+	if err := q.Order("created_at DESC, id DESC").Limit(pg.Size() + 1).Find(&rows).Error; err != nil {
 		return nil, "", fmt.Errorf("list endpoints: %w", err)
 	}
 	out := make([]Endpoint, 0, len(rows))
 	for _, r := range rows {
 		out = append(out, r.endpoint())
 	}
-	out, next := paginate(out, page.limit(), func(e Endpoint) cursor { return cursor{Time: e.CreatedAt, ID: e.ID} })
+	out, next := page.Trim(out, pg.Size(), func(e Endpoint) page.Cursor { return page.Cursor{At: e.CreatedAt, ID: e.ID} })
 	return out, next, nil
 }
 

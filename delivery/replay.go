@@ -13,6 +13,7 @@ import (
 
 	"github.com/ferry-dev/ferry"
 	"github.com/ferry-dev/ferry/delivery/internal/pgval"
+	"github.com/ferry-dev/ferry/page"
 )
 
 // Replays (PRODUCT §6) reuse the event's id and bytes: a replayed
@@ -308,15 +309,15 @@ func (s *Service) ReplayJob(ctx context.Context, tenantID, id uuid.UUID) (Replay
 }
 
 // ListReplayJobs returns a page of the tenant's replay jobs, newest first.
-func (s *Service) ListReplayJobs(ctx context.Context, tenantID uuid.UUID, page Page) ([]ReplayJob, string, error) {
-	cur, err := decodeCursor(page.Cursor)
+func (s *Service) ListReplayJobs(ctx context.Context, tenantID uuid.UUID, pg page.Request) ([]ReplayJob, string, error) {
+	cur, err := page.DecodeAt(pg.Cursor)
 	if err != nil {
 		return nil, "", err
 	}
 	var rows []replayJobRow
 	if err := s.db.WithContext(ctx).Raw(`SELECT `+replayJobColumns+` FROM replay_jobs
 		WHERE tenant_id = ? AND (?::timestamptz IS NULL OR (created_at, id) < (?, ?))
-		ORDER BY created_at DESC, id DESC LIMIT ?`, tenantID, cur.timePtr(), cur.Time, cur.ID, page.limit()+1).
+		ORDER BY created_at DESC, id DESC LIMIT ?`, tenantID, cur.AtPtr(), cur.At, cur.ID, pg.Size()+1).
 		Scan(&rows).Error; err != nil {
 		return nil, "", fmt.Errorf("list replay jobs: %w", err)
 	}
@@ -324,7 +325,7 @@ func (s *Service) ListReplayJobs(ctx context.Context, tenantID uuid.UUID, page P
 	for i, r := range rows {
 		out[i] = r.job()
 	}
-	out, next := paginate(out, page.limit(), func(j ReplayJob) cursor { return cursor{Time: j.CreatedAt, ID: j.ID} })
+	out, next := page.Trim(out, pg.Size(), func(j ReplayJob) page.Cursor { return page.Cursor{At: j.CreatedAt, ID: j.ID} })
 	return out, next, nil
 }
 

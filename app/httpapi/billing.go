@@ -44,7 +44,7 @@ func (s *server) changePlan(c *fiber.Ctx) error {
 }
 
 func (s *server) listInvoices(c *fiber.Ctx) error {
-	pg, err := page(c)
+	pg, err := pageRequest(c)
 	if err != nil {
 		return err
 	}

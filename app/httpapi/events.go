@@ -45,7 +45,7 @@ func (s *server) createEvent(c *fiber.Ctx) error {
 }
 
 func (s *server) listEvents(c *fiber.Ctx) error {
-	pg, err := page(c)
+	pg, err := pageRequest(c)
 	if err != nil {
 		return err
 	}
