@@ -31,6 +31,7 @@ const (
 	maxURLLength          = 2048
 	maxDescription        = 500
 	maxEventTypes         = 100
+	maxEventTypeLen       = 100 // an event type name, in events, subscriptions and replay filters
 	maxCustomHeaders      = 20
 )
 
@@ -76,7 +77,9 @@ type EndpointPatch struct {
 }
 
 var (
-	eventTypePattern  = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._:\-/]{0,99}$`)
+	eventTypePattern = regexp.MustCompile(fmt.Sprintf(`^[A-Za-z0-9][A-Za-z0-9._:\-/]{0,%d}$`, maxEventTypeLen-1))
+	// eventTypeRule says in messages what eventTypePattern accepts.
+	eventTypeRule     = fmt.Sprintf("1-%d characters of letters, digits and . _ : - /", maxEventTypeLen)
 	headerNamePattern = regexp.MustCompile("^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$")
 )
 
@@ -134,7 +137,7 @@ func validateEventTypes(types []string) ([]string, error) {
 	out := make([]string, 0, len(types))
 	for _, t := range types {
 		if !eventTypePattern.MatchString(t) {
-			return nil, ferry.Invalid("event_types", "event type %q must be 1-100 characters of letters, digits and . _ : - /", t)
+			return nil, ferry.Invalid("event_types", "event type %q must be %s", t, eventTypeRule)
 		}
 		if !seen[t] {
 			seen[t] = true

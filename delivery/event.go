@@ -21,6 +21,8 @@ import (
 
 // Ingest limits (PRODUCT §3).
 const (
+	// MaxPayloadBytes bounds an event's data; the API answers 413 above it
+	// and derives its messages from it (ferry.FormatBytes).
 	MaxPayloadBytes      = 256 << 10
 	maxIdempotencyKey    = 255
 	idempotencyKeyWindow = 24 * time.Hour
@@ -56,7 +58,7 @@ func (in *EventInput) validate() error {
 		return ferry.Invalid("type", "type is required")
 	}
 	if !eventTypePattern.MatchString(in.Type) {
-		return ferry.Invalid("type", "type must be 1-100 characters of letters, digits and . _ : - /")
+		return ferry.Invalid("type", "type must be %s", eventTypeRule)
 	}
 	trimmed := bytes.TrimSpace(in.Data)
 	if len(trimmed) == 0 || bytes.Equal(trimmed, []byte("null")) {

@@ -197,7 +197,7 @@ type ReplayFilter struct {
 func (f *ReplayFilter) validate() error {
 	f.EventType = strings.TrimSpace(f.EventType)
 	if f.EventType != "" && !eventTypePattern.MatchString(f.EventType) {
-		return ferry.Invalid("event_type", "event_type must be 1-100 characters of letters, digits and . _ : - /")
+		return ferry.Invalid("event_type", "event_type must be %s", eventTypeRule)
 	}
 	if f.Status != "" && !Status(f.Status).valid() {
 		return ferry.Invalid("status", "status must be pending, retrying, succeeded, dropped or exhausted")

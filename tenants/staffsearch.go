@@ -25,8 +25,8 @@ type TenantSummary struct {
 // lists the newest tenants. Errors: EINVALID.
 func (s *Service) SearchTenants(ctx context.Context, q string, limit int, cursor string) ([]TenantSummary, string, error) {
 	q = strings.TrimSpace(q)
-	if !utf8.ValidString(q) || len(q) > 254 {
-		return nil, "", ferry.Invalid("q", "q must be at most 254 bytes of valid UTF-8")
+	if !utf8.ValidString(q) || len(q) > maxEmailLen {
+		return nil, "", ferry.Invalid("q", "q must be at most %d bytes of valid UTF-8", maxEmailLen)
 	}
 	cur, err := page.DecodeAt(cursor)
 	if err != nil {

@@ -77,7 +77,7 @@ func fromFiberError(e *fiber.Error) *ferry.Error {
 	case fiber.StatusMethodNotAllowed:
 		return &ferry.Error{Code: ferry.EBADREQUEST, Message: "method not allowed on this route"}
 	case fiber.StatusRequestEntityTooLarge:
-		return &ferry.Error{Code: ferry.ETOOLARGE, Message: "request body exceeds 256 KiB"}
+		return errBodyTooLarge()
 	case fiber.StatusRequestTimeout:
 		// Also what fasthttp reports when an idle keep-alive connection
 		// reaches the read timeout; it must not look like a server fault.

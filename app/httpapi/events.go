@@ -23,7 +23,7 @@ func (s *server) createEvent(c *fiber.Ctx) error {
 		return err
 	}
 	if len(in.Data) > delivery.MaxPayloadBytes {
-		return &ferry.Error{Code: ferry.ETOOLARGE, Message: "data exceeds 256 KiB", Field: "data"}
+		return &ferry.Error{Code: ferry.ETOOLARGE, Message: "data exceeds " + ferry.FormatBytes(delivery.MaxPayloadBytes), Field: "data"}
 	}
 	if h := c.Get("Idempotency-Key"); h != "" {
 		if in.IdempotencyKey != "" && in.IdempotencyKey != h {
