@@ -6,9 +6,10 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/ferry-dev/ferry/delivery/internal/pgval"
 	"github.com/google/uuid"
 	"gorm.io/gorm"
+
+	"github.com/ferry-dev/ferry/delivery/internal/pgval"
 
 	"github.com/ferry-dev/ferry/dbtx"
 )
@@ -69,6 +70,9 @@ func (s *Service) commitBatch(ctx context.Context, batch []*ingestRequest) {
 		r := batch[0]
 		ev, created, err := s.ingestOne(tctx, r.tenantID, r.in, r.ev)
 		r.done <- ingestResult{ev, created, err}
+		if err == nil && created {
+			s.cfg.IngestBatch.Observe(1)
+		}
 		return
 	}
 	var jobs []Job
@@ -91,7 +95,7 @@ func (s *Service) commitBatch(ctx context.Context, batch []*ingestRequest) {
 	for _, r := range batch {
 		r.done <- ingestResult{ev: r.ev, created: true}
 	}
-	s.multiBatches.Add(1)
+	s.cfg.IngestBatch.Observe(float64(len(batch)))
 }
 
 // insertBatch writes the events of batch, their deliveries and outbox

@@ -4,13 +4,14 @@ import (
 	"context"
 	"errors"
 	"log/slog"
-	"sync/atomic"
 	"time"
+
+	"github.com/google/uuid"
+	"github.com/prometheus/client_golang/prometheus"
+	"gorm.io/gorm"
 
 	"github.com/ferry-dev/ferry/delivery/egress"
 	"github.com/ferry-dev/ferry/delivery/internal/batch"
-	"github.com/google/uuid"
-	"gorm.io/gorm"
 
 	"github.com/ferry-dev/ferry/dbtx"
 )
@@ -25,6 +26,9 @@ type Config struct {
 	// RotationGrace is how long a rotated-out secret keeps signing
 	// (default 24 h, scaled by FERRY_RETRY_SCALE by the caller).
 	RotationGrace time.Duration
+	// IngestBatch, if set, observes how many events each committed ingest
+	// transaction held (Metrics.IngestBatch).
+	IngestBatch prometheus.Observer
 }
 
 // Limits is what delivery needs from billing: plan limits checked inside
@@ -70,9 +74,6 @@ type Service struct {
 	log    *slog.Logger
 	now    func() time.Time
 	ingest *batch.Coalescer[*ingestRequest] // group commit of concurrent ingests (ingestbatch.go)
-	// multiBatches counts committed ingest transactions that held more
-	// than one event (observability for tests and profiling).
-	multiBatches atomic.Int64
 }
 
 // NewService returns a Service. limits may be nil.
@@ -85,6 +86,9 @@ func NewService(db *gorm.DB, cipher *Cipher, relay Enqueuer, limits Limits, cfg 
 	}
 	if now == nil {
 		now = time.Now
+	}
+	if cfg.IngestBatch == nil {
+		cfg.IngestBatch = prometheus.ObserverFunc(func(float64) {})
 	}
 	s := &Service{db: db, cipher: cipher, relay: relay, limits: limits, cfg: cfg, log: log, now: now}
 	s.ingest = batch.New(maxIngestBatch, maxIngestCommitters, s.commitBatch)

@@ -8,16 +8,17 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
-	"sync/atomic"
 	"time"
 
-	"github.com/ferry-dev/ferry/delivery"
-	"github.com/ferry-dev/ferry/delivery/internal/pgval"
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/stdlib"
+	"github.com/prometheus/client_golang/prometheus"
 	"gorm.io/gorm"
+
+	"github.com/ferry-dev/ferry/delivery"
+	"github.com/ferry-dev/ferry/delivery/internal/pgval"
 )
 
 // attemptRecord is one attempt plus the delivery state it leads to.
@@ -39,6 +40,9 @@ type Config struct {
 	DisableAfter time.Duration
 	// Now is the clock for health tracking; nil uses time.Now.
 	Now func() time.Time
+	// BatchSize, if set, observes how many attempts each committed batch
+	// held (delivery.Metrics.AttemptLogBatch).
+	BatchSize prometheus.Observer
 }
 
 // AttemptLog writes attempts in batches: each transaction COPYs the
@@ -50,8 +54,6 @@ type Log struct {
 	cfg Config
 	log *slog.Logger
 	ch  chan pendingRecord
-	// batches counts committed batches (tests check attempts share them).
-	batches atomic.Int64
 }
 
 type pendingRecord struct {
@@ -65,6 +67,9 @@ func New(db *gorm.DB, cfg Config, log *slog.Logger) *Log {
 	cfg.DisableAfter = cmp.Or(cfg.DisableAfter, 5*24*time.Hour)
 	if cfg.Now == nil {
 		cfg.Now = time.Now
+	}
+	if cfg.BatchSize == nil {
+		cfg.BatchSize = prometheus.ObserverFunc(func(float64) {})
 	}
 	return &Log{db: db, cfg: cfg, log: log, ch: make(chan pendingRecord, cfg.MaxBatch)}
 }
@@ -111,7 +116,7 @@ func (l *Log) Run(ctx context.Context) error {
 		}
 		err := l.write(ctx, batch)
 		if err == nil {
-			l.batches.Add(1)
+			l.cfg.BatchSize.Observe(float64(len(batch)))
 		}
 		if err != nil {
 			l.log.Warn("attempt log batch failed", "err", err, "attempts", len(batch))
