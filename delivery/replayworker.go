@@ -191,7 +191,6 @@ func (w *ReplayWorker) page(ctx context.Context, job *replayJobRow) (bool, error
 			return errReplayStopped
 		}
 		job.Total, job.Done, job.CursorAt, job.CursorID = cur.Total, cur.Done, cur.CursorAt, cur.CursorID
-		state := cur.State
 		q := matching(tx, *job, "d.id, d.created_at", w.cfg.PageSize)
 		var rows []struct {
 			ID        uuid.UUID
@@ -220,7 +219,7 @@ func (w *ReplayWorker) page(ctx context.Context, job *replayJobRow) (bool, error
 			job.Total = job.Done
 		}
 		more = len(rows) == w.cfg.PageSize
-		state = ReplayRunning
+		state := ReplayRunning
 		var finished *time.Time
 		if !more {
 			state, finished = ReplayCompleted, &now
