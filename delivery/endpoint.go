@@ -28,6 +28,7 @@ const (
 	MaxTimeoutSeconds     = 30
 	DefaultMaxInFlight    = 16
 	MaxMaxInFlight        = 256
+	MaxRateLimitPerSecond = 10000
 	maxURLLength          = 2048
 	maxDescription        = 500
 	maxEventTypes         = 100
@@ -252,7 +253,7 @@ func (s *Service) CreateEndpoint(ctx context.Context, tenantID uuid.UUID, in End
 		return Endpoint{}, "", err
 	}
 	if in.RateLimitPerSecond != nil {
-		if err := validateRange("rate_limit_per_second", *in.RateLimitPerSecond, 1, 10000); err != nil {
+		if err := validateRange("rate_limit_per_second", *in.RateLimitPerSecond, 1, MaxRateLimitPerSecond); err != nil {
 			return Endpoint{}, "", err
 		}
 	}
@@ -370,7 +371,7 @@ func (s *Service) UpdateEndpoint(ctx context.Context, tenantID, id uuid.UUID, pa
 		if *patch.RateLimitPerSecond == 0 {
 			ep.RateLimitPerSecond = nil
 		} else {
-			if err := validateRange("rate_limit_per_second", *patch.RateLimitPerSecond, 1, 10000); err != nil {
+			if err := validateRange("rate_limit_per_second", *patch.RateLimitPerSecond, 1, MaxRateLimitPerSecond); err != nil {
 				return Endpoint{}, err
 			}
 			ep.RateLimitPerSecond = patch.RateLimitPerSecond

@@ -183,6 +183,9 @@ const (
 	ReplayFailed    = "failed"
 )
 
+// maxReplayReason bounds the reason a staff replay must give (bytes).
+const maxReplayReason = 2000
+
 // ReplayFilter selects the deliveries a bulk replay re-sends. Every field
 // is optional; Until defaults to when the job was created, so a job never
 // chases deliveries created after it.
@@ -262,8 +265,8 @@ func (s *Service) CreateReplayJob(ctx context.Context, tenantID uuid.UUID, f Rep
 	if err := f.validate(); err != nil {
 		return ReplayJob{}, err
 	}
-	if !utf8.ValidString(reason) || len(reason) > 2000 {
-		return ReplayJob{}, ferry.Invalid("reason", "reason must be at most 2000 bytes of valid UTF-8")
+	if !utf8.ValidString(reason) || len(reason) > maxReplayReason {
+		return ReplayJob{}, ferry.Invalid("reason", "reason must be at most %d bytes of valid UTF-8", maxReplayReason)
 	}
 	db := s.db.WithContext(ctx)
 	if f.EndpointID != nil {
