@@ -24,12 +24,16 @@ type Config struct {
 	// against it, the dialer checks every connection.
 	AddressPolicy egress.AddressPolicy
 	// RotationGrace is how long a rotated-out secret keeps signing
-	// (default 24 h, scaled by FERRY_RETRY_SCALE by the caller).
+	// (default DefaultRotationGrace, scaled by FERRY_RETRY_SCALE by the caller).
 	RotationGrace time.Duration
 	// IngestBatch, if set, observes how many events each committed ingest
 	// transaction held (Metrics.IngestBatch).
 	IngestBatch prometheus.Observer
 }
+
+// DefaultRotationGrace is how long a rotated-out signing secret keeps
+// signing when Config.RotationGrace is unset.
+const DefaultRotationGrace = 24 * time.Hour
 
 // Limits is what delivery needs from billing: plan limits checked inside
 // the transaction that would exceed them, and how long attempts stay
@@ -82,7 +86,7 @@ func NewService(db *gorm.DB, cipher *Cipher, relay Enqueuer, limits Limits, cfg 
 		return nil, errors.New("delivery.NewService: db, cipher, relay and log are required")
 	}
 	if cfg.RotationGrace == 0 {
-		cfg.RotationGrace = 24 * time.Hour
+		cfg.RotationGrace = DefaultRotationGrace
 	}
 	if now == nil {
 		now = time.Now

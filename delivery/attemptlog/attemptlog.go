@@ -36,7 +36,7 @@ type Config struct {
 	// MaxBatch bounds attempts per transaction (default 1000).
 	MaxBatch int
 	// DisableAfter disables an endpoint whose attempts have all failed for
-	// this long (default 5 days, scaled by the caller).
+	// this long (default DefaultDisableAfter, scaled by the caller).
 	DisableAfter time.Duration
 	// Now is the clock for health tracking; nil uses time.Now.
 	Now func() time.Time
@@ -44,6 +44,10 @@ type Config struct {
 	// held (delivery.Metrics.AttemptLogBatch).
 	BatchSize prometheus.Observer
 }
+
+// DefaultDisableAfter is how long an endpoint may fail without a success
+// before it is disabled, when Config.DisableAfter is unset.
+const DefaultDisableAfter = 5 * 24 * time.Hour
 
 // AttemptLog writes attempts in batches: each transaction COPYs the
 // attempts into the partitioned log, advances their deliveries and tracks
@@ -64,7 +68,7 @@ type pendingRecord struct {
 // NewAttemptLog returns an AttemptLog; call Run to start it.
 func New(db *gorm.DB, cfg Config, log *slog.Logger) *Log {
 	cfg.MaxBatch = cmp.Or(cfg.MaxBatch, 1000)
-	cfg.DisableAfter = cmp.Or(cfg.DisableAfter, 5*24*time.Hour)
+	cfg.DisableAfter = cmp.Or(cfg.DisableAfter, DefaultDisableAfter)
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
