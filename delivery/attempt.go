@@ -13,7 +13,7 @@ import (
 	"github.com/ferry-dev/ferry/page"
 )
 
-// Attempt is one logged HTTP attempt (PRODUCT §4, attempt log).
+// Attempt is one logged HTTP attempt (docs/contract.md#attempt-log).
 type Attempt struct {
 	ID              uuid.UUID   `json:"id"`
 	DeliveryID      uuid.UUID   `json:"delivery_id"`

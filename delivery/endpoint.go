@@ -22,7 +22,7 @@ import (
 	"github.com/ferry-dev/ferry/page"
 )
 
-// Endpoint limits and defaults (PRODUCT §3, §4).
+// Endpoint limits and defaults (docs/contract.md#limits).
 const (
 	DefaultTimeoutSeconds = 10
 	MaxTimeoutSeconds     = 30

@@ -19,7 +19,7 @@ import (
 	"github.com/ferry-dev/ferry/dbtx"
 )
 
-// Ingest limits (PRODUCT §3).
+// Ingest limits (docs/contract.md#limits).
 const (
 	// MaxPayloadBytes bounds an event's data; the API answers 413 above it
 	// and derives its messages from it (ferry.FormatBytes).
@@ -86,7 +86,7 @@ func (in *EventInput) validate() error {
 }
 
 // Ingest accepts an event: it returns only after the event, its deliveries
-// and their outbox rows are committed (PRODUCT §5), then hands the jobs to
+// and their outbox rows are committed (docs/contract.md#durability-on-ingest), then hands the jobs to
 // the relay. created is false when an idempotency key within 24 h matched
 // an earlier event, which is returned instead. Errors: EINVALID, EQUOTA,
 // ERATELIMIT, and wrapped database errors.

@@ -12,7 +12,7 @@ import (
 	"github.com/ferry-dev/ferry/page"
 )
 
-// Status is a delivery's state as the API reports it (PRODUCT §4).
+// Status is a delivery's state as the API reports it (docs/contract.md#delivery-status).
 type Status string
 
 // Delivery statuses.

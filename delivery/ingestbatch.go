@@ -19,7 +19,7 @@ import (
 // queued (up to maxIngestBatch) and write it in ONE transaction: one
 // multi-row INSERT each for events, deliveries and outbox rows, one
 // fan-out query, one commit (one WAL flush). Every caller still returns
-// only after the transaction holding its event committed (PRODUCT §5).
+// only after the transaction holding its event committed (docs/contract.md#durability-on-ingest).
 // Under light load a batch is a single event, so latency does not suffer;
 // under heavy load round trips and commits are shared by hundreds of
 // events and far fewer pooled connections are held.

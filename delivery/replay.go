@@ -16,7 +16,7 @@ import (
 	"github.com/ferry-dev/ferry/page"
 )
 
-// Replays (PRODUCT §6) reuse the event's id and bytes: a replayed
+// Replays (docs/contract.md#replay) reuse the event's id and bytes: a replayed
 // delivery goes back to pending and gets a job for its next attempt
 // number with trigger "replay" and the actor who asked, committed with
 // its outbox row in one transaction and then handed to the relay. Its

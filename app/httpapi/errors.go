@@ -15,7 +15,7 @@ import (
 	"github.com/ferry-dev/ferry"
 )
 
-// errorBody is the one error shape of the API (PRODUCT §3).
+// errorBody is the one error shape of the API (README, Errors).
 type errorBody struct {
 	Error errorDetail `json:"error"`
 }

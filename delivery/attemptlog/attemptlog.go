@@ -236,7 +236,7 @@ func (l *Log) write(ctx context.Context, batch []pendingRecord) error {
 }
 
 // trackHealth clears failing_since on success, starts it on failure, and
-// disables an endpoint that has failed for DisableAfter (PRODUCT §4).
+// disables an endpoint that has failed for DisableAfter (README, Delivery guarantees: Endpoint health).
 func (l *Log) trackHealth(ctx context.Context, tx pgx.Tx, succeeded, failed []uuid.UUID, now time.Time) error {
 	if len(succeeded) > 0 {
 		if _, err := tx.Exec(ctx, `UPDATE endpoints SET failing_since = NULL

@@ -115,7 +115,8 @@ func failedAttempt(s deliverytest.Seeded, n int, at time.Time) Record {
 }
 
 // TestAttemptLogWritesEveryFieldInBatches records many attempts at once
-// and checks they share batches, every §4 field is stored, and the
+// and checks they share batches, every field of docs/contract.md#attempt-log
+// is stored, and the
 // delivery row follows the latest attempt.
 func TestAttemptLogWritesEveryFieldInBatches(t *testing.T) {
 	t.Parallel()

@@ -16,7 +16,7 @@ import (
 
 // stateLoader answers the dispatcher's "what does Postgres record for this
 // delivery?" for many attempts with one query. Every attempt asks before
-// it sends (PRODUCT §5: a finished delivery is never sent again), so at
+// it sends (docs/contract.md#durability-on-ingest: a finished delivery is never sent again), so at
 // thousands of attempts a second one query each was the largest share of
 // Postgres' work. Concurrent callers' delivery ids are coalesced and read
 // with one `= ANY($1)` query per batch.

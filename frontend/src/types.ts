@@ -1,4 +1,4 @@
-// types.ts mirrors the JSON shapes of Ferry's API (PRODUCT §3 and §4).
+// types.ts mirrors the JSON shapes of Ferry's API (README, API routes; docs/contract.md).
 
 export interface Tenant {
   id: string
