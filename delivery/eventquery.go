@@ -33,6 +33,12 @@ func (s Status) valid() bool {
 	return s == StatusPending || s == StatusRetrying || s.Finished()
 }
 
+// errBadStatus is the answer to a status filter that names no Status.
+func errBadStatus() error {
+	return ferry.Invalid("status", "status must be %s, %s, %s, %s or %s",
+		StatusPending, StatusRetrying, StatusSucceeded, StatusDropped, StatusExhausted)
+}
+
 // Delivery is one event's journey to one endpoint.
 type Delivery struct {
 	ID             uuid.UUID  `json:"id"`
@@ -88,7 +94,7 @@ type EventFilter struct {
 // Errors: EINVALID.
 func (s *Service) ListEvents(ctx context.Context, tenantID uuid.UUID, f EventFilter, pg page.Request) ([]Event, string, error) {
 	if f.Status != "" && !Status(f.Status).valid() {
-		return nil, "", ferry.Invalid("status", "status must be pending, retrying, succeeded, dropped or exhausted")
+		return nil, "", errBadStatus()
 	}
 	cur, err := page.DecodeAt(pg.Cursor)
 	if err != nil {

@@ -203,7 +203,7 @@ func (f *ReplayFilter) validate() error {
 		return ferry.Invalid("event_type", "event_type must be %s", eventTypeRule)
 	}
 	if f.Status != "" && !Status(f.Status).valid() {
-		return ferry.Invalid("status", "status must be pending, retrying, succeeded, dropped or exhausted")
+		return errBadStatus()
 	}
 	if f.Since != nil && f.Until != nil && !f.Since.Before(*f.Until) {
 		return ferry.Invalid("until", "until must be after since")
