@@ -5,7 +5,7 @@ SHELL := /bin/bash
 GO ?= go
 FERRY_ENV_VARS = eval "$$(bash scripts/env.sh)"
 
-.PHONY: run test services stop status clean-state build frontend vet tidy-check migrate help bench chaos fuzz
+.PHONY: run test services stop status clean-state build frontend vet tidy-check migrate help bench chaos fuzz sdk-test
 
 help:
 	@echo "make run          start PostgreSQL + Kafka locally, build and run Ferry (dev mode), print the portal URL"
@@ -53,11 +53,15 @@ vet:
 tidy-check:
 	@$(GO) mod tidy -diff || { echo "go.mod/go.sum are not tidy: run 'go mod tidy' and commit the result" >&2; exit 1; }
 
-test: tidy-check services vet
+test: tidy-check services vet sdk-test
 	@$(FERRY_ENV_VARS); \
 	$(GO) test -count=1 -p 2 -timeout 20m ./...
 	@$(MAKE) --no-print-directory fuzz
 	@$(FERRY_ENV_VARS); bash scripts/frontend.sh test
+
+## Receiver SDKs (Go, Node, Python) against PostgreSQL and a private Redis.
+sdk-test: services
+	@$(FERRY_ENV_VARS); bash scripts/sdk.sh test
 
 ## Fuzz targets, briefly (seed corpora always run as part of go test).
 # A count, not a duration: with a duration, Go's fuzz coordinator can fail

@@ -36,17 +36,62 @@ type Metrics struct {
 	// StateBatch observes how many deliveries each of the dispatcher's
 	// state queries read.
 	StateBatch prometheus.Histogram
+	// Stages is, per stage of a first delivery attempt, the time from the
+	// event's acceptance to reaching that stage (see the Stage constants).
+	// Consecutive stages give the time spent in each hop.
+	Stages *prometheus.HistogramVec
+}
+
+// Stages a first delivery attempt passes, in order; each is observed as
+// the time since the event was accepted (Job.AcceptedAt, which is cut to
+// the millisecond).
+const (
+	// StageCommitted: the ingest transaction holding the delivery committed.
+	StageCommitted = "committed"
+	// StagePublished: Kafka acknowledged the job (outbox relay).
+	StagePublished = "published"
+	// StageConsumed: a worker fetched the job from the deliveries topic.
+	StageConsumed = "consumed"
+	// StageSent: the dispatcher started the HTTP request.
+	StageSent = "sent"
+	// StageAnswered: the HTTP exchange ended (response or error).
+	StageAnswered = "answered"
+	// StageLogged: the attempt log committed a successful attempt.
+	StageLogged = "logged"
+)
+
+// ObserveStage records that job reached stage at when. Only first
+// attempts of newly accepted events count: retries and replays would mix
+// retry delays and old events into the per-hop times. m may be nil.
+func (m *Metrics) ObserveStage(stage string, job Job, when time.Time) {
+	if m == nil || m.Stages == nil || job.Attempt != 1 || job.Trigger != TriggerInitial || job.AcceptedAt.IsZero() {
+		return
+	}
+	m.Stages.WithLabelValues(stage).Observe(max(0, when.Sub(job.AcceptedAt).Seconds()))
 }
 
 // ObserveLag records a topic's lag; it satisfies delivery/kafka's
 // LagObserver.
 func (m *Metrics) ObserveLag(topic string, late time.Duration) {
 	m.TierLag.WithLabelValues(topic).Set(max(0, late.Seconds()))
+	if topic == TopicDeliveries && m.Stages != nil {
+		// The consumer reports a deliveries-topic job's lag as now minus
+		// its acceptance when it fetches it: the consumed stage (replays
+		// on this topic count too, from the replay's request).
+		m.Stages.WithLabelValues(StageConsumed).Observe(max(0, late.Seconds()))
+	}
 }
 
 // ObserveLagMessages records how many messages a topic's group is behind.
 func (m *Metrics) ObserveLagMessages(topic string, messages int64) {
 	m.TierLagMessages.WithLabelValues(topic).Set(float64(max(0, messages)))
+}
+
+// stageBuckets resolve the millisecond hops of a healthy pipeline and the
+// seconds of a backlog.
+func stageBuckets() []float64 {
+	return []float64{.0005, .001, .0015, .002, .003, .004, .005, .006, .008, .01, .0125, .015, .02, .025, .03, .04, .05,
+		.065, .08, .1, .125, .15, .2, .25, .3, .4, .5, .65, .8, 1, 1.5, 2, 3, 5, 7.5, 10, 15, 20, 30, 60, 120, 300}
 }
 
 // NewMetrics creates the collectors and registers them with reg.
@@ -99,10 +144,15 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		StateBatch: prometheus.NewHistogram(prometheus.HistogramOpts{
 			Name: "ferry_delivery_state_batch_loads", Help: "Deliveries read per dispatcher state query (concurrent attempts share one query).", Buckets: sizeBuckets,
 		}),
+		Stages: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    "ferry_delivery_stage_seconds",
+			Help:    "Time from event acceptance to each stage of a first delivery attempt (committed, published, consumed, sent, answered, logged).",
+			Buckets: stageBuckets(),
+		}, []string{"stage"}),
 	}
 	if reg != nil {
 		reg.MustRegister(m.Attempts, m.FirstAttempt, m.ToSuccess, m.DeadLettered, m.Skipped, m.InFlight, m.Queued, m.EventsAccepted,
-			m.TierLag, m.TierLagMessages, m.OutboxBacklog, m.Parked, m.IngestBatch, m.AttemptLogBatch, m.StateBatch)
+			m.TierLag, m.TierLagMessages, m.OutboxBacklog, m.Parked, m.IngestBatch, m.AttemptLogBatch, m.StateBatch, m.Stages)
 	}
 	return m
 }

@@ -1,10 +1,16 @@
 #!/usr/bin/env bash
 # Builds and tests Ferry's portal (frontend/, React + TypeScript + Vite).
 #
+#   scripts/frontend.sh api     regenerate the API types from the Go code:
+#                               `ferry openapi` writes frontend/src/openapi.json,
+#                               openapi-typescript turns it into
+#                               frontend/src/api.gen.ts (both checked in)
 #   scripts/frontend.sh build   npm ci when node_modules is missing or the
-#                               lock file changed, then `vite build` into
-#                               frontend/dist/app (skipped when the sources
-#                               are unchanged since the last build)
+#                               lock file changed, `api` when Go is installed,
+#                               then tsc (against the generated types) and
+#                               `vite build` into frontend/dist/app (skipped
+#                               when the sources are unchanged since the last
+#                               build)
 #   scripts/frontend.sh test    Vitest unit tests, then the browser tests in
 #                               tests/browser: playwright-core drives Debian's
 #                               Chromium against the real ferry binary on the
@@ -42,9 +48,40 @@ deps() {
   fi
 }
 
+# api regenerates the OpenAPI document from the Go types and the portal's
+# TypeScript types from it. go test (TestOpenAPIDocumentFileIsCurrent) and
+# `npm run build` (api:check) fail when the checked-in copies are stale; tsc
+# then fails wherever the portal disagrees with the API.
+api() {
+  deps
+  local doc=$fe/src/openapi.json tmp
+  tmp=$(mktemp)
+  if ! go run ./app/cmd/ferry openapi >"$tmp"; then
+    rm -f "$tmp"
+    say "could not print the OpenAPI document (go run ./app/cmd/ferry openapi)" >&2
+    exit 1
+  fi
+  if cmp -s "$tmp" "$doc"; then
+    rm -f "$tmp"
+  else
+    say "the API changed: updating frontend/src/openapi.json"
+    mv "$tmp" "$doc"
+    chmod 644 "$doc"
+  fi
+  if ! (cd "$fe" && npx --no-install openapi-typescript src/openapi.json -o src/api.gen.ts --check >/dev/null 2>&1); then
+    say "updating frontend/src/api.gen.ts"
+    (cd "$fe" && npx --no-install openapi-typescript src/openapi.json -o src/api.gen.ts >/dev/null)
+  fi
+}
+
 # build runs `vite build` unless dist/app was built from these very sources.
 build() {
   deps
+  if command -v go >/dev/null; then
+    api
+  else
+    say "Go is not installed: building against the checked-in API types (frontend/src/openapi.json)"
+  fi
   local stamp=$fe/.build-stamp want have=""
   want=$(cd "$fe" && hash_of index.html vite.config.ts tsconfig.json package-lock.json $(find src -type f | LC_ALL=C sort))
   [[ -f $stamp ]] && have=$(cat "$stamp")
@@ -89,8 +126,9 @@ run_tests() {
 }
 
 case $cmd in
+  api) api ;;
   build) build ;;
   deps) deps ;;
   test) run_tests ;;
-  *) say "unknown command $cmd (use build or test)" >&2; exit 1 ;;
+  *) say "unknown command $cmd (use api, build or test)" >&2; exit 1 ;;
 esac

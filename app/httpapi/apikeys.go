@@ -6,16 +6,20 @@ import (
 	"github.com/ferry-dev/ferry/tenants"
 )
 
+// apiKeyInput is the body of POST /api-keys.
+type apiKeyInput struct {
+	Name string `json:"name" required:"true" description:"label"`
+}
+
+// apiKeyCreated answers POST /api-keys.
 type apiKeyCreated struct {
 	tenants.APIKey
 	// Key is shown once and never again.
-	Key string `json:"key"`
+	Key string `json:"key" description:"shown once"`
 }
 
 func (s *server) createAPIKey(c *fiber.Ctx) error {
-	var in struct {
-		Name string `json:"name"`
-	}
+	var in apiKeyInput
 	if err := decode(c, &in); err != nil {
 		return err
 	}

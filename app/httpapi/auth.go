@@ -121,9 +121,16 @@ func randomToken() string {
 	return base64.RawURLEncoding.EncodeToString(b)
 }
 
+// loginInput is the body of POST /auth/login.
+type loginInput struct {
+	Email    string `json:"email" required:"true" format:"email"`
+	Password string `json:"password" required:"true"`
+}
+
+// meResponse is who is signed in, as /me, signup and login answer.
 type meResponse struct {
 	Kind   tenants.PrincipalKind `json:"kind"`
-	UserID string                `json:"user_id"`
+	UserID string                `json:"user_id" format:"uuid"`
 	Email  string                `json:"email"`
 	Role   string                `json:"role"`
 	Tenant *tenants.Tenant       `json:"tenant,omitempty"`
@@ -145,10 +152,7 @@ func (s *server) signup(c *fiber.Ctx) error {
 }
 
 func (s *server) login(c *fiber.Ctx) error {
-	var in struct {
-		Email    string `json:"email"`
-		Password string `json:"password"`
-	}
+	var in loginInput
 	if err := decode(c, &in); err != nil {
 		return err
 	}

@@ -25,10 +25,13 @@ func (s *server) getBilling(c *fiber.Ctx) error {
 	return c.JSON(o)
 }
 
+// planInput is the body of PUT /billing/plan.
+type planInput struct {
+	Plan string `json:"plan" required:"true" description:"plan name, e.g. free or pro"`
+}
+
 func (s *server) changePlan(c *fiber.Ctx) error {
-	var in struct {
-		Plan string `json:"plan"`
-	}
+	var in planInput
 	if err := decode(c, &in); err != nil {
 		return err
 	}

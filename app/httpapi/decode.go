@@ -91,8 +91,8 @@ func pageRequest(c *fiber.Ctx) (page.Request, error) {
 
 // list is the shape of every list response.
 type list[T any] struct {
-	Data       []T     `json:"data"`
-	NextCursor *string `json:"next_cursor"`
+	Data       []T     `json:"data" nullable:"false"`
+	NextCursor *string `json:"next_cursor" description:"pass as cursor for the next page; null on the last"`
 }
 
 func newList[T any](items []T, next string) list[T] {

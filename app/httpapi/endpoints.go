@@ -6,9 +6,10 @@ import (
 	"github.com/ferry-dev/ferry/delivery"
 )
 
+// endpointCreated answers POST /endpoints.
 type endpointCreated struct {
 	delivery.Endpoint
-	Secret string `json:"secret"`
+	Secret string `json:"secret" description:"whsec_ signing secret; GET /endpoints/{id}/secret shows it again"`
 }
 
 func (s *server) createEndpoint(c *fiber.Ctx) error {

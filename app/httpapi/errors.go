@@ -20,6 +20,7 @@ type errorBody struct {
 	Error errorDetail `json:"error"`
 }
 
+// errorDetail is the inside of errorBody.
 type errorDetail struct {
 	Code    string `json:"code"`
 	Message string `json:"message"`

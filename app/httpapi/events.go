@@ -11,10 +11,11 @@ import (
 	"github.com/ferry-dev/ferry/delivery"
 )
 
+// eventAccepted answers POST /events.
 type eventAccepted struct {
-	ID        string `json:"id"`
+	ID        string `json:"id" format:"uuid"`
 	Type      string `json:"type"`
-	CreatedAt string `json:"created_at"`
+	CreatedAt string `json:"created_at" format:"date-time"`
 }
 
 func (s *server) createEvent(c *fiber.Ctx) error {

@@ -7,10 +7,11 @@ import (
 	"github.com/ferry-dev/ferry/tenants"
 )
 
+// memberInvited answers POST /members.
 type memberInvited struct {
 	tenants.User
 	// TemporaryPassword is shown once; the member signs in with it.
-	TemporaryPassword string `json:"temporary_password"`
+	TemporaryPassword string `json:"temporary_password" description:"shown once"`
 }
 
 func (s *server) listMembers(c *fiber.Ctx) error {

@@ -11,18 +11,32 @@ import (
 	"github.com/ferry-dev/ferry/delivery"
 )
 
-// replayInput is the body of the replay routes; ids and times are strings
-// so a malformed one gets a 422 naming its field.
-type replayInput struct {
-	EndpointID string `json:"endpoint_id"`
-	EventType  string `json:"event_type"`
-	Since      string `json:"since"`
-	Until      string `json:"until"`
-	Status     string `json:"status"`
-	// Staff replays only.
-	Reason     string `json:"reason"`
-	EventID    string `json:"event_id"`
-	DeliveryID string `json:"delivery_id"`
+// The bodies of the replay routes. Ids and times are strings so that a
+// malformed one gets a 422 naming its field.
+
+// replayEventInput is the optional body of POST /events/{id}/replay.
+type replayEventInput struct {
+	EndpointID string `json:"endpoint_id" format:"uuid" description:"replay to this endpoint only"`
+}
+
+// bulkReplayInput is the optional body of POST /replays: which
+// deliveries to replay. Every field is optional.
+type bulkReplayInput struct {
+	EndpointID string          `json:"endpoint_id" format:"uuid"`
+	EventType  string          `json:"event_type" description:"only events of this type"`
+	Since      string          `json:"since" format:"date-time"`
+	Until      string          `json:"until" format:"date-time" description:"default: when the job is created"`
+	Status     delivery.Status `json:"status" description:"only deliveries in this status"`
+}
+
+// staffReplayInput is the body of POST /staff/tenants/{id}/replays: one
+// event (optionally to one endpoint), one delivery, or in bulk by the
+// filters of bulkReplayInput.
+type staffReplayInput struct {
+	bulkReplayInput
+	Reason     string `json:"reason" required:"true" description:"why (audited)"`
+	EventID    string `json:"event_id" format:"uuid"`
+	DeliveryID string `json:"delivery_id" format:"uuid"`
 }
 
 // decodeOptional is decode for routes whose body may be empty.
@@ -55,8 +69,8 @@ func optionalTime(field, v string) (*time.Time, error) {
 	return &t, nil
 }
 
-func (in replayInput) filter() (delivery.ReplayFilter, error) {
-	f := delivery.ReplayFilter{EventType: in.EventType, Status: in.Status}
+func (in bulkReplayInput) filter() (delivery.ReplayFilter, error) {
+	f := delivery.ReplayFilter{EventType: in.EventType, Status: string(in.Status)}
 	var err error
 	if f.EndpointID, err = optionalUUID("endpoint_id", in.EndpointID); err != nil {
 		return f, err
@@ -75,7 +89,7 @@ func (s *server) replayEvent(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	var in replayInput
+	var in replayEventInput
 	if err := decodeOptional(c, &in); err != nil {
 		return err
 	}
@@ -105,7 +119,7 @@ func (s *server) replayDelivery(c *fiber.Ctx) error {
 }
 
 func (s *server) createReplay(c *fiber.Ctx) error {
-	var in replayInput
+	var in bulkReplayInput
 	if err := decodeOptional(c, &in); err != nil {
 		return err
 	}

@@ -49,7 +49,14 @@ type server struct {
 
 // New returns the Fiber app serving everything.
 func New(d Deps) *fiber.App {
-	s := &server{Deps: d, limiter: newTenantLimiter(d.APIRateLimit), openapi: OpenAPIDocument()}
+	doc, err := OpenAPIDocument()
+	if err != nil {
+		// The document is reflected from Go types fixed at compile time,
+		// and TestOpenAPIDocumentIsValidAndComplete builds it: failing here
+		// is a programming error.
+		panic(err)
+	}
+	s := &server{Deps: d, limiter: newTenantLimiter(d.APIRateLimit), openapi: doc}
 	app := fiber.New(fiber.Config{
 		// fasthttp answers a body over BodyLimit and closes at once, while
 		// the client is still writing: the client then sees a connection

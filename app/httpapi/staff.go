@@ -38,6 +38,8 @@ func (s *server) staffSearchTenants(c *fiber.Ctx) error {
 	return c.JSON(newList(found, next))
 }
 
+// staffTenantView is a tenant as the staff console shows it; custom
+// header values of its endpoints are redacted.
 type staffTenantView struct {
 	tenants.Tenant
 	Members   []tenants.User      `json:"members"`
@@ -118,7 +120,7 @@ func (s *server) staffReplay(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	var in replayInput
+	var in staffReplayInput
 	if err := decode(c, &in); err != nil {
 		return err
 	}

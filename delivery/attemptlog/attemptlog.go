@@ -13,7 +13,6 @@ import (
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
-	"github.com/jackc/pgx/v5/stdlib"
 	"github.com/prometheus/client_golang/prometheus"
 	"gorm.io/gorm"
 
@@ -204,17 +203,8 @@ func (l *Log) write(ctx context.Context, batch []pendingRecord) error {
 	}
 	now := l.cfg.Now().UTC()
 
-	sqlDB, err := l.db.DB()
-	if err != nil {
-		return fmt.Errorf("attempt log: %w", err)
-	}
-	conn, err := sqlDB.Conn(ctx)
-	if err != nil {
-		return fmt.Errorf("attempt log connection: %w", err)
-	}
-	defer conn.Close()
-	return conn.Raw(func(dc any) error {
-		pc := dc.(*stdlib.Conn).Conn()
+	// pgx directly: COPY is an order of magnitude faster than INSERT here.
+	return pgval.WithConn(ctx, l.db, func(pc *pgx.Conn) error {
 		return pgx.BeginFunc(ctx, pc, func(tx pgx.Tx) error {
 			if _, err := tx.CopyFrom(ctx, pgx.Identifier{"attempts"}, attemptCopyColumns, pgx.CopyFromRows(rows)); err != nil {
 				return fmt.Errorf("copy attempts: %w", err)

@@ -156,8 +156,10 @@ func (d *Dispatcher) attempt(ctx context.Context, job delivery.Job) (*pendingAtt
 	if job.Attempt == 1 && job.Trigger == delivery.TriggerInitial && !job.AcceptedAt.IsZero() {
 		d.metrics.FirstAttempt.Observe(started.Sub(job.AcceptedAt).Seconds())
 	}
+	d.metrics.ObserveStage(delivery.StageSent, job, started)
 	resp := d.sender.Send(ctx, egress.Request{URL: tgt.endpoint.URL, Headers: headers, Body: body,
 		Timeout: time.Duration(tgt.endpoint.TimeoutSeconds) * time.Second})
+	d.metrics.ObserveStage(delivery.StageAnswered, job, started.Add(resp.Duration))
 	if ctx.Err() != nil {
 		// Shutting down mid-attempt: hand the job back unlogged.
 		return nil, ctx.Err()
@@ -205,6 +207,7 @@ func (d *Dispatcher) complete(ctx context.Context, p *pendingAttempt) error {
 	}
 	if p.rec.Status == delivery.StatusSucceeded && !p.job.AcceptedAt.IsZero() {
 		d.metrics.ToSuccess.Observe(d.now().Sub(p.job.AcceptedAt).Seconds())
+		d.metrics.ObserveStage(delivery.StageLogged, p.job, d.now())
 	}
 	return nil
 }

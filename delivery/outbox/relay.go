@@ -68,18 +68,13 @@ func NewRelay(db *gorm.DB, pub Publisher, cfg RelayConfig, log *slog.Logger) *Re
 	return &Relay{db: db, pub: pub, cfg: cfg, log: log, ch: make(chan delivery.Job, cfg.Buffer), published: make(chan []outboxKey, 256)}
 }
 
-func cmpOr[T comparable](v, def T) T {
-	var zero T
-	if v == zero {
-		return def
-	}
-	return v
-}
 
 // Enqueue hands committed jobs to the publisher without blocking; a job
 // that does not fit stays in the outbox for the sweeper.
 func (r *Relay) Enqueue(jobs []delivery.Job) {
+	now := r.cfg.Now()
 	for _, j := range jobs {
+		r.cfg.Metrics.ObserveStage(delivery.StageCommitted, j, now) // callers enqueue right after their commit
 		select {
 		case r.ch <- j:
 		default:
@@ -136,6 +131,10 @@ func (r *Relay) publish(ctx context.Context, jobs []delivery.Job) error {
 	}
 	if err := backoff.Until(ctx, r.log, "publish deliveries", func() error { return r.pub.Publish(ctx, msgs) }); err != nil {
 		return err
+	}
+	now := r.cfg.Now()
+	for _, j := range jobs {
+		r.cfg.Metrics.ObserveStage(delivery.StagePublished, j, now)
 	}
 	keys := make([]outboxKey, len(jobs))
 	for i, j := range jobs {

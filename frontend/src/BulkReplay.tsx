@@ -3,12 +3,14 @@
 import { useEffect, useState, type FormEvent } from 'react'
 import { ErrorMessage, Field, Notice, ProgressBar, Badge } from './components'
 import { toISOFromLocal } from './format'
-import { bulkReplayBody, jobProgress } from './replayJob'
-import type { Endpoint, ReplayJob } from './types'
+import { bulkReplayBody, jobProgress, type ReplayBody } from './replayJob'
+import type { DeliveryStatus, Endpoint, ReplayJob } from './types'
+
+const statuses: readonly DeliveryStatus[] = ['exhausted', 'dropped', 'retrying', 'succeeded', 'pending']
 
 export interface BulkReplayProps {
   endpoints: Endpoint[]
-  start: (body: Record<string, string>) => Promise<{ id: string }>
+  start: (body: ReplayBody) => Promise<Pick<ReplayJob, 'id'>>
   /** get and cancel a job; absent when the API does not offer them (staff). */
   get?: (id: string) => Promise<ReplayJob>
   cancel?: (id: string) => Promise<unknown>
@@ -17,7 +19,7 @@ export interface BulkReplayProps {
 }
 
 export function BulkReplay({ endpoints, start, get, cancel, needReason, storageKey }: BulkReplayProps) {
-  const [f, setF] = useState({ endpointId: '', eventType: '', since: '', until: '', status: 'exhausted', reason: '' })
+  const [f, setF] = useState({ endpointId: '', eventType: '', since: '', until: '', status: 'exhausted' as DeliveryStatus | '', reason: '' })
   const [jobId, setJobId] = useState<string | null>(() => sessionStorage.getItem(storageKey))
   const [job, setJob] = useState<ReplayJob | null>(null)
   const [error, setError] = useState<unknown>(null)
@@ -93,9 +95,9 @@ export function BulkReplay({ endpoints, start, get, cancel, needReason, storageK
           </Field>
           <Field label="Delivery status">
             {(id) => (
-              <select id={id} value={f.status} onChange={(e) => setF({ ...f, status: e.target.value })}>
+              <select id={id} value={f.status} onChange={(e) => setF({ ...f, status: e.target.value as DeliveryStatus | '' })}>
                 <option value="">any</option>
-                {['exhausted', 'dropped', 'retrying', 'succeeded', 'pending'].map((s) => <option key={s}>{s}</option>)}
+                {statuses.map((s) => <option key={s}>{s}</option>)}
               </select>
             )}
           </Field>

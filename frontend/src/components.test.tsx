@@ -4,6 +4,7 @@ import { ApiError } from './api'
 import { BulkReplay } from './BulkReplay'
 import { ConfirmButton, ErrorMessage, ProgressBar } from './components'
 import { DeliveryChart } from './Chart'
+import type { ReplayJob } from './types'
 
 afterEach(() => {
   cleanup()
@@ -62,7 +63,11 @@ describe('DeliveryChart', () => {
 describe('BulkReplay', () => {
   it('sends the filters and reason, then polls the job and offers cancel', async () => {
     const start = vi.fn(async () => ({ id: 'job-1' }))
-    const get = vi.fn(async () => ({ id: 'job-1', state: 'running', total: 10, done: 4 }))
+    const job: ReplayJob = {
+      id: 'job-1', state: 'running', total: 10, done: 4, actor: 'fry_live_ab12cd', created_at: '2026-11-23T10:00:00Z', updated_at: '2026-11-23T10:00:01Z',
+      started_at: '2026-11-23T10:00:01Z', finished_at: null, filter: { endpoint_id: 'e1', event_type: '', since: null, until: null, status: 'exhausted' },
+    }
+    const get = vi.fn(async () => job)
     const cancel = vi.fn(async () => ({}))
     render(<BulkReplay endpoints={[{ id: 'e1', url: 'https://a.test/h' } as never]} start={start} get={get} cancel={cancel} needReason storageKey="k" />)
     fireEvent.change(screen.getByLabelText('Endpoint'), { target: { value: 'e1' } })

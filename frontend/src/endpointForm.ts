@@ -1,5 +1,5 @@
 // endpointForm.ts converts between an endpoint and its form's text fields.
-import type { Endpoint } from './types'
+import type { Endpoint, EndpointInput } from './types'
 
 /** EndpointFormValues are the endpoint form's raw text inputs. */
 export interface EndpointFormValues {
@@ -50,7 +50,7 @@ function optionalInt(field: string, label: string, s: string): number | null {
 }
 
 /** toEndpointBody builds the JSON body of POST/PATCH /api/v1/endpoints. */
-export function toEndpointBody(v: EndpointFormValues) {
+export function toEndpointBody(v: EndpointFormValues): EndpointInput {
   return {
     url: v.url.trim(),
     description: v.description.trim(),

@@ -65,9 +65,11 @@ describe('dashboard stats', () => {
 })
 
 describe('replay jobs', () => {
-  it('reads progress whatever the counters are called', () => {
-    expect(jobProgress({ id: 'j', state: 'running', total: 10, done: 4 })).toEqual({ state: 'running', done: 4, total: 10, finished: false })
-    expect(jobProgress({ id: 'j', state: 'cancelled', done: 3 }).finished).toBe(true)
+  it('reads state and counters', () => {
+    expect(jobProgress({ state: 'running', total: 10, done: 4 })).toEqual({ state: 'running', done: 4, total: 10, finished: false })
+    expect(jobProgress({ state: 'queued', total: 0, done: 0 }).finished).toBe(false)
+    for (const state of ['completed', 'cancelled', 'failed'] as const) expect(jobProgress({ state, total: 5, done: 3 }).finished).toBe(true)
+    expect(jobProgress({ state: 'completed', total: 2, done: 3 }).total).toBe(3)
   })
   it('builds the bulk replay body without empty fields', () => {
     expect(bulkReplayBody({ endpointId: 'e1', eventType: ' ', since: '', until: '2026-11-22T00:00:00.000Z', status: 'exhausted' }))

@@ -1,27 +1,27 @@
-// replayJob.ts reads a bulk replay job's progress leniently, whatever the
-// exact counter names the API uses.
-import type { ReplayJob } from './types'
+// replayJob.ts reads a bulk replay job's progress and builds the body that
+// starts one; both follow the API's types (ReplayJob, BulkReplayInput).
+import type { BulkReplayInput, DeliveryStatus, ReplayJob, ReplayState, StaffReplayInput } from './types'
 
 export interface JobProgress {
-  state: string
+  state: ReplayState
   done: number
   total: number
   finished: boolean
 }
 
-const finishedStates = new Set(['completed', 'succeeded', 'done', 'cancelled', 'canceled', 'failed'])
+const finishedStates: ReadonlySet<ReplayState> = new Set<ReplayState>(['completed', 'cancelled', 'failed'])
 
 /** jobProgress extracts state and counters from a replay job. */
-export function jobProgress(job: ReplayJob): JobProgress {
-  const state = job.state ?? job.status ?? 'queued'
-  const done = job.done ?? job.replayed ?? job.processed ?? 0
-  const total = Math.max(job.total ?? 0, done)
-  return { state, done, total, finished: finishedStates.has(state) }
+export function jobProgress(job: Pick<ReplayJob, 'state' | 'done' | 'total'>): JobProgress {
+  return { state: job.state, done: job.done, total: Math.max(job.total, job.done), finished: finishedStates.has(job.state) }
 }
 
+/** ReplayBody starts a bulk replay: the filters, and for staff the reason. */
+export type ReplayBody = BulkReplayInput & Partial<Pick<StaffReplayInput, 'reason'>>
+
 /** bulkReplayBody builds POST /api/v1/replays from the form, leaving out empty fields. */
-export function bulkReplayBody(f: { endpointId: string; eventType: string; since: string; until: string; status: string; reason?: string }) {
-  const body: Record<string, string> = {}
+export function bulkReplayBody(f: { endpointId: string; eventType: string; since: string; until: string; status: DeliveryStatus | ''; reason?: string }): ReplayBody {
+  const body: ReplayBody = {}
   if (f.endpointId) body.endpoint_id = f.endpointId
   if (f.eventType.trim()) body.event_type = f.eventType.trim()
   if (f.since) body.since = f.since

@@ -11,7 +11,7 @@ export interface HourBucket {
 
 /** isSuccess reports whether an attempt succeeded (2xx within the timeout). */
 export function isSuccess(a: Pick<Attempt, 'outcome'>): boolean {
-  return a.outcome === 'success' || a.outcome === 'succeeded'
+  return a.outcome === 'success'
 }
 
 /**

@@ -1,192 +1,62 @@
-// types.ts mirrors the JSON shapes of Ferry's API (README, API routes; docs/contract.md).
+// types.ts names the JSON shapes of Ferry's API for the portal. Every one
+// is an alias of a schema in api.gen.ts, which openapi-typescript generates
+// from openapi.json, the document the Go server reflects from the types its
+// handlers decode and encode (`bash scripts/frontend.sh api` regenerates
+// both; never edit them by hand). When the API changes, tsc points at the
+// portal code that no longer fits.
+import type { components } from './api.gen'
 
-export interface Tenant {
-  id: string
-  name: string
-  plan: string
-  created_at: string
-}
+type Schemas = components['schemas']
 
-export interface Me {
-  kind: string
-  user_id: string
-  email: string
-  role: 'owner' | 'admin' | 'viewer' | 'staff'
-  tenant?: Tenant
-}
+export type Tenant = Schemas['Tenant']
+export type Me = Schemas['Me']
+export type LoginInput = Schemas['LoginInput']
+export type SignupInput = Schemas['SignupInput']
+export type Role = Schemas['Member']['role']
 
-export interface ApiKey {
-  id: string
-  name: string
-  prefix: string
-  created_at: string
-  last_used_at: string | null
-  revoked_at: string | null
-  key?: string
-}
+export type ApiKey = Schemas['APIKey']
+export type ApiKeyCreated = Schemas['APIKeyCreated']
+export type ApiKeyInput = Schemas['APIKeyInput']
 
-export interface Endpoint {
-  id: string
-  url: string
-  description: string
-  event_types: string[] | null
-  enabled: boolean
-  disabled_reason?: string
-  timeout_seconds: number
-  rate_limit_per_second: number | null
-  max_in_flight: number
-  headers: Record<string, string> | null
-  failing_since: string | null
-  created_at: string
-  updated_at: string
-  secret?: string
-}
+export type Endpoint = Schemas['Endpoint']
+export type EndpointCreated = Schemas['EndpointCreated']
+export type EndpointInput = Schemas['EndpointInput']
+export type EndpointPatch = Schemas['EndpointPatch']
+export type SecretInfo = Schemas['SecretInfo']
 
-export interface SecretInfo {
-  secret: string
-  previous: { secret: string; expires_at: string }[] | null
-}
+export type DeliveryStatus = Schemas['Delivery']['status']
+export type Delivery = Schemas['Delivery']
+export type FerryEvent = Schemas['Event']
+export type EventInput = Schemas['EventInput']
+export type EventAccepted = Schemas['EventAccepted']
+export type EventDetail = Schemas['EventDetail']
+export type StaffEventDetail = Schemas['StaffEventDetail']
 
-export type DeliveryStatus = 'pending' | 'retrying' | 'succeeded' | 'dropped' | 'exhausted'
+export type Outcome = Schemas['Attempt']['outcome']
+export type Attempt = Schemas['Attempt']
 
-export interface Delivery {
-  id: string
-  event_id: string
-  endpoint_id: string
-  status: DeliveryStatus
-  attempt_count: number
-  first_attempt_at: string | null
-  last_attempt_at: string | null
-  next_attempt_at: string | null
-  created_at: string
-  updated_at: string
-}
+export type ReplayResult = Schemas['ReplayResult']
+export type ReplayEventInput = Schemas['ReplayEventInput']
+export type ReplayJob = Schemas['ReplayJob']
+export type ReplayState = ReplayJob['state']
+export type BulkReplayInput = Schemas['BulkReplayInput']
+export type StaffReplayInput = Schemas['StaffReplayInput']
 
-export interface FerryEvent {
-  id: string
-  type: string
-  data: unknown
-  idempotency_key?: string | null
-  created_at: string
-}
+export type Member = Schemas['Member']
+export type MemberInvited = Schemas['MemberInvited']
+export type MemberInput = Schemas['MemberInput']
+export type MemberPatch = Schemas['MemberPatch']
 
-export interface EventDetail extends FerryEvent {
-  deliveries: Delivery[]
-}
+export type TenantSummary = Schemas['TenantSummary']
+export type StaffTenant = Schemas['StaffTenant']
+export type AuditEntry = Schemas['AuditEntry']
 
-export type Outcome = 'success' | 'retry' | 'dropped' | 'exhausted' | string
+export type Plan = Schemas['Plan']
+export type Entitlements = Schemas['Entitlements']
+export type BillingOverview = Schemas['BillingOverview']
+export type PlanInput = Schemas['PlanInput']
+export type Invoice = Schemas['Invoice']
+export type InvoiceLine = Schemas['InvoiceLine']
+export type StaffBilling = Schemas['StaffBilling']
 
-export interface Attempt {
-  id: string
-  delivery_id: string
-  event_id: string
-  endpoint_id: string
-  attempt_number: number
-  trigger: string
-  actor?: string
-  started_at: string
-  duration_ms: number
-  request_headers: Record<string, string[]> | null
-  response_status: number | null
-  response_headers: Record<string, string[]> | null
-  response_body: string
-  /** Some response header values were left out (8 KiB are kept). */
-  response_headers_truncated?: boolean
-  /** response_body is not the whole body (the first 4 KiB are kept). */
-  response_body_truncated?: boolean
-  error_class?: string
-  error_message?: string
-  outcome: Outcome
-  next_attempt_at: string | null
-}
-
-/** A bulk replay job; counters are read leniently since they are optional. */
-export interface ReplayJob {
-  id: string
-  state?: string
-  status?: string
-  total?: number
-  done?: number
-  replayed?: number
-  processed?: number
-  error?: string
-  reason?: string
-  actor?: string
-  created_at?: string
-  finished_at?: string | null
-}
-
-export interface Member {
-  id: string
-  email: string
-  role: 'owner' | 'admin' | 'viewer'
-  created_at: string
-  password?: string
-  temporary_password?: string
-}
-
-export interface TenantSummary extends Tenant {
-  members?: number
-  owner_email?: string
-}
-
-export interface AuditEntry {
-  id: string
-  staff_id?: string
-  actor_email?: string
-  tenant_id?: string | null
-  action: string
-  reason?: string
-  detail?: unknown
-  created_at: string
-}
-
-export interface Plan {
-  name: string
-  display_name: string
-  events_per_month: number
-  max_endpoints: number
-  retention_days: number
-  events_per_second: number
-  hard_cap: boolean
-  base_fee_minor: number
-  overage_unit_events: number
-  overage_price_minor: number
-  currency: string
-  self_serve: boolean
-  custom?: boolean
-}
-
-export interface BillingOverview {
-  tenant_id: string
-  plan: Plan
-  usage: { period: string; period_start: string; period_end: string; events: number; attempts: number }
-  endpoints: number
-  overage_events: number
-  estimated_overage_minor: number
-  quota_exhausted: boolean
-  plans: Plan[]
-}
-
-export interface InvoiceLine {
-  kind: string
-  plan: string
-  description: string
-  quantity: number
-  unit_price_minor: number
-  amount_minor: number
-}
-
-export interface Invoice {
-  id: string
-  period: string
-  currency: string
-  total_minor: number
-  events: number
-  attempts: number
-  status: string
-  payment_error?: string
-  created_at: string
-  paid_at?: string | null
-  lines: InvoiceLine[] | null
-}
+export type ApiError = Schemas['Error']

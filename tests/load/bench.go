@@ -41,7 +41,13 @@ type Outcome struct {
 	Scenario Scenario  `json:"scenario"`
 	Report   Report    `json:"report"`
 	Ferry    ProcStats `json:"ferry"`
-	Error    string    `json:"error,omitempty"`
+	// Stages is Ferry's per-stage latency breakdown over the scenario
+	// (from its /metrics, scraped before and after).
+	Stages []StageLatency `json:"stages,omitempty"`
+	// Note adds what the table cannot show (e.g. a victim's arrivals
+	// before a tarpit was released).
+	Note  string `json:"note,omitempty"`
+	Error string `json:"error,omitempty"`
 }
 
 // Bench runs scenarios against one Ferry and one sink.
@@ -116,6 +122,7 @@ func (b *Bench) Run(ctx context.Context, sc Scenario) Outcome {
 		}
 	}
 
+	stagesBefore := b.scrapeStages(ctx)
 	sctx, stopSampling := context.WithCancel(ctx)
 	var wg sync.WaitGroup
 	wg.Add(1)
@@ -142,7 +149,37 @@ func (b *Bench) Run(ctx context.Context, sc Scenario) Outcome {
 	stopSampling()
 	wg.Wait()
 	out.Report = rep
+	out.Stages = Breakdown(stagesBefore, b.scrapeStages(ctx))
 	return out
+}
+
+// scrapeStages reads Ferry's stage histograms once they are still: the
+// histograms are process-wide, so the tail of an earlier scenario (its
+// attempt-log commits, say) must not be counted in the next one. It
+// waits until no stage count moved for 500 ms, at most 20 s. A failed
+// scrape only leaves the breakdown out (it is logged).
+func (b *Bench) scrapeStages(ctx context.Context) map[string]Histogram {
+	total := func(hs map[string]Histogram) float64 {
+		n := 0.0
+		for _, h := range hs {
+			n += h.Count
+		}
+		return n
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	var last map[string]Histogram
+	for {
+		h, err := ScrapeStages(ctx, b.FerryURL)
+		if err != nil {
+			b.logf("stage breakdown unavailable: %v", err)
+			return nil
+		}
+		if (last != nil && total(h) == total(last)) || time.Now().After(deadline) || ctx.Err() != nil {
+			return h
+		}
+		last = h
+		time.Sleep(500 * time.Millisecond)
+	}
 }
 
 // sample reads RSS and CPU time of pids every 250 ms until ctx ends.

@@ -35,6 +35,9 @@ type Plan struct {
 	EventTypes []string
 	// PayloadBytes pads data to about this size.
 	PayloadBytes int
+	// Events, when positive, stops the run after this many events even if
+	// Duration has not passed (a burst of a fixed size).
+	Events int64
 }
 
 // Sent is one attempted POST /api/v1/events.
@@ -94,6 +97,9 @@ func Generate(ctx context.Context, t *Tenant, p Plan, hooks Hooks) Result {
 			defer wg.Done()
 			for ctx.Err() == nil {
 				seq := next.Add(1) - 1
+				if p.Events > 0 && seq >= p.Events {
+					return
+				}
 				var sched time.Time
 				if p.Rate > 0 {
 					sched = start.Add(time.Duration(float64(seq) * float64(time.Second) / p.Rate))

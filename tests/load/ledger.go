@@ -17,6 +17,35 @@ type Source interface {
 	Fetch(ctx context.Context, run string) (RunLedger, error)
 }
 
+// Releaser lets a run's tarpit endpoints answer; *Sink and RemoteSink
+// satisfy it.
+type Releaser interface {
+	ReleaseRun(ctx context.Context, run string) error
+}
+
+// ReleaseRun implements Releaser.
+func (s *Sink) ReleaseRun(_ context.Context, run string) error {
+	s.Release(run)
+	return nil
+}
+
+// ReleaseRun implements Releaser.
+func (r RemoteSink) ReleaseRun(ctx context.Context, run string) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, r.URL+"/release?run="+url.QueryEscape(run), nil)
+	if err != nil {
+		return fmt.Errorf("release %s: %w", run, err)
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return fmt.Errorf("release %s: %w", run, err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusNoContent {
+		return fmt.Errorf("release %s: status %d", run, res.StatusCode)
+	}
+	return nil
+}
+
 // Arrived implements Source.
 func (s *Sink) Arrived(_ context.Context, run string) (int, error) { return s.Count(run), nil }
 

@@ -17,11 +17,13 @@ import (
 
 // Endpoint behaviours, chosen by the first path segment after /hook/:
 // /hook/ok-3 answers 200, /hook/fail-1 answers 500, /hook/hang-0 holds the
-// request open until the sender gives up.
+// request open until the sender gives up, /hook/tarpit-7 holds it until
+// its run is released (POST /release?run=R) and then answers like ok.
 const (
-	KindOK   = "ok"
-	KindFail = "fail"
-	KindHang = "hang"
+	KindOK     = "ok"
+	KindFail   = "fail"
+	KindHang   = "hang"
+	KindTarpit = "tarpit"
 )
 
 // payload is the data every generated event carries.
@@ -57,6 +59,8 @@ type RunLedger struct {
 	Arrivals []Arrival `json:"arrivals"`
 	// Failed counts receipts answered 500 or held by a hanging endpoint.
 	Failed int `json:"failed"`
+	// Held counts requests a tarpit endpoint is holding right now.
+	Held int `json:"held"`
 }
 
 type key struct {
@@ -67,11 +71,14 @@ type key struct {
 type runState struct {
 	arrivals map[key]*Arrival
 	failed   int
+	held     int
+	released chan struct{} // closed by Release
 }
 
 // Sink is a webhook receiver that records arrivals per run. It is an
 // http.Handler: POST /hook/<kind>-<n> records, GET /ledger?run=R returns
-// the run's RunLedger, GET /count?run=R the number of distinct arrivals.
+// the run's RunLedger, GET /count?run=R the number of distinct arrivals,
+// POST /release?run=R lets the run's tarpit endpoints answer.
 type Sink struct {
 	mu   sync.Mutex
 	runs map[string]*runState
@@ -93,6 +100,9 @@ func (s *Sink) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case r.Method == http.MethodGet && r.URL.Path == "/ledger":
 		w.Header().Set("Content-Type", "application/json")
 		_ = json.NewEncoder(w).Encode(s.Ledger(r.URL.Query().Get("run")))
+	case r.Method == http.MethodPost && r.URL.Path == "/release":
+		s.Release(r.URL.Query().Get("run"))
+		w.WriteHeader(http.StatusNoContent)
 	case r.Method == http.MethodGet && r.URL.Path == "/count":
 		w.Header().Set("Content-Type", "application/json")
 		_ = json.NewEncoder(w).Encode(map[string]int{"count": s.Count(r.URL.Query().Get("run"))})
@@ -131,6 +141,12 @@ func (s *Sink) hook(w http.ResponseWriter, r *http.Request) {
 		}
 		w.WriteHeader(http.StatusServiceUnavailable)
 		return
+	case KindTarpit:
+		if !s.holdUntilReleased(r, env.Data.Run) {
+			w.WriteHeader(http.StatusServiceUnavailable)
+			return
+		}
+		at = s.now() // it arrives, as far as the ledger goes, when answered
 	}
 	k := key{seq: env.Data.Seq, ep: ep}
 	s.mu.Lock()
@@ -145,6 +161,41 @@ func (s *Sink) hook(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNoContent)
 }
 
+// holdUntilReleased holds a tarpit request until its run is released
+// (true), or the sender gives up or HangFor passes (false, a failure).
+func (s *Sink) holdUntilReleased(r *http.Request, run string) bool {
+	s.mu.Lock()
+	rs := s.run(run)
+	rs.held++
+	s.mu.Unlock()
+	ok := false
+	select {
+	case <-rs.released:
+		ok = true
+	case <-r.Context().Done():
+	case <-time.After(s.HangFor):
+	}
+	s.mu.Lock()
+	rs.held--
+	if !ok {
+		rs.failed++
+	}
+	s.mu.Unlock()
+	return ok
+}
+
+// Release lets run's tarpit endpoints answer, now and from then on.
+func (s *Sink) Release(run string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	rs := s.run(run)
+	select {
+	case <-rs.released:
+	default:
+		close(rs.released)
+	}
+}
+
 func (s *Sink) recordFailure(run string) {
 	s.mu.Lock()
 	s.run(run).failed++
@@ -155,7 +206,7 @@ func (s *Sink) recordFailure(run string) {
 func (s *Sink) run(run string) *runState {
 	rs := s.runs[run]
 	if rs == nil {
-		rs = &runState{arrivals: map[key]*Arrival{}}
+		rs = &runState{arrivals: map[key]*Arrival{}, released: make(chan struct{})}
 		s.runs[run] = rs
 	}
 	return rs
@@ -177,7 +228,7 @@ func (s *Sink) Ledger(run string) RunLedger {
 	defer s.mu.Unlock()
 	out := RunLedger{Run: run, Arrivals: []Arrival{}}
 	if rs := s.runs[run]; rs != nil {
-		out.Failed = rs.failed
+		out.Failed, out.Held = rs.failed, rs.held
 		for _, a := range rs.arrivals {
 			out.Arrivals = append(out.Arrivals, *a)
 		}

@@ -1,6 +1,6 @@
 // Command ferry runs Ferry: `ferry serve` (API, portal and workers),
-// `ferry migrate`, `ferry staff create --email …` and
-// `ferry billing invoice --period YYYY-MM`.
+// `ferry migrate`, `ferry staff create --email …`,
+// `ferry billing invoice --period YYYY-MM` and `ferry openapi`.
 package main
 
 import (
@@ -22,6 +22,7 @@ import (
 	"gorm.io/gorm"
 
 	"github.com/ferry-dev/ferry/app"
+	"github.com/ferry-dev/ferry/app/httpapi"
 	"github.com/ferry-dev/ferry/billing"
 )
 
@@ -35,6 +36,8 @@ const usage = `usage:
                                      month (default: last month) and collect them
   ferry billing plan --tenant ID --plan NAME
                                      put a tenant on a plan, including enterprise
+  ferry openapi                      print the API's OpenAPI 3 document (JSON) and exit;
+                                     needs no configuration, database or Kafka
   ferry version
 
 Configuration comes from FERRY_* environment variables; see README.md.
@@ -67,6 +70,15 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		return staff(ctx, args[1:], getenv, stdin, stdout)
 	case "billing":
 		return billingCmd(ctx, args[1:], getenv, stdout)
+	case "openapi":
+		doc, err := httpapi.OpenAPIDocument()
+		if err != nil {
+			return err
+		}
+		if _, err := stdout.Write(doc); err != nil {
+			return fmt.Errorf("write the OpenAPI document: %w", err)
+		}
+		return nil
 	case "version":
 		fmt.Fprintln(stdout, app.Version)
 		return nil

@@ -5,12 +5,12 @@ import { Badge, ConfirmButton, CopyButton, Empty, ErrorMessage, Field, Loading, 
 import { formatTime, relativeTime } from '../format'
 import { usePaged } from '../paging'
 import { canWrite, useSession } from '../session'
-import type { ApiKey } from '../types'
+import type { ApiKey, ApiKeyCreated, ApiKeyInput } from '../types'
 
 export function ApiKeysPage() {
   const { me } = useSession()
   const [name, setName] = useState('')
-  const [created, setCreated] = useState<ApiKey | null>(null)
+  const [created, setCreated] = useState<ApiKeyCreated | null>(null)
   const [error, setError] = useState<unknown>(null)
   const [notice, setNotice] = useState('')
   const list = usePaged((cursor) => api.get<Page<ApiKey>>('/api-keys' + (cursor ? `?cursor=${encodeURIComponent(cursor)}` : '')), [])
@@ -20,7 +20,7 @@ export function ApiKeysPage() {
     setError(null)
     setNotice('')
     try {
-      const k = await api.post<ApiKey>('/api-keys', { name })
+      const k = await api.post<ApiKeyCreated>('/api-keys', { name } satisfies ApiKeyInput)
       setCreated(k)
       setName('')
       list.reload()

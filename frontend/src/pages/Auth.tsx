@@ -4,6 +4,7 @@ import { useState, type FormEvent } from 'react'
 import { api } from '../api'
 import { ErrorMessage, Field } from '../components'
 import { Link, navigate } from '../router'
+import type { LoginInput, Me, SignupInput } from '../types'
 
 function AuthFrame({ title, children }: { title: string; children: React.ReactNode }) {
   return (
@@ -27,7 +28,7 @@ export function LoginPage({ onDone }: { onDone: () => Promise<void> }) {
     setBusy(true)
     setError(null)
     try {
-      await api.post('/auth/login', { email, password })
+      await api.post<Me>('/auth/login', { email, password } satisfies LoginInput)
       await onDone()
     } catch (err) {
       setError(err)
@@ -59,7 +60,7 @@ export function SignupPage({ onDone }: { onDone: () => Promise<void> }) {
     setBusy(true)
     setError(null)
     try {
-      await api.post('/auth/signup', { organization, email, password })
+      await api.post<Me>('/auth/signup', { organization, email, password } satisfies SignupInput)
       await onDone()
       navigate('/', true)
     } catch (err) {

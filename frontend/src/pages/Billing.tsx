@@ -5,7 +5,7 @@ import { Badge, Empty, ErrorMessage, Loading, Notice, Pager, ProgressBar, Confir
 import { formatCount, formatMoney, formatTime } from '../format'
 import { usePaged } from '../paging'
 import { useSession } from '../session'
-import type { BillingOverview, Invoice } from '../types'
+import type { BillingOverview, Invoice, PlanInput } from '../types'
 
 export function BillingPage() {
   const { me } = useSession()
@@ -22,7 +22,7 @@ export function BillingPage() {
     setActionError(null)
     setNotice('')
     try {
-      setO(await api.put<BillingOverview>('/billing/plan', { plan }))
+      setO(await api.put<BillingOverview>('/billing/plan', { plan } satisfies PlanInput))
       setNotice(`Plan changed to ${plan}.`)
     } catch (e) {
       setActionError(e)
@@ -54,7 +54,7 @@ export function BillingPage() {
           <div className="card">
             <h2>Plans</h2>
             <div className="plans">
-              {o.plans.map((p) => (
+              {(o.plans ?? []).map((p) => (
                 <div key={p.name} className={p.name === o.plan.name ? 'plan current' : 'plan'}>
                   <h3>{p.display_name || p.name}</h3>
                   <p className="plan-price">{formatMoney(p.base_fee_minor, p.currency)}<span className="muted"> / month</span></p>

@@ -10,7 +10,7 @@ import { formatTime } from '../format'
 import { usePaged } from '../paging'
 import { Link, navigate, useLocation } from '../router'
 import { canWrite, useSession } from '../session'
-import type { Attempt, Endpoint, SecretInfo } from '../types'
+import type { Attempt, Endpoint, EndpointPatch, EventAccepted, EventInput, SecretInfo } from '../types'
 
 export function EndpointDetailPage({ id }: { id: string }) {
   const { me } = useSession()
@@ -59,14 +59,14 @@ export function EndpointDetailPage({ id }: { id: string }) {
       {writer && (
         <div className="actions">
           <button type="button" className="btn btn-primary" onClick={() => act(async () => {
-            const r = await api.post<{ id: string }>('/events', { type: 'ferry.test', data: { message: 'Test event from the Ferry portal', endpoint_id: ep.id, sent_at: new Date().toISOString() } })
+            const r = await api.post<EventAccepted>('/events', { type: 'ferry.test', data: { message: 'Test event from the Ferry portal', endpoint_id: ep.id, sent_at: new Date().toISOString() } } satisfies EventInput)
             setTestEvent(r.id)
             setNotice('Test event sent.')
             setTimeout(attempts.reload, 1500)
           })}>Send test event</button>
           <button type="button" className="btn" onClick={() => setEditing(!editing)} aria-expanded={editing}>Edit</button>
           <button type="button" className="btn" onClick={() => act(async () => {
-            setEp(await api.patch<Endpoint>(`/endpoints/${ep.id}`, { enabled: !ep.enabled }))
+            setEp(await api.patch<Endpoint>(`/endpoints/${ep.id}`, { enabled: !ep.enabled } satisfies EndpointPatch))
             setNotice(ep.enabled ? 'Endpoint disabled: no new deliveries will be made to it.' : 'Endpoint enabled.')
           })}>{ep.enabled ? 'Disable' : 'Enable'}</button>
           <ConfirmButton confirmLabel="Yes, delete endpoint" onConfirm={() => act(async () => {
@@ -80,7 +80,7 @@ export function EndpointDetailPage({ id }: { id: string }) {
         <div className="card">
           <h2>Edit endpoint</h2>
           <EndpointForm initial={fromEndpoint(ep)} submitLabel="Save changes" onCancel={() => setEditing(false)} onSubmit={async (body) => {
-            setEp(await api.patch<Endpoint>(`/endpoints/${ep.id}`, body))
+            setEp(await api.patch<Endpoint>(`/endpoints/${ep.id}`, body satisfies EndpointPatch))
             setEditing(false)
             setNotice('Endpoint saved.')
           }} />

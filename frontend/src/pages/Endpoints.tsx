@@ -7,7 +7,7 @@ import { emptyEndpointForm } from '../endpointForm'
 import { usePaged } from '../paging'
 import { Link, navigate } from '../router'
 import { canWrite, useSession } from '../session'
-import type { Endpoint } from '../types'
+import type { Endpoint, EndpointCreated, EndpointPatch } from '../types'
 
 export function EndpointsPage() {
   const { me } = useSession()
@@ -19,7 +19,7 @@ export function EndpointsPage() {
   async function toggle(ep: Endpoint) {
     setActionError(null)
     try {
-      await api.patch(`/endpoints/${ep.id}`, { enabled: !ep.enabled })
+      await api.patch<Endpoint>(`/endpoints/${ep.id}`, { enabled: !ep.enabled } satisfies EndpointPatch)
       setNotice(`${ep.url} ${ep.enabled ? 'disabled' : 'enabled'}.`)
       list.reload()
     } catch (e) {
@@ -43,7 +43,7 @@ export function EndpointsPage() {
             submitLabel="Create endpoint"
             onCancel={() => setCreating(false)}
             onSubmit={async (body) => {
-              const ep = await api.post<Endpoint>('/endpoints', body)
+              const ep = await api.post<EndpointCreated>('/endpoints', body)
               navigate(`/endpoints/${ep.id}?created=1`)
             }}
           />

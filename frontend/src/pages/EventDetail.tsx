@@ -7,7 +7,7 @@ import { Badge, ErrorMessage, Loading, Notice } from '../components'
 import { formatTime, prettyJSON, relativeTime } from '../format'
 import { Link } from '../router'
 import { canWrite, useSession } from '../session'
-import type { Attempt, Endpoint, EventDetail } from '../types'
+import type { Attempt, Endpoint, EventDetail, ReplayEventInput, ReplayResult } from '../types'
 
 /** EventViewProps plug tenant or staff routes into the shared event view. */
 export interface EventViewProps {
@@ -47,7 +47,7 @@ export function EventView({ load, endpointName, endpointHref, replay, back, repl
   // until its attempt shows up, so outcomes appear by themselves.
   const [awaitReplay, setAwaitReplay] = useState<{ until: number; attempts: number } | null>(null)
   const waitingForReplay = !!awaitReplay && !!data && data.attempts.length <= awaitReplay.attempts && Date.now() < awaitReplay.until
-  const busy = !!data?.event.deliveries.some((d) => active(d.status)) || waitingForReplay
+  const busy = !!data?.event.deliveries?.some((d) => active(d.status)) || waitingForReplay
   useEffect(() => {
     if (!busy) return
     timer.current = window.setInterval(refresh, 1500)
@@ -71,6 +71,7 @@ export function EventView({ load, endpointName, endpointHref, replay, back, repl
   if (error && !data) return <section><p><Link href={back.href}>← {back.label}</Link></p><ErrorMessage error={error} title="Could not load the event" /></section>
   if (!data) return <Loading />
   const { event, attempts } = data
+  const deliveries = event.deliveries ?? []
   return (
     <section>
       <p><Link href={back.href}>← {back.label}</Link></p>
@@ -91,11 +92,11 @@ export function EventView({ load, endpointName, endpointHref, replay, back, repl
       <div className="card">
         <div className="page-head">
           <h2>Deliveries</h2>
-          {replay && event.deliveries.length > 0 && <button type="button" className="btn" onClick={() => doReplay({})}>Replay to all endpoints</button>}
+          {replay && deliveries.length > 0 && <button type="button" className="btn" onClick={() => doReplay({})}>Replay to all endpoints</button>}
         </div>
         {replayExtra}
-        {event.deliveries.length === 0 && <p className="muted">No endpoint was subscribed to this event type when it arrived, so nothing was delivered.</p>}
-        {event.deliveries.map((d) => {
+        {deliveries.length === 0 && <p className="muted">No endpoint was subscribed to this event type when it arrived, so nothing was delivered.</p>}
+        {deliveries.map((d) => {
           const mine = attempts.filter((a) => a.delivery_id === d.id).sort((a, b) => b.attempt_number - a.attempt_number || b.started_at.localeCompare(a.started_at))
           const name = endpointName?.(d.endpoint_id) ?? d.endpoint_id
           const href = endpointHref?.(d.endpoint_id)
@@ -138,8 +139,8 @@ export function EventDetailPage({ id }: { id: string }) {
   }, [id])
   const replay = useCallback(async (t: { deliveryId?: string; endpointId?: string }) => {
     // One delivery, or the whole event to every subscribed endpoint.
-    if (t.deliveryId) await api.post(`/deliveries/${encodeURIComponent(t.deliveryId)}/replay`)
-    else await api.post(`/events/${id}/replay`, t.endpointId ? { endpoint_id: t.endpointId } : {})
+    if (t.deliveryId) await api.post<ReplayResult>(`/deliveries/${encodeURIComponent(t.deliveryId)}/replay`)
+    else await api.post<ReplayResult>(`/events/${id}/replay`, (t.endpointId ? { endpoint_id: t.endpointId } : {}) satisfies ReplayEventInput)
   }, [id])
   return (
     <EventView

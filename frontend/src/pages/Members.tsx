@@ -6,15 +6,15 @@ import { ConfirmButton, CopyButton, Empty, ErrorMessage, Field, Loading, Notice,
 import { formatTime } from '../format'
 import { usePaged } from '../paging'
 import { useSession } from '../session'
-import type { Member } from '../types'
+import type { Member, MemberInput, MemberInvited, MemberPatch, Role } from '../types'
 
-const roles = ['viewer', 'admin', 'owner'] as const
+const roles: readonly Role[] = ['viewer', 'admin', 'owner']
 
 export function MembersPage() {
   const { me } = useSession()
   const [email, setEmail] = useState('')
-  const [role, setRole] = useState<string>('viewer')
-  const [invited, setInvited] = useState<Member | null>(null)
+  const [role, setRole] = useState<Role>('viewer')
+  const [invited, setInvited] = useState<MemberInvited | null>(null)
   const [error, setError] = useState<unknown>(null)
   const [notice, setNotice] = useState('')
   const list = usePaged((cursor) => api.get<Page<Member>>('/members' + (cursor ? `?cursor=${encodeURIComponent(cursor)}` : '')), [])
@@ -33,12 +33,12 @@ export function MembersPage() {
   function invite(e: FormEvent) {
     e.preventDefault()
     run(async () => {
-      const m = await api.post<Member>('/members', { email, role })
+      const m = await api.post<MemberInvited>('/members', { email, role } satisfies MemberInput)
       setInvited(m)
       setEmail('')
     })
   }
-  const tempPassword = invited?.password ?? invited?.temporary_password
+  const tempPassword = invited?.temporary_password
 
   return (
     <section>
@@ -49,7 +49,7 @@ export function MembersPage() {
           <form className="form form-inline" onSubmit={invite}>
             <Field label="Email">{(id) => <input id={id} type="email" required value={email} onChange={(e) => setEmail(e.target.value)} />}</Field>
             <Field label="Role">
-              {(id) => <select id={id} value={role} onChange={(e) => setRole(e.target.value)}>{roles.map((r) => <option key={r}>{r}</option>)}</select>}
+              {(id) => <select id={id} value={role} onChange={(e) => setRole(e.target.value as Role)}>{roles.map((r) => <option key={r}>{r}</option>)}</select>}
             </Field>
             <button className="btn btn-primary" type="submit">Invite</button>
           </form>
@@ -84,7 +84,7 @@ export function MembersPage() {
                   <td>
                     {writer && m.id !== me.user_id ? (
                       <select aria-label={`Role of ${m.email}`} value={m.role} onChange={(e) => run(async () => {
-                        await api.patch(`/members/${m.id}`, { role: e.target.value })
+                        await api.patch(`/members/${m.id}`, { role: e.target.value as Role } satisfies MemberPatch)
                         setNotice(`${m.email} is now ${e.target.value}.`)
                       })}>
                         {roles.map((r) => <option key={r}>{r}</option>)}

@@ -5,14 +5,14 @@ import { BulkReplay } from '../BulkReplay'
 import { Badge, Empty, ErrorMessage, Loading, Pager, ProgressBar } from '../components'
 import { formatTime } from '../format'
 import { usePaged } from '../paging'
-import { jobProgress } from '../replayJob'
+import { jobProgress, type ReplayBody } from '../replayJob'
 import { Link } from '../router'
 import { canWrite, useSession } from '../session'
 import type { Endpoint, ReplayJob } from '../types'
 
 const getJob = (id: string) => api.get<ReplayJob>(`/replays/${id}`)
 const cancelJob = (id: string) => api.post(`/replays/${id}/cancel`)
-const startJob = (body: Record<string, string>) => api.post<{ id: string }>('/replays', body)
+const startJob = (body: ReplayBody) => api.post<ReplayJob>('/replays', body)
 
 export function ReplaysPage() {
   const { me } = useSession()
@@ -44,7 +44,7 @@ export function ReplaysPage() {
 
 /** RecentJobs lists the tenant's bulk replay jobs (GET /api/v1/replays). */
 function RecentJobs() {
-  const list = usePaged((cursor) => api.get<Page<ReplayJob & { filter?: Record<string, unknown> }>>('/replays' + query({ cursor, limit: 10 })), [])
+  const list = usePaged((cursor) => api.get<Page<ReplayJob>>('/replays' + query({ cursor, limit: 10 })), [])
   return (
     <div className="card">
       <div className="page-head">
@@ -66,7 +66,7 @@ function RecentJobs() {
                 return (
                   <tr key={j.id}>
                     <td>{formatTime(j.created_at)}</td>
-                    <td>{j.actor ?? '—'}</td>
+                    <td>{j.actor || '—'}</td>
                     <td><Badge status={p.state} /></td>
                     <td><ProgressBar value={p.done} max={p.total} label={`Progress of job ${j.id.slice(0, 8)}`} /></td>
                   </tr>

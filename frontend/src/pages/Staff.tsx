@@ -6,8 +6,9 @@ import { BulkReplay } from '../BulkReplay'
 import { Badge, Empty, ErrorMessage, Field, Loading, Pager } from '../components'
 import { formatTime, prettyJSON } from '../format'
 import { usePaged, type PagedList } from '../paging'
+import type { ReplayBody } from '../replayJob'
 import { Link } from '../router'
-import type { Attempt, AuditEntry, Delivery, Endpoint, EventDetail, FerryEvent, Member, ReplayJob, TenantSummary } from '../types'
+import type { AuditEntry, FerryEvent, ReplayJob, ReplayResult, StaffEventDetail, StaffReplayInput, StaffTenant, TenantSummary } from '../types'
 import { EventView } from './EventDetail'
 import { EventFilterForm, EventTable, type EventFilters } from './Events'
 
@@ -41,9 +42,9 @@ export function StaffTenantsPage() {
               {list.items.map((t) => (
                 <tr key={t.id}>
                   <td><Link href={`/staff/tenants/${t.id}`}>{t.name}</Link><div className="muted"><code className="id">{t.id}</code></div></td>
-                  <td>{t.owner_email ?? '—'}</td>
+                  <td>{t.owner_email || '—'}</td>
                   <td>{t.plan}</td>
-                  <td>{t.members ?? '—'}</td>
+                  <td>{t.members}</td>
                   <td>{formatTime(t.created_at)}</td>
                 </tr>
               ))}
@@ -56,16 +57,11 @@ export function StaffTenantsPage() {
   )
 }
 
-type StaffTenant = Omit<TenantSummary, 'members'> & { endpoints?: Endpoint[]; members?: Member[] | number }
-
 function useStaffTenant(id: string) {
   const [t, setT] = useState<StaffTenant | null>(null)
   const [error, setError] = useState<unknown>(null)
   useEffect(() => {
-    api.get<StaffTenant | { tenant: StaffTenant; endpoints?: Endpoint[] }>(base(id)).then(
-      (r) => setT('tenant' in r && r.tenant ? { ...r.tenant, endpoints: r.endpoints ?? r.tenant.endpoints } : (r as StaffTenant)),
-      setError,
-    )
+    api.get<StaffTenant>(base(id)).then(setT, setError)
   }, [id])
   return { t, error }
 }
@@ -78,7 +74,7 @@ export function StaffTenantPage({ id }: { id: string }) {
     [id, filters.type, filters.status, filters.since, filters.until],
   )
   const audit = usePaged((cursor) => api.get<Page<AuditEntry>>('/staff/audit' + query({ tenant_id: id, cursor, limit: 10 })), [id])
-  const start = useCallback((body: Record<string, string>) => api.post<{ id: string }>(base(id) + '/replays', body), [id])
+  const start = useCallback((body: ReplayBody) => api.post<ReplayJob>(base(id) + '/replays', body), [id])
   const getJob = useCallback((jobId: string) => api.get<ReplayJob>(`${base(id)}/replays/${encodeURIComponent(jobId)}`), [id])
   return (
     <section>
@@ -87,7 +83,7 @@ export function StaffTenantPage({ id }: { id: string }) {
       <h1>{t ? t.name : 'Tenant'}</h1>
       {t && (
         <p className="muted">
-          <code>{t.id}</code> · plan {t.plan} · created {formatTime(t.created_at)}{t.owner_email && <> · owner {t.owner_email}</>}
+          <code>{t.id}</code> · plan {t.plan} · created {formatTime(t.created_at)}
         </p>
       )}
       {t && <TenantOverview t={t} />}
@@ -112,26 +108,19 @@ export function StaffTenantPage({ id }: { id: string }) {
   )
 }
 
-interface StaffEventResponse extends EventDetail {
-  attempts?: Attempt[]
-  deliveries: (Delivery & { attempts?: Attempt[] })[]
-}
-
 export function StaffEventPage({ tenantId, eventId }: { tenantId: string; eventId: string }) {
   const [reason, setReason] = useState('')
   const reasonRef = useRef(reason)
   reasonRef.current = reason
   const load = useCallback(async () => {
-    const ev = await api.get<StaffEventResponse | { event: StaffEventResponse; attempts?: Attempt[] }>(`${base(tenantId)}/events/${eventId}`)
-    const event = ('event' in ev && ev.event ? { ...ev.event, attempts: ev.attempts ?? ev.event.attempts } : ev) as StaffEventResponse
-    const attempts = event.attempts ?? event.deliveries.flatMap((d) => d.attempts ?? [])
-    return { event, attempts }
+    const event = await api.get<StaffEventDetail>(`${base(tenantId)}/events/${eventId}`)
+    return { event, attempts: event.attempts ?? [] }
   }, [tenantId, eventId])
   const replay = useCallback(async (t: { deliveryId?: string; endpointId?: string }) => {
     const r = reasonRef.current.trim()
     if (!r) throw new ApiError(422, 'invalid', 'Enter a reason for the replay; it is recorded in the audit log.', 'reason')
-    const body: Record<string, string> = t.deliveryId ? { reason: r, delivery_id: t.deliveryId } : { reason: r, event_id: eventId }
-    await api.post(`${base(tenantId)}/replays`, body)
+    const body: StaffReplayInput = t.deliveryId ? { reason: r, delivery_id: t.deliveryId } : { reason: r, event_id: eventId }
+    await api.post<ReplayResult | ReplayJob>(`${base(tenantId)}/replays`, body)
   }, [tenantId, eventId])
   return (
     <EventView
@@ -162,7 +151,7 @@ function AuditTable({ list }: { list: PagedList<AuditEntry> }) {
               {list.items.map((a) => (
                 <tr key={a.id} data-testid="audit-row">
                   <td>{formatTime(a.created_at)}</td>
-                  <td>{a.actor_email ?? a.staff_id ?? '—'}</td>
+                  <td>{a.actor_email || a.staff_id}</td>
                   <td><code>{a.action}</code></td>
                   <td>{a.tenant_id ? <Link href={base(a.tenant_id)}><code className="id">{a.tenant_id.slice(0, 8)}</code></Link> : '—'}</td>
                   <td>{a.reason || '—'}</td>
@@ -194,7 +183,7 @@ export function StaffAuditPage() {
 
 /** TenantOverview shows a tenant's endpoints and members to staff (never secrets). */
 function TenantOverview({ t }: { t: StaffTenant }) {
-  const members = Array.isArray(t.members) ? t.members : []
+  const members = t.members ?? []
   const endpoints = t.endpoints ?? []
   return (
     <div className="grid-2">

@@ -2,7 +2,7 @@
 // processes:
 //
 //	ferry-load sink  -addr 127.0.0.1:9100          the fast webhook receiver
-//	ferry-load bench -ferry URL -sink URL -pid PID  the scenarios, a table and a JSON file
+//	ferry-load bench -ferry URL -sink URL -pid PID  the scenarios, tables (ledger, per-stage latency) and a JSON file
 //	ferry-load run   -ferry URL -sink URL -rate R   one scenario; exit status 1 when its ledger is void (make chaos)
 //	ferry-load createdb|dropdb -admin URL -name DB  a fresh database for the run
 package main
@@ -121,12 +121,34 @@ func bench(ctx context.Context, args []string) error {
 		// d's control: the same 17 healthy endpoints and rate, nothing failing.
 		{Name: "d-control", OK: 17, Plan: load.Plan{Rate: 25, Duration: *dur}, Settle: settle},
 		{Name: "d-failing-10pct", OK: 17, Fail: 2, Hang: 1, Plan: load.Plan{Rate: 25, Duration: *dur}, Settle: settle},
+		// e: every event to ONE endpoint at default settings (max_in_flight 16).
+		{Name: "e-one-endpoint-500", OK: 1, Plan: load.Plan{Rate: 500, Duration: *dur}, Settle: settle},
+		{Name: "e-one-endpoint-2000", OK: 1, Plan: load.Plan{Rate: 2000, Duration: *dur}, Settle: settle},
+		{Name: "e-one-endpoint-max", OK: 1, Plan: load.Plan{Rate: 0, Concurrency: 64, Duration: *dur}, Settle: 2 * settle},
 	}
-	want := map[string]bool{}
+	// f: the noisy-neighbour reference case (issue 12): 50 endpoints with
+	// max_in_flight 1 at a tarpit hold 1,100 × 50 deliveries while a victim
+	// sends one event every 150 ms.
+	noisy := load.NoisyScenario{Name: "f-noisy-neighbour", NoisyEndpoints: 50, NoisyEvents: 1100, NoisyTimeout: 30,
+		VictimGap: 150 * time.Millisecond, VictimDuration: *dur, VictimWait: 10 * time.Second, Settle: 3 * time.Minute}
+	var want []string
 	for _, n := range strings.Split(*only, ",") {
 		if n = strings.TrimSpace(n); n != "" {
-			want[n] = true
+			want = append(want, n)
 		}
+	}
+	// A name selects that scenario and every scenario named name-…
+	// (e-one-endpoint selects its three rates).
+	selected := func(name string) bool {
+		if len(want) == 0 || name == "warmup" {
+			return true
+		}
+		for _, w := range want {
+			if name == w || strings.HasPrefix(name, w+"-") {
+				return true
+			}
+		}
+		return false
 	}
 	doc := struct {
 		StartedAt string         `json:"started_at"`
@@ -137,22 +159,34 @@ func bench(ctx context.Context, args []string) error {
 	}{StartedAt: time.Now().UTC().Format(time.RFC3339), Machine: load.DescribeMachine(runtime.NumCPU()), Note: *note, Duration: dur.String()}
 	fmt.Printf("machine: %d CPUs (%s), %.0f MiB RAM, load average %s; shared and noisy\n",
 		doc.Machine.CPUs, doc.Machine.CPUModel, doc.Machine.MemoryMB, doc.Machine.LoadAvg)
+	report := func(o load.Outcome) {
+		doc.Outcomes = append(doc.Outcomes, o)
+		r := o.Report
+		fmt.Fprintf(os.Stderr, "  %s: accepted %d (%.0f/s), delivered %d, missing %d, dup %d, p50 %.1fms p99 %.1fms, rss %.0f MiB%s\n",
+			o.Scenario.Name, r.Accepted, r.AcceptedPerS, r.Delivered, r.Missing, r.Duplicates, r.Latency.P50, r.Latency.P99, o.Ferry.MaxRSSMB,
+			map[bool]string{true: " VOID: " + r.VoidReason + o.Error, false: ""}[r.Void || o.Error != ""])
+		if o.Note != "" {
+			fmt.Fprintf(os.Stderr, "    %s\n", o.Note)
+		}
+	}
 	for _, sc := range scenarios {
-		if len(want) > 0 && !want[sc.Name] && sc.Name != "warmup" {
+		if !selected(sc.Name) {
 			continue
 		}
 		if ctx.Err() != nil {
 			break
 		}
 		fmt.Fprintf(os.Stderr, "running %s ...\n", sc.Name)
-		o := b.Run(ctx, sc)
-		doc.Outcomes = append(doc.Outcomes, o)
-		r := o.Report
-		fmt.Fprintf(os.Stderr, "  %s: accepted %d (%.0f/s), delivered %d, missing %d, dup %d, p50 %.1fms p99 %.1fms, rss %.0f MiB%s\n",
-			sc.Name, r.Accepted, r.AcceptedPerS, r.Delivered, r.Missing, r.Duplicates, r.Latency.P50, r.Latency.P99, o.Ferry.MaxRSSMB,
-			map[bool]string{true: " VOID: " + r.VoidReason + o.Error, false: ""}[r.Void || o.Error != ""])
+		report(b.Run(ctx, sc))
+	}
+	if selected(noisy.Name) && ctx.Err() == nil {
+		fmt.Fprintf(os.Stderr, "running %s ...\n", noisy.Name)
+		for _, o := range b.RunNoisy(ctx, noisy) {
+			report(o)
+		}
 	}
 	printTable(doc.Outcomes)
+	printStages(doc.Outcomes)
 	raw, err := json.MarshalIndent(doc, "", "  ")
 	if err != nil {
 		return err
@@ -223,4 +257,39 @@ func printTable(outs []load.Outcome) {
 	tw.Flush()
 	fmt.Println("latency: scheduled send time → first 2xx receipt at a healthy endpoint (no coordinated omission);")
 	fmt.Println("*delivered/s: deliveries that arrived while sending lasted; drain: time after sending until the ledger closed")
+}
+
+// printStages prints each scenario's per-stage breakdown from Ferry's
+// ferry_delivery_stage_seconds: time from acceptance to each stage (p50,
+// p99 estimated from histogram buckets) and the mean time of each hop.
+func printStages(outs []load.Outcome) {
+	fmt.Println()
+	fmt.Println("per-stage latency (ms from acceptance, first attempts; hop = mean time since the previous stage):")
+	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+	header := "scenario\t"
+	for _, st := range load.StageOrder() {
+		header += st + " p50/p99\thop\t"
+	}
+	fmt.Fprintln(tw, header)
+	for _, o := range outs {
+		if len(o.Stages) == 0 {
+			continue
+		}
+		by := map[string]load.StageLatency{}
+		for _, st := range o.Stages {
+			by[st.Stage] = st
+		}
+		line := o.Scenario.Name + "\t"
+		for _, name := range load.StageOrder() {
+			if st, ok := by[name]; ok {
+				line += fmt.Sprintf("%.1f/%.1f\t%.1f\t", st.P50, st.P99, st.HopMean)
+			} else {
+				line += "-\t-\t"
+			}
+		}
+		fmt.Fprintln(tw, line)
+	}
+	tw.Flush()
+	fmt.Println("accepted = the event's created_at (cut to the ms); committed = ingest commit; published = Kafka ack;")
+	fmt.Println("consumed = fetched by a worker; sent/answered = HTTP request start/end; logged = attempt log commit (successes)")
 }

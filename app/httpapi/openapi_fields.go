@@ -1,0 +1,233 @@
+package httpapi
+
+import (
+	"fmt"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/ferry-dev/ferry"
+	"github.com/ferry-dev/ferry/billing"
+	"github.com/ferry-dev/ferry/delivery"
+	"github.com/ferry-dev/ferry/tenants"
+)
+
+// What the document says about types beyond what reflection sees: names
+// of components, enum values (from the Go constants), and, per field, a
+// description, a required flag for request bodies and the few fields a
+// custom MarshalJSON never sends as null. The HTTP layer's own types say
+// it in struct tags (description, format, enum, required:"true",
+// nullable:"false"); domain types, which know nothing of HTTP, are
+// described in domainFields. TestOpenAPIResponsesMatchGoTypes checks all of
+// it against what encoding/json really produces.
+
+// fieldSpec is what the document adds to one JSON field.
+type fieldSpec struct {
+	description string
+	format      string
+	enum        []any
+	// required: a request body without the field is refused.
+	required bool
+	// nonNull: never encoded as null although its Go type can be nil.
+	nonNull bool
+}
+
+// schemaName returns the component name of a struct type when it is not
+// its Go name with the first letter upper-cased. The portal refers to
+// components by name, so the names of delivery's types, which may move
+// between its subpackages or be renamed there, are pinned here too.
+func schemaName(t reflect.Type) string {
+	switch t {
+	case reflect.TypeFor[delivery.Endpoint]():
+		return "Endpoint"
+	case reflect.TypeFor[delivery.SecretInfo]():
+		return "SecretInfo"
+	case reflect.TypeFor[delivery.PreviousSecret]():
+		return "PreviousSecret"
+	case reflect.TypeFor[delivery.Event]():
+		return "Event"
+	case reflect.TypeFor[delivery.EventDetail]():
+		return "EventDetail"
+	case reflect.TypeFor[delivery.StaffEventDetail]():
+		return "StaffEventDetail"
+	case reflect.TypeFor[delivery.Delivery]():
+		return "Delivery"
+	case reflect.TypeFor[delivery.Attempt]():
+		return "Attempt"
+	case reflect.TypeFor[delivery.ReplayResult]():
+		return "ReplayResult"
+	case reflect.TypeFor[delivery.ReplayJob]():
+		return "ReplayJob"
+	case reflect.TypeFor[delivery.ReplayFilter]():
+		return "ReplayFilter"
+	case reflect.TypeFor[meResponse]():
+		return "Me"
+	case reflect.TypeFor[apiKeyCreated]():
+		return "APIKeyCreated"
+	case reflect.TypeFor[apiKeyInput]():
+		return "APIKeyInput"
+	case reflect.TypeFor[tenants.User]():
+		return "Member"
+	case reflect.TypeFor[staffTenantView]():
+		return "StaffTenant"
+	case reflect.TypeFor[billing.Overview]():
+		return "BillingOverview"
+	case reflect.TypeFor[billing.Usage]():
+		return "BillingUsage"
+	case reflect.TypeFor[billing.Line]():
+		return "InvoiceLine"
+	case reflect.TypeFor[errorBody]():
+		return "Error"
+	}
+	return ""
+}
+
+// enumOf returns the values of a Go enum type, or nil.
+func enumOf(t reflect.Type) []any {
+	switch t {
+	case reflect.TypeFor[delivery.Status]():
+		return enum(delivery.StatusPending, delivery.StatusRetrying, delivery.StatusSucceeded, delivery.StatusDropped, delivery.StatusExhausted)
+	case reflect.TypeFor[delivery.Outcome]():
+		return enum(delivery.OutcomeSuccess, delivery.OutcomeRetry, delivery.OutcomeDropped)
+	case reflect.TypeFor[delivery.Trigger]():
+		return enum(delivery.TriggerInitial, delivery.TriggerRetry, delivery.TriggerReplay)
+	case reflect.TypeFor[tenants.Role]():
+		return enum(tenants.RoleOwner, tenants.RoleAdmin, tenants.RoleViewer)
+	case reflect.TypeFor[tenants.PrincipalKind]():
+		return enum(tenants.KindUser, tenants.KindStaff, tenants.KindAPIKey)
+	}
+	return nil
+}
+
+func enum[S ~string](values ...S) []any {
+	out := make([]any, len(values))
+	for i, v := range values {
+		out[i] = string(v)
+	}
+	return out
+}
+
+// errorCodes are the codes of the error body: those errorHandler maps to
+// a status.
+func errorCodes() []any {
+	codes := make([]string, 0, len(statusByCode))
+	for code := range statusByCode {
+		codes = append(codes, code)
+	}
+	slices.Sort(codes)
+	return enum(codes...)
+}
+
+// domainFields describes fields of types that are not the HTTP layer's,
+// by type and JSON name.
+func domainFields() map[reflect.Type]map[string]fieldSpec {
+	return map[reflect.Type]map[string]fieldSpec{
+		reflect.TypeFor[errorDetail](): {
+			"code":  {enum: errorCodes()},
+			"field": {description: "the request field at fault, when one is"},
+		},
+		reflect.TypeFor[meResponse](): {
+			"role": {enum: append(enum(tenants.RoleOwner, tenants.RoleAdmin, tenants.RoleViewer), "staff")},
+		},
+		reflect.TypeFor[tenants.SignupInput](): {
+			"email":        {required: true, format: "email"},
+			"password":     {required: true, description: "10 to 72 characters"},
+			"organization": {required: true, description: "organisation name"},
+		},
+		reflect.TypeFor[tenants.MemberInput](): {
+			"email": {required: true, format: "email"},
+			"role":  {required: true},
+		},
+		reflect.TypeFor[tenants.MemberPatch](): {
+			"role": {required: true},
+		},
+		reflect.TypeFor[tenants.APIKey](): {
+			"prefix": {description: "visible prefix, e.g. fry_live_ab12cd"},
+		},
+		reflect.TypeFor[tenants.AuditEntry](): {
+			"id":     {description: "opaque"},
+			"detail": {description: "what the action was about (query, filters, ids)"},
+		},
+		reflect.TypeFor[delivery.EndpointInput](): {
+			"url":                   {required: true, format: "uri"},
+			"rate_limit_per_second": {description: "attempts per second at most; absent or null: unlimited"},
+		},
+		reflect.TypeFor[delivery.EndpointPatch](): {
+			"rate_limit_per_second": {description: "0 removes the limit"},
+		},
+		reflect.TypeFor[delivery.Endpoint](): {
+			"rate_limit_per_second": {description: "null: unlimited"},
+		},
+		reflect.TypeFor[delivery.SecretInfo](): {
+			"secret":   {description: "current whsec_ secret"},
+			"previous": {description: "rotated-out secrets still signing until they expire"},
+		},
+		reflect.TypeFor[delivery.EventInput](): {
+			"type":            {required: true, description: "event type, e.g. invoice.paid"},
+			"data":            {required: true, description: "any JSON value but null (payload up to " + ferry.FormatBytes(delivery.MaxPayloadBytes) + ")"},
+			"idempotency_key": {description: "same key within 24 h returns the original event (or send Idempotency-Key)"},
+		},
+		reflect.TypeFor[delivery.Event](): {
+			"data": {description: "the JSON payload"},
+		},
+		reflect.TypeFor[delivery.Attempt](): {
+			"request_headers": {nonNull: true, description: "headers sent, custom values redacted for staff"},
+			"response_body":   {description: "first 4 KiB"},
+			"actor":           {description: "who replayed, for replay attempts"},
+		},
+		reflect.TypeFor[delivery.ReplayJob](): {
+			"state": {enum: enum(delivery.ReplayQueued, delivery.ReplayRunning, delivery.ReplayCompleted, delivery.ReplayCancelled, delivery.ReplayFailed)},
+			"total": {description: "matching deliveries"},
+			"done":  {description: "re-queued so far"},
+			"error": {description: "why a failed job failed"},
+		},
+		reflect.TypeFor[delivery.ReplayFilter](): {
+			"status":     {description: "delivery status; empty: any"},
+			"event_type": {description: "empty: any"},
+		},
+		reflect.TypeFor[billing.Invoice](): {
+			"status": {enum: enum(billing.InvoiceOpen, billing.InvoicePaid, billing.InvoicePaymentFailed)},
+		},
+		reflect.TypeFor[billing.Line](): {
+			"kind": {enum: enum("base_fee", "overage")},
+		},
+		reflect.TypeFor[billing.Usage](): {
+			"period": {description: "YYYY-MM"},
+		},
+		reflect.TypeFor[billing.Plan](): {
+			"base_fee_minor":      {description: "monthly fee in minor units (cents)"},
+			"overage_price_minor": {description: "price per overage unit in minor units"},
+		},
+	}
+}
+
+// fieldSpecOf reads a field's struct tags and its entry in domain (from
+// domainFields).
+func fieldSpecOf(domain map[reflect.Type]map[string]fieldSpec, f jsonField) (fieldSpec, error) {
+	spec := domain[f.owner][f.name]
+	if d, ok := f.tag.Lookup("description"); ok {
+		spec.description = d
+	}
+	if v, ok := f.tag.Lookup("format"); ok {
+		spec.format = v
+	}
+	if v, ok := f.tag.Lookup("enum"); ok {
+		spec.enum = enum(strings.Split(v, ",")...)
+	}
+	if v, ok := f.tag.Lookup("required"); ok {
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			return spec, fmt.Errorf("required tag %q: %w", v, err)
+		}
+		spec.required = b
+	}
+	if v, ok := f.tag.Lookup("nullable"); ok {
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			return spec, fmt.Errorf("nullable tag %q: %w", v, err)
+		}
+		spec.nonNull = !b
+	}
+	return spec, nil
+}

@@ -1,0 +1,333 @@
+package httpapi_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/cookiejar"
+	"net/http/httptest"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"golang.org/x/crypto/bcrypt"
+
+	"github.com/ferry-dev/ferry/app"
+	"github.com/ferry-dev/ferry/app/httpapi"
+	"github.com/ferry-dev/ferry/tests/testenv"
+)
+
+// TestOpenAPIDescribesLiveResponses drives every documented operation of
+// the real app (PostgreSQL and Kafka) and validates each answer against
+// the document: its status must be documented for the operation and its
+// body must fit the schema. Where TestOpenAPIResponsesMatchGoTypes proves
+// each Go type fits its schema, this proves the route table names the
+// types the handlers really send.
+func TestOpenAPIDescribesLiveResponses(t *testing.T) {
+	if testing.Short() {
+		t.Skip("needs PostgreSQL and Kafka")
+	}
+	a := startApp(t)
+	v := newValidator(t)
+	receiver := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusNoContent) }))
+	t.Cleanup(receiver.Close)
+
+	anon := v.client(a.URL())
+	anon.call(401, "GET /me", nil)
+	owner := v.client(a.URL())
+	owner.call(201, "POST /auth/signup", map[string]string{"email": "owner@example.com", "password": "correct horse battery", "organization": "Acme"})
+	owner.call(401, "POST /auth/login", map[string]string{"email": "owner@example.com", "password": "wrong password!"})
+	owner.call(200, "POST /auth/login", map[string]string{"email": "owner@example.com", "password": "correct horse battery"})
+	me := owner.call(200, "GET /me", nil)
+	tenantID := me.str(t, "tenant", "id")
+
+	created := owner.call(201, "POST /api-keys", map[string]string{"name": "backend"})
+	key := v.client(a.URL())
+	key.apiKey = created.str(t, "key")
+	owner.call(200, "GET /api-keys", nil)
+	spare := owner.call(201, "POST /api-keys", map[string]string{"name": "spare"}).str(t, "id")
+	owner.call(204, "DELETE /api-keys/{id}", nil, spare)
+
+	key.call(422, "POST /endpoints", map[string]any{})
+	ep := key.call(201, "POST /endpoints", map[string]any{"url": receiver.URL + "/hook", "description": "orders",
+		"event_types": []string{"order.paid"}, "headers": map[string]string{"X-Team": "billing"}, "rate_limit_per_second": 50}).str(t, "id")
+	key.call(200, "GET /endpoints", nil)
+	key.call(404, "GET /endpoints/{id}", nil, "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b")
+	key.call(200, "GET /endpoints/{id}", nil, ep)
+	key.call(200, "PATCH /endpoints/{id}", map[string]any{"description": "paid orders"}, ep)
+	key.call(200, "GET /endpoints/{id}/secret", nil, ep)
+	key.call(200, "POST /endpoints/{id}/secret/rotate", nil, ep)
+
+	ev := key.call(202, "POST /events", map[string]any{"type": "order.paid", "data": map[string]any{"id": 42}}).str(t, "id")
+	var delivery string
+	testenv.Eventually(t, 30*time.Second, func() bool {
+		d := key.call(200, "GET /events/{id}", nil, ev)
+		deliveries, _ := d["deliveries"].([]any)
+		if len(deliveries) != 1 {
+			return false
+		}
+		first := deliveries[0].(map[string]any)
+		delivery, _ = first["id"].(string)
+		return first["status"] == "succeeded"
+	}, "the event was not delivered")
+	key.call(200, "GET /events", nil)
+	key.call(200, "GET /events/{id}/attempts", nil, ev)
+	key.call(200, "GET /endpoints/{id}/attempts", nil, ep)
+
+	key.call(202, "POST /events/{id}/replay", map[string]any{}, ev)
+	key.call(202, "POST /deliveries/{id}/replay", nil, delivery)
+	job := key.call(202, "POST /replays", map[string]any{"endpoint_id": ep, "status": "succeeded"}).str(t, "id")
+	key.call(200, "GET /replays", nil)
+	key.call(200, "GET /replays/{id}", nil, job)
+	key.call(200, "POST /replays/{id}/cancel", nil, job)
+
+	owner.call(200, "GET /members", nil)
+	invited := owner.call(201, "POST /members", map[string]string{"email": "viewer@example.com", "role": "viewer"}).str(t, "id")
+	owner.call(200, "PATCH /members/{id}", map[string]string{"role": "admin"}, invited)
+	owner.call(204, "DELETE /members/{id}", nil, invited)
+
+	owner.call(200, "GET /billing", nil)
+	owner.call(200, "PUT /billing/plan", map[string]string{"plan": "pro"})
+	owner.call(200, "GET /billing/invoices", nil)
+
+	if _, err := a.Tenants.CreateStaff(context.Background(), "staff@ferry.example", "staff password 123"); err != nil {
+		t.Fatalf("create staff: %v", err)
+	}
+	staff := v.client(a.URL())
+	staff.call(200, "POST /auth/login", map[string]string{"email": "staff@ferry.example", "password": "staff password 123"})
+	staff.call(200, "GET /staff/tenants", nil)
+	staff.call(200, "GET /staff/tenants/{id}", nil, tenantID)
+	staff.call(200, "GET /staff/tenants/{id}/events", nil, tenantID)
+	staff.call(200, "GET /staff/tenants/{id}/events/{event_id}", nil, tenantID, ev)
+	staff.call(202, "POST /staff/tenants/{id}/replays", map[string]string{"reason": "ticket 1", "event_id": ev}, tenantID)
+	staffJob := staff.call(202, "POST /staff/tenants/{id}/replays", map[string]string{"reason": "ticket 2", "status": "succeeded"}, tenantID).str(t, "id")
+	staff.call(200, "GET /staff/tenants/{id}/replays/{replay_id}", nil, tenantID, staffJob)
+	staff.call(200, "GET /staff/audit", nil)
+	staff.call(200, "GET /staff/tenants/{id}/billing", nil, tenantID)
+
+	key.call(204, "DELETE /endpoints/{id}", nil, ep)
+	anon.call(200, "GET /openapi.json", nil)
+	owner.call(204, "POST /auth/logout", nil)
+
+	for _, op := range v.documented() {
+		if !v.called[op] {
+			t.Errorf("%s is documented but this test never calls it", op)
+		}
+	}
+}
+
+// validator checks answers against the document.
+type validator struct {
+	t      *testing.T
+	doc    *openapi3.T
+	called map[string]bool
+}
+
+func newValidator(t *testing.T) *validator {
+	b, err := httpapi.OpenAPIDocument()
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := openapi3.NewLoader().LoadFromData(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &validator{t: t, doc: doc, called: map[string]bool{}}
+}
+
+func (v *validator) documented() []string {
+	var out []string
+	for path, item := range v.doc.Paths.Map() {
+		for method := range item.Operations() {
+			out = append(out, method+" "+path)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// check validates one answer to op ("METHOD /template").
+func (v *validator) check(op string, status int, header http.Header, body []byte) {
+	t := v.t
+	t.Helper()
+	v.called[op] = true
+	method, path, _ := strings.Cut(op, " ")
+	item := v.doc.Paths.Value(path)
+	if item == nil || item.GetOperation(method) == nil {
+		t.Fatalf("%s is not in the document", op)
+	}
+	res := item.GetOperation(method).Responses.Status(status)
+	if res == nil {
+		t.Errorf("%s answered %d, which the document does not list: %s", op, status, body)
+		return
+	}
+	media := res.Value.Content.Get("application/json")
+	if media == nil {
+		if len(body) > 0 {
+			t.Errorf("%s %d: the document says no body, got %s", op, status, body)
+		}
+		return
+	}
+	if ct := header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
+		t.Errorf("%s %d: Content-Type %q", op, status, ct)
+	}
+	var decoded any
+	if err := json.Unmarshal(body, &decoded); err != nil {
+		t.Errorf("%s %d: body is not JSON: %v", op, status, err)
+		return
+	}
+	if err := media.Schema.Value.VisitJSON(decoded, openapi3.MultiErrors(), openapi3.VisitAsResponse(),
+		openapi3.WithStringFormatValidator("uuid", openapi3.NewRegexpFormatValidator(openapi3.FormatOfStringForUUIDOfRFC9562))); err != nil {
+		t.Errorf("%s %d: the body does not fit the document:\n%s\n%v", op, status, body, err)
+	}
+}
+
+// client calls the API with a session (cookies and CSRF token) or an API
+// key.
+type client struct {
+	v      *validator
+	base   string
+	http   *http.Client
+	apiKey string
+}
+
+func (v *validator) client(base string) *client {
+	jar, err := cookiejar.New(nil)
+	if err != nil {
+		v.t.Fatal(err)
+	}
+	return &client{v: v, base: base + "/api/v1", http: &http.Client{Jar: jar, Timeout: 30 * time.Second}}
+}
+
+// object is a decoded JSON object.
+type object map[string]any
+
+// str returns the string at keys, failing the test when there is none.
+func (o object) str(t *testing.T, keys ...string) string {
+	t.Helper()
+	var cur any = map[string]any(o)
+	for _, k := range keys {
+		m, _ := cur.(map[string]any)
+		cur = m[k]
+	}
+	s, ok := cur.(string)
+	if !ok || s == "" {
+		t.Fatalf("no string at %v in %v", keys, o)
+	}
+	return s
+}
+
+// call sends op ("METHOD /template") with the template's parameters filled
+// by args in order, fails unless the status is want, validates the
+// answer and returns it decoded (nil unless an object).
+func (c *client) call(want int, op string, body any, args ...string) object {
+	t := c.v.t
+	t.Helper()
+	method, path, _ := strings.Cut(op, " ")
+	for _, arg := range args {
+		start, end := strings.Index(path, "{"), strings.Index(path, "}")
+		if start < 0 || end < start {
+			t.Fatalf("%s: more arguments than parameters", op)
+		}
+		path = path[:start] + arg + path[end+1:]
+	}
+	var r io.Reader
+	if body != nil {
+		b, err := json.Marshal(body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r = bytes.NewReader(b)
+	}
+	req, err := http.NewRequest(method, c.base+path, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if c.apiKey != "" {
+		req.Header.Set("Authorization", "Bearer "+c.apiKey)
+	}
+	for _, ck := range c.http.Jar.Cookies(req.URL) {
+		if ck.Name == "ferry_csrf" {
+			req.Header.Set("X-CSRF-Token", ck.Value)
+		}
+	}
+	res, err := c.http.Do(req)
+	if err != nil {
+		t.Fatalf("%s %s: %v", method, path, err)
+	}
+	defer res.Body.Close()
+	raw, err := io.ReadAll(res.Body)
+	if err != nil {
+		t.Fatalf("read %s %s: %v", method, path, err)
+	}
+	if res.StatusCode != want {
+		t.Fatalf("%s %s: status %d, want %d: %s", method, path, res.StatusCode, want, raw)
+	}
+	c.v.check(op, res.StatusCode, res.Header, raw)
+	var out object
+	_ = json.Unmarshal(raw, &out) // not every answer is an object
+	return out
+}
+
+// startApp runs the whole app, dev mode, on its own database, topics and
+// consumer groups until the test ends.
+func startApp(t *testing.T) *app.App {
+	t.Helper()
+	cfg := app.Config{
+		Dev:                   true,
+		HTTPAddr:              "127.0.0.1:0",
+		DatabaseURL:           testenv.Postgres(t),
+		DBMaxConns:            10,
+		KafkaBrokers:          testenv.Kafka(t),
+		KafkaTopicPrefix:      testenv.Name("t") + ".",
+		KafkaGroup:            testenv.Name("g"),
+		KafkaPartitions:       2,
+		KafkaReplication:      1,
+		MasterKey:             bytes.Repeat([]byte{7}, 32),
+		JWTSecret:             bytes.Repeat([]byte("j"), 32),
+		SessionTTL:            time.Hour,
+		AllowPrivateEndpoints: true,
+		AllowHTTPEndpoints:    true,
+		RetryScale:            0.001,
+		Roles:                 map[string]bool{app.RoleAPI: true, app.RoleWorker: true},
+		LogFormat:             "text",
+		LogLevel:              "warn",
+		ShutdownGrace:         5 * time.Second,
+		OutboxSweepAfter:      2 * time.Second,
+		AttemptRetention:      30 * 24 * time.Hour,
+		BcryptCost:            bcrypt.MinCost,
+		APIRateLimitPerSecond: 100000,
+		Version:               "test",
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	a, err := app.New(ctx, cfg, log)
+	if err != nil {
+		cancel()
+		t.Fatalf("start ferry: %v", err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- a.Run(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Errorf("ferry run: %v", err)
+			}
+		case <-time.After(30 * time.Second):
+			t.Errorf("ferry did not shut down within 30s")
+		}
+		a.Close()
+	})
+	return a
+}

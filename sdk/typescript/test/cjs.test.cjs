@@ -1,0 +1,14 @@
+// The CommonJS build and the package's exports map, through require.
+const assert = require("node:assert/strict");
+const { test } = require("node:test");
+
+test("require('@ferry-dev/webhooks') and '/web' resolve to the CJS build", async () => {
+  const lib = require("@ferry-dev/webhooks");
+  const web = require("@ferry-dev/webhooks/web");
+  assert.equal(typeof lib.verify, "function");
+  assert.equal(typeof lib.expressMiddleware, "function");
+  assert.equal(typeof web.verify, "function");
+  assert.ok(require.resolve("@ferry-dev/webhooks").includes("/dist/cjs/"));
+  assert.throws(() => lib.verify("", {}, ""), lib.InvalidSecretError);
+  await assert.rejects(web.verify("", {}, ""), web.InvalidSecretError);
+});
