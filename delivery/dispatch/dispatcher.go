@@ -141,6 +141,13 @@ func (d *Dispatcher) attempt(ctx context.Context, job delivery.Job) (*pendingAtt
 		return nil, err
 	}
 	if tgt.deleted || !tgt.endpoint.Enabled {
+		// Exhausting is final: make sure with a fresh read, so an endpoint
+		// re-enabled within the cache's TTL still gets its delivery.
+		if tgt, err = d.endpoints.fresh(ctx, job.EndpointID); err != nil {
+			return nil, err
+		}
+	}
+	if tgt.deleted || !tgt.endpoint.Enabled {
 		return nil, d.exhaustWithoutAttempt(ctx, job, log)
 	}
 	if tgt.limiter != nil {

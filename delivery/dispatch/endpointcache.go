@@ -39,14 +39,22 @@ func newEndpointCache(db *gorm.DB, c *delivery.Cipher, ttl time.Duration, now fu
 	return &endpointCache{db: db, cipher: c, ttl: ttl, now: now, entries: make(map[uuid.UUID]*target)}
 }
 
-// get returns the endpoint's target, or nil when the endpoint no longer
-// exists.
+// get returns the endpoint's target, at most the cache's TTL old.
 func (c *endpointCache) get(ctx context.Context, id uuid.UUID) (*target, error) {
+	return c.lookup(ctx, id, c.ttl)
+}
+
+// fresh returns the endpoint's target as Postgres has it now.
+func (c *endpointCache) fresh(ctx context.Context, id uuid.UUID) (*target, error) {
+	return c.lookup(ctx, id, 0)
+}
+
+func (c *endpointCache) lookup(ctx context.Context, id uuid.UUID, maxAge time.Duration) (*target, error) {
 	now := c.now()
 	c.mu.Lock()
 	t, ok := c.entries[id]
 	c.mu.Unlock()
-	if ok && now.Sub(t.loadedAt) < c.ttl {
+	if ok && now.Sub(t.loadedAt) < maxAge {
 		return t, nil
 	}
 	fresh, err := c.load(ctx, id, now)

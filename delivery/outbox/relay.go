@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/ferry-dev/ferry/delivery"
@@ -50,6 +51,12 @@ type Relay struct {
 	// published carries the outbox keys of jobs Kafka has, to a deleter
 	// goroutine, so the next publish does not wait for a delete.
 	published chan []outboxKey
+	// pending counts jobs handed to this relay whose rows are not yet
+	// deleted; busySince is when it last rose from zero (unix ns). Rows
+	// created since then may still be on their way through this relay,
+	// so the sweeper leaves them alone (see sweepCutoff).
+	pending   atomic.Int64
+	busySince atomic.Int64
 }
 
 type outboxKey struct {
@@ -68,16 +75,19 @@ func NewRelay(db *gorm.DB, pub Publisher, cfg RelayConfig, log *slog.Logger) *Re
 	return &Relay{db: db, pub: pub, cfg: cfg, log: log, ch: make(chan delivery.Job, cfg.Buffer), published: make(chan []outboxKey, 256)}
 }
 
-
 // Enqueue hands committed jobs to the publisher without blocking; a job
 // that does not fit stays in the outbox for the sweeper.
 func (r *Relay) Enqueue(jobs []delivery.Job) {
 	now := r.cfg.Now()
 	for _, j := range jobs {
 		r.cfg.Metrics.ObserveStage(delivery.StageCommitted, j, now) // callers enqueue right after their commit
+		if r.pending.Add(1) == 1 {
+			r.busySince.Store(now.UnixNano())
+		}
 		select {
 		case r.ch <- j:
 		default:
+			r.pending.Add(-1)
 			r.log.Warn("relay buffer full; leaving job to the sweeper", "delivery_id", j.DeliveryID)
 		}
 	}
@@ -116,6 +126,7 @@ func (r *Relay) Run(ctx context.Context) error {
 			}
 		}
 		if err := r.publish(ctx, batch); err != nil {
+			r.pending.Add(-int64(len(batch))) // the rows stay, for a sweeper
 			r.log.Warn("relay publish stopped; outbox keeps the jobs", "err", err, "jobs", len(batch))
 		}
 	}
@@ -176,6 +187,7 @@ func (r *Relay) deleteLoop(ctx context.Context) {
 		err := backoff.Until(ctx, r.log, "delete outbox rows", func() error {
 			return deleteOutboxRows(r.db.WithContext(ctx), ids, ats)
 		})
+		r.pending.Add(-int64(len(keys)))
 		if err != nil {
 			return
 		}
@@ -209,6 +221,29 @@ func (r *Relay) sweepLoop(ctx context.Context) {
 
 const sweepBatch = 1000
 
+// sweepMaxAge bounds how long a busy relay keeps the sweeper off rows
+// created while it was busy: past it, any row is swept.
+const sweepMaxAge = 5 * time.Minute
+
+// sweepCutoff is the creation time before which the sweeper republishes
+// outbox rows: SweepAfter ago when this relay holds nothing; otherwise no
+// later than when it last became busy, since newer rows may still be on
+// their way through it (republishing them would only duplicate work, and
+// under a backlog would make the sweeper a second, duplicating publisher).
+func (r *Relay) sweepCutoff() time.Time {
+	now := r.cfg.Now()
+	cutoff := now.Add(-r.cfg.SweepAfter)
+	if r.pending.Load() > 0 {
+		if busy := time.Unix(0, r.busySince.Load()).Add(-time.Second); busy.Before(cutoff) {
+			cutoff = busy
+		}
+		if oldest := now.Add(-sweepMaxAge); cutoff.Before(oldest) {
+			cutoff = oldest
+		}
+	}
+	return cutoff
+}
+
 // sampleBacklog sets the outbox backlog gauge; the count is capped so a
 // huge backlog does not make sampling expensive.
 func (r *Relay) sampleBacklog(ctx context.Context) {
@@ -233,7 +268,7 @@ func (r *Relay) sweepOnce(ctx context.Context) (int, error) {
 			CreatedAt  time.Time
 		}
 		err := tx.Raw(`SELECT delivery_id, job::text AS job, created_at FROM outbox WHERE created_at < ?
-			ORDER BY created_at LIMIT ? FOR UPDATE SKIP LOCKED`, r.cfg.Now().Add(-r.cfg.SweepAfter), sweepBatch).Scan(&rows).Error
+			ORDER BY created_at LIMIT ? FOR UPDATE SKIP LOCKED`, r.sweepCutoff(), sweepBatch).Scan(&rows).Error
 		if err != nil {
 			return fmt.Errorf("select outbox: %w", err)
 		}
