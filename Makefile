@@ -5,11 +5,11 @@ SHELL := /bin/bash
 GO ?= go
 FERRY_ENV_VARS = eval "$$(bash scripts/env.sh)"
 
-.PHONY: run test services stop status clean-state build frontend vet migrate help bench chaos fuzz sdk-test
+.PHONY: run test services stop status clean-state build frontend vet tidy-check migrate help bench chaos fuzz sdk-test
 
 help:
 	@echo "make run          start PostgreSQL + Kafka locally, build and run Ferry (dev mode), print the portal URL"
-	@echo "make test         start the services, go vet, and run every test against them"
+	@echo "make test         check go.mod is tidy, start the services, go vet, and run every test against them"
 	@echo "make services     start only PostgreSQL and Kafka;  make stop / make status / make clean-state"
 	@echo "make bench        end-to-end benchmark (≈10 min): table + bench-results.json"
 	@echo "make chaos        three-broker KRaft cluster, one broker killed mid-load (private services)"
@@ -43,11 +43,17 @@ run: services build
 migrate: services
 	@$(FERRY_ENV_VARS); FERRY_ENV=dev $(GO) run ./app/cmd/ferry migrate
 
-## Tests: vet, then every package (unit, integration, end-to-end).
+## Tests: tidy go.mod, vet, then every package (unit, integration, end-to-end).
 vet:
 	$(GO) vet ./...
 
-test: services vet sdk-test
+# go.mod and go.sum must be what `go mod tidy` writes. Only the root module
+# is checked: a nested module (such as sdk/go, if it becomes one) lies
+# outside it and checks itself.
+tidy-check:
+	@$(GO) mod tidy -diff || { echo "go.mod/go.sum are not tidy: run 'go mod tidy' and commit the result" >&2; exit 1; }
+
+test: tidy-check services vet sdk-test
 	@$(FERRY_ENV_VARS); \
 	$(GO) test -count=1 -p 2 -timeout 20m ./...
 	@$(MAKE) --no-print-directory fuzz

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/ferry-dev/ferry/delivery"
 )
 
 // Roles a process can play; "ferry serve" plays both unless told otherwise.
@@ -134,7 +136,7 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 		AttemptRetention:      duration("FERRY_ATTEMPT_RETENTION", 30*24*time.Hour),
 		BillingInterval:       duration("FERRY_BILLING_INTERVAL", 5*time.Minute),
 		APIRateLimitPerSecond: integer("FERRY_API_RATE_LIMIT", 2000),
-		ReplayRatePerSecond:   integer("FERRY_REPLAY_RATE_LIMIT", 200),
+		ReplayRatePerSecond:   integer("FERRY_REPLAY_RATE_LIMIT", delivery.DefaultReplayRatePerSecond),
 		Version:               str("FERRY_VERSION", Version),
 		PprofAddr:             str("FERRY_PPROF_ADDR", ""),
 	}

@@ -3,7 +3,7 @@
 // transactional outbox, the dispatcher that makes attempts, the retry
 // policy, the attempt log and replay.
 //
-// The pipeline (PRODUCT §4, §5):
+// The pipeline (README, Delivery guarantees; docs/contract.md#durability-on-ingest):
 //
 //	POST /events → one transaction: event + deliveries + outbox rows
 //	            → 202

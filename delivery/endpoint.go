@@ -19,17 +19,20 @@ import (
 
 	"github.com/ferry-dev/ferry"
 	"github.com/ferry-dev/ferry/dbtx"
+	"github.com/ferry-dev/ferry/page"
 )
 
-// Endpoint limits and defaults (PRODUCT §3, §4).
+// Endpoint limits and defaults (docs/contract.md#limits).
 const (
 	DefaultTimeoutSeconds = 10
 	MaxTimeoutSeconds     = 30
 	DefaultMaxInFlight    = 16
 	MaxMaxInFlight        = 256
+	MaxRateLimitPerSecond = 10000
 	maxURLLength          = 2048
 	maxDescription        = 500
 	maxEventTypes         = 100
+	maxEventTypeLen       = 100 // an event type name, in events, subscriptions and replay filters
 	maxCustomHeaders      = 20
 )
 
@@ -75,7 +78,9 @@ type EndpointPatch struct {
 }
 
 var (
-	eventTypePattern  = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._:\-/]{0,99}$`)
+	eventTypePattern = regexp.MustCompile(fmt.Sprintf(`^[A-Za-z0-9][A-Za-z0-9._:\-/]{0,%d}$`, maxEventTypeLen-1))
+	// eventTypeRule says in messages what eventTypePattern accepts.
+	eventTypeRule     = fmt.Sprintf("1-%d characters of letters, digits and . _ : - /", maxEventTypeLen)
 	headerNamePattern = regexp.MustCompile("^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$")
 )
 
@@ -133,7 +138,7 @@ func validateEventTypes(types []string) ([]string, error) {
 	out := make([]string, 0, len(types))
 	for _, t := range types {
 		if !eventTypePattern.MatchString(t) {
-			return nil, ferry.Invalid("event_types", "event type %q must be 1-100 characters of letters, digits and . _ : - /", t)
+			return nil, ferry.Invalid("event_types", "event type %q must be %s", t, eventTypeRule)
 		}
 		if !seen[t] {
 			seen[t] = true
@@ -248,7 +253,7 @@ func (s *Service) CreateEndpoint(ctx context.Context, tenantID uuid.UUID, in End
 		return Endpoint{}, "", err
 	}
 	if in.RateLimitPerSecond != nil {
-		if err := validateRange("rate_limit_per_second", *in.RateLimitPerSecond, 1, 10000); err != nil {
+		if err := validateRange("rate_limit_per_second", *in.RateLimitPerSecond, 1, MaxRateLimitPerSecond); err != nil {
 			return Endpoint{}, "", err
 		}
 	}
@@ -301,24 +306,24 @@ func (s *Service) Endpoint(ctx context.Context, tenantID, id uuid.UUID) (Endpoin
 }
 
 // ListEndpoints returns a page of the tenant's endpoints, newest first.
-func (s *Service) ListEndpoints(ctx context.Context, tenantID uuid.UUID, page Page) ([]Endpoint, string, error) {
-	cur, err := decodeCursor(page.Cursor)
+func (s *Service) ListEndpoints(ctx context.Context, tenantID uuid.UUID, pg page.Request) ([]Endpoint, string, error) {
+	cur, err := page.DecodeAt(pg.Cursor)
 	if err != nil {
 		return nil, "", err
 	}
 	var rows []endpointRow
 	q := s.db.WithContext(ctx).Scopes(forTenant(tenantID)).Where("deleted_at IS NULL")
-	if cur.timePtr() != nil {
-		q = q.Where("(created_at, id) < (?, ?)", cur.Time, cur.ID)
+	if cur.AtPtr() != nil {
+		q = q.Where("(created_at, id) < (?, ?)", cur.At, cur.ID)
 	}
-	if err := q.Order("created_at DESC, id DESC").Limit(page.limit() + 1).Find(&rows).Error; err != nil {
+	if err := q.Order("created_at DESC, id DESC").Limit(pg.Size() + 1).Find(&rows).Error; err != nil {
 		return nil, "", fmt.Errorf("list endpoints: %w", err)
 	}
 	out := make([]Endpoint, 0, len(rows))
 	for _, r := range rows {
 		out = append(out, r.endpoint())
 	}
-	out, next := paginate(out, page.limit(), func(e Endpoint) cursor { return cursor{Time: e.CreatedAt, ID: e.ID} })
+	out, next := page.Trim(out, pg.Size(), func(e Endpoint) page.Cursor { return page.Cursor{At: e.CreatedAt, ID: e.ID} })
 	return out, next, nil
 }
 
@@ -366,7 +371,7 @@ func (s *Service) UpdateEndpoint(ctx context.Context, tenantID, id uuid.UUID, pa
 		if *patch.RateLimitPerSecond == 0 {
 			ep.RateLimitPerSecond = nil
 		} else {
-			if err := validateRange("rate_limit_per_second", *patch.RateLimitPerSecond, 1, 10000); err != nil {
+			if err := validateRange("rate_limit_per_second", *patch.RateLimitPerSecond, 1, MaxRateLimitPerSecond); err != nil {
 				return Endpoint{}, err
 			}
 			ep.RateLimitPerSecond = patch.RateLimitPerSecond

@@ -19,8 +19,10 @@ import (
 	"github.com/ferry-dev/ferry/dbtx"
 )
 
-// Ingest limits (PRODUCT §3).
+// Ingest limits (docs/contract.md#limits).
 const (
+	// MaxPayloadBytes bounds an event's data; the API answers 413 above it
+	// and derives its messages from it (ferry.FormatBytes).
 	MaxPayloadBytes      = 256 << 10
 	maxIdempotencyKey    = 255
 	idempotencyKeyWindow = 24 * time.Hour
@@ -56,7 +58,7 @@ func (in *EventInput) validate() error {
 		return ferry.Invalid("type", "type is required")
 	}
 	if !eventTypePattern.MatchString(in.Type) {
-		return ferry.Invalid("type", "type must be 1-100 characters of letters, digits and . _ : - /")
+		return ferry.Invalid("type", "type must be %s", eventTypeRule)
 	}
 	trimmed := bytes.TrimSpace(in.Data)
 	if len(trimmed) == 0 || bytes.Equal(trimmed, []byte("null")) {
@@ -84,7 +86,7 @@ func (in *EventInput) validate() error {
 }
 
 // Ingest accepts an event: it returns only after the event, its deliveries
-// and their outbox rows are committed (PRODUCT §5), then hands the jobs to
+// and their outbox rows are committed (docs/contract.md#durability-on-ingest), then hands the jobs to
 // the relay. created is false when an idempotency key within 24 h matched
 // an earlier event, which is returned instead. Errors: EINVALID, EQUOTA,
 // ERATELIMIT, and wrapped database errors.

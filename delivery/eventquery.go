@@ -9,9 +9,10 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/ferry-dev/ferry"
+	"github.com/ferry-dev/ferry/page"
 )
 
-// Status is a delivery's state as the API reports it (PRODUCT §4).
+// Status is a delivery's state as the API reports it (docs/contract.md#delivery-status).
 type Status string
 
 // Delivery statuses.
@@ -30,6 +31,12 @@ func (s Status) Finished() bool {
 
 func (s Status) valid() bool {
 	return s == StatusPending || s == StatusRetrying || s.Finished()
+}
+
+// errBadStatus is the answer to a status filter that names no Status.
+func errBadStatus() error {
+	return ferry.Invalid("status", "status must be %s, %s, %s, %s or %s",
+		StatusPending, StatusRetrying, StatusSucceeded, StatusDropped, StatusExhausted)
 }
 
 // Delivery is one event's journey to one endpoint.
@@ -85,11 +92,11 @@ type EventFilter struct {
 
 // ListEvents returns a page of the tenant's events, newest first.
 // Errors: EINVALID.
-func (s *Service) ListEvents(ctx context.Context, tenantID uuid.UUID, f EventFilter, page Page) ([]Event, string, error) {
+func (s *Service) ListEvents(ctx context.Context, tenantID uuid.UUID, f EventFilter, pg page.Request) ([]Event, string, error) {
 	if f.Status != "" && !Status(f.Status).valid() {
-		return nil, "", ferry.Invalid("status", "status must be pending, retrying, succeeded, dropped or exhausted")
+		return nil, "", errBadStatus()
 	}
-	cur, err := decodeCursor(page.Cursor)
+	cur, err := page.DecodeAt(pg.Cursor)
 	if err != nil {
 		return nil, "", err
 	}
@@ -103,11 +110,11 @@ func (s *Service) ListEvents(ctx context.Context, tenantID uuid.UUID, f EventFil
 		AND (?::timestamptz IS NULL OR (e.created_at, e.id) < (?, ?))
 		ORDER BY e.created_at DESC, e.id DESC LIMIT ?`,
 		tenantID, f.Type, f.Type, f.Since, f.Since, f.Until, f.Until, f.Status, f.Status,
-		cur.timePtr(), cur.Time, cur.ID, page.limit()+1).Scan(&events).Error
+		cur.AtPtr(), cur.At, cur.ID, pg.Size()+1).Scan(&events).Error
 	if err != nil {
 		return nil, "", fmt.Errorf("list events: %w", err)
 	}
-	events, next := paginate(events, page.limit(), func(e Event) cursor { return cursor{Time: e.CreatedAt, ID: e.ID} })
+	events, next := page.Trim(events, pg.Size(), func(e Event) page.Cursor { return page.Cursor{At: e.CreatedAt, ID: e.ID} })
 	return events, next, nil
 }
 

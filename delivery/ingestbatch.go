@@ -6,9 +6,10 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/ferry-dev/ferry/delivery/internal/pgval"
 	"github.com/google/uuid"
 	"gorm.io/gorm"
+
+	"github.com/ferry-dev/ferry/delivery/internal/pgval"
 
 	"github.com/ferry-dev/ferry/dbtx"
 )
@@ -18,7 +19,7 @@ import (
 // queued (up to maxIngestBatch) and write it in ONE transaction: one
 // multi-row INSERT each for events, deliveries and outbox rows, one
 // fan-out query, one commit (one WAL flush). Every caller still returns
-// only after the transaction holding its event committed (PRODUCT §5).
+// only after the transaction holding its event committed (docs/contract.md#durability-on-ingest).
 // Under light load a batch is a single event, so latency does not suffer;
 // under heavy load round trips and commits are shared by hundreds of
 // events and far fewer pooled connections are held.
@@ -69,6 +70,9 @@ func (s *Service) commitBatch(ctx context.Context, batch []*ingestRequest) {
 		r := batch[0]
 		ev, created, err := s.ingestOne(tctx, r.tenantID, r.in, r.ev)
 		r.done <- ingestResult{ev, created, err}
+		if err == nil && created {
+			s.cfg.IngestBatch.Observe(1)
+		}
 		return
 	}
 	var jobs []Job
@@ -91,7 +95,7 @@ func (s *Service) commitBatch(ctx context.Context, batch []*ingestRequest) {
 	for _, r := range batch {
 		r.done <- ingestResult{ev: r.ev, created: true}
 	}
-	s.multiBatches.Add(1)
+	s.cfg.IngestBatch.Observe(float64(len(batch)))
 }
 
 // insertBatch writes the events of batch, their deliveries and outbox

@@ -13,9 +13,10 @@ import (
 
 	"github.com/ferry-dev/ferry"
 	"github.com/ferry-dev/ferry/delivery/internal/pgval"
+	"github.com/ferry-dev/ferry/page"
 )
 
-// Replays (PRODUCT §6) reuse the event's id and bytes: a replayed
+// Replays (docs/contract.md#replay) reuse the event's id and bytes: a replayed
 // delivery goes back to pending and gets a job for its next attempt
 // number with trigger "replay" and the actor who asked, committed with
 // its outbox row in one transaction and then handed to the relay. Its
@@ -182,6 +183,9 @@ const (
 	ReplayFailed    = "failed"
 )
 
+// maxReplayReason bounds the reason a staff replay must give (bytes).
+const maxReplayReason = 2000
+
 // ReplayFilter selects the deliveries a bulk replay re-sends. Every field
 // is optional; Until defaults to when the job was created, so a job never
 // chases deliveries created after it.
@@ -196,10 +200,10 @@ type ReplayFilter struct {
 func (f *ReplayFilter) validate() error {
 	f.EventType = strings.TrimSpace(f.EventType)
 	if f.EventType != "" && !eventTypePattern.MatchString(f.EventType) {
-		return ferry.Invalid("event_type", "event_type must be 1-100 characters of letters, digits and . _ : - /")
+		return ferry.Invalid("event_type", "event_type must be %s", eventTypeRule)
 	}
 	if f.Status != "" && !Status(f.Status).valid() {
-		return ferry.Invalid("status", "status must be pending, retrying, succeeded, dropped or exhausted")
+		return errBadStatus()
 	}
 	if f.Since != nil && f.Until != nil && !f.Since.Before(*f.Until) {
 		return ferry.Invalid("until", "until must be after since")
@@ -261,8 +265,8 @@ func (s *Service) CreateReplayJob(ctx context.Context, tenantID uuid.UUID, f Rep
 	if err := f.validate(); err != nil {
 		return ReplayJob{}, err
 	}
-	if !utf8.ValidString(reason) || len(reason) > 2000 {
-		return ReplayJob{}, ferry.Invalid("reason", "reason must be at most 2000 bytes of valid UTF-8")
+	if !utf8.ValidString(reason) || len(reason) > maxReplayReason {
+		return ReplayJob{}, ferry.Invalid("reason", "reason must be at most %d bytes of valid UTF-8", maxReplayReason)
 	}
 	db := s.db.WithContext(ctx)
 	if f.EndpointID != nil {
@@ -308,15 +312,15 @@ func (s *Service) ReplayJob(ctx context.Context, tenantID, id uuid.UUID) (Replay
 }
 
 // ListReplayJobs returns a page of the tenant's replay jobs, newest first.
-func (s *Service) ListReplayJobs(ctx context.Context, tenantID uuid.UUID, page Page) ([]ReplayJob, string, error) {
-	cur, err := decodeCursor(page.Cursor)
+func (s *Service) ListReplayJobs(ctx context.Context, tenantID uuid.UUID, pg page.Request) ([]ReplayJob, string, error) {
+	cur, err := page.DecodeAt(pg.Cursor)
 	if err != nil {
 		return nil, "", err
 	}
 	var rows []replayJobRow
 	if err := s.db.WithContext(ctx).Raw(`SELECT `+replayJobColumns+` FROM replay_jobs
 		WHERE tenant_id = ? AND (?::timestamptz IS NULL OR (created_at, id) < (?, ?))
-		ORDER BY created_at DESC, id DESC LIMIT ?`, tenantID, cur.timePtr(), cur.Time, cur.ID, page.limit()+1).
+		ORDER BY created_at DESC, id DESC LIMIT ?`, tenantID, cur.AtPtr(), cur.At, cur.ID, pg.Size()+1).
 		Scan(&rows).Error; err != nil {
 		return nil, "", fmt.Errorf("list replay jobs: %w", err)
 	}
@@ -324,7 +328,7 @@ func (s *Service) ListReplayJobs(ctx context.Context, tenantID uuid.UUID, page P
 	for i, r := range rows {
 		out[i] = r.job()
 	}
-	out, next := paginate(out, page.limit(), func(j ReplayJob) cursor { return cursor{Time: j.CreatedAt, ID: j.ID} })
+	out, next := page.Trim(out, pg.Size(), func(j ReplayJob) page.Cursor { return page.Cursor{At: j.CreatedAt, ID: j.ID} })
 	return out, next, nil
 }
 

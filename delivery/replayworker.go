@@ -13,10 +13,14 @@ import (
 	"gorm.io/gorm"
 )
 
+// DefaultReplayRatePerSecond is ReplayWorkerConfig.RatePerSecond when
+// unset, and FERRY_REPLAY_RATE_LIMIT's default.
+const DefaultReplayRatePerSecond = 200
+
 // ReplayWorkerConfig tunes the bulk replay worker.
 type ReplayWorkerConfig struct {
 	// RatePerSecond bounds deliveries re-queued per second by one worker
-	// (default 200).
+	// (default DefaultReplayRatePerSecond).
 	RatePerSecond int
 	// PageSize is how many deliveries one transaction re-queues
 	// (default 100, at most RatePerSecond).
@@ -29,7 +33,7 @@ type ReplayWorkerConfig struct {
 }
 
 func (c ReplayWorkerConfig) withDefaults() ReplayWorkerConfig {
-	c.RatePerSecond = cmp.Or(c.RatePerSecond, 200)
+	c.RatePerSecond = cmp.Or(c.RatePerSecond, DefaultReplayRatePerSecond)
 	c.PageSize = min(cmp.Or(c.PageSize, 100), c.RatePerSecond)
 	c.PollInterval = cmp.Or(c.PollInterval, time.Second)
 	c.Lease = cmp.Or(c.Lease, 30*time.Second)
@@ -187,7 +191,6 @@ func (w *ReplayWorker) page(ctx context.Context, job *replayJobRow) (bool, error
 			return errReplayStopped
 		}
 		job.Total, job.Done, job.CursorAt, job.CursorID = cur.Total, cur.Done, cur.CursorAt, cur.CursorID
-		state := cur.State
 		q := matching(tx, *job, "d.id, d.created_at", w.cfg.PageSize)
 		var rows []struct {
 			ID        uuid.UUID
@@ -216,7 +219,7 @@ func (w *ReplayWorker) page(ctx context.Context, job *replayJobRow) (bool, error
 			job.Total = job.Done
 		}
 		more = len(rows) == w.cfg.PageSize
-		state = ReplayRunning
+		state := ReplayRunning
 		var finished *time.Time
 		if !more {
 			state, finished = ReplayCompleted, &now

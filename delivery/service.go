@@ -4,13 +4,14 @@ import (
 	"context"
 	"errors"
 	"log/slog"
-	"sync/atomic"
 	"time"
+
+	"github.com/google/uuid"
+	"github.com/prometheus/client_golang/prometheus"
+	"gorm.io/gorm"
 
 	"github.com/ferry-dev/ferry/delivery/egress"
 	"github.com/ferry-dev/ferry/delivery/internal/batch"
-	"github.com/google/uuid"
-	"gorm.io/gorm"
 
 	"github.com/ferry-dev/ferry/dbtx"
 )
@@ -23,9 +24,16 @@ type Config struct {
 	// against it, the dialer checks every connection.
 	AddressPolicy egress.AddressPolicy
 	// RotationGrace is how long a rotated-out secret keeps signing
-	// (default 24 h, scaled by FERRY_RETRY_SCALE by the caller).
+	// (default DefaultRotationGrace, scaled by FERRY_RETRY_SCALE by the caller).
 	RotationGrace time.Duration
+	// IngestBatch, if set, observes how many events each committed ingest
+	// transaction held (Metrics.IngestBatch).
+	IngestBatch prometheus.Observer
 }
+
+// DefaultRotationGrace is how long a rotated-out signing secret keeps
+// signing when Config.RotationGrace is unset.
+const DefaultRotationGrace = 24 * time.Hour
 
 // Limits is what delivery needs from billing: plan limits checked inside
 // the transaction that would exceed them, and how long attempts stay
@@ -70,9 +78,6 @@ type Service struct {
 	log    *slog.Logger
 	now    func() time.Time
 	ingest *batch.Coalescer[*ingestRequest] // group commit of concurrent ingests (ingestbatch.go)
-	// multiBatches counts committed ingest transactions that held more
-	// than one event (observability for tests and profiling).
-	multiBatches atomic.Int64
 }
 
 // NewService returns a Service. limits may be nil.
@@ -81,10 +86,13 @@ func NewService(db *gorm.DB, cipher *Cipher, relay Enqueuer, limits Limits, cfg 
 		return nil, errors.New("delivery.NewService: db, cipher, relay and log are required")
 	}
 	if cfg.RotationGrace == 0 {
-		cfg.RotationGrace = 24 * time.Hour
+		cfg.RotationGrace = DefaultRotationGrace
 	}
 	if now == nil {
 		now = time.Now
+	}
+	if cfg.IngestBatch == nil {
+		cfg.IngestBatch = prometheus.ObserverFunc(func(float64) {})
 	}
 	s := &Service{db: db, cipher: cipher, relay: relay, limits: limits, cfg: cfg, log: log, now: now}
 	s.ingest = batch.New(maxIngestBatch, maxIngestCommitters, s.commitBatch)

@@ -7,6 +7,8 @@ import (
 	"net/url"
 
 	"github.com/google/uuid"
+
+	"github.com/ferry-dev/ferry/page"
 )
 
 // Support staff see a tenant's events, deliveries and attempts but never
@@ -93,8 +95,8 @@ func redactQuery(raw string) string {
 
 // StaffEndpoints lists a tenant's endpoints for support staff, custom
 // header values and URL query values redacted. Errors: EINVALID (cursor).
-func (s *Service) StaffEndpoints(ctx context.Context, tenantID uuid.UUID, page Page) ([]Endpoint, string, error) {
-	eps, next, err := s.ListEndpoints(ctx, tenantID, page)
+func (s *Service) StaffEndpoints(ctx context.Context, tenantID uuid.UUID, pg page.Request) ([]Endpoint, string, error) {
+	eps, next, err := s.ListEndpoints(ctx, tenantID, pg)
 	if err != nil {
 		return nil, "", err
 	}

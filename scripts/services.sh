@@ -28,7 +28,12 @@
 #   FERRY_KAFKA_MIN_ISR (1)      min.insync.replicas default
 #   FERRY_PG_BIN           directory holding initdb/pg_ctl (default: newest /usr/lib/postgresql/*/bin)
 #   FERRY_KAFKA_HEAP_OPTS  JVM heap for the broker (default: -Xms256m -Xmx512m)
-#   JAVA_HOME              JDK to use (default: java on PATH)
+#   JAVA_HOME              JDK to use (default: java on PATH; when there is
+#                          none, root installs FERRY_JDK_PACKAGE with apt-get)
+#   FERRY_JDK_PACKAGE      Debian package of the JDK (default-jdk-headless)
+#
+# Missing system packages (PostgreSQL, a JDK, Maven) are installed with
+# apt-get when running as root; otherwise the exact command is printed.
 #
 # State lives in <repo>/.ferry:
 #   .ferry/pg/      data/ (cluster), run/ (unix socket), postgres.log
@@ -88,6 +93,36 @@ IS_ROOT=0
 log() { printf '%s\n' "$*"; }
 err() { printf 'services.sh: error: %s\n' "$*" >&2; }
 die() { err "$@"; exit 1; }
+
+# apt_install WHAT PKG...: install Debian packages when running as root;
+# otherwise print the exact command and exit. WHAT says in messages what
+# is missing.
+apt_install() {
+  local what="$1"
+  shift
+  local cmd="apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y $*"
+  if [[ "$IS_ROOT" -ne 1 ]]; then
+    err "$what not found."
+    err "Install it once, then re-run this script:"
+    err "    sudo sh -c '$cmd'"
+    exit 1
+  fi
+  command -v apt-get >/dev/null || die "$what not found and apt-get is not available; install $* by hand"
+  log "installing $* with apt-get ($what) ..."
+  # Refresh the package index only when apt does not know a package yet.
+  local pkg
+  for pkg in "$@"; do
+    if ! apt-cache show "$pkg" >/dev/null 2>&1; then
+      apt-get update -q </dev/null || die "apt-get update failed"
+      break
+    fi
+  done
+  if ! DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$@" </dev/null; then
+    log "install failed; refreshing the package index and retrying"
+    apt-get update -q </dev/null || die "apt-get update failed"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$@" </dev/null || die "apt-get install $* failed"
+  fi
+}
 
 validate_port() {
   [[ "$2" =~ ^[0-9]+$ ]] && (( $2 > 0 && $2 < 65536 )) || die "$1 must be a TCP port number, got '$2'"
@@ -152,24 +187,7 @@ pg_find_bin() {
 }
 
 pg_install() {
-  local cmd="apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y postgresql"
-  if [[ "$IS_ROOT" -ne 1 ]]; then
-    err "PostgreSQL server binaries not found (/usr/lib/postgresql/*/bin/initdb)."
-    err "Install them once, then re-run this script:"
-    err "    sudo sh -c '$cmd'"
-    exit 1
-  fi
-  command -v apt-get >/dev/null || die "PostgreSQL is not installed and apt-get is not available; install the PostgreSQL server (initdb, pg_ctl) under /usr/lib/postgresql/<version>/bin"
-  log "postgres: installing the postgresql package with apt-get ..."
-  # Refresh the package index only when apt does not know the package yet.
-  if ! apt-cache show postgresql >/dev/null 2>&1; then
-    apt-get update -q </dev/null || die "apt-get update failed"
-  fi
-  if ! DEBIAN_FRONTEND=noninteractive apt-get install -y -q postgresql </dev/null; then
-    log "postgres: install failed; refreshing the package index and retrying"
-    apt-get update -q </dev/null || die "apt-get update failed"
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -q postgresql </dev/null || die "apt-get install postgresql failed"
-  fi
+  apt_install "PostgreSQL server binaries (/usr/lib/postgresql/*/bin/initdb)" postgresql
 }
 
 # Run a PostgreSQL server-side tool as the account that owns the cluster.
@@ -430,6 +448,19 @@ pg_status() {
 JAVA=""
 KAFKA_VERSION=""
 
+JAVA_MIN=17 # the oldest Java the Kafka broker runs on
+JDK_PACKAGE="${FERRY_JDK_PACKAGE:-default-jdk-headless}"
+
+# java_major JAVA: the major version of a java binary ("1.8.0_402" → 1,
+# "17.0.9" → 17), or 0 when it cannot be read.
+java_major() {
+  local v
+  v="$("$1" -version 2>&1 | sed -n 's/.*version "\([0-9]*\).*/\1/p' | head -n 1)"
+  printf '%s' "${v:-0}"
+}
+
+# find_java sets JAVA: JAVA_HOME's, else the one on PATH, else (as root) a
+# JDK installed with apt-get. It must be Java $JAVA_MIN or later.
 find_java() {
   [[ -n "$JAVA" ]] && return 0
   if [[ -n "${JAVA_HOME:-}" && -x "$JAVA_HOME/bin/java" ]]; then
@@ -437,8 +468,22 @@ find_java() {
   elif command -v java >/dev/null 2>&1; then
     JAVA="$(command -v java)"
   else
-    die "java not found: Kafka needs a JDK/JRE 17 (e.g. apt-get install -y openjdk-17-jre-headless) or JAVA_HOME"
+    apt_install "java (Kafka needs a JDK $JAVA_MIN or later, or JAVA_HOME)" "$JDK_PACKAGE"
+    command -v java >/dev/null 2>&1 || die "$JDK_PACKAGE was installed but java is not on PATH; set JAVA_HOME"
+    JAVA="$(command -v java)"
   fi
+  local major
+  major="$(java_major "$JAVA")"
+  if (( major < JAVA_MIN )); then
+    die "$JAVA is Java $major; Kafka needs $JAVA_MIN or later: set JAVA_HOME to a newer JDK (e.g. apt-get install -y openjdk-$JAVA_MIN-jdk-headless)"
+  fi
+}
+
+# find_maven makes sure mvn is on PATH, installing Maven as root.
+find_maven() {
+  command -v mvn >/dev/null 2>&1 && return 0
+  apt_install "mvn (Apache Maven fetches the Kafka $KAFKA_VERSION jars once)" maven
+  command -v mvn >/dev/null 2>&1 || die "maven was installed but mvn is not on PATH"
 }
 
 kafka_version() {
@@ -461,7 +506,8 @@ kafka_ensure_libs() {
         && -f "$KAFKA_LIBS/kafka_2.13-$KAFKA_VERSION.jar" ]]; then
     return 0
   fi
-  command -v mvn >/dev/null 2>&1 || die "mvn (Apache Maven) is needed once to download Kafka $KAFKA_VERSION jars (apt-get install -y maven)"
+  find_java
+  find_maven
   log "kafka: fetching Apache Kafka $KAFKA_VERSION jars with Maven (cached in ~/.m2) ..."
   mkdir -p "$KAFKA_DIR"
   # Copy into a temporary directory and swap it in, so an interrupted

@@ -82,13 +82,17 @@ type SignupInput struct {
 	Organization string `json:"organization"`
 }
 
+// maxEmailLen is the longest email address (RFC 5321 path limit less the
+// angle brackets); staff search takes queries up to the same length.
+const maxEmailLen = 254
+
 // normalizeEmail validates and lower-cases an email address.
 func normalizeEmail(field, s string) (string, error) {
 	s = strings.TrimSpace(s)
 	if s == "" {
 		return "", ferry.Invalid(field, "email is required")
 	}
-	if len(s) > 254 || !utf8.ValidString(s) {
+	if len(s) > maxEmailLen || !utf8.ValidString(s) {
 		return "", ferry.Invalid(field, "email is not a valid address")
 	}
 	a, err := mail.ParseAddress(s)

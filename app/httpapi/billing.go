@@ -7,7 +7,7 @@ import (
 	"github.com/ferry-dev/ferry/tenants"
 )
 
-// billingRoutes registers the billing API (PRODUCT §7): the tenant's plan,
+// billingRoutes registers the billing API (README, Plans and billing): the tenant's plan,
 // usage and invoices, plan changes by the owner, and staff's view of a
 // tenant's billing.
 func (s *server) billingRoutes(api fiber.Router) {
@@ -47,7 +47,7 @@ func (s *server) changePlan(c *fiber.Ctx) error {
 }
 
 func (s *server) listInvoices(c *fiber.Ctx) error {
-	pg, err := page(c)
+	pg, err := pageRequest(c)
 	if err != nil {
 		return err
 	}

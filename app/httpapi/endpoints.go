@@ -25,7 +25,7 @@ func (s *server) createEndpoint(c *fiber.Ctx) error {
 }
 
 func (s *server) listEndpoints(c *fiber.Ctx) error {
-	pg, err := page(c)
+	pg, err := pageRequest(c)
 	if err != nil {
 		return err
 	}
@@ -104,7 +104,7 @@ func (s *server) endpointAttempts(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	pg, err := page(c)
+	pg, err := pageRequest(c)
 	if err != nil {
 		return err
 	}

@@ -24,7 +24,7 @@ func (s *server) createEvent(c *fiber.Ctx) error {
 		return err
 	}
 	if len(in.Data) > delivery.MaxPayloadBytes {
-		return &ferry.Error{Code: ferry.ETOOLARGE, Message: "data exceeds 256 KiB", Field: "data"}
+		return &ferry.Error{Code: ferry.ETOOLARGE, Message: "data exceeds " + ferry.FormatBytes(delivery.MaxPayloadBytes), Field: "data"}
 	}
 	if h := c.Get("Idempotency-Key"); h != "" {
 		if in.IdempotencyKey != "" && in.IdempotencyKey != h {
@@ -46,7 +46,7 @@ func (s *server) createEvent(c *fiber.Ctx) error {
 }
 
 func (s *server) listEvents(c *fiber.Ctx) error {
-	pg, err := page(c)
+	pg, err := pageRequest(c)
 	if err != nil {
 		return err
 	}

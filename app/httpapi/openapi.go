@@ -11,8 +11,10 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/ferry-dev/ferry"
 	"github.com/ferry-dev/ferry/billing"
 	"github.com/ferry-dev/ferry/delivery"
+	"github.com/ferry-dev/ferry/page"
 	"github.com/ferry-dev/ferry/tenants"
 )
 
@@ -64,8 +66,8 @@ func queryParam(name, desc string, schema *openapi3.Schema) *openapi3.ParameterR
 
 func pageParams() openapi3.Parameters {
 	return openapi3.Parameters{
-		queryParam("limit", fmt.Sprintf("page size (1-%d, default 50)", delivery.MaxPageSize),
-			openapi3.NewIntegerSchema().WithMin(1).WithMax(delivery.MaxPageSize)),
+		queryParam("limit", fmt.Sprintf("page size (1-%d, default %d)", page.MaxSize, page.DefaultSize),
+			openapi3.NewIntegerSchema().WithMin(1).WithMax(page.MaxSize)),
 		queryParam("cursor", "next_cursor of the previous page", openapi3.NewStringSchema()),
 	}
 }
@@ -150,7 +152,7 @@ func operations() map[string]op {
 func errorDescriptions() map[int]string {
 	return map[int]string{
 		400: "malformed JSON or body (bad_request)", 401: "missing or bad credentials", 403: "role or CSRF check failed",
-		404: "not found (also another tenant's object)", 409: "conflict", 413: "body over 256 KiB",
+		404: "not found (also another tenant's object)", 409: "conflict", 413: "body over " + ferry.FormatBytes(delivery.MaxPayloadBytes),
 		422: "a field failed validation", 429: "rate limited (Retry-After)", 503: "database unavailable; retry",
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ferry-dev/ferry"
 	"github.com/ferry-dev/ferry/billing"
 	"github.com/ferry-dev/ferry/delivery"
 	"github.com/ferry-dev/ferry/tenants"
@@ -164,7 +165,7 @@ func domainFields() map[reflect.Type]map[string]fieldSpec {
 		},
 		reflect.TypeFor[delivery.EventInput](): {
 			"type":            {required: true, description: "event type, e.g. invoice.paid"},
-			"data":            {required: true, description: "any JSON value but null (payload up to 256 KiB)"},
+			"data":            {required: true, description: "any JSON value but null (payload up to " + ferry.FormatBytes(delivery.MaxPayloadBytes) + ")"},
 			"idempotency_key": {description: "same key within 24 h returns the original event (or send Idempotency-Key)"},
 		},
 		reflect.TypeFor[delivery.Event](): {

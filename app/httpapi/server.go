@@ -186,10 +186,16 @@ const (
 	readBodyLimit = 4 << 20
 )
 
+// errBodyTooLarge is the 413 for a request body over requestBodyLimit. It
+// names the payload limit, the one a client can act on.
+func errBodyTooLarge() *ferry.Error {
+	return &ferry.Error{Code: ferry.ETOOLARGE, Message: "request body exceeds " + ferry.FormatBytes(delivery.MaxPayloadBytes)}
+}
+
 // limitBody refuses request bodies over requestBodyLimit with 413.
 func limitBody(c *fiber.Ctx) error {
 	if len(c.Request().Body()) > requestBodyLimit {
-		return &ferry.Error{Code: ferry.ETOOLARGE, Message: "request body exceeds 256 KiB"}
+		return errBodyTooLarge()
 	}
 	return c.Next()
 }

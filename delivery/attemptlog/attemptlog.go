@@ -8,15 +8,16 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
-	"sync/atomic"
 	"time"
 
-	"github.com/ferry-dev/ferry/delivery"
-	"github.com/ferry-dev/ferry/delivery/internal/pgval"
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/prometheus/client_golang/prometheus"
 	"gorm.io/gorm"
+
+	"github.com/ferry-dev/ferry/delivery"
+	"github.com/ferry-dev/ferry/delivery/internal/pgval"
 )
 
 // attemptRecord is one attempt plus the delivery state it leads to.
@@ -34,11 +35,18 @@ type Config struct {
 	// MaxBatch bounds attempts per transaction (default 1000).
 	MaxBatch int
 	// DisableAfter disables an endpoint whose attempts have all failed for
-	// this long (default 5 days, scaled by the caller).
+	// this long (default DefaultDisableAfter, scaled by the caller).
 	DisableAfter time.Duration
 	// Now is the clock for health tracking; nil uses time.Now.
 	Now func() time.Time
+	// BatchSize, if set, observes how many attempts each committed batch
+	// held (delivery.Metrics.AttemptLogBatch).
+	BatchSize prometheus.Observer
 }
+
+// DefaultDisableAfter is how long an endpoint may fail without a success
+// before it is disabled, when Config.DisableAfter is unset.
+const DefaultDisableAfter = 5 * 24 * time.Hour
 
 // AttemptLog writes attempts in batches: each transaction COPYs the
 // attempts into the partitioned log, advances their deliveries and tracks
@@ -49,8 +57,6 @@ type Log struct {
 	cfg Config
 	log *slog.Logger
 	ch  chan pendingRecord
-	// batches counts committed batches (tests check attempts share them).
-	batches atomic.Int64
 }
 
 type pendingRecord struct {
@@ -61,9 +67,12 @@ type pendingRecord struct {
 // NewAttemptLog returns an AttemptLog; call Run to start it.
 func New(db *gorm.DB, cfg Config, log *slog.Logger) *Log {
 	cfg.MaxBatch = cmp.Or(cfg.MaxBatch, 1000)
-	cfg.DisableAfter = cmp.Or(cfg.DisableAfter, 5*24*time.Hour)
+	cfg.DisableAfter = cmp.Or(cfg.DisableAfter, DefaultDisableAfter)
 	if cfg.Now == nil {
 		cfg.Now = time.Now
+	}
+	if cfg.BatchSize == nil {
+		cfg.BatchSize = prometheus.ObserverFunc(func(float64) {})
 	}
 	return &Log{db: db, cfg: cfg, log: log, ch: make(chan pendingRecord, cfg.MaxBatch)}
 }
@@ -110,7 +119,7 @@ func (l *Log) Run(ctx context.Context) error {
 		}
 		err := l.write(ctx, batch)
 		if err == nil {
-			l.batches.Add(1)
+			l.cfg.BatchSize.Observe(float64(len(batch)))
 		}
 		if err != nil {
 			l.log.Warn("attempt log batch failed", "err", err, "attempts", len(batch))
@@ -217,7 +226,7 @@ func (l *Log) write(ctx context.Context, batch []pendingRecord) error {
 }
 
 // trackHealth clears failing_since on success, starts it on failure, and
-// disables an endpoint that has failed for DisableAfter (PRODUCT §4).
+// disables an endpoint that has failed for DisableAfter (README, Delivery guarantees: Endpoint health).
 func (l *Log) trackHealth(ctx context.Context, tx pgx.Tx, succeeded, failed []uuid.UUID, now time.Time) error {
 	if len(succeeded) > 0 {
 		if _, err := tx.Exec(ctx, `UPDATE endpoints SET failing_since = NULL

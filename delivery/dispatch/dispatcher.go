@@ -81,7 +81,7 @@ func NewDispatcher(db *gorm.DB, cipher *delivery.Cipher, sender *egress.Sender, 
 	d := &Dispatcher{
 		db: db, endpoints: newEndpointCache(db, cipher, cfg.EndpointTTL, now), sender: sender, pub: pub,
 		attempts: attempts, metrics: metrics, cfg: cfg, tiers: cfg.Policy.Tiers(), log: log, now: now,
-		states: newStateLoader(db), parking: newParkingLot(db, pub, log, now),
+		states: newStateLoader(db, metrics.StateBatch), parking: newParkingLot(db, pub, log, now),
 	}
 	d.lanes = newLanes(d, cfg)
 	return d

@@ -1,4 +1,4 @@
-// Billing.tsx: plan, usage against quota, plan change and invoices (PRODUCT §7).
+// Billing.tsx: plan, usage against quota, plan change and invoices (README, Plans and billing).
 import { useEffect, useState } from 'react'
 import { api, type Page } from '../api'
 import { Badge, Empty, ErrorMessage, Loading, Notice, Pager, ProgressBar, ConfirmButton } from '../components'

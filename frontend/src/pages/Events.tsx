@@ -7,7 +7,7 @@ import { usePaged } from '../paging'
 import { Link, navigate } from '../router'
 import type { FerryEvent } from '../types'
 
-/** EventFilters are the event list's filters (PRODUCT §3). */
+/** EventFilters are the event list's filters (README, API routes). */
 export interface EventFilters {
   type: string
   status: string
