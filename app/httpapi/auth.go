@@ -51,8 +51,9 @@ const (
 // auth authenticates the request (API key or session cookie), enforces
 // the double-submit CSRF token on cookie-authenticated writes, and checks
 // the caller's role.
-func (s *server) auth(accept credentials, minRole tenants.Role) fiber.Handler {
+func (s *server) auth(route credentials, minRole tenants.Role) fiber.Handler {
 	return func(c *fiber.Ctx) error {
+		accept := route
 		p, err := s.authenticate(c)
 		if err != nil {
 			return err

@@ -5,7 +5,11 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/ferry-dev/ferry"
+	"github.com/ferry-dev/ferry/app"
+	"github.com/ferry-dev/ferry/tenants"
 	"github.com/ferry-dev/ferry/tests/testenv"
 )
 
@@ -28,6 +32,32 @@ func TestStaffCommandsNeedOnlyTheDatabase(t *testing.T) {
 		strings.NewReader("a chosen password\n"), &out)
 	if err != nil || strings.Contains(out.String(), "password") {
 		t.Errorf("create --password-stdin: %v\n%s", err, out.String())
+	}
+	// A live session of pat ends when the command disables the account.
+	cfg, err := app.DBConfigFromEnv(getenv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := app.OpenDB(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc, err := app.NewTenantsService(db, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := svc.Login(ctx, tenants.LoginInput{Email: "pat@ferry.example", Password: "a chosen password"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p, err = svc.StartSession(ctx, p, time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	if err := run(ctx, []string{"staff", "disable", "--email", "pat@ferry.example"}, getenv, nil, &out); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.Refresh(ctx, p); ferry.ErrorCode(err) != ferry.EUNAUTHORIZED {
+		t.Errorf("session of a disabled staff member: %v, want unauthorized", err)
 	}
 	for _, cmd := range []string{"disable", "reset-totp", "delete"} {
 		out.Reset()
