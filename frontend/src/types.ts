@@ -13,6 +13,8 @@ export interface Me {
   email: string
   role: 'owner' | 'admin' | 'viewer' | 'staff'
   tenant?: Tenant
+  /** What the session must do before anything else. */
+  restriction?: 'password_change' | 'totp_enrolment'
 }
 
 export interface ApiKey {
@@ -121,8 +123,8 @@ export interface Member {
   email: string
   role: 'owner' | 'admin' | 'viewer'
   created_at: string
-  password?: string
-  temporary_password?: string
+  /** True until the member accepts the emailed invite. */
+  invited?: boolean
 }
 
 export interface TenantSummary extends Tenant {

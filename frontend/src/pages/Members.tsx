@@ -2,7 +2,7 @@
 // change roles and remove members.
 import { useState, type FormEvent } from 'react'
 import { api, type Page } from '../api'
-import { ConfirmButton, CopyButton, Empty, ErrorMessage, Field, Loading, Notice, Pager } from '../components'
+import { ConfirmButton, Empty, ErrorMessage, Field, Loading, Notice, Pager } from '../components'
 import { formatTime } from '../format'
 import { usePaged } from '../paging'
 import { useSession } from '../session'
@@ -38,7 +38,6 @@ export function MembersPage() {
       setEmail('')
     })
   }
-  const tempPassword = invited?.password ?? invited?.temporary_password
 
   return (
     <section>
@@ -60,13 +59,8 @@ export function MembersPage() {
       <Notice>{notice}</Notice>
       {invited && (
         <div className="card card-highlight" role="region" aria-label="New member">
-          <h2>{invited.email} was added as {invited.role}</h2>
-          {tempPassword && (
-            <>
-              <p>Give them this temporary password; it is shown once.</p>
-              <div className="secret"><code>{tempPassword}</code><CopyButton text={tempPassword} /></div>
-            </>
-          )}
+          <h2>{invited.email} was invited as {invited.role}</h2>
+          <p>We emailed them a link to join. They choose their own password; the link works for 7 days.</p>
           <button type="button" className="btn btn-small" onClick={() => setInvited(null)}>Done</button>
         </div>
       )}
@@ -80,7 +74,10 @@ export function MembersPage() {
             <tbody>
               {list.items.map((m) => (
                 <tr key={m.id}>
-                  <td>{m.email}{m.id === me.user_id && <span className="muted"> (you)</span>}</td>
+                  <td>
+                    {m.email}{m.id === me.user_id && <span className="muted"> (you)</span>}
+                    {m.invited && <> <span className="badge badge-info">invited</span></>}
+                  </td>
                   <td>
                     {writer && m.id !== me.user_id ? (
                       <select aria-label={`Role of ${m.email}`} value={m.role} onChange={(e) => run(async () => {
