@@ -2,6 +2,8 @@ package httpapi
 
 import (
 	"github.com/gofiber/fiber/v2"
+
+	"github.com/ferry-dev/ferry"
 )
 
 // changePassword: POST /me/password. The session making the change stays
@@ -98,6 +100,9 @@ func (s *server) startTOTP(c *fiber.Ctx) error {
 
 // confirmTOTP: POST /me/totp/confirm (staff) {code}.
 func (s *server) confirmTOTP(c *fiber.Ctx) error {
+	if !principal(c).IsStaff() {
+		return &ferry.Error{Code: ferry.EFORBIDDEN, Message: "only staff use a TOTP second factor"}
+	}
 	var in struct {
 		Code string `json:"code"`
 	}
