@@ -107,10 +107,15 @@ func (s *Service) StartSession(ctx context.Context, p Principal, ttl time.Durati
 	if err := s.db.WithContext(ctx).Create(&row).Error; err != nil {
 		return Principal{}, fmt.Errorf("insert session: %w", err)
 	}
-	// Expired rows are of no use; each login sweeps a few.
+	// Expired sessions and throttle hits older than any window are of no
+	// use; each sign-in sweeps a few (hand-written: DELETE … LIMIT).
 	if err := s.db.WithContext(ctx).Exec(`DELETE FROM sessions WHERE id IN
 		(SELECT id FROM sessions WHERE expires_at < ? LIMIT 100)`, now.Add(-time.Hour)).Error; err != nil {
 		s.log.WarnContext(ctx, "sweep expired sessions", "err", err)
+	}
+	if err := s.db.WithContext(ctx).Exec(`DELETE FROM auth_throttle WHERE ctid IN
+		(SELECT ctid FROM auth_throttle WHERE at < ? LIMIT 100)`, now.Add(-24*time.Hour)).Error; err != nil {
+		s.log.WarnContext(ctx, "sweep old throttle hits", "err", err)
 	}
 	s.sessions.put(row.ID, cachedSession{subject: p.UserID, loadedAt: now, expires: row.ExpiresAt})
 	p.SessionID = row.ID
