@@ -186,3 +186,24 @@ func TestStaffTOTPAndDisable(t *testing.T) {
 		t.Errorf("delete staff: %v", err)
 	}
 }
+
+func TestLoginLimitPerClientAddress(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	b.svc.cfg.MaxLoginFailuresPerAddr = 4
+	ctx := context.Background()
+	b.signup(t, "ann@example.com")
+	// Spraying many accounts from one address hits the address limit.
+	for i, email := range []string{"a@example.com", "b@example.com", "c@example.com", "d@example.com"} {
+		if _, err := b.svc.Login(ctx, LoginInput{Email: email, Password: "guess guess", ClientAddr: "198.51.100.7"}); ferry.ErrorCode(err) != ferry.EUNAUTHORIZED {
+			t.Fatalf("guess %d: %v", i+1, err)
+		}
+	}
+	if _, err := b.svc.Login(ctx, LoginInput{Email: "ann@example.com", Password: "correct horse battery", ClientAddr: "198.51.100.7"}); ferry.ErrorCode(err) != ferry.ERATELIMIT {
+		t.Errorf("fifth login from the address: %v, want rate_limited", err)
+	}
+	// Another address is not affected.
+	if _, err := b.svc.Login(ctx, LoginInput{Email: "ann@example.com", Password: "correct horse battery", ClientAddr: "203.0.113.9"}); err != nil {
+		t.Errorf("login from another address: %v", err)
+	}
+}

@@ -366,3 +366,18 @@ func TestHostPrefixedCookiesOverHTTPS(t *testing.T) {
 		t.Errorf("unprefixed cookies (settable by a subdomain) accepted: %d", s)
 	}
 }
+
+func TestSignupMailsAnAddressVerificationLink(t *testing.T) {
+	t.Parallel()
+	f := startFerry(t, testConfig(t))
+	signUp(t, f, "ann@verify.example")
+	links, mails := mailedLinks(t, "ann@verify.example", f.URL+"/verify-email#token=")
+	if m := mails[0]; !strings.Contains(m.Subject, "Confirm your email address") || !strings.Contains(m.HTML, links[0]) {
+		t.Errorf("verification mail: %q\n%s", m.Subject, m.HTML)
+	}
+	c := newClient(t, f.URL+"/api/v1")
+	c.must(204, "POST", "/auth/verify-email", map[string]string{"token": tokenOf(links[0])}, nil)
+	if r := c.raw("POST", "/auth/verify-email", mustJSON(t, map[string]string{"token": tokenOf(links[0])}), nil); r.Status != 422 {
+		t.Errorf("verification link used twice: %d", r.Status)
+	}
+}
