@@ -59,7 +59,7 @@ start() {
     running || { say "mailpit did not start; see $MAIL_DIR/mailpit.log"; exit 1; }
     say "mail catcher started"
   fi
-  say "mail inbox: $WEB_URL/"
+  say "mail catcher inbox (every mail Ferry sends locally): $WEB_URL/"
   printf "export FERRY_SMTP_URL='smtp://127.0.0.1:%s'\n" "$SMTP_PORT"
   printf "export FERRY_TEST_SMTP_URL='smtp://127.0.0.1:%s'\n" "$SMTP_PORT"
   printf "export FERRY_TEST_MAIL_API='%s'\n" "$WEB_URL"

@@ -2,6 +2,7 @@ package tenants
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/google/uuid"
@@ -19,6 +20,16 @@ const (
 	keyResetAccount = "reset:" // reset mails per email
 	keyResetAddr    = "reset-addr:"
 )
+
+// onField moves a validation error to the request field that carried the
+// value.
+func onField(err error, field string) error {
+	var fe *ferry.Error
+	if errors.As(err, &fe) {
+		return &ferry.Error{Code: fe.Code, Message: fe.Message, Field: field}
+	}
+	return err
+}
 
 // loadCredentials returns the password hash of a user or staff subject.
 func (s *Service) loadCredentials(tx *gorm.DB, kind PrincipalKind, id uuid.UUID) (string, error) {
@@ -63,7 +74,7 @@ func (s *Service) ChangePassword(ctx context.Context, p Principal, current, next
 		return &ferry.Error{Code: ferry.EFORBIDDEN, Message: "only a portal session can change its password"}
 	}
 	if err := validatePassword(next); err != nil {
-		return &ferry.Error{Code: ferry.EINVALID, Message: err.(*ferry.Error).Message, Field: "new_password"}
+		return onField(err, "new_password")
 	}
 	if current == next {
 		return ferry.Invalid("new_password", "the new password must differ from the current one")
@@ -136,7 +147,7 @@ func (s *Service) RequestPasswordReset(ctx context.Context, emailIn, clientAddr 
 // address). Errors: EINVALID (bad token or password).
 func (s *Service) ConfirmPasswordReset(ctx context.Context, token, password string) error {
 	if err := validatePassword(password); err != nil {
-		return &ferry.Error{Code: ferry.EINVALID, Message: err.(*ferry.Error).Message, Field: "new_password"}
+		return onField(err, "new_password")
 	}
 	var row accountTokenRow
 	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
