@@ -181,6 +181,9 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 			return nil, fmt.Errorf("listen on %s: %w", cfg.HTTPAddr, err)
 		}
 	}
+	if !cfg.Dev && cfg.PublicURL == "" && cfg.Roles[RoleAPI] {
+		log.Warn("FERRY_PUBLIC_URL is not set: links in emails (password reset, invites) name the listen address " + a.URL())
+	}
 	accounts, err := newAccountMail(cfg, log)
 	if err != nil {
 		return nil, err

@@ -118,7 +118,7 @@ func (s *Service) RequestPasswordReset(ctx context.Context, emailIn, clientAddr 
 	if err != nil {
 		return err
 	}
-	if err := s.reserve(ctx, throttleLimit{key: keyResetAddr + clientAddr, max: s.cfg.SignupsPerAddr,
+	if err := s.reserve(ctx, throttleLimit{key: keyResetAddr + clientKey(clientAddr), max: s.cfg.SignupsPerAddr,
 		window: s.cfg.SignupWindow, message: "too many requests from this address; try again later"}); err != nil {
 		return err
 	}

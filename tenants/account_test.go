@@ -207,3 +207,18 @@ func TestLoginLimitPerClientAddress(t *testing.T) {
 		t.Errorf("login from another address: %v", err)
 	}
 }
+
+func TestClientKey(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{
+		"198.51.100.7":         "198.51.100.7",
+		"::ffff:198.51.100.7":  "198.51.100.7",
+		"2001:db8:1:2:3:4:5:6": "2001:db8:1:2::/64",
+		"2001:db8:1:2:ffff::9": "2001:db8:1:2::/64",
+		"not an address":       "not an address",
+	} {
+		if got := clientKey(in); got != want {
+			t.Errorf("clientKey(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -144,7 +144,7 @@ func (s *Service) Signup(ctx context.Context, in SignupInput, clientAddr string)
 	if err != nil {
 		return Principal{}, err
 	}
-	if err := s.reserve(ctx, throttleLimit{key: keySignupAddr + clientAddr, max: s.cfg.SignupsPerAddr,
+	if err := s.reserve(ctx, throttleLimit{key: keySignupAddr + clientKey(clientAddr), max: s.cfg.SignupsPerAddr,
 		window: s.cfg.SignupWindow, message: "too many sign-ups from this address; try again later"}); err != nil {
 		return Principal{}, err
 	}
@@ -213,7 +213,7 @@ func (s *Service) Login(ctx context.Context, in LoginInput) (Principal, error) {
 	if err != nil {
 		return Principal{}, err
 	}
-	accountKey, addrKey := keyLoginAccount+email, keyLoginAddr+in.ClientAddr
+	accountKey, addrKey := keyLoginAccount+email, keyLoginAddr+clientKey(in.ClientAddr)
 	if err := s.reserve(ctx, s.loginLimit(accountKey),
 		throttleLimit{key: addrKey, max: s.cfg.MaxLoginFailuresPerAddr, window: s.cfg.LoginWindow,
 			message: "too many failed logins from this address; try again later"}); err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"net/netip"
 	"slices"
 	"time"
 
@@ -20,6 +21,24 @@ type throttleLimit struct {
 	window time.Duration
 	// message is the 429 text; it says nothing about the password.
 	message string
+}
+
+// clientKey names a client address for the per-address limits. IPv6
+// clients are counted per /64, the block one subscriber usually holds, so
+// hopping between addresses of one block does not escape the limit.
+func clientKey(addr string) string {
+	ip, err := netip.ParseAddr(addr)
+	if err != nil {
+		return addr
+	}
+	ip = ip.Unmap()
+	if ip.Is6() {
+		p, err := ip.Prefix(64)
+		if err == nil {
+			return p.String()
+		}
+	}
+	return ip.String()
 }
 
 // throttleRow is a row of auth_throttle: one hit on a key.
