@@ -61,6 +61,12 @@ ALTER TABLE audit_log DROP CONSTRAINT audit_log_staff_id_fkey;
 ALTER TABLE audit_log ADD CONSTRAINT audit_log_staff_id_fkey
   FOREIGN KEY (staff_id) REFERENCES staff(id) ON DELETE SET NULL;
 
+-- Tenants no longer see staff emails as replay actors: earlier rows say
+-- "staff:<email>"; the audit log keeps who it was. (A one-time scan of the
+-- attempt log, which retention bounds.)
+UPDATE replay_jobs SET actor = 'Ferry support' WHERE actor LIKE 'staff:%';
+UPDATE attempts SET actor = 'Ferry support' WHERE actor LIKE 'staff:%';
+
 -- +goose Down
 ALTER TABLE audit_log DROP CONSTRAINT audit_log_staff_id_fkey;
 ALTER TABLE audit_log ADD CONSTRAINT audit_log_staff_id_fkey FOREIGN KEY (staff_id) REFERENCES staff(id);
