@@ -6,7 +6,7 @@ GO ?= go
 FERRY_ENV_VARS = eval "$$(bash scripts/env.sh)"
 # Local mail catcher (mailpit): starts it if needed, prints its inbox URL,
 # exports FERRY_SMTP_URL, FERRY_TEST_SMTP_URL and FERRY_TEST_MAIL_API.
-FERRY_MAIL_VARS = eval "$$(bash scripts/mail.sh start)"
+FERRY_MAIL_VARS = mail_vars="$$(bash scripts/mail.sh start)" && eval "$$mail_vars"
 
 .PHONY: run test services stop status clean-state build frontend vet migrate help bench chaos fuzz sdk-test staff
 
