@@ -182,8 +182,16 @@ func TestStaffTOTPAndDisable(t *testing.T) {
 	if _, err := b.svc.Refresh(ctx, live); ferry.ErrorCode(err) != ferry.EUNAUTHORIZED {
 		t.Errorf("disabled staff session: %v", err)
 	}
+	// Deleting the account keeps its audit rows, naming it by email.
+	if err := b.svc.Audit(ctx, live, nil, AuditReplay, "ticket 1", map[string]string{}); err != nil {
+		t.Fatal(err)
+	}
 	if err := b.svc.DeleteStaff(ctx, "sam@ferry.dev"); err != nil {
-		t.Errorf("delete staff: %v", err)
+		t.Fatalf("delete staff with audit rows: %v", err)
+	}
+	var n int64
+	if err := b.db.Table("audit_log").Where("actor_email = ? AND staff_id IS NULL", "sam@ferry.dev").Count(&n).Error; err != nil || n != 1 {
+		t.Errorf("audit rows after deleting the staff account: %d, %v", n, err)
 	}
 }
 
