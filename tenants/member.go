@@ -86,6 +86,37 @@ func (s *Service) InviteMember(ctx context.Context, inviter Principal, in Member
 	return u, nil
 }
 
+// ResendInvite mails a pending member a fresh invite link; earlier links
+// stop working. Errors: ENOTFOUND (no such member in the tenant),
+// ECONFLICT (the member has already accepted).
+func (s *Service) ResendInvite(ctx context.Context, inviter Principal, userID uuid.UUID) (User, error) {
+	t, err := s.Tenant(ctx, inviter.TenantID)
+	if err != nil {
+		return User{}, err
+	}
+	var rows []userRow
+	if err := s.db.WithContext(ctx).Select(userColumns).Scopes(forTenant(t.ID)).Where("id = ?", userID).
+		Limit(1).Find(&rows).Error; err != nil {
+		return User{}, fmt.Errorf("load member: %w", err)
+	}
+	if len(rows) == 0 {
+		return User{}, ferry.NotFound("member")
+	}
+	u := rows[0].user()
+	if !u.Invited {
+		return User{}, &ferry.Error{Code: ferry.ECONFLICT, Message: "this member has already accepted the invitation"}
+	}
+	tok, err := newAccountToken(s.db.WithContext(ctx), s.now().UTC(), purposeInvite, KindUser, u.ID, s.cfg.InviteTokenTTL)
+	if err != nil {
+		return User{}, err
+	}
+	link := s.link("accept-invite", tok)
+	s.sendMail(ctx, "member_invite", func(ctx context.Context) error {
+		return s.mail.MemberInvite(ctx, u.Email, t.Name, inviter.Email, link)
+	})
+	return u, nil
+}
+
 // UpdateMember changes a member's role. A tenant always keeps at least
 // one owner. Errors: ENOTFOUND, EINVALID, ECONFLICT (last owner).
 func (s *Service) UpdateMember(ctx context.Context, tenantID, userID uuid.UUID, patch MemberPatch) (User, error) {

@@ -158,7 +158,22 @@ func TestInviteByEmailLink(t *testing.T) {
 	if r := newClient(t, f.URL+"/api/v1").raw("POST", "/auth/login", []byte(`{"email":"vic@invite.example","password":""}`), nil); r.Status != 401 {
 		t.Errorf("invited member signs in without a password: %d", r.Status)
 	}
-	links, mails := mailedLinks(t, "vic@invite.example", f.URL+"/accept-invite#token=")
+	// The owner resends the invite: only the newest link works.
+	first, _ := mailedLinks(t, "vic@invite.example", f.URL+"/accept-invite#token=")
+	var invitedID struct {
+		ID string `json:"id"`
+	}
+	jsonUnmarshal(r.Body, &invitedID)
+	owner.must(202, "POST", "/members/"+invitedID.ID+"/invite", nil, nil)
+	var links []string
+	var mails []caughtMail
+	testenv.Eventually(t, 15*time.Second, func() bool {
+		links, mails = mailedLinks(t, "vic@invite.example", f.URL+"/accept-invite#token=")
+		return links[0] != first[0]
+	}, "no second invite mail")
+	if r := newClient(t, f.URL+"/api/v1").raw("POST", "/auth/invites/accept", mustJSON(t, map[string]string{"token": tokenOf(first[0]), "password": "from the old link"}), nil); r.Status != 422 {
+		t.Errorf("superseded invite link: %d", r.Status)
+	}
 	m := mails[0]
 	if !strings.Contains(m.Subject, "Org of ann@invite.example") || !strings.Contains(m.Text, "ann@invite.example invited you") ||
 		!strings.Contains(m.HTML, links[0]) {
@@ -181,6 +196,9 @@ func TestInviteByEmailLink(t *testing.T) {
 		t.Errorf("invite link used twice: %d", r.Status)
 	}
 	login(t, f, "vic@invite.example", "vic chose this")
+	if r := owner.raw("POST", "/members/"+invitedID.ID+"/invite", nil, nil); r.Status != 409 {
+		t.Errorf("resending an accepted invite: %d", r.Status)
+	}
 	owner.must(200, "GET", "/members", nil, &members)
 	if members.Data[1].Invited {
 		t.Errorf("member still listed as invited after accepting")

@@ -110,6 +110,7 @@ func TestTenantIsolation(t *testing.T) {
 		"POST /members":               {{"POST", "/members", map[string]string{"email": "new@b.example", "role": "viewer"}, 0}},
 		"PATCH /members/:id":          {{"PATCH", "/members/" + aMember, map[string]string{"role": "owner"}, 404}},
 		"DELETE /members/:id":         {{"DELETE", "/members/" + aMember, nil, 404}},
+		"POST /members/:id/invite":    {{"POST", "/members/" + aMember + "/invite", nil, 404}},
 		"GET /billing":                {{"GET", "/billing", nil, 0}},
 		"GET /billing/invoices":       {{"GET", "/billing/invoices", nil, 0}},
 		"PUT /billing/plan":           {{"PUT", "/billing/plan", map[string]string{"plan": "pro"}, 0}},

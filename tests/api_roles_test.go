@@ -42,6 +42,7 @@ var roleTable = map[string]string{
 	"GET /members":                              "+++--",
 	"POST /members":                             "+----",
 	"PATCH /members/:id":                        "+----",
+	"POST /members/:id/invite":                  "+----",
 	"DELETE /members/:id":                       "+----",
 	"GET /staff/tenants":                        "----+",
 	"GET /staff/tenants/:id":                    "----+",

@@ -28,6 +28,19 @@ func (s *server) inviteMember(c *fiber.Ctx) error {
 	return c.Status(fiber.StatusCreated).JSON(u)
 }
 
+// resendInvite: POST /members/{id}/invite mails a pending member a fresh link.
+func (s *server) resendInvite(c *fiber.Ctx) error {
+	id, err := pathID(c, "member")
+	if err != nil {
+		return err
+	}
+	u, err := s.Tenants.ResendInvite(c.UserContext(), principal(c), id)
+	if err != nil {
+		return err
+	}
+	return c.Status(fiber.StatusAccepted).JSON(u)
+}
+
 func (s *server) updateMember(c *fiber.Ctx) error {
 	id, err := pathID(c, "member")
 	if err != nil {

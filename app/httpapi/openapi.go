@@ -210,6 +210,7 @@ var operations = map[string]op{
 	"GET /members": {summary: "List members", tag: "members", auth: "session", status: "200", response: listOf("Member")},
 	"POST /members": {summary: "Invite member (emails a link)", tag: "members", auth: "session", status: "201", response: ref("Member"),
 		body: object([]string{"email", "role"}, obj{"email": strFmt("email"), "role": ref("Role")}), errors: []string{"400", "409", "422"}},
+	"POST /members/{id}/invite": {summary: "Resend member invite", tag: "members", auth: "session", status: "202", response: ref("Member"), errors: []string{"404", "409"}},
 	"PATCH /members/{id}": {summary: "Change member role", tag: "members", auth: "session", status: "200", response: ref("Member"),
 		body: object([]string{"role"}, obj{"role": ref("Role")}), errors: []string{"400", "404", "409", "422"}},
 	"DELETE /members/{id}": {summary: "Remove member", tag: "members", auth: "session", status: "204", errors: []string{"404", "409"}},

@@ -120,6 +120,7 @@ func New(d Deps) *fiber.App {
 
 	api.Get("/members", s.auth(sessionOnly, tenants.RoleViewer), s.listMembers)
 	api.Post("/members", s.auth(sessionOnly, tenants.RoleOwner), s.inviteMember)
+	api.Post("/members/:id/invite", s.auth(sessionOnly, tenants.RoleOwner), s.resendInvite)
 	api.Patch("/members/:id", s.auth(sessionOnly, tenants.RoleOwner), s.updateMember)
 	api.Delete("/members/:id", s.auth(sessionOnly, tenants.RoleOwner), s.removeMember)
 

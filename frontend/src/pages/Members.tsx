@@ -90,6 +90,12 @@ export function MembersPage() {
                   </td>
                   <td>{formatTime(m.created_at)}</td>
                   <td className="cell-actions">
+                    {writer && m.invited && (
+                      <button type="button" className="btn btn-small" onClick={() => run(async () => {
+                        await api.post(`/members/${m.id}/invite`)
+                        setNotice(`A new invitation link was emailed to ${m.email}; earlier links no longer work.`)
+                      })}>Resend invite</button>
+                    )}{' '}
                     {writer && m.id !== me.user_id && (
                       <ConfirmButton confirmLabel="Yes, remove" onConfirm={() => run(async () => {
                         await api.del(`/members/${m.id}`)
