@@ -174,7 +174,21 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 	if err != nil {
 		return nil, err
 	}
-	if a.Tenants, err = tenants.NewService(a.db, tenants.Config{BcryptCost: cfg.BcryptCost}, log, nil); err != nil {
+	// The listener is bound before the services so that links in emails
+	// can name the portal's address (port 0 in tests).
+	if cfg.Roles[RoleAPI] {
+		if a.listener, err = net.Listen("tcp", cfg.HTTPAddr); err != nil {
+			return nil, fmt.Errorf("listen on %s: %w", cfg.HTTPAddr, err)
+		}
+	}
+	if !cfg.Dev && cfg.PublicURL == "" && cfg.Roles[RoleAPI] {
+		log.Warn("FERRY_PUBLIC_URL is not set: links in emails (password reset, invites) name the listen address " + a.URL())
+	}
+	accounts, err := newAccountMail(cfg, log)
+	if err != nil {
+		return nil, err
+	}
+	if a.Tenants, err = tenants.NewService(a.db, tenantsConfig(cfg, a.URL(), accounts), log, nil); err != nil {
 		return nil, err
 	}
 	a.relay = outbox.NewRelay(a.db, a.writer, outbox.RelayConfig{SweepAfter: cfg.OutboxSweepAfter, Metrics: metrics}, log)
@@ -218,12 +232,8 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 		Log:            log,
 		SecureCookies:  !cfg.Dev,
 		APIRateLimit:   cfg.APIRateLimitPerSecond,
+		TrustedProxies: cfg.TrustedProxies,
 	})
-	if cfg.Roles[RoleAPI] {
-		if a.listener, err = net.Listen("tcp", cfg.HTTPAddr); err != nil {
-			return nil, fmt.Errorf("listen on %s: %w", cfg.HTTPAddr, err)
-		}
-	}
 	return a, nil
 }
 
@@ -358,6 +368,7 @@ func (a *App) Run(parent context.Context) error {
 		cancelClose()
 	}
 	wg.Wait()
+	a.Tenants.WaitMail()
 	stopLog()
 	logDone.Wait()
 	return runErr
@@ -381,9 +392,24 @@ func (a *App) Close() error {
 }
 
 // NewTenantsService builds the tenants service alone, for operator
-// commands that need no Kafka.
+// commands that need no Kafka (and send no mail).
 func NewTenantsService(db *gorm.DB, cfg Config) (*tenants.Service, error) {
-	return tenants.NewService(db, tenants.Config{BcryptCost: cfg.BcryptCost}, slog.New(slog.DiscardHandler), nil)
+	return tenants.NewService(db, tenantsConfig(cfg, cfg.PublicURL, nil), slog.New(slog.DiscardHandler), nil)
+}
+
+// tenantsConfig is the tenants service's part of cfg; portalURL is the
+// base of emailed links.
+func tenantsConfig(cfg Config, portalURL string, mail tenants.Notifier) tenants.Config {
+	return tenants.Config{
+		BcryptCost:              cfg.BcryptCost,
+		MaxLoginFailures:        cfg.LoginMaxFailures,
+		MaxLoginFailuresPerAddr: cfg.LoginAddrMaxFailures,
+		SignupsPerAddr:          cfg.SignupAddrLimit,
+		SessionCacheTTL:         cfg.SessionCacheTTL,
+		RequireStaffTOTP:        cfg.StaffTOTPRequired,
+		PortalURL:               portalURL,
+		Notifier:                mail,
+	}
 }
 
 // NewBillingService builds the billing service; operator commands use it

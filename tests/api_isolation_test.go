@@ -17,11 +17,15 @@ type isoRequest struct {
 }
 
 // notTenantScoped are routes with no tenant data to isolate: sign-up,
-// login, logout, the OpenAPI document, and the staff console (which
+// login, logout, the emailed-link routes (a token names one account), the
+// caller's own password and TOTP, the OpenAPI document, and the staff
+// console (which
 // tenants cannot reach at all: every staff route answers them 404, see
 // TestRoleRouteTable).
 var notTenantScoped = map[string]bool{
 	"POST /auth/signup": true, "POST /auth/login": true, "POST /auth/logout": true, "GET /openapi.json": true,
+	"POST /auth/password-reset": true, "POST /auth/password-reset/confirm": true, "POST /auth/invites/accept": true,
+	"POST /auth/verify-email": true, "POST /me/password": true, "POST /me/totp": true, "POST /me/totp/confirm": true,
 	"GET /staff/tenants": true, "GET /staff/tenants/:id": true, "GET /staff/tenants/:id/events": true,
 	"GET /staff/tenants/:id/events/:event_id": true, "POST /staff/tenants/:id/replays": true,
 	"GET /staff/tenants/:id/replays/:replay_id": true, "GET /staff/audit": true,
@@ -106,6 +110,7 @@ func TestTenantIsolation(t *testing.T) {
 		"POST /members":               {{"POST", "/members", map[string]string{"email": "new@b.example", "role": "viewer"}, 0}},
 		"PATCH /members/:id":          {{"PATCH", "/members/" + aMember, map[string]string{"role": "owner"}, 404}},
 		"DELETE /members/:id":         {{"DELETE", "/members/" + aMember, nil, 404}},
+		"POST /members/:id/invite":    {{"POST", "/members/" + aMember + "/invite", nil, 404}},
 		"GET /billing":                {{"GET", "/billing", nil, 0}},
 		"GET /billing/invoices":       {{"GET", "/billing/invoices", nil, 0}},
 		"PUT /billing/plan":           {{"PUT", "/billing/plan", map[string]string{"plan": "pro"}, 0}},

@@ -15,6 +15,9 @@ import (
 // 403. Every registered /api/v1 route must have a row.
 var roleTable = map[string]string{
 	"GET /me":                                   "+++-+",
+	"POST /me/password":                         "+++-+",
+	"POST /me/totp":                             "----+",
+	"POST /me/totp/confirm":                     "----+",
 	"POST /api-keys":                            "++---",
 	"GET /api-keys":                             "+++--",
 	"DELETE /api-keys/:id":                      "++---",
@@ -39,6 +42,7 @@ var roleTable = map[string]string{
 	"GET /members":                              "+++--",
 	"POST /members":                             "+----",
 	"PATCH /members/:id":                        "+----",
+	"POST /members/:id/invite":                  "+----",
 	"DELETE /members/:id":                       "+----",
 	"GET /staff/tenants":                        "----+",
 	"GET /staff/tenants/:id":                    "----+",
@@ -56,6 +60,8 @@ var roleTable = map[string]string{
 // publicRoutes need no credentials.
 var publicRoutes = map[string]bool{
 	"POST /auth/signup": true, "POST /auth/login": true, "POST /auth/logout": true, "GET /openapi.json": true,
+	"POST /auth/password-reset": true, "POST /auth/password-reset/confirm": true, "POST /auth/invites/accept": true,
+	"POST /auth/verify-email": true,
 }
 
 // roleBodies are request bodies that pass validation, so an allowed
@@ -76,6 +82,9 @@ func roleBody(route string, n int) any {
 		return map[string]string{"role": "viewer"}
 	case "POST /staff/tenants/:id/replays":
 		return map[string]string{"reason": "role table"}
+	case "POST /me/password":
+		// Passes the role check, then fails validation: nobody's password changes.
+		return map[string]string{"current_password": "whatever", "new_password": "short"}
 	case "PUT /billing/plan":
 		return map[string]string{"plan": "pro"}
 	case "POST /replays", "POST /events/:id/replay":

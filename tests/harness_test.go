@@ -55,6 +55,10 @@ func testConfig(t *testing.T) app.Config {
 		BcryptCost:            bcrypt.MinCost,
 		APIRateLimitPerSecond: 100000,
 		Version:               "test",
+		// Mail goes to the local catcher (scripts/mail.sh) when it runs;
+		// tests that follow emailed links fail with how to start it.
+		SMTPURL:  os.Getenv("FERRY_TEST_SMTP_URL"),
+		MailFrom: "Ferry <no-reply@ferry.test>",
 	}
 	return cfg
 }

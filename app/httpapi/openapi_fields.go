@@ -96,6 +96,8 @@ func enumOf(t reflect.Type) []any {
 		return enum(tenants.RoleOwner, tenants.RoleAdmin, tenants.RoleViewer)
 	case reflect.TypeFor[tenants.PrincipalKind]():
 		return enum(tenants.KindUser, tenants.KindStaff, tenants.KindAPIKey)
+	case reflect.TypeFor[tenants.Restriction]():
+		return enum(tenants.RestrictPasswordChange, tenants.RestrictTOTPEnrolment)
 	}
 	return nil
 }

@@ -20,6 +20,7 @@ import (
 
 	"github.com/ferry-dev/ferry/app"
 	"github.com/ferry-dev/ferry/app/httpapi"
+	"github.com/ferry-dev/ferry/tenants"
 	"github.com/ferry-dev/ferry/tests/testenv"
 )
 
@@ -89,6 +90,11 @@ func TestOpenAPIDescribesLiveResponses(t *testing.T) {
 
 	owner.call(200, "GET /members", nil)
 	invited := owner.call(201, "POST /members", map[string]string{"email": "viewer@example.com", "role": "viewer"}).str(t, "id")
+	owner.call(202, "POST /members/{id}/invite", nil, invited)
+	anon.call(422, "POST /auth/invites/accept", map[string]string{"token": "not-a-token", "password": "a long new password"})
+	anon.call(202, "POST /auth/password-reset", map[string]string{"email": "owner@example.com"})
+	anon.call(422, "POST /auth/password-reset/confirm", map[string]string{"token": "not-a-token", "new_password": "a long new password"})
+	anon.call(422, "POST /auth/verify-email", map[string]string{"token": "not-a-token"})
 	owner.call(200, "PATCH /members/{id}", map[string]string{"role": "admin"}, invited)
 	owner.call(204, "DELETE /members/{id}", nil, invited)
 
@@ -96,12 +102,14 @@ func TestOpenAPIDescribesLiveResponses(t *testing.T) {
 	owner.call(200, "PUT /billing/plan", map[string]string{"plan": "pro"})
 	owner.call(200, "GET /billing/invoices", nil)
 
-	if _, err := a.Tenants.CreateStaff(context.Background(), "staff@ferry.example", "staff password 123"); err != nil {
+	if _, err := a.Tenants.CreateStaff(context.Background(), tenants.StaffInput{Email: "staff@ferry.example", Password: "staff password 123"}); err != nil {
 		t.Fatalf("create staff: %v", err)
 	}
 	staff := v.client(a.URL())
 	staff.call(200, "POST /auth/login", map[string]string{"email": "staff@ferry.example", "password": "staff password 123"})
 	staff.call(200, "GET /staff/tenants", nil)
+	staff.call(201, "POST /me/totp", nil)
+	staff.call(422, "POST /me/totp/confirm", map[string]string{"code": "000000"})
 	staff.call(200, "GET /staff/tenants/{id}", nil, tenantID)
 	staff.call(200, "GET /staff/tenants/{id}/events", nil, tenantID)
 	staff.call(200, "GET /staff/tenants/{id}/events/{event_id}", nil, tenantID, ev)
@@ -113,6 +121,7 @@ func TestOpenAPIDescribesLiveResponses(t *testing.T) {
 
 	key.call(204, "DELETE /endpoints/{id}", nil, ep)
 	anon.call(200, "GET /openapi.json", nil)
+	owner.call(204, "POST /me/password", map[string]string{"current_password": "correct horse battery", "new_password": "another horse battery"})
 	owner.call(204, "POST /auth/logout", nil)
 
 	for _, op := range v.documented() {

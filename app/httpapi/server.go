@@ -39,6 +39,10 @@ type Deps struct {
 	// APIRateLimit is the API requests per second allowed per tenant in
 	// this process (0 = unlimited).
 	APIRateLimit int
+	// TrustedProxies are reverse proxies whose X-Forwarded-For names the
+	// client address (login and sign-up limits per address); without
+	// them the connection's address is the client's.
+	TrustedProxies []string
 }
 
 type server struct {
@@ -57,7 +61,7 @@ func New(d Deps) *fiber.App {
 		panic(err)
 	}
 	s := &server{Deps: d, limiter: newTenantLimiter(d.APIRateLimit), openapi: doc}
-	app := fiber.New(fiber.Config{
+	cfg := fiber.Config{
 		// fasthttp answers a body over BodyLimit and closes at once, while
 		// the client is still writing: the client then sees a connection
 		// reset, not our 413. So it reads bodies up to readBodyLimit, and
@@ -71,7 +75,11 @@ func New(d Deps) *fiber.App {
 		ReadTimeout:  30 * time.Second,
 		WriteTimeout: 30 * time.Second,
 		IdleTimeout:  120 * time.Second,
-	})
+	}
+	if len(d.TrustedProxies) > 0 {
+		cfg = fiberConfigWithProxies(cfg, d.TrustedProxies)
+	}
+	app := fiber.New(cfg)
 	app.Use(limitBody)
 	app.Get("/healthz", func(c *fiber.Ctx) error { return c.JSON(fiber.Map{"status": "ok"}) })
 	app.Get("/readyz", s.readyz)
@@ -83,7 +91,14 @@ func New(d Deps) *fiber.App {
 	api.Post("/auth/signup", s.signup)
 	api.Post("/auth/login", s.login)
 	api.Post("/auth/logout", s.logout)
-	api.Get("/me", s.auth(anySession, tenants.RoleViewer), s.me)
+	api.Post("/auth/password-reset", s.requestPasswordReset)
+	api.Post("/auth/password-reset/confirm", s.confirmPasswordReset)
+	api.Post("/auth/invites/accept", s.acceptInvite)
+	api.Post("/auth/verify-email", s.verifyEmail)
+	api.Get("/me", s.auth(restrictedSession, tenants.RoleViewer), s.me)
+	api.Post("/me/password", s.auth(restrictedSession, tenants.RoleViewer), s.changePassword)
+	api.Post("/me/totp", s.auth(restrictedSession, tenants.RoleViewer), s.startTOTP)
+	api.Post("/me/totp/confirm", s.auth(restrictedSession, tenants.RoleViewer), s.confirmTOTP)
 
 	api.Post("/api-keys", s.auth(sessionOnly, tenants.RoleAdmin), s.createAPIKey)
 	api.Get("/api-keys", s.auth(sessionOnly, tenants.RoleViewer), s.listAPIKeys)
@@ -112,6 +127,7 @@ func New(d Deps) *fiber.App {
 
 	api.Get("/members", s.auth(sessionOnly, tenants.RoleViewer), s.listMembers)
 	api.Post("/members", s.auth(sessionOnly, tenants.RoleOwner), s.inviteMember)
+	api.Post("/members/:id/invite", s.auth(sessionOnly, tenants.RoleOwner), s.resendInvite)
 	api.Patch("/members/:id", s.auth(sessionOnly, tenants.RoleOwner), s.updateMember)
 	api.Delete("/members/:id", s.auth(sessionOnly, tenants.RoleOwner), s.removeMember)
 
@@ -175,6 +191,17 @@ func (s *server) mountPortal(app *fiber.App) {
 			return strings.HasPrefix(c.Path(), "/api/")
 		},
 	}))
+}
+
+// fiberConfigWithProxies makes c.IP() the client named by X-Forwarded-For
+// when the connection comes from one of proxies, and the connection's
+// address otherwise.
+func fiberConfigWithProxies(cfg fiber.Config, proxies []string) fiber.Config {
+	cfg.EnableTrustedProxyCheck = true
+	cfg.TrustedProxies = proxies
+	cfg.ProxyHeader = fiber.HeaderXForwardedFor
+	cfg.EnableIPValidation = true
+	return cfg
 }
 
 const (

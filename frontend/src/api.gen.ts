@@ -39,6 +39,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/auth/invites/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Accept a member invite and set a password */
+        post: operations["AcceptAMemberInviteAndSetAPassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/auth/login": {
         parameters: {
             query?: never;
@@ -65,8 +82,42 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Log out */
-        post: operations["LogOut"];
+        /** Log out (ends the session server-side) */
+        post: operations["LogOutEndsTheSessionServerSide"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/password-reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Request a password reset email */
+        post: operations["RequestAPasswordResetEmail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/password-reset/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Reset the password with an emailed token */
+        post: operations["ResetThePasswordWithAnEmailedToken"];
         delete?: never;
         options?: never;
         head?: never;
@@ -84,6 +135,23 @@ export interface paths {
         put?: never;
         /** Sign up */
         post: operations["SignUp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/verify-email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Verify the email address with an emailed token */
+        post: operations["VerifyTheEmailAddressWithAnEmailedToken"];
         delete?: never;
         options?: never;
         head?: never;
@@ -332,6 +400,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/me/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Change password (ends the other sessions) */
+        post: operations["ChangePasswordEndsTheOtherSessions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me/totp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Staff: start TOTP enrolment */
+        post: operations["StaffStartTOTPEnrolment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me/totp/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Staff: confirm TOTP enrolment */
+        post: operations["StaffConfirmTOTPEnrolment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/members": {
         parameters: {
             query?: never;
@@ -366,6 +485,23 @@ export interface paths {
         head?: never;
         /** Change member role */
         patch: operations["ChangeMemberRole"];
+        trace?: never;
+    };
+    "/members/{id}/invite": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Resend a member's invite */
+        post: operations["ResendAMemberSInvite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/openapi.json": {
@@ -704,6 +840,10 @@ export interface components {
              */
             until?: string;
         };
+        ChangePasswordInput: {
+            current_password: string;
+            new_password: string;
+        };
         Delivery: {
             attempt_count: number;
             /** Format: date-time */
@@ -868,6 +1008,11 @@ export interface components {
             /** @description event type, e.g. invoice.paid */
             type: string;
         };
+        InviteAcceptInput: {
+            password: string;
+            /** @description from the emailed link */
+            token: string;
+        };
         Invoice: {
             /** Format: int64 */
             attempts: number;
@@ -907,11 +1052,14 @@ export interface components {
             /** Format: email */
             email: string;
             password: string;
+            totp_code?: string;
         };
         Me: {
             email: string;
             /** @enum {string} */
             kind: "user" | "staff" | "api_key";
+            /** @enum {string} */
+            restriction?: "password_change" | "totp_enrolment";
             /** @enum {string} */
             role: "owner" | "admin" | "viewer" | "staff";
             tenant?: components["schemas"]["Tenant"];
@@ -924,6 +1072,7 @@ export interface components {
             email: string;
             /** Format: uuid */
             id: string;
+            invited: boolean;
             /** @enum {string} */
             role: "owner" | "admin" | "viewer";
             /** Format: uuid */
@@ -935,22 +1084,21 @@ export interface components {
             /** @enum {string} */
             role: "owner" | "admin" | "viewer";
         };
-        MemberInvited: {
-            /** Format: date-time */
-            created_at: string;
-            email: string;
-            /** Format: uuid */
-            id: string;
-            /** @enum {string} */
-            role: "owner" | "admin" | "viewer";
-            /** @description shown once */
-            temporary_password: string;
-            /** Format: uuid */
-            tenant_id: string;
-        };
         MemberPatch: {
             /** @enum {string} */
             role: "owner" | "admin" | "viewer";
+        };
+        PasswordResetAccepted: {
+            message: string;
+        };
+        PasswordResetConfirmInput: {
+            new_password: string;
+            /** @description from the emailed link */
+            token: string;
+        };
+        PasswordResetInput: {
+            /** Format: email */
+            email: string;
         };
         Plan: {
             /**
@@ -1107,6 +1255,10 @@ export interface components {
             name: string;
             plan: string;
         };
+        TOTPEnrolment: {
+            otpauth_url: string;
+            secret: string;
+        };
         Tenant: {
             /** Format: date-time */
             created_at: string;
@@ -1124,6 +1276,14 @@ export interface components {
             name: string;
             owner_email: string;
             plan: string;
+        };
+        TotpConfirmInput: {
+            /** @description 6-digit code from the authenticator */
+            code: string;
+        };
+        VerifyEmailInput: {
+            /** @description from the emailed link */
+            token: string;
         };
     };
     responses: {
@@ -1296,6 +1456,32 @@ export interface operations {
             429: components["responses"]["Error429"];
         };
     };
+    AcceptAMemberInviteAndSetAPassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InviteAcceptInput"];
+            };
+        };
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Me"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            422: components["responses"]["Error422"];
+        };
+    };
     LogIn: {
         parameters: {
             query?: never;
@@ -1324,7 +1510,7 @@ export interface operations {
             429: components["responses"]["Error429"];
         };
     };
-    LogOut: {
+    LogOutEndsTheSessionServerSide: {
         parameters: {
             query?: never;
             header?: never;
@@ -1340,6 +1526,57 @@ export interface operations {
                 };
                 content?: never;
             };
+        };
+    };
+    RequestAPasswordResetEmail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasswordResetInput"];
+            };
+        };
+        responses: {
+            /** @description success */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasswordResetAccepted"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+        };
+    };
+    ResetThePasswordWithAnEmailedToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasswordResetConfirmInput"];
+            };
+        };
+        responses: {
+            /** @description success, no body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Error400"];
+            422: components["responses"]["Error422"];
         };
     };
     SignUp: {
@@ -1366,6 +1603,30 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             409: components["responses"]["Error409"];
+            422: components["responses"]["Error422"];
+        };
+    };
+    VerifyTheEmailAddressWithAnEmailedToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VerifyEmailInput"];
+            };
+        };
+        responses: {
+            /** @description success, no body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Error400"];
             422: components["responses"]["Error422"];
         };
     };
@@ -1902,6 +2163,84 @@ export interface operations {
             429: components["responses"]["Error429"];
         };
     };
+    ChangePasswordEndsTheOtherSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChangePasswordInput"];
+            };
+        };
+        responses: {
+            /** @description success, no body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+        };
+    };
+    StaffStartTOTPEnrolment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TOTPEnrolment"];
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            409: components["responses"]["Error409"];
+            429: components["responses"]["Error429"];
+        };
+    };
+    StaffConfirmTOTPEnrolment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TotpConfirmInput"];
+            };
+        };
+        responses: {
+            /** @description success, no body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+        };
+    };
     ListMembers: {
         parameters: {
             query?: never;
@@ -1948,7 +2287,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MemberInvited"];
+                    "application/json": components["schemas"]["Member"];
                 };
             };
             400: components["responses"]["Error400"];
@@ -2014,6 +2353,33 @@ export interface operations {
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
             422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+        };
+    };
+    ResendAMemberSInvite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Member"];
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
             429: components["responses"]["Error429"];
         };
     };

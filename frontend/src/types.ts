@@ -43,7 +43,6 @@ export type BulkReplayInput = Schemas['BulkReplayInput']
 export type StaffReplayInput = Schemas['StaffReplayInput']
 
 export type Member = Schemas['Member']
-export type MemberInvited = Schemas['MemberInvited']
 export type MemberInput = Schemas['MemberInput']
 export type MemberPatch = Schemas['MemberPatch']
 
