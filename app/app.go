@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"net/http"
 	"os"
 	"sync"
 	"time"
@@ -82,6 +83,9 @@ type App struct {
 
 	http     *fiber.App
 	listener net.Listener
+	// metricsListener serves /metrics alone (FERRY_METRICS_ADDR).
+	metricsListener net.Listener
+	metricsHandler  http.Handler
 }
 
 // NewLogger builds the process logger: JSON in production, text in dev.
@@ -209,13 +213,25 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 		a.replays = delivery.NewReplayWorker(a.Delivery, delivery.ReplayWorkerConfig{RatePerSecond: cfg.ReplayRatePerSecond}, log)
 	}
 
+	for _, w := range startupWarnings(cfg) {
+		log.Warn(w)
+	}
+	a.metricsHandler = promhttp.HandlerFor(registry, promhttp.HandlerOpts{})
+	mainMetrics := a.metricsHandler
+	if cfg.MetricsAddr != "" {
+		if a.metricsListener, err = net.Listen("tcp", cfg.MetricsAddr); err != nil {
+			return nil, fmt.Errorf("listen for metrics on %s: %w", cfg.MetricsAddr, err)
+		}
+		mainMetrics = nil
+	}
 	a.http = httpapi.New(httpapi.Deps{
 		Tenants: a.Tenants, Sessions: sessions, Delivery: a.Delivery, Billing: a.Billing, Metrics: metrics,
 		Ready:          a.ready,
-		MetricsHandler: promhttp.HandlerFor(registry, promhttp.HandlerOpts{}),
+		MetricsHandler: mainMetrics,
 		Portal:         frontend.Dist(),
 		Log:            log,
 		SecureCookies:  !cfg.Dev,
+		HSTS:           !cfg.Dev,
 		APIRateLimit:   cfg.APIRateLimitPerSecond,
 	})
 	if cfg.Roles[RoleAPI] {
@@ -236,6 +252,15 @@ func (a *App) Addr() string {
 		return ""
 	}
 	return a.listener.Addr().String()
+}
+
+// MetricsAddr is the metrics listener's address when FERRY_METRICS_ADDR
+// is set, "" otherwise (metrics are then on Addr).
+func (a *App) MetricsAddr() string {
+	if a.metricsListener == nil {
+		return ""
+	}
+	return a.metricsListener.Addr().String()
 }
 
 // URL is the base URL of the API and portal.
@@ -304,6 +329,10 @@ func (a *App) Run(parent context.Context) error {
 	if a.cfg.PprofAddr != "" {
 		stopPprof := servePprof(a.cfg.PprofAddr, a.log)
 		defer stopPprof()
+	}
+	if a.metricsListener != nil {
+		stopMetrics := serveMetrics(a.metricsListener, a.metricsHandler, a.log)
+		defer stopMetrics()
 	}
 	if a.listener != nil {
 		goRun("http", func() error { return a.http.Listener(a.listener) })
@@ -375,6 +404,9 @@ func (a *App) Close() error {
 	}
 	if a.listener != nil {
 		_ = a.listener.Close()
+	}
+	if a.metricsListener != nil {
+		_ = a.metricsListener.Close()
 	}
 	return errors.Join(errs...)
 }

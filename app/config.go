@@ -53,6 +53,9 @@ type Config struct {
 	// PprofAddr, when set, serves net/http/pprof there (opt-in profiling;
 	// bind it to loopback).
 	PprofAddr string
+	// MetricsAddr, when set, serves /metrics on its own listener there
+	// instead of on HTTPAddr.
+	MetricsAddr string
 }
 
 // devSecret derives a fixed development secret; production refuses to
@@ -137,6 +140,7 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 		ReplayRatePerSecond:   integer("FERRY_REPLAY_RATE_LIMIT", 200),
 		Version:               str("FERRY_VERSION", Version),
 		PprofAddr:             str("FERRY_PPROF_ADDR", ""),
+		MetricsAddr:           str("FERRY_METRICS_ADDR", ""),
 	}
 	for _, b := range strings.Split(str("FERRY_KAFKA_BROKERS", ""), ",") {
 		if b = strings.TrimSpace(b); b != "" {
