@@ -153,7 +153,8 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 
 	policy := dispatch.RetryPolicy{Scale: cfg.RetryScale}
 	a.kafkaCfg = kafka.Config{Brokers: cfg.KafkaBrokers, TopicPrefix: cfg.KafkaTopicPrefix, GroupID: cfg.KafkaGroup,
-		Partitions: cfg.KafkaPartitions, ReplicationFactor: cfg.KafkaReplication, MinInsyncReplicas: cfg.KafkaMinInsync}
+		Partitions: cfg.KafkaPartitions, ReplicationFactor: cfg.KafkaReplication, MinInsyncReplicas: cfg.KafkaMinInsync,
+		Security: cfg.KafkaSecurity}
 	topics := []string{delivery.TopicDeliveries, delivery.TopicDead}
 	for _, t := range policy.Tiers() {
 		topics = append(topics, t.Name)

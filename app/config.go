@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/ferry-dev/ferry/delivery/kafka"
 )
 
 // Roles a process can play; "ferry serve" plays both unless told otherwise.
@@ -33,6 +35,9 @@ type Config struct {
 	KafkaPartitions       int
 	KafkaReplication      int
 	KafkaMinInsync        int
+	// KafkaSecurity is TLS and SASL/SCRAM for every Kafka connection
+	// (FERRY_KAFKA_TLS, FERRY_KAFKA_TLS_CA_FILE, FERRY_KAFKA_SASL_*).
+	KafkaSecurity kafka.Security
 	MasterKey             []byte
 	JWTSecret             []byte
 	SessionTTL            time.Duration
@@ -148,6 +153,17 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 		}
 	}
 	c.PublicURL = str("FERRY_PUBLIC_URL", "")
+	c.KafkaSecurity = kafka.Security{
+		TLS:           boolean("FERRY_KAFKA_TLS", false),
+		TLSCAFile:     str("FERRY_KAFKA_TLS_CA_FILE", ""),
+		SASLMechanism: str("FERRY_KAFKA_SASL_MECHANISM", ""),
+		SASLUsername:  str("FERRY_KAFKA_SASL_USERNAME", ""),
+		// Not trimmed: a password may end in a space.
+		SASLPassword: getenv("FERRY_KAFKA_SASL_PASSWORD"),
+	}
+	if err := (kafka.Config{Brokers: []string{"-"}, Security: c.KafkaSecurity}).Validate(); err != nil {
+		errs = append(errs, fmt.Errorf("FERRY_KAFKA_*: %w", err))
+	}
 
 	scale, err := strconv.ParseFloat(str("FERRY_RETRY_SCALE", "1"), 64)
 	if err != nil || scale <= 0 || scale > 1 {

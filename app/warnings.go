@@ -22,6 +22,10 @@ func startupWarnings(cfg Config) []string {
 		out = append(out, "FERRY_PPROF_ADDR "+cfg.PprofAddr+" is not a loopback address: profiles expose memory "+
 			"contents including secrets; bind it to 127.0.0.1")
 	}
+	if sec := cfg.KafkaSecurity; sec.SASLMechanism != "" && !sec.TLS && sec.TLSCAFile == "" && !cfg.Dev {
+		out = append(out, "Kafka SASL is configured without TLS (FERRY_KAFKA_TLS): SCRAM protects the password, "+
+			"but delivery jobs travel unencrypted")
+	}
 	return out
 }
 

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+
+	"github.com/ferry-dev/ferry/delivery/kafka"
 )
 
 func TestStartupWarnings(t *testing.T) {
@@ -51,5 +53,47 @@ func TestConfigMetricsAddr(t *testing.T) {
 	}
 	if cfg.MetricsAddr != "127.0.0.1:9100" {
 		t.Errorf("MetricsAddr = %q", cfg.MetricsAddr)
+	}
+}
+
+func TestConfigKafkaSecurity(t *testing.T) {
+	t.Parallel()
+	base := map[string]string{"FERRY_ENV": "dev", "FERRY_DATABASE_URL": "postgres://x", "FERRY_KAFKA_BROKERS": "k:9092"}
+	with := func(extra map[string]string) func(string) string {
+		return func(k string) string {
+			if v, ok := extra[k]; ok {
+				return v
+			}
+			return base[k]
+		}
+	}
+	cfg, err := ConfigFromEnv(with(map[string]string{"FERRY_KAFKA_TLS": "true", "FERRY_KAFKA_SASL_MECHANISM": "SCRAM-SHA-512",
+		"FERRY_KAFKA_SASL_USERNAME": "ferry", "FERRY_KAFKA_SASL_PASSWORD": "s3cret "}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sec := cfg.KafkaSecurity
+	if !sec.TLS || sec.SASLMechanism != "SCRAM-SHA-512" || sec.SASLUsername != "ferry" || sec.SASLPassword != "s3cret " {
+		t.Errorf("KafkaSecurity = %+v", sec)
+	}
+	if cfg, _ := ConfigFromEnv(with(nil)); cfg.KafkaSecurity != (kafka.Security{}) {
+		t.Errorf("default KafkaSecurity = %+v, want plaintext", cfg.KafkaSecurity)
+	}
+	for _, bad := range []map[string]string{
+		{"FERRY_KAFKA_SASL_MECHANISM": "PLAIN", "FERRY_KAFKA_SASL_USERNAME": "u", "FERRY_KAFKA_SASL_PASSWORD": "p"},
+		{"FERRY_KAFKA_SASL_MECHANISM": "SCRAM-SHA-256"},
+		{"FERRY_KAFKA_TLS_CA_FILE": "/no/such/ca.pem"},
+		{"FERRY_KAFKA_TLS": "maybe"},
+	} {
+		_, err := ConfigFromEnv(with(bad))
+		if err == nil {
+			t.Errorf("%v: accepted", bad)
+		} else if strings.Contains(err.Error(), "s3cret") {
+			t.Errorf("error shows the password: %v", err)
+		}
+	}
+	prod := Config{HTTPAddr: ":8080", KafkaSecurity: kafka.Security{SASLMechanism: "SCRAM-SHA-256"}}
+	if w := startupWarnings(prod); len(w) != 1 || !strings.Contains(w[0], "without TLS") {
+		t.Errorf("SASL without TLS in production: warnings %q", w)
 	}
 }
