@@ -24,20 +24,20 @@ const (
 // Production is the default; FERRY_ENV=dev relaxes what only makes sense
 // on a laptop.
 type Config struct {
-	Dev                   bool
-	HTTPAddr              string
-	PublicURL             string
-	DatabaseURL           string
-	DBMaxConns            int
-	KafkaBrokers          []string
-	KafkaTopicPrefix      string
-	KafkaGroup            string
-	KafkaPartitions       int
-	KafkaReplication      int
-	KafkaMinInsync        int
+	Dev              bool
+	HTTPAddr         string
+	PublicURL        string
+	DatabaseURL      string
+	DBMaxConns       int
+	KafkaBrokers     []string
+	KafkaTopicPrefix string
+	KafkaGroup       string
+	KafkaPartitions  int
+	KafkaReplication int
+	KafkaMinInsync   int
 	// KafkaSecurity is TLS and SASL/SCRAM for every Kafka connection
 	// (FERRY_KAFKA_TLS, FERRY_KAFKA_TLS_CA_FILE, FERRY_KAFKA_SASL_*).
-	KafkaSecurity kafka.Security
+	KafkaSecurity         kafka.Security
 	MasterKey             []byte
 	JWTSecret             []byte
 	SessionTTL            time.Duration
