@@ -56,6 +56,15 @@ type billingLimits struct{ billing *billing.Service }
 // Meter returns billing's meter for tx.
 func (l billingLimits) Meter(tx dbtx.Tx) delivery.Meter { return l.billing.Meter(tx) }
 
+// EventsPerSecond returns the tenant's plan limit on events per second.
+func (l billingLimits) EventsPerSecond(ctx context.Context, tenantID uuid.UUID) (int, error) {
+	ent, err := l.billing.Entitlements(ctx, tenantID)
+	if err != nil {
+		return 0, err
+	}
+	return ent.EventsPerSecond, nil
+}
+
 // AttemptRetention returns how long the tenant's plan keeps attempts.
 func (l billingLimits) AttemptRetention(ctx context.Context, tenantID uuid.UUID) (time.Duration, error) {
 	return l.billing.AttemptRetention(ctx, tenantID)
