@@ -37,8 +37,10 @@ func (l *secondLimits) Meter(dbtx.Tx) Meter { return l }
 func (l *secondLimits) AttemptRetention(context.Context, uuid.UUID) (time.Duration, error) {
 	return 0, nil
 }
-func (l *secondLimits) EventsPerSecond(context.Context, uuid.UUID) (int, error) { return l.perSecond, nil }
-func (l *secondLimits) CheckEndpointLimit(context.Context, uuid.UUID) error    { return nil }
+func (l *secondLimits) EventsPerSecond(context.Context, uuid.UUID) (int, error) {
+	return l.perSecond, nil
+}
+func (l *secondLimits) CheckEndpointLimit(context.Context, uuid.UUID) error { return nil }
 func (l *secondLimits) ConsumeEvents(_ context.Context, _ uuid.UUID, n int) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
