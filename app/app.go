@@ -429,8 +429,9 @@ func NewTenantsService(db *gorm.DB, cfg Config) (*tenants.Service, error) {
 
 // NewBillingService builds the billing service; operator commands use it
 // without Kafka. Dev mode collects payments with the in-memory
-// RecordingProvider; production leaves invoices open until a real
-// provider is wired here.
+// RecordingProvider (FERRY_PAYMENT_PROVIDER=test, its default);
+// production has no provider until a real one is wired here: invoices
+// stay open and paid self-serve plans answer 402 payment_required.
 func NewBillingService(db *gorm.DB, cfg Config, log *slog.Logger) (*billing.Service, error) {
 	t, err := NewTenantsService(db, cfg)
 	if err != nil {
@@ -443,7 +444,11 @@ func NewBillingService(db *gorm.DB, cfg Config, log *slog.Logger) (*billing.Serv
 // and delivery's usage of db.
 func newBillingService(db *gorm.DB, cfg Config, log *slog.Logger, t *tenants.Service) (*billing.Service, error) {
 	var payments billing.PaymentProvider
-	if cfg.Dev {
+	provider := cfg.PaymentProvider
+	if provider == "" && cfg.Dev {
+		provider = PaymentProviderTest
+	}
+	if provider == PaymentProviderTest && cfg.Dev {
 		payments = &billing.RecordingProvider{}
 	}
 	usage := delivery.NewUsage(db)

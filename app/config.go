@@ -14,6 +14,12 @@ import (
 	"github.com/ferry-dev/ferry/delivery/kafka"
 )
 
+// Payment providers (FERRY_PAYMENT_PROVIDER).
+const (
+	PaymentProviderNone = "none" // no provider: paid self-serve plans answer 402
+	PaymentProviderTest = "test" // built-in test provider that accepts (dev)
+)
+
 // Roles a process can play; "ferry serve" plays both unless told otherwise.
 const (
 	RoleAPI    = "api"    // HTTP API, portal and outbox relay
@@ -61,6 +67,10 @@ type Config struct {
 	// MetricsAddr, when set, serves /metrics on its own listener there
 	// instead of on HTTPAddr.
 	MetricsAddr string
+	// PaymentProvider is "test" (the built-in provider that accepts every
+	// payment method and charge; dev only, the dev default) or "none" (the
+	// production default: paid self-serve plans answer 402).
+	PaymentProvider string
 }
 
 // devSecret derives a fixed development secret; production refuses to
@@ -146,6 +156,7 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 		Version:               str("FERRY_VERSION", Version),
 		PprofAddr:             str("FERRY_PPROF_ADDR", ""),
 		MetricsAddr:           str("FERRY_METRICS_ADDR", ""),
+		PaymentProvider:       str("FERRY_PAYMENT_PROVIDER", map[bool]string{true: PaymentProviderTest, false: PaymentProviderNone}[dev]),
 	}
 	for _, b := range strings.Split(str("FERRY_KAFKA_BROKERS", ""), ",") {
 		if b = strings.TrimSpace(b); b != "" {
@@ -191,6 +202,15 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 		c.JWTSecret = devSecret("jwt")
 	}
 
+	switch c.PaymentProvider {
+	case PaymentProviderNone:
+	case PaymentProviderTest:
+		if !dev {
+			errs = append(errs, errors.New("FERRY_PAYMENT_PROVIDER=test accepts every payment and is for FERRY_ENV=dev only"))
+		}
+	default:
+		errs = append(errs, fmt.Errorf("FERRY_PAYMENT_PROVIDER: want test or none, got %q", c.PaymentProvider))
+	}
 	if c.DatabaseURL == "" {
 		errs = append(errs, errors.New("FERRY_DATABASE_URL is required"))
 	}

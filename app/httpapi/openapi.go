@@ -175,7 +175,7 @@ var operations = map[string]op{
 		body: object([]string{"type", "data"}, obj{"type": str("event type, e.g. invoice.paid"), "data": obj{"description": "any JSON value (payload up to 256 KiB)"},
 			"idempotency_key": str("same key within 24 h returns the original event (or send Idempotency-Key)")}),
 		params: []obj{{"name": "Idempotency-Key", "in": "header", "required": false, "description": "alternative to idempotency_key", "schema": obj{"type": "string", "maxLength": 255}}},
-		errors: []string{"400", "413", "422", "503"}},
+		errors: []string{"400", "402", "413", "422", "503"}},
 	"GET /events":               {summary: "List events", tag: "events", auth: "key", status: "200", response: listOf("Event"), params: eventListQuery, errors: []string{"422"}},
 	"GET /events/{id}":          {summary: "Get event with deliveries", tag: "events", auth: "key", status: "200", response: ref("EventDetail"), errors: []string{"404"}},
 	"GET /events/{id}/attempts": {summary: "List event attempts", tag: "events", auth: "key", status: "200", response: listOf("Attempt"), errors: []string{"404"}},
@@ -211,9 +211,14 @@ var operations = map[string]op{
 
 	"GET /billing": {summary: "Billing overview", tag: "billing", auth: "session", status: "200", response: ref("BillingOverview")},
 	"PUT /billing/plan": {summary: "Change plan", tag: "billing", auth: "session", status: "200", response: ref("BillingOverview"),
-		body: object([]string{"plan"}, obj{"plan": str("plan name, e.g. free or pro")}), errors: []string{"400", "422"}},
+		body: object([]string{"plan"}, obj{"plan": str("plan name, e.g. free or pro"),
+			"payment_token": str("the payment provider's token for a new payment method; paid plans need an accepted one")}),
+		errors: []string{"400", "402", "422", "503"}},
 	"GET /billing/invoices":           {summary: "List invoices", tag: "billing", auth: "session", status: "200", response: listOf("Invoice"), params: pageParams, errors: []string{"422"}},
 	"GET /staff/tenants/{id}/billing": {summary: "Staff get tenant billing", tag: "staff", auth: "staff", status: "200", response: ref("StaffBilling"), errors: []string{"404"}},
+	"POST /staff/tenants/{id}/billing/lift-restriction": {summary: "Staff lift overdue-invoice restriction", tag: "staff", auth: "staff",
+		status: "200", response: ref("StaffBilling"), body: object([]string{"reason"}, obj{"reason": str("why (required, audited)")}),
+		errors: []string{"400", "404", "422"}},
 
 	"GET /openapi.json": {summary: "This document", tag: "meta", status: "200", response: obj{"type": "object"}},
 }
@@ -231,6 +236,9 @@ var billingOverviewProps = obj{
 	"usage":     object(nil, obj{"period": str("YYYY-MM"), "events": integer(""), "attempts": integer("")}),
 	"endpoints": integer(""), "overage_events": integer(""), "estimated_overage_minor": integer(""),
 	"quota_exhausted": obj{"type": "boolean"}, "plans": obj{"type": "array", "items": billingPlan},
+	"payments_configured": boolean("false when no payment provider is configured: paid plans cannot be chosen self-serve"),
+	"payment_method":      obj{"type": "object", "nullable": true, "properties": obj{"label": str("e.g. Visa ending 4242")}},
+	"payment_overdue":     boolean("an invoice is unpaid 14 days after issue: new events get 402 until paid or lifted by staff"),
 }
 
 var schemas = obj{
@@ -313,6 +321,7 @@ func errorResponses() obj {
 	for code, desc := range map[string]string{
 		"400": "malformed JSON or body (bad_request)", "401": "missing or bad credentials", "403": "role or CSRF check failed",
 		"404": "not found (also another tenant's object)", "409": "conflict", "413": "body over 256 KiB",
+		"402": "payment required (payment_required): a paid plan needs an accepted payment method, or an invoice is overdue",
 		"422": "a field failed validation", "429": "rate limited (Retry-After)", "503": "database unavailable; retry",
 	} {
 		out["Error"+code] = obj{"description": desc, "content": jsonContent(ref("Error"))}
