@@ -166,6 +166,12 @@ export interface BillingOverview {
   estimated_overage_minor: number
   quota_exhausted: boolean
   plans: Plan[]
+  /** false when no payment provider is configured: paid plans answer 402 */
+  payments_configured?: boolean
+  /** the payment method the provider accepted, if any */
+  payment_method?: { label: string } | null
+  /** an invoice is unpaid 14 days after issue: new events get 402 */
+  payment_overdue?: boolean
 }
 
 export interface InvoiceLine {
