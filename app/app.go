@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"net/http"
 	"os"
 	"sync"
 	"time"
@@ -55,6 +56,15 @@ type billingLimits struct{ billing *billing.Service }
 // Meter returns billing's meter for tx.
 func (l billingLimits) Meter(tx dbtx.Tx) delivery.Meter { return l.billing.Meter(tx) }
 
+// EventsPerSecond returns the tenant's plan limit on events per second.
+func (l billingLimits) EventsPerSecond(ctx context.Context, tenantID uuid.UUID) (int, error) {
+	ent, err := l.billing.Entitlements(ctx, tenantID)
+	if err != nil {
+		return 0, err
+	}
+	return ent.EventsPerSecond, nil
+}
+
 // AttemptRetention returns how long the tenant's plan keeps attempts.
 func (l billingLimits) AttemptRetention(ctx context.Context, tenantID uuid.UUID) (time.Duration, error) {
 	return l.billing.AttemptRetention(ctx, tenantID)
@@ -82,6 +92,9 @@ type App struct {
 
 	http     *fiber.App
 	listener net.Listener
+	// metricsListener serves /metrics alone (FERRY_METRICS_ADDR).
+	metricsListener net.Listener
+	metricsHandler  http.Handler
 }
 
 // NewLogger builds the process logger: JSON in production, text in dev.
@@ -149,7 +162,8 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 
 	policy := dispatch.RetryPolicy{Scale: cfg.RetryScale}
 	a.kafkaCfg = kafka.Config{Brokers: cfg.KafkaBrokers, TopicPrefix: cfg.KafkaTopicPrefix, GroupID: cfg.KafkaGroup,
-		Partitions: cfg.KafkaPartitions, ReplicationFactor: cfg.KafkaReplication, MinInsyncReplicas: cfg.KafkaMinInsync}
+		Partitions: cfg.KafkaPartitions, ReplicationFactor: cfg.KafkaReplication, MinInsyncReplicas: cfg.KafkaMinInsync,
+		Security: cfg.KafkaSecurity}
 	topics := []string{delivery.TopicDeliveries, delivery.TopicDead}
 	for _, t := range policy.Tiers() {
 		topics = append(topics, t.Name)
@@ -224,13 +238,25 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 		a.replays = delivery.NewReplayWorker(a.Delivery, delivery.ReplayWorkerConfig{RatePerSecond: cfg.ReplayRatePerSecond}, log)
 	}
 
+	for _, w := range startupWarnings(cfg) {
+		log.Warn(w)
+	}
+	a.metricsHandler = promhttp.HandlerFor(registry, promhttp.HandlerOpts{})
+	mainMetrics := a.metricsHandler
+	if cfg.MetricsAddr != "" {
+		if a.metricsListener, err = net.Listen("tcp", cfg.MetricsAddr); err != nil {
+			return nil, fmt.Errorf("listen for metrics on %s: %w", cfg.MetricsAddr, err)
+		}
+		mainMetrics = nil
+	}
 	a.http = httpapi.New(httpapi.Deps{
 		Tenants: a.Tenants, Sessions: sessions, Delivery: a.Delivery, Billing: a.Billing, Metrics: metrics,
 		Ready:          a.ready,
-		MetricsHandler: promhttp.HandlerFor(registry, promhttp.HandlerOpts{}),
+		MetricsHandler: mainMetrics,
 		Portal:         frontend.Dist(),
 		Log:            log,
 		SecureCookies:  !cfg.Dev,
+		HSTS:           !cfg.Dev,
 		APIRateLimit:   cfg.APIRateLimitPerSecond,
 		TrustedProxies: cfg.TrustedProxies,
 	})
@@ -247,6 +273,15 @@ func (a *App) Addr() string {
 		return ""
 	}
 	return a.listener.Addr().String()
+}
+
+// MetricsAddr is the metrics listener's address when FERRY_METRICS_ADDR
+// is set, "" otherwise (metrics are then on Addr).
+func (a *App) MetricsAddr() string {
+	if a.metricsListener == nil {
+		return ""
+	}
+	return a.metricsListener.Addr().String()
 }
 
 // URL is the base URL of the API and portal.
@@ -315,6 +350,10 @@ func (a *App) Run(parent context.Context) error {
 	if a.cfg.PprofAddr != "" {
 		stopPprof := servePprof(a.cfg.PprofAddr, a.log)
 		defer stopPprof()
+	}
+	if a.metricsListener != nil {
+		stopMetrics := serveMetrics(a.metricsListener, a.metricsHandler, a.log)
+		defer stopMetrics()
 	}
 	if a.listener != nil {
 		goRun("http", func() error { return a.http.Listener(a.listener) })
@@ -388,6 +427,9 @@ func (a *App) Close() error {
 	if a.listener != nil {
 		_ = a.listener.Close()
 	}
+	if a.metricsListener != nil {
+		_ = a.metricsListener.Close()
+	}
 	return errors.Join(errs...)
 }
 
@@ -414,8 +456,9 @@ func tenantsConfig(cfg Config, portalURL string, mail tenants.Notifier) tenants.
 
 // NewBillingService builds the billing service; operator commands use it
 // without Kafka. Dev mode collects payments with the in-memory
-// RecordingProvider; production leaves invoices open until a real
-// provider is wired here.
+// RecordingProvider (FERRY_PAYMENT_PROVIDER=test, its default);
+// production has no provider until a real one is wired here: invoices
+// stay open and paid self-serve plans answer 402 payment_required.
 func NewBillingService(db *gorm.DB, cfg Config, log *slog.Logger) (*billing.Service, error) {
 	t, err := NewTenantsService(db, cfg)
 	if err != nil {
@@ -428,7 +471,11 @@ func NewBillingService(db *gorm.DB, cfg Config, log *slog.Logger) (*billing.Serv
 // and delivery's usage of db.
 func newBillingService(db *gorm.DB, cfg Config, log *slog.Logger, t *tenants.Service) (*billing.Service, error) {
 	var payments billing.PaymentProvider
-	if cfg.Dev {
+	provider := cfg.PaymentProvider
+	if provider == "" && cfg.Dev {
+		provider = PaymentProviderTest
+	}
+	if provider == PaymentProviderTest && cfg.Dev {
 		payments = &billing.RecordingProvider{}
 	}
 	usage := delivery.NewUsage(db)

@@ -12,6 +12,13 @@ import (
 	"time"
 
 	"github.com/ferry-dev/ferry/delivery"
+	"github.com/ferry-dev/ferry/delivery/kafka"
+)
+
+// Payment providers (FERRY_PAYMENT_PROVIDER).
+const (
+	PaymentProviderNone = "none" // no provider: paid self-serve plans answer 402
+	PaymentProviderTest = "test" // built-in test provider that accepts (dev)
 )
 
 // Roles a process can play; "ferry serve" plays both unless told otherwise.
@@ -24,17 +31,20 @@ const (
 // Production is the default; FERRY_ENV=dev relaxes what only makes sense
 // on a laptop.
 type Config struct {
-	Dev                   bool
-	HTTPAddr              string
-	PublicURL             string
-	DatabaseURL           string
-	DBMaxConns            int
-	KafkaBrokers          []string
-	KafkaTopicPrefix      string
-	KafkaGroup            string
-	KafkaPartitions       int
-	KafkaReplication      int
-	KafkaMinInsync        int
+	Dev              bool
+	HTTPAddr         string
+	PublicURL        string
+	DatabaseURL      string
+	DBMaxConns       int
+	KafkaBrokers     []string
+	KafkaTopicPrefix string
+	KafkaGroup       string
+	KafkaPartitions  int
+	KafkaReplication int
+	KafkaMinInsync   int
+	// KafkaSecurity is TLS and SASL/SCRAM for every Kafka connection
+	// (FERRY_KAFKA_TLS, FERRY_KAFKA_TLS_CA_FILE, FERRY_KAFKA_SASL_*).
+	KafkaSecurity         kafka.Security
 	MasterKey             []byte
 	JWTSecret             []byte
 	SessionTTL            time.Duration
@@ -77,6 +87,13 @@ type Config struct {
 	// TrustedProxies are the addresses of reverse proxies whose
 	// X-Forwarded-For names the client (for the per-address limits).
 	TrustedProxies []string
+	// MetricsAddr, when set, serves /metrics on its own listener there
+	// instead of on HTTPAddr.
+	MetricsAddr string
+	// PaymentProvider is "test" (the built-in provider that accepts every
+	// payment method and charge; dev only, the dev default) or "none" (the
+	// production default: paid self-serve plans answer 402).
+	PaymentProvider string
 }
 
 // DevSMTPURL is the local mail catcher that scripts/mail.sh starts.
@@ -171,6 +188,8 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 		LoginAddrMaxFailures:  integer("FERRY_LOGIN_ADDR_MAX_FAILURES", map[bool]int{true: 1000, false: 100}[dev]),
 		SignupAddrLimit:       integer("FERRY_SIGNUP_ADDR_LIMIT", map[bool]int{true: 1000, false: 10}[dev]),
 		SessionCacheTTL:       duration("FERRY_SESSION_CACHE_TTL", 2*time.Second),
+		MetricsAddr:           str("FERRY_METRICS_ADDR", ""),
+		PaymentProvider:       str("FERRY_PAYMENT_PROVIDER", map[bool]string{true: PaymentProviderTest, false: PaymentProviderNone}[dev]),
 	}
 	if c.SessionCacheTTL > 5*time.Second {
 		errs = append(errs, fmt.Errorf("FERRY_SESSION_CACHE_TTL: at most 5s (a revoked session keeps working on other replicas this long), got %s", c.SessionCacheTTL))
@@ -189,6 +208,17 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 		}
 	}
 	c.PublicURL = str("FERRY_PUBLIC_URL", "")
+	c.KafkaSecurity = kafka.Security{
+		TLS:           boolean("FERRY_KAFKA_TLS", false),
+		TLSCAFile:     str("FERRY_KAFKA_TLS_CA_FILE", ""),
+		SASLMechanism: str("FERRY_KAFKA_SASL_MECHANISM", ""),
+		SASLUsername:  str("FERRY_KAFKA_SASL_USERNAME", ""),
+		// Not trimmed: a password may end in a space.
+		SASLPassword: getenv("FERRY_KAFKA_SASL_PASSWORD"),
+	}
+	if err := (kafka.Config{Brokers: []string{"-"}, Security: c.KafkaSecurity}).Validate(); err != nil {
+		errs = append(errs, fmt.Errorf("FERRY_KAFKA_*: %w", err))
+	}
 
 	scale, err := strconv.ParseFloat(str("FERRY_RETRY_SCALE", "1"), 64)
 	if err != nil || scale <= 0 || scale > 1 {
@@ -216,6 +246,15 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 		c.JWTSecret = devSecret("jwt")
 	}
 
+	switch c.PaymentProvider {
+	case PaymentProviderNone:
+	case PaymentProviderTest:
+		if !dev {
+			errs = append(errs, errors.New("FERRY_PAYMENT_PROVIDER=test accepts every payment and is for FERRY_ENV=dev only"))
+		}
+	default:
+		errs = append(errs, fmt.Errorf("FERRY_PAYMENT_PROVIDER: want test or none, got %q", c.PaymentProvider))
+	}
 	if c.DatabaseURL == "" {
 		errs = append(errs, errors.New("FERRY_DATABASE_URL is required"))
 	}

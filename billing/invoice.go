@@ -250,7 +250,7 @@ func computeInvoice(tx *gorm.DB, tenantID uuid.UUID, currentPlan string, created
 	for _, seg := range planSegments(currentPlan, created, changes, start, end) {
 		t, ok := terms[seg.Plan]
 		if !ok {
-			if t, err = planTerms(tx, tenantID, seg.Plan); err != nil {
+			if t, err = planTerms(tx, tenantID, seg.Plan, nil); err != nil {
 				return Invoice{}, err
 			}
 			terms[seg.Plan] = t

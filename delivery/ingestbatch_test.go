@@ -42,7 +42,8 @@ func (l refusingLimits) Meter(dbtx.Tx) Meter { return l }
 func (l refusingLimits) AttemptRetention(context.Context, uuid.UUID) (time.Duration, error) {
 	return 0, nil
 }
-func (l refusingLimits) CheckEndpointLimit(context.Context, uuid.UUID) error { return nil }
+func (l refusingLimits) CheckEndpointLimit(context.Context, uuid.UUID) error     { return nil }
+func (l refusingLimits) EventsPerSecond(context.Context, uuid.UUID) (int, error) { return 0, nil }
 func (l refusingLimits) ConsumeEvents(_ context.Context, tenantID uuid.UUID, _ int) error {
 	if tenantID == l.refuse {
 		return ferry.Errorf(ferry.EQUOTA, "quota used up")

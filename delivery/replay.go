@@ -12,6 +12,7 @@ import (
 	"gorm.io/gorm"
 
 	"github.com/ferry-dev/ferry"
+	"github.com/ferry-dev/ferry/dbtx"
 	"github.com/ferry-dev/ferry/delivery/internal/pgval"
 	"github.com/ferry-dev/ferry/page"
 )
@@ -31,8 +32,9 @@ type ReplayResult struct {
 // ReplayEvent replays one event to all of its deliveries, or, with
 // endpointID, to that endpoint only — creating a delivery when the
 // endpoint never had one for this event. actor is recorded on the
-// attempts. Errors: ENOTFOUND (event or endpoint), EINVALID (disabled
-// endpoint, or an event with no deliveries).
+// attempts. Each re-queued delivery is metered like an ingested event.
+// Errors: ENOTFOUND (event or endpoint), EINVALID (disabled endpoint, or
+// an event with no deliveries), ERATELIMIT, EQUOTA.
 func (s *Service) ReplayEvent(ctx context.Context, tenantID, eventID uuid.UUID, endpointID *uuid.UUID, actor string) (ReplayResult, error) {
 	res := ReplayResult{EventID: eventID, Deliveries: []uuid.UUID{}}
 	var jobs []Job
@@ -72,6 +74,9 @@ func (s *Service) ReplayEvent(ctx context.Context, tenantID, eventID uuid.UUID, 
 				return ferry.Invalid("endpoint_id", "the event has no deliveries to enabled endpoints; pass endpoint_id to send it to one")
 			}
 		}
+		if err := s.meterReplay(ctx, tx, tenantID, len(ids)); err != nil {
+			return err
+		}
 		var err error
 		jobs, err = s.requeue(tx, tenantID, ids, actor)
 		return err
@@ -87,8 +92,9 @@ func (s *Service) ReplayEvent(ctx context.Context, tenantID, eventID uuid.UUID, 
 	return res, nil
 }
 
-// ReplayDelivery replays one delivery. Errors: ENOTFOUND, EINVALID
-// (its endpoint is disabled or deleted).
+// ReplayDelivery replays one delivery, metered like an ingested event.
+// Errors: ENOTFOUND, EINVALID (its endpoint is disabled or deleted),
+// ERATELIMIT, EQUOTA.
 func (s *Service) ReplayDelivery(ctx context.Context, tenantID, deliveryID uuid.UUID, actor string) (ReplayResult, error) {
 	var jobs []Job
 	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
@@ -103,6 +109,9 @@ func (s *Service) ReplayDelivery(ctx context.Context, tenantID, deliveryID uuid.
 		if err := replayableEndpoint(tx, tenantID, row.EndpointID); err != nil {
 			return err
 		}
+		if err := s.meterReplay(ctx, tx, tenantID, 1); err != nil {
+			return err
+		}
 		var err error
 		jobs, err = s.requeue(tx, tenantID, []uuid.UUID{deliveryID}, actor)
 		return err
@@ -112,6 +121,16 @@ func (s *Service) ReplayDelivery(ctx context.Context, tenantID, deliveryID uuid.
 	}
 	s.relay.Enqueue(jobs)
 	return ReplayResult{EventID: jobs[0].EventID, Deliveries: []uuid.UUID{deliveryID}}, nil
+}
+
+// meterReplay counts n replayed deliveries like n ingested events, in tx:
+// against the plan's events-per-second limit and monthly quota, and in
+// the month's usage. Errors: ERATELIMIT, EQUOTA, database errors.
+func (s *Service) meterReplay(ctx context.Context, tx *gorm.DB, tenantID uuid.UUID, n int) error {
+	if s.limits == nil {
+		return nil
+	}
+	return s.limits.Meter(dbtx.Wrap(tx)).ConsumeEvents(ctx, tenantID, n)
 }
 
 // replayableEndpoint returns ENOTFOUND for an endpoint the tenant does not
@@ -252,6 +271,19 @@ type replayJobRow struct {
 const replayJobColumns = `id, tenant_id, actor, reason, endpoint_id, event_type, since, until, status_filter, state,
 	total, done, cursor_at, cursor_id, error, created_at, updated_at, started_at, finished_at`
 
+// replayJobColumnsOf is replayJobColumns qualified by a table alias.
+func replayJobColumnsOf(alias string) string {
+	cols := strings.Split(replayJobColumns, ",")
+	for i, c := range cols {
+		cols[i] = alias + "." + strings.TrimSpace(c)
+	}
+	return strings.Join(cols, ", ")
+}
+
+// MaxOpenReplayJobs is how many bulk replay jobs a tenant may have queued
+// or running at once.
+const MaxOpenReplayJobs = 3
+
 func (r replayJobRow) job() ReplayJob {
 	return ReplayJob{ID: r.ID, State: r.State, Actor: r.Actor, Reason: r.Reason, Total: r.Total, Done: r.Done,
 		Error: r.Error, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt, StartedAt: r.StartedAt, FinishedAt: r.FinishedAt,
@@ -259,8 +291,9 @@ func (r replayJobRow) job() ReplayJob {
 }
 
 // CreateReplayJob queues a bulk replay of the tenant's deliveries matching
-// f; a replay worker runs it. reason is kept for staff replays.
-// Errors: EINVALID, ENOTFOUND (endpoint).
+// f; a replay worker runs it. reason is kept for staff replays. A tenant
+// may have MaxOpenReplayJobs queued or running at once. Errors: EINVALID,
+// ENOTFOUND (endpoint), EREPLAYLIMIT (too many open jobs).
 func (s *Service) CreateReplayJob(ctx context.Context, tenantID uuid.UUID, f ReplayFilter, actor, reason string) (ReplayJob, error) {
 	if err := f.validate(); err != nil {
 		return ReplayJob{}, err
@@ -287,11 +320,32 @@ func (s *Service) CreateReplayJob(ctx context.Context, tenantID uuid.UUID, f Rep
 	row := replayJobRow{ID: uuid.New(), TenantID: tenantID, Actor: actor, Reason: reason, EndpointID: f.EndpointID,
 		EventType: f.EventType, Since: f.Since, Until: until, StatusFilter: f.Status, State: ReplayQueued,
 		CreatedAt: now, UpdatedAt: now}
-	if err := db.Exec(`INSERT INTO replay_jobs (id, tenant_id, actor, reason, endpoint_id, event_type, since, until,
-		status_filter, state, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		row.ID, tenantID, actor, reason, row.EndpointID, row.EventType, row.Since, row.Until, row.StatusFilter,
-		row.State, now, now).Error; err != nil {
-		return ReplayJob{}, fmt.Errorf("insert replay job: %w", err)
+	err := db.Transaction(func(tx *gorm.DB) error {
+		// Serialize the tenant's job creations so parallel requests cannot
+		// pass the limit together. Hand-written: no builder form.
+		if err := tx.Exec(`SELECT pg_advisory_xact_lock(hashtextextended('ferry.replay_jobs:' || ?::text, 0))`,
+			tenantID).Error; err != nil {
+			return fmt.Errorf("lock replay jobs of tenant %s: %w", tenantID, err)
+		}
+		var open int64
+		if err := tx.Raw(`SELECT count(*) FROM replay_jobs WHERE tenant_id = ? AND state IN ('queued', 'running')`,
+			tenantID).Scan(&open).Error; err != nil {
+			return fmt.Errorf("count open replay jobs: %w", err)
+		}
+		if open >= MaxOpenReplayJobs {
+			return &ferry.Error{Code: ferry.EREPLAYLIMIT, RetryAfterSeconds: 10, Message: fmt.Sprintf(
+				"%d bulk replays are already queued or running; wait for one to finish or cancel one", open)}
+		}
+		if err := tx.Exec(`INSERT INTO replay_jobs (id, tenant_id, actor, reason, endpoint_id, event_type, since, until,
+			status_filter, state, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			row.ID, tenantID, actor, reason, row.EndpointID, row.EventType, row.Since, row.Until, row.StatusFilter,
+			row.State, now, now).Error; err != nil {
+			return fmt.Errorf("insert replay job: %w", err)
+		}
+		return nil
+	})
+	if err != nil {
+		return ReplayJob{}, err
 	}
 	s.log.InfoContext(ctx, "replay job queued", "tenant_id", tenantID, "replay_id", row.ID, "actor", actor)
 	return row.job(), nil
@@ -337,7 +391,7 @@ func (s *Service) ListReplayJobs(ctx context.Context, tenantID uuid.UUID, pg pag
 // Errors: ENOTFOUND.
 func (s *Service) CancelReplayJob(ctx context.Context, tenantID, id uuid.UUID) (ReplayJob, error) {
 	now := s.now().UTC()
-	if err := s.db.WithContext(ctx).Exec(`UPDATE replay_jobs SET state = 'cancelled', finished_at = ?, updated_at = ?
+	if err := s.db.WithContext(ctx).Exec(`UPDATE replay_jobs SET state = 'cancelled', finished_at = ?, updated_at = ?, claimed_until = NULL
 		WHERE id = ? AND tenant_id = ? AND state IN ('queued', 'running')`, now, now, id, tenantID).Error; err != nil {
 		return ReplayJob{}, fmt.Errorf("cancel replay job %s: %w", id, err)
 	}

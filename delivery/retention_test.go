@@ -37,7 +37,8 @@ var (
 	_ delivery.Meter  = unlimited{}
 )
 
-func (planLimits) Meter(dbtx.Tx) delivery.Meter { return unlimited{} }
+func (planLimits) Meter(dbtx.Tx) delivery.Meter                            { return unlimited{} }
+func (planLimits) EventsPerSecond(context.Context, uuid.UUID) (int, error) { return 0, nil }
 func (p planLimits) AttemptRetention(_ context.Context, tenantID uuid.UUID) (time.Duration, error) {
 	return p.RetentionFunc(tenantID), nil
 }

@@ -48,6 +48,10 @@ type Limits interface {
 	// the partition job drops them for good at the longest retention
 	// (FERRY_ATTEMPT_RETENTION). Errors: wrapped database errors.
 	AttemptRetention(ctx context.Context, tenantID uuid.UUID) (time.Duration, error)
+	// EventsPerSecond returns the tenant's plan limit on events per
+	// second (0 = none); a bulk-replay page never re-queues more.
+	// Errors: ENOTFOUND, wrapped database errors.
+	EventsPerSecond(ctx context.Context, tenantID uuid.UUID) (int, error)
 }
 
 // Meter checks and meters plan limits inside one transaction.

@@ -28,6 +28,11 @@
 #   FERRY_KAFKA_MIN_ISR (1)      min.insync.replicas default
 #   FERRY_PG_BIN           directory holding initdb/pg_ctl (default: newest /usr/lib/postgresql/*/bin)
 #   FERRY_KAFKA_HEAP_OPTS  JVM heap for the broker (default: -Xms256m -Xmx512m)
+#   FERRY_KAFKA_SASL_PORT  when set, the broker also listens there with SASL/SCRAM
+#                          (SASL_PLAINTEXT, SCRAM-SHA-256 and -512) and gets the
+#                          user FERRY_KAFKA_SASL_USERNAME (ferry) with password
+#                          FERRY_KAFKA_SASL_PASSWORD (ferry-local-scram); for the
+#                          SASL end-to-end test (see delivery/kafka/sasl_test.go)
 #   JAVA_HOME              JDK to use (default: java on PATH; when there is
 #                          none, root installs FERRY_JDK_PACKAGE with apt-get)
 #   FERRY_JDK_PACKAGE      Debian package of the JDK (default-jdk-headless)
@@ -56,6 +61,9 @@ fi
 PG_PORT="${FERRY_PG_PORT:-54329}"
 KAFKA_PORT="${FERRY_KAFKA_PORT:-19092}"
 KAFKA_CONTROLLER_PORT="${FERRY_KAFKA_CONTROLLER_PORT:-19093}"
+KAFKA_SASL_PORT="${FERRY_KAFKA_SASL_PORT:-}"
+KAFKA_SASL_USERNAME="${FERRY_KAFKA_SASL_USERNAME:-ferry}"
+KAFKA_SASL_PASSWORD="${FERRY_KAFKA_SASL_PASSWORD:-ferry-local-scram}"
 PG_USER=ferry
 PG_DB=ferry
 
@@ -130,6 +138,7 @@ validate_port() {
 validate_port FERRY_PG_PORT "$PG_PORT"
 validate_port FERRY_KAFKA_PORT "$KAFKA_PORT"
 validate_port FERRY_KAFKA_CONTROLLER_PORT "$KAFKA_CONTROLLER_PORT"
+[[ -z "$KAFKA_SASL_PORT" ]] || validate_port FERRY_KAFKA_SASL_PORT "$KAFKA_SASL_PORT"
 KAFKA_VOTERS="${FERRY_KAFKA_QUORUM_VOTERS:-$KAFKA_NODE_ID@127.0.0.1:$KAFKA_CONTROLLER_PORT}"
 
 # tcp_open PORT: something accepts TCP connections on 127.0.0.1:PORT.
@@ -528,17 +537,31 @@ kafka_ensure_libs() {
 
 kafka_write_props() {
   mkdir -p "$KAFKA_DATA" "$KAFKA_LOGS"
+  local listeners="PLAINTEXT://127.0.0.1:$KAFKA_PORT,CONTROLLER://127.0.0.1:$KAFKA_CONTROLLER_PORT"
+  local advertised="PLAINTEXT://127.0.0.1:$KAFKA_PORT"
+  local protocols="CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT"
+  local sasl=""
+  if [[ -n "$KAFKA_SASL_PORT" ]]; then
+    listeners+=",SASL_PLAINTEXT://127.0.0.1:$KAFKA_SASL_PORT"
+    advertised+=",SASL_PLAINTEXT://127.0.0.1:$KAFKA_SASL_PORT"
+    protocols+=",SASL_PLAINTEXT:SASL_PLAINTEXT"
+    sasl="# SASL/SCRAM listener (FERRY_KAFKA_SASL_PORT); users are created after start.
+sasl.enabled.mechanisms=SCRAM-SHA-256,SCRAM-SHA-512
+listener.name.sasl_plaintext.scram-sha-256.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required;
+listener.name.sasl_plaintext.scram-sha-512.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required;"
+  fi
   cat >"$KAFKA_PROPS" <<EOF
 # Written by scripts/services.sh on every start; edit the script, not this file.
 # Single-node Kafka in KRaft combined mode (broker + controller in one JVM).
 process.roles=broker,controller
 node.id=$KAFKA_NODE_ID
 controller.quorum.voters=$KAFKA_VOTERS
-listeners=PLAINTEXT://127.0.0.1:$KAFKA_PORT,CONTROLLER://127.0.0.1:$KAFKA_CONTROLLER_PORT
-advertised.listeners=PLAINTEXT://127.0.0.1:$KAFKA_PORT
+listeners=$listeners
+advertised.listeners=$advertised
 controller.listener.names=CONTROLLER
 inter.broker.listener.name=PLAINTEXT
-listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT
+listener.security.protocol.map=$protocols
+$sasl
 
 log.dirs=$KAFKA_DATA
 num.partitions=8
@@ -681,7 +704,24 @@ kafka_start() {
     fi
     sleep 0.3
   done
+  if [[ -n "$KAFKA_SASL_PORT" ]]; then
+    kafka_scram_user
+  fi
   log "kafka: running at 127.0.0.1:$KAFKA_PORT (Kafka $KAFKA_VERSION KRaft, pid $(kafka_pid); log $server_log)"
+}
+
+# Create (or reset) the SCRAM user of the SASL listener, for both mechanisms.
+kafka_scram_user() {
+  local mech
+  for mech in SCRAM-SHA-256 SCRAM-SHA-512; do
+    kafka_cli kafka.admin.ConfigCommand --bootstrap-server "127.0.0.1:$KAFKA_PORT" --alter \
+      --add-config "$mech=[iterations=4096,password=$KAFKA_SASL_PASSWORD]" \
+      --entity-type users --entity-name "$KAFKA_SASL_USERNAME" >"$KAFKA_DIR/scram.log" 2>&1 || {
+      show_log_tail "$KAFKA_DIR/scram.log"
+      die "kafka: could not create the $mech user $KAFKA_SASL_USERNAME (see $KAFKA_DIR/scram.log)"
+    }
+  done
+  log "kafka: SASL/SCRAM listener at 127.0.0.1:$KAFKA_SASL_PORT (user $KAFKA_SASL_USERNAME)"
 }
 
 kafka_stop() {

@@ -29,7 +29,7 @@ var notTenantScoped = map[string]bool{
 	"GET /staff/tenants": true, "GET /staff/tenants/:id": true, "GET /staff/tenants/:id/events": true,
 	"GET /staff/tenants/:id/events/:event_id": true, "POST /staff/tenants/:id/replays": true,
 	"GET /staff/tenants/:id/replays/:replay_id": true, "GET /staff/audit": true,
-	"GET /staff/tenants/:id/billing": true,
+	"GET /staff/tenants/:id/billing": true, "POST /staff/tenants/:id/billing/lift-restriction": true,
 }
 
 // TestTenantIsolation: for every tenant-scoped route, a second tenant —

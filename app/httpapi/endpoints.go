@@ -29,11 +29,12 @@ func (s *server) listEndpoints(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	eps, next, err := s.Delivery.ListEndpoints(c.UserContext(), principal(c).TenantID, pg)
+	p := principal(c)
+	eps, next, err := s.Delivery.ListEndpoints(c.UserContext(), p.TenantID, pg)
 	if err != nil {
 		return err
 	}
-	return c.JSON(newList(eps, next))
+	return c.JSON(newList(visibility(p).Endpoints(eps), next))
 }
 
 func (s *server) getEndpoint(c *fiber.Ctx) error {
@@ -41,11 +42,12 @@ func (s *server) getEndpoint(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	ep, err := s.Delivery.Endpoint(c.UserContext(), principal(c).TenantID, id)
+	p := principal(c)
+	ep, err := s.Delivery.Endpoint(c.UserContext(), p.TenantID, id)
 	if err != nil {
 		return err
 	}
-	return c.JSON(ep)
+	return c.JSON(visibility(p).Endpoint(ep))
 }
 
 func (s *server) updateEndpoint(c *fiber.Ctx) error {
@@ -108,9 +110,10 @@ func (s *server) endpointAttempts(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	attempts, next, err := s.Delivery.EndpointAttempts(c.UserContext(), principal(c).TenantID, id, c.Query("outcome"), pg)
+	p := principal(c)
+	attempts, next, err := s.Delivery.EndpointAttempts(c.UserContext(), p.TenantID, id, c.Query("outcome"), pg)
 	if err != nil {
 		return err
 	}
-	return c.JSON(newList(attempts, next))
+	return c.JSON(newList(visibility(p).Attempts(attempts), next))
 }

@@ -37,6 +37,8 @@ var statusByCode = map[string]int{
 	ferry.EQUOTA:        fiber.StatusTooManyRequests,
 	ferry.EPLANLIMIT:    fiber.StatusUnprocessableEntity,
 	ferry.ERATELIMIT:    fiber.StatusTooManyRequests,
+	ferry.EREPLAYLIMIT:  fiber.StatusTooManyRequests,
+	ferry.EPAYMENT:      fiber.StatusPaymentRequired,
 	ferry.ETOOLARGE:     fiber.StatusRequestEntityTooLarge,
 	ferry.ETIMEOUT:      fiber.StatusRequestTimeout,
 	ferry.EUNAVAILABLE:  fiber.StatusServiceUnavailable,

@@ -93,9 +93,10 @@ func (s *server) eventAttempts(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	attempts, err := s.Delivery.EventAttempts(c.UserContext(), principal(c).TenantID, id)
+	p := principal(c)
+	attempts, err := s.Delivery.EventAttempts(c.UserContext(), p.TenantID, id)
 	if err != nil {
 		return err
 	}
-	return c.JSON(newList(attempts, ""))
+	return c.JSON(newList(visibility(p).Attempts(attempts), ""))
 }

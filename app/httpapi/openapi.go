@@ -126,14 +126,14 @@ func operations() map[string]op {
 			params: append(openapi3.Parameters{outcome}, pageParams()...), errors: []int{404, 422}},
 
 		"POST /events": {summary: "Send event", tag: "events", access: accessKey, status: 202, body: reflect.TypeFor[delivery.EventInput](), response: typ[eventAccepted](),
-			params: openapi3.Parameters{idempotencyKey}, errors: []int{400, 413, 422, 503}},
+			params: openapi3.Parameters{idempotencyKey}, errors: []int{400, 402, 413, 422, 503}},
 		"GET /events":               {summary: "List events", tag: "events", access: accessKey, status: 200, response: typ[list[delivery.Event]](), params: eventListParams(), errors: []int{422}},
 		"GET /events/{id}":          {summary: "Get event with deliveries", tag: "events", access: accessKey, status: 200, response: typ[delivery.EventDetail](), errors: []int{404}},
 		"GET /events/{id}/attempts": {summary: "List event attempts", tag: "events", access: accessKey, status: 200, response: typ[list[delivery.Attempt]](), errors: []int{404}},
 
-		"POST /events/{id}/replay":     {summary: "Replay event", tag: "replays", access: accessKey, status: 202, body: reflect.TypeFor[replayEventInput](), optionalBody: true, response: typ[delivery.ReplayResult](), errors: []int{400, 404, 422}},
-		"POST /deliveries/{id}/replay": {summary: "Replay delivery", tag: "replays", access: accessKey, status: 202, response: typ[delivery.ReplayResult](), errors: []int{404, 422}},
-		"POST /replays":                {summary: "Start bulk replay", tag: "replays", access: accessKey, status: 202, body: reflect.TypeFor[bulkReplayInput](), optionalBody: true, response: typ[delivery.ReplayJob](), errors: []int{400, 404, 422}},
+		"POST /events/{id}/replay":     {summary: "Replay event", tag: "replays", access: accessKey, status: 202, body: reflect.TypeFor[replayEventInput](), optionalBody: true, response: typ[delivery.ReplayResult](), errors: []int{400, 402, 404, 422, 429}},
+		"POST /deliveries/{id}/replay": {summary: "Replay delivery", tag: "replays", access: accessKey, status: 202, response: typ[delivery.ReplayResult](), errors: []int{402, 404, 422, 429}},
+		"POST /replays":                {summary: "Start bulk replay", tag: "replays", access: accessKey, status: 202, body: reflect.TypeFor[bulkReplayInput](), optionalBody: true, response: typ[delivery.ReplayJob](), errors: []int{400, 402, 404, 422, 429}},
 		"GET /replays":                 {summary: "List bulk replays", tag: "replays", access: accessKey, status: 200, response: typ[list[delivery.ReplayJob]](), params: pageParams(), errors: []int{422}},
 		"GET /replays/{id}":            {summary: "Get bulk replay progress", tag: "replays", access: accessKey, status: 200, response: typ[delivery.ReplayJob](), errors: []int{404}},
 		"POST /replays/{id}/cancel":    {summary: "Cancel bulk replay", tag: "replays", access: accessKey, status: 200, response: typ[delivery.ReplayJob](), errors: []int{404}},
@@ -154,8 +154,10 @@ func operations() map[string]op {
 		"GET /staff/audit": {summary: "Staff audit log", tag: "staff", access: accessStaff, status: 200, response: typ[list[tenants.AuditEntry]](),
 			params: append(openapi3.Parameters{tenantID}, pageParams()...), errors: []int{404, 422}},
 
-		"GET /billing":                    {summary: "Billing overview", tag: "billing", access: accessSession, status: 200, response: typ[billing.Overview]()},
-		"PUT /billing/plan":               {summary: "Change plan", tag: "billing", access: accessSession, status: 200, body: reflect.TypeFor[planInput](), response: typ[billing.Overview](), errors: []int{400, 422}},
+		"GET /billing":      {summary: "Billing overview", tag: "billing", access: accessSession, status: 200, response: typ[billing.Overview]()},
+		"PUT /billing/plan": {summary: "Change plan", tag: "billing", access: accessSession, status: 200, body: reflect.TypeFor[planInput](), response: typ[billing.Overview](), errors: []int{400, 402, 422, 503}},
+		"POST /staff/tenants/{id}/billing/lift-restriction": {summary: "Staff lift the overdue-invoice restriction", tag: "staff", access: accessStaff, status: 200,
+			body: reflect.TypeFor[liftRestrictionInput](), response: typ[staffBilling](), errors: []int{400, 404, 422}},
 		"GET /billing/invoices":           {summary: "List invoices", tag: "billing", access: accessSession, status: 200, response: typ[list[billing.Invoice]](), params: pageParams(), errors: []int{422}},
 		"GET /staff/tenants/{id}/billing": {summary: "Staff get tenant billing", tag: "staff", access: accessStaff, status: 200, response: typ[staffBilling](), errors: []int{404}},
 
@@ -166,7 +168,8 @@ func operations() map[string]op {
 // errorDescriptions describes the error responses by status.
 func errorDescriptions() map[int]string {
 	return map[int]string{
-		400: "malformed JSON or body (bad_request)", 401: "missing or bad credentials", 403: "role or CSRF check failed",
+		400: "malformed JSON or body (bad_request)", 401: "missing or bad credentials", 402: "payment required (payment_required): a paid plan needs an accepted payment method, or an invoice is overdue",
+		403: "role or CSRF check failed",
 		404: "not found (also another tenant's object)", 409: "conflict", 413: "body over " + ferry.FormatBytes(delivery.MaxPayloadBytes),
 		422: "a field failed validation", 429: "rate limited (Retry-After)", 503: "database unavailable; retry",
 	}

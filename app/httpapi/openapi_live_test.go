@@ -291,13 +291,14 @@ func (c *client) call(want int, op string, body any, args ...string) object {
 // consumer groups until the test ends.
 func startApp(t *testing.T) *app.App {
 	t.Helper()
+	brokers := testenv.Kafka(t)
 	cfg := app.Config{
 		Dev:                   true,
 		HTTPAddr:              "127.0.0.1:0",
 		DatabaseURL:           testenv.Postgres(t),
 		DBMaxConns:            10,
-		KafkaBrokers:          testenv.Kafka(t),
-		KafkaTopicPrefix:      testenv.Name("t") + ".",
+		KafkaBrokers:          brokers,
+		KafkaTopicPrefix:      testenv.TopicPrefix(t, brokers),
 		KafkaGroup:            testenv.Name("g"),
 		KafkaPartitions:       2,
 		KafkaReplication:      1,

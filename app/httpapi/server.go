@@ -29,7 +29,8 @@ type Deps struct {
 	Metrics  *delivery.Metrics
 	// Ready reports whether Postgres and Kafka answer.
 	Ready func(ctx context.Context) error
-	// MetricsHandler serves /metrics.
+	// MetricsHandler serves /metrics on the main listener; nil when
+	// metrics have their own listener (FERRY_METRICS_ADDR) or are off.
 	MetricsHandler http.Handler
 	// Portal is the built frontend (index.html at its root).
 	Portal fs.FS
@@ -43,6 +44,8 @@ type Deps struct {
 	// client address (login and sign-up limits per address); without
 	// them the connection's address is the client's.
 	TrustedProxies []string
+	// HSTS sends Strict-Transport-Security (production, behind https).
+	HSTS bool
 }
 
 type server struct {
@@ -80,11 +83,15 @@ func New(d Deps) *fiber.App {
 		cfg = fiberConfigWithProxies(cfg, d.TrustedProxies)
 	}
 	app := fiber.New(cfg)
+	app.Use(securityHeaders(d.HSTS))
 	app.Use(limitBody)
 	app.Get("/healthz", func(c *fiber.Ctx) error { return c.JSON(fiber.Map{"status": "ok"}) })
 	app.Get("/readyz", s.readyz)
 	if d.MetricsHandler != nil {
 		app.Get("/metrics", adaptor.HTTPHandler(d.MetricsHandler))
+	} else {
+		// Metrics live on their own listener (or nowhere): never the portal.
+		app.Get("/metrics", func(c *fiber.Ctx) error { return fiber.ErrNotFound })
 	}
 
 	api := app.Group("/api/v1")
@@ -156,8 +163,10 @@ func (s *server) readyz(c *fiber.Ctx) error {
 	ctx, cancel := context.WithTimeout(c.UserContext(), 2*time.Second)
 	defer cancel()
 	if err := s.Ready(ctx); err != nil {
+		// The cause (host names, driver messages) goes to the log only:
+		// /readyz is often reachable from outside.
 		s.Log.WarnContext(ctx, "not ready", "err", err)
-		return c.Status(fiber.StatusServiceUnavailable).JSON(fiber.Map{"status": "unavailable", "error": err.Error()})
+		return c.Status(fiber.StatusServiceUnavailable).JSON(fiber.Map{"status": "unavailable"})
 	}
 	return c.JSON(fiber.Map{"status": "ready"})
 }

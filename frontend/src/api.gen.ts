@@ -641,6 +641,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/staff/tenants/{id}/billing/lift-restriction": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Staff lift the overdue-invoice restriction */
+        post: operations["StaffLiftTheOverdueInvoiceRestriction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/staff/tenants/{id}/events": {
         parameters: {
             query?: never;
@@ -803,6 +820,9 @@ export interface components {
             estimated_overage_minor: number;
             /** Format: int64 */
             overage_events: number;
+            payment_method: components["schemas"]["PaymentMethod"] | null;
+            payment_overdue: boolean;
+            payments_configured: boolean;
             plan: components["schemas"]["Entitlements"];
             plans: components["schemas"]["Plan"][] | null;
             quota_exhausted: boolean;
@@ -967,7 +987,7 @@ export interface components {
         };
         ErrorDetail: {
             /** @enum {string} */
-            code: "bad_request" | "conflict" | "forbidden" | "internal" | "invalid" | "not_found" | "payload_too_large" | "plan_limit" | "quota_exceeded" | "rate_limited" | "request_timeout" | "unauthorized" | "unavailable";
+            code: "bad_request" | "conflict" | "forbidden" | "internal" | "invalid" | "not_found" | "payload_too_large" | "payment_required" | "plan_limit" | "quota_exceeded" | "rate_limited" | "replay_limit" | "request_timeout" | "unauthorized" | "unavailable";
             /** @description the request field at fault, when one is */
             field?: string;
             message: string;
@@ -1048,6 +1068,10 @@ export interface components {
             /** Format: int64 */
             unit_price_minor: number;
         };
+        LiftRestrictionInput: {
+            /** @description why (required, audited) */
+            reason: string;
+        };
         LoginInput: {
             /** Format: email */
             email: string;
@@ -1100,6 +1124,9 @@ export interface components {
             /** Format: email */
             email: string;
         };
+        PaymentMethod: {
+            label: string;
+        };
         Plan: {
             /**
              * Format: int64
@@ -1125,6 +1152,7 @@ export interface components {
             self_serve: boolean;
         };
         PlanInput: {
+            payment_token?: string;
             /** @description plan name, e.g. free or pro */
             plan: string;
         };
@@ -1202,6 +1230,9 @@ export interface components {
             invoices: components["schemas"]["Invoice"][] | null;
             /** Format: int64 */
             overage_events: number;
+            payment_method: components["schemas"]["PaymentMethod"] | null;
+            payment_overdue: boolean;
+            payments_configured: boolean;
             plan: components["schemas"]["Entitlements"];
             plans: components["schemas"]["Plan"][] | null;
             quota_exhausted: boolean;
@@ -1298,6 +1329,15 @@ export interface components {
         };
         /** @description missing or bad credentials */
         Error401: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description payment required (payment_required): a paid plan needs an accepted payment method, or an invoice is overdue */
+        Error402: {
             headers: {
                 [name: string]: unknown;
             };
@@ -1710,9 +1750,11 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
+            402: components["responses"]["Error402"];
             403: components["responses"]["Error403"];
             422: components["responses"]["Error422"];
             429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
         };
     };
     ReplayDelivery: {
@@ -1736,6 +1778,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Error401"];
+            402: components["responses"]["Error402"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             422: components["responses"]["Error422"];
@@ -2045,6 +2088,7 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
+            402: components["responses"]["Error402"];
             403: components["responses"]["Error403"];
             413: components["responses"]["Error413"];
             422: components["responses"]["Error422"];
@@ -2134,6 +2178,7 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
+            402: components["responses"]["Error402"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             422: components["responses"]["Error422"];
@@ -2462,6 +2507,7 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
+            402: components["responses"]["Error402"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             422: components["responses"]["Error422"];
@@ -2641,6 +2687,38 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+        };
+    };
+    StaffLiftTheOverdueInvoiceRestriction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LiftRestrictionInput"];
+            };
+        };
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StaffBilling"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            422: components["responses"]["Error422"];
             429: components["responses"]["Error429"];
         };
     };
