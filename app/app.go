@@ -188,7 +188,10 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 	if err != nil {
 		return nil, err
 	}
-	a.attempts = attemptlog.New(a.db, attemptlog.Config{DisableAfter: cfg.scaled(5 * 24 * time.Hour)}, log)
+	// Operational events (ferry.*) are emitted as attempts are logged;
+	// Notifier is where email about them will be wired (none yet).
+	a.attempts = attemptlog.New(a.db, attemptlog.Config{DisableAfter: cfg.scaled(5 * 24 * time.Hour),
+		FailingAfter: cfg.scaled(15 * time.Minute), Relay: a.relay, Notifier: delivery.NopNotifier{}}, log)
 	a.dispatcher = dispatch.NewDispatcher(a.db, cipher, egress.NewSender(addressPolicy, nil), a.writer, a.attempts, metrics,
 		dispatch.Config{Policy: policy, UserAgent: "Ferry/" + cfg.Version}, log, nil)
 	// Partitions hold attempts for the longest plan retention; billing

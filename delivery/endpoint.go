@@ -132,7 +132,9 @@ func validateEventTypes(types []string) ([]string, error) {
 	seen := make(map[string]bool, len(types))
 	out := make([]string, 0, len(types))
 	for _, t := range types {
-		if !eventTypePattern.MatchString(t) {
+		// "ferry.*" subscribes to every operational event (opevent.go);
+		// no other wildcard exists yet.
+		if t != OpWildcard && !eventTypePattern.MatchString(t) {
 			return nil, ferry.Invalid("event_types", "event type %q must be 1-100 characters of letters, digits and . _ : - /", t)
 		}
 		if !seen[t] {

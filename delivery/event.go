@@ -58,6 +58,9 @@ func (in *EventInput) validate() error {
 	if !eventTypePattern.MatchString(in.Type) {
 		return ferry.Invalid("type", "type must be 1-100 characters of letters, digits and . _ : - /")
 	}
+	if isOperationalType(in.Type) {
+		return ferry.Invalid("type", "types starting with \"ferry.\" are reserved for Ferry's own events")
+	}
 	trimmed := bytes.TrimSpace(in.Data)
 	if len(trimmed) == 0 || bytes.Equal(trimmed, []byte("null")) {
 		return ferry.Invalid("data", "data is required")
