@@ -246,6 +246,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/endpoints/{id}/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Endpoint stats */
+        get: operations["EndpointStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/events": {
         parameters: {
             query?: never;
@@ -573,6 +590,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Tenant stats */
+        get: operations["TenantStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -659,6 +693,16 @@ export interface components {
             staff_id: string;
             /** Format: uuid */
             tenant_id: string | null;
+        };
+        Backlog: {
+            /** Format: date-time */
+            next_retry_at: string | null;
+            /** Format: int64 */
+            oldest_age_seconds: number;
+            /** Format: int64 */
+            pending: number;
+            /** Format: int64 */
+            retrying: number;
         };
         BillingOverview: {
             /** Format: int64 */
@@ -796,6 +840,26 @@ export interface components {
             rate_limit_per_second?: number | null;
             timeout_seconds?: number | null;
             url?: string | null;
+        };
+        EndpointStatsLine: {
+            /** Format: int64 */
+            attempts: number;
+            /** Format: uuid */
+            endpoint_id: string;
+            /** Format: int64 */
+            failed: number;
+            /** Format: date-time */
+            last_success_at: string | null;
+            /** Format: date-time */
+            next_retry_at: string | null;
+            /** Format: int64 */
+            pending: number;
+            /** Format: int64 */
+            retrying: number;
+            /** Format: int64 */
+            succeeded: number;
+            /** Format: double */
+            success_rate: number | null;
         };
         Entitlements: {
             /**
@@ -1032,6 +1096,11 @@ export interface components {
             /** Format: uuid */
             event_id: string;
         };
+        ResponseMs: {
+            p50: number | null;
+            p95: number | null;
+            p99: number | null;
+        };
         SecretInfo: {
             /** @description rotated-out secrets still signing until they expire */
             previous: components["schemas"]["PreviousSecret"][] | null;
@@ -1107,6 +1176,37 @@ export interface components {
             name: string;
             plan: string;
         };
+        Stats: {
+            /** Format: int64 */
+            attempts: number;
+            /** Format: int64 */
+            attempts_failed: number;
+            backlog: components["schemas"]["Backlog"];
+            by_error_class: {
+                [key: string]: number;
+            } | null;
+            /** Format: int64 */
+            failed: number;
+            /** Format: date-time */
+            from: string;
+            /** Format: date-time */
+            last_success_at: string | null;
+            response_ms: components["schemas"]["ResponseMs"];
+            series: components["schemas"]["StatsPoint"][] | null;
+            /** Format: int64 */
+            succeeded: number;
+            /** Format: double */
+            success_rate: number | null;
+            window: string;
+        };
+        StatsPoint: {
+            /** Format: int64 */
+            failed: number;
+            /** Format: date-time */
+            hour: string;
+            /** Format: int64 */
+            succeeded: number;
+        };
         Tenant: {
             /** Format: date-time */
             created_at: string;
@@ -1114,6 +1214,30 @@ export interface components {
             id: string;
             name: string;
             plan: string;
+        };
+        TenantStats: {
+            /** Format: int64 */
+            attempts: number;
+            /** Format: int64 */
+            attempts_failed: number;
+            backlog: components["schemas"]["Backlog"];
+            by_error_class: {
+                [key: string]: number;
+            } | null;
+            endpoints: components["schemas"]["EndpointStatsLine"][] | null;
+            /** Format: int64 */
+            failed: number;
+            /** Format: date-time */
+            from: string;
+            /** Format: date-time */
+            last_success_at: string | null;
+            response_ms: components["schemas"]["ResponseMs"];
+            series: components["schemas"]["StatsPoint"][] | null;
+            /** Format: int64 */
+            succeeded: number;
+            /** Format: double */
+            success_rate: number | null;
+            window: string;
         };
         TenantSummary: {
             /** Format: date-time */
@@ -1716,6 +1840,36 @@ export interface operations {
             429: components["responses"]["Error429"];
         };
     };
+    EndpointStats: {
+        parameters: {
+            query?: {
+                /** @description whole UTC hours from the one holding now minus the window (default 24h) */
+                window?: "1h" | "24h" | "7d";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Stats"];
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+        };
+    };
     ListEvents: {
         parameters: {
             query?: {
@@ -1723,6 +1877,8 @@ export interface operations {
                 type?: string;
                 /** @description only events with a delivery in this status */
                 status?: "pending" | "retrying" | "succeeded" | "dropped" | "exhausted";
+                /** @description only events with a delivery to this endpoint */
+                endpoint_id?: string;
                 /** @description created at or after (RFC 3339) */
                 since?: string;
                 /** @description created before (RFC 3339) */
@@ -1745,7 +1901,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["Event"][];
+                        data: components["schemas"]["EventDetail"][];
                         /** @description pass as cursor for the next page; null on the last */
                         next_cursor: string | null;
                     };
@@ -2285,6 +2441,8 @@ export interface operations {
                 type?: string;
                 /** @description only events with a delivery in this status */
                 status?: "pending" | "retrying" | "succeeded" | "dropped" | "exhausted";
+                /** @description only events with a delivery to this endpoint */
+                endpoint_id?: string;
                 /** @description created at or after (RFC 3339) */
                 since?: string;
                 /** @description created before (RFC 3339) */
@@ -2405,6 +2563,33 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+        };
+    };
+    TenantStats: {
+        parameters: {
+            query?: {
+                /** @description whole UTC hours from the one holding now minus the window (default 24h) */
+                window?: "1h" | "24h" | "7d";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TenantStats"];
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            422: components["responses"]["Error422"];
             429: components["responses"]["Error429"];
         };
     };
