@@ -46,6 +46,7 @@ var (
 	_ billing.AttemptLog      = (*delivery.Usage)(nil)
 	_ delivery.Limits         = billingLimits{}
 	_ delivery.Meter          = (*billing.Meter)(nil)
+	_ delivery.QuotaUsage     = billingLimits{}
 )
 
 // billingLimits plugs billing into delivery as its Limits: per
@@ -58,6 +59,24 @@ func (l billingLimits) Meter(tx dbtx.Tx) delivery.Meter { return l.billing.Meter
 // AttemptRetention returns how long the tenant's plan keeps attempts.
 func (l billingLimits) AttemptRetention(ctx context.Context, tenantID uuid.UUID) (time.Duration, error) {
 	return l.billing.AttemptRetention(ctx, tenantID)
+}
+
+// MonthlyEvents returns the tenant's events this month against its plan,
+// for quota warnings; only a hard-capped plan costs more than one lookup.
+func (l billingLimits) MonthlyEvents(ctx context.Context, tenantID uuid.UUID) (delivery.MonthlyUsage, error) {
+	ent, err := l.billing.Entitlements(ctx, tenantID)
+	if err != nil {
+		return delivery.MonthlyUsage{}, err
+	}
+	if !ent.HardCap {
+		return delivery.MonthlyUsage{Limit: ent.EventsPerMonth}, nil
+	}
+	o, err := l.billing.Overview(ctx, tenantID)
+	if err != nil {
+		return delivery.MonthlyUsage{}, err
+	}
+	return delivery.MonthlyUsage{Period: o.Usage.PeriodStart, Used: o.Usage.Events, Limit: o.Plan.EventsPerMonth,
+		HardCap: o.Plan.HardCap}, nil
 }
 
 // App is one Ferry process.
@@ -79,6 +98,7 @@ type App struct {
 	consumer   *kafka.Consumer
 	partitions *attemptlog.Partitions
 	replays    *delivery.ReplayWorker
+	quota      *delivery.QuotaWarner
 
 	http     *fiber.App
 	listener net.Listener
@@ -182,8 +202,12 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 	if a.Billing, err = newBillingService(a.db, cfg, log, a.Tenants); err != nil {
 		return nil, err
 	}
+	// ferry.quota.warning; like the other operational events it will
+	// also go to a Notifier (email) once app has one.
+	a.quota = delivery.NewQuotaWarner(a.db, billingLimits{a.Billing}, delivery.QuotaWarnerConfig{Relay: a.relay}, log, nil)
 	a.Delivery, err = delivery.NewService(a.db, cipher, a.relay, billingLimits{a.Billing}, delivery.Config{
 		AllowHTTP: cfg.AllowHTTPEndpoints, AddressPolicy: addressPolicy, RotationGrace: cfg.scaled(24 * time.Hour),
+		Observer: a.quota,
 	}, log, nil)
 	if err != nil {
 		return nil, err
@@ -315,6 +339,9 @@ func (a *App) Run(parent context.Context) error {
 	if a.listener != nil || a.replays != nil {
 		// Bulk replays re-queue through the outbox in the worker role too.
 		goRun("relay", func() error { return a.relay.Run(ctx) })
+	}
+	if a.listener != nil {
+		goRun("quota warnings", func() error { return a.quota.Run(ctx) })
 	}
 	var dispatching sync.WaitGroup
 	if a.consumer != nil {

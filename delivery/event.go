@@ -155,6 +155,9 @@ func (s *Service) ingestOne(ctx context.Context, tenantID uuid.UUID, in EventInp
 	if err != nil {
 		return Event{}, false, err
 	}
+	if created {
+		s.accepted(tenantID)
+	}
 	if len(jobs) > 0 {
 		s.relay.Enqueue(jobs)
 	}

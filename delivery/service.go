@@ -25,6 +25,9 @@ type Config struct {
 	// RotationGrace is how long a rotated-out secret keeps signing
 	// (default 24 h, scaled by FERRY_RETRY_SCALE by the caller).
 	RotationGrace time.Duration
+	// Observer hears of each tenant whose events were accepted (the
+	// quota warner); nil hears nothing.
+	Observer IngestObserver
 }
 
 // Limits is what delivery needs from billing: plan limits checked inside
@@ -89,4 +92,11 @@ func NewService(db *gorm.DB, cipher *Cipher, relay Enqueuer, limits Limits, cfg 
 	s := &Service{db: db, cipher: cipher, relay: relay, limits: limits, cfg: cfg, log: log, now: now}
 	s.ingest = batch.New(maxIngestBatch, maxIngestCommitters, s.commitBatch)
 	return s, nil
+}
+
+// accepted tells the observer, if any, that tenantID's events committed.
+func (s *Service) accepted(tenantID uuid.UUID) {
+	if s.cfg.Observer != nil {
+		s.cfg.Observer.EventsAccepted(tenantID)
+	}
 }
