@@ -18,7 +18,7 @@ import (
 // any event) to the tenant's endpoints that subscribe to them by name or
 // with "ferry.*". They are not metered: they count against neither the
 // monthly quota nor the events/s limit. Tenants may not send events whose
-// type starts with "ferry.".
+// type starts with "ferry." (but ferry.test, the portal's test event).
 //
 // Loop rule: an operational event about an endpoint is never delivered to
 // that endpoint, and a delivery of an operational event that is exhausted
@@ -185,6 +185,10 @@ func fanOutOperational(ctx context.Context, tx PgxTx, op OperationalEvent, event
 	return jobs, nil
 }
 
+// TestEventType is the type of the portal's "Send test event": the one
+// ferry.* type a tenant may send.
+const TestEventType = "ferry.test"
+
 // isOperationalType reports whether typ is reserved for Ferry's
 // operational events.
-func isOperationalType(typ string) bool { return strings.HasPrefix(typ, OpPrefix) }
+func isOperationalType(typ string) bool { return strings.HasPrefix(typ, OpPrefix) && typ != TestEventType }

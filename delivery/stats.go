@@ -95,13 +95,13 @@ type Stats struct {
 	Succeeded      int64            `json:"succeeded"`
 	Failed         int64            `json:"failed"`
 	SuccessRate    *float64         `json:"success_rate"`
-	ByErrorClass   map[string]int64 `json:"by_error_class"`
+	ByErrorClass   map[string]int64 `json:"by_error_class" nullable:"false"`
 	ResponseMs     ResponseMs       `json:"response_ms"`
 	Backlog        Backlog          `json:"backlog"`
 	// LastSuccessAt is the start of the latest successful attempt in the
 	// window, if any.
 	LastSuccessAt *time.Time   `json:"last_success_at"`
-	Series        []StatsPoint `json:"series"`
+	Series        []StatsPoint `json:"series" nullable:"false"`
 }
 
 // ResponseMs are percentiles of the receiver's answer time; null when no
@@ -134,7 +134,7 @@ type StatsPoint struct {
 // endpoint that had attempts in the window or has a backlog.
 type TenantStats struct {
 	Stats
-	Endpoints []EndpointStatsLine `json:"endpoints"`
+	Endpoints []EndpointStatsLine `json:"endpoints" nullable:"false"`
 }
 
 // EndpointStatsLine is one endpoint's health in TenantStats.

@@ -1184,7 +1184,7 @@ export interface components {
             backlog: components["schemas"]["Backlog"];
             by_error_class: {
                 [key: string]: number;
-            } | null;
+            };
             /** Format: int64 */
             failed: number;
             /** Format: date-time */
@@ -1192,7 +1192,7 @@ export interface components {
             /** Format: date-time */
             last_success_at: string | null;
             response_ms: components["schemas"]["ResponseMs"];
-            series: components["schemas"]["StatsPoint"][] | null;
+            series: components["schemas"]["StatsPoint"][];
             /** Format: int64 */
             succeeded: number;
             /** Format: double */
@@ -1223,8 +1223,8 @@ export interface components {
             backlog: components["schemas"]["Backlog"];
             by_error_class: {
                 [key: string]: number;
-            } | null;
-            endpoints: components["schemas"]["EndpointStatsLine"][] | null;
+            };
+            endpoints: components["schemas"]["EndpointStatsLine"][];
             /** Format: int64 */
             failed: number;
             /** Format: date-time */
@@ -1232,7 +1232,7 @@ export interface components {
             /** Format: date-time */
             last_success_at: string | null;
             response_ms: components["schemas"]["ResponseMs"];
-            series: components["schemas"]["StatsPoint"][] | null;
+            series: components["schemas"]["StatsPoint"][];
             /** Format: int64 */
             succeeded: number;
             /** Format: double */
