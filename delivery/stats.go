@@ -383,3 +383,35 @@ func earlier(a, b *time.Time) *time.Time {
 	}
 	return a
 }
+
+// MarshalJSON writes empty lists and maps as [] and {}, never null.
+func (s Stats) MarshalJSON() ([]byte, error) {
+	type plain Stats
+	if s.ByErrorClass == nil {
+		s.ByErrorClass = map[string]int64{}
+	}
+	if s.Series == nil {
+		s.Series = []StatsPoint{}
+	}
+	return json.Marshal(plain(s))
+}
+
+// MarshalJSON keeps endpoints; without it Stats' MarshalJSON, promoted by
+// embedding, would drop them.
+func (t TenantStats) MarshalJSON() ([]byte, error) {
+	st, err := t.Stats.MarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	lines := t.Endpoints
+	if lines == nil {
+		lines = []EndpointStatsLine{}
+	}
+	eps, err := json.Marshal(lines)
+	if err != nil {
+		return nil, err
+	}
+	out := append(st[:len(st)-1:len(st)-1], `,"endpoints":`...)
+	out = append(out, eps...)
+	return append(out, '}'), nil
+}
