@@ -26,6 +26,8 @@ var roleTable = map[string]string{
 	"GET /endpoints/:id/secret":                 "++-+-",
 	"POST /endpoints/:id/secret/rotate":         "++-+-",
 	"GET /endpoints/:id/attempts":               "++++-",
+	"GET /endpoints/:id/stats":                  "++++-",
+	"GET /stats":                                "++++-",
 	"POST /events":                              "++-+-",
 	"GET /events":                               "++++-",
 	"GET /events/:id":                           "++++-",
