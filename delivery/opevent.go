@@ -191,4 +191,6 @@ const TestEventType = "ferry.test"
 
 // isOperationalType reports whether typ is reserved for Ferry's
 // operational events.
-func isOperationalType(typ string) bool { return strings.HasPrefix(typ, OpPrefix) && typ != TestEventType }
+func isOperationalType(typ string) bool {
+	return strings.HasPrefix(typ, OpPrefix) && typ != TestEventType
+}
