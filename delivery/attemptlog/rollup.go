@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
+	"gorm.io/gorm"
 
 	"github.com/ferry-dev/ferry/delivery"
 	"github.com/ferry-dev/ferry/delivery/internal/pgval"
@@ -153,4 +154,17 @@ func pgIntArray(counts []int64) string {
 	}
 	b.WriteByte('}')
 	return b.String()
+}
+
+// rollupRetention is how long hourly rollups are kept: the longest stats
+// window (7 days) and a day to spare.
+const rollupRetention = 8 * 24 * time.Hour
+
+// pruneRollups deletes rollups older than rollupRetention; the partition
+// job calls it with its own runs.
+func pruneRollups(ctx context.Context, db *gorm.DB, now time.Time) error {
+	if err := db.WithContext(ctx).Exec(`DELETE FROM endpoint_stats_hourly WHERE hour < ?`, now.Add(-rollupRetention)).Error; err != nil {
+		return fmt.Errorf("prune stats rollups: %w", err)
+	}
+	return nil
 }

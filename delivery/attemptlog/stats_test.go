@@ -303,3 +303,28 @@ func deref[T any](p *T) any {
 	}
 	return *p
 }
+
+// TestRollupsPrunedAfterEightDays: the partition job deletes hourly
+// rollups older than the longest stats window and a day.
+func TestRollupsPrunedAfterEightDays(t *testing.T) {
+	t.Parallel()
+	db := deliverytest.DB(t)
+	now := time.Now().UTC().Truncate(time.Hour)
+	s := deliverytest.Seed(t, db, now)
+	for _, age := range []time.Duration{9 * 24 * time.Hour, 7 * 24 * time.Hour} {
+		if err := db.Exec(`INSERT INTO endpoint_stats_hourly (endpoint_id, hour, tenant_id, attempts, response_buckets)
+			VALUES (?, ?, ?, 1, '{}')`, s.EndpointID, now.Add(-age), s.TenantID).Error; err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := NewPartitions(db, PartitionConfig{}, deliverytest.Logger(), func() time.Time { return now }).Maintain(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	var hours []time.Time
+	if err := db.Raw(`SELECT hour FROM endpoint_stats_hourly`).Scan(&hours).Error; err != nil {
+		t.Fatal(err)
+	}
+	if len(hours) != 1 || !hours[0].Equal(now.Add(-7*24*time.Hour)) {
+		t.Errorf("rollups left %v, want only the one 7 days old", hours)
+	}
+}
