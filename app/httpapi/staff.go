@@ -85,7 +85,7 @@ func (s *server) staffListEvents(c *fiber.Ctx) error {
 		return err
 	}
 	if err := s.Tenants.Audit(c.UserContext(), principal(c), &t.ID, tenants.AuditListEvents, "",
-		fiber.Map{"type": f.Type, "status": f.Status, "since": f.Since, "until": f.Until}); err != nil {
+		fiber.Map{"type": f.Type, "status": f.Status, "endpoint_id": f.EndpointID, "since": f.Since, "until": f.Until}); err != nil {
 		return err
 	}
 	events, next, err := s.Delivery.ListEvents(c.UserContext(), t.ID, f, pg)
