@@ -19,11 +19,19 @@ export function labelEvery(plotWidth: number, bars: number): number {
   return Math.max(1, Math.ceil(bars / fit))
 }
 
-/** hourLabel is the axis text for an hour: "14:00", or "Mon 14:00" when the chart spans days. */
+/** hourLabel is the axis text for an hour, short ("3 PM", "15"), with the weekday when the chart spans days. */
 export function hourLabel(ms: number, withDay = false): string {
   const d = new Date(ms)
-  const time = d.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' })
+  const time = d.toLocaleTimeString(undefined, { hour: 'numeric' })
   return withDay ? `${d.toLocaleDateString(undefined, { weekday: 'short' })} ${time}` : time
+}
+
+/** labelX places an axis label centred on its bar but inside [left, right]. */
+export function labelX(centre: number, text: string, left: number, right: number): { x: number; anchor: 'start' | 'middle' | 'end' } {
+  const half = text.length * 3.2 // 11 px text
+  if (centre + half > right) return { x: right, anchor: 'end' }
+  if (centre - half < left) return { x: left, anchor: 'start' }
+  return { x: centre, anchor: 'middle' }
 }
 
 /** useWidth tracks an element's width in pixels (fallback until measured). */
@@ -54,9 +62,14 @@ export function DeliveryChart({ buckets, title }: { buckets: HourBucket[]; title
   const ih = H - pad.t - pad.b
   const bw = iw / Math.max(1, buckets.length)
   const y = (v: number) => pad.t + ih - (v / max) * ih
-  const ticks = max === 1 ? [0, 1] : [0, max / 2, max]
-  const spansDays = buckets.length > 24
+  const ticks = Number.isInteger(max / 2) ? [0, max / 2, max] : [0, max]
+  const spansDays = buckets.length > 48
   const every = labelEvery(iw, buckets.length) * (spansDays ? 2 : 1)
+  const axisLabel = (b: HourBucket, centre: number) => {
+    const text = hourLabel(b.start, spansDays)
+    const { x, anchor } = labelX(centre, text, 0, W - pad.r)
+    return <text x={x} y={H - 8} textAnchor={anchor} className="chart-axis">{text}</text>
+  }
   const total = buckets.reduce((n, b) => n + b.succeeded + b.failed, 0)
   const failed = buckets.reduce((n, b) => n + b.failed, 0)
   return (
@@ -81,11 +94,7 @@ export function DeliveryChart({ buckets, title }: { buckets: HourBucket[]; title
               <title>{`${hourLabel(b.start, spansDays)}: ${b.succeeded} succeeded, ${b.failed} failed`}</title>
               <rect x={x} y={ys} width={w} height={pad.t + ih - ys} className="bar-ok" data-testid="bar-ok" />
               <rect x={x} y={yf} width={w} height={ys - yf} className="bar-bad" />
-              {label && (
-                <text x={Math.min(Math.max(x + w / 2, pad.l + 20), W - pad.r - 20)} y={H - 8} textAnchor="middle" className="chart-axis">
-                  {hourLabel(b.start, spansDays)}
-                </text>
-              )}
+              {label && axisLabel(b, x + w / 2)}
             </g>
           )
         })}

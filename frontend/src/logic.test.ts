@@ -5,7 +5,7 @@ import { bulkReplayBody, jobProgress } from './replayJob'
 import { chartBuckets, endpointHealth, healthSummary, linesById, rateOf, troubledEndpoints } from './stats'
 import { formatDuration } from './format'
 import { fieldError, sentence } from './components'
-import { labelEvery } from './Chart'
+import { labelEvery, labelX } from './Chart'
 import { attemptsText } from './pages/Events'
 import type { Endpoint, EndpointStatsLine } from './types'
 
@@ -93,6 +93,11 @@ describe('formatting', () => {
     expect(labelEvery(300, 25)).toBe(7) // 4 labels fit in 300 px
     expect(labelEvery(680, 25)).toBe(3)
     expect(labelEvery(680, 2)).toBe(1)
+  })
+  it('keeps the last axis label inside the chart', () => {
+    expect(labelX(350, '3 PM', 0, 352)).toEqual({ x: 352, anchor: 'end' })
+    expect(labelX(2, '3 PM', 0, 352)).toEqual({ x: 0, anchor: 'start' })
+    expect(labelX(100, '3 PM', 0, 352)).toEqual({ x: 100, anchor: 'middle' })
   })
 })
 
