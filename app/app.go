@@ -47,6 +47,7 @@ var (
 	_ billing.AttemptLog      = (*delivery.Usage)(nil)
 	_ delivery.Limits         = billingLimits{}
 	_ delivery.Meter          = (*billing.Meter)(nil)
+	_ delivery.QuotaUsage     = billingLimits{}
 )
 
 // billingLimits plugs billing into delivery as its Limits: per
@@ -70,6 +71,24 @@ func (l billingLimits) AttemptRetention(ctx context.Context, tenantID uuid.UUID)
 	return l.billing.AttemptRetention(ctx, tenantID)
 }
 
+// MonthlyEvents returns the tenant's events this month against its plan,
+// for quota warnings; only a hard-capped plan costs more than one lookup.
+func (l billingLimits) MonthlyEvents(ctx context.Context, tenantID uuid.UUID) (delivery.MonthlyUsage, error) {
+	ent, err := l.billing.Entitlements(ctx, tenantID)
+	if err != nil {
+		return delivery.MonthlyUsage{}, err
+	}
+	if !ent.HardCap {
+		return delivery.MonthlyUsage{Limit: ent.EventsPerMonth}, nil
+	}
+	o, err := l.billing.Overview(ctx, tenantID)
+	if err != nil {
+		return delivery.MonthlyUsage{}, err
+	}
+	return delivery.MonthlyUsage{Period: o.Usage.PeriodStart, Used: o.Usage.Events, Limit: o.Plan.EventsPerMonth,
+		HardCap: o.Plan.HardCap}, nil
+}
+
 // App is one Ferry process.
 type App struct {
 	cfg Config
@@ -89,6 +108,7 @@ type App struct {
 	consumer   *kafka.Consumer
 	partitions *attemptlog.Partitions
 	replays    *delivery.ReplayWorker
+	quota      *delivery.QuotaWarner
 
 	http     *fiber.App
 	listener net.Listener
@@ -210,14 +230,20 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 	if a.Billing, err = newBillingService(a.db, cfg, log, a.Tenants); err != nil {
 		return nil, err
 	}
+	// ferry.quota.warning; like the other operational events it will
+	// also go to a Notifier (email) once app has one.
+	a.quota = delivery.NewQuotaWarner(a.db, billingLimits{a.Billing}, delivery.QuotaWarnerConfig{Relay: a.relay}, log, nil)
 	a.Delivery, err = delivery.NewService(a.db, cipher, a.relay, billingLimits{a.Billing}, delivery.Config{
 		AllowHTTP: cfg.AllowHTTPEndpoints, AddressPolicy: addressPolicy, RotationGrace: cfg.scaled(delivery.DefaultRotationGrace),
-		IngestBatch: metrics.IngestBatch,
+		IngestBatch: metrics.IngestBatch, Observer: a.quota,
 	}, log, nil)
 	if err != nil {
 		return nil, err
 	}
-	a.attempts = attemptlog.New(a.db, attemptlog.Config{DisableAfter: cfg.scaled(attemptlog.DefaultDisableAfter), BatchSize: metrics.AttemptLogBatch}, log)
+	// Operational events (ferry.*) are emitted as attempts are logged;
+	// Notifier is where email about them will be wired (none yet).
+	a.attempts = attemptlog.New(a.db, attemptlog.Config{DisableAfter: cfg.scaled(attemptlog.DefaultDisableAfter), BatchSize: metrics.AttemptLogBatch,
+		FailingAfter: cfg.scaled(15 * time.Minute), Relay: a.relay, Notifier: delivery.NopNotifier{}}, log)
 	a.dispatcher = dispatch.NewDispatcher(a.db, cipher, egress.NewSender(addressPolicy, nil), a.writer, a.attempts, metrics,
 		dispatch.Config{Policy: policy, UserAgent: "Ferry/" + cfg.Version}, log, nil)
 	// Partitions hold attempts for the longest plan retention; billing
@@ -362,6 +388,9 @@ func (a *App) Run(parent context.Context) error {
 	if a.listener != nil || a.replays != nil {
 		// Bulk replays re-queue through the outbox in the worker role too.
 		goRun("relay", func() error { return a.relay.Run(ctx) })
+	}
+	if a.listener != nil {
+		goRun("quota warnings", func() error { return a.quota.Run(ctx) })
 	}
 	var dispatching sync.WaitGroup
 	if a.consumer != nil {

@@ -25,6 +25,14 @@
 // as finished, or whose attempt is already logged, are skipped, so
 // republishing (sweeper, rebalance, crash) never repeats a finished one.
 //
+// Stats and operational events: the attempt log keeps hourly rollups per
+// endpoint (endpoint_stats_hourly) in the transaction of each batch, which
+// Service.EndpointStats and Service.TenantStats read (stats.go); the same
+// transaction records endpoint health transitions and emits them, with
+// exhausted deliveries, as ferry.* events of the tenant (opevent.go), and
+// QuotaWarner emits ferry.quota.warning off the ingest path
+// (quotawarn.go).
+//
 // Kafka itself is behind two small interfaces declared here (Publisher and
 // the Submit side of Dispatcher); delivery/kafka adapts segmentio/kafka-go.
 package delivery

@@ -137,7 +137,9 @@ func validateEventTypes(types []string) ([]string, error) {
 	seen := make(map[string]bool, len(types))
 	out := make([]string, 0, len(types))
 	for _, t := range types {
-		if !eventTypePattern.MatchString(t) {
+		// "ferry.*" subscribes to every operational event (opevent.go);
+		// no other wildcard exists yet.
+		if t != OpWildcard && !eventTypePattern.MatchString(t) {
 			return nil, ferry.Invalid("event_types", "event type %q must be %s", t, eventTypeRule)
 		}
 		if !seen[t] {

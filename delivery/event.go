@@ -60,6 +60,9 @@ func (in *EventInput) validate() error {
 	if !eventTypePattern.MatchString(in.Type) {
 		return ferry.Invalid("type", "type must be %s", eventTypeRule)
 	}
+	if isOperationalType(in.Type) {
+		return ferry.Invalid("type", "types starting with \"ferry.\" are reserved for Ferry's own events")
+	}
 	trimmed := bytes.TrimSpace(in.Data)
 	if len(trimmed) == 0 || bytes.Equal(trimmed, []byte("null")) {
 		return ferry.Invalid("data", "data is required")
@@ -153,6 +156,9 @@ func (s *Service) ingestOne(ctx context.Context, tenantID uuid.UUID, in EventInp
 	}
 	if err != nil {
 		return Event{}, false, err
+	}
+	if created {
+		s.accepted(tenantID)
 	}
 	if len(jobs) > 0 {
 		s.relay.Enqueue(jobs)

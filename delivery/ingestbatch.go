@@ -93,6 +93,7 @@ func (s *Service) commitBatch(ctx context.Context, batch []*ingestRequest) {
 		s.relay.Enqueue(jobs)
 	}
 	for _, r := range batch {
+		s.accepted(r.tenantID)
 		r.done <- ingestResult{ev: r.ev, created: true}
 	}
 	s.cfg.IngestBatch.Observe(float64(len(batch)))

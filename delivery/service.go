@@ -29,6 +29,9 @@ type Config struct {
 	// IngestBatch, if set, observes how many events each committed ingest
 	// transaction held (Metrics.IngestBatch).
 	IngestBatch prometheus.Observer
+	// Observer hears of each tenant whose events were accepted (the
+	// quota warner); nil hears nothing.
+	Observer IngestObserver
 }
 
 // DefaultRotationGrace is how long a rotated-out signing secret keeps
@@ -101,4 +104,11 @@ func NewService(db *gorm.DB, cipher *Cipher, relay Enqueuer, limits Limits, cfg 
 	s := &Service{db: db, cipher: cipher, relay: relay, limits: limits, cfg: cfg, log: log, now: now}
 	s.ingest = batch.New(maxIngestBatch, maxIngestCommitters, s.commitBatch)
 	return s, nil
+}
+
+// accepted tells the observer, if any, that tenantID's events committed.
+func (s *Service) accepted(tenantID uuid.UUID) {
+	if s.cfg.Observer != nil {
+		s.cfg.Observer.EventsAccepted(tenantID)
+	}
 }

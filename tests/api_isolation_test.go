@@ -93,10 +93,12 @@ func TestTenantIsolation(t *testing.T) {
 		"GET /endpoints/:id/secret":         {{"GET", "/endpoints/" + ep.ID + "/secret", nil, 404}},
 		"POST /endpoints/:id/secret/rotate": {{"POST", "/endpoints/" + ep.ID + "/secret/rotate", nil, 404}},
 		"GET /endpoints/:id/attempts":       {{"GET", "/endpoints/" + ep.ID + "/attempts", nil, 404}},
+		"GET /endpoints/:id/stats":          {{"GET", "/endpoints/" + ep.ID + "/stats", nil, 404}},
+		"GET /stats":                        {{"GET", "/stats", nil, 0}, {"GET", "/stats?window=7d", nil, 0}},
 		// The same idempotency key in another tenant is another event.
 		"POST /events": {{"POST", "/events", map[string]any{"type": "b.event", "data": 1, "idempotency_key": "shared-key"}, 0}},
 		"GET /events": {{"GET", "/events", nil, 0}, {"GET", "/events?type=a.secret", nil, 0},
-			{"GET", "/events?status=dropped", nil, 0}},
+			{"GET", "/events?status=dropped", nil, 0}, {"GET", "/events?endpoint_id=" + ep.ID, nil, 0}},
 		"GET /events/:id":          {{"GET", "/events/" + ev.ID, nil, 404}},
 		"GET /events/:id/attempts": {{"GET", "/events/" + ev.ID + "/attempts", nil, 404}},
 		"POST /events/:id/replay": {{"POST", "/events/" + ev.ID + "/replay", map[string]string{}, 404},

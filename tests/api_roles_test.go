@@ -56,6 +56,8 @@ var roleTable = map[string]string{
 	"GET /billing/invoices":                            "+++--",
 	"GET /staff/tenants/:id/billing":                   "----+",
 	"POST /staff/tenants/:id/billing/lift-restriction": "----+",
+	"GET /endpoints/:id/stats":                         "++++-",
+	"GET /stats":                                       "++++-",
 }
 
 // publicRoutes need no credentials.

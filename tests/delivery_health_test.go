@@ -69,6 +69,10 @@ func TestEndpointAutoDisabledAndReenabled(t *testing.T) {
 	if !patched.Enabled || patched.DisabledReason != "" || !fetched.Enabled || fetched.DisabledReason != "" {
 		t.Errorf("after re-enabling: PATCH gave %+v, GET %+v", patched, fetched)
 	}
+	// Dispatchers cache endpoints for up to 2 s: one that loaded the
+	// endpoint while it was disabled (to exhaust the last delivery) would
+	// exhaust an event sent at once as well.
+	time.Sleep(2500 * time.Millisecond)
 	ev := sendEvent(t, api, "back", map[string]any{})
 	waitStatus(t, api, ev.ID, "succeeded", 20*time.Second)
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/ferry-dev/ferry/delivery/webhook"
 
 	"github.com/gofiber/fiber/v2"
+	"github.com/google/uuid"
 
 	"github.com/ferry-dev/ferry"
 	"github.com/ferry-dev/ferry/delivery"
@@ -57,11 +58,30 @@ func (s *server) listEvents(c *fiber.Ctx) error {
 	if f.Until, err = queryTime(c, "until"); err != nil {
 		return err
 	}
+	if f.EndpointID, err = queryUUID(c, "endpoint_id"); err != nil {
+		return err
+	}
 	events, next, err := s.Delivery.ListEvents(c.UserContext(), principal(c).TenantID, f, pg)
 	if err != nil {
 		return err
 	}
-	return c.JSON(newList(events, next))
+	detailed, err := s.Delivery.WithDeliveries(c.UserContext(), principal(c).TenantID, events)
+	if err != nil {
+		return err
+	}
+	return c.JSON(newList(detailed, next))
+}
+
+func queryUUID(c *fiber.Ctx, name string) (*uuid.UUID, error) {
+	v := c.Query(name)
+	if v == "" {
+		return nil, nil
+	}
+	id, err := uuid.Parse(v)
+	if err != nil {
+		return nil, ferry.Invalid(name, "%s must be a UUID", name)
+	}
+	return &id, nil
 }
 
 func queryTime(c *fiber.Ctx, name string) (*time.Time, error) {

@@ -77,6 +77,7 @@ func eventListParams() openapi3.Parameters {
 		queryParam("type", "only events of this type", openapi3.NewStringSchema()),
 		queryParam("status", "only events with a delivery in this status",
 			openapi3.NewStringSchema().WithEnum(enumOf(reflect.TypeFor[delivery.Status]())...)),
+		queryParam("endpoint_id", "only events with a delivery to this endpoint", openapi3.NewUUIDSchema()),
 		queryParam("since", "created at or after (RFC 3339)", openapi3.NewDateTimeSchema()),
 		queryParam("until", "created before (RFC 3339)", openapi3.NewDateTimeSchema()),
 	}, pageParams()...)
@@ -90,6 +91,8 @@ func operations() map[string]op {
 		openapi3.NewStringSchema().WithEnum(enumOf(reflect.TypeFor[delivery.Outcome]())...))
 	q := queryParam("q", "tenant id, name or member email (substring)", openapi3.NewStringSchema())
 	tenantID := queryParam("tenant_id", "only entries about this tenant", openapi3.NewUUIDSchema())
+	window := queryParam("window", "whole UTC hours from the one holding now minus the window (default 24h)",
+		openapi3.NewStringSchema().WithEnum("1h", "24h", "7d"))
 
 	return map[string]op{
 		"POST /auth/signup": {summary: "Sign up", tag: "auth", status: 201, body: reflect.TypeFor[tenants.SignupInput](), response: typ[meResponse](), errors: []int{400, 409, 422}},
@@ -125,9 +128,14 @@ func operations() map[string]op {
 		"GET /endpoints/{id}/attempts": {summary: "List endpoint attempts", tag: "endpoints", access: accessKey, status: 200, response: typ[list[delivery.Attempt]](),
 			params: append(openapi3.Parameters{outcome}, pageParams()...), errors: []int{404, 422}},
 
+		"GET /endpoints/{id}/stats": {summary: "Endpoint stats", tag: "stats", access: accessKey, status: 200, response: typ[delivery.Stats](),
+			params: openapi3.Parameters{window}, errors: []int{404, 422}},
+		"GET /stats": {summary: "Tenant stats", tag: "stats", access: accessKey, status: 200, response: typ[delivery.TenantStats](),
+			params: openapi3.Parameters{window}, errors: []int{422}},
+
 		"POST /events": {summary: "Send event", tag: "events", access: accessKey, status: 202, body: reflect.TypeFor[delivery.EventInput](), response: typ[eventAccepted](),
 			params: openapi3.Parameters{idempotencyKey}, errors: []int{400, 402, 413, 422, 503}},
-		"GET /events":               {summary: "List events", tag: "events", access: accessKey, status: 200, response: typ[list[delivery.Event]](), params: eventListParams(), errors: []int{422}},
+		"GET /events":               {summary: "List events", tag: "events", access: accessKey, status: 200, response: typ[list[delivery.EventDetail]](), params: eventListParams(), errors: []int{422}},
 		"GET /events/{id}":          {summary: "Get event with deliveries", tag: "events", access: accessKey, status: 200, response: typ[delivery.EventDetail](), errors: []int{404}},
 		"GET /events/{id}/attempts": {summary: "List event attempts", tag: "events", access: accessKey, status: 200, response: typ[list[delivery.Attempt]](), errors: []int{404}},
 

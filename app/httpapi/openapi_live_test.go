@@ -80,6 +80,9 @@ func TestOpenAPIDescribesLiveResponses(t *testing.T) {
 	key.call(200, "GET /events", nil)
 	key.call(200, "GET /events/{id}/attempts", nil, ev)
 	key.call(200, "GET /endpoints/{id}/attempts", nil, ep)
+	key.call(200, "GET /endpoints/{id}/stats", nil, ep)
+	key.call(404, "GET /endpoints/{id}/stats", nil, "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b")
+	key.call(200, "GET /stats", nil)
 
 	key.call(202, "POST /events/{id}/replay", map[string]any{}, ev)
 	key.call(202, "POST /deliveries/{id}/replay", nil, delivery)
@@ -118,6 +121,7 @@ func TestOpenAPIDescribesLiveResponses(t *testing.T) {
 	staff.call(200, "GET /staff/tenants/{id}/replays/{replay_id}", nil, tenantID, staffJob)
 	staff.call(200, "GET /staff/audit", nil)
 	staff.call(200, "GET /staff/tenants/{id}/billing", nil, tenantID)
+	staff.call(200, "POST /staff/tenants/{id}/billing/lift-restriction", map[string]string{"reason": "ticket 3"}, tenantID)
 
 	key.call(204, "DELETE /endpoints/{id}", nil, ep)
 	anon.call(200, "GET /openapi.json", nil)

@@ -119,6 +119,8 @@ func New(d Deps) *fiber.App {
 	api.Get("/endpoints/:id/secret", s.auth(sessionOrKey, tenants.RoleAdmin), s.getSecret)
 	api.Post("/endpoints/:id/secret/rotate", s.auth(sessionOrKey, tenants.RoleAdmin), s.rotateSecret)
 	api.Get("/endpoints/:id/attempts", s.auth(sessionOrKey, tenants.RoleViewer), s.endpointAttempts)
+	api.Get("/endpoints/:id/stats", s.auth(sessionOrKey, tenants.RoleViewer), s.endpointStats)
+	api.Get("/stats", s.auth(sessionOrKey, tenants.RoleViewer), s.tenantStats)
 
 	api.Post("/events", s.auth(sessionOrKey, tenants.RoleAdmin), s.createEvent)
 	api.Get("/events", s.auth(sessionOrKey, tenants.RoleViewer), s.listEvents)

@@ -82,8 +82,11 @@ func (s *server) staffListEvents(c *fiber.Ctx) error {
 	if f.Until, err = queryTime(c, "until"); err != nil {
 		return err
 	}
+	if f.EndpointID, err = queryUUID(c, "endpoint_id"); err != nil {
+		return err
+	}
 	if err := s.Tenants.Audit(c.UserContext(), principal(c), &t.ID, tenants.AuditListEvents, "",
-		fiber.Map{"type": f.Type, "status": f.Status, "since": f.Since, "until": f.Until}); err != nil {
+		fiber.Map{"type": f.Type, "status": f.Status, "endpoint_id": f.EndpointID, "since": f.Since, "until": f.Until}); err != nil {
 		return err
 	}
 	events, next, err := s.Delivery.ListEvents(c.UserContext(), t.ID, f, pg)

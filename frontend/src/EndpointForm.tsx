@@ -1,8 +1,11 @@
 // EndpointForm.tsx is the create/edit form for an endpoint.
 import { useState, type FormEvent } from 'react'
 import { ApiError } from './api'
-import { ErrorMessage, Field } from './components'
+import { ErrorMessage, Field, fieldError } from './components'
 import { toEndpointBody, type EndpointFormValues } from './endpointForm'
+
+/** formFields are the fields this form shows errors beside. */
+const formFields = ['url', 'description', 'event_types', 'timeout_seconds', 'rate_limit_per_second', 'max_in_flight', 'headers']
 
 export function EndpointForm({
   initial, submitLabel, onSubmit, onCancel,
@@ -11,7 +14,9 @@ export function EndpointForm({
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<unknown>(null)
   const set = (k: keyof EndpointFormValues) => (e: { target: { value: string } }) => setV({ ...v, [k]: e.target.value })
-  const fieldErr = (f: string) => ((error as ApiError | null)?.field === f ? (error as Error).message : undefined)
+  const fieldErr = (f: string) => ((error as ApiError | null)?.field === f ? fieldError(error, formFields) : undefined)
+  // A field's error shows once, beside the field; others in the alert.
+  const alertError = fieldError(error, formFields) ? null : error
 
   async function submit(e: FormEvent) {
     e.preventDefault()
@@ -27,7 +32,7 @@ export function EndpointForm({
   }
   return (
     <form className="form" onSubmit={submit}>
-      <ErrorMessage error={error} title="Could not save the endpoint" />
+      <ErrorMessage error={alertError} title="Could not save the endpoint" />
       <Field label="URL" hint="Where Ferry POSTs your events, e.g. https://example.com/webhooks." error={fieldErr('url')}>
         {(id, d) => <input id={id} type="url" required aria-describedby={d} value={v.url} onChange={set('url')} placeholder="https://" />}
       </Field>

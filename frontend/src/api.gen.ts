@@ -314,6 +314,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/endpoints/{id}/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Endpoint stats */
+        get: operations["EndpointStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/events": {
         parameters: {
             query?: never;
@@ -726,6 +743,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Tenant stats */
+        get: operations["TenantStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -812,6 +846,16 @@ export interface components {
             staff_id: string;
             /** Format: uuid */
             tenant_id: string | null;
+        };
+        Backlog: {
+            /** Format: date-time */
+            next_retry_at: string | null;
+            /** Format: int64 */
+            oldest_age_seconds: number;
+            /** Format: int64 */
+            pending: number;
+            /** Format: int64 */
+            retrying: number;
         };
         BillingOverview: {
             /** Format: int64 */
@@ -956,6 +1000,26 @@ export interface components {
             rate_limit_per_second?: number | null;
             timeout_seconds?: number | null;
             url?: string | null;
+        };
+        EndpointStatsLine: {
+            /** Format: int64 */
+            attempts: number;
+            /** Format: uuid */
+            endpoint_id: string;
+            /** Format: int64 */
+            failed: number;
+            /** Format: date-time */
+            last_success_at: string | null;
+            /** Format: date-time */
+            next_retry_at: string | null;
+            /** Format: int64 */
+            pending: number;
+            /** Format: int64 */
+            retrying: number;
+            /** Format: int64 */
+            succeeded: number;
+            /** Format: double */
+            success_rate: number | null;
         };
         Entitlements: {
             /**
@@ -1208,6 +1272,11 @@ export interface components {
             /** Format: uuid */
             event_id: string;
         };
+        ResponseMs: {
+            p50: number | null;
+            p95: number | null;
+            p99: number | null;
+        };
         SecretInfo: {
             /** @description rotated-out secrets still signing until they expire */
             previous: components["schemas"]["PreviousSecret"][] | null;
@@ -1286,6 +1355,37 @@ export interface components {
             name: string;
             plan: string;
         };
+        Stats: {
+            /** Format: int64 */
+            attempts: number;
+            /** Format: int64 */
+            attempts_failed: number;
+            backlog: components["schemas"]["Backlog"];
+            by_error_class: {
+                [key: string]: number;
+            };
+            /** Format: int64 */
+            failed: number;
+            /** Format: date-time */
+            from: string;
+            /** Format: date-time */
+            last_success_at: string | null;
+            response_ms: components["schemas"]["ResponseMs"];
+            series: components["schemas"]["StatsPoint"][];
+            /** Format: int64 */
+            succeeded: number;
+            /** Format: double */
+            success_rate: number | null;
+            window: string;
+        };
+        StatsPoint: {
+            /** Format: int64 */
+            failed: number;
+            /** Format: date-time */
+            hour: string;
+            /** Format: int64 */
+            succeeded: number;
+        };
         TOTPEnrolment: {
             otpauth_url: string;
             secret: string;
@@ -1297,6 +1397,30 @@ export interface components {
             id: string;
             name: string;
             plan: string;
+        };
+        TenantStats: {
+            /** Format: int64 */
+            attempts: number;
+            /** Format: int64 */
+            attempts_failed: number;
+            backlog: components["schemas"]["Backlog"];
+            by_error_class: {
+                [key: string]: number;
+            };
+            endpoints: components["schemas"]["EndpointStatsLine"][];
+            /** Format: int64 */
+            failed: number;
+            /** Format: date-time */
+            from: string;
+            /** Format: date-time */
+            last_success_at: string | null;
+            response_ms: components["schemas"]["ResponseMs"];
+            series: components["schemas"]["StatsPoint"][];
+            /** Format: int64 */
+            succeeded: number;
+            /** Format: double */
+            success_rate: number | null;
+            window: string;
         };
         TenantSummary: {
             /** Format: date-time */
@@ -2020,6 +2144,36 @@ export interface operations {
             429: components["responses"]["Error429"];
         };
     };
+    EndpointStats: {
+        parameters: {
+            query?: {
+                /** @description whole UTC hours from the one holding now minus the window (default 24h) */
+                window?: "1h" | "24h" | "7d";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Stats"];
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+        };
+    };
     ListEvents: {
         parameters: {
             query?: {
@@ -2027,6 +2181,8 @@ export interface operations {
                 type?: string;
                 /** @description only events with a delivery in this status */
                 status?: "pending" | "retrying" | "succeeded" | "dropped" | "exhausted";
+                /** @description only events with a delivery to this endpoint */
+                endpoint_id?: string;
                 /** @description created at or after (RFC 3339) */
                 since?: string;
                 /** @description created before (RFC 3339) */
@@ -2049,7 +2205,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["Event"][];
+                        data: components["schemas"]["EventDetail"][];
                         /** @description pass as cursor for the next page; null on the last */
                         next_cursor: string | null;
                     };
@@ -2729,6 +2885,8 @@ export interface operations {
                 type?: string;
                 /** @description only events with a delivery in this status */
                 status?: "pending" | "retrying" | "succeeded" | "dropped" | "exhausted";
+                /** @description only events with a delivery to this endpoint */
+                endpoint_id?: string;
                 /** @description created at or after (RFC 3339) */
                 since?: string;
                 /** @description created before (RFC 3339) */
@@ -2849,6 +3007,33 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+        };
+    };
+    TenantStats: {
+        parameters: {
+            query?: {
+                /** @description whole UTC hours from the one holding now minus the window (default 24h) */
+                window?: "1h" | "24h" | "7d";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TenantStats"];
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            422: components["responses"]["Error422"];
             429: components["responses"]["Error429"];
         };
     };

@@ -58,4 +58,8 @@ export type Invoice = Schemas['Invoice']
 export type InvoiceLine = Schemas['InvoiceLine']
 export type StaffBilling = Schemas['StaffBilling']
 
+export type Stats = Schemas['Stats']
+export type TenantStats = Schemas['TenantStats']
+export type EndpointStatsLine = Schemas['EndpointStatsLine']
+
 export type ApiError = Schemas['Error']
