@@ -3,12 +3,14 @@ package delivery
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"sync/atomic"
 	"time"
 
 	"github.com/ferry-dev/ferry/delivery/egress"
 	"github.com/ferry-dev/ferry/delivery/internal/batch"
+	"github.com/ferry-dev/ferry/delivery/routing"
 	"github.com/google/uuid"
 	"gorm.io/gorm"
 
@@ -25,6 +27,8 @@ type Config struct {
 	// RotationGrace is how long a rotated-out secret keeps signing
 	// (default 24 h, scaled by FERRY_RETRY_SCALE by the caller).
 	RotationGrace time.Duration
+	// Routing tunes endpoint filters (cost budget, compiled cache).
+	Routing routing.Config
 }
 
 // Limits is what delivery needs from billing: plan limits checked inside
@@ -70,6 +74,8 @@ type Service struct {
 	log    *slog.Logger
 	now    func() time.Time
 	ingest *batch.Coalescer[*ingestRequest] // group commit of concurrent ingests (ingestbatch.go)
+	// filters compiles, caches and evaluates endpoints' CEL filters.
+	filters *routing.Filters
 	// multiBatches counts committed ingest transactions that held more
 	// than one event (observability for tests and profiling).
 	multiBatches atomic.Int64
@@ -86,7 +92,11 @@ func NewService(db *gorm.DB, cipher *Cipher, relay Enqueuer, limits Limits, cfg 
 	if now == nil {
 		now = time.Now
 	}
-	s := &Service{db: db, cipher: cipher, relay: relay, limits: limits, cfg: cfg, log: log, now: now}
+	filters, err := routing.NewFilters(cfg.Routing)
+	if err != nil {
+		return nil, fmt.Errorf("delivery.NewService: %w", err)
+	}
+	s := &Service{db: db, cipher: cipher, relay: relay, limits: limits, cfg: cfg, log: log, now: now, filters: filters}
 	s.ingest = batch.New(maxIngestBatch, maxIngestCommitters, s.commitBatch)
 	return s, nil
 }

@@ -97,6 +97,7 @@ func New(d Deps) *fiber.App {
 	api.Get("/endpoints/:id/secret", s.auth(sessionOrKey, tenants.RoleAdmin), s.getSecret)
 	api.Post("/endpoints/:id/secret/rotate", s.auth(sessionOrKey, tenants.RoleAdmin), s.rotateSecret)
 	api.Get("/endpoints/:id/attempts", s.auth(sessionOrKey, tenants.RoleViewer), s.endpointAttempts)
+	api.Post("/endpoints/:id/test-routing", s.auth(sessionOrKey, tenants.RoleViewer), s.testRouting)
 
 	api.Post("/events", s.auth(sessionOrKey, tenants.RoleAdmin), s.createEvent)
 	api.Get("/events", s.auth(sessionOrKey, tenants.RoleViewer), s.listEvents)

@@ -1,0 +1,131 @@
+package delivery
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/google/uuid"
+	"gorm.io/gorm"
+
+	"github.com/ferry-dev/ferry/delivery/internal/pgval"
+	"github.com/ferry-dev/ferry/delivery/routing"
+)
+
+// Subscription lookup at fan-out. An endpoint's event_types hold exact
+// types and wildcard patterns ("order.*", "*"); routing.Keys lists every
+// pattern that matches an event type, so "is this endpoint subscribed"
+// is `event_types ?| keys`, which the GIN index endpoints_subscription_idx
+// (tenant_id, event_types) answers without reading the tenant's other
+// endpoints (migrations/00050_routing.sql). An empty event_types still
+// means every type. Filters are then evaluated in Go, only on the
+// endpoints the index returned.
+
+// subscriptionCond is the SQL condition on endpoints e for an event whose
+// matching patterns are the text[] parameter that follows.
+const subscriptionCond = `e.enabled AND e.deleted_at IS NULL
+	AND (e.event_types = '[]'::jsonb OR e.event_types ?| %s)`
+
+// subscribedEndpoints returns, in creation order, the tenant's enabled
+// endpoints subscribed to ev's type whose filter accepts ev.
+func (s *Service) subscribedEndpoints(tx *gorm.DB, tenantID uuid.UUID, ev Event) ([]uuid.UUID, error) {
+	type row struct {
+		ID     uuid.UUID
+		Filter string
+	}
+	rows, err := queryRows(tx, `SELECT e.id, e.filter FROM endpoints e WHERE e.tenant_id = $1 AND `+
+		fmt.Sprintf(subscriptionCond, "$2::text[]")+` ORDER BY e.created_at, e.id`,
+		func(r *row) []any { return []any{&r.ID, &r.Filter} }, [16]byte(tenantID), pgval.Array(routing.Keys(ev.Type)))
+	if err != nil {
+		return nil, fmt.Errorf("select endpoints for %s: %w", ev.Type, err)
+	}
+	ids := make([]uuid.UUID, 0, len(rows))
+	for _, r := range rows {
+		if s.accepts(tenantID, ev, r.ID, r.Filter) {
+			ids = append(ids, r.ID)
+		}
+	}
+	return ids, nil
+}
+
+// batchMatch is an endpoint subscribed to the I-th event of a batch
+// (counting from 1).
+type batchMatch struct {
+	I          int
+	EndpointID uuid.UUID
+	Filter     string
+}
+
+// subscribedEndpointsBatch is subscribedEndpoints for every event of an
+// ingest batch in one query.
+func (s *Service) subscribedEndpointsBatch(tx *gorm.DB, batch []*ingestRequest) ([]batchMatch, error) {
+	tenants := make([]uuid.UUID, len(batch))
+	keys := make([]string, len(batch))
+	for i, r := range batch {
+		b, err := json.Marshal(routing.Keys(r.ev.Type))
+		if err != nil {
+			return nil, fmt.Errorf("encode subscription keys: %w", err)
+		}
+		tenants[i], keys[i] = r.tenantID, string(b)
+	}
+	matches, err := queryRows(tx, `SELECT p.i::int AS i, e.id AS endpoint_id, e.filter
+		FROM unnest($1::uuid[], $2::text[]) WITH ORDINALITY AS p(tenant_id, keys, i)
+		JOIN endpoints e ON e.tenant_id = p.tenant_id AND `+
+		fmt.Sprintf(subscriptionCond, "ARRAY(SELECT jsonb_array_elements_text(p.keys::jsonb))")+`
+		ORDER BY p.i, e.created_at, e.id`,
+		func(m *batchMatch) []any { return []any{&m.I, &m.EndpointID, &m.Filter} }, pgval.Array(tenants), pgval.Array(keys))
+	if err != nil {
+		return nil, fmt.Errorf("select endpoints: %w", err)
+	}
+	out := matches[:0]
+	for _, m := range matches {
+		r := batch[m.I-1]
+		if s.accepts(r.tenantID, r.ev, m.EndpointID, m.Filter) {
+			out = append(out, m)
+		}
+	}
+	return out, nil
+}
+
+// queryRows runs query in tx's transaction and scans every row into a T
+// through fields. It bypasses GORM's placeholder rewriting, which would
+// take the jsonb ?| operator for a parameter.
+func queryRows[T any](tx *gorm.DB, query string, fields func(*T) []any, args ...any) ([]T, error) {
+	rows, err := tx.Statement.ConnPool.QueryContext(tx.Statement.Context, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []T
+	for rows.Next() {
+		var v T
+		if err := rows.Scan(fields(&v)...); err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, rows.Err()
+}
+
+// accepts evaluates an endpoint's filter on ev. An evaluation error is
+// "not matched": it is logged (and counted by routing.Filters), never
+// returned, so no filter can fail an ingest.
+func (s *Service) accepts(tenantID uuid.UUID, ev Event, endpointID uuid.UUID, filter string) bool {
+	if filter == "" {
+		return true
+	}
+	ok, err := s.filters.Eval(filter, routingEvent(ev))
+	if err != nil {
+		s.log.Warn("endpoint filter failed; event not routed to it", "tenant_id", tenantID, "event_id", ev.ID,
+			"endpoint_id", endpointID, "err", err)
+	}
+	return ok
+}
+
+// routingEvent is ev as filters see it.
+func routingEvent(ev Event) routing.Event {
+	return routing.Event{ID: ev.ID.String(), Type: ev.Type, CreatedAt: ev.CreatedAt, Data: ev.Data}
+}
+
+// FilterErrors returns how many filter evaluations failed in this process
+// (each counted as not matched).
+func (s *Service) FilterErrors() int64 { return s.filters.EvalErrors() }
