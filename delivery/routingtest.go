@@ -88,7 +88,7 @@ func (s *Service) TestRouting(ctx context.Context, tenantID, endpointID uuid.UUI
 			break
 		}
 	}
-	if ok, err := s.filters.Try(filter, routingEvent(ev)); err != nil {
+	if ok, err := s.filters.Try(filter, routing.Prepare(routingEvent(ev))); err != nil {
 		res.Matched, res.FilterError = false, err.Error()
 	} else if !ok {
 		res.Matched = false

@@ -14,35 +14,26 @@ import (
 // Subscription lookup at fan-out. An endpoint's event_types hold exact
 // types and wildcard patterns ("order.*", "*"); routing.Keys lists every
 // pattern that matches an event type, so "is this endpoint subscribed"
-// is `event_types ?| keys`, which the GIN index endpoints_subscription_idx
-// (tenant_id, event_types) answers without reading the tenant's other
-// endpoints (migrations/00050_routing.sql). An empty event_types still
-// means every type. Filters are then evaluated in Go, only on the
-// endpoints the index returned.
+// is `subscription ?| keys` (subscription: event_types, with an empty
+// list, which means every type, as ["*"]), which the GIN index
+// endpoints_subscription_idx (tenant_id, subscription) answers without
+// reading the tenant's other endpoints (migrations/00050_routing.sql).
+// Filters are then evaluated in Go, only on the endpoints it returned.
 
 // subscriptionCond is the SQL condition on endpoints e for an event whose
 // matching patterns are the text[] parameter that follows.
-const subscriptionCond = `e.enabled AND e.deleted_at IS NULL
-	AND (e.event_types = '[]'::jsonb OR e.event_types ?| %s)`
+const subscriptionCond = `e.enabled AND e.deleted_at IS NULL AND e.subscription ?| %s`
 
 // subscribedEndpoints returns, in creation order, the tenant's enabled
 // endpoints subscribed to ev's type whose filter accepts ev.
 func (s *Service) subscribedEndpoints(tx *gorm.DB, tenantID uuid.UUID, ev Event) ([]uuid.UUID, error) {
-	type row struct {
-		ID     uuid.UUID
-		Filter string
-	}
-	rows, err := queryRows(tx, `SELECT e.id, e.filter FROM endpoints e WHERE e.tenant_id = $1 AND `+
-		fmt.Sprintf(subscriptionCond, "$2::text[]")+` ORDER BY e.created_at, e.id`,
-		func(r *row) []any { return []any{&r.ID, &r.Filter} }, [16]byte(tenantID), pgval.Array(routing.Keys(ev.Type)))
+	matches, err := s.subscriptions(tx, []uuid.UUID{tenantID}, []Event{ev})
 	if err != nil {
 		return nil, fmt.Errorf("select endpoints for %s: %w", ev.Type, err)
 	}
-	ids := make([]uuid.UUID, 0, len(rows))
-	for _, r := range rows {
-		if s.accepts(tenantID, ev, r.ID, r.Filter) {
-			ids = append(ids, r.ID)
-		}
+	ids := make([]uuid.UUID, len(matches))
+	for i, m := range matches {
+		ids[i] = m.EndpointID
 	}
 	return ids, nil
 }
@@ -59,13 +50,31 @@ type batchMatch struct {
 // ingest batch in one query.
 func (s *Service) subscribedEndpointsBatch(tx *gorm.DB, batch []*ingestRequest) ([]batchMatch, error) {
 	tenants := make([]uuid.UUID, len(batch))
-	keys := make([]string, len(batch))
+	evs := make([]Event, len(batch))
 	for i, r := range batch {
-		b, err := json.Marshal(routing.Keys(r.ev.Type))
+		tenants[i], evs[i] = r.tenantID, r.ev
+	}
+	matches, err := s.subscriptions(tx, tenants, evs)
+	if err != nil {
+		return nil, fmt.Errorf("select endpoints: %w", err)
+	}
+	return matches, nil
+}
+
+// subscriptions returns the endpoints of tenants[i] subscribed to evs[i]
+// whose filter accepts it, ordered by event, then endpoint creation. One
+// query serves one event or a whole batch; the keys reach the index as a
+// per-row parameter, which makes the planner probe the GIN index per
+// event (with a constant key array it would rather read every endpoint
+// of the tenant).
+func (s *Service) subscriptions(tx *gorm.DB, tenants []uuid.UUID, evs []Event) ([]batchMatch, error) {
+	keys := make([]string, len(evs))
+	for i, ev := range evs {
+		b, err := json.Marshal(routing.Keys(ev.Type))
 		if err != nil {
 			return nil, fmt.Errorf("encode subscription keys: %w", err)
 		}
-		tenants[i], keys[i] = r.tenantID, string(b)
+		keys[i] = string(b)
 	}
 	matches, err := queryRows(tx, `SELECT p.i::int AS i, e.id AS endpoint_id, e.filter
 		FROM unnest($1::uuid[], $2::text[]) WITH ORDINALITY AS p(tenant_id, keys, i)
@@ -74,12 +83,15 @@ func (s *Service) subscribedEndpointsBatch(tx *gorm.DB, batch []*ingestRequest) 
 		ORDER BY p.i, e.created_at, e.id`,
 		func(m *batchMatch) []any { return []any{&m.I, &m.EndpointID, &m.Filter} }, pgval.Array(tenants), pgval.Array(keys))
 	if err != nil {
-		return nil, fmt.Errorf("select endpoints: %w", err)
+		return nil, err
 	}
+	inputs := make([]*routing.Input, len(evs)) // decoded on first use
 	out := matches[:0]
 	for _, m := range matches {
-		r := batch[m.I-1]
-		if s.accepts(r.tenantID, r.ev, m.EndpointID, m.Filter) {
+		if m.Filter != "" && inputs[m.I-1] == nil {
+			inputs[m.I-1] = routing.Prepare(routingEvent(evs[m.I-1]))
+		}
+		if s.accepts(tenants[m.I-1], evs[m.I-1], inputs[m.I-1], m.EndpointID, m.Filter) {
 			out = append(out, m)
 		}
 	}
@@ -109,11 +121,11 @@ func queryRows[T any](tx *gorm.DB, query string, fields func(*T) []any, args ...
 // accepts evaluates an endpoint's filter on ev. An evaluation error is
 // "not matched": it is logged (and counted by routing.Filters), never
 // returned, so no filter can fail an ingest.
-func (s *Service) accepts(tenantID uuid.UUID, ev Event, endpointID uuid.UUID, filter string) bool {
+func (s *Service) accepts(tenantID uuid.UUID, ev Event, in *routing.Input, endpointID uuid.UUID, filter string) bool {
 	if filter == "" {
 		return true
 	}
-	ok, err := s.filters.Eval(filter, routingEvent(ev))
+	ok, err := s.filters.Eval(filter, in)
 	if err != nil {
 		s.log.Warn("endpoint filter failed; event not routed to it", "tenant_id", tenantID, "event_id", ev.ID,
 			"endpoint_id", endpointID, "err", err)

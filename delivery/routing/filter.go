@@ -103,15 +103,36 @@ func (f *Filters) Check(src string) error {
 // exhausted budgets) since f was made.
 func (f *Filters) EvalErrors() int64 { return f.evalErrors.Load() }
 
-// Eval reports whether the filter src accepts ev. An empty filter
+// Input is an event prepared for filters: its data decoded once, however
+// many endpoints' filters look at it. Make it with Prepare.
+type Input struct {
+	vars map[string]any
+	err  error
+}
+
+// Prepare decodes ev for evaluation. A malformed payload is reported by
+// every Eval on the Input.
+func Prepare(ev Event) *Input {
+	var data any
+	if len(ev.Data) > 0 {
+		if err := json.Unmarshal(ev.Data, &data); err != nil {
+			return &Input{err: fmt.Errorf("decode event data: %w", err)}
+		}
+	}
+	return &Input{vars: map[string]any{"event": map[string]any{
+		"id": ev.ID, "type": ev.Type, "created_at": ev.CreatedAt.UTC(), "data": data,
+	}}}
+}
+
+// Eval reports whether the filter src accepts the event. An empty filter
 // accepts every event. Any error (invalid filter, bad data, a missing
 // field, an exceeded cost budget, a non-bool result) means not matched;
 // it is counted and returned so the caller can log it.
-func (f *Filters) Eval(src string, ev Event) (bool, error) {
+func (f *Filters) Eval(src string, in *Input) (bool, error) {
 	if strings.TrimSpace(src) == "" {
 		return true, nil
 	}
-	ok, err := f.eval(src, ev)
+	ok, err := f.eval(src, in)
 	if err != nil {
 		f.evalErrors.Add(1)
 	}
@@ -120,27 +141,22 @@ func (f *Filters) Eval(src string, ev Event) (bool, error) {
 
 // Try is Eval without counting errors: for trying a filter on a sample
 // event rather than routing a real one.
-func (f *Filters) Try(src string, ev Event) (bool, error) {
+func (f *Filters) Try(src string, in *Input) (bool, error) {
 	if strings.TrimSpace(src) == "" {
 		return true, nil
 	}
-	return f.eval(src, ev)
+	return f.eval(src, in)
 }
 
-func (f *Filters) eval(src string, ev Event) (bool, error) {
+func (f *Filters) eval(src string, in *Input) (bool, error) {
 	prg, err := f.program(src)
 	if err != nil {
 		return false, err
 	}
-	var data any
-	if len(ev.Data) > 0 {
-		if err := json.Unmarshal(ev.Data, &data); err != nil {
-			return false, fmt.Errorf("decode event data: %w", err)
-		}
+	if in.err != nil {
+		return false, in.err
 	}
-	out, _, err := prg.Eval(map[string]any{"event": map[string]any{
-		"id": ev.ID, "type": ev.Type, "created_at": ev.CreatedAt.UTC(), "data": data,
-	}})
+	out, _, err := prg.Eval(in.vars)
 	if err != nil {
 		return false, fmt.Errorf("evaluate filter: %w", err)
 	}

@@ -33,7 +33,7 @@ func TestFilters(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			require.NoError(t, f.Check(tc.src))
-			got, err := f.Eval(tc.src, ev)
+			got, err := f.Eval(tc.src, Prepare(ev))
 			require.Equal(t, tc.want, got)
 			require.Equal(t, tc.evalErr, err != nil, "err = %v", err)
 		})
@@ -51,7 +51,7 @@ func TestFiltersInvalid(t *testing.T) {
 		var fe *FilterError
 		require.ErrorAs(t, err, &fe)
 		require.NotEmpty(t, fe.Message)
-		got, evalErr := f.Eval(src, Event{Type: "x", Data: json.RawMessage(`{}`)})
+		got, evalErr := f.Eval(src, Prepare(Event{Type: "x", Data: json.RawMessage(`{}`)}))
 		require.False(t, got)
 		require.Error(t, evalErr)
 	}
@@ -65,14 +65,14 @@ func TestFiltersOverBudget(t *testing.T) {
 	// Quadratic in the list: fine for 3 items, over budget for 200.
 	src := `event.data.xs.all(a, event.data.xs.all(b, a + b >= 0))`
 	small := Event{Type: "x", Data: json.RawMessage(`{"xs":[1,2,3]}`)}
-	ok, err := f.Eval(src, small)
+	ok, err := f.Eval(src, Prepare(small))
 	require.NoError(t, err)
 	require.True(t, ok)
 	xs := make([]int, 200)
 	big, _ := json.Marshal(map[string]any{"xs": xs})
 	before := f.EvalErrors()
 	start := time.Now()
-	ok, err = f.Eval(src, Event{Type: "x", Data: big})
+	ok, err = f.Eval(src, Prepare(Event{Type: "x", Data: big}))
 	require.False(t, ok)
 	require.ErrorContains(t, err, "cost limit")
 	require.Less(t, time.Since(start), 100*time.Millisecond)
