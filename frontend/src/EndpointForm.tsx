@@ -3,10 +3,15 @@ import { useState, type FormEvent } from 'react'
 import { ApiError } from './api'
 import { ErrorMessage, Field } from './components'
 import { toEndpointBody, type EndpointFormValues } from './endpointForm'
+import { RoutingTest } from './RoutingTest'
 
 export function EndpointForm({
-  initial, submitLabel, onSubmit, onCancel,
-}: { initial: EndpointFormValues; submitLabel: string; onSubmit: (body: ReturnType<typeof toEndpointBody>) => Promise<void>; onCancel?: () => void }) {
+  initial, submitLabel, onSubmit, onCancel, endpointId,
+}: {
+  initial: EndpointFormValues; submitLabel: string; onSubmit: (body: ReturnType<typeof toEndpointBody>) => Promise<void>; onCancel?: () => void
+  /** endpointId, when editing a saved endpoint, enables the routing test panel. */
+  endpointId?: string
+}) {
   const [v, setV] = useState(initial)
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<unknown>(null)
@@ -34,7 +39,7 @@ export function EndpointForm({
       <Field label="Description" error={fieldErr('description')}>
         {(id) => <input id={id} value={v.description} onChange={set('description')} />}
       </Field>
-      <Field label="Event types" hint="Comma-separated, e.g. invoice.paid, user.created. Leave empty to receive every event type." error={fieldErr('event_types')}>
+      <Field label="Event types" hint="Comma-separated, e.g. invoice.paid, order.*, ferry.*. A trailing * matches any rest; leave empty (or *) to receive every event type." error={fieldErr('event_types')}>
         {(id, d) => <input id={id} aria-describedby={d} value={v.eventTypes} onChange={set('eventTypes')} />}
       </Field>
       <div className="row">
@@ -51,6 +56,10 @@ export function EndpointForm({
       <Field label="Custom headers" hint='One per line, "Name: value".' error={fieldErr('headers')}>
         {(id, d) => <textarea id={id} rows={3} aria-describedby={d} value={v.headers} onChange={set('headers')} />}
       </Field>
+      <Field label="Filter (CEL)" hint={<>Optional. The endpoint gets an event only when this is true, e.g. <code>event.data.amount &gt;= 1000</code>. Fields: <code>event.id</code>, <code>event.type</code>, <code>event.created_at</code>, <code>event.data</code>.</>} error={fieldErr('filter')}>
+        {(id, d) => <textarea id={id} rows={3} spellCheck={false} aria-describedby={d} value={v.filter} onChange={set('filter')} placeholder='event.data.amount >= 1000' />}
+      </Field>
+      {endpointId && <RoutingTest endpointId={endpointId} filter={v.filter} />}
       <div className="actions">
         <button className="btn btn-primary" type="submit" disabled={busy}>{busy ? 'Saving…' : submitLabel}</button>
         {onCancel && <button className="btn" type="button" onClick={onCancel}>Cancel</button>}
