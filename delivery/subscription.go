@@ -66,7 +66,8 @@ func (s *Service) subscribedEndpointsBatch(tx *gorm.DB, batch []*ingestRequest) 
 // query serves one event or a whole batch; the keys reach the index as a
 // per-row parameter, which makes the planner probe the GIN index per
 // event (with a constant key array it would rather read every endpoint
-// of the tenant).
+// of the tenant). The CTE builds each event's key array once: inline,
+// the array would be rebuilt for every endpoint row the index returns.
 func (s *Service) subscriptions(tx *gorm.DB, tenants []uuid.UUID, evs []Event) ([]batchMatch, error) {
 	keys := make([]string, len(evs))
 	for i, ev := range evs {
@@ -76,10 +77,11 @@ func (s *Service) subscriptions(tx *gorm.DB, tenants []uuid.UUID, evs []Event) (
 		}
 		keys[i] = string(b)
 	}
-	matches, err := queryRows(tx, `SELECT p.i::int AS i, e.id AS endpoint_id, e.filter
-		FROM unnest($1::uuid[], $2::text[]) WITH ORDINALITY AS p(tenant_id, keys, i)
-		JOIN endpoints e ON e.tenant_id = p.tenant_id AND `+
-		fmt.Sprintf(subscriptionCond, "ARRAY(SELECT jsonb_array_elements_text(p.keys::jsonb))")+`
+	matches, err := queryRows(tx, `WITH p AS MATERIALIZED (
+			SELECT t.i, t.tenant_id, ARRAY(SELECT jsonb_array_elements_text(t.keys::jsonb)) AS keys
+			FROM unnest($1::uuid[], $2::text[]) WITH ORDINALITY AS t(tenant_id, keys, i))
+		SELECT p.i::int AS i, e.id AS endpoint_id, e.filter
+		FROM p JOIN endpoints e ON e.tenant_id = p.tenant_id AND `+fmt.Sprintf(subscriptionCond, "p.keys")+`
 		ORDER BY p.i, e.created_at, e.id`,
 		func(m *batchMatch) []any { return []any{&m.I, &m.EndpointID, &m.Filter} }, pgval.Array(tenants), pgval.Array(keys))
 	if err != nil {
