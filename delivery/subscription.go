@@ -62,39 +62,63 @@ func (s *Service) subscribedEndpointsBatch(tx *gorm.DB, batch []*ingestRequest) 
 }
 
 // subscriptions returns the endpoints of tenants[i] subscribed to evs[i]
-// whose filter accepts it, ordered by event, then endpoint creation. One
-// query serves one event or a whole batch; the keys reach the index as a
-// per-row parameter, which makes the planner probe the GIN index per
-// event (with a constant key array it would rather read every endpoint
-// of the tenant). The CTE builds each event's key array once: inline,
-// the array would be rebuilt for every endpoint row the index returns.
+// whose filter accepts it, ordered by event, then endpoint creation.
+//
+// One query serves one event or a whole batch. It looks up each distinct
+// (tenant, type) pair once, however many events of the batch share it,
+// and probes the GIN index once per pair: the LATERAL subquery with
+// OFFSET 0 is run per pair with its tenant and keys as parameters (left
+// to itself, the planner would hash-join the pairs with every endpoint of
+// the table and test each one's patterns).
 func (s *Service) subscriptions(tx *gorm.DB, tenants []uuid.UUID, evs []Event) ([]batchMatch, error) {
-	keys := make([]string, len(evs))
-	for i, ev := range evs {
-		b, err := json.Marshal(routing.Keys(ev.Type))
-		if err != nil {
-			return nil, fmt.Errorf("encode subscription keys: %w", err)
-		}
-		keys[i] = string(b)
+	type pair struct {
+		tenantID uuid.UUID
+		typ      string
 	}
-	matches, err := queryRows(tx, `WITH p AS MATERIALIZED (
-			SELECT t.i, t.tenant_id, ARRAY(SELECT jsonb_array_elements_text(t.keys::jsonb)) AS keys
-			FROM unnest($1::uuid[], $2::text[]) WITH ORDINALITY AS t(tenant_id, keys, i))
-		SELECT p.i::int AS i, e.id AS endpoint_id, e.filter
-		FROM p JOIN endpoints e ON e.tenant_id = p.tenant_id AND `+fmt.Sprintf(subscriptionCond, "p.keys")+`
-		ORDER BY p.i, e.created_at, e.id`,
-		func(m *batchMatch) []any { return []any{&m.I, &m.EndpointID, &m.Filter} }, pgval.Array(tenants), pgval.Array(keys))
+	pairIndex := make(map[pair]int, len(evs)) // pair → its position, from 1
+	eventPair := make([]int, len(evs))
+	var pairTenants []uuid.UUID
+	var pairKeys []string
+	for i, ev := range evs {
+		k := pair{tenants[i], ev.Type}
+		j, ok := pairIndex[k]
+		if !ok {
+			b, err := json.Marshal(routing.Keys(ev.Type))
+			if err != nil {
+				return nil, fmt.Errorf("encode subscription keys: %w", err)
+			}
+			pairTenants, pairKeys = append(pairTenants, k.tenantID), append(pairKeys, string(b))
+			j = len(pairTenants)
+			pairIndex[k] = j
+		}
+		eventPair[i] = j
+	}
+	found, err := queryRows(tx, `SELECT p.j::int, m.id, m.filter
+		FROM unnest($1::uuid[], $2::text[]) WITH ORDINALITY AS p(tenant_id, keys, j)
+		CROSS JOIN LATERAL (
+			SELECT e.id, e.filter, e.created_at FROM endpoints e
+			WHERE e.tenant_id = p.tenant_id AND `+
+		fmt.Sprintf(subscriptionCond, "ARRAY(SELECT jsonb_array_elements_text(p.keys::jsonb))")+`
+			OFFSET 0) m
+		ORDER BY p.j, m.created_at, m.id`,
+		func(m *batchMatch) []any { return []any{&m.I, &m.EndpointID, &m.Filter} }, pgval.Array(pairTenants), pgval.Array(pairKeys))
 	if err != nil {
 		return nil, err
 	}
-	inputs := make([]*routing.Input, len(evs)) // decoded on first use
-	out := matches[:0]
-	for _, m := range matches {
-		if m.Filter != "" && inputs[m.I-1] == nil {
-			inputs[m.I-1] = routing.Prepare(routingEvent(evs[m.I-1]))
-		}
-		if s.accepts(tenants[m.I-1], evs[m.I-1], inputs[m.I-1], m.EndpointID, m.Filter) {
-			out = append(out, m)
+	byPair := make([][]batchMatch, len(pairTenants)+1)
+	for _, f := range found {
+		byPair[f.I] = append(byPair[f.I], f)
+	}
+	var out []batchMatch
+	for i, ev := range evs {
+		var in *routing.Input // decoded on first use
+		for _, f := range byPair[eventPair[i]] {
+			if f.Filter != "" && in == nil {
+				in = routing.Prepare(routingEvent(ev))
+			}
+			if s.accepts(tenants[i], ev, in, f.EndpointID, f.Filter) {
+				out = append(out, batchMatch{I: i + 1, EndpointID: f.EndpointID, Filter: f.Filter})
+			}
 		}
 	}
 	return out, nil
