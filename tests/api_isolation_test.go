@@ -89,6 +89,8 @@ func TestTenantIsolation(t *testing.T) {
 		"GET /endpoints/:id/secret":         {{"GET", "/endpoints/" + ep.ID + "/secret", nil, 404}},
 		"POST /endpoints/:id/secret/rotate": {{"POST", "/endpoints/" + ep.ID + "/secret/rotate", nil, 404}},
 		"GET /endpoints/:id/attempts":       {{"GET", "/endpoints/" + ep.ID + "/attempts", nil, 404}},
+		"POST /endpoints/:id/test-routing": {{"POST", "/endpoints/" + ep.ID + "/test-routing",
+			map[string]any{"event": map[string]any{"type": "order.created", "data": map[string]any{"amount": 1}}}, 404}},
 		// The same idempotency key in another tenant is another event.
 		"POST /events": {{"POST", "/events", map[string]any{"type": "b.event", "data": 1, "idempotency_key": "shared-key"}, 0}},
 		"GET /events": {{"GET", "/events", nil, 0}, {"GET", "/events?type=a.secret", nil, 0},

@@ -26,6 +26,7 @@ var roleTable = map[string]string{
 	"GET /endpoints/:id/secret":                 "++-+-",
 	"POST /endpoints/:id/secret/rotate":         "++-+-",
 	"GET /endpoints/:id/attempts":               "++++-",
+	"POST /endpoints/:id/test-routing":          "++++-",
 	"POST /events":                              "++-+-",
 	"GET /events":                               "++++-",
 	"GET /events/:id":                           "++++-",
