@@ -240,6 +240,9 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 	if err != nil {
 		return nil, err
 	}
+	registry.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "ferry_routing_filter_errors_total",
+		Help: "Endpoint filter evaluations that failed (counted as not matched, never failing ingest)."},
+		func() float64 { return float64(a.Delivery.FilterErrors()) }))
 	// Operational events (ferry.*) are emitted as attempts are logged;
 	// Notifier is where email about them will be wired (none yet).
 	a.attempts = attemptlog.New(a.db, attemptlog.Config{DisableAfter: cfg.scaled(attemptlog.DefaultDisableAfter), BatchSize: metrics.AttemptLogBatch,

@@ -11,6 +11,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/ferry-dev/ferry/delivery/routing"
 	"github.com/ferry-dev/ferry/delivery/webhook"
 
 	"github.com/google/uuid"
@@ -48,6 +49,7 @@ type Endpoint struct {
 	RateLimitPerSecond *int              `json:"rate_limit_per_second"`
 	MaxInFlight        int               `json:"max_in_flight"`
 	Headers            map[string]string `json:"headers"`
+	Filter             string            `json:"filter"`
 	FailingSince       *time.Time        `json:"failing_since"`
 	CreatedAt          time.Time         `json:"created_at"`
 	UpdatedAt          time.Time         `json:"updated_at"`
@@ -62,6 +64,7 @@ type EndpointInput struct {
 	RateLimitPerSecond *int              `json:"rate_limit_per_second"`
 	MaxInFlight        *int              `json:"max_in_flight"`
 	Headers            map[string]string `json:"headers"`
+	Filter             string            `json:"filter"`
 }
 
 // EndpointPatch changes the fields that are present. A rate limit of 0
@@ -75,6 +78,7 @@ type EndpointPatch struct {
 	RateLimitPerSecond *int               `json:"rate_limit_per_second"`
 	MaxInFlight        *int               `json:"max_in_flight"`
 	Headers            *map[string]string `json:"headers"`
+	Filter             *string            `json:"filter"`
 }
 
 var (
@@ -130,6 +134,8 @@ func (s *Service) validateURL(raw string) error {
 	return nil
 }
 
+// validateEventTypes checks and de-duplicates an endpoint's event-type
+// patterns: exact types, prefixes ending in "*", or "*" alone.
 func validateEventTypes(types []string) ([]string, error) {
 	if len(types) > maxEventTypes {
 		return nil, ferry.Invalid("event_types", "at most %d event types", maxEventTypes)
@@ -137,10 +143,8 @@ func validateEventTypes(types []string) ([]string, error) {
 	seen := make(map[string]bool, len(types))
 	out := make([]string, 0, len(types))
 	for _, t := range types {
-		// "ferry.*" subscribes to every operational event (opevent.go);
-		// no other wildcard exists yet.
-		if t != OpWildcard && !eventTypePattern.MatchString(t) {
-			return nil, ferry.Invalid("event_types", "event type %q must be %s", t, eventTypeRule)
+		if err := routing.ValidatePattern(t); err != nil {
+			return nil, ferry.Invalid("event_types", "%s", err.Error())
 		}
 		if !seen[t] {
 			seen[t] = true
@@ -171,6 +175,15 @@ func validateHeaders(h map[string]string) (map[string]string, error) {
 	return out, nil
 }
 
+// validateFilter compiles and type-checks a CEL filter; the error
+// carries the compiler's message with line and column.
+func (s *Service) validateFilter(src string) error {
+	if err := s.filters.Check(src); err != nil {
+		return ferry.Invalid("filter", "%s", err.Error())
+	}
+	return nil
+}
+
 func validateDescription(d string) error {
 	if !utf8.ValidString(d) || utf8.RuneCountInString(d) > maxDescription {
 		return ferry.Invalid("description", "description must be at most %d characters of valid UTF-8", maxDescription)
@@ -198,6 +211,7 @@ type endpointRow struct {
 	RateLimitPerSecond *int
 	MaxInFlight        int
 	Headers            jsonColumn[map[string]string] `gorm:"type:jsonb"`
+	Filter             string
 	FailingSince       *time.Time
 	CreatedAt          time.Time
 	UpdatedAt          time.Time
@@ -216,12 +230,12 @@ func (r endpointRow) endpoint() Endpoint {
 	return Endpoint{
 		ID: r.ID, URL: r.URL, Description: r.Description, EventTypes: types, Enabled: r.Enabled,
 		DisabledReason: r.DisabledReason, TimeoutSeconds: r.TimeoutMs / 1000, RateLimitPerSecond: r.RateLimitPerSecond,
-		MaxInFlight: r.MaxInFlight, Headers: headers, FailingSince: r.FailingSince, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
+		MaxInFlight: r.MaxInFlight, Headers: headers, Filter: r.Filter, FailingSince: r.FailingSince, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
 	}
 }
 
 const endpointColumns = `id, tenant_id, url, description, event_types, enabled, disabled_reason, timeout_ms,
-	rate_limit_per_second, max_in_flight, headers, failing_since, created_at, updated_at, deleted_at`
+	rate_limit_per_second, max_in_flight, headers, filter, failing_since, created_at, updated_at, deleted_at`
 
 // CreateEndpoint validates in, stores the endpoint with a fresh signing
 // secret, and returns both. Errors: EINVALID, EPLANLIMIT.
@@ -238,6 +252,9 @@ func (s *Service) CreateEndpoint(ctx context.Context, tenantID uuid.UUID, in End
 	}
 	headers, err := validateHeaders(in.Headers)
 	if err != nil {
+		return Endpoint{}, "", err
+	}
+	if err := s.validateFilter(in.Filter); err != nil {
 		return Endpoint{}, "", err
 	}
 	timeout := DefaultTimeoutSeconds
@@ -265,7 +282,7 @@ func (s *Service) CreateEndpoint(ctx context.Context, tenantID uuid.UUID, in End
 		ID: uuid.New(), TenantID: tenantID, URL: in.URL, Description: in.Description,
 		EventTypes: jsonColumn[[]string]{types}, Enabled: true, TimeoutMs: timeout * 1000,
 		RateLimitPerSecond: in.RateLimitPerSecond, MaxInFlight: maxInFlight,
-		Headers: jsonColumn[map[string]string]{headers}, CreatedAt: now, UpdatedAt: now,
+		Headers: jsonColumn[map[string]string]{headers}, Filter: in.Filter, CreatedAt: now, UpdatedAt: now,
 	}
 	secret := webhook.NewSigningSecret()
 	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
@@ -357,6 +374,12 @@ func (s *Service) UpdateEndpoint(ctx context.Context, tenantID, id uuid.UUID, pa
 			return Endpoint{}, err
 		}
 	}
+	if patch.Filter != nil {
+		if err := s.validateFilter(*patch.Filter); err != nil {
+			return Endpoint{}, err
+		}
+		ep.Filter = *patch.Filter
+	}
 	if patch.TimeoutSeconds != nil {
 		if err := validateRange("timeout_seconds", *patch.TimeoutSeconds, 1, MaxTimeoutSeconds); err != nil {
 			return Endpoint{}, err
@@ -393,7 +416,7 @@ func (s *Service) UpdateEndpoint(ctx context.Context, tenantID, id uuid.UUID, pa
 			"event_types": jsonColumn[[]string]{ep.EventTypes}, "enabled": ep.Enabled, "disabled_reason": ep.DisabledReason,
 			"timeout_ms": ep.TimeoutSeconds * 1000, "rate_limit_per_second": ep.RateLimitPerSecond,
 			"max_in_flight": ep.MaxInFlight, "headers": jsonColumn[map[string]string]{ep.Headers},
-			"failing_since": ep.FailingSince, "updated_at": ep.UpdatedAt}).Error
+			"filter": ep.Filter, "failing_since": ep.FailingSince, "updated_at": ep.UpdatedAt}).Error
 	if err != nil {
 		return Endpoint{}, fmt.Errorf("update endpoint %s: %w", id, err)
 	}

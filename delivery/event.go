@@ -148,7 +148,7 @@ func (s *Service) ingestOne(ctx context.Context, tenantID uuid.UUID, in EventInp
 			return errIdempotencyRace
 		}
 		created = true
-		jobs, err = fanOut(tx, tenantID, ev)
+		jobs, err = s.fanOut(tx, tenantID, ev)
 		return err
 	})
 	if err == errIdempotencyRace {
@@ -190,14 +190,12 @@ func claimIdempotencyKey(tx *gorm.DB, tenantID uuid.UUID, key string, now time.T
 }
 
 // fanOut creates one delivery and outbox row per enabled endpoint
-// subscribed to the event's type, in the caller's transaction.
-func fanOut(tx *gorm.DB, tenantID uuid.UUID, ev Event) ([]Job, error) {
-	var endpointIDs []uuid.UUID
-	err := tx.Raw(`SELECT id FROM endpoints WHERE tenant_id = ? AND enabled AND deleted_at IS NULL
-		AND (event_types = '[]'::jsonb OR event_types @> jsonb_build_array(?::text)) ORDER BY created_at, id`,
-		tenantID, ev.Type).Scan(&endpointIDs).Error
+// subscribed to the event's type (exactly or by a wildcard) whose filter
+// accepts the event, in the caller's transaction.
+func (s *Service) fanOut(tx *gorm.DB, tenantID uuid.UUID, ev Event) ([]Job, error) {
+	endpointIDs, err := s.subscribedEndpoints(tx, tenantID, ev)
 	if err != nil {
-		return nil, fmt.Errorf("select endpoints for %s: %w", ev.Type, err)
+		return nil, err
 	}
 	if len(endpointIDs) == 0 {
 		return nil, nil

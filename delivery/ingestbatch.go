@@ -132,17 +132,9 @@ func (s *Service) insertBatch(ctx context.Context, tx *gorm.DB, batch []*ingestR
 	}
 
 	// One fan-out query for every event of the batch.
-	var matches []struct {
-		I          int
-		EndpointID uuid.UUID
-	}
-	err := tx.Raw(`SELECT p.i::int AS i, e.id AS endpoint_id
-		FROM unnest(?::uuid[], ?::text[]) WITH ORDINALITY AS p(tenant_id, type, i)
-		JOIN endpoints e ON e.tenant_id = p.tenant_id AND e.enabled AND e.deleted_at IS NULL
-			AND (e.event_types = '[]'::jsonb OR e.event_types @> jsonb_build_array(p.type))
-		ORDER BY p.i, e.created_at, e.id`, pgval.Array(tenants), pgval.Array(types)).Scan(&matches).Error
+	matches, err := s.subscribedEndpointsBatch(tx, batch)
 	if err != nil {
-		return nil, fmt.Errorf("select endpoints: %w", err)
+		return nil, err
 	}
 	if len(matches) == 0 {
 		return nil, nil

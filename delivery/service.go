@@ -3,6 +3,7 @@ package delivery
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"time"
 
@@ -12,6 +13,7 @@ import (
 
 	"github.com/ferry-dev/ferry/delivery/egress"
 	"github.com/ferry-dev/ferry/delivery/internal/batch"
+	"github.com/ferry-dev/ferry/delivery/routing"
 
 	"github.com/ferry-dev/ferry/dbtx"
 )
@@ -32,6 +34,8 @@ type Config struct {
 	// Observer hears of each tenant whose events were accepted (the
 	// quota warner); nil hears nothing.
 	Observer IngestObserver
+	// Routing tunes endpoint filters (cost budget, compiled cache).
+	Routing routing.Config
 }
 
 // DefaultRotationGrace is how long a rotated-out signing secret keeps
@@ -85,6 +89,8 @@ type Service struct {
 	log    *slog.Logger
 	now    func() time.Time
 	ingest *batch.Coalescer[*ingestRequest] // group commit of concurrent ingests (ingestbatch.go)
+	// filters compiles, caches and evaluates endpoints' CEL filters.
+	filters *routing.Filters
 }
 
 // NewService returns a Service. limits may be nil.
@@ -101,7 +107,11 @@ func NewService(db *gorm.DB, cipher *Cipher, relay Enqueuer, limits Limits, cfg 
 	if cfg.IngestBatch == nil {
 		cfg.IngestBatch = prometheus.ObserverFunc(func(float64) {})
 	}
-	s := &Service{db: db, cipher: cipher, relay: relay, limits: limits, cfg: cfg, log: log, now: now}
+	filters, err := routing.NewFilters(cfg.Routing)
+	if err != nil {
+		return nil, fmt.Errorf("delivery.NewService: %w", err)
+	}
+	s := &Service{db: db, cipher: cipher, relay: relay, limits: limits, cfg: cfg, log: log, now: now, filters: filters}
 	s.ingest = batch.New(maxIngestBatch, maxIngestCommitters, s.commitBatch)
 	return s, nil
 }

@@ -58,6 +58,7 @@ var roleTable = map[string]string{
 	"POST /staff/tenants/:id/billing/lift-restriction": "----+",
 	"GET /endpoints/:id/stats":                         "++++-",
 	"GET /stats":                                       "++++-",
+	"POST /endpoints/:id/test-routing":                 "++++-",
 }
 
 // publicRoutes need no credentials.

@@ -117,3 +117,19 @@ func (s *server) endpointAttempts(c *fiber.Ctx) error {
 	}
 	return c.JSON(newList(visibility(p).Attempts(attempts), next))
 }
+
+func (s *server) testRouting(c *fiber.Ctx) error {
+	id, err := pathID(c, "endpoint")
+	if err != nil {
+		return err
+	}
+	var in delivery.RoutingTestInput
+	if err := decode(c, &in); err != nil {
+		return err
+	}
+	res, err := s.Delivery.TestRouting(c.UserContext(), principal(c).TenantID, id, in)
+	if err != nil {
+		return err
+	}
+	return c.JSON(res)
+}

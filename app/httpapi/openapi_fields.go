@@ -154,12 +154,36 @@ func domainFields() map[reflect.Type]map[string]fieldSpec {
 		reflect.TypeFor[delivery.EndpointInput](): {
 			"url":                   {required: true, format: "uri"},
 			"rate_limit_per_second": {description: "attempts per second at most; absent or null: unlimited"},
+			"event_types":           {description: "event types, or patterns ending in * (order.*; * alone: every type); empty: every type"},
+			"filter":                {description: "CEL expression over event (id, type, created_at, data); the endpoint gets an event only when it is true; empty: every event. Invalid: 422 with the compiler's message"},
 		},
 		reflect.TypeFor[delivery.EndpointPatch](): {
 			"rate_limit_per_second": {description: "0 removes the limit"},
+			"event_types":           {description: "event types, or patterns ending in * (order.*; * alone: every type); empty: every type"},
+			"filter":                {description: "CEL expression over event (id, type, created_at, data); the endpoint gets an event only when it is true; empty: every event. Invalid: 422 with the compiler's message"},
 		},
 		reflect.TypeFor[delivery.Endpoint](): {
 			"rate_limit_per_second": {description: "null: unlimited"},
+			"event_types":           {description: "event types, or patterns ending in * (order.*; * alone: every type); empty: every type"},
+			"filter":                {description: "CEL expression over event (id, type, created_at, data); the endpoint gets an event only when it is true; empty: every event. Invalid: 422 with the compiler's message"},
+		},
+		reflect.TypeFor[delivery.RoutingTestInput](): {
+			"event":  {required: true, description: "a sample event"},
+			"filter": {description: "an unsaved filter to try instead of the endpoint's"},
+		},
+		reflect.TypeFor[delivery.RoutingTestEvent](): {
+			"type":       {required: true, description: "event type, e.g. order.created"},
+			"data":       {required: true, description: "the event's JSON payload"},
+			"id":         {description: "default: a fresh id", format: "uuid"},
+			"created_at": {description: "default: now", format: "date-time"},
+		},
+		reflect.TypeFor[delivery.RoutingTestResult](): {
+			"matched":      {description: "the event type matches and the filter accepts the event"},
+			"filter_error": {description: "the filter's compile or evaluation error (counts as not matched)"},
+			"payload":      {description: "the body the endpoint would receive"},
+			"headers":      {description: "the endpoint's own headers sent with it; Ferry's webhook-* headers come on top"},
+			"cancelled":    {description: "the delivery would not be made"},
+			"error":        {description: "why the delivery would fail"},
 		},
 		reflect.TypeFor[delivery.SecretInfo](): {
 			"secret":   {description: "current whsec_ secret"},

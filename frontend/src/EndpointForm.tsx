@@ -3,13 +3,18 @@ import { useState, type FormEvent } from 'react'
 import { ApiError } from './api'
 import { ErrorMessage, Field, fieldError } from './components'
 import { toEndpointBody, type EndpointFormValues } from './endpointForm'
+import { RoutingTest } from './RoutingTest'
 
 /** formFields are the fields this form shows errors beside. */
-const formFields = ['url', 'description', 'event_types', 'timeout_seconds', 'rate_limit_per_second', 'max_in_flight', 'headers']
+const formFields = ['url', 'description', 'event_types', 'timeout_seconds', 'rate_limit_per_second', 'max_in_flight', 'headers', 'filter']
 
 export function EndpointForm({
-  initial, submitLabel, onSubmit, onCancel,
-}: { initial: EndpointFormValues; submitLabel: string; onSubmit: (body: ReturnType<typeof toEndpointBody>) => Promise<void>; onCancel?: () => void }) {
+  initial, submitLabel, onSubmit, onCancel, endpointId,
+}: {
+  initial: EndpointFormValues; submitLabel: string; onSubmit: (body: ReturnType<typeof toEndpointBody>) => Promise<void>; onCancel?: () => void
+  /** endpointId, when editing a saved endpoint, enables the routing test panel. */
+  endpointId?: string
+}) {
   const [v, setV] = useState(initial)
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<unknown>(null)
@@ -31,35 +36,42 @@ export function EndpointForm({
     }
   }
   return (
-    <form className="form" onSubmit={submit}>
-      <ErrorMessage error={alertError} title="Could not save the endpoint" />
-      <Field label="URL" hint="Where Ferry POSTs your events, e.g. https://example.com/webhooks." error={fieldErr('url')}>
-        {(id, d) => <input id={id} type="url" required aria-describedby={d} value={v.url} onChange={set('url')} placeholder="https://" />}
-      </Field>
-      <Field label="Description" error={fieldErr('description')}>
-        {(id) => <input id={id} value={v.description} onChange={set('description')} />}
-      </Field>
-      <Field label="Event types" hint="Comma-separated, e.g. invoice.paid, user.created. Leave empty to receive every event type." error={fieldErr('event_types')}>
-        {(id, d) => <input id={id} aria-describedby={d} value={v.eventTypes} onChange={set('eventTypes')} />}
-      </Field>
-      <div className="row">
-        <Field label="Timeout (seconds)" hint="1–30" error={fieldErr('timeout_seconds')}>
-          {(id, d) => <input id={id} inputMode="numeric" aria-describedby={d} value={v.timeoutSeconds} onChange={set('timeoutSeconds')} />}
+    <>
+      <form className="form" onSubmit={submit}>
+        <ErrorMessage error={alertError} title="Could not save the endpoint" />
+        <Field label="URL" hint="Where Ferry POSTs your events, e.g. https://example.com/webhooks." error={fieldErr('url')}>
+          {(id, d) => <input id={id} type="url" required aria-describedby={d} value={v.url} onChange={set('url')} placeholder="https://" />}
         </Field>
-        <Field label="Rate limit (per second)" hint="Optional" error={fieldErr('rate_limit_per_second')}>
-          {(id, d) => <input id={id} inputMode="numeric" aria-describedby={d} value={v.rateLimit} onChange={set('rateLimit')} />}
+        <Field label="Description" error={fieldErr('description')}>
+          {(id) => <input id={id} value={v.description} onChange={set('description')} />}
         </Field>
-        <Field label="Max in flight" hint="1 = strictly ordered" error={fieldErr('max_in_flight')}>
-          {(id, d) => <input id={id} inputMode="numeric" aria-describedby={d} value={v.maxInFlight} onChange={set('maxInFlight')} />}
+        <Field label="Event types" hint="Comma-separated, e.g. invoice.paid, order.*, ferry.*. A trailing * matches any rest; leave empty (or *) to receive every event type." error={fieldErr('event_types')}>
+          {(id, d) => <input id={id} aria-describedby={d} value={v.eventTypes} onChange={set('eventTypes')} />}
         </Field>
-      </div>
-      <Field label="Custom headers" hint='One per line, "Name: value".' error={fieldErr('headers')}>
-        {(id, d) => <textarea id={id} rows={3} aria-describedby={d} value={v.headers} onChange={set('headers')} />}
-      </Field>
-      <div className="actions">
-        <button className="btn btn-primary" type="submit" disabled={busy}>{busy ? 'Saving…' : submitLabel}</button>
-        {onCancel && <button className="btn" type="button" onClick={onCancel}>Cancel</button>}
-      </div>
-    </form>
+        <div className="row">
+          <Field label="Timeout (seconds)" hint="1–30" error={fieldErr('timeout_seconds')}>
+            {(id, d) => <input id={id} inputMode="numeric" aria-describedby={d} value={v.timeoutSeconds} onChange={set('timeoutSeconds')} />}
+          </Field>
+          <Field label="Rate limit (per second)" hint="Optional" error={fieldErr('rate_limit_per_second')}>
+            {(id, d) => <input id={id} inputMode="numeric" aria-describedby={d} value={v.rateLimit} onChange={set('rateLimit')} />}
+          </Field>
+          <Field label="Max in flight" hint="1 = strictly ordered" error={fieldErr('max_in_flight')}>
+            {(id, d) => <input id={id} inputMode="numeric" aria-describedby={d} value={v.maxInFlight} onChange={set('maxInFlight')} />}
+          </Field>
+        </div>
+        <Field label="Custom headers" hint='One per line, "Name: value".' error={fieldErr('headers')}>
+          {(id, d) => <textarea id={id} rows={3} aria-describedby={d} value={v.headers} onChange={set('headers')} />}
+        </Field>
+        <Field label="Filter (CEL)" hint={<>Optional. The endpoint gets an event only when this is true, e.g. <code>event.data.amount &gt;= 1000</code>. Fields: <code>event.id</code>, <code>event.type</code>, <code>event.created_at</code>, <code>event.data</code>.</>} error={fieldErr('filter')}>
+          {(id, d) => <textarea id={id} rows={3} spellCheck={false} aria-describedby={d} value={v.filter} onChange={set('filter')} placeholder='event.data.amount >= 1000' />}
+        </Field>
+        <div className="actions">
+          <button className="btn btn-primary" type="submit" disabled={busy}>{busy ? 'Saving…' : submitLabel}</button>
+          {onCancel && <button className="btn" type="button" onClick={onCancel}>Cancel</button>}
+        </div>
+      </form>
+      {/* Outside the form: Enter in the sample event must not save the endpoint. */}
+      {endpointId && <RoutingTest endpointId={endpointId} filter={v.filter} />}
+    </>
   )
 }

@@ -331,6 +331,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/endpoints/{id}/test-routing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Test endpoint routing on a sample event */
+        post: operations["TestEndpointRoutingOnASampleEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/events": {
         parameters: {
             query?: never;
@@ -935,9 +952,12 @@ export interface components {
             description: string;
             disabled_reason?: string;
             enabled: boolean;
+            /** @description event types, or patterns ending in * (order.*; * alone: every type); empty: every type */
             event_types: string[] | null;
             /** Format: date-time */
             failing_since: string | null;
+            /** @description CEL expression over event (id, type, created_at, data); the endpoint gets an event only when it is true; empty: every event. Invalid: 422 with the compiler's message */
+            filter: string;
             headers: {
                 [key: string]: string;
             } | null;
@@ -957,9 +977,12 @@ export interface components {
             description: string;
             disabled_reason?: string;
             enabled: boolean;
+            /** @description event types, or patterns ending in * (order.*; * alone: every type); empty: every type */
             event_types: string[] | null;
             /** Format: date-time */
             failing_since: string | null;
+            /** @description CEL expression over event (id, type, created_at, data); the endpoint gets an event only when it is true; empty: every event. Invalid: 422 with the compiler's message */
+            filter: string;
             headers: {
                 [key: string]: string;
             } | null;
@@ -977,7 +1000,10 @@ export interface components {
         };
         EndpointInput: {
             description?: string;
+            /** @description event types, or patterns ending in * (order.*; * alone: every type); empty: every type */
             event_types?: string[];
+            /** @description CEL expression over event (id, type, created_at, data); the endpoint gets an event only when it is true; empty: every event. Invalid: 422 with the compiler's message */
+            filter?: string;
             headers?: {
                 [key: string]: string;
             };
@@ -991,7 +1017,10 @@ export interface components {
         EndpointPatch: {
             description?: string | null;
             enabled?: boolean | null;
+            /** @description event types, or patterns ending in * (order.*; * alone: every type); empty: every type */
             event_types?: string[] | null;
+            /** @description CEL expression over event (id, type, created_at, data); the endpoint gets an event only when it is true; empty: every event. Invalid: 422 with the compiler's message */
+            filter?: string | null;
             headers?: {
                 [key: string]: string;
             } | null;
@@ -1276,6 +1305,43 @@ export interface components {
             p50: number | null;
             p95: number | null;
             p99: number | null;
+        };
+        RoutingTestEvent: {
+            /**
+             * Format: date-time
+             * @description default: now
+             */
+            created_at?: string | null;
+            /** @description the event's JSON payload */
+            data: unknown;
+            /**
+             * Format: uuid
+             * @description default: a fresh id
+             */
+            id?: string | null;
+            /** @description event type, e.g. order.created */
+            type: string;
+        };
+        RoutingTestInput: {
+            event: components["schemas"]["RoutingTestEvent"];
+            /** @description an unsaved filter to try instead of the endpoint's */
+            filter?: string | null;
+        };
+        RoutingTestResult: {
+            /** @description the delivery would not be made */
+            cancelled: boolean;
+            /** @description why the delivery would fail */
+            error?: string;
+            /** @description the filter's compile or evaluation error (counts as not matched) */
+            filter_error?: string;
+            /** @description the endpoint's own headers sent with it; Ferry's webhook-* headers come on top */
+            headers: {
+                [key: string]: string;
+            } | null;
+            /** @description the event type matches and the filter accepts the event */
+            matched: boolean;
+            /** @description the body the endpoint would receive */
+            payload: unknown;
         };
         SecretInfo: {
             /** @description rotated-out secrets still signing until they expire */
@@ -2167,6 +2233,38 @@ export interface operations {
                     "application/json": components["schemas"]["Stats"];
                 };
             };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+        };
+    };
+    TestEndpointRoutingOnASampleEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RoutingTestInput"];
+            };
+        };
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoutingTestResult"];
+                };
+            };
+            400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];

@@ -4,6 +4,7 @@ import { ApiError } from './api'
 import { BulkReplay } from './BulkReplay'
 import { ConfirmButton, ErrorMessage, ProgressBar } from './components'
 import { DeliveryChart } from './Chart'
+import { RoutingTest } from './RoutingTest'
 import type { ReplayJob } from './types'
 
 afterEach(() => {
@@ -177,5 +178,27 @@ describe('dashboard', () => {
     expect(screen.getByTestId('stat-p95').textContent).toBe('300 ms')
     expect(screen.getByTestId('stat-backlog').textContent).toBe('3')
     expect(screen.getByText('failing')).toBeTruthy()
+  })
+})
+
+describe('RoutingTest', () => {
+  it('sends the sample event with the filter being edited and shows the verdict', async () => {
+    const runTest = vi.fn(async () => ({ matched: false, filter_error: 'no such key: amount', payload: {}, headers: {}, cancelled: false }))
+    render(<RoutingTest endpointId="e1" filter="event.data.amount > 1000" runTest={runTest} />)
+    fireEvent.change(screen.getByLabelText('Sample event data (JSON)'), { target: { value: '{"total": 5}' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Test with this filter' }))
+    await waitFor(() => expect(runTest).toHaveBeenCalledWith('e1', { event: { type: 'order.created', data: { total: 5 } }, filter: 'event.data.amount > 1000' }))
+    const status = await screen.findByRole('status')
+    expect(status.textContent).toContain('Not matched')
+    expect(status.textContent).toContain('no such key: amount')
+  })
+
+  it('refuses sample data that is not JSON without calling the API', async () => {
+    const runTest = vi.fn()
+    render(<RoutingTest endpointId="e1" filter="" runTest={runTest} />)
+    fireEvent.change(screen.getByLabelText('Sample event data (JSON)'), { target: { value: '{nope' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Test with this filter' }))
+    expect((await screen.findByRole('alert')).textContent).toContain('must be JSON')
+    expect(runTest).not.toHaveBeenCalled()
   })
 })

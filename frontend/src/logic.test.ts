@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { FormError, fromEndpoint, parseEventTypes, parseHeaders, toEndpointBody, emptyEndpointForm } from './endpointForm'
+import { FormError, fromEndpoint, parseEventTypes, parseHeaders, toEndpointBody, toRoutingTestBody, emptyEndpointForm } from './endpointForm'
 import { firstPage, nextTrail, prevTrail } from './paging'
 import { bulkReplayBody, jobProgress } from './replayJob'
 import { chartBuckets, endpointHealth, healthSummary, linesById, rateOf, troubledEndpoints } from './stats'
@@ -27,10 +27,20 @@ describe('endpoint form', () => {
   })
   it('builds the API body and round-trips an endpoint', () => {
     const body = toEndpointBody({ ...emptyEndpointForm, url: ' https://x.test/h ', eventTypes: 'a.b', rateLimit: '5' })
-    expect(body).toEqual({ url: 'https://x.test/h', description: '', event_types: ['a.b'], timeout_seconds: 10, rate_limit_per_second: 5, max_in_flight: 16, headers: {} })
+    expect(body).toEqual({ url: 'https://x.test/h', description: '', event_types: ['a.b'], timeout_seconds: 10, rate_limit_per_second: 5, max_in_flight: 16, headers: {}, filter: '' })
     expect(() => toEndpointBody({ ...emptyEndpointForm, timeoutSeconds: '2.5' })).toThrow(/whole number/)
+    expect(toEndpointBody({ ...emptyEndpointForm, filter: ' event.data.amount > 1 \n' }).filter).toBe('event.data.amount > 1')
     const ep = { url: 'https://x.test/h', description: 'd', event_types: ['a.b'], timeout_seconds: 5, rate_limit_per_second: null, max_in_flight: 1, headers: { 'X-A': '1' } } as unknown as Endpoint
     expect(toEndpointBody(fromEndpoint(ep))).toMatchObject({ url: ep.url, event_types: ['a.b'], timeout_seconds: 5, rate_limit_per_second: null, max_in_flight: 1, headers: { 'X-A': '1' } })
+  })
+})
+
+describe('routing test panel', () => {
+  it('builds the test-routing body and refuses data that is not JSON', () => {
+    expect(toRoutingTestBody(' order.created ', '{"amount": 1500}', ' event.data.amount > 1000 ')).toEqual({
+      event: { type: 'order.created', data: { amount: 1500 } }, filter: 'event.data.amount > 1000',
+    })
+    expect(() => toRoutingTestBody('order.created', '{amount', '')).toThrow(FormError)
   })
 })
 

@@ -23,6 +23,8 @@ export type EndpointCreated = Schemas['EndpointCreated']
 export type EndpointInput = Schemas['EndpointInput']
 export type EndpointPatch = Schemas['EndpointPatch']
 export type SecretInfo = Schemas['SecretInfo']
+export type RoutingTestInput = Schemas['RoutingTestInput']
+export type RoutingTestResult = Schemas['RoutingTestResult']
 
 export type DeliveryStatus = Schemas['Delivery']['status']
 export type Delivery = Schemas['Delivery']

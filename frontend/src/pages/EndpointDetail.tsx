@@ -86,7 +86,7 @@ export function EndpointDetailPage({ id }: { id: string }) {
       {editing && (
         <div className="card">
           <h2>Edit endpoint</h2>
-          <EndpointForm initial={fromEndpoint(ep)} submitLabel="Save changes" onCancel={() => setEditing(false)} onSubmit={async (body) => {
+          <EndpointForm initial={fromEndpoint(ep)} endpointId={ep.id} submitLabel="Save changes" onCancel={() => setEditing(false)} onSubmit={async (body) => {
             setEp(await api.patch<Endpoint>(`/endpoints/${ep.id}`, body satisfies EndpointPatch))
             setEditing(false)
             setNotice('Endpoint saved.')
@@ -113,6 +113,7 @@ export function EndpointDetailPage({ id }: { id: string }) {
           <dt>State</dt><dd>{ep.enabled ? 'enabled' : 'disabled'}</dd>
           <dt>Description</dt><dd>{ep.description || '—'}</dd>
           <dt>Event types</dt><dd>{ep.event_types?.length ? ep.event_types.join(', ') : 'All event types'}</dd>
+          <dt>Filter</dt><dd>{ep.filter ? <code>{ep.filter}</code> : 'none'}</dd>
           <dt>Timeout</dt><dd>{ep.timeout_seconds} s</dd>
           <dt>Rate limit</dt><dd>{ep.rate_limit_per_second ? `${ep.rate_limit_per_second}/s` : 'none'}</dd>
           <dt>Max in flight</dt><dd>{ep.max_in_flight}</dd>
