@@ -4,7 +4,7 @@
 // Debian's Chromium driven by playwright-core (never a downloaded browser).
 import { execFile, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs'
 import http from 'node:http'
 import net from 'node:net'
 import { createRequire } from 'node:module'
@@ -238,6 +238,12 @@ export async function launchBrowser({ width = 1280, height = 860 } = {}) {
   const page = context.pages()[0] ?? (await context.newPage())
   const consoleErrors = []
   page.on('pageerror', (e) => consoleErrors.push(e.message))
+  // The portal runs under Ferry's Content-Security-Policy; a violation
+  // (an inline script or style it blocked) fails the tests that check
+  // consoleErrors.
+  page.on('console', (m) => {
+    if (m.type() === 'error' && m.text().includes('Content Security Policy')) consoleErrors.push(m.text())
+  })
   return {
     context,
     page,
@@ -257,6 +263,7 @@ export async function shot(page, test, name) {
 }
 
 const axePath = createRequire(path.join(root, 'frontend/package.json')).resolve('axe-core/axe.min.js')
+const axeSource = readFileSync(axePath, 'utf8')
 
 /**
  * accessibility runs axe-core (WCAG 2 A/AA rules: labels, contrast, roles,
@@ -264,7 +271,9 @@ const axePath = createRequire(path.join(root, 'frontend/package.json')).resolve(
  * readable strings; tests assert the list is empty.
  */
 export async function accessibility(page) {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: axePath })
+  // Evaluated through the DevTools protocol rather than added as a script
+  // tag: the portal's CSP (script-src 'self') rightly refuses inline tags.
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource)
   const violations = await page.evaluate(async () => {
     // eslint-disable-next-line no-undef
     const r = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa'] }, resultTypes: ['violations'] })
