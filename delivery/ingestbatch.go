@@ -130,8 +130,9 @@ func (s *Service) insertBatch(ctx context.Context, tx *gorm.DB, batch []*ingestR
 	var matches []struct {
 		I          int
 		EndpointID uuid.UUID
+		Kind       Kind
 	}
-	err := tx.Raw(`SELECT p.i::int AS i, e.id AS endpoint_id
+	err := tx.Raw(`SELECT p.i::int AS i, e.id AS endpoint_id, e.kind
 		FROM unnest(?::uuid[], ?::text[]) WITH ORDINALITY AS p(tenant_id, type, i)
 		JOIN endpoints e ON e.tenant_id = p.tenant_id AND e.enabled AND e.deleted_at IS NULL
 			AND (e.event_types = '[]'::jsonb OR e.event_types @> jsonb_build_array(p.type))
@@ -139,6 +140,21 @@ func (s *Service) insertBatch(ctx context.Context, tx *gorm.DB, batch []*ingestR
 	if err != nil {
 		return nil, fmt.Errorf("select endpoints: %w", err)
 	}
+	// Queue endpoints' deliveries wait for their consumers: no job.
+	var queued queuedDeliveries
+	pushed := matches[:0]
+	for _, match := range matches {
+		if match.Kind == KindQueue {
+			r := batch[match.I-1]
+			queued.add(r.tenantID, r.ev.ID, match.EndpointID, r.ev.CreatedAt)
+		} else {
+			pushed = append(pushed, match)
+		}
+	}
+	if err := queued.insert(tx); err != nil {
+		return nil, err
+	}
+	matches = pushed
 	if len(matches) == 0 {
 		return nil, nil
 	}
