@@ -17,6 +17,7 @@ import (
 	"github.com/ferry-dev/ferry/delivery/dispatch"
 	"github.com/ferry-dev/ferry/delivery/egress"
 	"github.com/ferry-dev/ferry/delivery/outbox"
+	"github.com/ferry-dev/ferry/delivery/queue"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/google/uuid"
@@ -72,6 +73,7 @@ type App struct {
 	Tenants  *tenants.Service
 	Delivery *delivery.Service
 	Billing  *billing.Service
+	Queues   *queue.Service
 
 	relay      *outbox.Relay
 	attempts   *attemptlog.Log
@@ -188,6 +190,10 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 	if err != nil {
 		return nil, err
 	}
+	if a.Queues, err = queue.New(a.db, cipher, queue.Config{DatabaseURL: cfg.DatabaseURL, Policy: policy,
+		UserAgent: "Ferry/" + cfg.Version}, log, nil); err != nil {
+		return nil, err
+	}
 	a.attempts = attemptlog.New(a.db, attemptlog.Config{DisableAfter: cfg.scaled(5 * 24 * time.Hour)}, log)
 	a.dispatcher = dispatch.NewDispatcher(a.db, cipher, egress.NewSender(addressPolicy, nil), a.writer, a.attempts, metrics,
 		dispatch.Config{Policy: policy, UserAgent: "Ferry/" + cfg.Version}, log, nil)
@@ -210,7 +216,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 	}
 
 	a.http = httpapi.New(httpapi.Deps{
-		Tenants: a.Tenants, Sessions: sessions, Delivery: a.Delivery, Billing: a.Billing, Metrics: metrics,
+		Tenants: a.Tenants, Sessions: sessions, Delivery: a.Delivery, Billing: a.Billing, Metrics: metrics, Queues: a.Queues,
 		Ready:          a.ready,
 		MetricsHandler: promhttp.HandlerFor(registry, promhttp.HandlerOpts{}),
 		Portal:         frontend.Dist(),
@@ -313,6 +319,8 @@ func (a *App) Run(parent context.Context) error {
 		// Bulk replays re-queue through the outbox in the worker role too.
 		goRun("relay", func() error { return a.relay.Run(ctx) })
 	}
+	// Pull queues: long-poll wake-ups and the lease sweeper.
+	goRun("queues", func() error { return a.Queues.Run(ctx) })
 	var dispatching sync.WaitGroup
 	if a.consumer != nil {
 		dispatching.Add(1)
