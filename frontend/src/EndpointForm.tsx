@@ -5,8 +5,8 @@ import { ErrorMessage, Field } from './components'
 import { toEndpointBody, type EndpointFormValues } from './endpointForm'
 
 export function EndpointForm({
-  initial, submitLabel, onSubmit, onCancel,
-}: { initial: EndpointFormValues; submitLabel: string; onSubmit: (body: ReturnType<typeof toEndpointBody>) => Promise<void>; onCancel?: () => void }) {
+  initial, submitLabel, onSubmit, onCancel, chooseKind = false,
+}: { initial: EndpointFormValues; submitLabel: string; onSubmit: (body: ReturnType<typeof toEndpointBody>) => Promise<void>; onCancel?: () => void; chooseKind?: boolean }) {
   const [v, setV] = useState(initial)
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<unknown>(null)
@@ -28,9 +28,21 @@ export function EndpointForm({
   return (
     <form className="form" onSubmit={submit}>
       <ErrorMessage error={error} title="Could not save the endpoint" />
-      <Field label="URL" hint="Where Ferry POSTs your events, e.g. https://example.com/webhooks." error={fieldErr('url')}>
-        {(id, d) => <input id={id} type="url" required aria-describedby={d} value={v.url} onChange={set('url')} placeholder="https://" />}
-      </Field>
+      {chooseKind && (
+        <Field label="Kind" hint="HTTP: Ferry POSTs each event to your URL. Queue: your consumers pull events with an API key or a consumer token." error={fieldErr('kind')}>
+          {(id, d) => (
+            <select id={id} aria-describedby={d} value={v.kind} onChange={set('kind')}>
+              <option value="http">HTTP (push)</option>
+              <option value="queue">Queue (pull)</option>
+            </select>
+          )}
+        </Field>
+      )}
+      {v.kind !== 'queue' && (
+        <Field label="URL" hint="Where Ferry POSTs your events, e.g. https://example.com/webhooks." error={fieldErr('url')}>
+          {(id, d) => <input id={id} type="url" required aria-describedby={d} value={v.url} onChange={set('url')} placeholder="https://" />}
+        </Field>
+      )}
       <Field label="Description" error={fieldErr('description')}>
         {(id) => <input id={id} value={v.description} onChange={set('description')} />}
       </Field>
