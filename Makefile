@@ -4,13 +4,17 @@ SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
 GO ?= go
 FERRY_ENV_VARS = eval "$$(bash scripts/env.sh)"
+# Local mail catcher (mailpit): starts it if needed, prints its inbox URL,
+# exports FERRY_SMTP_URL, FERRY_TEST_SMTP_URL and FERRY_TEST_MAIL_API.
+FERRY_MAIL_VARS = mail_vars="$$(bash scripts/mail.sh start)" && eval "$$mail_vars"
 
-.PHONY: run test services stop status clean-state build frontend vet migrate help bench chaos fuzz sdk-test
+.PHONY: run test services stop status clean-state build frontend vet tidy-check migrate help bench chaos fuzz sdk-test staff
 
 help:
 	@echo "make run          start PostgreSQL + Kafka locally, build and run Ferry (dev mode), print the portal URL"
-	@echo "make test         start the services, go vet, and run every test against them"
+	@echo "make test         check go.mod is tidy, start the services, go vet, and run every test against them"
 	@echo "make services     start only PostgreSQL and Kafka;  make stop / make status / make clean-state"
+	@echo "make staff EMAIL=you@example.com   create a local support staff account"
 	@echo "make bench        end-to-end benchmark (≈10 min): table + bench-results.json"
 	@echo "make chaos        three-broker KRaft cluster, one broker killed mid-load (private services)"
 
@@ -20,6 +24,7 @@ services:
 
 stop:
 	@bash scripts/services.sh stop
+	@bash scripts/mail.sh stop
 
 status:
 	@bash scripts/services.sh status || true
@@ -36,19 +41,30 @@ build: frontend
 
 ## Run Ferry in dev mode on 127.0.0.1:8088 against the local services.
 run: services build
-	@$(FERRY_ENV_VARS); \
+	@$(FERRY_ENV_VARS); $(FERRY_MAIL_VARS); \
 	export FERRY_ENV=dev FERRY_HTTP_ADDR=$${FERRY_HTTP_ADDR:-127.0.0.1:8088}; \
 	exec ./bin/ferry serve
 
 migrate: services
 	@$(FERRY_ENV_VARS); FERRY_ENV=dev $(GO) run ./app/cmd/ferry migrate
 
-## Tests: vet, then every package (unit, integration, end-to-end).
+## A support staff account on the local database (needs only PostgreSQL).
+staff: services
+	@test -n "$(EMAIL)" || { echo "usage: make staff EMAIL=you@example.com" >&2; exit 2; }
+	@$(FERRY_ENV_VARS); FERRY_ENV=dev $(GO) run ./app/cmd/ferry staff create --email "$(EMAIL)"
+
+## Tests: tidy go.mod, vet, then every package (unit, integration, end-to-end).
 vet:
 	$(GO) vet ./...
 
-test: services vet sdk-test
-	@$(FERRY_ENV_VARS); \
+# go.mod and go.sum must be what `go mod tidy` writes. Only the root module
+# is checked: a nested module (such as sdk/go) lies outside it and checks
+# itself.
+tidy-check:
+	@$(GO) mod tidy -diff || { echo "go.mod/go.sum are not tidy: run 'go mod tidy' and commit the result" >&2; exit 1; }
+
+test: tidy-check services vet sdk-test
+	@$(FERRY_ENV_VARS); $(FERRY_MAIL_VARS); \
 	$(GO) test -count=1 -p 2 -timeout 20m ./...
 	@$(MAKE) --no-print-directory fuzz
 	@$(FERRY_ENV_VARS); bash scripts/frontend.sh test

@@ -19,6 +19,8 @@ const (
 	EQUOTA        = "quota_exceeded"    // the plan's monthly quota is used up (429)
 	EPLANLIMIT    = "plan_limit"        // a plan limit such as endpoint count (422)
 	ERATELIMIT    = "rate_limited"      // too many requests (429)
+	EREPLAYLIMIT  = "replay_limit"      // too many bulk replays queued or running (429)
+	EPAYMENT      = "payment_required"  // a paid plan or an overdue invoice needs payment (402)
 	ETOOLARGE     = "payload_too_large" // body over the limit (413)
 	ETIMEOUT      = "request_timeout"   // the client sent its request too slowly (408)
 	EUNAVAILABLE  = "unavailable"       // a dependency is down; retry later (503)

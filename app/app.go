@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"net/http"
 	"os"
 	"sync"
 	"time"
@@ -47,6 +48,7 @@ var (
 	_ billing.AttemptLog      = (*delivery.Usage)(nil)
 	_ delivery.Limits         = billingLimits{}
 	_ delivery.Meter          = (*billing.Meter)(nil)
+	_ delivery.QuotaUsage     = billingLimits{}
 )
 
 // billingLimits plugs billing into delivery as its Limits: per
@@ -56,9 +58,36 @@ type billingLimits struct{ billing *billing.Service }
 // Meter returns billing's meter for tx.
 func (l billingLimits) Meter(tx dbtx.Tx) delivery.Meter { return l.billing.Meter(tx) }
 
+// EventsPerSecond returns the tenant's plan limit on events per second.
+func (l billingLimits) EventsPerSecond(ctx context.Context, tenantID uuid.UUID) (int, error) {
+	ent, err := l.billing.Entitlements(ctx, tenantID)
+	if err != nil {
+		return 0, err
+	}
+	return ent.EventsPerSecond, nil
+}
+
 // AttemptRetention returns how long the tenant's plan keeps attempts.
 func (l billingLimits) AttemptRetention(ctx context.Context, tenantID uuid.UUID) (time.Duration, error) {
 	return l.billing.AttemptRetention(ctx, tenantID)
+}
+
+// MonthlyEvents returns the tenant's events this month against its plan,
+// for quota warnings; only a hard-capped plan costs more than one lookup.
+func (l billingLimits) MonthlyEvents(ctx context.Context, tenantID uuid.UUID) (delivery.MonthlyUsage, error) {
+	ent, err := l.billing.Entitlements(ctx, tenantID)
+	if err != nil {
+		return delivery.MonthlyUsage{}, err
+	}
+	if !ent.HardCap {
+		return delivery.MonthlyUsage{Limit: ent.EventsPerMonth}, nil
+	}
+	o, err := l.billing.Overview(ctx, tenantID)
+	if err != nil {
+		return delivery.MonthlyUsage{}, err
+	}
+	return delivery.MonthlyUsage{Period: o.Usage.PeriodStart, Used: o.Usage.Events, Limit: o.Plan.EventsPerMonth,
+		HardCap: o.Plan.HardCap}, nil
 }
 
 // App is one Ferry process.
@@ -81,9 +110,13 @@ type App struct {
 	consumer   *kafka.Consumer
 	partitions *attemptlog.Partitions
 	replays    *delivery.ReplayWorker
+	quota      *delivery.QuotaWarner
 
 	http     *fiber.App
 	listener net.Listener
+	// metricsListener serves /metrics alone (FERRY_METRICS_ADDR).
+	metricsListener net.Listener
+	metricsHandler  http.Handler
 }
 
 // NewLogger builds the process logger: JSON in production, text in dev.
@@ -151,7 +184,8 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 
 	policy := dispatch.RetryPolicy{Scale: cfg.RetryScale}
 	a.kafkaCfg = kafka.Config{Brokers: cfg.KafkaBrokers, TopicPrefix: cfg.KafkaTopicPrefix, GroupID: cfg.KafkaGroup,
-		Partitions: cfg.KafkaPartitions, ReplicationFactor: cfg.KafkaReplication, MinInsyncReplicas: cfg.KafkaMinInsync}
+		Partitions: cfg.KafkaPartitions, ReplicationFactor: cfg.KafkaReplication, MinInsyncReplicas: cfg.KafkaMinInsync,
+		Security: cfg.KafkaSecurity}
 	topics := []string{delivery.TopicDeliveries, delivery.TopicDead}
 	for _, t := range policy.Tiers() {
 		topics = append(topics, t.Name)
@@ -176,7 +210,21 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 	if err != nil {
 		return nil, err
 	}
-	if a.Tenants, err = tenants.NewService(a.db, tenants.Config{BcryptCost: cfg.BcryptCost}, log, nil); err != nil {
+	// The listener is bound before the services so that links in emails
+	// can name the portal's address (port 0 in tests).
+	if cfg.Roles[RoleAPI] {
+		if a.listener, err = net.Listen("tcp", cfg.HTTPAddr); err != nil {
+			return nil, fmt.Errorf("listen on %s: %w", cfg.HTTPAddr, err)
+		}
+	}
+	if !cfg.Dev && cfg.PublicURL == "" && cfg.Roles[RoleAPI] {
+		log.Warn("FERRY_PUBLIC_URL is not set: links in emails (password reset, invites) name the listen address " + a.URL())
+	}
+	accounts, err := newAccountMail(cfg, log)
+	if err != nil {
+		return nil, err
+	}
+	if a.Tenants, err = tenants.NewService(a.db, tenantsConfig(cfg, a.URL(), accounts), log, nil); err != nil {
 		return nil, err
 	}
 	a.relay = outbox.NewRelay(a.db, a.writer, outbox.RelayConfig{SweepAfter: cfg.OutboxSweepAfter, Metrics: metrics}, log)
@@ -184,8 +232,12 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 	if a.Billing, err = newBillingService(a.db, cfg, log, a.Tenants); err != nil {
 		return nil, err
 	}
+	// ferry.quota.warning; like the other operational events it will
+	// also go to a Notifier (email) once app has one.
+	a.quota = delivery.NewQuotaWarner(a.db, billingLimits{a.Billing}, delivery.QuotaWarnerConfig{Relay: a.relay}, log, nil)
 	a.Delivery, err = delivery.NewService(a.db, cipher, a.relay, billingLimits{a.Billing}, delivery.Config{
-		AllowHTTP: cfg.AllowHTTPEndpoints, AddressPolicy: addressPolicy, RotationGrace: cfg.scaled(24 * time.Hour),
+		AllowHTTP: cfg.AllowHTTPEndpoints, AddressPolicy: addressPolicy, RotationGrace: cfg.scaled(delivery.DefaultRotationGrace),
+		IngestBatch: metrics.IngestBatch, Observer: a.quota,
 	}, log, nil)
 	if err != nil {
 		return nil, err
@@ -194,7 +246,13 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 		UserAgent: "Ferry/" + cfg.Version}, log, nil); err != nil {
 		return nil, err
 	}
-	a.attempts = attemptlog.New(a.db, attemptlog.Config{DisableAfter: cfg.scaled(5 * 24 * time.Hour)}, log)
+	registry.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "ferry_routing_filter_errors_total",
+		Help: "Endpoint filter evaluations that failed (counted as not matched, never failing ingest)."},
+		func() float64 { return float64(a.Delivery.FilterErrors()) }))
+	// Operational events (ferry.*) are emitted as attempts are logged;
+	// Notifier is where email about them will be wired (none yet).
+	a.attempts = attemptlog.New(a.db, attemptlog.Config{DisableAfter: cfg.scaled(attemptlog.DefaultDisableAfter), BatchSize: metrics.AttemptLogBatch,
+		FailingAfter: cfg.scaled(15 * time.Minute), Relay: a.relay, Notifier: delivery.NopNotifier{}}, log)
 	a.dispatcher = dispatch.NewDispatcher(a.db, cipher, egress.NewSender(addressPolicy, nil), a.writer, a.attempts, metrics,
 		dispatch.Config{Policy: policy, UserAgent: "Ferry/" + cfg.Version}, log, nil)
 	// Partitions hold attempts for the longest plan retention; billing
@@ -215,20 +273,28 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 		a.replays = delivery.NewReplayWorker(a.Delivery, delivery.ReplayWorkerConfig{RatePerSecond: cfg.ReplayRatePerSecond}, log)
 	}
 
+	for _, w := range startupWarnings(cfg) {
+		log.Warn(w)
+	}
+	a.metricsHandler = promhttp.HandlerFor(registry, promhttp.HandlerOpts{})
+	mainMetrics := a.metricsHandler
+	if cfg.MetricsAddr != "" {
+		if a.metricsListener, err = net.Listen("tcp", cfg.MetricsAddr); err != nil {
+			return nil, fmt.Errorf("listen for metrics on %s: %w", cfg.MetricsAddr, err)
+		}
+		mainMetrics = nil
+	}
 	a.http = httpapi.New(httpapi.Deps{
 		Tenants: a.Tenants, Sessions: sessions, Delivery: a.Delivery, Billing: a.Billing, Metrics: metrics, Queues: a.Queues,
 		Ready:          a.ready,
-		MetricsHandler: promhttp.HandlerFor(registry, promhttp.HandlerOpts{}),
+		MetricsHandler: mainMetrics,
 		Portal:         frontend.Dist(),
 		Log:            log,
 		SecureCookies:  !cfg.Dev,
+		HSTS:           !cfg.Dev,
 		APIRateLimit:   cfg.APIRateLimitPerSecond,
+		TrustedProxies: cfg.TrustedProxies,
 	})
-	if cfg.Roles[RoleAPI] {
-		if a.listener, err = net.Listen("tcp", cfg.HTTPAddr); err != nil {
-			return nil, fmt.Errorf("listen on %s: %w", cfg.HTTPAddr, err)
-		}
-	}
 	return a, nil
 }
 
@@ -242,6 +308,15 @@ func (a *App) Addr() string {
 		return ""
 	}
 	return a.listener.Addr().String()
+}
+
+// MetricsAddr is the metrics listener's address when FERRY_METRICS_ADDR
+// is set, "" otherwise (metrics are then on Addr).
+func (a *App) MetricsAddr() string {
+	if a.metricsListener == nil {
+		return ""
+	}
+	return a.metricsListener.Addr().String()
 }
 
 // URL is the base URL of the API and portal.
@@ -311,6 +386,10 @@ func (a *App) Run(parent context.Context) error {
 		stopPprof := servePprof(a.cfg.PprofAddr, a.log)
 		defer stopPprof()
 	}
+	if a.metricsListener != nil {
+		stopMetrics := serveMetrics(a.metricsListener, a.metricsHandler, a.log)
+		defer stopMetrics()
+	}
 	if a.listener != nil {
 		goRun("http", func() error { return a.http.Listener(a.listener) })
 		a.log.Info("Ferry API listening", "url", a.URL())
@@ -321,6 +400,9 @@ func (a *App) Run(parent context.Context) error {
 	}
 	// Pull queues: long-poll wake-ups and the lease sweeper.
 	goRun("queues", func() error { return a.Queues.Run(ctx) })
+	if a.listener != nil {
+		goRun("quota warnings", func() error { return a.quota.Run(ctx) })
+	}
 	var dispatching sync.WaitGroup
 	if a.consumer != nil {
 		dispatching.Add(1)
@@ -365,6 +447,7 @@ func (a *App) Run(parent context.Context) error {
 		cancelClose()
 	}
 	wg.Wait()
+	a.Tenants.WaitMail()
 	stopLog()
 	logDone.Wait()
 	return runErr
@@ -384,19 +467,38 @@ func (a *App) Close() error {
 	if a.listener != nil {
 		_ = a.listener.Close()
 	}
+	if a.metricsListener != nil {
+		_ = a.metricsListener.Close()
+	}
 	return errors.Join(errs...)
 }
 
 // NewTenantsService builds the tenants service alone, for operator
-// commands that need no Kafka.
+// commands that need no Kafka (and send no mail).
 func NewTenantsService(db *gorm.DB, cfg Config) (*tenants.Service, error) {
-	return tenants.NewService(db, tenants.Config{BcryptCost: cfg.BcryptCost}, slog.New(slog.DiscardHandler), nil)
+	return tenants.NewService(db, tenantsConfig(cfg, cfg.PublicURL, nil), slog.New(slog.DiscardHandler), nil)
+}
+
+// tenantsConfig is the tenants service's part of cfg; portalURL is the
+// base of emailed links.
+func tenantsConfig(cfg Config, portalURL string, mail tenants.Notifier) tenants.Config {
+	return tenants.Config{
+		BcryptCost:              cfg.BcryptCost,
+		MaxLoginFailures:        cfg.LoginMaxFailures,
+		MaxLoginFailuresPerAddr: cfg.LoginAddrMaxFailures,
+		SignupsPerAddr:          cfg.SignupAddrLimit,
+		SessionCacheTTL:         cfg.SessionCacheTTL,
+		RequireStaffTOTP:        cfg.StaffTOTPRequired,
+		PortalURL:               portalURL,
+		Notifier:                mail,
+	}
 }
 
 // NewBillingService builds the billing service; operator commands use it
 // without Kafka. Dev mode collects payments with the in-memory
-// RecordingProvider; production leaves invoices open until a real
-// provider is wired here.
+// RecordingProvider (FERRY_PAYMENT_PROVIDER=test, its default);
+// production has no provider until a real one is wired here: invoices
+// stay open and paid self-serve plans answer 402 payment_required.
 func NewBillingService(db *gorm.DB, cfg Config, log *slog.Logger) (*billing.Service, error) {
 	t, err := NewTenantsService(db, cfg)
 	if err != nil {
@@ -409,7 +511,11 @@ func NewBillingService(db *gorm.DB, cfg Config, log *slog.Logger) (*billing.Serv
 // and delivery's usage of db.
 func newBillingService(db *gorm.DB, cfg Config, log *slog.Logger, t *tenants.Service) (*billing.Service, error) {
 	var payments billing.PaymentProvider
-	if cfg.Dev {
+	provider := cfg.PaymentProvider
+	if provider == "" && cfg.Dev {
+		provider = PaymentProviderTest
+	}
+	if provider == PaymentProviderTest && cfg.Dev {
 		payments = &billing.RecordingProvider{}
 	}
 	usage := delivery.NewUsage(db)

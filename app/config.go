@@ -10,6 +10,15 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/ferry-dev/ferry/delivery"
+	"github.com/ferry-dev/ferry/delivery/kafka"
+)
+
+// Payment providers (FERRY_PAYMENT_PROVIDER).
+const (
+	PaymentProviderNone = "none" // no provider: paid self-serve plans answer 402
+	PaymentProviderTest = "test" // built-in test provider that accepts (dev)
 )
 
 // Roles a process can play; "ferry serve" plays both unless told otherwise.
@@ -22,17 +31,20 @@ const (
 // Production is the default; FERRY_ENV=dev relaxes what only makes sense
 // on a laptop.
 type Config struct {
-	Dev                   bool
-	HTTPAddr              string
-	PublicURL             string
-	DatabaseURL           string
-	DBMaxConns            int
-	KafkaBrokers          []string
-	KafkaTopicPrefix      string
-	KafkaGroup            string
-	KafkaPartitions       int
-	KafkaReplication      int
-	KafkaMinInsync        int
+	Dev              bool
+	HTTPAddr         string
+	PublicURL        string
+	DatabaseURL      string
+	DBMaxConns       int
+	KafkaBrokers     []string
+	KafkaTopicPrefix string
+	KafkaGroup       string
+	KafkaPartitions  int
+	KafkaReplication int
+	KafkaMinInsync   int
+	// KafkaSecurity is TLS and SASL/SCRAM for every Kafka connection
+	// (FERRY_KAFKA_TLS, FERRY_KAFKA_TLS_CA_FILE, FERRY_KAFKA_SASL_*).
+	KafkaSecurity         kafka.Security
 	MasterKey             []byte
 	JWTSecret             []byte
 	SessionTTL            time.Duration
@@ -53,7 +65,39 @@ type Config struct {
 	// PprofAddr, when set, serves net/http/pprof there (opt-in profiling;
 	// bind it to loopback).
 	PprofAddr string
+
+	// SMTPURL names the mail server (smtp://user:pass@host:port?tls=…);
+	// empty means mail is logged as not sent. MailFrom is the sender.
+	SMTPURL  string
+	MailFrom string
+	// StaffTOTPRequired makes staff sign in with a TOTP code (always in
+	// production).
+	StaffTOTPRequired bool
+	// LoginMaxFailures is the failed logins evaluated per account per 15
+	// minutes (0: the default, 10); LoginAddrMaxFailures the failed
+	// logins per client address per 15 minutes and SignupAddrLimit the
+	// sign-ups (and, separately, password-reset requests) per client
+	// address per hour (0: no limit).
+	LoginMaxFailures     int
+	LoginAddrMaxFailures int
+	SignupAddrLimit      int
+	// SessionCacheTTL is how long a replica trusts a live session without
+	// asking Postgres (0: 2 s; at most 5 s).
+	SessionCacheTTL time.Duration
+	// TrustedProxies are the addresses of reverse proxies whose
+	// X-Forwarded-For names the client (for the per-address limits).
+	TrustedProxies []string
+	// MetricsAddr, when set, serves /metrics on its own listener there
+	// instead of on HTTPAddr.
+	MetricsAddr string
+	// PaymentProvider is "test" (the built-in provider that accepts every
+	// payment method and charge; dev only, the dev default) or "none" (the
+	// production default: paid self-serve plans answer 402).
+	PaymentProvider string
 }
+
+// DevSMTPURL is the local mail catcher that scripts/mail.sh starts.
+const DevSMTPURL = "smtp://127.0.0.1:19025"
 
 // devSecret derives a fixed development secret; production refuses to
 // start without real ones.
@@ -134,9 +178,29 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 		AttemptRetention:      duration("FERRY_ATTEMPT_RETENTION", 30*24*time.Hour),
 		BillingInterval:       duration("FERRY_BILLING_INTERVAL", 5*time.Minute),
 		APIRateLimitPerSecond: integer("FERRY_API_RATE_LIMIT", 2000),
-		ReplayRatePerSecond:   integer("FERRY_REPLAY_RATE_LIMIT", 200),
+		ReplayRatePerSecond:   integer("FERRY_REPLAY_RATE_LIMIT", delivery.DefaultReplayRatePerSecond),
 		Version:               str("FERRY_VERSION", Version),
 		PprofAddr:             str("FERRY_PPROF_ADDR", ""),
+		SMTPURL:               str("FERRY_SMTP_URL", map[bool]string{true: DevSMTPURL, false: ""}[dev]),
+		MailFrom:              str("FERRY_MAIL_FROM", "Ferry <no-reply@ferry.localhost>"),
+		StaffTOTPRequired:     !dev || boolean("FERRY_STAFF_TOTP_REQUIRED", false),
+		LoginMaxFailures:      integer("FERRY_LOGIN_MAX_FAILURES", 10),
+		LoginAddrMaxFailures:  integer("FERRY_LOGIN_ADDR_MAX_FAILURES", map[bool]int{true: 1000, false: 100}[dev]),
+		SignupAddrLimit:       integer("FERRY_SIGNUP_ADDR_LIMIT", map[bool]int{true: 1000, false: 10}[dev]),
+		SessionCacheTTL:       duration("FERRY_SESSION_CACHE_TTL", 2*time.Second),
+		MetricsAddr:           str("FERRY_METRICS_ADDR", ""),
+		PaymentProvider:       str("FERRY_PAYMENT_PROVIDER", map[bool]string{true: PaymentProviderTest, false: PaymentProviderNone}[dev]),
+	}
+	if c.SessionCacheTTL > 5*time.Second {
+		errs = append(errs, fmt.Errorf("FERRY_SESSION_CACHE_TTL: at most 5s (a revoked session keeps working on other replicas this long), got %s", c.SessionCacheTTL))
+	}
+	if !dev && getenv("FERRY_STAFF_TOTP_REQUIRED") != "" && !boolean("FERRY_STAFF_TOTP_REQUIRED", true) {
+		errs = append(errs, errors.New("FERRY_STAFF_TOTP_REQUIRED: staff TOTP cannot be turned off in production"))
+	}
+	for _, p := range strings.Split(str("FERRY_TRUSTED_PROXIES", ""), ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			c.TrustedProxies = append(c.TrustedProxies, p)
+		}
 	}
 	for _, b := range strings.Split(str("FERRY_KAFKA_BROKERS", ""), ",") {
 		if b = strings.TrimSpace(b); b != "" {
@@ -144,6 +208,17 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 		}
 	}
 	c.PublicURL = str("FERRY_PUBLIC_URL", "")
+	c.KafkaSecurity = kafka.Security{
+		TLS:           boolean("FERRY_KAFKA_TLS", false),
+		TLSCAFile:     str("FERRY_KAFKA_TLS_CA_FILE", ""),
+		SASLMechanism: str("FERRY_KAFKA_SASL_MECHANISM", ""),
+		SASLUsername:  str("FERRY_KAFKA_SASL_USERNAME", ""),
+		// Not trimmed: a password may end in a space.
+		SASLPassword: getenv("FERRY_KAFKA_SASL_PASSWORD"),
+	}
+	if err := (kafka.Config{Brokers: []string{"-"}, Security: c.KafkaSecurity}).Validate(); err != nil {
+		errs = append(errs, fmt.Errorf("FERRY_KAFKA_*: %w", err))
+	}
 
 	scale, err := strconv.ParseFloat(str("FERRY_RETRY_SCALE", "1"), 64)
 	if err != nil || scale <= 0 || scale > 1 {
@@ -171,6 +246,15 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 		c.JWTSecret = devSecret("jwt")
 	}
 
+	switch c.PaymentProvider {
+	case PaymentProviderNone:
+	case PaymentProviderTest:
+		if !dev {
+			errs = append(errs, errors.New("FERRY_PAYMENT_PROVIDER=test accepts every payment and is for FERRY_ENV=dev only"))
+		}
+	default:
+		errs = append(errs, fmt.Errorf("FERRY_PAYMENT_PROVIDER: want test or none, got %q", c.PaymentProvider))
+	}
 	if c.DatabaseURL == "" {
 		errs = append(errs, errors.New("FERRY_DATABASE_URL is required"))
 	}
@@ -184,6 +268,22 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 		errs = append(errs, errors.New("FERRY_JWT_SECRET is required: at least 32 characters"))
 	}
 	return c, errors.Join(errs...)
+}
+
+// DBConfigFromEnv reads only what operator commands on the database need
+// (ferry staff …): FERRY_DATABASE_URL and FERRY_ENV. No Kafka, no
+// secrets.
+func DBConfigFromEnv(getenv func(string) string) (Config, error) {
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	c := Config{DatabaseURL: strings.TrimSpace(getenv("FERRY_DATABASE_URL")), DBMaxConns: 4,
+		Dev: strings.TrimSpace(getenv("FERRY_ENV")) == "dev", LogFormat: "text", LogLevel: "warn"}
+	if c.DatabaseURL == "" {
+		return c, errors.New("FERRY_DATABASE_URL is required (for the local setup: " +
+			"eval \"$(bash scripts/env.sh)\" first, or use make staff EMAIL=…)")
+	}
+	return c, nil
 }
 
 func decodeKey(name, v string, errs *[]error) []byte {

@@ -50,6 +50,18 @@
 //     EPLANLIMIT.
 //   - Paid plans never refuse for volume; events beyond the included amount
 //     are billed as overage.
+//   - Overdue invoices: an invoice unpaid PaymentGrace (14 days) after it
+//     was issued makes ConsumeEvents refuse with EPAYMENT (402) until it
+//     is paid or staff lift the restriction (LiftPaymentRestriction). The
+//     check rides in the same query as the plan terms.
+//
+// # Payment methods
+//
+// Moving to a self-serve plan with a fee needs a payment method the
+// PaymentProvider accepts (SetupPaymentMethod, asked before the plan
+// change's transaction); payment_methods keeps the provider's reference
+// and a label, never card data. Without a provider, such changes answer
+// EPAYMENT; operators assign plans with AssignPlan regardless.
 //
 // # Invoices
 //
@@ -72,7 +84,8 @@
 //
 // billing owns plans, plan_overrides, plan_changes, usage_counters,
 // rate_windows, attempt_usage_days, attempt_metering, invoices,
-// invoice_lines and invoice_runs, and names no other table. What it needs
+// invoice_lines, invoice_runs and payment_methods, and names no other
+// table. What it needs
 // from other domains it asks through the interfaces in deps.go, which app
 // satisfies with tenants (tenants and their plan assignment, a column of
 // the tenants table) and delivery (endpoint and attempt counts, pruning).

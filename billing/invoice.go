@@ -11,6 +11,7 @@ import (
 	"gorm.io/gorm/clause"
 
 	"github.com/ferry-dev/ferry"
+	"github.com/ferry-dev/ferry/page"
 )
 
 // Invoice statuses.
@@ -249,7 +250,7 @@ func computeInvoice(tx *gorm.DB, tenantID uuid.UUID, currentPlan string, created
 	for _, seg := range planSegments(currentPlan, created, changes, start, end) {
 		t, ok := terms[seg.Plan]
 		if !ok {
-			if t, err = planTerms(tx, tenantID, seg.Plan); err != nil {
+			if t, err = planTerms(tx, tenantID, seg.Plan, nil); err != nil {
 				return Invoice{}, err
 			}
 			terms[seg.Plan] = t
@@ -288,34 +289,33 @@ func formatMinor(minor int64, currency string) string {
 	return fmt.Sprintf("%s %d.%02d", currency, minor/100, minor%100)
 }
 
+// Invoice page bounds: a tenant has one invoice a month, so pages are
+// shorter than page.DefaultSize and page.MaxSize.
+const (
+	DefaultInvoicePageSize = 20
+	MaxInvoicePageSize     = 100
+)
+
 // ListInvoices returns tenantID's invoices, newest period first, at most
-// limit, after the period given by cursor ("" for the first page). The
-// next cursor is "" on the last page. Errors: EINVALID (bad cursor).
+// limit, after the position given by cursor ("" for the first page; a
+// page.Cursor whose time is the last period shown). The next cursor is ""
+// on the last page. Errors: EINVALID (bad cursor).
 func (s *Service) ListInvoices(ctx context.Context, tenantID uuid.UUID, limit int, cursor string) ([]Invoice, string, error) {
-	switch {
-	case limit <= 0:
-		limit = 20
-	case limit > 100:
-		limit = 100
+	limit = page.Clamp(limit, DefaultInvoicePageSize, MaxInvoicePageSize)
+	cur, err := page.DecodeAt(cursor)
+	if err != nil {
+		return nil, "", err
 	}
 	db := s.db.WithContext(ctx)
 	q := db.Scopes(forTenant(tenantID)).Order("period DESC").Limit(limit + 1)
-	if cursor != "" {
-		before, err := ParsePeriod(cursor)
-		if err != nil {
-			return nil, "", ferry.Invalid("cursor", "cursor is not one this API returned")
-		}
-		q = q.Where("period < ?", before)
+	if !cur.IsZero() {
+		q = q.Where("period < ?", cur.At)
 	}
 	var rows []invoiceRow
 	if err := q.Find(&rows).Error; err != nil {
 		return nil, "", fmt.Errorf("list invoices: %w", err)
 	}
-	next := ""
-	if len(rows) > limit {
-		rows = rows[:limit]
-		next = FormatPeriod(rows[limit-1].Period)
-	}
+	rows, next := page.Trim(rows, limit, func(r invoiceRow) page.Cursor { return page.Cursor{At: r.Period} })
 	invs := make([]Invoice, len(rows))
 	ids := make([]uuid.UUID, len(rows))
 	at := make(map[uuid.UUID]int, len(rows))

@@ -26,6 +26,15 @@ type Overview struct {
 	QuotaExhausted bool `json:"quota_exhausted"`
 	// Plans are the plans a tenant may switch to itself.
 	Plans []Plan `json:"plans"`
+	// PaymentsConfigured is false when no payment provider is wired in:
+	// plans with a fee cannot then be chosen self-serve.
+	PaymentsConfigured bool `json:"payments_configured"`
+	// PaymentMethod is the payment method the provider accepted, if any.
+	PaymentMethod *PaymentMethod `json:"payment_method"`
+	// PaymentOverdue is true while an invoice is unpaid more than 14 days
+	// after issue: new events are refused with 402 until it is paid or
+	// staff lift the restriction.
+	PaymentOverdue bool `json:"payment_overdue"`
 }
 
 // Overview returns tenantID's billing overview for the current month.
@@ -36,7 +45,11 @@ func (s *Service) Overview(ctx context.Context, tenantID uuid.UUID) (Overview, e
 	if err != nil {
 		return Overview{}, err
 	}
-	o := Overview{TenantID: tenantID, Plan: ent, Plans: []Plan{}}
+	o := Overview{TenantID: tenantID, Plan: ent, Plans: []Plan{}, PaymentsConfigured: s.PaymentsConfigured(),
+		PaymentOverdue: ent.PaymentOverdue}
+	if o.PaymentMethod, err = s.paymentMethod(ctx, tenantID); err != nil {
+		return Overview{}, err
+	}
 	if o.Usage, err = usageOf(db, tenantID, MonthStart(s.now())); err != nil {
 		return Overview{}, err
 	}

@@ -18,10 +18,30 @@ type PaymentProvider interface {
 	// return the first call's result. Errors: ErrPaymentDeclined when the
 	// provider refused the charge; anything else is transient.
 	Charge(ctx context.Context, c Charge) (Receipt, error)
+	// SetupPaymentMethod makes sure the provider holds a payment method
+	// for tenantID that it accepts for future charges. token is what the
+	// provider's own checkout gave the portal (empty: use the method
+	// already on file). Errors: ErrNoPaymentMethod (none on file and no
+	// token), ErrPaymentDeclined (the provider refused the method);
+	// anything else is transient.
+	SetupPaymentMethod(ctx context.Context, tenantID uuid.UUID, token string) (PaymentMethod, error)
 }
 
-// ErrPaymentDeclined is returned by a PaymentProvider that refused a charge.
-var ErrPaymentDeclined = errors.New("payment declined")
+var (
+	// ErrPaymentDeclined is returned by a PaymentProvider that refused a
+	// charge or a payment method.
+	ErrPaymentDeclined = errors.New("payment declined")
+	// ErrNoPaymentMethod is returned by a PaymentProvider that holds no
+	// payment method for the tenant.
+	ErrNoPaymentMethod = errors.New("no payment method on file")
+)
+
+// PaymentMethod is the provider's record of a tenant's accepted payment
+// method: a reference and a label safe to show ("Visa ending 4242").
+type PaymentMethod struct {
+	Reference string `json:"-"`
+	Label     string `json:"label"`
+}
 
 // Charge asks a provider to collect one invoice.
 type Charge struct {
@@ -46,6 +66,10 @@ type Receipt struct {
 // first-time charge (return ErrPaymentDeclined to decline).
 type RecordingProvider struct {
 	ChargeFunc func(c Charge) error
+	// MethodFunc, when set, decides each SetupPaymentMethod call (return
+	// ErrPaymentDeclined or ErrNoPaymentMethod to refuse); by default every
+	// tenant has an accepted test card.
+	MethodFunc func(tenantID uuid.UUID, token string) error
 
 	mu      sync.Mutex
 	charges []Charge
@@ -80,4 +104,15 @@ func (p *RecordingProvider) Charges() []Charge {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return append([]Charge(nil), p.charges...)
+}
+
+// SetupPaymentMethod accepts every tenant with a test card unless
+// MethodFunc refuses.
+func (p *RecordingProvider) SetupPaymentMethod(_ context.Context, tenantID uuid.UUID, token string) (PaymentMethod, error) {
+	if p.MethodFunc != nil {
+		if err := p.MethodFunc(tenantID, token); err != nil {
+			return PaymentMethod{}, err
+		}
+	}
+	return PaymentMethod{Reference: "pm_test_" + tenantID.String(), Label: "Test card (built-in test provider)"}, nil
 }

@@ -42,6 +42,10 @@ type Entitlements struct {
 	Plan
 	// Custom is true when a plan_overrides row changed the plan's terms.
 	Custom bool `json:"custom"`
+	// PaymentOverdue is true while an invoice of the tenant is unpaid
+	// PaymentGrace after issue and staff have not lifted the restriction:
+	// new events (and replays) are then refused with EPAYMENT.
+	PaymentOverdue bool `json:"-"`
 }
 
 // Plans lists every plan, cheapest first.
@@ -78,17 +82,25 @@ func (s *Service) entitlements(ctx context.Context, tx dbtx.Tx, tenantID uuid.UU
 	if err != nil {
 		return Entitlements{}, fmt.Errorf("load plan of tenant %s: %w", tenantID, err)
 	}
-	return planTerms(tx.DB(ctx), tenantID, plan)
+	overdueBefore := s.now().UTC().Add(-PaymentGrace)
+	return planTerms(tx.DB(ctx), tenantID, plan, &overdueBefore)
 }
 
 // planTerms loads the terms tenantID would have on plan (the plan with
-// that tenant's override for it). Errors: ENOTFOUND when no such plan.
-func planTerms(db *gorm.DB, tenantID uuid.UUID, plan string) (Entitlements, error) {
+// that tenant's override for it). With overdueBefore, PaymentOverdue says
+// whether an unpaid invoice issued before then restricts the tenant.
+// Errors: ENOTFOUND when no such plan.
+func planTerms(db *gorm.DB, tenantID uuid.UUID, plan string, overdueBefore *time.Time) (Entitlements, error) {
 	var e Entitlements
-	// Hand-written: every ingest transaction reads the terms, so plan and
-	// override come in one round trip rather than two.
-	res := db.Raw(`SELECT `+overriddenColumns+` FROM plans p
-		LEFT JOIN plan_overrides o ON o.tenant_id = ? AND o.plan = p.name WHERE p.name = ?`, tenantID, plan).Scan(&e)
+	// Hand-written: every ingest transaction reads the terms, so plan,
+	// override and the overdue-invoice check come in one round trip.
+	res := db.Raw(`SELECT `+overriddenColumns+`,
+		(?::timestamptz IS NOT NULL AND EXISTS (SELECT 1 FROM invoices i WHERE i.tenant_id = ?
+			AND i.status <> 'paid' AND i.total_minor > 0 AND i.restriction_lifted_at IS NULL
+			AND i.created_at < ?)) AS payment_overdue
+		FROM plans p
+		LEFT JOIN plan_overrides o ON o.tenant_id = ? AND o.plan = p.name WHERE p.name = ?`,
+		overdueBefore, tenantID, overdueBefore, tenantID, plan).Scan(&e)
 	if res.Error != nil {
 		return Entitlements{}, fmt.Errorf("load plan %q: %w", plan, res.Error)
 	}

@@ -15,16 +15,51 @@ import (
 // ChangePlan moves tenantID to plan, effective immediately: the new
 // limits apply to the very next request, and the change is recorded in
 // plan_changes for pro-rating (see RunInvoices). actor is who asked (an
-// email). Changing to the current plan is a no-op. Errors: EINVALID
-// (unknown plan, or one that is not self-serve, such as enterprise),
-// EPLANLIMIT (the tenant has more endpoints than the plan allows),
-// ENOTFOUND (tenant).
+// email). Changing to the current plan is a no-op. Moving to a plan with
+// a fee needs a payment method the provider accepts (ChangePlanWithPayment
+// passes the provider's token; without one the method on file is used).
+// Errors: EINVALID (unknown plan, or one that is not self-serve, such as
+// enterprise), EPAYMENT (a paid plan without an accepted payment method,
+// or no payment provider configured), EPLANLIMIT (the tenant has more
+// endpoints than the plan allows), ENOTFOUND (tenant), EUNAVAILABLE (the
+// payment provider failed).
 func (s *Service) ChangePlan(ctx context.Context, tenantID uuid.UUID, plan, actor string) (Entitlements, error) {
+	return s.ChangePlanWithPayment(ctx, tenantID, plan, "", actor)
+}
+
+// ChangePlanWithPayment is ChangePlan with the payment provider's token for
+// a new payment method (empty: the one on file). Errors as ChangePlan.
+func (s *Service) ChangePlanWithPayment(ctx context.Context, tenantID uuid.UUID, plan, paymentToken, actor string) (Entitlements, error) {
+	plan = strings.TrimSpace(plan)
+	if plan == "" {
+		return Entitlements{}, ferry.Invalid("plan", "plan is required")
+	}
+	// The provider is asked before the plan change's transaction, so no
+	// lock is held across its network round trip.
+	current, err := s.Entitlements(ctx, tenantID)
+	if err != nil {
+		return Entitlements{}, err
+	}
+	if current.Name != plan {
+		target, err := planTerms(s.db.WithContext(ctx), tenantID, plan, nil)
+		if ferry.ErrorCode(err) == ferry.ENOTFOUND {
+			return Entitlements{}, ferry.Invalid("plan", "there is no plan %q", plan)
+		}
+		if err != nil {
+			return Entitlements{}, err
+		}
+		if target.SelfServe && target.BaseFeeMinor > 0 {
+			if err := s.requirePaymentMethod(ctx, tenantID, paymentToken, target.DisplayName); err != nil {
+				return Entitlements{}, err
+			}
+		}
+	}
 	return s.changePlan(ctx, tenantID, plan, actor, false)
 }
 
 // AssignPlan is ChangePlan for operators: it may also assign plans that
-// are not self-serve (enterprise). Errors as ChangePlan.
+// are not self-serve (enterprise), and needs no payment method (billing
+// is arranged with the tenant). Errors as ChangePlan, but no EPAYMENT.
 func (s *Service) AssignPlan(ctx context.Context, tenantID uuid.UUID, plan, actor string) (Entitlements, error) {
 	return s.changePlan(ctx, tenantID, plan, actor, true)
 }
@@ -48,7 +83,7 @@ func (s *Service) changePlan(ctx context.Context, tenantID uuid.UUID, plan, acto
 			ent = current
 			return nil
 		}
-		target, err := planTerms(tx, tenantID, plan)
+		target, err := planTerms(tx, tenantID, plan, nil)
 		if ferry.ErrorCode(err) == ferry.ENOTFOUND {
 			return ferry.Invalid("plan", "there is no plan %q", plan)
 		}

@@ -3,6 +3,7 @@ package billing
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/google/uuid"
 	"gorm.io/gorm"
@@ -33,7 +34,8 @@ func (s *Service) Meter(tx dbtx.Tx) *Meter { return &Meter{s: s, tx: tx} }
 // second's rate window are incremented there, so both roll back with a
 // refused or failed ingest. Errors: ERATELIMIT (events/s over the plan's
 // limit, Retry-After 1), EQUOTA (a hard-capped plan's monthly events used
-// up, Retry-After until next month), ENOTFOUND, wrapped database errors.
+// up, Retry-After until next month), EPAYMENT (an invoice is overdue;
+// see PaymentGrace), ENOTFOUND, wrapped database errors.
 func (m *Meter) ConsumeEvents(ctx context.Context, tenantID uuid.UUID, n int) error {
 	if n <= 0 {
 		return nil
@@ -42,6 +44,10 @@ func (m *Meter) ConsumeEvents(ctx context.Context, tenantID uuid.UUID, n int) er
 	ent, err := s.entitlements(ctx, m.tx, tenantID)
 	if err != nil {
 		return err
+	}
+	if ent.PaymentOverdue {
+		return &ferry.Error{Code: ferry.EPAYMENT, Message: fmt.Sprintf("an invoice has been unpaid for more than %d days; "+
+			"pay it (see the billing page) to send events again", int(PaymentGrace/(24*time.Hour)))}
 	}
 	tx := m.tx.DB(ctx)
 	now := s.now().UTC()

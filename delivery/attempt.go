@@ -10,9 +10,10 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/ferry-dev/ferry"
+	"github.com/ferry-dev/ferry/page"
 )
 
-// Attempt is one logged HTTP attempt (PRODUCT §4, attempt log).
+// Attempt is one logged HTTP attempt (docs/contract.md#attempt-log).
 type Attempt struct {
 	ID              uuid.UUID   `json:"id"`
 	DeliveryID      uuid.UUID   `json:"delivery_id"`
@@ -108,7 +109,7 @@ func (s *Service) EventAttempts(ctx context.Context, tenantID, eventID uuid.UUID
 
 // EndpointAttempts lists an endpoint's attempts, newest first, optionally
 // only those with one outcome. Errors: ENOTFOUND, EINVALID.
-func (s *Service) EndpointAttempts(ctx context.Context, tenantID, endpointID uuid.UUID, outcome string, page Page) ([]Attempt, string, error) {
+func (s *Service) EndpointAttempts(ctx context.Context, tenantID, endpointID uuid.UUID, outcome string, pg page.Request) ([]Attempt, string, error) {
 	if _, err := s.Endpoint(ctx, tenantID, endpointID); err != nil {
 		return nil, "", err
 	}
@@ -117,7 +118,7 @@ func (s *Service) EndpointAttempts(ctx context.Context, tenantID, endpointID uui
 	default:
 		return nil, "", ferry.Invalid("outcome", "outcome must be success, retry or dropped")
 	}
-	cur, err := decodeCursor(page.Cursor)
+	cur, err := page.DecodeAt(pg.Cursor)
 	if err != nil {
 		return nil, "", err
 	}
@@ -130,7 +131,7 @@ func (s *Service) EndpointAttempts(ctx context.Context, tenantID, endpointID uui
 		WHERE tenant_id = ? AND endpoint_id = ? AND started_at >= ? AND (? = '' OR outcome = ?)
 		AND (?::timestamptz IS NULL OR (started_at, id) < (?, ?))
 		ORDER BY started_at DESC, id DESC LIMIT ?`,
-		tenantID, endpointID, cutoff, outcome, outcome, cur.timePtr(), cur.Time, cur.ID, page.limit()+1).
+		tenantID, endpointID, cutoff, outcome, outcome, cur.AtPtr(), cur.At, cur.ID, pg.Size()+1).
 		Scan(&rows).Error; err != nil {
 		return nil, "", fmt.Errorf("list attempts of endpoint %s: %w", endpointID, err)
 	}
@@ -138,7 +139,7 @@ func (s *Service) EndpointAttempts(ctx context.Context, tenantID, endpointID uui
 	for i, r := range rows {
 		out[i] = r.attempt()
 	}
-	out, next := paginate(out, page.limit(), func(a Attempt) cursor { return cursor{Time: a.StartedAt, ID: a.ID} })
+	out, next := page.Trim(out, pg.Size(), func(a Attempt) page.Cursor { return page.Cursor{At: a.StartedAt, ID: a.ID} })
 	return out, next, nil
 }
 

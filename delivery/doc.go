@@ -3,7 +3,7 @@
 // transactional outbox, the dispatcher that makes attempts, the retry
 // policy, the attempt log and replay.
 //
-// The pipeline (PRODUCT §4, §5):
+// The pipeline (README, Delivery guarantees; docs/contract.md#durability-on-ingest):
 //
 //	POST /events → one transaction: event + deliveries + outbox rows
 //	            → 202
@@ -24,6 +24,14 @@
 // contiguous prefix of done offsets. Jobs for deliveries Postgres records
 // as finished, or whose attempt is already logged, are skipped, so
 // republishing (sweeper, rebalance, crash) never repeats a finished one.
+//
+// Stats and operational events: the attempt log keeps hourly rollups per
+// endpoint (endpoint_stats_hourly) in the transaction of each batch, which
+// Service.EndpointStats and Service.TenantStats read (stats.go); the same
+// transaction records endpoint health transitions and emits them, with
+// exhausted deliveries, as ferry.* events of the tenant (opevent.go), and
+// QuotaWarner emits ferry.quota.warning off the ingest path
+// (quotawarn.go).
 //
 // Kafka itself is behind two small interfaces declared here (Publisher and
 // the Submit side of Dispatcher); delivery/kafka adapts segmentio/kafka-go.

@@ -11,6 +11,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/ferry-dev/ferry/delivery/routing"
 	"github.com/ferry-dev/ferry/delivery/webhook"
 
 	"github.com/google/uuid"
@@ -19,17 +20,20 @@ import (
 
 	"github.com/ferry-dev/ferry"
 	"github.com/ferry-dev/ferry/dbtx"
+	"github.com/ferry-dev/ferry/page"
 )
 
-// Endpoint limits and defaults (PRODUCT §3, §4).
+// Endpoint limits and defaults (docs/contract.md#limits).
 const (
 	DefaultTimeoutSeconds = 10
 	MaxTimeoutSeconds     = 30
 	DefaultMaxInFlight    = 16
 	MaxMaxInFlight        = 256
+	MaxRateLimitPerSecond = 10000
 	maxURLLength          = 2048
 	maxDescription        = 500
 	maxEventTypes         = 100
+	maxEventTypeLen       = 100 // an event type name, in events, subscriptions and replay filters
 	maxCustomHeaders      = 20
 )
 
@@ -56,6 +60,7 @@ type Endpoint struct {
 	RateLimitPerSecond *int              `json:"rate_limit_per_second"`
 	MaxInFlight        int               `json:"max_in_flight"`
 	Headers            map[string]string `json:"headers"`
+	Filter             string            `json:"filter"`
 	FailingSince       *time.Time        `json:"failing_since"`
 	CreatedAt          time.Time         `json:"created_at"`
 	UpdatedAt          time.Time         `json:"updated_at"`
@@ -72,6 +77,7 @@ type EndpointInput struct {
 	RateLimitPerSecond *int              `json:"rate_limit_per_second"`
 	MaxInFlight        *int              `json:"max_in_flight"`
 	Headers            map[string]string `json:"headers"`
+	Filter             string            `json:"filter"`
 }
 
 // EndpointPatch changes the fields that are present. A rate limit of 0
@@ -85,10 +91,13 @@ type EndpointPatch struct {
 	RateLimitPerSecond *int               `json:"rate_limit_per_second"`
 	MaxInFlight        *int               `json:"max_in_flight"`
 	Headers            *map[string]string `json:"headers"`
+	Filter             *string            `json:"filter"`
 }
 
 var (
-	eventTypePattern  = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._:\-/]{0,99}$`)
+	eventTypePattern = regexp.MustCompile(fmt.Sprintf(`^[A-Za-z0-9][A-Za-z0-9._:\-/]{0,%d}$`, maxEventTypeLen-1))
+	// eventTypeRule says in messages what eventTypePattern accepts.
+	eventTypeRule     = fmt.Sprintf("1-%d characters of letters, digits and . _ : - /", maxEventTypeLen)
 	headerNamePattern = regexp.MustCompile("^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$")
 )
 
@@ -138,6 +147,8 @@ func (s *Service) validateURL(raw string) error {
 	return nil
 }
 
+// validateEventTypes checks and de-duplicates an endpoint's event-type
+// patterns: exact types, prefixes ending in "*", or "*" alone.
 func validateEventTypes(types []string) ([]string, error) {
 	if len(types) > maxEventTypes {
 		return nil, ferry.Invalid("event_types", "at most %d event types", maxEventTypes)
@@ -145,8 +156,8 @@ func validateEventTypes(types []string) ([]string, error) {
 	seen := make(map[string]bool, len(types))
 	out := make([]string, 0, len(types))
 	for _, t := range types {
-		if !eventTypePattern.MatchString(t) {
-			return nil, ferry.Invalid("event_types", "event type %q must be 1-100 characters of letters, digits and . _ : - /", t)
+		if err := routing.ValidatePattern(t); err != nil {
+			return nil, ferry.Invalid("event_types", "%s", err.Error())
 		}
 		if !seen[t] {
 			seen[t] = true
@@ -177,6 +188,15 @@ func validateHeaders(h map[string]string) (map[string]string, error) {
 	return out, nil
 }
 
+// validateFilter compiles and type-checks a CEL filter; the error
+// carries the compiler's message with line and column.
+func (s *Service) validateFilter(src string) error {
+	if err := s.filters.Check(src); err != nil {
+		return ferry.Invalid("filter", "%s", err.Error())
+	}
+	return nil
+}
+
 func validateDescription(d string) error {
 	if !utf8.ValidString(d) || utf8.RuneCountInString(d) > maxDescription {
 		return ferry.Invalid("description", "description must be at most %d characters of valid UTF-8", maxDescription)
@@ -205,6 +225,7 @@ type endpointRow struct {
 	RateLimitPerSecond *int
 	MaxInFlight        int
 	Headers            jsonColumn[map[string]string] `gorm:"type:jsonb"`
+	Filter             string
 	FailingSince       *time.Time
 	CreatedAt          time.Time
 	UpdatedAt          time.Time
@@ -223,12 +244,12 @@ func (r endpointRow) endpoint() Endpoint {
 	return Endpoint{
 		ID: r.ID, Kind: Kind(r.Kind), URL: r.URL, Description: r.Description, EventTypes: types, Enabled: r.Enabled,
 		DisabledReason: r.DisabledReason, TimeoutSeconds: r.TimeoutMs / 1000, RateLimitPerSecond: r.RateLimitPerSecond,
-		MaxInFlight: r.MaxInFlight, Headers: headers, FailingSince: r.FailingSince, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
+		MaxInFlight: r.MaxInFlight, Headers: headers, Filter: r.Filter, FailingSince: r.FailingSince, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
 	}
 }
 
 const endpointColumns = `id, tenant_id, kind, url, description, event_types, enabled, disabled_reason, timeout_ms,
-	rate_limit_per_second, max_in_flight, headers, failing_since, created_at, updated_at, deleted_at`
+	rate_limit_per_second, max_in_flight, headers, filter, failing_since, created_at, updated_at, deleted_at`
 
 // CreateEndpoint validates in, stores the endpoint with a fresh signing
 // secret, and returns both. Errors: EINVALID, EPLANLIMIT.
@@ -257,6 +278,9 @@ func (s *Service) CreateEndpoint(ctx context.Context, tenantID uuid.UUID, in End
 	if err != nil {
 		return Endpoint{}, "", err
 	}
+	if err := s.validateFilter(in.Filter); err != nil {
+		return Endpoint{}, "", err
+	}
 	timeout := DefaultTimeoutSeconds
 	if in.TimeoutSeconds != nil {
 		timeout = *in.TimeoutSeconds
@@ -272,7 +296,7 @@ func (s *Service) CreateEndpoint(ctx context.Context, tenantID uuid.UUID, in End
 		return Endpoint{}, "", err
 	}
 	if in.RateLimitPerSecond != nil {
-		if err := validateRange("rate_limit_per_second", *in.RateLimitPerSecond, 1, 10000); err != nil {
+		if err := validateRange("rate_limit_per_second", *in.RateLimitPerSecond, 1, MaxRateLimitPerSecond); err != nil {
 			return Endpoint{}, "", err
 		}
 	}
@@ -282,7 +306,7 @@ func (s *Service) CreateEndpoint(ctx context.Context, tenantID uuid.UUID, in End
 		ID: uuid.New(), TenantID: tenantID, Kind: string(in.Kind), URL: in.URL, Description: in.Description,
 		EventTypes: jsonColumn[[]string]{types}, Enabled: true, TimeoutMs: timeout * 1000,
 		RateLimitPerSecond: in.RateLimitPerSecond, MaxInFlight: maxInFlight,
-		Headers: jsonColumn[map[string]string]{headers}, CreatedAt: now, UpdatedAt: now,
+		Headers: jsonColumn[map[string]string]{headers}, Filter: in.Filter, CreatedAt: now, UpdatedAt: now,
 	}
 	secret := webhook.NewSigningSecret()
 	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
@@ -325,24 +349,24 @@ func (s *Service) Endpoint(ctx context.Context, tenantID, id uuid.UUID) (Endpoin
 }
 
 // ListEndpoints returns a page of the tenant's endpoints, newest first.
-func (s *Service) ListEndpoints(ctx context.Context, tenantID uuid.UUID, page Page) ([]Endpoint, string, error) {
-	cur, err := decodeCursor(page.Cursor)
+func (s *Service) ListEndpoints(ctx context.Context, tenantID uuid.UUID, pg page.Request) ([]Endpoint, string, error) {
+	cur, err := page.DecodeAt(pg.Cursor)
 	if err != nil {
 		return nil, "", err
 	}
 	var rows []endpointRow
 	q := s.db.WithContext(ctx).Scopes(forTenant(tenantID)).Where("deleted_at IS NULL")
-	if cur.timePtr() != nil {
-		q = q.Where("(created_at, id) < (?, ?)", cur.Time, cur.ID)
+	if cur.AtPtr() != nil {
+		q = q.Where("(created_at, id) < (?, ?)", cur.At, cur.ID)
 	}
-	if err := q.Order("created_at DESC, id DESC").Limit(page.limit() + 1).Find(&rows).Error; err != nil {
+	if err := q.Order("created_at DESC, id DESC").Limit(pg.Size() + 1).Find(&rows).Error; err != nil {
 		return nil, "", fmt.Errorf("list endpoints: %w", err)
 	}
 	out := make([]Endpoint, 0, len(rows))
 	for _, r := range rows {
 		out = append(out, r.endpoint())
 	}
-	out, next := paginate(out, page.limit(), func(e Endpoint) cursor { return cursor{Time: e.CreatedAt, ID: e.ID} })
+	out, next := page.Trim(out, pg.Size(), func(e Endpoint) page.Cursor { return page.Cursor{At: e.CreatedAt, ID: e.ID} })
 	return out, next, nil
 }
 
@@ -377,6 +401,12 @@ func (s *Service) UpdateEndpoint(ctx context.Context, tenantID, id uuid.UUID, pa
 			return Endpoint{}, err
 		}
 	}
+	if patch.Filter != nil {
+		if err := s.validateFilter(*patch.Filter); err != nil {
+			return Endpoint{}, err
+		}
+		ep.Filter = *patch.Filter
+	}
 	if patch.TimeoutSeconds != nil {
 		if err := validateRange("timeout_seconds", *patch.TimeoutSeconds, 1, MaxTimeoutSeconds); err != nil {
 			return Endpoint{}, err
@@ -393,7 +423,7 @@ func (s *Service) UpdateEndpoint(ctx context.Context, tenantID, id uuid.UUID, pa
 		if *patch.RateLimitPerSecond == 0 {
 			ep.RateLimitPerSecond = nil
 		} else {
-			if err := validateRange("rate_limit_per_second", *patch.RateLimitPerSecond, 1, 10000); err != nil {
+			if err := validateRange("rate_limit_per_second", *patch.RateLimitPerSecond, 1, MaxRateLimitPerSecond); err != nil {
 				return Endpoint{}, err
 			}
 			ep.RateLimitPerSecond = patch.RateLimitPerSecond
@@ -413,7 +443,7 @@ func (s *Service) UpdateEndpoint(ctx context.Context, tenantID, id uuid.UUID, pa
 			"event_types": jsonColumn[[]string]{ep.EventTypes}, "enabled": ep.Enabled, "disabled_reason": ep.DisabledReason,
 			"timeout_ms": ep.TimeoutSeconds * 1000, "rate_limit_per_second": ep.RateLimitPerSecond,
 			"max_in_flight": ep.MaxInFlight, "headers": jsonColumn[map[string]string]{ep.Headers},
-			"failing_since": ep.FailingSince, "updated_at": ep.UpdatedAt}).Error
+			"filter": ep.Filter, "failing_since": ep.FailingSince, "updated_at": ep.UpdatedAt}).Error
 	if err != nil {
 		return Endpoint{}, fmt.Errorf("update endpoint %s: %w", id, err)
 	}

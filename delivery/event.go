@@ -19,8 +19,10 @@ import (
 	"github.com/ferry-dev/ferry/dbtx"
 )
 
-// Ingest limits (PRODUCT §3).
+// Ingest limits (docs/contract.md#limits).
 const (
+	// MaxPayloadBytes bounds an event's data; the API answers 413 above it
+	// and derives its messages from it (ferry.FormatBytes).
 	MaxPayloadBytes      = 256 << 10
 	maxIdempotencyKey    = 255
 	idempotencyKeyWindow = 24 * time.Hour
@@ -56,7 +58,10 @@ func (in *EventInput) validate() error {
 		return ferry.Invalid("type", "type is required")
 	}
 	if !eventTypePattern.MatchString(in.Type) {
-		return ferry.Invalid("type", "type must be 1-100 characters of letters, digits and . _ : - /")
+		return ferry.Invalid("type", "type must be %s", eventTypeRule)
+	}
+	if isOperationalType(in.Type) {
+		return ferry.Invalid("type", "types starting with \"ferry.\" are reserved for Ferry's own events")
 	}
 	trimmed := bytes.TrimSpace(in.Data)
 	if len(trimmed) == 0 || bytes.Equal(trimmed, []byte("null")) {
@@ -84,7 +89,7 @@ func (in *EventInput) validate() error {
 }
 
 // Ingest accepts an event: it returns only after the event, its deliveries
-// and their outbox rows are committed (PRODUCT §5), then hands the jobs to
+// and their outbox rows are committed (docs/contract.md#durability-on-ingest), then hands the jobs to
 // the relay. created is false when an idempotency key within 24 h matched
 // an earlier event, which is returned instead. Errors: EINVALID, EQUOTA,
 // ERATELIMIT, and wrapped database errors.
@@ -143,7 +148,7 @@ func (s *Service) ingestOne(ctx context.Context, tenantID uuid.UUID, in EventInp
 			return errIdempotencyRace
 		}
 		created = true
-		jobs, err = fanOut(tx, tenantID, ev)
+		jobs, err = s.fanOut(tx, tenantID, ev)
 		return err
 	})
 	if err == errIdempotencyRace {
@@ -151,6 +156,9 @@ func (s *Service) ingestOne(ctx context.Context, tenantID uuid.UUID, in EventInp
 	}
 	if err != nil {
 		return Event{}, false, err
+	}
+	if created {
+		s.accepted(tenantID)
 	}
 	if len(jobs) > 0 {
 		s.relay.Enqueue(jobs)
@@ -182,18 +190,13 @@ func claimIdempotencyKey(tx *gorm.DB, tenantID uuid.UUID, key string, now time.T
 }
 
 // fanOut creates one delivery per enabled endpoint subscribed to the
-// event's type, in the caller's transaction, with an outbox row for each
-// http endpoint; queue endpoints get none (their consumers pull).
-func fanOut(tx *gorm.DB, tenantID uuid.UUID, ev Event) ([]Job, error) {
-	var targets []struct {
-		ID   uuid.UUID
-		Kind Kind
-	}
-	err := tx.Raw(`SELECT id, kind FROM endpoints WHERE tenant_id = ? AND enabled AND deleted_at IS NULL
-		AND (event_types = '[]'::jsonb OR event_types @> jsonb_build_array(?::text)) ORDER BY created_at, id`,
-		tenantID, ev.Type).Scan(&targets).Error
+// event's type (exactly or by a wildcard) whose filter accepts the event,
+// in the caller's transaction, with an outbox row for each http endpoint;
+// queue endpoints get none (their consumers pull).
+func (s *Service) fanOut(tx *gorm.DB, tenantID uuid.UUID, ev Event) ([]Job, error) {
+	targets, err := s.subscribedEndpoints(tx, tenantID, ev)
 	if err != nil {
-		return nil, fmt.Errorf("select endpoints for %s: %w", ev.Type, err)
+		return nil, err
 	}
 	if len(targets) == 0 {
 		return nil, nil

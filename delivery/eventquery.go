@@ -8,10 +8,13 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/ferry-dev/ferry/delivery/internal/pgval"
+
 	"github.com/ferry-dev/ferry"
+	"github.com/ferry-dev/ferry/page"
 )
 
-// Status is a delivery's state as the API reports it (PRODUCT §4).
+// Status is a delivery's state as the API reports it (docs/contract.md#delivery-status).
 type Status string
 
 // Delivery statuses.
@@ -30,6 +33,12 @@ func (s Status) Finished() bool {
 
 func (s Status) valid() bool {
 	return s == StatusPending || s == StatusRetrying || s.Finished()
+}
+
+// errBadStatus is the answer to a status filter that names no Status.
+func errBadStatus() error {
+	return ferry.Invalid("status", "status must be %s, %s, %s, %s or %s",
+		StatusPending, StatusRetrying, StatusSucceeded, StatusDropped, StatusExhausted)
 }
 
 // Delivery is one event's journey to one endpoint.
@@ -74,22 +83,24 @@ func (s *Service) Event(ctx context.Context, tenantID, id uuid.UUID) (EventDetai
 	return EventDetail{Event: ev, Deliveries: ds}, nil
 }
 
-// EventFilter narrows ListEvents. Status matches events having at least
-// one delivery in that status.
+// EventFilter narrows ListEvents. Status and EndpointID match events
+// having at least one delivery in that status, to that endpoint (both:
+// one delivery to that endpoint in that status).
 type EventFilter struct {
-	Type   string
-	Status string
-	Since  *time.Time
-	Until  *time.Time
+	Type       string
+	Status     string
+	EndpointID *uuid.UUID
+	Since      *time.Time
+	Until      *time.Time
 }
 
 // ListEvents returns a page of the tenant's events, newest first.
 // Errors: EINVALID.
-func (s *Service) ListEvents(ctx context.Context, tenantID uuid.UUID, f EventFilter, page Page) ([]Event, string, error) {
+func (s *Service) ListEvents(ctx context.Context, tenantID uuid.UUID, f EventFilter, pg page.Request) ([]Event, string, error) {
 	if f.Status != "" && !Status(f.Status).valid() {
-		return nil, "", ferry.Invalid("status", "status must be pending, retrying, succeeded, dropped or exhausted")
+		return nil, "", errBadStatus()
 	}
-	cur, err := decodeCursor(page.Cursor)
+	cur, err := page.DecodeAt(pg.Cursor)
 	if err != nil {
 		return nil, "", err
 	}
@@ -99,16 +110,47 @@ func (s *Service) ListEvents(ctx context.Context, tenantID uuid.UUID, f EventFil
 		AND (? = '' OR e.type = ?)
 		AND (?::timestamptz IS NULL OR e.created_at >= ?)
 		AND (?::timestamptz IS NULL OR e.created_at < ?)
-		AND (? = '' OR EXISTS (SELECT 1 FROM deliveries d WHERE d.event_id = e.id AND d.status = ?))
+		AND ((? = '' AND ?::uuid IS NULL) OR EXISTS (SELECT 1 FROM deliveries d WHERE d.event_id = e.id
+			AND (? = '' OR d.status = ?) AND (?::uuid IS NULL OR d.endpoint_id = ?)))
 		AND (?::timestamptz IS NULL OR (e.created_at, e.id) < (?, ?))
 		ORDER BY e.created_at DESC, e.id DESC LIMIT ?`,
-		tenantID, f.Type, f.Type, f.Since, f.Since, f.Until, f.Until, f.Status, f.Status,
-		cur.timePtr(), cur.Time, cur.ID, page.limit()+1).Scan(&events).Error
+		tenantID, f.Type, f.Type, f.Since, f.Since, f.Until, f.Until, f.Status, f.EndpointID, f.Status, f.Status, f.EndpointID, f.EndpointID,
+		cur.AtPtr(), cur.At, cur.ID, pg.Size()+1).Scan(&events).Error
 	if err != nil {
 		return nil, "", fmt.Errorf("list events: %w", err)
 	}
-	events, next := paginate(events, page.limit(), func(e Event) cursor { return cursor{Time: e.CreatedAt, ID: e.ID} })
+	events, next := page.Trim(events, pg.Size(), func(e Event) page.Cursor { return page.Cursor{At: e.CreatedAt, ID: e.ID} })
 	return events, next, nil
+}
+
+// WithDeliveries returns events with their deliveries (for the events
+// list's per-delivery status), in one query.
+func (s *Service) WithDeliveries(ctx context.Context, tenantID uuid.UUID, events []Event) ([]EventDetail, error) {
+	out := make([]EventDetail, len(events))
+	if len(events) == 0 {
+		return out, nil
+	}
+	ids := make([]uuid.UUID, len(events))
+	for i, ev := range events {
+		ids[i] = ev.ID
+	}
+	var ds []Delivery
+	if err := s.db.WithContext(ctx).Raw(`SELECT `+deliveryColumns+` FROM deliveries
+		WHERE tenant_id = ? AND event_id = ANY(?::uuid[]) ORDER BY created_at, id`, tenantID, pgval.Array(ids)).
+		Scan(&ds).Error; err != nil {
+		return nil, fmt.Errorf("load deliveries of %d events: %w", len(events), err)
+	}
+	byEvent := map[uuid.UUID][]Delivery{}
+	for _, d := range ds {
+		byEvent[d.EventID] = append(byEvent[d.EventID], d)
+	}
+	for i, ev := range events {
+		out[i] = EventDetail{Event: ev, Deliveries: byEvent[ev.ID]}
+		if out[i].Deliveries == nil {
+			out[i].Deliveries = []Delivery{}
+		}
+	}
+	return out, nil
 }
 
 // MarshalJSON keeps deliveries; without it Event's MarshalJSON, promoted

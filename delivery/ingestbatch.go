@@ -6,9 +6,10 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/ferry-dev/ferry/delivery/internal/pgval"
 	"github.com/google/uuid"
 	"gorm.io/gorm"
+
+	"github.com/ferry-dev/ferry/delivery/internal/pgval"
 
 	"github.com/ferry-dev/ferry/dbtx"
 )
@@ -18,7 +19,7 @@ import (
 // queued (up to maxIngestBatch) and write it in ONE transaction: one
 // multi-row INSERT each for events, deliveries and outbox rows, one
 // fan-out query, one commit (one WAL flush). Every caller still returns
-// only after the transaction holding its event committed (PRODUCT §5).
+// only after the transaction holding its event committed (docs/contract.md#durability-on-ingest).
 // Under light load a batch is a single event, so latency does not suffer;
 // under heavy load round trips and commits are shared by hundreds of
 // events and far fewer pooled connections are held.
@@ -69,6 +70,9 @@ func (s *Service) commitBatch(ctx context.Context, batch []*ingestRequest) {
 		r := batch[0]
 		ev, created, err := s.ingestOne(tctx, r.tenantID, r.in, r.ev)
 		r.done <- ingestResult{ev, created, err}
+		if err == nil && created {
+			s.cfg.IngestBatch.Observe(1)
+		}
 		return
 	}
 	var jobs []Job
@@ -89,9 +93,10 @@ func (s *Service) commitBatch(ctx context.Context, batch []*ingestRequest) {
 		s.relay.Enqueue(jobs)
 	}
 	for _, r := range batch {
+		s.accepted(r.tenantID)
 		r.done <- ingestResult{ev: r.ev, created: true}
 	}
-	s.multiBatches.Add(1)
+	s.cfg.IngestBatch.Observe(float64(len(batch)))
 }
 
 // insertBatch writes the events of batch, their deliveries and outbox
@@ -127,18 +132,9 @@ func (s *Service) insertBatch(ctx context.Context, tx *gorm.DB, batch []*ingestR
 	}
 
 	// One fan-out query for every event of the batch.
-	var matches []struct {
-		I          int
-		EndpointID uuid.UUID
-		Kind       Kind
-	}
-	err := tx.Raw(`SELECT p.i::int AS i, e.id AS endpoint_id, e.kind
-		FROM unnest(?::uuid[], ?::text[]) WITH ORDINALITY AS p(tenant_id, type, i)
-		JOIN endpoints e ON e.tenant_id = p.tenant_id AND e.enabled AND e.deleted_at IS NULL
-			AND (e.event_types = '[]'::jsonb OR e.event_types @> jsonb_build_array(p.type))
-		ORDER BY p.i, e.created_at, e.id`, pgval.Array(tenants), pgval.Array(types)).Scan(&matches).Error
+	matches, err := s.subscribedEndpointsBatch(tx, batch)
 	if err != nil {
-		return nil, fmt.Errorf("select endpoints: %w", err)
+		return nil, err
 	}
 	// Queue endpoints' deliveries wait for their consumers: no job.
 	var queued queuedDeliveries

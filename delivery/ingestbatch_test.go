@@ -7,10 +7,12 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/prometheus/client_golang/prometheus"
 	"gorm.io/driver/postgres"
 	"gorm.io/gorm"
 	"gorm.io/gorm/logger"
@@ -40,7 +42,8 @@ func (l refusingLimits) Meter(dbtx.Tx) Meter { return l }
 func (l refusingLimits) AttemptRetention(context.Context, uuid.UUID) (time.Duration, error) {
 	return 0, nil
 }
-func (l refusingLimits) CheckEndpointLimit(context.Context, uuid.UUID) error { return nil }
+func (l refusingLimits) CheckEndpointLimit(context.Context, uuid.UUID) error     { return nil }
+func (l refusingLimits) EventsPerSecond(context.Context, uuid.UUID) (int, error) { return 0, nil }
 func (l refusingLimits) ConsumeEvents(_ context.Context, tenantID uuid.UUID, _ int) error {
 	if tenantID == l.refuse {
 		return ferry.Errorf(ferry.EQUOTA, "quota used up")
@@ -184,7 +187,16 @@ func TestIngestGroupCommitBatches(t *testing.T) {
 	db := openTestDB(t)
 	a, _ := seedTenant(t, db, nil, nil)
 	relay := &collectingRelay{}
-	s := newTestService(t, db, relay, nil)
+	var shared atomic.Int64 // transactions that held more than one event
+	c, _ := NewCipher(bytes.Repeat([]byte{1}, 32))
+	s, err := NewService(db, c, relay, nil, Config{IngestBatch: prometheus.ObserverFunc(func(events float64) {
+		if events > 1 {
+			shared.Add(1)
+		}
+	})}, slog.New(slog.DiscardHandler), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
 	const n = 400
 	var wg sync.WaitGroup
 	errs := make(chan error, n)
@@ -210,8 +222,8 @@ func TestIngestGroupCommitBatches(t *testing.T) {
 	if events != n || deliveries != 2*n || outbox != 2*n || len(relay.jobs) != 2*n {
 		t.Fatalf("events %d, deliveries %d, outbox %d, jobs %d; want %d, %d, %d, %d", events, deliveries, outbox, len(relay.jobs), n, 2*n, 2*n, 2*n)
 	}
-	if s.multiBatches.Load() == 0 {
+	if shared.Load() == 0 {
 		t.Fatalf("no transaction held more than one event")
 	}
-	t.Logf("%d shared transactions for %d events", s.multiBatches.Load(), n)
+	t.Logf("%d shared transactions for %d events", shared.Load(), n)
 }

@@ -27,6 +27,15 @@ type Metrics struct {
 	// OutboxBacklog counts committed jobs not yet acknowledged by Kafka
 	// (sampled by the relay's sweeper; capped at 100000).
 	OutboxBacklog prometheus.Gauge
+	// IngestBatch observes how many events each committed ingest
+	// transaction held (group commit; pass it as Config.IngestBatch).
+	IngestBatch prometheus.Histogram
+	// AttemptLogBatch observes how many attempts each committed attempt-log
+	// transaction held (pass it as attemptlog.Config.BatchSize).
+	AttemptLogBatch prometheus.Histogram
+	// StateBatch observes how many deliveries each of the dispatcher's
+	// state queries read.
+	StateBatch prometheus.Histogram
 	// Stages is, per stage of a first delivery attempt, the time from the
 	// event's acceptance to reaching that stage (see the Stage constants).
 	// Consecutive stages give the time spent in each hop.
@@ -87,6 +96,7 @@ func stageBuckets() []float64 {
 
 // NewMetrics creates the collectors and registers them with reg.
 func NewMetrics(reg prometheus.Registerer) *Metrics {
+	sizeBuckets := prometheus.ExponentialBuckets(1, 2, 11) // 1 … 1024 items
 	buckets := []float64{.005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30, 60, 300, 3600}
 	m := &Metrics{
 		Attempts: prometheus.NewCounterVec(prometheus.CounterOpts{
@@ -125,6 +135,15 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		OutboxBacklog: prometheus.NewGauge(prometheus.GaugeOpts{
 			Name: "ferry_outbox_backlog", Help: "Committed delivery jobs not yet published to Kafka (sampled, capped at 100000).",
 		}),
+		IngestBatch: prometheus.NewHistogram(prometheus.HistogramOpts{
+			Name: "ferry_ingest_batch_events", Help: "Events committed per ingest transaction (concurrent ingests share one commit).", Buckets: sizeBuckets,
+		}),
+		AttemptLogBatch: prometheus.NewHistogram(prometheus.HistogramOpts{
+			Name: "ferry_attempt_log_batch_attempts", Help: "Attempts committed per attempt-log transaction.", Buckets: sizeBuckets,
+		}),
+		StateBatch: prometheus.NewHistogram(prometheus.HistogramOpts{
+			Name: "ferry_delivery_state_batch_loads", Help: "Deliveries read per dispatcher state query (concurrent attempts share one query).", Buckets: sizeBuckets,
+		}),
 		Stages: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Name:    "ferry_delivery_stage_seconds",
 			Help:    "Time from event acceptance to each stage of a first delivery attempt (committed, published, consumed, sent, answered, logged).",
@@ -133,7 +152,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 	}
 	if reg != nil {
 		reg.MustRegister(m.Attempts, m.FirstAttempt, m.ToSuccess, m.DeadLettered, m.Skipped, m.InFlight, m.Queued, m.EventsAccepted,
-			m.TierLag, m.TierLagMessages, m.OutboxBacklog, m.Parked, m.Stages)
+			m.TierLag, m.TierLagMessages, m.OutboxBacklog, m.Parked, m.IngestBatch, m.AttemptLogBatch, m.StateBatch, m.Stages)
 	}
 	return m
 }

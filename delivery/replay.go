@@ -12,10 +12,12 @@ import (
 	"gorm.io/gorm"
 
 	"github.com/ferry-dev/ferry"
+	"github.com/ferry-dev/ferry/dbtx"
 	"github.com/ferry-dev/ferry/delivery/internal/pgval"
+	"github.com/ferry-dev/ferry/page"
 )
 
-// Replays (PRODUCT §6) reuse the event's id and bytes: a replayed
+// Replays (docs/contract.md#replay) reuse the event's id and bytes: a replayed
 // delivery goes back to pending and gets a job for its next attempt
 // number with trigger "replay" and the actor who asked, committed with
 // its outbox row in one transaction and then handed to the relay. Its
@@ -30,8 +32,9 @@ type ReplayResult struct {
 // ReplayEvent replays one event to all of its deliveries, or, with
 // endpointID, to that endpoint only — creating a delivery when the
 // endpoint never had one for this event. actor is recorded on the
-// attempts. Errors: ENOTFOUND (event or endpoint), EINVALID (disabled
-// endpoint, or an event with no deliveries).
+// attempts. Each re-queued delivery is metered like an ingested event.
+// Errors: ENOTFOUND (event or endpoint), EINVALID (disabled endpoint, or
+// an event with no deliveries), ERATELIMIT, EQUOTA.
 func (s *Service) ReplayEvent(ctx context.Context, tenantID, eventID uuid.UUID, endpointID *uuid.UUID, actor string) (ReplayResult, error) {
 	res := ReplayResult{EventID: eventID, Deliveries: []uuid.UUID{}}
 	var jobs []Job
@@ -71,6 +74,9 @@ func (s *Service) ReplayEvent(ctx context.Context, tenantID, eventID uuid.UUID, 
 				return ferry.Invalid("endpoint_id", "the event has no deliveries to enabled endpoints; pass endpoint_id to send it to one")
 			}
 		}
+		if err := s.meterReplay(ctx, tx, tenantID, len(ids)); err != nil {
+			return err
+		}
 		var err error
 		jobs, err = s.requeue(tx, tenantID, ids, actor)
 		return err
@@ -85,8 +91,9 @@ func (s *Service) ReplayEvent(ctx context.Context, tenantID, eventID uuid.UUID, 
 	return res, nil
 }
 
-// ReplayDelivery replays one delivery. Errors: ENOTFOUND, EINVALID
-// (its endpoint is disabled or deleted).
+// ReplayDelivery replays one delivery, metered like an ingested event.
+// Errors: ENOTFOUND, EINVALID (its endpoint is disabled or deleted),
+// ERATELIMIT, EQUOTA.
 func (s *Service) ReplayDelivery(ctx context.Context, tenantID, deliveryID uuid.UUID, actor string) (ReplayResult, error) {
 	var jobs []Job
 	var row struct{ EndpointID, EventID uuid.UUID }
@@ -101,6 +108,9 @@ func (s *Service) ReplayDelivery(ctx context.Context, tenantID, deliveryID uuid.
 		if err := replayableEndpoint(tx, tenantID, row.EndpointID); err != nil {
 			return err
 		}
+		if err := s.meterReplay(ctx, tx, tenantID, 1); err != nil {
+			return err
+		}
 		var err error
 		jobs, err = s.requeue(tx, tenantID, []uuid.UUID{deliveryID}, actor)
 		return err
@@ -110,6 +120,16 @@ func (s *Service) ReplayDelivery(ctx context.Context, tenantID, deliveryID uuid.
 	}
 	s.relay.Enqueue(jobs)
 	return ReplayResult{EventID: row.EventID, Deliveries: []uuid.UUID{deliveryID}}, nil
+}
+
+// meterReplay counts n replayed deliveries like n ingested events, in tx:
+// against the plan's events-per-second limit and monthly quota, and in
+// the month's usage. Errors: ERATELIMIT, EQUOTA, database errors.
+func (s *Service) meterReplay(ctx context.Context, tx *gorm.DB, tenantID uuid.UUID, n int) error {
+	if s.limits == nil {
+		return nil
+	}
+	return s.limits.Meter(dbtx.Wrap(tx)).ConsumeEvents(ctx, tenantID, n)
 }
 
 // replayableEndpoint returns ENOTFOUND for an endpoint the tenant does not
@@ -200,6 +220,9 @@ const (
 	ReplayFailed    = "failed"
 )
 
+// maxReplayReason bounds the reason a staff replay must give (bytes).
+const maxReplayReason = 2000
+
 // ReplayFilter selects the deliveries a bulk replay re-sends. Every field
 // is optional; Until defaults to when the job was created, so a job never
 // chases deliveries created after it.
@@ -214,10 +237,10 @@ type ReplayFilter struct {
 func (f *ReplayFilter) validate() error {
 	f.EventType = strings.TrimSpace(f.EventType)
 	if f.EventType != "" && !eventTypePattern.MatchString(f.EventType) {
-		return ferry.Invalid("event_type", "event_type must be 1-100 characters of letters, digits and . _ : - /")
+		return ferry.Invalid("event_type", "event_type must be %s", eventTypeRule)
 	}
 	if f.Status != "" && !Status(f.Status).valid() {
-		return ferry.Invalid("status", "status must be pending, retrying, succeeded, dropped or exhausted")
+		return errBadStatus()
 	}
 	if f.Since != nil && f.Until != nil && !f.Since.Before(*f.Until) {
 		return ferry.Invalid("until", "until must be after since")
@@ -266,6 +289,19 @@ type replayJobRow struct {
 const replayJobColumns = `id, tenant_id, actor, reason, endpoint_id, event_type, since, until, status_filter, state,
 	total, done, cursor_at, cursor_id, error, created_at, updated_at, started_at, finished_at`
 
+// replayJobColumnsOf is replayJobColumns qualified by a table alias.
+func replayJobColumnsOf(alias string) string {
+	cols := strings.Split(replayJobColumns, ",")
+	for i, c := range cols {
+		cols[i] = alias + "." + strings.TrimSpace(c)
+	}
+	return strings.Join(cols, ", ")
+}
+
+// MaxOpenReplayJobs is how many bulk replay jobs a tenant may have queued
+// or running at once.
+const MaxOpenReplayJobs = 3
+
 func (r replayJobRow) job() ReplayJob {
 	return ReplayJob{ID: r.ID, State: r.State, Actor: r.Actor, Reason: r.Reason, Total: r.Total, Done: r.Done,
 		Error: r.Error, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt, StartedAt: r.StartedAt, FinishedAt: r.FinishedAt,
@@ -273,14 +309,15 @@ func (r replayJobRow) job() ReplayJob {
 }
 
 // CreateReplayJob queues a bulk replay of the tenant's deliveries matching
-// f; a replay worker runs it. reason is kept for staff replays.
-// Errors: EINVALID, ENOTFOUND (endpoint).
+// f; a replay worker runs it. reason is kept for staff replays. A tenant
+// may have MaxOpenReplayJobs queued or running at once. Errors: EINVALID,
+// ENOTFOUND (endpoint), EREPLAYLIMIT (too many open jobs).
 func (s *Service) CreateReplayJob(ctx context.Context, tenantID uuid.UUID, f ReplayFilter, actor, reason string) (ReplayJob, error) {
 	if err := f.validate(); err != nil {
 		return ReplayJob{}, err
 	}
-	if !utf8.ValidString(reason) || len(reason) > 2000 {
-		return ReplayJob{}, ferry.Invalid("reason", "reason must be at most 2000 bytes of valid UTF-8")
+	if !utf8.ValidString(reason) || len(reason) > maxReplayReason {
+		return ReplayJob{}, ferry.Invalid("reason", "reason must be at most %d bytes of valid UTF-8", maxReplayReason)
 	}
 	db := s.db.WithContext(ctx)
 	if f.EndpointID != nil {
@@ -301,11 +338,32 @@ func (s *Service) CreateReplayJob(ctx context.Context, tenantID uuid.UUID, f Rep
 	row := replayJobRow{ID: uuid.New(), TenantID: tenantID, Actor: actor, Reason: reason, EndpointID: f.EndpointID,
 		EventType: f.EventType, Since: f.Since, Until: until, StatusFilter: f.Status, State: ReplayQueued,
 		CreatedAt: now, UpdatedAt: now}
-	if err := db.Exec(`INSERT INTO replay_jobs (id, tenant_id, actor, reason, endpoint_id, event_type, since, until,
-		status_filter, state, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		row.ID, tenantID, actor, reason, row.EndpointID, row.EventType, row.Since, row.Until, row.StatusFilter,
-		row.State, now, now).Error; err != nil {
-		return ReplayJob{}, fmt.Errorf("insert replay job: %w", err)
+	err := db.Transaction(func(tx *gorm.DB) error {
+		// Serialize the tenant's job creations so parallel requests cannot
+		// pass the limit together. Hand-written: no builder form.
+		if err := tx.Exec(`SELECT pg_advisory_xact_lock(hashtextextended('ferry.replay_jobs:' || ?::text, 0))`,
+			tenantID).Error; err != nil {
+			return fmt.Errorf("lock replay jobs of tenant %s: %w", tenantID, err)
+		}
+		var open int64
+		if err := tx.Raw(`SELECT count(*) FROM replay_jobs WHERE tenant_id = ? AND state IN ('queued', 'running')`,
+			tenantID).Scan(&open).Error; err != nil {
+			return fmt.Errorf("count open replay jobs: %w", err)
+		}
+		if open >= MaxOpenReplayJobs {
+			return &ferry.Error{Code: ferry.EREPLAYLIMIT, RetryAfterSeconds: 10, Message: fmt.Sprintf(
+				"%d bulk replays are already queued or running; wait for one to finish or cancel one", open)}
+		}
+		if err := tx.Exec(`INSERT INTO replay_jobs (id, tenant_id, actor, reason, endpoint_id, event_type, since, until,
+			status_filter, state, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			row.ID, tenantID, actor, reason, row.EndpointID, row.EventType, row.Since, row.Until, row.StatusFilter,
+			row.State, now, now).Error; err != nil {
+			return fmt.Errorf("insert replay job: %w", err)
+		}
+		return nil
+	})
+	if err != nil {
+		return ReplayJob{}, err
 	}
 	s.log.InfoContext(ctx, "replay job queued", "tenant_id", tenantID, "replay_id", row.ID, "actor", actor)
 	return row.job(), nil
@@ -326,15 +384,15 @@ func (s *Service) ReplayJob(ctx context.Context, tenantID, id uuid.UUID) (Replay
 }
 
 // ListReplayJobs returns a page of the tenant's replay jobs, newest first.
-func (s *Service) ListReplayJobs(ctx context.Context, tenantID uuid.UUID, page Page) ([]ReplayJob, string, error) {
-	cur, err := decodeCursor(page.Cursor)
+func (s *Service) ListReplayJobs(ctx context.Context, tenantID uuid.UUID, pg page.Request) ([]ReplayJob, string, error) {
+	cur, err := page.DecodeAt(pg.Cursor)
 	if err != nil {
 		return nil, "", err
 	}
 	var rows []replayJobRow
 	if err := s.db.WithContext(ctx).Raw(`SELECT `+replayJobColumns+` FROM replay_jobs
 		WHERE tenant_id = ? AND (?::timestamptz IS NULL OR (created_at, id) < (?, ?))
-		ORDER BY created_at DESC, id DESC LIMIT ?`, tenantID, cur.timePtr(), cur.Time, cur.ID, page.limit()+1).
+		ORDER BY created_at DESC, id DESC LIMIT ?`, tenantID, cur.AtPtr(), cur.At, cur.ID, pg.Size()+1).
 		Scan(&rows).Error; err != nil {
 		return nil, "", fmt.Errorf("list replay jobs: %w", err)
 	}
@@ -342,7 +400,7 @@ func (s *Service) ListReplayJobs(ctx context.Context, tenantID uuid.UUID, page P
 	for i, r := range rows {
 		out[i] = r.job()
 	}
-	out, next := paginate(out, page.limit(), func(j ReplayJob) cursor { return cursor{Time: j.CreatedAt, ID: j.ID} })
+	out, next := page.Trim(out, pg.Size(), func(j ReplayJob) page.Cursor { return page.Cursor{At: j.CreatedAt, ID: j.ID} })
 	return out, next, nil
 }
 
@@ -351,7 +409,7 @@ func (s *Service) ListReplayJobs(ctx context.Context, tenantID uuid.UUID, page P
 // Errors: ENOTFOUND.
 func (s *Service) CancelReplayJob(ctx context.Context, tenantID, id uuid.UUID) (ReplayJob, error) {
 	now := s.now().UTC()
-	if err := s.db.WithContext(ctx).Exec(`UPDATE replay_jobs SET state = 'cancelled', finished_at = ?, updated_at = ?
+	if err := s.db.WithContext(ctx).Exec(`UPDATE replay_jobs SET state = 'cancelled', finished_at = ?, updated_at = ?, claimed_until = NULL
 		WHERE id = ? AND tenant_id = ? AND state IN ('queued', 'running')`, now, now, id, tenantID).Error; err != nil {
 		return ReplayJob{}, fmt.Errorf("cancel replay job %s: %w", id, err)
 	}

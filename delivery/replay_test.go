@@ -51,6 +51,12 @@ type replayBundle struct {
 
 func setupReplay(t *testing.T) replayBundle {
 	t.Helper()
+	return setupReplayWithLimits(t, nil)
+}
+
+// setupReplayWithLimits is setupReplay with plan limits (nil: none).
+func setupReplayWithLimits(t *testing.T, limits Limits) replayBundle {
+	t.Helper()
 	ctx := context.Background()
 	db, err := gorm.Open(postgres.Open(testenv.Postgres(t)), &gorm.Config{Logger: logger.Discard, SkipDefaultTransaction: true})
 	if err != nil {
@@ -69,7 +75,7 @@ func setupReplay(t *testing.T) replayBundle {
 		t.Fatal(err)
 	}
 	relay := &fakeEnqueuer{}
-	svc, err := NewService(db, cipher, relay, nil, Config{AllowHTTP: true, AddressPolicy: egress.AddressPolicy{AllowPrivate: true}},
+	svc, err := NewService(db, cipher, relay, limits, Config{AllowHTTP: true, AddressPolicy: egress.AddressPolicy{AllowPrivate: true}},
 		slog.New(slog.DiscardHandler), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -283,7 +289,7 @@ func TestReplayJobFiltersProgressCancelAndResume(t *testing.T) {
 	if worked, _ := worker.RunOnce(ctx); worked {
 		t.Fatal("a running job with a live lease was claimed again")
 	}
-	if err := b.db.Exec(`UPDATE replay_jobs SET updated_at = now() - interval '1 hour' WHERE id = ?`, job.ID).Error; err != nil {
+	if err := b.db.Exec(`UPDATE replay_jobs SET claimed_until = now() - interval '1 hour' WHERE id = ?`, job.ID).Error; err != nil {
 		t.Fatal(err)
 	}
 	if worked, err := worker.RunOnce(ctx); !worked || err != nil {
@@ -405,7 +411,7 @@ func TestReplayJobStalledWorkerAndResumerNeverDuplicate(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The first worker stalls past its lease; another resumes the job.
-	if err := b.db.Exec(`UPDATE replay_jobs SET updated_at = now() - interval '1 hour' WHERE id = ?`, job.ID).Error; err != nil {
+	if err := b.db.Exec(`UPDATE replay_jobs SET claimed_until = now() - interval '1 hour' WHERE id = ?`, job.ID).Error; err != nil {
 		t.Fatal(err)
 	}
 	r, ok, err := resumer.claim(ctx)

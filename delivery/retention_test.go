@@ -12,6 +12,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/ferry-dev/ferry/dbtx"
+	"github.com/ferry-dev/ferry/page"
 )
 
 // discardRelay drops what ingest would publish.
@@ -36,7 +37,8 @@ var (
 	_ delivery.Meter  = unlimited{}
 )
 
-func (planLimits) Meter(dbtx.Tx) delivery.Meter { return unlimited{} }
+func (planLimits) Meter(dbtx.Tx) delivery.Meter                            { return unlimited{} }
+func (planLimits) EventsPerSecond(context.Context, uuid.UUID) (int, error) { return 0, nil }
 func (p planLimits) AttemptRetention(_ context.Context, tenantID uuid.UUID) (time.Duration, error) {
 	return p.RetentionFunc(tenantID), nil
 }
@@ -85,7 +87,7 @@ func TestAttemptsHiddenPastPlanRetention(t *testing.T) {
 		if len(got) != c.want {
 			t.Errorf("event attempts: %d visible, want %d", len(got), c.want)
 		}
-		page, _, err := svc.EndpointAttempts(ctx, c.s.TenantID, c.s.EndpointID, "", delivery.Page{})
+		page, _, err := svc.EndpointAttempts(ctx, c.s.TenantID, c.s.EndpointID, "", page.Request{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -3,14 +3,17 @@ package delivery
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
-	"sync/atomic"
 	"time"
+
+	"github.com/google/uuid"
+	"github.com/prometheus/client_golang/prometheus"
+	"gorm.io/gorm"
 
 	"github.com/ferry-dev/ferry/delivery/egress"
 	"github.com/ferry-dev/ferry/delivery/internal/batch"
-	"github.com/google/uuid"
-	"gorm.io/gorm"
+	"github.com/ferry-dev/ferry/delivery/routing"
 
 	"github.com/ferry-dev/ferry/dbtx"
 )
@@ -23,9 +26,21 @@ type Config struct {
 	// against it, the dialer checks every connection.
 	AddressPolicy egress.AddressPolicy
 	// RotationGrace is how long a rotated-out secret keeps signing
-	// (default 24 h, scaled by FERRY_RETRY_SCALE by the caller).
+	// (default DefaultRotationGrace, scaled by FERRY_RETRY_SCALE by the caller).
 	RotationGrace time.Duration
+	// IngestBatch, if set, observes how many events each committed ingest
+	// transaction held (Metrics.IngestBatch).
+	IngestBatch prometheus.Observer
+	// Observer hears of each tenant whose events were accepted (the
+	// quota warner); nil hears nothing.
+	Observer IngestObserver
+	// Routing tunes endpoint filters (cost budget, compiled cache).
+	Routing routing.Config
 }
+
+// DefaultRotationGrace is how long a rotated-out signing secret keeps
+// signing when Config.RotationGrace is unset.
+const DefaultRotationGrace = 24 * time.Hour
 
 // Limits is what delivery needs from billing: plan limits checked inside
 // the transaction that would exceed them, and how long attempts stay
@@ -40,6 +55,10 @@ type Limits interface {
 	// the partition job drops them for good at the longest retention
 	// (FERRY_ATTEMPT_RETENTION). Errors: wrapped database errors.
 	AttemptRetention(ctx context.Context, tenantID uuid.UUID) (time.Duration, error)
+	// EventsPerSecond returns the tenant's plan limit on events per
+	// second (0 = none); a bulk-replay page never re-queues more.
+	// Errors: ENOTFOUND, wrapped database errors.
+	EventsPerSecond(ctx context.Context, tenantID uuid.UUID) (int, error)
 }
 
 // Meter checks and meters plan limits inside one transaction.
@@ -70,9 +89,8 @@ type Service struct {
 	log    *slog.Logger
 	now    func() time.Time
 	ingest *batch.Coalescer[*ingestRequest] // group commit of concurrent ingests (ingestbatch.go)
-	// multiBatches counts committed ingest transactions that held more
-	// than one event (observability for tests and profiling).
-	multiBatches atomic.Int64
+	// filters compiles, caches and evaluates endpoints' CEL filters.
+	filters *routing.Filters
 }
 
 // NewService returns a Service. limits may be nil.
@@ -81,12 +99,26 @@ func NewService(db *gorm.DB, cipher *Cipher, relay Enqueuer, limits Limits, cfg 
 		return nil, errors.New("delivery.NewService: db, cipher, relay and log are required")
 	}
 	if cfg.RotationGrace == 0 {
-		cfg.RotationGrace = 24 * time.Hour
+		cfg.RotationGrace = DefaultRotationGrace
 	}
 	if now == nil {
 		now = time.Now
 	}
-	s := &Service{db: db, cipher: cipher, relay: relay, limits: limits, cfg: cfg, log: log, now: now}
+	if cfg.IngestBatch == nil {
+		cfg.IngestBatch = prometheus.ObserverFunc(func(float64) {})
+	}
+	filters, err := routing.NewFilters(cfg.Routing)
+	if err != nil {
+		return nil, fmt.Errorf("delivery.NewService: %w", err)
+	}
+	s := &Service{db: db, cipher: cipher, relay: relay, limits: limits, cfg: cfg, log: log, now: now, filters: filters}
 	s.ingest = batch.New(maxIngestBatch, maxIngestCommitters, s.commitBatch)
 	return s, nil
+}
+
+// accepted tells the observer, if any, that tenantID's events committed.
+func (s *Service) accepted(tenantID uuid.UUID) {
+	if s.cfg.Observer != nil {
+		s.cfg.Observer.EventsAccepted(tenantID)
+	}
 }

@@ -27,13 +27,6 @@ func Dist() fs.FS {
 	return pick(dist)
 }
 
-// Built reports whether the embedded portal is the real build rather than
-// the placeholder.
-func Built() bool {
-	_, err := fs.Stat(dist, "dist/app/index.html")
-	return err == nil
-}
-
 func pick(fsys fs.FS) fs.FS {
 	root := "dist"
 	if _, err := fs.Stat(fsys, "dist/app/index.html"); err == nil {

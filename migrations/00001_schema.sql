@@ -1,5 +1,5 @@
 -- +goose Up
--- Tenancy and identity (PRODUCT §2).
+-- Tenancy and identity (docs/contract.md#tenancy).
 CREATE TABLE tenants (
     id          uuid PRIMARY KEY,
     name        text NOT NULL,
@@ -57,7 +57,7 @@ CREATE TABLE audit_log (
 );
 CREATE INDEX audit_log_created_idx ON audit_log (created_at DESC);
 
--- Endpoints and their signing secrets (PRODUCT §3).
+-- Endpoints and their signing secrets (docs/contract.md#events-and-endpoints).
 CREATE TABLE endpoints (
     id                     uuid PRIMARY KEY,
     tenant_id              uuid NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
@@ -89,7 +89,7 @@ CREATE TABLE endpoint_secrets (
 );
 CREATE INDEX endpoint_secrets_endpoint_idx ON endpoint_secrets (endpoint_id, created_at DESC);
 
--- Events, deliveries and the transactional outbox (PRODUCT §4, §5).
+-- Events, deliveries and the transactional outbox (docs/contract.md#delivery-status, #durability-on-ingest).
 -- data keeps the tenant's JSON text exactly (json, not jsonb) so the
 -- envelope is byte-identical on every attempt.
 CREATE TABLE events (

@@ -1,5 +1,5 @@
 -- +goose Up
--- Bulk replay jobs (PRODUCT §6). A worker claims a job with
+-- Bulk replay jobs (docs/contract.md#replay). A worker claims a job with
 -- FOR UPDATE SKIP LOCKED, replays matching deliveries page by page in
 -- (created_at, id) order, and records its position after each page, so
 -- a job resumes where it stopped after a restart.

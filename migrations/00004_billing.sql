@@ -1,5 +1,5 @@
 -- +goose Up
--- Billing (PRODUCT §7): plans, per-tenant overrides, plan history, usage
+-- Billing (README, Plans and billing): plans, per-tenant overrides, plan history, usage
 -- metering, rate windows, invoices.
 
 -- Plans are rows, editable in the database; amounts are integer minor

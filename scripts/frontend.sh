@@ -120,9 +120,12 @@ run_tests() {
     exit 1
   fi
   say "browser tests (playwright-core + /usr/bin/chromium); screenshots in tests/screenshots/"
+  # The account tests follow emailed links from the local mail catcher.
+  mail_vars=$(bash scripts/mail.sh start)
+  eval "$mail_vars"
   # Each test is bounded in the file (60 s); the whole suite by timeout(1).
   FERRY_BIN=$root/bin/ferry-browser-test timeout --kill-after=10 300 \
-    node --test --test-concurrency=1 --test-reporter=spec ${FERRY_BROWSER_TEST_ARGS:-} tests/browser/portal.test.mjs
+    node --test --test-concurrency=1 --test-reporter=spec ${FERRY_BROWSER_TEST_ARGS:-} tests/browser/portal.test.mjs tests/browser/accounts.test.mjs
 }
 
 case $cmd in

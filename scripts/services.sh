@@ -28,7 +28,17 @@
 #   FERRY_KAFKA_MIN_ISR (1)      min.insync.replicas default
 #   FERRY_PG_BIN           directory holding initdb/pg_ctl (default: newest /usr/lib/postgresql/*/bin)
 #   FERRY_KAFKA_HEAP_OPTS  JVM heap for the broker (default: -Xms256m -Xmx512m)
-#   JAVA_HOME              JDK to use (default: java on PATH)
+#   FERRY_KAFKA_SASL_PORT  when set, the broker also listens there with SASL/SCRAM
+#                          (SASL_PLAINTEXT, SCRAM-SHA-256 and -512) and gets the
+#                          user FERRY_KAFKA_SASL_USERNAME (ferry) with password
+#                          FERRY_KAFKA_SASL_PASSWORD (ferry-local-scram); for the
+#                          SASL end-to-end test (see delivery/kafka/sasl_test.go)
+#   JAVA_HOME              JDK to use (default: java on PATH; when there is
+#                          none, root installs FERRY_JDK_PACKAGE with apt-get)
+#   FERRY_JDK_PACKAGE      Debian package of the JDK (default-jdk-headless)
+#
+# Missing system packages (PostgreSQL, a JDK, Maven) are installed with
+# apt-get when running as root; otherwise the exact command is printed.
 #
 # State lives in <repo>/.ferry:
 #   .ferry/pg/      data/ (cluster), run/ (unix socket), postgres.log
@@ -51,6 +61,9 @@ fi
 PG_PORT="${FERRY_PG_PORT:-54329}"
 KAFKA_PORT="${FERRY_KAFKA_PORT:-19092}"
 KAFKA_CONTROLLER_PORT="${FERRY_KAFKA_CONTROLLER_PORT:-19093}"
+KAFKA_SASL_PORT="${FERRY_KAFKA_SASL_PORT:-}"
+KAFKA_SASL_USERNAME="${FERRY_KAFKA_SASL_USERNAME:-ferry}"
+KAFKA_SASL_PASSWORD="${FERRY_KAFKA_SASL_PASSWORD:-ferry-local-scram}"
 PG_USER=ferry
 PG_DB=ferry
 
@@ -89,12 +102,43 @@ log() { printf '%s\n' "$*"; }
 err() { printf 'services.sh: error: %s\n' "$*" >&2; }
 die() { err "$@"; exit 1; }
 
+# apt_install WHAT PKG...: install Debian packages when running as root;
+# otherwise print the exact command and exit. WHAT says in messages what
+# is missing.
+apt_install() {
+  local what="$1"
+  shift
+  local cmd="apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y $*"
+  if [[ "$IS_ROOT" -ne 1 ]]; then
+    err "$what not found."
+    err "Install it once, then re-run this script:"
+    err "    sudo sh -c '$cmd'"
+    exit 1
+  fi
+  command -v apt-get >/dev/null || die "$what not found and apt-get is not available; install $* by hand"
+  log "installing $* with apt-get ($what) ..."
+  # Refresh the package index only when apt does not know a package yet.
+  local pkg
+  for pkg in "$@"; do
+    if ! apt-cache show "$pkg" >/dev/null 2>&1; then
+      apt-get update -q </dev/null || die "apt-get update failed"
+      break
+    fi
+  done
+  if ! DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$@" </dev/null; then
+    log "install failed; refreshing the package index and retrying"
+    apt-get update -q </dev/null || die "apt-get update failed"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$@" </dev/null || die "apt-get install $* failed"
+  fi
+}
+
 validate_port() {
   [[ "$2" =~ ^[0-9]+$ ]] && (( $2 > 0 && $2 < 65536 )) || die "$1 must be a TCP port number, got '$2'"
 }
 validate_port FERRY_PG_PORT "$PG_PORT"
 validate_port FERRY_KAFKA_PORT "$KAFKA_PORT"
 validate_port FERRY_KAFKA_CONTROLLER_PORT "$KAFKA_CONTROLLER_PORT"
+[[ -z "$KAFKA_SASL_PORT" ]] || validate_port FERRY_KAFKA_SASL_PORT "$KAFKA_SASL_PORT"
 KAFKA_VOTERS="${FERRY_KAFKA_QUORUM_VOTERS:-$KAFKA_NODE_ID@127.0.0.1:$KAFKA_CONTROLLER_PORT}"
 
 # tcp_open PORT: something accepts TCP connections on 127.0.0.1:PORT.
@@ -152,24 +196,7 @@ pg_find_bin() {
 }
 
 pg_install() {
-  local cmd="apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y postgresql"
-  if [[ "$IS_ROOT" -ne 1 ]]; then
-    err "PostgreSQL server binaries not found (/usr/lib/postgresql/*/bin/initdb)."
-    err "Install them once, then re-run this script:"
-    err "    sudo sh -c '$cmd'"
-    exit 1
-  fi
-  command -v apt-get >/dev/null || die "PostgreSQL is not installed and apt-get is not available; install the PostgreSQL server (initdb, pg_ctl) under /usr/lib/postgresql/<version>/bin"
-  log "postgres: installing the postgresql package with apt-get ..."
-  # Refresh the package index only when apt does not know the package yet.
-  if ! apt-cache show postgresql >/dev/null 2>&1; then
-    apt-get update -q </dev/null || die "apt-get update failed"
-  fi
-  if ! DEBIAN_FRONTEND=noninteractive apt-get install -y -q postgresql </dev/null; then
-    log "postgres: install failed; refreshing the package index and retrying"
-    apt-get update -q </dev/null || die "apt-get update failed"
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -q postgresql </dev/null || die "apt-get install postgresql failed"
-  fi
+  apt_install "PostgreSQL server binaries (/usr/lib/postgresql/*/bin/initdb)" postgresql
 }
 
 # Run a PostgreSQL server-side tool as the account that owns the cluster.
@@ -430,6 +457,19 @@ pg_status() {
 JAVA=""
 KAFKA_VERSION=""
 
+JAVA_MIN=17 # the oldest Java the Kafka broker runs on
+JDK_PACKAGE="${FERRY_JDK_PACKAGE:-default-jdk-headless}"
+
+# java_major JAVA: the major version of a java binary ("1.8.0_402" → 1,
+# "17.0.9" → 17), or 0 when it cannot be read.
+java_major() {
+  local v
+  v="$("$1" -version 2>&1 | sed -n 's/.*version "\([0-9]*\).*/\1/p' | head -n 1)"
+  printf '%s' "${v:-0}"
+}
+
+# find_java sets JAVA: JAVA_HOME's, else the one on PATH, else (as root) a
+# JDK installed with apt-get. It must be Java $JAVA_MIN or later.
 find_java() {
   [[ -n "$JAVA" ]] && return 0
   if [[ -n "${JAVA_HOME:-}" && -x "$JAVA_HOME/bin/java" ]]; then
@@ -437,8 +477,22 @@ find_java() {
   elif command -v java >/dev/null 2>&1; then
     JAVA="$(command -v java)"
   else
-    die "java not found: Kafka needs a JDK/JRE 17 (e.g. apt-get install -y openjdk-17-jre-headless) or JAVA_HOME"
+    apt_install "java (Kafka needs a JDK $JAVA_MIN or later, or JAVA_HOME)" "$JDK_PACKAGE"
+    command -v java >/dev/null 2>&1 || die "$JDK_PACKAGE was installed but java is not on PATH; set JAVA_HOME"
+    JAVA="$(command -v java)"
   fi
+  local major
+  major="$(java_major "$JAVA")"
+  if (( major < JAVA_MIN )); then
+    die "$JAVA is Java $major; Kafka needs $JAVA_MIN or later: set JAVA_HOME to a newer JDK (e.g. apt-get install -y openjdk-$JAVA_MIN-jdk-headless)"
+  fi
+}
+
+# find_maven makes sure mvn is on PATH, installing Maven as root.
+find_maven() {
+  command -v mvn >/dev/null 2>&1 && return 0
+  apt_install "mvn (Apache Maven fetches the Kafka $KAFKA_VERSION jars once)" maven
+  command -v mvn >/dev/null 2>&1 || die "maven was installed but mvn is not on PATH"
 }
 
 kafka_version() {
@@ -461,7 +515,8 @@ kafka_ensure_libs() {
         && -f "$KAFKA_LIBS/kafka_2.13-$KAFKA_VERSION.jar" ]]; then
     return 0
   fi
-  command -v mvn >/dev/null 2>&1 || die "mvn (Apache Maven) is needed once to download Kafka $KAFKA_VERSION jars (apt-get install -y maven)"
+  find_java
+  find_maven
   log "kafka: fetching Apache Kafka $KAFKA_VERSION jars with Maven (cached in ~/.m2) ..."
   mkdir -p "$KAFKA_DIR"
   # Copy into a temporary directory and swap it in, so an interrupted
@@ -482,17 +537,31 @@ kafka_ensure_libs() {
 
 kafka_write_props() {
   mkdir -p "$KAFKA_DATA" "$KAFKA_LOGS"
+  local listeners="PLAINTEXT://127.0.0.1:$KAFKA_PORT,CONTROLLER://127.0.0.1:$KAFKA_CONTROLLER_PORT"
+  local advertised="PLAINTEXT://127.0.0.1:$KAFKA_PORT"
+  local protocols="CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT"
+  local sasl=""
+  if [[ -n "$KAFKA_SASL_PORT" ]]; then
+    listeners+=",SASL_PLAINTEXT://127.0.0.1:$KAFKA_SASL_PORT"
+    advertised+=",SASL_PLAINTEXT://127.0.0.1:$KAFKA_SASL_PORT"
+    protocols+=",SASL_PLAINTEXT:SASL_PLAINTEXT"
+    sasl="# SASL/SCRAM listener (FERRY_KAFKA_SASL_PORT); users are created after start.
+sasl.enabled.mechanisms=SCRAM-SHA-256,SCRAM-SHA-512
+listener.name.sasl_plaintext.scram-sha-256.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required;
+listener.name.sasl_plaintext.scram-sha-512.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required;"
+  fi
   cat >"$KAFKA_PROPS" <<EOF
 # Written by scripts/services.sh on every start; edit the script, not this file.
 # Single-node Kafka in KRaft combined mode (broker + controller in one JVM).
 process.roles=broker,controller
 node.id=$KAFKA_NODE_ID
 controller.quorum.voters=$KAFKA_VOTERS
-listeners=PLAINTEXT://127.0.0.1:$KAFKA_PORT,CONTROLLER://127.0.0.1:$KAFKA_CONTROLLER_PORT
-advertised.listeners=PLAINTEXT://127.0.0.1:$KAFKA_PORT
+listeners=$listeners
+advertised.listeners=$advertised
 controller.listener.names=CONTROLLER
 inter.broker.listener.name=PLAINTEXT
-listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT
+listener.security.protocol.map=$protocols
+$sasl
 
 log.dirs=$KAFKA_DATA
 num.partitions=8
@@ -635,7 +704,24 @@ kafka_start() {
     fi
     sleep 0.3
   done
+  if [[ -n "$KAFKA_SASL_PORT" ]]; then
+    kafka_scram_user
+  fi
   log "kafka: running at 127.0.0.1:$KAFKA_PORT (Kafka $KAFKA_VERSION KRaft, pid $(kafka_pid); log $server_log)"
+}
+
+# Create (or reset) the SCRAM user of the SASL listener, for both mechanisms.
+kafka_scram_user() {
+  local mech
+  for mech in SCRAM-SHA-256 SCRAM-SHA-512; do
+    kafka_cli kafka.admin.ConfigCommand --bootstrap-server "127.0.0.1:$KAFKA_PORT" --alter \
+      --add-config "$mech=[iterations=4096,password=$KAFKA_SASL_PASSWORD]" \
+      --entity-type users --entity-name "$KAFKA_SASL_USERNAME" >"$KAFKA_DIR/scram.log" 2>&1 || {
+      show_log_tail "$KAFKA_DIR/scram.log"
+      die "kafka: could not create the $mech user $KAFKA_SASL_USERNAME (see $KAFKA_DIR/scram.log)"
+    }
+  done
+  log "kafka: SASL/SCRAM listener at 127.0.0.1:$KAFKA_SASL_PORT (user $KAFKA_SASL_USERNAME)"
 }
 
 kafka_stop() {

@@ -2,10 +2,8 @@ package tenants
 
 import (
 	"context"
-	"encoding/base64"
 	"encoding/json"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -13,6 +11,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/ferry-dev/ferry"
+	"github.com/ferry-dev/ferry/page"
 )
 
 // AuditEntry is one support-staff action: who, what, on which tenant,
@@ -87,36 +86,23 @@ type AuditFilter struct {
 // ListAudit returns audit entries, newest first, and the next page's
 // cursor. Errors: EINVALID (bad cursor).
 func (s *Service) ListAudit(ctx context.Context, f AuditFilter) ([]AuditEntry, string, error) {
-	limit := f.Limit
-	if limit <= 0 || limit > 200 {
-		limit = 50
-	}
-	var before int64
-	if f.Cursor != "" {
-		b, err := base64.RawURLEncoding.DecodeString(f.Cursor)
-		if err == nil {
-			before, err = strconv.ParseInt(string(b), 10, 64)
-		}
-		if err != nil || before <= 0 {
-			return nil, "", ferry.Invalid("cursor", "cursor is not valid")
-		}
+	limit := page.Request{Limit: f.Limit}.Size()
+	cur, err := page.DecodeSeq(f.Cursor)
+	if err != nil {
+		return nil, "", err
 	}
 	q := s.db.WithContext(ctx).Order("id DESC").Limit(limit + 1)
 	if f.TenantID != nil {
 		q = q.Scopes(forTenant(*f.TenantID))
 	}
-	if before > 0 {
-		q = q.Where("id < ?", before)
+	if cur.Seq > 0 {
+		q = q.Where("id < ?", cur.Seq)
 	}
 	var rows []auditRow
 	if err := q.Find(&rows).Error; err != nil {
 		return nil, "", fmt.Errorf("list audit log: %w", err)
 	}
-	next := ""
-	if len(rows) > limit {
-		rows = rows[:limit]
-		next = base64.RawURLEncoding.EncodeToString([]byte(strconv.FormatInt(rows[limit-1].ID, 10)))
-	}
+	rows, next := page.Trim(rows, limit, func(r auditRow) page.Cursor { return page.Cursor{Seq: r.ID} })
 	out := make([]AuditEntry, len(rows))
 	for i, r := range rows {
 		out[i] = AuditEntry{ID: r.ID, ActorEmail: r.ActorEmail, TenantID: r.TenantID, Action: r.Action,

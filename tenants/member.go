@@ -2,7 +2,6 @@ package tenants
 
 import (
 	"context"
-	"crypto/rand"
 	"fmt"
 
 	"github.com/google/uuid"
@@ -31,7 +30,8 @@ func validateRole(r Role) error {
 }
 
 // userColumns are the columns of a User: never the password hash.
-var userColumns = []string{"id", "tenant_id", "email", "role", "created_at"}
+// (password_hash is read only to tell whether an invite is pending.)
+var userColumns = []string{"id", "tenant_id", "email", "role", "created_at", "password_hash"}
 
 // ListMembers returns the tenant's users, oldest first.
 func (s *Service) ListMembers(ctx context.Context, tenantID uuid.UUID) ([]User, error) {
@@ -47,41 +47,74 @@ func (s *Service) ListMembers(ctx context.Context, tenantID uuid.UUID) ([]User, 
 	return users, nil
 }
 
-// InviteMember creates a user in the tenant with a generated temporary
-// password, returned once. Errors: EINVALID, ECONFLICT (email taken).
-func (s *Service) InviteMember(ctx context.Context, tenantID uuid.UUID, in MemberInput) (User, string, error) {
+// InviteMember creates a member without a password and mails them a
+// link to set their own (AcceptInvite): the inviter never learns it.
+// Errors: EINVALID, ECONFLICT (email taken).
+func (s *Service) InviteMember(ctx context.Context, inviter Principal, in MemberInput) (User, error) {
 	email, err := normalizeEmail("email", in.Email)
 	if err != nil {
-		return User{}, "", err
+		return User{}, err
 	}
 	if err := validateRole(in.Role); err != nil {
-		return User{}, "", err
+		return User{}, err
 	}
-	password := temporaryPassword()
-	hash, err := hashPassword(password, s.cfg.BcryptCost)
+	t, err := s.Tenant(ctx, inviter.TenantID)
 	if err != nil {
-		return User{}, "", err
+		return User{}, err
 	}
-	u := User{ID: uuid.New(), TenantID: tenantID, Email: email, Role: in.Role, CreatedAt: s.now().UTC()}
-	err = s.db.WithContext(ctx).Create(&userRow{ID: u.ID, TenantID: tenantID, Email: u.Email, PasswordHash: hash,
-		Role: u.Role, CreatedAt: u.CreatedAt}).Error
-	if isUniqueViolation(err) {
-		return User{}, "", &ferry.Error{Code: ferry.ECONFLICT, Message: "an account with this email already exists", Field: "email"}
-	}
+	u := User{ID: uuid.New(), TenantID: t.ID, Email: email, Role: in.Role, CreatedAt: s.now().UTC(), Invited: true}
+	var tok string
+	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		err := tx.Create(&userRow{ID: u.ID, TenantID: t.ID, Email: u.Email, Role: u.Role, CreatedAt: u.CreatedAt}).Error
+		if isUniqueViolation(err) {
+			return &ferry.Error{Code: ferry.ECONFLICT, Message: "an account with this email already exists", Field: "email"}
+		}
+		if err != nil {
+			return fmt.Errorf("insert member: %w", err)
+		}
+		tok, err = newAccountToken(tx, u.CreatedAt, purposeInvite, KindUser, u.ID, s.cfg.InviteTokenTTL)
+		return err
+	})
 	if err != nil {
-		return User{}, "", fmt.Errorf("insert member: %w", err)
+		return User{}, err
 	}
-	s.log.InfoContext(ctx, "member invited", "tenant_id", tenantID, "user_id", u.ID, "role", u.Role)
-	return u, password, nil
+	link := s.link("accept-invite", tok)
+	s.sendMail(ctx, "member_invite", func(ctx context.Context) error {
+		return s.mail.MemberInvite(ctx, email, t.Name, inviter.Email, link)
+	})
+	s.log.InfoContext(ctx, "member invited", "tenant_id", t.ID, "user_id", u.ID, "role", u.Role)
+	return u, nil
 }
 
-// temporaryPassword returns 20 characters of base32 (100 random bits).
-func temporaryPassword() string {
-	b := make([]byte, 13)
-	if _, err := rand.Read(b); err != nil {
-		panic("crypto/rand failed: " + err.Error())
+// ResendInvite mails a pending member a fresh invite link; earlier links
+// stop working. Errors: ENOTFOUND (no such member in the tenant),
+// ECONFLICT (the member has already accepted).
+func (s *Service) ResendInvite(ctx context.Context, inviter Principal, userID uuid.UUID) (User, error) {
+	t, err := s.Tenant(ctx, inviter.TenantID)
+	if err != nil {
+		return User{}, err
 	}
-	return keyEncoding.EncodeToString(b)[:20]
+	var rows []userRow
+	if err := s.db.WithContext(ctx).Select(userColumns).Scopes(forTenant(t.ID)).Where("id = ?", userID).
+		Limit(1).Find(&rows).Error; err != nil {
+		return User{}, fmt.Errorf("load member: %w", err)
+	}
+	if len(rows) == 0 {
+		return User{}, ferry.NotFound("member")
+	}
+	u := rows[0].user()
+	if !u.Invited {
+		return User{}, &ferry.Error{Code: ferry.ECONFLICT, Message: "this member has already accepted the invitation"}
+	}
+	tok, err := newAccountToken(s.db.WithContext(ctx), s.now().UTC(), purposeInvite, KindUser, u.ID, s.cfg.InviteTokenTTL)
+	if err != nil {
+		return User{}, err
+	}
+	link := s.link("accept-invite", tok)
+	s.sendMail(ctx, "member_invite", func(ctx context.Context) error {
+		return s.mail.MemberInvite(ctx, u.Email, t.Name, inviter.Email, link)
+	})
+	return u, nil
 }
 
 // UpdateMember changes a member's role. A tenant always keeps at least
@@ -166,30 +199,52 @@ func keepAnOwner(tx *gorm.DB, tenantID uuid.UUID) error {
 	return nil
 }
 
-// Refresh re-reads a session principal from the database, so a removed
-// member or staff account loses access at once and a changed role takes
-// effect on the next request. API-key principals are returned as they
-// are (AuthenticateAPIKey has just read them). Errors: EUNAUTHORIZED.
+// Refresh re-reads a session principal from the database, so a revoked
+// session (logout, password change, staff disable), a removed member or
+// a disabled staff account loses access at once, and a changed role or a
+// pending forced password change or TOTP enrolment applies now
+// (Principal.Restriction). API-key principals are returned as they are
+// (AuthenticateAPIKey has just read them). Errors: EUNAUTHORIZED.
 func (s *Service) Refresh(ctx context.Context, p Principal) (Principal, error) {
 	db := s.db.WithContext(ctx)
+	gone := ferry.Errorf(ferry.EUNAUTHORIZED, "session is no longer valid; sign in again")
+	if p.Kind == KindUser || p.Kind == KindStaff {
+		if p.SessionID != uuid.Nil { // Login refreshes before the session exists
+			if err := s.checkSession(ctx, p); err != nil {
+				return Principal{}, err
+			}
+		}
+	}
+	p.Restriction = ""
 	switch p.Kind {
 	case KindUser:
 		var rows []userRow
-		if err := db.Select("email", "role").Scopes(forTenant(p.TenantID)).Where("id = ?", p.UserID).Limit(1).
-			Find(&rows).Error; err != nil {
+		if err := db.Select("email", "role", "must_change_password").
+			Scopes(forTenant(p.TenantID)).Where("id = ?", p.UserID).Limit(1).Find(&rows).Error; err != nil {
 			return Principal{}, fmt.Errorf("load session user: %w", err)
 		}
 		if len(rows) == 0 {
-			return Principal{}, ferry.Errorf(ferry.EUNAUTHORIZED, "session is no longer valid; sign in again")
+			return Principal{}, gone
 		}
 		p.Email, p.Role = rows[0].Email, rows[0].Role
+		if rows[0].MustChangePassword {
+			p.Restriction = RestrictPasswordChange
+		}
 	case KindStaff:
-		var n int64
-		if err := db.Model(&staffRow{}).Where("id = ?", p.UserID).Count(&n).Error; err != nil {
+		var rows []staffRow
+		if err := db.Select("email", "must_change_password", "totp_enabled_at").
+			Where("id = ? AND disabled_at IS NULL", p.UserID).Limit(1).Find(&rows).Error; err != nil {
 			return Principal{}, fmt.Errorf("load session staff: %w", err)
 		}
-		if n == 0 {
-			return Principal{}, ferry.Errorf(ferry.EUNAUTHORIZED, "session is no longer valid; sign in again")
+		if len(rows) == 0 {
+			return Principal{}, gone
+		}
+		p.Email = rows[0].Email
+		switch {
+		case rows[0].MustChangePassword:
+			p.Restriction = RestrictPasswordChange
+		case s.cfg.RequireStaffTOTP && rows[0].TOTPEnabledAt == nil:
+			p.Restriction = RestrictTOTPEnrolment
 		}
 	}
 	return p, nil

@@ -5,6 +5,7 @@ import (
 
 	"github.com/google/uuid"
 	"gorm.io/gorm"
+	"gorm.io/gorm/clause"
 )
 
 // GORM models of the tenants tables (migrations/00001_schema.sql). They
@@ -27,29 +28,45 @@ func (r tenantRow) tenant() Tenant {
 
 // userRow is a row of users: a member of one tenant.
 type userRow struct {
-	ID           uuid.UUID `gorm:"primaryKey"`
-	TenantID     uuid.UUID
-	Email        string
-	PasswordHash string
-	Role         Role
-	CreatedAt    time.Time
+	ID                 uuid.UUID `gorm:"primaryKey"`
+	TenantID           uuid.UUID
+	Email              string
+	PasswordHash       string // '' while an invite is pending
+	Role               Role
+	CreatedAt          time.Time
+	MustChangePassword bool
+	EmailVerifiedAt    *time.Time
 }
 
 func (userRow) TableName() string { return "users" }
 
 func (r userRow) user() User {
-	return User{ID: r.ID, TenantID: r.TenantID, Email: r.Email, Role: r.Role, CreatedAt: r.CreatedAt}
+	return User{ID: r.ID, TenantID: r.TenantID, Email: r.Email, Role: r.Role, CreatedAt: r.CreatedAt,
+		Invited: r.PasswordHash == ""}
 }
 
 // staffRow is a row of staff.
 type staffRow struct {
-	ID           uuid.UUID `gorm:"primaryKey"`
-	Email        string
-	PasswordHash string
-	CreatedAt    time.Time
+	ID                 uuid.UUID `gorm:"primaryKey"`
+	Email              string
+	PasswordHash       string
+	CreatedAt          time.Time
+	MustChangePassword bool
+	DisabledAt         *time.Time
+	// TOTPSecret is the base32 authenticator key ('' before enrolment);
+	// TOTPEnabledAt is set once a code from it was confirmed, and
+	// TOTPLastStep is the newest time step used, so a code works once.
+	TOTPSecret    string     `gorm:"column:totp_secret"`
+	TOTPEnabledAt *time.Time `gorm:"column:totp_enabled_at"`
+	TOTPLastStep  int64      `gorm:"column:totp_last_step"`
 }
 
 func (staffRow) TableName() string { return "staff" }
+
+// returningStaff makes an update fill the staff rows it changed.
+func returningStaff() clause.Returning {
+	return clause.Returning{Columns: []clause.Column{{Name: "id"}, {Name: "email"}, {Name: "created_at"}}}
+}
 
 // apiKeyRow is a row of api_keys; KeyHash is the key's SHA-256.
 type apiKeyRow struct {
@@ -68,14 +85,6 @@ func (apiKeyRow) TableName() string { return "api_keys" }
 func (r apiKeyRow) apiKey() APIKey {
 	return APIKey{ID: r.ID, Name: r.Name, Prefix: r.Prefix, CreatedAt: r.CreatedAt, LastUsedAt: r.LastUsedAt, RevokedAt: r.RevokedAt}
 }
-
-// loginFailureRow is a row of login_failures.
-type loginFailureRow struct {
-	Email    string
-	FailedAt time.Time
-}
-
-func (loginFailureRow) TableName() string { return "login_failures" }
 
 // auditRow is a row of audit_log; Detail is JSON text (jsonb).
 type auditRow struct {

@@ -1,12 +1,14 @@
 package tenants
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"log/slog"
 	"net/mail"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -22,34 +24,65 @@ import (
 type Config struct {
 	// BcryptCost defaults to bcrypt.DefaultCost; tests lower it.
 	BcryptCost int
-	// LoginWindow and MaxLoginFailures bound password guessing per email.
+	// LoginWindow and MaxLoginFailures bound password guessing per
+	// account: at most MaxLoginFailures failed logins per LoginWindow are
+	// evaluated (default 10 per 15 minutes); the rest get ERATELIMIT.
 	LoginWindow      time.Duration
 	MaxLoginFailures int
+	// MaxLoginFailuresPerAddr bounds failed logins per client address per
+	// LoginWindow, across accounts (0: no limit).
+	MaxLoginFailuresPerAddr int
+	// SignupsPerAddr bounds sign-ups, and separately password-reset
+	// requests, per client address per SignupWindow (0: no limit;
+	// SignupWindow defaults to an hour).
+	SignupsPerAddr int
+	SignupWindow   time.Duration
 	// APIKeyCacheTTL is how long an authenticated API key is trusted
 	// without asking Postgres (default 5 s; negative turns caching off).
 	// A key revoked on another replica keeps working here for up to this
 	// long.
 	APIKeyCacheTTL time.Duration
+	// SessionCacheTTL is how long a live session is trusted without
+	// asking Postgres (default 2 s, at most 5 s; negative turns caching
+	// off). A session revoked on another replica keeps working here for
+	// up to this long; on the replica that revoked it, it stops at once.
+	SessionCacheTTL time.Duration
+	// RequireStaffTOTP makes staff sign in with a TOTP code; a staff
+	// member without an authenticator must enrol one before anything
+	// else (production always sets it).
+	RequireStaffTOTP bool
+	// PortalURL is the base of links in emails (https://ferry.example).
+	PortalURL string
+	// ResetTokenTTL, InviteTokenTTL and VerifyTokenTTL bound how long an
+	// emailed link works (default 1 h, 7 days, 2 days).
+	ResetTokenTTL  time.Duration
+	InviteTokenTTL time.Duration
+	VerifyTokenTTL time.Duration
+	// Notifier sends account emails (default: none, logged as not sent).
+	Notifier Notifier
 }
 
-func (c Config) withDefaults() Config {
+func (c Config) withDefaults(log *slog.Logger) Config {
 	if c.BcryptCost == 0 {
 		c.BcryptCost = bcrypt.DefaultCost
 	}
-	if c.LoginWindow == 0 {
-		c.LoginWindow = 15 * time.Minute
-	}
-	if c.MaxLoginFailures == 0 {
-		c.MaxLoginFailures = 10
-	}
-	if c.APIKeyCacheTTL == 0 {
-		c.APIKeyCacheTTL = 5 * time.Second
+	c.LoginWindow = cmp.Or(c.LoginWindow, 15*time.Minute)
+	c.MaxLoginFailures = cmp.Or(c.MaxLoginFailures, 10)
+	c.SignupWindow = cmp.Or(c.SignupWindow, time.Hour)
+	c.APIKeyCacheTTL = cmp.Or(c.APIKeyCacheTTL, 5*time.Second)
+	c.SessionCacheTTL = min(cmp.Or(c.SessionCacheTTL, 2*time.Second), 5*time.Second)
+	c.ResetTokenTTL = cmp.Or(c.ResetTokenTTL, time.Hour)
+	c.InviteTokenTTL = cmp.Or(c.InviteTokenTTL, 7*24*time.Hour)
+	c.VerifyTokenTTL = cmp.Or(c.VerifyTokenTTL, 48*time.Hour)
+	c.PortalURL = strings.TrimRight(c.PortalURL, "/")
+	if c.Notifier == nil {
+		c.Notifier = discardNotifier{log: log}
 	}
 	return c
 }
 
-// Service implements sign-up, login, API keys and staff accounts on
-// PostgreSQL.
+// Service implements sign-up, login, sessions, password lifecycle, API
+// keys and staff accounts on PostgreSQL.
 type Service struct {
 	db  *gorm.DB
 	cfg Config
@@ -59,11 +92,14 @@ type Service struct {
 	// takes as long for a stranger as for a member.
 	dummyHash string
 	keys      *apiKeyCache
+	sessions  *sessionCache
+	mail      Notifier
+	mailWG    sync.WaitGroup
 }
 
 // NewService returns a Service using db.
 func NewService(db *gorm.DB, cfg Config, log *slog.Logger, now func() time.Time) (*Service, error) {
-	cfg = cfg.withDefaults()
+	cfg = cfg.withDefaults(log)
 	if now == nil {
 		now = time.Now
 	}
@@ -72,7 +108,8 @@ func NewService(db *gorm.DB, cfg Config, log *slog.Logger, now func() time.Time)
 		return nil, err
 	}
 	return &Service{db: db, cfg: cfg, log: log, now: now, dummyHash: dummy,
-		keys: newAPIKeyCache(cfg.APIKeyCacheTTL, 100_000)}, nil
+		keys: newAPIKeyCache(cfg.APIKeyCacheTTL, 100_000), sessions: newSessionCache(cfg.SessionCacheTTL, 100_000),
+		mail: cfg.Notifier}, nil
 }
 
 // SignupInput is what the sign-up form sends.
@@ -82,13 +119,17 @@ type SignupInput struct {
 	Organization string `json:"organization"`
 }
 
+// maxEmailLen is the longest email address (RFC 5321 path limit less the
+// angle brackets); staff search takes queries up to the same length.
+const maxEmailLen = 254
+
 // normalizeEmail validates and lower-cases an email address.
 func normalizeEmail(field, s string) (string, error) {
 	s = strings.TrimSpace(s)
 	if s == "" {
 		return "", ferry.Invalid(field, "email is required")
 	}
-	if len(s) > 254 || !utf8.ValidString(s) {
+	if len(s) > maxEmailLen || !utf8.ValidString(s) {
 		return "", ferry.Invalid(field, "email is not a valid address")
 	}
 	a, err := mail.ParseAddress(s)
@@ -98,11 +139,17 @@ func normalizeEmail(field, s string) (string, error) {
 	return strings.ToLower(s), nil
 }
 
-// Signup creates a tenant and its owner. It returns ECONFLICT when the
-// email is taken and EINVALID for bad fields.
-func (s *Service) Signup(ctx context.Context, in SignupInput) (Principal, error) {
+// Signup creates a tenant and its owner and mails them an
+// address-verification link. It returns ECONFLICT when the email is
+// taken, EINVALID for bad fields and ERATELIMIT when clientAddr has
+// signed up too often.
+func (s *Service) Signup(ctx context.Context, in SignupInput, clientAddr string) (Principal, error) {
 	email, err := normalizeEmail("email", in.Email)
 	if err != nil {
+		return Principal{}, err
+	}
+	if err := s.reserve(ctx, throttleLimit{key: keySignupAddr + clientKey(clientAddr), max: s.cfg.SignupsPerAddr,
+		window: s.cfg.SignupWindow, message: "too many sign-ups from this address; try again later"}); err != nil {
 		return Principal{}, err
 	}
 	if err := validatePassword(in.Password); err != nil {
@@ -139,30 +186,43 @@ func (s *Service) Signup(ctx context.Context, in SignupInput) (Principal, error)
 		return Principal{}, err
 	}
 	s.log.InfoContext(ctx, "tenant signed up", "tenant_id", tenantID, "user_id", userID)
-	return Principal{Kind: KindUser, TenantID: tenantID, UserID: userID, Email: email, Role: RoleOwner}, nil
+	p := Principal{Kind: KindUser, TenantID: tenantID, UserID: userID, Email: email, Role: RoleOwner}
+	if err := s.SendVerification(ctx, p); err != nil {
+		s.log.WarnContext(ctx, "address verification", "err", err, "tenant_id", tenantID)
+	}
+	return p, nil
+}
+
+// LoginInput is what the login form sends, plus the client's address.
+type LoginInput struct {
+	Email    string `json:"email"`
+	Password string `json:"password"`
+	// TOTPCode is the staff second factor (RFC 6238, 6 digits).
+	TOTPCode   string `json:"totp_code,omitempty"`
+	ClientAddr string `json:"-"`
 }
 
 // Login checks an email and password against tenant users, then staff.
-// Wrong credentials give EUNAUTHORIZED; too many recent failures for the
-// email give ERATELIMIT.
-func (s *Service) Login(ctx context.Context, emailIn, password string) (Principal, error) {
-	email, err := normalizeEmail("email", emailIn)
+//
+// Guessing is bounded before any password is compared: a failed-login
+// slot is reserved atomically per account and per client address (see
+// reserve), and given back only when the password was right. Once an
+// account has MaxLoginFailures failures in the window, Login answers
+// ERATELIMIT with the wait, the same for right and wrong passwords.
+// Wrong credentials give EUNAUTHORIZED; a staff member who must give a
+// TOTP code and gave none or a wrong one gets EUNAUTHORIZED with field
+// "totp_code".
+func (s *Service) Login(ctx context.Context, in LoginInput) (Principal, error) {
+	email, err := normalizeEmail("email", in.Email)
 	if err != nil {
 		return Principal{}, err
 	}
-	db := s.db.WithContext(ctx)
-	var failures int64
-	since := s.now().Add(-s.cfg.LoginWindow)
-	if err := db.Model(&loginFailureRow{}).Where("lower(email) = ? AND failed_at > ?", email, since).
-		Count(&failures).Error; err != nil {
-		return Principal{}, fmt.Errorf("count login failures: %w", err)
+	accountKey, addrKey := keyLoginAccount+email, keyLoginAddr+clientKey(in.ClientAddr)
+	if err := s.reserve(ctx, s.loginLimit(accountKey),
+		throttleLimit{key: addrKey, max: s.cfg.MaxLoginFailuresPerAddr, window: s.cfg.LoginWindow,
+			message: "too many failed logins from this address; try again later"}); err != nil {
+		return Principal{}, err
 	}
-	if failures >= int64(s.cfg.MaxLoginFailures) {
-		return Principal{}, &ferry.Error{Code: ferry.ERATELIMIT,
-			Message:           "too many failed logins for this account; try again later",
-			RetryAfterSeconds: int(s.cfg.LoginWindow.Seconds())}
-	}
-
 	p, hash, err := s.findCredentials(ctx, email)
 	if err != nil {
 		return Principal{}, err
@@ -170,22 +230,41 @@ func (s *Service) Login(ctx context.Context, emailIn, password string) (Principa
 	if hash == "" {
 		hash = s.dummyHash
 	}
-	ok, err := checkPassword(hash, password)
+	ok, err := checkPassword(hash, in.Password)
 	if err != nil {
 		return Principal{}, err
 	}
 	if !ok || p.Kind == "" {
-		if err := db.Create(&loginFailureRow{Email: email, FailedAt: s.now()}).Error; err != nil {
-			return Principal{}, fmt.Errorf("record login failure: %w", err)
-		}
 		return Principal{}, ferry.Errorf(ferry.EUNAUTHORIZED, "email or password is incorrect")
 	}
-	if err := db.Where("lower(email) = ?", email).Delete(&loginFailureRow{}).Error; err != nil {
-		return Principal{}, fmt.Errorf("clear login failures: %w", err)
+	if p.Kind == KindStaff {
+		if err := s.checkStaffTOTP(ctx, p.UserID, in.TOTPCode); err != nil {
+			if ferry.ErrorCode(err) == ferry.EUNAUTHORIZED && in.TOTPCode == "" {
+				// The password was right: asking for the code is not a failure.
+				_ = s.release(ctx, accountKey, addrKey)
+			}
+			return Principal{}, err
+		}
 	}
-	return p, nil
+	keys := []string{accountKey}
+	if s.cfg.MaxLoginFailuresPerAddr > 0 {
+		keys = append(keys, addrKey)
+	}
+	if err := s.release(ctx, keys...); err != nil {
+		return Principal{}, err
+	}
+	return s.Refresh(ctx, p)
 }
 
+// loginLimit is the per-account failed-login limit on key.
+func (s *Service) loginLimit(key string) throttleLimit {
+	return throttleLimit{key: key, max: s.cfg.MaxLoginFailures, window: s.cfg.LoginWindow,
+		message: "too many failed logins for this account; try again later, or reset the password by email"}
+}
+
+// findCredentials returns the principal and password hash for email: a
+// member, else an enabled staff account, else a zero Principal. An
+// invited member who has not accepted yet has an empty hash.
 func (s *Service) findCredentials(ctx context.Context, email string) (Principal, string, error) {
 	db := s.db.WithContext(ctx)
 	var users []userRow
@@ -198,7 +277,8 @@ func (s *Service) findCredentials(ctx context.Context, email string) (Principal,
 		return Principal{Kind: KindUser, TenantID: u.TenantID, UserID: u.ID, Email: email, Role: u.Role}, u.PasswordHash, nil
 	}
 	var staff []staffRow
-	if err := db.Select("id", "password_hash").Where("lower(email) = ?", email).Limit(1).Find(&staff).Error; err != nil {
+	if err := db.Select("id", "password_hash").Where("lower(email) = ? AND disabled_at IS NULL", email).
+		Limit(1).Find(&staff).Error; err != nil {
 		return Principal{}, "", fmt.Errorf("find staff: %w", err)
 	}
 	if len(staff) == 1 {
@@ -218,30 +298,6 @@ func (s *Service) Tenant(ctx context.Context, id uuid.UUID) (Tenant, error) {
 		return Tenant{}, fmt.Errorf("load tenant %s: %w", id, err)
 	}
 	return row.tenant(), nil
-}
-
-// CreateStaff creates a support staff account (operator command).
-func (s *Service) CreateStaff(ctx context.Context, emailIn, password string) (Staff, error) {
-	email, err := normalizeEmail("email", emailIn)
-	if err != nil {
-		return Staff{}, err
-	}
-	if err := validatePassword(password); err != nil {
-		return Staff{}, err
-	}
-	hash, err := hashPassword(password, s.cfg.BcryptCost)
-	if err != nil {
-		return Staff{}, err
-	}
-	st := Staff{ID: uuid.New(), Email: email, CreatedAt: s.now().UTC()}
-	err = s.db.WithContext(ctx).Create(&staffRow{ID: st.ID, Email: st.Email, PasswordHash: hash, CreatedAt: st.CreatedAt}).Error
-	if isUniqueViolation(err) {
-		return Staff{}, &ferry.Error{Code: ferry.ECONFLICT, Message: "staff with this email already exists", Field: "email"}
-	}
-	if err != nil {
-		return Staff{}, fmt.Errorf("insert staff: %w", err)
-	}
-	return st, nil
 }
 
 // CreateAPIKey creates a key for tenantID and returns it with the secret,

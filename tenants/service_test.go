@@ -17,9 +17,10 @@ import (
 )
 
 type serviceBundle struct {
-	db  *gorm.DB
-	svc *Service
-	now time.Time
+	db   *gorm.DB
+	svc  *Service
+	now  time.Time
+	mail *fakeNotifier
 }
 
 // setup returns a Service on a fresh, migrated database whose clock the
@@ -38,8 +39,9 @@ func setup(t *testing.T) *serviceBundle {
 	if err := migrations.Up(context.Background(), sqlDB); err != nil {
 		t.Fatal(err)
 	}
-	b := &serviceBundle{db: db, now: time.Now().UTC()}
-	b.svc, err = NewService(db, Config{BcryptCost: bcrypt.MinCost, MaxLoginFailures: 3, LoginWindow: 10 * time.Minute},
+	b := &serviceBundle{db: db, now: time.Now().UTC(), mail: &fakeNotifier{}}
+	b.svc, err = NewService(db, Config{BcryptCost: bcrypt.MinCost, MaxLoginFailures: 3, LoginWindow: 10 * time.Minute,
+		PortalURL: "https://portal.example/", Notifier: b.mail},
 		slog.New(slog.DiscardHandler), func() time.Time { return b.now })
 	if err != nil {
 		t.Fatal(err)
@@ -49,7 +51,7 @@ func setup(t *testing.T) *serviceBundle {
 
 func (b *serviceBundle) signup(t *testing.T, email string) Principal {
 	t.Helper()
-	p, err := b.svc.Signup(context.Background(), SignupInput{Email: email, Password: "correct horse battery", Organization: "Org"})
+	p, err := b.svc.Signup(context.Background(), SignupInput{Email: email, Password: "correct horse battery", Organization: "Org"}, "192.0.2.1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,29 +64,29 @@ func TestLoginThrottling(t *testing.T) {
 	ctx := context.Background()
 	b.signup(t, "ann@example.com")
 	for i := range 3 {
-		if _, err := b.svc.Login(ctx, "ann@example.com", "wrong password"); ferry.ErrorCode(err) != ferry.EUNAUTHORIZED {
+		if _, err := b.svc.Login(ctx, LoginInput{Email: "ann@example.com", Password: "wrong password"}); ferry.ErrorCode(err) != ferry.EUNAUTHORIZED {
 			t.Fatalf("failure %d: %v, want unauthorized", i+1, err)
 		}
 	}
 	// Locked now, even with the right password, and the answer says when.
-	_, err := b.svc.Login(ctx, "ANN@example.com", "correct horse battery")
+	_, err := b.svc.Login(ctx, LoginInput{Email: "ANN@example.com", Password: "correct horse battery"})
 	var fe *ferry.Error
 	if ferry.ErrorCode(err) != ferry.ERATELIMIT || !asError(err, &fe) || fe.RetryAfterSeconds <= 0 {
 		t.Fatalf("login after 3 failures: %v, want rate_limited with Retry-After", err)
 	}
 	// Unknown emails are throttled alike (no account enumeration).
 	for range 3 {
-		_, _ = b.svc.Login(ctx, "nobody@example.com", "whatever")
+		_, _ = b.svc.Login(ctx, LoginInput{Email: "nobody@example.com", Password: "whatever"})
 	}
-	if _, err := b.svc.Login(ctx, "nobody@example.com", "whatever"); ferry.ErrorCode(err) != ferry.ERATELIMIT {
+	if _, err := b.svc.Login(ctx, LoginInput{Email: "nobody@example.com", Password: "whatever"}); ferry.ErrorCode(err) != ferry.ERATELIMIT {
 		t.Errorf("unknown email not throttled: %v", err)
 	}
 	// The window passes: the right password works and clears the count.
 	b.now = b.now.Add(11 * time.Minute)
-	if _, err := b.svc.Login(ctx, "ann@example.com", "correct horse battery"); err != nil {
+	if _, err := b.svc.Login(ctx, LoginInput{Email: "ann@example.com", Password: "correct horse battery"}); err != nil {
 		t.Fatalf("login after the window: %v", err)
 	}
-	if _, err := b.svc.Login(ctx, "ann@example.com", "wrong password"); ferry.ErrorCode(err) != ferry.EUNAUTHORIZED {
+	if _, err := b.svc.Login(ctx, LoginInput{Email: "ann@example.com", Password: "wrong password"}); ferry.ErrorCode(err) != ferry.EUNAUTHORIZED {
 		t.Errorf("after success the failure count restarts: %v", err)
 	}
 }
@@ -164,18 +166,25 @@ func TestMembersKeepAnOwner(t *testing.T) {
 	owner := b.signup(t, "ann@example.com")
 	tid := owner.TenantID
 
-	u, password, err := b.svc.InviteMember(ctx, tid, MemberInput{Email: "vic@example.com", Role: RoleViewer})
-	if err != nil || len(password) < minPasswordLen {
-		t.Fatalf("invite: %+v %q %v", u, password, err)
+	u, err := b.svc.InviteMember(ctx, owner, MemberInput{Email: "vic@example.com", Role: RoleViewer})
+	if err != nil || !u.Invited {
+		t.Fatalf("invite: %+v %v", u, err)
 	}
-	p, err := b.svc.Login(ctx, "vic@example.com", password)
+	// No password exists until the invitee sets one through the link.
+	if _, err := b.svc.Login(ctx, LoginInput{Email: "vic@example.com", Password: ""}); ferry.ErrorCode(err) == "" {
+		t.Fatal("an invited member signed in without a password")
+	}
+	p, err := b.svc.AcceptInvite(ctx, b.mail.token(t, "vic@example.com", "accept-invite"), "vic's own password")
 	if err != nil || p.Role != RoleViewer || p.TenantID != tid {
+		t.Fatalf("accept invite: %+v, %v", p, err)
+	}
+	if p, err := b.svc.Login(ctx, LoginInput{Email: "vic@example.com", Password: "vic's own password"}); err != nil || p.UserID != u.ID {
 		t.Fatalf("invited member login: %+v, %v", p, err)
 	}
-	if _, _, err := b.svc.InviteMember(ctx, tid, MemberInput{Email: "VIC@example.com", Role: RoleAdmin}); ferry.ErrorCode(err) != ferry.ECONFLICT {
+	if _, err := b.svc.InviteMember(ctx, owner, MemberInput{Email: "VIC@example.com", Role: RoleAdmin}); ferry.ErrorCode(err) != ferry.ECONFLICT {
 		t.Errorf("duplicate email: %v", err)
 	}
-	if _, _, err := b.svc.InviteMember(ctx, tid, MemberInput{Email: "x@example.com", Role: "root"}); ferry.ErrorCode(err) != ferry.EINVALID {
+	if _, err := b.svc.InviteMember(ctx, owner, MemberInput{Email: "x@example.com", Role: "root"}); ferry.ErrorCode(err) != ferry.EINVALID {
 		t.Errorf("bad role: %v", err)
 	}
 
@@ -223,11 +232,11 @@ func TestAuditAndTenantSearch(t *testing.T) {
 	ctx := context.Background()
 	acme := b.signup(t, "ann@acme.example")
 	b.signup(t, "bob@globex.example")
-	st, err := b.svc.CreateStaff(ctx, "sam@ferry.dev", "staff password 1")
+	st, err := b.svc.CreateStaff(ctx, StaffInput{Email: "sam@ferry.dev", Password: "staff password 1"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	staff, err := b.svc.Login(ctx, "sam@ferry.dev", "staff password 1")
+	staff, err := b.svc.Login(ctx, LoginInput{Email: "sam@ferry.dev", Password: "staff password 1"})
 	if err != nil || !staff.IsStaff() || staff.UserID != st.ID {
 		t.Fatalf("staff login: %+v, %v", staff, err)
 	}

@@ -12,7 +12,9 @@ import (
 )
 
 // Sessions issues and verifies portal session tokens: HS256 JWTs carrying
-// sub (user or staff id), tid (tenant id, empty for staff) and role.
+// jti (the server-side session, see Service.StartSession), sub (user or
+// staff id), tid (tenant id, empty for staff) and role. A valid signature
+// is not enough: Service.Refresh also checks that the session is live.
 type Sessions struct {
 	secret []byte
 	ttl    time.Duration
@@ -43,13 +45,18 @@ type sessionClaims struct {
 // roleStaff marks a staff session in the role claim.
 const roleStaff = "staff"
 
-// Issue returns a signed token for p (a user or staff principal).
+// Issue returns a signed token for p (a user or staff principal with a
+// SessionID from Service.StartSession).
 func (s *Sessions) Issue(p Principal) (string, error) {
+	if p.SessionID == uuid.Nil {
+		return "", errors.New("issue session: principal has no session id")
+	}
 	now := s.now()
 	c := sessionClaims{
 		Role:  string(p.Role),
 		Email: p.Email,
 		RegisteredClaims: jwt.RegisteredClaims{
+			ID:        p.SessionID.String(),
 			Subject:   p.UserID.String(),
 			IssuedAt:  jwt.NewNumericDate(now),
 			ExpiresAt: jwt.NewNumericDate(now.Add(s.ttl)),
@@ -90,12 +97,16 @@ func (s *Sessions) Verify(token string) (Principal, error) {
 	if err != nil {
 		return Principal{}, ferry.Errorf(ferry.EUNAUTHORIZED, "session is invalid")
 	}
+	sid, err := uuid.Parse(c.ID)
+	if err != nil {
+		return Principal{}, ferry.Errorf(ferry.EUNAUTHORIZED, "session is invalid; sign in again")
+	}
 	if c.Role == roleStaff {
-		return Principal{Kind: KindStaff, UserID: sub, Email: c.Email}, nil
+		return Principal{Kind: KindStaff, UserID: sub, Email: c.Email, SessionID: sid}, nil
 	}
 	tid, err := uuid.Parse(c.TenantID)
 	if err != nil || !Role(c.Role).Valid() {
 		return Principal{}, ferry.Errorf(ferry.EUNAUTHORIZED, "session is invalid")
 	}
-	return Principal{Kind: KindUser, TenantID: tid, UserID: sub, Email: c.Email, Role: Role(c.Role)}, nil
+	return Principal{Kind: KindUser, TenantID: tid, UserID: sub, Email: c.Email, Role: Role(c.Role), SessionID: sid}, nil
 }

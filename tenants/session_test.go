@@ -22,7 +22,8 @@ type sessionBundle struct {
 func setupSessions(t *testing.T) *sessionBundle {
 	t.Helper()
 	b := &sessionBundle{now: time.Date(2026, 11, 22, 5, 0, 0, 0, time.UTC),
-		user: Principal{Kind: KindUser, TenantID: uuid.New(), UserID: uuid.New(), Email: "ann@example.com", Role: RoleAdmin}}
+		user: Principal{Kind: KindUser, TenantID: uuid.New(), UserID: uuid.New(), Email: "ann@example.com", Role: RoleAdmin,
+			SessionID: uuid.New()}}
 	s, err := NewSessions(bytes.Repeat([]byte("k"), 32), time.Hour, func() time.Time { return b.now })
 	if err != nil {
 		t.Fatal(err)
@@ -58,7 +59,7 @@ func TestSessionRoundTrip(t *testing.T) {
 	if p != b.user {
 		t.Errorf("principal = %+v, want %+v", p, b.user)
 	}
-	staff := Principal{Kind: KindStaff, UserID: uuid.New(), Email: "sam@ferry.dev"}
+	staff := Principal{Kind: KindStaff, UserID: uuid.New(), Email: "sam@ferry.dev", SessionID: uuid.New()}
 	tok, err := b.sessions.Issue(staff)
 	if err != nil {
 		t.Fatal(err)
@@ -66,7 +67,7 @@ func TestSessionRoundTrip(t *testing.T) {
 	if p, err := b.sessions.Verify(tok); err != nil || !p.IsStaff() || p.TenantID != uuid.Nil {
 		t.Errorf("staff session = %+v, %v", p, err)
 	}
-	if _, err := b.sessions.Issue(Principal{Kind: KindAPIKey}); err == nil {
+	if _, err := b.sessions.Issue(Principal{Kind: KindAPIKey, SessionID: uuid.New()}); err == nil {
 		t.Error("issued a session for an API key")
 	}
 }

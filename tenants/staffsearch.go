@@ -2,15 +2,14 @@ package tenants
 
 import (
 	"context"
-	"encoding/base64"
 	"fmt"
 	"strings"
-	"time"
 	"unicode/utf8"
 
 	"github.com/google/uuid"
 
 	"github.com/ferry-dev/ferry"
+	"github.com/ferry-dev/ferry/page"
 )
 
 // TenantSummary is a tenant as the staff console lists it.
@@ -26,24 +25,14 @@ type TenantSummary struct {
 // lists the newest tenants. Errors: EINVALID.
 func (s *Service) SearchTenants(ctx context.Context, q string, limit int, cursor string) ([]TenantSummary, string, error) {
 	q = strings.TrimSpace(q)
-	if !utf8.ValidString(q) || len(q) > 254 {
-		return nil, "", ferry.Invalid("q", "q must be at most 254 bytes of valid UTF-8")
+	if !utf8.ValidString(q) || len(q) > maxEmailLen {
+		return nil, "", ferry.Invalid("q", "q must be at most %d bytes of valid UTF-8", maxEmailLen)
 	}
-	var afterAt *time.Time
-	var afterID uuid.UUID
-	if cursor != "" {
-		b, err := base64.RawURLEncoding.DecodeString(cursor)
-		at, id, ok := strings.Cut(string(b), "|")
-		t, terr := time.Parse(time.RFC3339Nano, at)
-		u, uerr := uuid.Parse(id)
-		if err != nil || !ok || terr != nil || uerr != nil {
-			return nil, "", ferry.Invalid("cursor", "cursor is not valid")
-		}
-		afterAt, afterID = &t, u
+	cur, err := page.DecodeAt(cursor)
+	if err != nil {
+		return nil, "", err
 	}
-	if limit <= 0 || limit > 200 {
-		limit = 50
-	}
+	limit = page.Request{Limit: limit}.Size()
 	// Escape LIKE wildcards so q is matched literally.
 	pattern := "%" + strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(strings.ToLower(q)) + "%"
 	query := s.db.WithContext(ctx).Table("tenants AS t").Select(`t.id, t.name, t.plan, t.created_at,
@@ -58,19 +47,13 @@ func (s *Service) SearchTenants(ctx context.Context, q string, limit int, cursor
 			query = query.Where("("+match+")", pattern, pattern)
 		}
 	}
-	if afterAt != nil {
-		query = query.Where("(t.created_at, t.id) < (?, ?)", *afterAt, afterID)
+	if !cur.IsZero() {
+		query = query.Where("(t.created_at, t.id) < (?, ?)", cur.At, cur.ID)
 	}
 	out := []TenantSummary{}
-	err := query.Order("t.created_at DESC, t.id DESC").Limit(limit + 1).Scan(&out).Error
-	if err != nil {
+	if err := query.Order("t.created_at DESC, t.id DESC").Limit(limit + 1).Scan(&out).Error; err != nil {
 		return nil, "", fmt.Errorf("search tenants: %w", err)
 	}
-	next := ""
-	if len(out) > limit {
-		out = out[:limit]
-		last := out[limit-1]
-		next = base64.RawURLEncoding.EncodeToString([]byte(last.CreatedAt.UTC().Format(time.RFC3339Nano) + "|" + last.ID.String()))
-	}
+	out, next := page.Trim(out, limit, func(t TenantSummary) page.Cursor { return page.Cursor{At: t.CreatedAt, ID: t.ID} })
 	return out, next, nil
 }

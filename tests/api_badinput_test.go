@@ -8,6 +8,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/ferry-dev/ferry/delivery"
+	"github.com/ferry-dev/ferry/page"
 	"github.com/ferry-dev/ferry/tests/testenv"
 )
 
@@ -37,7 +39,7 @@ func TestBadInput(t *testing.T) {
 	key.must(201, "POST", "/endpoints", map[string]string{"url": "http://127.0.0.1:9/hook"}, &ep)
 	anon := newClient(t, f.URL+"/api/v1")
 
-	big := strings.Repeat("a", 256<<10)
+	big := strings.Repeat("a", delivery.MaxPayloadBytes)
 	cases := []struct {
 		name   string
 		c      *client
@@ -97,6 +99,13 @@ func TestBadInput(t *testing.T) {
 		{"list bad limit", key, "GET", "/events?limit=abc", ``, nil, 422, "invalid", "limit"},
 		{"list limit too big", key, "GET", "/endpoints?limit=1000", ``, nil, 422, "invalid", "limit"},
 		{"list bad cursor", key, "GET", "/events?cursor=!!!", ``, nil, 422, "invalid", "cursor"},
+		// Every list reads cursors alike (package page), including one
+		// that decodes but names no time for a time-ordered list.
+		{"list cursor without a time", key, "GET", "/events?cursor=" + page.Cursor{Seq: 5}.Encode(), ``, nil, 422, "invalid", "cursor"},
+		{"endpoints bad cursor", key, "GET", "/endpoints?cursor=bm90IGpzb24", ``, nil, 422, "invalid", "cursor"},
+		{"attempts bad cursor", key, "GET", "/endpoints/" + ep.ID + "/attempts?cursor=!!!", ``, nil, 422, "invalid", "cursor"},
+		{"replays bad cursor", key, "GET", "/replays?cursor=!!!", ``, nil, 422, "invalid", "cursor"},
+		{"invoices bad cursor", session, "GET", "/billing/invoices?cursor=2026-10", ``, nil, 422, "invalid", "cursor"},
 		{"list bad since", key, "GET", "/events?since=yesterday", ``, nil, 422, "invalid", "since"},
 		{"list bad status", key, "GET", "/events?status=lost", ``, nil, 422, "invalid", "status"},
 		{"malformed id", key, "GET", "/endpoints/1%20OR%201=1", ``, nil, 404, "not_found", ""},

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/ferry-dev/ferry/app"
+	"github.com/ferry-dev/ferry/tenants"
 )
 
 // apiError is the one error shape of the API.
@@ -84,22 +85,22 @@ func login(t *testing.T, f *ferry, email, password string) *client {
 // staffClient creates a support staff account and logs it in.
 func staffClient(t *testing.T, f *ferry, email string) *client {
 	t.Helper()
-	if _, err := f.App.Tenants.CreateStaff(context.Background(), email, "staff password 123"); err != nil {
+	if _, err := f.App.Tenants.CreateStaff(context.Background(), tenants.StaffInput{Email: email, Password: "staff password 123"}); err != nil {
 		t.Fatalf("create staff: %v", err)
 	}
 	return login(t, f, email, "staff password 123")
 }
 
-// member invites a member with role through the owner's session and
+// member invites a member with role through the owner's session, accepts
+// the invite from the emailed link (read from the mail catcher) and
 // returns a session client for them and their user id.
 func member(t *testing.T, f *ferry, owner *client, email, role string) (*client, string) {
 	t.Helper()
 	var m struct {
-		ID                string `json:"id"`
-		TemporaryPassword string `json:"temporary_password"`
+		ID string `json:"id"`
 	}
 	owner.must(201, "POST", "/members", map[string]string{"email": email, "role": role}, &m)
-	return login(t, f, email, m.TemporaryPassword), m.ID
+	return acceptInvite(t, f, email, "member password 123"), m.ID
 }
 
 // apiRoutes lists the app's /api/v1 routes as "METHOD /path" with Fiber

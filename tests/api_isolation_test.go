@@ -17,15 +17,19 @@ type isoRequest struct {
 }
 
 // notTenantScoped are routes with no tenant data to isolate: sign-up,
-// login, logout, the OpenAPI document, and the staff console (which
+// login, logout, the emailed-link routes (a token names one account), the
+// caller's own password and TOTP, the OpenAPI document, and the staff
+// console (which
 // tenants cannot reach at all: every staff route answers them 404, see
 // TestRoleRouteTable).
 var notTenantScoped = map[string]bool{
 	"POST /auth/signup": true, "POST /auth/login": true, "POST /auth/logout": true, "GET /openapi.json": true,
+	"POST /auth/password-reset": true, "POST /auth/password-reset/confirm": true, "POST /auth/invites/accept": true,
+	"POST /auth/verify-email": true, "POST /me/password": true, "POST /me/totp": true, "POST /me/totp/confirm": true,
 	"GET /staff/tenants": true, "GET /staff/tenants/:id": true, "GET /staff/tenants/:id/events": true,
 	"GET /staff/tenants/:id/events/:event_id": true, "POST /staff/tenants/:id/replays": true,
 	"GET /staff/tenants/:id/replays/:replay_id": true, "GET /staff/audit": true,
-	"GET /staff/tenants/:id/billing": true,
+	"GET /staff/tenants/:id/billing": true, "POST /staff/tenants/:id/billing/lift-restriction": true,
 }
 
 // TestTenantIsolation: for every tenant-scoped route, a second tenant —
@@ -104,10 +108,14 @@ func TestTenantIsolation(t *testing.T) {
 		"GET /endpoints/:id/secret":         {{"GET", "/endpoints/" + ep.ID + "/secret", nil, 404}},
 		"POST /endpoints/:id/secret/rotate": {{"POST", "/endpoints/" + ep.ID + "/secret/rotate", nil, 404}},
 		"GET /endpoints/:id/attempts":       {{"GET", "/endpoints/" + ep.ID + "/attempts", nil, 404}},
+		"GET /endpoints/:id/stats":          {{"GET", "/endpoints/" + ep.ID + "/stats", nil, 404}},
+		"GET /stats":                        {{"GET", "/stats", nil, 0}, {"GET", "/stats?window=7d", nil, 0}},
+		"POST /endpoints/:id/test-routing": {{"POST", "/endpoints/" + ep.ID + "/test-routing",
+			map[string]any{"event": map[string]any{"type": "order.created", "data": map[string]any{"amount": 1}}}, 404}},
 		// The same idempotency key in another tenant is another event.
 		"POST /events": {{"POST", "/events", map[string]any{"type": "b.event", "data": 1, "idempotency_key": "shared-key"}, 0}},
 		"GET /events": {{"GET", "/events", nil, 0}, {"GET", "/events?type=a.secret", nil, 0},
-			{"GET", "/events?status=dropped", nil, 0}},
+			{"GET", "/events?status=dropped", nil, 0}, {"GET", "/events?endpoint_id=" + ep.ID, nil, 0}},
 		"GET /events/:id":          {{"GET", "/events/" + ev.ID, nil, 404}},
 		"GET /events/:id/attempts": {{"GET", "/events/" + ev.ID + "/attempts", nil, 404}},
 		"POST /events/:id/replay": {{"POST", "/events/" + ev.ID + "/replay", map[string]string{}, 404},
@@ -121,6 +129,7 @@ func TestTenantIsolation(t *testing.T) {
 		"POST /members":               {{"POST", "/members", map[string]string{"email": "new@b.example", "role": "viewer"}, 0}},
 		"PATCH /members/:id":          {{"PATCH", "/members/" + aMember, map[string]string{"role": "owner"}, 404}},
 		"DELETE /members/:id":         {{"DELETE", "/members/" + aMember, nil, 404}},
+		"POST /members/:id/invite":    {{"POST", "/members/" + aMember + "/invite", nil, 404}},
 		"GET /billing":                {{"GET", "/billing", nil, 0}},
 		"GET /billing/invoices":       {{"GET", "/billing/invoices", nil, 0}},
 		"PUT /billing/plan":           {{"PUT", "/billing/plan", map[string]string{"plan": "pro"}, 0}},

@@ -93,7 +93,7 @@ func TestStaffConsole(t *testing.T) {
 	}
 	staff.must(202, "POST", base+"/replays", map[string]string{"event_id": ev.ID, "reason": "ticket 42: customer lost the webhook"}, nil)
 	got := waitAttempts(t, key, ev.ID, 2)
-	if got[1].Trigger != "replay" || got[1].Actor != "staff:sam@ferry.example" {
+	if got[1].Trigger != "replay" || got[1].Actor != "Ferry support" {
 		t.Errorf("staff replay attempt = %+v", got[1])
 	}
 	var job replayJobView
@@ -102,7 +102,7 @@ func TestStaffConsole(t *testing.T) {
 		staff.must(200, "GET", base+"/replays/"+job.ID, nil, &job)
 		return job.State == "completed"
 	}, "staff bulk replay: %+v", job)
-	if job.Done != 1 || job.Actor != "staff:sam@ferry.example" {
+	if job.Done != 1 || job.Actor != "Ferry support" {
 		t.Errorf("staff job = %+v", job)
 	}
 	// The tenant sees the staff job too.
@@ -110,7 +110,7 @@ func TestStaffConsole(t *testing.T) {
 	// One delivery.
 	waitAttempts(t, key, ev.ID, 3)
 	staff.must(202, "POST", base+"/replays", map[string]string{"delivery_id": got[0].DeliveryID, "reason": "ticket 44"}, nil)
-	if a := waitAttempts(t, key, ev.ID, 4)[3]; a.Trigger != "replay" || a.AttemptNumber != 4 || a.Actor != "staff:sam@ferry.example" {
+	if a := waitAttempts(t, key, ev.ID, 4)[3]; a.Trigger != "replay" || a.AttemptNumber != 4 || a.Actor != "Ferry support" {
 		t.Errorf("staff delivery replay attempt = %+v", a)
 	}
 

@@ -33,7 +33,7 @@ type hookServer struct {
 	hits     []hit
 	inFlight int
 	maxIn    int
-	stop     chan struct{}
+	stop     chan struct{} // closed when the test ends, to release held requests
 }
 
 func newHookServer(t *testing.T, handle func(n int, h hit, w http.ResponseWriter)) *hookServer {
@@ -83,14 +83,6 @@ func (hs *hookServer) maxInFlight() int {
 	hs.mu.Lock()
 	defer hs.mu.Unlock()
 	return hs.maxIn
-}
-
-// hang blocks until the request is abandoned or the test ends.
-func (hs *hookServer) hang(r *http.Request) {
-	select {
-	case <-r.Context().Done():
-	case <-hs.stop:
-	}
 }
 
 type endpointOut struct {

@@ -75,7 +75,17 @@ func TestKafkaLayout(t *testing.T) {
 		t.Errorf("attempts of the dropped delivery %+v", a)
 	}
 	testenvEventually(t, 30*time.Second, func() bool { return ok.count() == 10 }, "ok endpoint got %d", ok.count())
-	time.Sleep(500 * time.Millisecond) // a retry of the 422 would show here
+	// A dropped delivery's last step is the dead topic; a retry would
+	// instead go to a retry tier and never reach it. Once the job is
+	// there, no request can follow.
+	testenvEventually(t, 30*time.Second, func() bool {
+		for _, j := range topicJobs(t, f, delivery.TopicDead) {
+			if j.DeliveryID.String() == d.ID {
+				return true
+			}
+		}
+		return false
+	}, "dropped delivery not on the dead topic")
 	if drop.count() != 1 {
 		t.Errorf("dropping endpoint got %d requests, want exactly 1", drop.count())
 	}

@@ -88,6 +88,7 @@ func TestDeliveryRetriesThroughTiersUntilSuccess(t *testing.T) {
 		if (a.NextAttemptAt != nil) != (i < 3) {
 			t.Errorf("attempt %d next_attempt_at = %v", i+1, a.NextAttemptAt)
 		}
+		//lint:ignore SA1008 the attempt log records header names as sent, and Ferry sends Standard Webhooks' in lower case.
 		if len(a.RequestHeaders["webhook-signature"]) != 1 || a.RequestHeaders.Get("User-Agent") != "Ferry/test" {
 			t.Errorf("attempt %d request headers %v", i+1, a.RequestHeaders)
 		}

@@ -30,13 +30,14 @@ type ferry struct {
 // topics and consumer groups.
 func testConfig(t *testing.T) app.Config {
 	t.Helper()
+	brokers := testenv.Kafka(t)
 	cfg := app.Config{
 		Dev:                   true,
 		HTTPAddr:              "127.0.0.1:0",
 		DatabaseURL:           testenv.Postgres(t),
 		DBMaxConns:            20,
-		KafkaBrokers:          testenv.Kafka(t),
-		KafkaTopicPrefix:      testenv.Name("t") + ".",
+		KafkaBrokers:          brokers,
+		KafkaTopicPrefix:      testenv.TopicPrefix(t, brokers),
 		KafkaGroup:            testenv.Name("g"),
 		KafkaPartitions:       4,
 		KafkaReplication:      1,
@@ -55,6 +56,10 @@ func testConfig(t *testing.T) app.Config {
 		BcryptCost:            bcrypt.MinCost,
 		APIRateLimitPerSecond: 100000,
 		Version:               "test",
+		// Mail goes to the local catcher (scripts/mail.sh) when it runs;
+		// tests that follow emailed links fail with how to start it.
+		SMTPURL:  os.Getenv("FERRY_TEST_SMTP_URL"),
+		MailFrom: "Ferry <no-reply@ferry.test>",
 	}
 	return cfg
 }

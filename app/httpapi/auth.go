@@ -13,12 +13,25 @@ import (
 	"github.com/ferry-dev/ferry/tenants"
 )
 
+// Cookie names. Over HTTPS (SecureCookies) they carry the __Host- prefix,
+// which browsers accept only with Secure, Path=/ and no Domain: no
+// subdomain or plain-HTTP page can then set or shadow them. Browsers
+// refuse __Host- cookies on http://, so dev keeps the plain names.
 const (
 	sessionCookie = "ferry_session"
 	csrfCookie    = "ferry_csrf"
+	hostPrefix    = "__Host-"
 	csrfHeader    = "X-CSRF-Token"
 	principalKey  = "principal"
 )
+
+// cookie returns the name a cookie has in this deployment.
+func (s *server) cookie(name string) string {
+	if s.SecureCookies {
+		return hostPrefix + name
+	}
+	return name
+}
 
 // credentials says which kinds of caller a route accepts.
 type credentials int
@@ -29,13 +42,18 @@ const (
 	staffOnly
 	// anySession is a tenant user's or a staff member's portal session.
 	anySession
+	// restrictedSession is anySession including a session confined by a
+	// Restriction (forced password change, TOTP enrolment): the few
+	// routes that lift it.
+	restrictedSession
 )
 
 // auth authenticates the request (API key or session cookie), enforces
 // the double-submit CSRF token on cookie-authenticated writes, and checks
 // the caller's role.
-func (s *server) auth(accept credentials, minRole tenants.Role) fiber.Handler {
+func (s *server) auth(route credentials, minRole tenants.Role) fiber.Handler {
 	return func(c *fiber.Ctx) error {
+		accept := route
 		p, err := s.authenticate(c)
 		if err != nil {
 			return err
@@ -44,6 +62,11 @@ func (s *server) auth(accept credentials, minRole tenants.Role) fiber.Handler {
 			if err := s.limiter.allow(p.TenantID); err != nil {
 				return err
 			}
+		}
+		if accept == restrictedSession {
+			accept = anySession
+		} else if p.Restriction != "" {
+			return &ferry.Error{Code: ferry.EFORBIDDEN, Message: restrictionMessage(p.Restriction)}
 		}
 		switch {
 		case accept == staffOnly && !p.IsStaff():
@@ -63,6 +86,13 @@ func (s *server) auth(accept credentials, minRole tenants.Role) fiber.Handler {
 	}
 }
 
+func restrictionMessage(r tenants.Restriction) string {
+	if r == tenants.RestrictTOTPEnrolment {
+		return "enrol an authenticator app (TOTP) before using the staff console"
+	}
+	return "change your password before continuing (POST /api/v1/me/password)"
+}
+
 func (s *server) authenticate(c *fiber.Ctx) (tenants.Principal, error) {
 	if h := c.Get(fiber.HeaderAuthorization); h != "" {
 		key, ok := strings.CutPrefix(h, "Bearer ")
@@ -71,7 +101,7 @@ func (s *server) authenticate(c *fiber.Ctx) (tenants.Principal, error) {
 		}
 		return s.Tenants.AuthenticateAPIKey(c.UserContext(), strings.TrimSpace(key))
 	}
-	tok := c.Cookies(sessionCookie)
+	tok := c.Cookies(s.cookie(sessionCookie))
 	if tok == "" {
 		return tenants.Principal{}, ferry.Errorf(ferry.EUNAUTHORIZED, "sign in, or send an API key as \"Authorization: Bearer <key>\"")
 	}
@@ -79,16 +109,18 @@ func (s *server) authenticate(c *fiber.Ctx) (tenants.Principal, error) {
 	if err != nil {
 		return tenants.Principal{}, err
 	}
-	// A removed member loses access at once; a role change applies now.
+	// A revoked session, a removed member or a disabled staff account
+	// loses access at once; a role change applies now.
 	if p, err = s.Tenants.Refresh(c.UserContext(), p); err != nil {
 		return tenants.Principal{}, err
 	}
 	switch c.Method() {
 	case fiber.MethodGet, fiber.MethodHead, fiber.MethodOptions:
 	default:
-		cookie, header := c.Cookies(csrfCookie), c.Get(csrfHeader)
+		cookie, header := c.Cookies(s.cookie(csrfCookie)), c.Get(csrfHeader)
 		if cookie == "" || subtle.ConstantTimeCompare([]byte(cookie), []byte(header)) != 1 {
-			return tenants.Principal{}, &ferry.Error{Code: ferry.EFORBIDDEN, Message: "missing or wrong X-CSRF-Token header (echo the ferry_csrf cookie)"}
+			return tenants.Principal{}, &ferry.Error{Code: ferry.EFORBIDDEN,
+				Message: "missing or wrong X-CSRF-Token header (echo the " + s.cookie(csrfCookie) + " cookie)"}
 		}
 	}
 	return p, nil
@@ -99,18 +131,23 @@ func principal(c *fiber.Ctx) tenants.Principal {
 	return p
 }
 
-// startSession sets the session cookie and a fresh CSRF cookie.
-func (s *server) startSession(c *fiber.Ctx, p tenants.Principal) error {
+// startSession records a server-side session for p, sets the session
+// cookie and a fresh CSRF cookie, and returns p with its SessionID.
+func (s *server) startSession(c *fiber.Ctx, p tenants.Principal) (tenants.Principal, error) {
+	p, err := s.Tenants.StartSession(c.UserContext(), p, s.Sessions.TTL())
+	if err != nil {
+		return p, err
+	}
 	tok, err := s.Sessions.Issue(p)
 	if err != nil {
-		return err
+		return p, err
 	}
 	exp := time.Now().Add(s.Sessions.TTL())
-	c.Cookie(&fiber.Cookie{Name: sessionCookie, Value: tok, Path: "/", Expires: exp,
+	c.Cookie(&fiber.Cookie{Name: s.cookie(sessionCookie), Value: tok, Path: "/", Expires: exp,
 		HTTPOnly: true, Secure: s.SecureCookies, SameSite: fiber.CookieSameSiteLaxMode})
-	c.Cookie(&fiber.Cookie{Name: csrfCookie, Value: randomToken(), Path: "/", Expires: exp,
+	c.Cookie(&fiber.Cookie{Name: s.cookie(csrfCookie), Value: randomToken(), Path: "/", Expires: exp,
 		HTTPOnly: false, Secure: s.SecureCookies, SameSite: fiber.CookieSameSiteStrictMode})
-	return nil
+	return p, nil
 }
 
 func randomToken() string {
@@ -125,6 +162,8 @@ func randomToken() string {
 type loginInput struct {
 	Email    string `json:"email" required:"true" format:"email"`
 	Password string `json:"password" required:"true"`
+	// TOTPCode is a staff member's second factor (6 digits).
+	TOTPCode string `json:"totp_code,omitempty"`
 }
 
 // meResponse is who is signed in, as /me, signup and login answer.
@@ -134,6 +173,9 @@ type meResponse struct {
 	Email  string                `json:"email"`
 	Role   string                `json:"role"`
 	Tenant *tenants.Tenant       `json:"tenant,omitempty"`
+	// Restriction, when set, is what the session must do first:
+	// password_change or totp_enrolment.
+	Restriction tenants.Restriction `json:"restriction,omitempty"`
 }
 
 func (s *server) signup(c *fiber.Ctx) error {
@@ -141,37 +183,51 @@ func (s *server) signup(c *fiber.Ctx) error {
 	if err := decode(c, &in); err != nil {
 		return err
 	}
-	p, err := s.Tenants.Signup(c.UserContext(), in)
+	p, err := s.Tenants.Signup(c.UserContext(), in, c.IP())
 	if err != nil {
 		return err
 	}
-	if err := s.startSession(c, p); err != nil {
+	if p, err = s.startSession(c, p); err != nil {
 		return err
 	}
 	return s.writeMe(c, fiber.StatusCreated, p)
 }
 
 func (s *server) login(c *fiber.Ctx) error {
-	var in loginInput
-	if err := decode(c, &in); err != nil {
+	var body loginInput
+	if err := decode(c, &body); err != nil {
 		return err
 	}
-	p, err := s.Tenants.Login(c.UserContext(), in.Email, in.Password)
+	in := tenants.LoginInput{Email: body.Email, Password: body.Password, TOTPCode: body.TOTPCode, ClientAddr: c.IP()}
+	p, err := s.Tenants.Login(c.UserContext(), in)
 	if err != nil {
 		return err
 	}
-	if err := s.startSession(c, p); err != nil {
+	if p, err = s.startSession(c, p); err != nil {
 		return err
 	}
 	return s.writeMe(c, fiber.StatusOK, p)
 }
 
+// logout ends the session itself (server-side), not only the cookie: a
+// copy of the cookie stops working too.
 func (s *server) logout(c *fiber.Ctx) error {
+	if tok := c.Cookies(s.cookie(sessionCookie)); tok != "" {
+		if p, err := s.Sessions.Verify(tok); err == nil {
+			if err := s.Tenants.EndSession(c.UserContext(), p); err != nil {
+				return err
+			}
+		}
+	}
+	s.clearCookies(c)
+	return c.SendStatus(fiber.StatusNoContent)
+}
+
+func (s *server) clearCookies(c *fiber.Ctx) {
 	for _, name := range []string{sessionCookie, csrfCookie} {
-		c.Cookie(&fiber.Cookie{Name: name, Value: "", Path: "/", Expires: time.Unix(0, 0), MaxAge: -1,
+		c.Cookie(&fiber.Cookie{Name: s.cookie(name), Value: "", Path: "/", Expires: time.Unix(0, 0), MaxAge: -1,
 			HTTPOnly: name == sessionCookie, Secure: s.SecureCookies, SameSite: fiber.CookieSameSiteLaxMode})
 	}
-	return c.SendStatus(fiber.StatusNoContent)
 }
 
 func (s *server) me(c *fiber.Ctx) error {
@@ -179,7 +235,7 @@ func (s *server) me(c *fiber.Ctx) error {
 }
 
 func (s *server) writeMe(c *fiber.Ctx, status int, p tenants.Principal) error {
-	out := meResponse{Kind: p.Kind, UserID: p.UserID.String(), Email: p.Email, Role: string(p.Role)}
+	out := meResponse{Kind: p.Kind, UserID: p.UserID.String(), Email: p.Email, Role: string(p.Role), Restriction: p.Restriction}
 	if p.IsStaff() {
 		out.Role = "staff"
 	} else {

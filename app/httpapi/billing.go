@@ -7,7 +7,7 @@ import (
 	"github.com/ferry-dev/ferry/tenants"
 )
 
-// billingRoutes registers the billing API (PRODUCT §7): the tenant's plan,
+// billingRoutes registers the billing API (README, Plans and billing): the tenant's plan,
 // usage and invoices, plan changes by the owner, and staff's view of a
 // tenant's billing.
 func (s *server) billingRoutes(api fiber.Router) {
@@ -15,7 +15,12 @@ func (s *server) billingRoutes(api fiber.Router) {
 	api.Put("/billing/plan", s.auth(sessionOnly, tenants.RoleOwner), s.changePlan)
 	api.Get("/billing/invoices", s.auth(sessionOnly, tenants.RoleViewer), s.listInvoices)
 	api.Get("/staff/tenants/:id/billing", s.auth(staffOnly, tenants.RoleViewer), s.staffTenantBilling)
+	api.Post("/staff/tenants/:id/billing/lift-restriction", s.auth(staffOnly, tenants.RoleViewer), s.staffLiftRestriction)
 }
+
+// auditLiftRestriction is the audit action of lifting a tenant's
+// overdue-invoice restriction.
+const auditLiftRestriction = "billing.lift_restriction"
 
 func (s *server) getBilling(c *fiber.Ctx) error {
 	o, err := s.Billing.Overview(c.UserContext(), principal(c).TenantID)
@@ -28,6 +33,10 @@ func (s *server) getBilling(c *fiber.Ctx) error {
 // planInput is the body of PUT /billing/plan.
 type planInput struct {
 	Plan string `json:"plan" required:"true" description:"plan name, e.g. free or pro"`
+	// PaymentToken is the payment provider's token for a new payment
+	// method (from its checkout); empty uses the one on file, and the dev
+	// test provider needs none.
+	PaymentToken string `json:"payment_token,omitempty"`
 }
 
 func (s *server) changePlan(c *fiber.Ctx) error {
@@ -36,7 +45,7 @@ func (s *server) changePlan(c *fiber.Ctx) error {
 		return err
 	}
 	p := principal(c)
-	if _, err := s.Billing.ChangePlan(c.UserContext(), p.TenantID, in.Plan, p.Email); err != nil {
+	if _, err := s.Billing.ChangePlanWithPayment(c.UserContext(), p.TenantID, in.Plan, in.PaymentToken, p.Email); err != nil {
 		return err
 	}
 	o, err := s.Billing.Overview(c.UserContext(), p.TenantID)
@@ -47,7 +56,7 @@ func (s *server) changePlan(c *fiber.Ctx) error {
 }
 
 func (s *server) listInvoices(c *fiber.Ctx) error {
-	pg, err := page(c)
+	pg, err := pageRequest(c)
 	if err != nil {
 		return err
 	}
@@ -82,4 +91,38 @@ func (s *server) staffTenantBilling(c *fiber.Ctx) error {
 		return err
 	}
 	return c.JSON(staffBilling{Overview: o, Invoices: invs})
+}
+
+// staffLiftRestriction lets a tenant with an overdue invoice send events
+// again. The reason is required and audited before the change.
+// liftRestrictionInput is the body of POST
+// /staff/tenants/{id}/billing/lift-restriction.
+type liftRestrictionInput struct {
+	Reason string `json:"reason" required:"true" description:"why (required, audited)"`
+}
+
+func (s *server) staffLiftRestriction(c *fiber.Ctx) error {
+	id, err := pathID(c, "tenant")
+	if err != nil {
+		return err
+	}
+	var in liftRestrictionInput
+	if err := decode(c, &in); err != nil {
+		return err
+	}
+	reason, err := tenants.ValidateReason(in.Reason)
+	if err != nil {
+		return err
+	}
+	ctx, p := c.UserContext(), principal(c)
+	if _, err := s.Tenants.Tenant(ctx, id); err != nil {
+		return err
+	}
+	if err := s.Tenants.Audit(ctx, p, &id, auditLiftRestriction, reason, nil); err != nil {
+		return err
+	}
+	if _, err := s.Billing.LiftPaymentRestriction(ctx, id, p.Actor()); err != nil {
+		return err
+	}
+	return s.staffTenantBilling(c)
 }

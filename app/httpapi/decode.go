@@ -12,7 +12,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/ferry-dev/ferry"
-	"github.com/ferry-dev/ferry/delivery"
+	"github.com/ferry-dev/ferry/page"
 )
 
 // decode reads a JSON request body into v, answering 400 for malformed
@@ -76,13 +76,13 @@ func pathID(c *fiber.Ctx, what string) (uuid.UUID, error) {
 	return id, nil
 }
 
-// page reads limit and cursor query parameters.
-func page(c *fiber.Ctx) (delivery.Page, error) {
-	p := delivery.Page{Cursor: c.Query("cursor")}
+// pageRequest reads limit and cursor query parameters.
+func pageRequest(c *fiber.Ctx) (page.Request, error) {
+	p := page.Request{Cursor: c.Query("cursor")}
 	if l := c.Query("limit"); l != "" {
 		n, err := strconv.Atoi(l)
-		if err != nil || n < 1 || n > delivery.MaxPageSize {
-			return p, ferry.Invalid("limit", "limit must be between 1 and %d", delivery.MaxPageSize)
+		if err != nil || n < 1 || n > page.MaxSize {
+			return p, ferry.Invalid("limit", "limit must be between 1 and %d", page.MaxSize)
 		}
 		p.Limit = n
 	}

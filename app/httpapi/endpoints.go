@@ -25,15 +25,16 @@ func (s *server) createEndpoint(c *fiber.Ctx) error {
 }
 
 func (s *server) listEndpoints(c *fiber.Ctx) error {
-	pg, err := page(c)
+	pg, err := pageRequest(c)
 	if err != nil {
 		return err
 	}
-	eps, next, err := s.Delivery.ListEndpoints(c.UserContext(), principal(c).TenantID, pg)
+	p := principal(c)
+	eps, next, err := s.Delivery.ListEndpoints(c.UserContext(), p.TenantID, pg)
 	if err != nil {
 		return err
 	}
-	return c.JSON(newList(eps, next))
+	return c.JSON(newList(visibility(p).Endpoints(eps), next))
 }
 
 func (s *server) getEndpoint(c *fiber.Ctx) error {
@@ -41,11 +42,12 @@ func (s *server) getEndpoint(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	ep, err := s.Delivery.Endpoint(c.UserContext(), principal(c).TenantID, id)
+	p := principal(c)
+	ep, err := s.Delivery.Endpoint(c.UserContext(), p.TenantID, id)
 	if err != nil {
 		return err
 	}
-	return c.JSON(ep)
+	return c.JSON(visibility(p).Endpoint(ep))
 }
 
 func (s *server) updateEndpoint(c *fiber.Ctx) error {
@@ -104,13 +106,30 @@ func (s *server) endpointAttempts(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	pg, err := page(c)
+	pg, err := pageRequest(c)
 	if err != nil {
 		return err
 	}
-	attempts, next, err := s.Delivery.EndpointAttempts(c.UserContext(), principal(c).TenantID, id, c.Query("outcome"), pg)
+	p := principal(c)
+	attempts, next, err := s.Delivery.EndpointAttempts(c.UserContext(), p.TenantID, id, c.Query("outcome"), pg)
 	if err != nil {
 		return err
 	}
-	return c.JSON(newList(attempts, next))
+	return c.JSON(newList(visibility(p).Attempts(attempts), next))
+}
+
+func (s *server) testRouting(c *fiber.Ctx) error {
+	id, err := pathID(c, "endpoint")
+	if err != nil {
+		return err
+	}
+	var in delivery.RoutingTestInput
+	if err := decode(c, &in); err != nil {
+		return err
+	}
+	res, err := s.Delivery.TestRouting(c.UserContext(), principal(c).TenantID, id, in)
+	if err != nil {
+		return err
+	}
+	return c.JSON(res)
 }

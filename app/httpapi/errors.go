@@ -15,7 +15,7 @@ import (
 	"github.com/ferry-dev/ferry"
 )
 
-// errorBody is the one error shape of the API (PRODUCT §3).
+// errorBody is the one error shape of the API (README, Errors).
 type errorBody struct {
 	Error errorDetail `json:"error"`
 }
@@ -37,6 +37,8 @@ var statusByCode = map[string]int{
 	ferry.EQUOTA:        fiber.StatusTooManyRequests,
 	ferry.EPLANLIMIT:    fiber.StatusUnprocessableEntity,
 	ferry.ERATELIMIT:    fiber.StatusTooManyRequests,
+	ferry.EREPLAYLIMIT:  fiber.StatusTooManyRequests,
+	ferry.EPAYMENT:      fiber.StatusPaymentRequired,
 	ferry.ETOOLARGE:     fiber.StatusRequestEntityTooLarge,
 	ferry.ETIMEOUT:      fiber.StatusRequestTimeout,
 	ferry.EUNAVAILABLE:  fiber.StatusServiceUnavailable,
@@ -78,7 +80,7 @@ func fromFiberError(e *fiber.Error) *ferry.Error {
 	case fiber.StatusMethodNotAllowed:
 		return &ferry.Error{Code: ferry.EBADREQUEST, Message: "method not allowed on this route"}
 	case fiber.StatusRequestEntityTooLarge:
-		return &ferry.Error{Code: ferry.ETOOLARGE, Message: "request body exceeds 256 KiB"}
+		return errBodyTooLarge()
 	case fiber.StatusRequestTimeout:
 		// Also what fasthttp reports when an idle keep-alive connection
 		// reaches the read timeout; it must not look like a server fault.

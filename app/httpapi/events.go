@@ -6,6 +6,7 @@ import (
 	"github.com/ferry-dev/ferry/delivery/webhook"
 
 	"github.com/gofiber/fiber/v2"
+	"github.com/google/uuid"
 
 	"github.com/ferry-dev/ferry"
 	"github.com/ferry-dev/ferry/delivery"
@@ -24,7 +25,7 @@ func (s *server) createEvent(c *fiber.Ctx) error {
 		return err
 	}
 	if len(in.Data) > delivery.MaxPayloadBytes {
-		return &ferry.Error{Code: ferry.ETOOLARGE, Message: "data exceeds 256 KiB", Field: "data"}
+		return &ferry.Error{Code: ferry.ETOOLARGE, Message: "data exceeds " + ferry.FormatBytes(delivery.MaxPayloadBytes), Field: "data"}
 	}
 	if h := c.Get("Idempotency-Key"); h != "" {
 		if in.IdempotencyKey != "" && in.IdempotencyKey != h {
@@ -46,7 +47,7 @@ func (s *server) createEvent(c *fiber.Ctx) error {
 }
 
 func (s *server) listEvents(c *fiber.Ctx) error {
-	pg, err := page(c)
+	pg, err := pageRequest(c)
 	if err != nil {
 		return err
 	}
@@ -57,11 +58,30 @@ func (s *server) listEvents(c *fiber.Ctx) error {
 	if f.Until, err = queryTime(c, "until"); err != nil {
 		return err
 	}
+	if f.EndpointID, err = queryUUID(c, "endpoint_id"); err != nil {
+		return err
+	}
 	events, next, err := s.Delivery.ListEvents(c.UserContext(), principal(c).TenantID, f, pg)
 	if err != nil {
 		return err
 	}
-	return c.JSON(newList(events, next))
+	detailed, err := s.Delivery.WithDeliveries(c.UserContext(), principal(c).TenantID, events)
+	if err != nil {
+		return err
+	}
+	return c.JSON(newList(detailed, next))
+}
+
+func queryUUID(c *fiber.Ctx, name string) (*uuid.UUID, error) {
+	v := c.Query(name)
+	if v == "" {
+		return nil, nil
+	}
+	id, err := uuid.Parse(v)
+	if err != nil {
+		return nil, ferry.Invalid(name, "%s must be a UUID", name)
+	}
+	return &id, nil
 }
 
 func queryTime(c *fiber.Ctx, name string) (*time.Time, error) {
@@ -93,9 +113,10 @@ func (s *server) eventAttempts(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	attempts, err := s.Delivery.EventAttempts(c.UserContext(), principal(c).TenantID, id)
+	p := principal(c)
+	attempts, err := s.Delivery.EventAttempts(c.UserContext(), p.TenantID, id)
 	if err != nil {
 		return err
 	}
-	return c.JSON(newList(attempts, ""))
+	return c.JSON(newList(visibility(p).Attempts(attempts), ""))
 }

@@ -7,13 +7,6 @@ import (
 	"github.com/ferry-dev/ferry/tenants"
 )
 
-// memberInvited answers POST /members.
-type memberInvited struct {
-	tenants.User
-	// TemporaryPassword is shown once; the member signs in with it.
-	TemporaryPassword string `json:"temporary_password" description:"shown once"`
-}
-
 func (s *server) listMembers(c *fiber.Ctx) error {
 	users, err := s.Tenants.ListMembers(c.UserContext(), principal(c).TenantID)
 	if err != nil {
@@ -27,11 +20,25 @@ func (s *server) inviteMember(c *fiber.Ctx) error {
 	if err := decode(c, &in); err != nil {
 		return err
 	}
-	u, password, err := s.Tenants.InviteMember(c.UserContext(), principal(c).TenantID, in)
+	// The member gets an emailed link and sets their own password.
+	u, err := s.Tenants.InviteMember(c.UserContext(), principal(c), in)
 	if err != nil {
 		return err
 	}
-	return c.Status(fiber.StatusCreated).JSON(memberInvited{User: u, TemporaryPassword: password})
+	return c.Status(fiber.StatusCreated).JSON(u)
+}
+
+// resendInvite: POST /members/{id}/invite mails a pending member a fresh link.
+func (s *server) resendInvite(c *fiber.Ctx) error {
+	id, err := pathID(c, "member")
+	if err != nil {
+		return err
+	}
+	u, err := s.Tenants.ResendInvite(c.UserContext(), principal(c), id)
+	if err != nil {
+		return err
+	}
+	return c.Status(fiber.StatusAccepted).JSON(u)
 }
 
 func (s *server) updateMember(c *fiber.Ctx) error {

@@ -11,9 +11,11 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/ferry-dev/ferry"
 	"github.com/ferry-dev/ferry/billing"
 	"github.com/ferry-dev/ferry/delivery"
 	"github.com/ferry-dev/ferry/delivery/queue"
+	"github.com/ferry-dev/ferry/page"
 	"github.com/ferry-dev/ferry/tenants"
 )
 
@@ -65,8 +67,8 @@ func queryParam(name, desc string, schema *openapi3.Schema) *openapi3.ParameterR
 
 func pageParams() openapi3.Parameters {
 	return openapi3.Parameters{
-		queryParam("limit", fmt.Sprintf("page size (1-%d, default 50)", delivery.MaxPageSize),
-			openapi3.NewIntegerSchema().WithMin(1).WithMax(delivery.MaxPageSize)),
+		queryParam("limit", fmt.Sprintf("page size (1-%d, default %d)", page.MaxSize, page.DefaultSize),
+			openapi3.NewIntegerSchema().WithMin(1).WithMax(page.MaxSize)),
 		queryParam("cursor", "next_cursor of the previous page", openapi3.NewStringSchema()),
 	}
 }
@@ -76,6 +78,7 @@ func eventListParams() openapi3.Parameters {
 		queryParam("type", "only events of this type", openapi3.NewStringSchema()),
 		queryParam("status", "only events with a delivery in this status",
 			openapi3.NewStringSchema().WithEnum(enumOf(reflect.TypeFor[delivery.Status]())...)),
+		queryParam("endpoint_id", "only events with a delivery to this endpoint", openapi3.NewUUIDSchema()),
 		queryParam("since", "created at or after (RFC 3339)", openapi3.NewDateTimeSchema()),
 		queryParam("until", "created before (RFC 3339)", openapi3.NewDateTimeSchema()),
 	}, pageParams()...)
@@ -89,12 +92,28 @@ func operations() map[string]op {
 		openapi3.NewStringSchema().WithEnum(enumOf(reflect.TypeFor[delivery.Outcome]())...))
 	q := queryParam("q", "tenant id, name or member email (substring)", openapi3.NewStringSchema())
 	tenantID := queryParam("tenant_id", "only entries about this tenant", openapi3.NewUUIDSchema())
+	window := queryParam("window", "whole UTC hours from the one holding now minus the window (default 24h)",
+		openapi3.NewStringSchema().WithEnum("1h", "24h", "7d"))
 
 	return map[string]op{
 		"POST /auth/signup": {summary: "Sign up", tag: "auth", status: 201, body: reflect.TypeFor[tenants.SignupInput](), response: typ[meResponse](), errors: []int{400, 409, 422}},
 		"POST /auth/login":  {summary: "Log in", tag: "auth", status: 200, body: reflect.TypeFor[loginInput](), response: typ[meResponse](), errors: []int{400, 401, 422, 429}},
-		"POST /auth/logout": {summary: "Log out", tag: "auth", status: 204},
-		"GET /me":           {summary: "Current user", tag: "auth", access: accessSession, status: 200, response: typ[meResponse]()},
+		"POST /auth/logout": {summary: "Log out (ends the session server-side)", tag: "auth", status: 204},
+		"POST /auth/password-reset": {summary: "Request a password reset email", tag: "auth", status: 202,
+			body: reflect.TypeFor[passwordResetInput](), response: typ[passwordResetAccepted](), errors: []int{400, 422, 429}},
+		"POST /auth/password-reset/confirm": {summary: "Reset the password with an emailed token", tag: "auth", status: 204,
+			body: reflect.TypeFor[passwordResetConfirmInput](), errors: []int{400, 422}},
+		"POST /auth/invites/accept": {summary: "Accept a member invite and set a password", tag: "auth", status: 200,
+			body: reflect.TypeFor[inviteAcceptInput](), response: typ[meResponse](), errors: []int{400, 422}},
+		"POST /auth/verify-email": {summary: "Verify the email address with an emailed token", tag: "auth", status: 204,
+			body: reflect.TypeFor[verifyEmailInput](), errors: []int{400, 422}},
+		"POST /me/password": {summary: "Change password (ends the other sessions)", tag: "auth", access: accessSession, status: 204,
+			body: reflect.TypeFor[changePasswordInput](), errors: []int{400, 401, 422, 429}},
+		"POST /me/totp": {summary: "Staff: start TOTP enrolment", tag: "auth", access: accessSession, status: 201,
+			response: typ[tenants.TOTPEnrolment](), errors: []int{403, 409}},
+		"POST /me/totp/confirm": {summary: "Staff: confirm TOTP enrolment", tag: "auth", access: accessSession, status: 204,
+			body: reflect.TypeFor[totpConfirmInput](), errors: []int{400, 403, 422}},
+		"GET /me": {summary: "Current user", tag: "auth", access: accessSession, status: 200, response: typ[meResponse]()},
 
 		"POST /api-keys":        {summary: "Create API key", tag: "api-keys", access: accessSession, status: 201, body: reflect.TypeFor[apiKeyInput](), response: typ[apiKeyCreated](), errors: []int{400, 422}},
 		"GET /api-keys":         {summary: "List API keys", tag: "api-keys", access: accessSession, status: 200, response: typ[list[tenants.APIKey]]()},
@@ -107,26 +126,33 @@ func operations() map[string]op {
 		"DELETE /endpoints/{id}":             {summary: "Delete endpoint", tag: "endpoints", access: accessKey, status: 204, errors: []int{404}},
 		"GET /endpoints/{id}/secret":         {summary: "Reveal endpoint secret", tag: "endpoints", access: accessKey, status: 200, response: typ[delivery.SecretInfo](), errors: []int{404}},
 		"POST /endpoints/{id}/secret/rotate": {summary: "Rotate endpoint secret", tag: "endpoints", access: accessKey, status: 200, response: typ[delivery.SecretInfo](), errors: []int{404}},
+		"POST /endpoints/{id}/test-routing":  {summary: "Test endpoint routing on a sample event", tag: "endpoints", access: accessKey, status: 200, body: reflect.TypeFor[delivery.RoutingTestInput](), response: typ[delivery.RoutingTestResult](), errors: []int{400, 404, 422}},
 		"GET /endpoints/{id}/attempts": {summary: "List endpoint attempts", tag: "endpoints", access: accessKey, status: 200, response: typ[list[delivery.Attempt]](),
 			params: append(openapi3.Parameters{outcome}, pageParams()...), errors: []int{404, 422}},
 
+		"GET /endpoints/{id}/stats": {summary: "Endpoint stats", tag: "stats", access: accessKey, status: 200, response: typ[delivery.Stats](),
+			params: openapi3.Parameters{window}, errors: []int{404, 422}},
+		"GET /stats": {summary: "Tenant stats", tag: "stats", access: accessKey, status: 200, response: typ[delivery.TenantStats](),
+			params: openapi3.Parameters{window}, errors: []int{422}},
+
 		"POST /events": {summary: "Send event", tag: "events", access: accessKey, status: 202, body: reflect.TypeFor[delivery.EventInput](), response: typ[eventAccepted](),
-			params: openapi3.Parameters{idempotencyKey}, errors: []int{400, 413, 422, 503}},
-		"GET /events":               {summary: "List events", tag: "events", access: accessKey, status: 200, response: typ[list[delivery.Event]](), params: eventListParams(), errors: []int{422}},
+			params: openapi3.Parameters{idempotencyKey}, errors: []int{400, 402, 413, 422, 503}},
+		"GET /events":               {summary: "List events", tag: "events", access: accessKey, status: 200, response: typ[list[delivery.EventDetail]](), params: eventListParams(), errors: []int{422}},
 		"GET /events/{id}":          {summary: "Get event with deliveries", tag: "events", access: accessKey, status: 200, response: typ[delivery.EventDetail](), errors: []int{404}},
 		"GET /events/{id}/attempts": {summary: "List event attempts", tag: "events", access: accessKey, status: 200, response: typ[list[delivery.Attempt]](), errors: []int{404}},
 
-		"POST /events/{id}/replay":     {summary: "Replay event", tag: "replays", access: accessKey, status: 202, body: reflect.TypeFor[replayEventInput](), optionalBody: true, response: typ[delivery.ReplayResult](), errors: []int{400, 404, 422}},
-		"POST /deliveries/{id}/replay": {summary: "Replay delivery", tag: "replays", access: accessKey, status: 202, response: typ[delivery.ReplayResult](), errors: []int{404, 422}},
-		"POST /replays":                {summary: "Start bulk replay", tag: "replays", access: accessKey, status: 202, body: reflect.TypeFor[bulkReplayInput](), optionalBody: true, response: typ[delivery.ReplayJob](), errors: []int{400, 404, 422}},
+		"POST /events/{id}/replay":     {summary: "Replay event", tag: "replays", access: accessKey, status: 202, body: reflect.TypeFor[replayEventInput](), optionalBody: true, response: typ[delivery.ReplayResult](), errors: []int{400, 402, 404, 422, 429}},
+		"POST /deliveries/{id}/replay": {summary: "Replay delivery", tag: "replays", access: accessKey, status: 202, response: typ[delivery.ReplayResult](), errors: []int{402, 404, 422, 429}},
+		"POST /replays":                {summary: "Start bulk replay", tag: "replays", access: accessKey, status: 202, body: reflect.TypeFor[bulkReplayInput](), optionalBody: true, response: typ[delivery.ReplayJob](), errors: []int{400, 402, 404, 422, 429}},
 		"GET /replays":                 {summary: "List bulk replays", tag: "replays", access: accessKey, status: 200, response: typ[list[delivery.ReplayJob]](), params: pageParams(), errors: []int{422}},
 		"GET /replays/{id}":            {summary: "Get bulk replay progress", tag: "replays", access: accessKey, status: 200, response: typ[delivery.ReplayJob](), errors: []int{404}},
 		"POST /replays/{id}/cancel":    {summary: "Cancel bulk replay", tag: "replays", access: accessKey, status: 200, response: typ[delivery.ReplayJob](), errors: []int{404}},
 
-		"GET /members":         {summary: "List members", tag: "members", access: accessSession, status: 200, response: typ[list[tenants.User]]()},
-		"POST /members":        {summary: "Invite member", tag: "members", access: accessSession, status: 201, body: reflect.TypeFor[tenants.MemberInput](), response: typ[memberInvited](), errors: []int{400, 409, 422}},
-		"PATCH /members/{id}":  {summary: "Change member role", tag: "members", access: accessSession, status: 200, body: reflect.TypeFor[tenants.MemberPatch](), response: typ[tenants.User](), errors: []int{400, 404, 409, 422}},
-		"DELETE /members/{id}": {summary: "Remove member", tag: "members", access: accessSession, status: 204, errors: []int{404, 409}},
+		"GET /members":              {summary: "List members", tag: "members", access: accessSession, status: 200, response: typ[list[tenants.User]]()},
+		"POST /members":             {summary: "Invite member", tag: "members", access: accessSession, status: 201, body: reflect.TypeFor[tenants.MemberInput](), response: typ[tenants.User](), errors: []int{400, 409, 422}},
+		"POST /members/{id}/invite": {summary: "Resend a member's invite", tag: "members", access: accessSession, status: 202, response: typ[tenants.User](), errors: []int{404, 409}},
+		"PATCH /members/{id}":       {summary: "Change member role", tag: "members", access: accessSession, status: 200, body: reflect.TypeFor[tenants.MemberPatch](), response: typ[tenants.User](), errors: []int{400, 404, 409, 422}},
+		"DELETE /members/{id}":      {summary: "Remove member", tag: "members", access: accessSession, status: 204, errors: []int{404, 409}},
 
 		"GET /staff/tenants":                        {summary: "Staff search tenants", tag: "staff", access: accessStaff, status: 200, response: typ[list[tenants.TenantSummary]](), params: append(openapi3.Parameters{q}, pageParams()...), errors: []int{404, 422}},
 		"GET /staff/tenants/{id}":                   {summary: "Staff get tenant", tag: "staff", access: accessStaff, status: 200, response: typ[staffTenantView](), errors: []int{404}},
@@ -138,8 +164,10 @@ func operations() map[string]op {
 		"GET /staff/audit": {summary: "Staff audit log", tag: "staff", access: accessStaff, status: 200, response: typ[list[tenants.AuditEntry]](),
 			params: append(openapi3.Parameters{tenantID}, pageParams()...), errors: []int{404, 422}},
 
-		"GET /billing":                    {summary: "Billing overview", tag: "billing", access: accessSession, status: 200, response: typ[billing.Overview]()},
-		"PUT /billing/plan":               {summary: "Change plan", tag: "billing", access: accessSession, status: 200, body: reflect.TypeFor[planInput](), response: typ[billing.Overview](), errors: []int{400, 422}},
+		"GET /billing":      {summary: "Billing overview", tag: "billing", access: accessSession, status: 200, response: typ[billing.Overview]()},
+		"PUT /billing/plan": {summary: "Change plan", tag: "billing", access: accessSession, status: 200, body: reflect.TypeFor[planInput](), response: typ[billing.Overview](), errors: []int{400, 402, 422, 503}},
+		"POST /staff/tenants/{id}/billing/lift-restriction": {summary: "Staff lift the overdue-invoice restriction", tag: "staff", access: accessStaff, status: 200,
+			body: reflect.TypeFor[liftRestrictionInput](), response: typ[staffBilling](), errors: []int{400, 404, 422}},
 		"GET /billing/invoices":           {summary: "List invoices", tag: "billing", access: accessSession, status: 200, response: typ[list[billing.Invoice]](), params: pageParams(), errors: []int{422}},
 		"GET /staff/tenants/{id}/billing": {summary: "Staff get tenant billing", tag: "staff", access: accessStaff, status: 200, response: typ[staffBilling](), errors: []int{404}},
 
@@ -164,8 +192,9 @@ func operations() map[string]op {
 // errorDescriptions describes the error responses by status.
 func errorDescriptions() map[int]string {
 	return map[int]string{
-		400: "malformed JSON or body (bad_request)", 401: "missing or bad credentials", 403: "role or CSRF check failed",
-		404: "not found (also another tenant's object)", 409: "conflict", 413: "body over 256 KiB",
+		400: "malformed JSON or body (bad_request)", 401: "missing or bad credentials", 402: "payment required (payment_required): a paid plan needs an accepted payment method, or an invoice is overdue",
+		403: "role or CSRF check failed",
+		404: "not found (also another tenant's object)", 409: "conflict", 413: "body over " + ferry.FormatBytes(delivery.MaxPayloadBytes),
 		422: "a field failed validation", 429: "rate limited (Retry-After)", 503: "database unavailable; retry",
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ferry-dev/ferry"
 	"github.com/ferry-dev/ferry/billing"
 	"github.com/ferry-dev/ferry/delivery"
 	"github.com/ferry-dev/ferry/delivery/queue"
@@ -120,6 +121,8 @@ func enumOf(t reflect.Type) []any {
 		return enum(tenants.RoleOwner, tenants.RoleAdmin, tenants.RoleViewer)
 	case reflect.TypeFor[tenants.PrincipalKind]():
 		return enum(tenants.KindUser, tenants.KindStaff, tenants.KindAPIKey)
+	case reflect.TypeFor[tenants.Restriction]():
+		return enum(tenants.RestrictPasswordChange, tenants.RestrictTOTPEnrolment)
 	}
 	return nil
 }
@@ -177,13 +180,37 @@ func domainFields() map[reflect.Type]map[string]fieldSpec {
 			"url":                   {format: "uri", description: "required for kind http; none for kind queue"},
 			"kind":                  {description: "http (default): Ferry pushes to url; queue: consumers pull"},
 			"rate_limit_per_second": {description: "attempts per second at most; absent or null: unlimited"},
+			"event_types":           {description: "event types, or patterns ending in * (order.*; * alone: every type); empty: every type"},
+			"filter":                {description: "CEL expression over event (id, type, created_at, data); the endpoint gets an event only when it is true; empty: every event. Invalid: 422 with the compiler's message"},
 		},
 		reflect.TypeFor[delivery.EndpointPatch](): {
 			"rate_limit_per_second": {description: "0 removes the limit"},
+			"event_types":           {description: "event types, or patterns ending in * (order.*; * alone: every type); empty: every type"},
+			"filter":                {description: "CEL expression over event (id, type, created_at, data); the endpoint gets an event only when it is true; empty: every event. Invalid: 422 with the compiler's message"},
 		},
 		reflect.TypeFor[delivery.Endpoint](): {
 			"rate_limit_per_second": {description: "null: unlimited"},
 			"url":                   {description: "empty for kind queue"},
+			"event_types":           {description: "event types, or patterns ending in * (order.*; * alone: every type); empty: every type"},
+			"filter":                {description: "CEL expression over event (id, type, created_at, data); the endpoint gets an event only when it is true; empty: every event. Invalid: 422 with the compiler's message"},
+		},
+		reflect.TypeFor[delivery.RoutingTestInput](): {
+			"event":  {required: true, description: "a sample event"},
+			"filter": {description: "an unsaved filter to try instead of the endpoint's"},
+		},
+		reflect.TypeFor[delivery.RoutingTestEvent](): {
+			"type":       {required: true, description: "event type, e.g. order.created"},
+			"data":       {required: true, description: "the event's JSON payload"},
+			"id":         {description: "default: a fresh id", format: "uuid"},
+			"created_at": {description: "default: now", format: "date-time"},
+		},
+		reflect.TypeFor[delivery.RoutingTestResult](): {
+			"matched":      {description: "the event type matches and the filter accepts the event"},
+			"filter_error": {description: "the filter's compile or evaluation error (counts as not matched)"},
+			"payload":      {description: "the body the endpoint would receive"},
+			"headers":      {description: "the endpoint's own headers sent with it; Ferry's webhook-* headers come on top"},
+			"cancelled":    {description: "the delivery would not be made"},
+			"error":        {description: "why the delivery would fail"},
 		},
 		reflect.TypeFor[delivery.SecretInfo](): {
 			"secret":   {description: "current whsec_ secret"},
@@ -191,7 +218,7 @@ func domainFields() map[reflect.Type]map[string]fieldSpec {
 		},
 		reflect.TypeFor[delivery.EventInput](): {
 			"type":            {required: true, description: "event type, e.g. invoice.paid"},
-			"data":            {required: true, description: "any JSON value but null (payload up to 256 KiB)"},
+			"data":            {required: true, description: "any JSON value but null (payload up to " + ferry.FormatBytes(delivery.MaxPayloadBytes) + ")"},
 			"idempotency_key": {description: "same key within 24 h returns the original event (or send Idempotency-Key)"},
 		},
 		reflect.TypeFor[delivery.Event](): {

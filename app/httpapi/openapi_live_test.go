@@ -20,6 +20,7 @@ import (
 
 	"github.com/ferry-dev/ferry/app"
 	"github.com/ferry-dev/ferry/app/httpapi"
+	"github.com/ferry-dev/ferry/tenants"
 	"github.com/ferry-dev/ferry/tests/testenv"
 )
 
@@ -63,6 +64,11 @@ func TestOpenAPIDescribesLiveResponses(t *testing.T) {
 	key.call(200, "PATCH /endpoints/{id}", map[string]any{"description": "paid orders"}, ep)
 	key.call(200, "GET /endpoints/{id}/secret", nil, ep)
 	key.call(200, "POST /endpoints/{id}/secret/rotate", nil, ep)
+	key.call(422, "PATCH /endpoints/{id}", map[string]any{"filter": "event.data.id >"}, ep)
+	key.call(200, "POST /endpoints/{id}/test-routing", map[string]any{"event": map[string]any{"type": "order.paid", "data": map[string]any{"id": 42}},
+		"filter": "event.data.id > 40"}, ep)
+	key.call(200, "POST /endpoints/{id}/test-routing", map[string]any{"event": map[string]any{"type": "order.paid", "data": map[string]any{"id": 42}},
+		"filter": "event.data.nope"}, ep)
 
 	ev := key.call(202, "POST /events", map[string]any{"type": "order.paid", "data": map[string]any{"id": 42}}).str(t, "id")
 	var delivery string
@@ -79,6 +85,9 @@ func TestOpenAPIDescribesLiveResponses(t *testing.T) {
 	key.call(200, "GET /events", nil)
 	key.call(200, "GET /events/{id}/attempts", nil, ev)
 	key.call(200, "GET /endpoints/{id}/attempts", nil, ep)
+	key.call(200, "GET /endpoints/{id}/stats", nil, ep)
+	key.call(404, "GET /endpoints/{id}/stats", nil, "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b")
+	key.call(200, "GET /stats", nil)
 
 	key.call(202, "POST /events/{id}/replay", map[string]any{}, ev)
 	key.call(202, "POST /deliveries/{id}/replay", nil, delivery)
@@ -112,6 +121,11 @@ func TestOpenAPIDescribesLiveResponses(t *testing.T) {
 
 	owner.call(200, "GET /members", nil)
 	invited := owner.call(201, "POST /members", map[string]string{"email": "viewer@example.com", "role": "viewer"}).str(t, "id")
+	owner.call(202, "POST /members/{id}/invite", nil, invited)
+	anon.call(422, "POST /auth/invites/accept", map[string]string{"token": "not-a-token", "password": "a long new password"})
+	anon.call(202, "POST /auth/password-reset", map[string]string{"email": "owner@example.com"})
+	anon.call(422, "POST /auth/password-reset/confirm", map[string]string{"token": "not-a-token", "new_password": "a long new password"})
+	anon.call(422, "POST /auth/verify-email", map[string]string{"token": "not-a-token"})
 	owner.call(200, "PATCH /members/{id}", map[string]string{"role": "admin"}, invited)
 	owner.call(204, "DELETE /members/{id}", nil, invited)
 
@@ -119,12 +133,14 @@ func TestOpenAPIDescribesLiveResponses(t *testing.T) {
 	owner.call(200, "PUT /billing/plan", map[string]string{"plan": "pro"})
 	owner.call(200, "GET /billing/invoices", nil)
 
-	if _, err := a.Tenants.CreateStaff(context.Background(), "staff@ferry.example", "staff password 123"); err != nil {
+	if _, err := a.Tenants.CreateStaff(context.Background(), tenants.StaffInput{Email: "staff@ferry.example", Password: "staff password 123"}); err != nil {
 		t.Fatalf("create staff: %v", err)
 	}
 	staff := v.client(a.URL())
 	staff.call(200, "POST /auth/login", map[string]string{"email": "staff@ferry.example", "password": "staff password 123"})
 	staff.call(200, "GET /staff/tenants", nil)
+	staff.call(201, "POST /me/totp", nil)
+	staff.call(422, "POST /me/totp/confirm", map[string]string{"code": "000000"})
 	staff.call(200, "GET /staff/tenants/{id}", nil, tenantID)
 	staff.call(200, "GET /staff/tenants/{id}/events", nil, tenantID)
 	staff.call(200, "GET /staff/tenants/{id}/events/{event_id}", nil, tenantID, ev)
@@ -133,9 +149,11 @@ func TestOpenAPIDescribesLiveResponses(t *testing.T) {
 	staff.call(200, "GET /staff/tenants/{id}/replays/{replay_id}", nil, tenantID, staffJob)
 	staff.call(200, "GET /staff/audit", nil)
 	staff.call(200, "GET /staff/tenants/{id}/billing", nil, tenantID)
+	staff.call(200, "POST /staff/tenants/{id}/billing/lift-restriction", map[string]string{"reason": "ticket 3"}, tenantID)
 
 	key.call(204, "DELETE /endpoints/{id}", nil, ep)
 	anon.call(200, "GET /openapi.json", nil)
+	owner.call(204, "POST /me/password", map[string]string{"current_password": "correct horse battery", "new_password": "another horse battery"})
 	owner.call(204, "POST /auth/logout", nil)
 
 	for _, op := range v.documented() {
@@ -305,13 +323,14 @@ func (c *client) call(want int, op string, body any, args ...string) object {
 // consumer groups until the test ends.
 func startApp(t *testing.T) *app.App {
 	t.Helper()
+	brokers := testenv.Kafka(t)
 	cfg := app.Config{
 		Dev:                   true,
 		HTTPAddr:              "127.0.0.1:0",
 		DatabaseURL:           testenv.Postgres(t),
 		DBMaxConns:            10,
-		KafkaBrokers:          testenv.Kafka(t),
-		KafkaTopicPrefix:      testenv.Name("t") + ".",
+		KafkaBrokers:          brokers,
+		KafkaTopicPrefix:      testenv.TopicPrefix(t, brokers),
 		KafkaGroup:            testenv.Name("g"),
 		KafkaPartitions:       2,
 		KafkaReplication:      1,

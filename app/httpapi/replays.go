@@ -136,7 +136,7 @@ func (s *server) createReplay(c *fiber.Ctx) error {
 }
 
 func (s *server) listReplays(c *fiber.Ctx) error {
-	pg, err := page(c)
+	pg, err := pageRequest(c)
 	if err != nil {
 		return err
 	}

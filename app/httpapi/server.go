@@ -32,7 +32,8 @@ type Deps struct {
 	Queues *queue.Service
 	// Ready reports whether Postgres and Kafka answer.
 	Ready func(ctx context.Context) error
-	// MetricsHandler serves /metrics.
+	// MetricsHandler serves /metrics on the main listener; nil when
+	// metrics have their own listener (FERRY_METRICS_ADDR) or are off.
 	MetricsHandler http.Handler
 	// Portal is the built frontend (index.html at its root).
 	Portal fs.FS
@@ -42,6 +43,12 @@ type Deps struct {
 	// APIRateLimit is the API requests per second allowed per tenant in
 	// this process (0 = unlimited).
 	APIRateLimit int
+	// TrustedProxies are reverse proxies whose X-Forwarded-For names the
+	// client address (login and sign-up limits per address); without
+	// them the connection's address is the client's.
+	TrustedProxies []string
+	// HSTS sends Strict-Transport-Security (production, behind https).
+	HSTS bool
 }
 
 type server struct {
@@ -60,7 +67,7 @@ func New(d Deps) *fiber.App {
 		panic(err)
 	}
 	s := &server{Deps: d, limiter: newTenantLimiter(d.APIRateLimit), openapi: doc}
-	app := fiber.New(fiber.Config{
+	cfg := fiber.Config{
 		// fasthttp answers a body over BodyLimit and closes at once, while
 		// the client is still writing: the client then sees a connection
 		// reset, not our 413. So it reads bodies up to readBodyLimit, and
@@ -74,19 +81,34 @@ func New(d Deps) *fiber.App {
 		ReadTimeout:  30 * time.Second,
 		WriteTimeout: 30 * time.Second,
 		IdleTimeout:  120 * time.Second,
-	})
+	}
+	if len(d.TrustedProxies) > 0 {
+		cfg = fiberConfigWithProxies(cfg, d.TrustedProxies)
+	}
+	app := fiber.New(cfg)
+	app.Use(securityHeaders(d.HSTS))
 	app.Use(limitBody)
 	app.Get("/healthz", func(c *fiber.Ctx) error { return c.JSON(fiber.Map{"status": "ok"}) })
 	app.Get("/readyz", s.readyz)
 	if d.MetricsHandler != nil {
 		app.Get("/metrics", adaptor.HTTPHandler(d.MetricsHandler))
+	} else {
+		// Metrics live on their own listener (or nowhere): never the portal.
+		app.Get("/metrics", func(c *fiber.Ctx) error { return fiber.ErrNotFound })
 	}
 
 	api := app.Group("/api/v1")
 	api.Post("/auth/signup", s.signup)
 	api.Post("/auth/login", s.login)
 	api.Post("/auth/logout", s.logout)
-	api.Get("/me", s.auth(anySession, tenants.RoleViewer), s.me)
+	api.Post("/auth/password-reset", s.requestPasswordReset)
+	api.Post("/auth/password-reset/confirm", s.confirmPasswordReset)
+	api.Post("/auth/invites/accept", s.acceptInvite)
+	api.Post("/auth/verify-email", s.verifyEmail)
+	api.Get("/me", s.auth(restrictedSession, tenants.RoleViewer), s.me)
+	api.Post("/me/password", s.auth(restrictedSession, tenants.RoleViewer), s.changePassword)
+	api.Post("/me/totp", s.auth(restrictedSession, tenants.RoleViewer), s.startTOTP)
+	api.Post("/me/totp/confirm", s.auth(restrictedSession, tenants.RoleViewer), s.confirmTOTP)
 
 	api.Post("/api-keys", s.auth(sessionOnly, tenants.RoleAdmin), s.createAPIKey)
 	api.Get("/api-keys", s.auth(sessionOnly, tenants.RoleViewer), s.listAPIKeys)
@@ -100,6 +122,9 @@ func New(d Deps) *fiber.App {
 	api.Get("/endpoints/:id/secret", s.auth(sessionOrKey, tenants.RoleAdmin), s.getSecret)
 	api.Post("/endpoints/:id/secret/rotate", s.auth(sessionOrKey, tenants.RoleAdmin), s.rotateSecret)
 	api.Get("/endpoints/:id/attempts", s.auth(sessionOrKey, tenants.RoleViewer), s.endpointAttempts)
+	api.Get("/endpoints/:id/stats", s.auth(sessionOrKey, tenants.RoleViewer), s.endpointStats)
+	api.Get("/stats", s.auth(sessionOrKey, tenants.RoleViewer), s.tenantStats)
+	api.Post("/endpoints/:id/test-routing", s.auth(sessionOrKey, tenants.RoleViewer), s.testRouting)
 
 	api.Post("/events", s.auth(sessionOrKey, tenants.RoleAdmin), s.createEvent)
 	api.Get("/events", s.auth(sessionOrKey, tenants.RoleViewer), s.listEvents)
@@ -115,6 +140,7 @@ func New(d Deps) *fiber.App {
 
 	api.Get("/members", s.auth(sessionOnly, tenants.RoleViewer), s.listMembers)
 	api.Post("/members", s.auth(sessionOnly, tenants.RoleOwner), s.inviteMember)
+	api.Post("/members/:id/invite", s.auth(sessionOnly, tenants.RoleOwner), s.resendInvite)
 	api.Patch("/members/:id", s.auth(sessionOnly, tenants.RoleOwner), s.updateMember)
 	api.Delete("/members/:id", s.auth(sessionOnly, tenants.RoleOwner), s.removeMember)
 
@@ -144,8 +170,10 @@ func (s *server) readyz(c *fiber.Ctx) error {
 	ctx, cancel := context.WithTimeout(c.UserContext(), 2*time.Second)
 	defer cancel()
 	if err := s.Ready(ctx); err != nil {
+		// The cause (host names, driver messages) goes to the log only:
+		// /readyz is often reachable from outside.
 		s.Log.WarnContext(ctx, "not ready", "err", err)
-		return c.Status(fiber.StatusServiceUnavailable).JSON(fiber.Map{"status": "unavailable", "error": err.Error()})
+		return c.Status(fiber.StatusServiceUnavailable).JSON(fiber.Map{"status": "unavailable"})
 	}
 	return c.JSON(fiber.Map{"status": "ready"})
 }
@@ -181,6 +209,17 @@ func (s *server) mountPortal(app *fiber.App) {
 	}))
 }
 
+// fiberConfigWithProxies makes c.IP() the client named by X-Forwarded-For
+// when the connection comes from one of proxies, and the connection's
+// address otherwise.
+func fiberConfigWithProxies(cfg fiber.Config, proxies []string) fiber.Config {
+	cfg.EnableTrustedProxyCheck = true
+	cfg.TrustedProxies = proxies
+	cfg.ProxyHeader = fiber.HeaderXForwardedFor
+	cfg.EnableIPValidation = true
+	return cfg
+}
+
 const (
 	// requestBodyLimit is the largest request the API accepts: the event
 	// payload limit plus headroom for the small envelope around data.
@@ -190,10 +229,16 @@ const (
 	readBodyLimit = 4 << 20
 )
 
+// errBodyTooLarge is the 413 for a request body over requestBodyLimit. It
+// names the payload limit, the one a client can act on.
+func errBodyTooLarge() *ferry.Error {
+	return &ferry.Error{Code: ferry.ETOOLARGE, Message: "request body exceeds " + ferry.FormatBytes(delivery.MaxPayloadBytes)}
+}
+
 // limitBody refuses request bodies over requestBodyLimit with 413.
 func limitBody(c *fiber.Ctx) error {
 	if len(c.Request().Body()) > requestBodyLimit {
-		return &ferry.Error{Code: ferry.ETOOLARGE, Message: "request body exceeds 256 KiB"}
+		return errBodyTooLarge()
 	}
 	return c.Next()
 }

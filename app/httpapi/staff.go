@@ -6,6 +6,7 @@ import (
 
 	"github.com/ferry-dev/ferry"
 	"github.com/ferry-dev/ferry/delivery"
+	"github.com/ferry-dev/ferry/page"
 	"github.com/ferry-dev/ferry/tenants"
 )
 
@@ -22,7 +23,7 @@ func (s *server) staffTenant(c *fiber.Ctx) (tenants.Tenant, error) {
 }
 
 func (s *server) staffSearchTenants(c *fiber.Ctx) error {
-	pg, err := page(c)
+	pg, err := pageRequest(c)
 	if err != nil {
 		return err
 	}
@@ -58,7 +59,7 @@ func (s *server) staffGetTenant(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	eps, _, err := s.Delivery.StaffEndpoints(ctx, t.ID, delivery.Page{Limit: delivery.MaxPageSize})
+	eps, _, err := s.Delivery.StaffEndpoints(ctx, t.ID, page.Request{Limit: page.MaxSize})
 	if err != nil {
 		return err
 	}
@@ -70,7 +71,7 @@ func (s *server) staffListEvents(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	pg, err := page(c)
+	pg, err := pageRequest(c)
 	if err != nil {
 		return err
 	}
@@ -81,8 +82,11 @@ func (s *server) staffListEvents(c *fiber.Ctx) error {
 	if f.Until, err = queryTime(c, "until"); err != nil {
 		return err
 	}
+	if f.EndpointID, err = queryUUID(c, "endpoint_id"); err != nil {
+		return err
+	}
 	if err := s.Tenants.Audit(c.UserContext(), principal(c), &t.ID, tenants.AuditListEvents, "",
-		fiber.Map{"type": f.Type, "status": f.Status, "since": f.Since, "until": f.Until}); err != nil {
+		fiber.Map{"type": f.Type, "status": f.Status, "endpoint_id": f.EndpointID, "since": f.Since, "until": f.Until}); err != nil {
 		return err
 	}
 	events, next, err := s.Delivery.ListEvents(c.UserContext(), t.ID, f, pg)
@@ -188,7 +192,7 @@ func (s *server) staffGetReplay(c *fiber.Ctx) error {
 }
 
 func (s *server) staffAudit(c *fiber.Ctx) error {
-	pg, err := page(c)
+	pg, err := pageRequest(c)
 	if err != nil {
 		return err
 	}

@@ -8,15 +8,16 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
-	"sync/atomic"
 	"time"
 
-	"github.com/ferry-dev/ferry/delivery"
-	"github.com/ferry-dev/ferry/delivery/internal/pgval"
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/prometheus/client_golang/prometheus"
 	"gorm.io/gorm"
+
+	"github.com/ferry-dev/ferry/delivery"
+	"github.com/ferry-dev/ferry/delivery/internal/pgval"
 )
 
 // attemptRecord is one attempt plus the delivery state it leads to.
@@ -34,11 +35,28 @@ type Config struct {
 	// MaxBatch bounds attempts per transaction (default 1000).
 	MaxBatch int
 	// DisableAfter disables an endpoint whose attempts have all failed for
-	// this long (default 5 days, scaled by the caller).
+	// this long (default DefaultDisableAfter, scaled by the caller).
 	DisableAfter time.Duration
+	// FailingAfter is how long every attempt of an endpoint must have
+	// failed before ferry.endpoint.failing is emitted (default 15
+	// minutes, scaled by the caller).
+	FailingAfter time.Duration
+	// Relay publishes the deliveries of operational events once their
+	// batch commits; nil leaves them to the outbox sweeper.
+	Relay delivery.Enqueuer
+	// Notifier hears of operational events once committed (email); nil
+	// is delivery.NopNotifier.
+	Notifier delivery.Notifier
 	// Now is the clock for health tracking; nil uses time.Now.
 	Now func() time.Time
+	// BatchSize, if set, observes how many attempts each committed batch
+	// held (delivery.Metrics.AttemptLogBatch).
+	BatchSize prometheus.Observer
 }
+
+// DefaultDisableAfter is how long an endpoint may fail without a success
+// before it is disabled, when Config.DisableAfter is unset.
+const DefaultDisableAfter = 5 * 24 * time.Hour
 
 // AttemptLog writes attempts in batches: each transaction COPYs the
 // attempts into the partitioned log, advances their deliveries and tracks
@@ -49,8 +67,6 @@ type Log struct {
 	cfg Config
 	log *slog.Logger
 	ch  chan pendingRecord
-	// batches counts committed batches (tests check attempts share them).
-	batches atomic.Int64
 }
 
 type pendingRecord struct {
@@ -61,9 +77,16 @@ type pendingRecord struct {
 // NewAttemptLog returns an AttemptLog; call Run to start it.
 func New(db *gorm.DB, cfg Config, log *slog.Logger) *Log {
 	cfg.MaxBatch = cmp.Or(cfg.MaxBatch, 1000)
-	cfg.DisableAfter = cmp.Or(cfg.DisableAfter, 5*24*time.Hour)
+	cfg.DisableAfter = cmp.Or(cfg.DisableAfter, DefaultDisableAfter)
+	cfg.FailingAfter = cmp.Or(cfg.FailingAfter, 15*time.Minute)
+	if cfg.Notifier == nil {
+		cfg.Notifier = delivery.NopNotifier{}
+	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
+	}
+	if cfg.BatchSize == nil {
+		cfg.BatchSize = prometheus.ObserverFunc(func(float64) {})
 	}
 	return &Log{db: db, cfg: cfg, log: log, ch: make(chan pendingRecord, cfg.MaxBatch)}
 }
@@ -110,7 +133,7 @@ func (l *Log) Run(ctx context.Context) error {
 		}
 		err := l.write(ctx, batch)
 		if err == nil {
-			l.batches.Add(1)
+			l.cfg.BatchSize.Observe(float64(len(batch)))
 		}
 		if err != nil {
 			l.log.Warn("attempt log batch failed", "err", err, "attempts", len(batch))
@@ -194,8 +217,10 @@ func (l *Log) write(ctx context.Context, batch []pendingRecord) error {
 	}
 	now := l.cfg.Now().UTC()
 
+	var emitted []delivery.OperationalEvent
+	var jobs []delivery.Job
 	// pgx directly: COPY is an order of magnitude faster than INSERT here.
-	return pgval.WithConn(ctx, l.db, func(pc *pgx.Conn) error {
+	err := pgval.WithConn(ctx, l.db, func(pc *pgx.Conn) error {
 		return pgx.BeginFunc(ctx, pc, func(tx pgx.Tx) error {
 			if _, err := tx.CopyFrom(ctx, pgx.Identifier{"attempts"}, attemptCopyColumns, pgx.CopyFromRows(rows)); err != nil {
 				return fmt.Errorf("copy attempts: %w", err)
@@ -211,22 +236,62 @@ func (l *Log) write(ctx context.Context, batch []pendingRecord) error {
 				ids, statuses, numbers, firsts, starts, nexts, now); err != nil {
 				return fmt.Errorf("update deliveries: %w", err)
 			}
-			return l.trackHealth(ctx, tx, succeeded, failed, now)
+			if err := writeRollups(ctx, tx, batch); err != nil {
+				return err
+			}
+			ops, err := l.trackHealth(ctx, tx, succeeded, failed, now)
+			if err != nil {
+				return err
+			}
+			exhausted, err := exhaustedEvents(ctx, tx, latest)
+			if err != nil {
+				return err
+			}
+			emitted, jobs, err = delivery.EmitOperational(ctx, tx, append(ops, exhausted...), now)
+			return err
 		})
 	})
+	if err != nil {
+		return err
+	}
+	if len(jobs) > 0 && l.cfg.Relay != nil {
+		l.cfg.Relay.Enqueue(jobs)
+	}
+	for _, ev := range emitted {
+		l.cfg.Notifier.OperationalEvent(ctx, ev)
+	}
+	return nil
 }
 
 // trackHealth clears failing_since on success, starts it on failure, and
-// disables an endpoint that has failed for DisableAfter (PRODUCT §4).
-func (l *Log) trackHealth(ctx context.Context, tx pgx.Tx, succeeded, failed []uuid.UUID, now time.Time) error {
+// disables an endpoint that has failed for DisableAfter (README, Delivery
+// guarantees: Endpoint health). It returns the operational events of the
+// transitions it made: failing (every attempt failed for FailingAfter; once
+// per failing period), disabled, and recovered (a success ending a period
+// that was reported failing).
+func (l *Log) trackHealth(ctx context.Context, tx pgx.Tx, succeeded, failed []uuid.UUID, now time.Time) ([]delivery.OperationalEvent, error) {
+	var ops []delivery.OperationalEvent
 	if len(succeeded) > 0 {
-		if _, err := tx.Exec(ctx, `UPDATE endpoints SET failing_since = NULL
-			WHERE id = ANY($1) AND failing_since IS NOT NULL`, pgval.Array(succeeded)); err != nil {
-			return fmt.Errorf("clear endpoint failure: %w", err)
+		rows, err := tx.Query(ctx, `UPDATE endpoints e SET failing_since = NULL, failing_notified_since = NULL
+			FROM (SELECT id, failing_since, failing_notified_since FROM endpoints
+				WHERE id = ANY($1) AND failing_since IS NOT NULL ORDER BY id FOR UPDATE) old
+			WHERE e.id = old.id
+			RETURNING e.id, e.tenant_id, e.url, old.failing_since, old.failing_notified_since IS NOT DISTINCT FROM old.failing_since`,
+			pgval.Array(succeeded))
+		if err != nil {
+			return nil, fmt.Errorf("clear endpoint failure: %w", err)
 		}
+		recovered, err := healthEvents(rows, func(ep endpointHealth) (delivery.OperationalEvent, bool) {
+			at := now
+			return l.healthEvent(delivery.OpEndpointRecovered, ep, "", &at), ep.flag
+		})
+		if err != nil {
+			return nil, fmt.Errorf("clear endpoint failure: %w", err)
+		}
+		ops = append(ops, recovered...)
 	}
 	if len(failed) == 0 {
-		return nil
+		return ops, nil
 	}
 	if succeeded == nil {
 		// A nil slice is SQL NULL, and "NOT (id = ANY(NULL))" is never
@@ -235,28 +300,114 @@ func (l *Log) trackHealth(ctx context.Context, tx pgx.Tx, succeeded, failed []uu
 	}
 	if _, err := tx.Exec(ctx, `UPDATE endpoints SET failing_since = $2
 		WHERE id = ANY($1) AND failing_since IS NULL AND NOT (id = ANY($3))`, pgval.Array(failed), now, pgval.Array(succeeded)); err != nil {
-		return fmt.Errorf("mark endpoint failing: %w", err)
+		return nil, fmt.Errorf("mark endpoint failing: %w", err)
 	}
-	rows, err := tx.Query(ctx, `UPDATE endpoints SET enabled = false, updated_at = $2,
+	rows, err := tx.Query(ctx, `UPDATE endpoints SET failing_notified_since = failing_since
+		WHERE id = ANY($1) AND failing_since <= $2 AND failing_notified_since IS DISTINCT FROM failing_since
+		RETURNING id, tenant_id, url, failing_since, false`, pgval.Array(failed), now.Add(-l.cfg.FailingAfter))
+	if err != nil {
+		return nil, fmt.Errorf("report endpoint failing: %w", err)
+	}
+	failing, err := healthEvents(rows, func(ep endpointHealth) (delivery.OperationalEvent, bool) {
+		return l.healthEvent(delivery.OpEndpointFailing, ep, "", nil), true
+	})
+	if err != nil {
+		return nil, fmt.Errorf("report endpoint failing: %w", err)
+	}
+	ops = append(ops, failing...)
+	rows, err = tx.Query(ctx, `UPDATE endpoints SET enabled = false, updated_at = $2,
 		disabled_reason = 'disabled automatically: every delivery failed since ' || to_char(failing_since AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
 		WHERE id = ANY($1) AND enabled AND failing_since < $3
-		RETURNING id, tenant_id, disabled_reason`, pgval.Array(failed), now, now.Add(-l.cfg.DisableAfter))
+		RETURNING id, tenant_id, url, failing_since, false, disabled_reason`, pgval.Array(failed), now, now.Add(-l.cfg.DisableAfter))
 	if err != nil {
-		return fmt.Errorf("disable failing endpoints: %w", err)
+		return nil, fmt.Errorf("disable failing endpoints: %w", err)
+	}
+	disabled, err := healthEvents(rows, func(ep endpointHealth) (delivery.OperationalEvent, bool) {
+		l.log.Warn("endpoint disabled automatically", "endpoint_id", ep.id, "tenant_id", ep.tenantID, "reason", ep.reason)
+		return l.healthEvent(delivery.OpEndpointDisabled, ep, ep.reason, nil), true
+	})
+	if err != nil {
+		return nil, fmt.Errorf("disable failing endpoints: %w", err)
+	}
+	return append(ops, disabled...), nil
+}
+
+// endpointHealth is an endpoint whose health changed, as the health
+// statements return it.
+type endpointHealth struct {
+	id, tenantID uuid.UUID
+	url          string
+	failingSince time.Time
+	flag         bool // recovered: the failing period had been reported
+	reason       string
+}
+
+// healthEvents reads the rows of a health statement and turns each into
+// an operational event when event says so.
+func healthEvents(rows pgx.Rows, event func(endpointHealth) (delivery.OperationalEvent, bool)) ([]delivery.OperationalEvent, error) {
+	defer rows.Close()
+	var out []delivery.OperationalEvent
+	for rows.Next() {
+		var ep endpointHealth
+		dest := []any{&ep.id, &ep.tenantID, &ep.url, &ep.failingSince, &ep.flag}
+		if len(rows.FieldDescriptions()) > len(dest) {
+			dest = append(dest, &ep.reason)
+		}
+		if err := rows.Scan(dest...); err != nil {
+			return nil, err
+		}
+		if ev, ok := event(ep); ok {
+			out = append(out, ev)
+		}
+	}
+	return out, rows.Err()
+}
+
+// healthEvent is the operational event typ about ep; its idempotency key
+// names the failing period, so it happens once per period.
+func (l *Log) healthEvent(typ string, ep endpointHealth, reason string, recoveredAt *time.Time) delivery.OperationalEvent {
+	since := ep.failingSince.UTC()
+	return delivery.OperationalEvent{TenantID: ep.tenantID, Type: typ, About: ep.id,
+		Key:  fmt.Sprintf("%s:%s:%d", typ, ep.id, since.UnixMicro()),
+		Data: delivery.EndpointHealthData{EndpointID: ep.id, URL: ep.url, FailingSince: since, Reason: reason, RecoveredAt: recoveredAt}}
+}
+
+// exhaustedEvents returns ferry.delivery.exhausted for each delivery the
+// batch exhausted, except deliveries of operational events (the loop
+// rule).
+func exhaustedEvents(ctx context.Context, tx pgx.Tx, latest map[uuid.UUID]Record) ([]delivery.OperationalEvent, error) {
+	var ids []uuid.UUID
+	for id, r := range latest {
+		if r.Status == delivery.StatusExhausted {
+			ids = append(ids, id)
+		}
+	}
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	rows, err := tx.Query(ctx, `SELECT d.id, e.type FROM deliveries d JOIN events e ON e.id = d.event_id
+		WHERE d.id = ANY($1) AND e.type NOT LIKE 'ferry.%'`, pgval.Array(ids))
+	if err != nil {
+		return nil, fmt.Errorf("exhausted deliveries: %w", err)
 	}
 	defer rows.Close()
+	var out []delivery.OperationalEvent
 	for rows.Next() {
-		var id, tenantID uuid.UUID
-		var reason string
-		if err := rows.Scan(&id, &tenantID, &reason); err != nil {
-			return fmt.Errorf("disable failing endpoints: %w", err)
+		var id uuid.UUID
+		var typ string
+		if err := rows.Scan(&id, &typ); err != nil {
+			return nil, fmt.Errorf("exhausted deliveries: %w", err)
 		}
-		l.log.Warn("endpoint disabled automatically", "endpoint_id", id, "tenant_id", tenantID, "reason", reason)
+		r := latest[id]
+		out = append(out, delivery.OperationalEvent{TenantID: r.TenantID, Type: delivery.OpDeliveryExhausted, About: r.EndpointID,
+			Key: fmt.Sprintf("%s:%s:%d", delivery.OpDeliveryExhausted, id, r.AttemptNumber),
+			Data: delivery.DeliveryExhaustedData{DeliveryID: id, EventID: r.EventID, EventType: typ, EndpointID: r.EndpointID,
+				AttemptCount: r.AttemptNumber, LastAttemptAt: r.StartedAt.UTC()}})
 	}
 	if err := rows.Err(); err != nil {
-		return fmt.Errorf("disable failing endpoints: %w", err)
+		return nil, fmt.Errorf("exhausted deliveries: %w", err)
 	}
-	return nil
+	return out, nil
 }
 
 // storableHeaders makes header names and values storable in jsonb, which

@@ -77,7 +77,7 @@ func (p *Partitions) Maintain(ctx context.Context) error {
 		}
 		p.log.Info("dropped expired attempt partition", "partition", n)
 	}
-	return nil
+	return pruneRollups(ctx, p.db, p.now())
 }
 
 // Run maintains partitions every Interval until ctx ends.

@@ -81,7 +81,7 @@ func NewDispatcher(db *gorm.DB, cipher *delivery.Cipher, sender *egress.Sender, 
 	d := &Dispatcher{
 		db: db, endpoints: newEndpointCache(db, cipher, cfg.EndpointTTL, now), sender: sender, pub: pub,
 		attempts: attempts, metrics: metrics, cfg: cfg, tiers: cfg.Policy.Tiers(), log: log, now: now,
-		states: newStateLoader(db), parking: newParkingLot(db, pub, log, now),
+		states: newStateLoader(db, metrics.StateBatch), parking: newParkingLot(db, pub, log, now),
 	}
 	d.lanes = newLanes(d, cfg)
 	return d
@@ -114,13 +114,22 @@ type pendingAttempt struct {
 	timedOut bool
 }
 
+// maxPrefetchAge bounds how old a prefetched delivery state may be when
+// its attempt starts; an older one is read again, since the delivery may
+// have moved on (a duplicate finished it, a replay reset it).
+const maxPrefetchAge = time.Second
+
 // attempt makes the attempt job asks for, unless Postgres shows it was
 // already made or the delivery is finished (then it returns nil, nil).
-// An error means the job must be tried again.
-func (d *Dispatcher) attempt(ctx context.Context, job delivery.Job) (*pendingAttempt, error) {
+// pre is the state prefetched when the job was admitted, or nil. An error
+// means the job must be tried again.
+func (d *Dispatcher) attempt(ctx context.Context, job delivery.Job, pre *stateRequest) (*pendingAttempt, error) {
 	log := d.log.With("tenant_id", job.TenantID, "event_id", job.EventID, "endpoint_id", job.EndpointID,
 		"delivery_id", job.DeliveryID, "attempt", job.Attempt)
-	st, found, err := d.states.load(ctx, job.DeliveryID)
+	if pre == nil || d.now().Sub(pre.startedAt) > maxPrefetchAge {
+		pre = d.states.prefetch(ctx, job.DeliveryID, d.now())
+	}
+	st, found, err := pre.wait(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("load delivery %s: %w", job.DeliveryID, err)
 	}

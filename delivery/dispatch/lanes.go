@@ -76,8 +76,9 @@ type tenantLoad struct {
 }
 
 type laneItem struct {
-	job  delivery.Job
-	done func()
+	job   delivery.Job
+	done  func()
+	state *stateRequest // prefetched at admission
 }
 
 func newLanes(d *Dispatcher, cfg Config) *lanes {
@@ -165,6 +166,7 @@ func (l *lanes) laneLocked(job delivery.Job, maxInFlight int) *lane {
 }
 
 func (l *lanes) admitLocked(ln *lane, item laneItem) {
+	item.state = l.d.states.prefetch(l.ctx, item.job.DeliveryID, l.d.now())
 	ln.queue = append(ln.queue, item)
 	ln.held++
 	ln.tenant.held++
@@ -302,7 +304,7 @@ func (l *lanes) work(ln *lane) {
 
 		l.d.metrics.Queued.Dec()
 		l.d.metrics.InFlight.Inc()
-		p, ok := l.attempt(item.job)
+		p, ok := l.attempt(item.job, item.state)
 		l.d.metrics.InFlight.Dec()
 		if p != nil {
 			l.mu.Lock()
@@ -320,10 +322,11 @@ func (l *lanes) work(ln *lane) {
 
 // attempt calls Dispatcher.attempt until it succeeds; false means the
 // dispatcher is stopping and the job goes back to Kafka uncommitted.
-func (l *lanes) attempt(job delivery.Job) (*pendingAttempt, bool) {
+func (l *lanes) attempt(job delivery.Job, pre *stateRequest) (*pendingAttempt, bool) {
 	wait := 100 * time.Millisecond
 	for {
-		p, err := l.d.attempt(l.ctx, job)
+		p, err := l.d.attempt(l.ctx, job, pre)
+		pre = nil // a retry reads afresh
 		if err == nil {
 			return p, true
 		}

@@ -84,8 +84,9 @@ func closedPortURL(t *testing.T) string {
 }
 
 // TestClassificationAgainstRealReceiver sends real requests to a local
-// receiver and checks the §4 outcome table for every listed status code,
-// redirects and unlisted codes, and each kind of network failure.
+// receiver and checks the outcome table (README, Delivery guarantees) for
+// every listed status code, redirects and unlisted codes, and each kind of
+// network failure.
 func TestClassificationAgainstRealReceiver(t *testing.T) {
 	t.Parallel()
 	srv := classificationReceiver(t, false)
@@ -213,8 +214,9 @@ func TestClassifyErrorWrapped(t *testing.T) {
 	}
 }
 
-// TestClassifyStatusEveryCode checks every status code against the §4
-// table: only 2xx succeeds, only the six listed codes drop.
+// TestClassifyStatusEveryCode checks every status code against the outcome
+// table (README, Delivery guarantees): only 2xx succeeds, only the six
+// listed codes drop.
 func TestClassifyStatusEveryCode(t *testing.T) {
 	t.Parallel()
 	drops := map[int]bool{400: true, 401: true, 403: true, 405: true, 406: true, 422: true}

@@ -3,27 +3,29 @@ package dispatch
 import (
 	"context"
 	"fmt"
-	"sync/atomic"
 	"time"
+
+	"github.com/google/uuid"
+	"github.com/prometheus/client_golang/prometheus"
+	"gorm.io/gorm"
 
 	"github.com/ferry-dev/ferry/delivery"
 	"github.com/ferry-dev/ferry/delivery/internal/batch"
 	"github.com/ferry-dev/ferry/delivery/internal/pgval"
-	"github.com/google/uuid"
-	"gorm.io/gorm"
 )
 
 // stateLoader answers the dispatcher's "what does Postgres record for this
 // delivery?" for many attempts with one query. Every attempt asks before
-// it sends (PRODUCT §5: a finished delivery is never sent again), so at
+// it sends (docs/contract.md#durability-on-ingest: a finished delivery is never sent again), so at
 // thousands of attempts a second one query each was the largest share of
 // Postgres' work. Concurrent callers' delivery ids are coalesced and read
 // with one `= ANY($1)` query per batch.
 type stateLoader struct {
 	db      *gorm.DB
 	batches *batch.Coalescer[*stateRequest]
-	// queries counts batch queries made (tests check loads share them).
-	queries atomic.Int64
+	// batchSize observes how many deliveries each query read
+	// (delivery.Metrics.StateBatch).
+	batchSize prometheus.Observer
 }
 
 const (
@@ -34,6 +36,7 @@ const (
 type stateRequest struct {
 	deliveryID uuid.UUID
 	done       chan stateResult
+	startedAt  time.Time // for prefetches: how fresh the answer is
 }
 
 type stateResult struct {
@@ -55,8 +58,8 @@ type deliveryState struct {
 	CreatedAt      time.Time
 }
 
-func newStateLoader(db *gorm.DB) *stateLoader {
-	l := &stateLoader{db: db}
+func newStateLoader(db *gorm.DB, batchSize prometheus.Observer) *stateLoader {
+	l := &stateLoader{db: db, batchSize: batchSize}
 	l.batches = batch.New(maxStateBatch, maxStateLoaders, l.loadBatch)
 	return l
 }
@@ -64,11 +67,23 @@ func newStateLoader(db *gorm.DB) *stateLoader {
 // load returns the delivery's state; found is false when Postgres has no
 // such delivery (its event or endpoint was deleted).
 func (l *stateLoader) load(ctx context.Context, deliveryID uuid.UUID) (deliveryState, bool, error) {
-	req := &stateRequest{deliveryID: deliveryID, done: make(chan stateResult, 1)}
+	return l.prefetch(ctx, deliveryID, time.Time{}).wait(ctx)
+}
+
+// prefetch starts loading the delivery's state and returns at once; a
+// lane calls it when it admits a job, so the read overlaps the wait for
+// a worker instead of holding one.
+func (l *stateLoader) prefetch(ctx context.Context, deliveryID uuid.UUID, now time.Time) *stateRequest {
+	req := &stateRequest{deliveryID: deliveryID, done: make(chan stateResult, 1), startedAt: now}
 	l.batches.Add(ctx, req)
+	return req
+}
+
+// wait returns what the load found.
+func (r *stateRequest) wait(ctx context.Context) (deliveryState, bool, error) {
 	select {
-	case r := <-req.done:
-		return r.state, r.found, r.err
+	case res := <-r.done:
+		return res.state, res.found, res.err
 	case <-ctx.Done():
 		return deliveryState{}, false, ctx.Err()
 	}
@@ -79,7 +94,7 @@ func (l *stateLoader) loadBatch(ctx context.Context, batch []*stateRequest) {
 	for i, r := range batch {
 		ids[i] = r.deliveryID
 	}
-	l.queries.Add(1)
+	l.batchSize.Observe(float64(len(ids)))
 	qctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	var rows []deliveryState

@@ -15,7 +15,9 @@ var refusedStrict = []netip.Prefix{
 	netip.MustParsePrefix("224.0.0.0/4"), netip.MustParsePrefix("240.0.0.0/4"),
 	netip.MustParsePrefix("::/128"), netip.MustParsePrefix("::1/128"), netip.MustParsePrefix("fc00::/7"),
 	netip.MustParsePrefix("fe80::/10"), netip.MustParsePrefix("ff00::/8"), netip.MustParsePrefix("64:ff9b::/96"),
-	netip.MustParsePrefix("2002::/16"),
+	netip.MustParsePrefix("2002::/16"), netip.MustParsePrefix("64:ff9b:1::/48"), netip.MustParsePrefix("fec0::/10"),
+	netip.MustParsePrefix("2001::/23"), netip.MustParsePrefix("::/96"), netip.MustParsePrefix("fd00:ec2::/32"),
+	netip.MustParsePrefix("100.100.100.200/32"), netip.MustParsePrefix("192.0.0.192/32"),
 }
 
 // refusedAlways stays refused even when private addresses are allowed
@@ -23,6 +25,13 @@ var refusedStrict = []netip.Prefix{
 var refusedAlways = []netip.Prefix{
 	netip.MustParsePrefix("169.254.0.0/16"), netip.MustParsePrefix("224.0.0.0/4"), netip.MustParsePrefix("0.0.0.0/32"),
 	netip.MustParsePrefix("::/128"), netip.MustParsePrefix("fe80::/10"), netip.MustParsePrefix("ff00::/8"),
+	// Cloud metadata outside link-local.
+	netip.MustParsePrefix("fd00:ec2::254/128"), netip.MustParsePrefix("100.100.100.200/32"),
+	netip.MustParsePrefix("192.0.0.192/32"),
+	// IPv6 forms carrying an IPv4 address (::1 aside, which is loopback).
+	netip.MustParsePrefix("::2/127"), netip.MustParsePrefix("::100/120"), netip.MustParsePrefix("::1:0/112"),
+	netip.MustParsePrefix("64:ff9b::/96"), netip.MustParsePrefix("64:ff9b:1::/48"), netip.MustParsePrefix("2002::/16"),
+	netip.MustParsePrefix("2001::/32"),
 }
 
 func within(ip netip.Addr, ps []netip.Prefix) bool {
@@ -40,7 +49,8 @@ func within(ip netip.Addr, ps []netip.Prefix) bool {
 func FuzzAddressPolicy(f *testing.F) {
 	for _, s := range []string{"127.0.0.1", "10.1.2.3", "169.254.169.254", "::ffff:169.254.169.254", "::1", "fe80::1",
 		"8.8.8.8", "2606:4700::1111", "100.64.0.1", "0.0.0.0", "::", "ff02::1", "64:ff9b::7f00:1", "2002:7f00:1::",
-		"192.0.0.8", "255.255.255.255", "fd00::1", "172.31.255.255", "172.32.0.0"} {
+		"192.0.0.8", "255.255.255.255", "fd00::1", "172.31.255.255", "172.32.0.0", "fd00:ec2::254", "100.100.100.200",
+		"192.0.0.192", "::a9fe:a9fe", "64:ff9b:1::a9fe:a9fe", "2001:0:4136:e378:8000:63bf:5601:5601", "fec0::1"} {
 		f.Add([]byte(netip.MustParseAddr(s).AsSlice()), uint16(443))
 	}
 	f.Fuzz(func(t *testing.T, raw []byte, port uint16) {

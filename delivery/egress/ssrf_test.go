@@ -52,6 +52,42 @@ func TestAddressPolicy(t *testing.T) {
 		{"ff02::1", always},
 		{"0.0.0.0", always},
 		{"::", always},
+		// Cloud metadata outside link-local, refused even in dev.
+		{"fd00:ec2::254", always},   // AWS IMDS over IPv6
+		{"fd00:ec2::253", always},   // AWS DNS over IPv6
+		{"100.100.100.200", always}, // Alibaba
+		{"192.0.0.192", always},     // Oracle
+		{"168.63.129.16", always},   // Azure wire server
+		{"169.254.170.2", always},   // AWS ECS task metadata
+		{"::ffff:100.100.100.200", always},
+		// IPv6 forms carrying an IPv4 address, refused whatever they carry.
+		{"::a9fe:a9fe", always},              // IPv4-compatible 169.254.169.254
+		{"::7f00:1", always},                 // IPv4-compatible 127.0.0.1
+		{"::808:808", always},                // IPv4-compatible 8.8.8.8
+		{"::ffff:0:a9fe:a9fe", always},       // SIIT 169.254.169.254
+		{"64:ff9b::a9fe:a9fe", always},       // NAT64 169.254.169.254
+		{"64:ff9b::7f00:1", always},          // NAT64 127.0.0.1
+		{"64:ff9b::6464:64c8", always},       // NAT64 100.100.100.200
+		{"64:ff9b::808:808", always},         // NAT64 8.8.8.8
+		{"64:ff9b:1:a9fe:a9:fe00::", always}, // local-use NAT64 (/48)
+		{"64:ff9b:1::a9fe:a9fe", always},     // local-use NAT64 (/96 layout)
+		{"2002:a9fe:a9fe::", always},         // 6to4 169.254.169.254
+		{"2002:7f00:1::1", always},           // 6to4 127.0.0.1
+		{"2002:c000:c0::", always},           // 6to4 192.0.0.192
+		// Teredo: client 169.254.169.254 stored inverted.
+		{"2001:0:4136:e378:8000:63bf:5601:5601", always},
+		{"2001:0:a9fe:a9fe::", always},
+		// Production only.
+		{"fec0::1", privateOnly},      // site-local
+		{"2001:db8::1", privateOnly},  // documentation
+		{"2001:2::1", privateOnly},    // benchmarking (IETF block)
+		{"100::1", privateOnly},       // discard
+		{"192.0.2.10", privateOnly},   // documentation
+		{"198.51.100.7", privateOnly}, // documentation
+		{"203.0.113.9", privateOnly},  // documentation
+		{"fe80::1%eth0", always},      // zoned link-local
+		{"fd12:3456::1", privateOnly}, // unique local
+		{"::ffff:192.168.0.1", privateOnly},
 	} {
 		ip := netip.MustParseAddr(c.addr)
 		prod := AddressPolicy{}.Check(ip)

@@ -5,6 +5,13 @@ import (
 	"time"
 )
 
+// Validate checks the configuration, including its TLS CA file and SASL
+// settings, without connecting.
+func (c Config) Validate() error {
+	_, err := c.withDefaults()
+	return err
+}
+
 // Config locates the cluster and names Ferry's topics and group.
 type Config struct {
 	Brokers []string
@@ -28,6 +35,11 @@ type Config struct {
 	Lag LagObserver
 	// Now is the clock for due times; nil uses time.Now.
 	Now func() time.Time
+	// Security configures TLS and SASL for every connection.
+	Security Security
+
+	// conn is Security validated and built by withDefaults.
+	conn connSecurity
 }
 
 // LagObserver records consumer lag per topic; *delivery.Metrics
@@ -58,6 +70,13 @@ func (c Config) withDefaults() (Config, error) {
 	}
 	if c.BatchTimeout == 0 {
 		c.BatchTimeout = 2 * time.Millisecond
+	}
+	if !c.conn.secure() {
+		conn, err := c.Security.build()
+		if err != nil {
+			return c, err
+		}
+		c.conn = conn
 	}
 	return c, nil
 }

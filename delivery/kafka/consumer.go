@@ -61,6 +61,7 @@ func (c *Consumer) newReader(name string, tier *dispatch.Tier) *topicReader {
 	topic := c.cfg.topic(name)
 	return &topicReader{name: name, topic: topic, tier: tier, offsets: newOffsets(), reader: kafkago.NewReader(kafkago.ReaderConfig{
 		Brokers: c.cfg.Brokers,
+		Dialer:  c.cfg.conn.dialer(), // TLS and SASL (security.go)
 		// One group per topic: a reader joining or leaving then rebalances
 		// only its own topic, not every tier at once.
 		GroupID:          c.cfg.GroupID + "." + name,

@@ -16,7 +16,8 @@ func EnsureTopics(ctx context.Context, cfg Config, names []string) error {
 	if err != nil {
 		return err
 	}
-	client := &kafkago.Client{Addr: kafkago.TCP(cfg.Brokers...)}
+	client := cfg.adminClient()
+	defer closeIdle(client)
 	req := &kafkago.CreateTopicsRequest{}
 	for _, n := range names {
 		tc := kafkago.TopicConfig{Topic: cfg.topic(n), NumPartitions: cfg.Partitions, ReplicationFactor: cfg.ReplicationFactor}
@@ -86,9 +87,24 @@ func Ping(ctx context.Context, cfg Config) error {
 	if err != nil {
 		return err
 	}
-	client := &kafkago.Client{Addr: kafkago.TCP(cfg.Brokers...)}
+	client := cfg.adminClient()
+	defer closeIdle(client)
 	if _, err := client.Metadata(ctx, &kafkago.MetadataRequest{Topics: []string{}}); err != nil {
 		return fmt.Errorf("kafka metadata: %w", err)
 	}
 	return nil
+}
+
+// adminClient returns a client for admin requests (topics, metadata)
+// with the configured TLS and SASL.
+func (c Config) adminClient() *kafkago.Client {
+	return &kafkago.Client{Addr: kafkago.TCP(c.Brokers...), Transport: c.conn.roundTripper()}
+}
+
+// closeIdle releases a secured admin client's own connection pool; the
+// default transport's pool is shared and stays.
+func closeIdle(client *kafkago.Client) {
+	if t, ok := client.Transport.(*kafkago.Transport); ok {
+		t.CloseIdleConnections()
+	}
 }

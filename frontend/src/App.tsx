@@ -8,6 +8,8 @@ import { SessionContext, type Session } from './session'
 import type { Me } from './types'
 import { Loading, ErrorMessage } from './components'
 import { LoginPage, SignupPage } from './pages/Auth'
+import { AcceptInvitePage, AccountPage, ForgotPasswordPage, ResetPasswordPage, RestrictedPage, VerifyEmailPage } from './pages/Account'
+import { isPublicPath } from './account'
 import { DashboardPage } from './pages/Dashboard'
 import { EndpointsPage } from './pages/Endpoints'
 import { EndpointDetailPage } from './pages/EndpointDetail'
@@ -31,6 +33,7 @@ const tenantRoutes: Route[] = [
   { pattern: '/api-keys', label: 'API keys', render: () => <ApiKeysPage /> },
   { pattern: '/members', label: 'Members', render: () => <MembersPage /> },
   { pattern: '/billing', label: 'Billing', render: () => <BillingPage /> },
+  { pattern: '/account', render: () => <AccountPage /> },
 ]
 
 const staffRoutes: Route[] = [
@@ -38,6 +41,7 @@ const staffRoutes: Route[] = [
   { pattern: '/staff/tenants/:id', render: (p) => <StaffTenantPage id={p.id} /> },
   { pattern: '/staff/tenants/:id/events/:eventId', render: (p) => <StaffEventPage tenantId={p.id} eventId={p.eventId} /> },
   { pattern: '/staff/audit', label: 'Audit log', render: () => <StaffAuditPage /> },
+  { pattern: '/staff/account', render: () => <AccountPage /> },
 ]
 
 function resolve(routes: Route[], path: string): ReactNode | null {
@@ -100,11 +104,14 @@ export function App() {
       (e) => setBilling(!(e instanceof ApiError && e.status === 404)),
     )
   }, [state, isStaff])
+  // Pages reached from emailed links work signed in or out.
+  const linkPage = path === '/reset-password' || path === '/accept-invite' || path === '/verify-email'
   useEffect(() => {
-    if (state === 'in' && (path === '/login' || path === '/signup')) navigate(isStaff ? '/staff' : '/', true)
-    if (state === 'in' && isStaff && !path.startsWith('/staff')) navigate('/staff', true)
-    if (state === 'out' && path !== '/login' && path !== '/signup') navigate('/login', true)
-  }, [state, path, isStaff])
+    if (linkPage) return
+    if (state === 'in' && isPublicPath(path)) navigate(isStaff ? '/staff' : '/', true)
+    else if (state === 'in' && isStaff && !path.startsWith('/staff')) navigate('/staff', true)
+    if (state === 'out' && !isPublicPath(path)) navigate('/login', true)
+  }, [state, path, isStaff, linkPage])
 
   if (state === 'loading') return <main className="center"><Loading what="Loading Ferry" /></main>
   if (state === 'error') {
@@ -115,9 +122,15 @@ export function App() {
       </main>
     )
   }
+  if (path === '/reset-password') return <ResetPasswordPage />
+  if (path === '/accept-invite') return <AcceptInvitePage onDone={refresh} />
+  if (path === '/verify-email') return <VerifyEmailPage />
   if (state === 'out' || !me) {
-    return path === '/signup' ? <SignupPage onDone={refresh} /> : <LoginPage onDone={refresh} />
+    if (path === '/signup') return <SignupPage onDone={refresh} />
+    if (path === '/forgot-password') return <ForgotPasswordPage />
+    return <LoginPage onDone={refresh} />
   }
+  if (me.restriction) return <RestrictedPage restriction={me.restriction} onDone={refresh} onSignOut={signOut} />
 
   const session: Session = { me, refresh, signOut }
   const routes = isStaff ? staffRoutes : tenantRoutes.filter((r) => billing || r.pattern !== '/billing')
@@ -165,6 +178,7 @@ function Shell({ routes, path, me, onSignOut, children }: { routes: Route[]; pat
           <span className="muted" title={me.email}>
             {me.tenant ? `${me.tenant.name} · ` : ''}{me.email} ({me.role})
           </span>
+          <Link href={me.role === 'staff' ? '/staff/account' : '/account'} className="btn btn-small">Account</Link>
           <button type="button" className="btn btn-small" onClick={onSignOut}>Sign out</button>
         </div>
       </header>

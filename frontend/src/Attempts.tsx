@@ -36,6 +36,8 @@ export function AttemptList({ attempts, showEvent, eventHref }: { attempts: Atte
               <span className="t-latency" title="latency">{formatDuration(a.duration_ms)}</span>
               <span className="muted t-when" title={formatTime(a.started_at)}>{relativeTime(a.started_at)}</span>
               <span className="muted t-trigger">{a.trigger}{a.actor ? ` by ${a.actor}` : ''}</span>
+              {showEvent && <span className="muted t-event" title={a.event_id}>event <code>{a.event_id.slice(0, 8)}</code></span>}
+              <span className="t-open" aria-hidden="true">Details</span>
             </summary>
             <div className="t-body">
               <dl className="props">

@@ -39,6 +39,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/auth/invites/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Accept a member invite and set a password */
+        post: operations["AcceptAMemberInviteAndSetAPassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/auth/login": {
         parameters: {
             query?: never;
@@ -65,8 +82,42 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Log out */
-        post: operations["LogOut"];
+        /** Log out (ends the session server-side) */
+        post: operations["LogOutEndsTheSessionServerSide"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/password-reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Request a password reset email */
+        post: operations["RequestAPasswordResetEmail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/password-reset/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Reset the password with an emailed token */
+        post: operations["ResetThePasswordWithAnEmailedToken"];
         delete?: never;
         options?: never;
         head?: never;
@@ -84,6 +135,23 @@ export interface paths {
         put?: never;
         /** Sign up */
         post: operations["SignUp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/verify-email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Verify the email address with an emailed token */
+        post: operations["VerifyTheEmailAddressWithAnEmailedToken"];
         delete?: never;
         options?: never;
         head?: never;
@@ -281,6 +349,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/endpoints/{id}/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Endpoint stats */
+        get: operations["EndpointStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/endpoints/{id}/test-routing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Test endpoint routing on a sample event */
+        post: operations["TestEndpointRoutingOnASampleEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/events": {
         parameters: {
             query?: never;
@@ -367,6 +469,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/me/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Change password (ends the other sessions) */
+        post: operations["ChangePasswordEndsTheOtherSessions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me/totp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Staff: start TOTP enrolment */
+        post: operations["StaffStartTOTPEnrolment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me/totp/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Staff: confirm TOTP enrolment */
+        post: operations["StaffConfirmTOTPEnrolment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/members": {
         parameters: {
             query?: never;
@@ -401,6 +554,23 @@ export interface paths {
         head?: never;
         /** Change member role */
         patch: operations["ChangeMemberRole"];
+        trace?: never;
+    };
+    "/members/{id}/invite": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Resend a member's invite */
+        post: operations["ResendAMemberSInvite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/openapi.json": {
@@ -642,6 +812,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/staff/tenants/{id}/billing/lift-restriction": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Staff lift the overdue-invoice restriction */
+        post: operations["StaffLiftTheOverdueInvoiceRestriction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/staff/tenants/{id}/events": {
         parameters: {
             query?: never;
@@ -702,6 +889,23 @@ export interface paths {
         };
         /** Staff get replay progress */
         get: operations["StaffGetReplayProgress"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Tenant stats */
+        get: operations["TenantStats"];
         put?: never;
         post?: never;
         delete?: never;
@@ -800,6 +1004,16 @@ export interface components {
             /** Format: uuid */
             tenant_id: string | null;
         };
+        Backlog: {
+            /** Format: date-time */
+            next_retry_at: string | null;
+            /** Format: int64 */
+            oldest_age_seconds: number;
+            /** Format: int64 */
+            pending: number;
+            /** Format: int64 */
+            retrying: number;
+        };
         BillingOverview: {
             /** Format: int64 */
             endpoints: number;
@@ -807,6 +1021,9 @@ export interface components {
             estimated_overage_minor: number;
             /** Format: int64 */
             overage_events: number;
+            payment_method: components["schemas"]["PaymentMethod"] | null;
+            payment_overdue: boolean;
+            payments_configured: boolean;
             plan: components["schemas"]["Entitlements"];
             plans: components["schemas"]["Plan"][] | null;
             quota_exhausted: boolean;
@@ -843,6 +1060,10 @@ export interface components {
              * @description default: when the job is created
              */
             until?: string;
+        };
+        ChangePasswordInput: {
+            current_password: string;
+            new_password: string;
         };
         ConsumerToken: {
             /** Format: date-time */
@@ -900,9 +1121,12 @@ export interface components {
             description: string;
             disabled_reason?: string;
             enabled: boolean;
+            /** @description event types, or patterns ending in * (order.*; * alone: every type); empty: every type */
             event_types: string[] | null;
             /** Format: date-time */
             failing_since: string | null;
+            /** @description CEL expression over event (id, type, created_at, data); the endpoint gets an event only when it is true; empty: every event. Invalid: 422 with the compiler's message */
+            filter: string;
             headers: {
                 [key: string]: string;
             } | null;
@@ -925,9 +1149,12 @@ export interface components {
             description: string;
             disabled_reason?: string;
             enabled: boolean;
+            /** @description event types, or patterns ending in * (order.*; * alone: every type); empty: every type */
             event_types: string[] | null;
             /** Format: date-time */
             failing_since: string | null;
+            /** @description CEL expression over event (id, type, created_at, data); the endpoint gets an event only when it is true; empty: every event. Invalid: 422 with the compiler's message */
+            filter: string;
             headers: {
                 [key: string]: string;
             } | null;
@@ -948,7 +1175,10 @@ export interface components {
         };
         EndpointInput: {
             description?: string;
+            /** @description event types, or patterns ending in * (order.*; * alone: every type); empty: every type */
             event_types?: string[];
+            /** @description CEL expression over event (id, type, created_at, data); the endpoint gets an event only when it is true; empty: every event. Invalid: 422 with the compiler's message */
+            filter?: string;
             headers?: {
                 [key: string]: string;
             };
@@ -970,7 +1200,10 @@ export interface components {
         EndpointPatch: {
             description?: string | null;
             enabled?: boolean | null;
+            /** @description event types, or patterns ending in * (order.*; * alone: every type); empty: every type */
             event_types?: string[] | null;
+            /** @description CEL expression over event (id, type, created_at, data); the endpoint gets an event only when it is true; empty: every event. Invalid: 422 with the compiler's message */
+            filter?: string | null;
             headers?: {
                 [key: string]: string;
             } | null;
@@ -979,6 +1212,26 @@ export interface components {
             rate_limit_per_second?: number | null;
             timeout_seconds?: number | null;
             url?: string | null;
+        };
+        EndpointStatsLine: {
+            /** Format: int64 */
+            attempts: number;
+            /** Format: uuid */
+            endpoint_id: string;
+            /** Format: int64 */
+            failed: number;
+            /** Format: date-time */
+            last_success_at: string | null;
+            /** Format: date-time */
+            next_retry_at: string | null;
+            /** Format: int64 */
+            pending: number;
+            /** Format: int64 */
+            retrying: number;
+            /** Format: int64 */
+            succeeded: number;
+            /** Format: double */
+            success_rate: number | null;
         };
         Entitlements: {
             /**
@@ -1010,7 +1263,7 @@ export interface components {
         };
         ErrorDetail: {
             /** @enum {string} */
-            code: "bad_request" | "conflict" | "forbidden" | "internal" | "invalid" | "not_found" | "payload_too_large" | "plan_limit" | "quota_exceeded" | "rate_limited" | "request_timeout" | "unauthorized" | "unavailable";
+            code: "bad_request" | "conflict" | "forbidden" | "internal" | "invalid" | "not_found" | "payload_too_large" | "payment_required" | "plan_limit" | "quota_exceeded" | "rate_limited" | "replay_limit" | "request_timeout" | "unauthorized" | "unavailable";
             /** @description the request field at fault, when one is */
             field?: string;
             message: string;
@@ -1051,6 +1304,11 @@ export interface components {
             /** @description event type, e.g. invoice.paid */
             type: string;
         };
+        InviteAcceptInput: {
+            password: string;
+            /** @description from the emailed link */
+            token: string;
+        };
         Invoice: {
             /** Format: int64 */
             attempts: number;
@@ -1086,15 +1344,22 @@ export interface components {
             /** Format: int64 */
             unit_price_minor: number;
         };
+        LiftRestrictionInput: {
+            /** @description why (required, audited) */
+            reason: string;
+        };
         LoginInput: {
             /** Format: email */
             email: string;
             password: string;
+            totp_code?: string;
         };
         Me: {
             email: string;
             /** @enum {string} */
             kind: "user" | "staff" | "api_key";
+            /** @enum {string} */
+            restriction?: "password_change" | "totp_enrolment";
             /** @enum {string} */
             role: "owner" | "admin" | "viewer" | "staff";
             tenant?: components["schemas"]["Tenant"];
@@ -1107,6 +1372,7 @@ export interface components {
             email: string;
             /** Format: uuid */
             id: string;
+            invited: boolean;
             /** @enum {string} */
             role: "owner" | "admin" | "viewer";
             /** Format: uuid */
@@ -1118,19 +1384,6 @@ export interface components {
             /** @enum {string} */
             role: "owner" | "admin" | "viewer";
         };
-        MemberInvited: {
-            /** Format: date-time */
-            created_at: string;
-            email: string;
-            /** Format: uuid */
-            id: string;
-            /** @enum {string} */
-            role: "owner" | "admin" | "viewer";
-            /** @description shown once */
-            temporary_password: string;
-            /** Format: uuid */
-            tenant_id: string;
-        };
         MemberPatch: {
             /** @enum {string} */
             role: "owner" | "admin" | "viewer";
@@ -1139,6 +1392,21 @@ export interface components {
             /** @description back in the queue after this long (0-43200); absent: the retry schedule */
             delay_seconds?: number | null;
             receipts: string[];
+        };
+        PasswordResetAccepted: {
+            message: string;
+        };
+        PasswordResetConfirmInput: {
+            new_password: string;
+            /** @description from the emailed link */
+            token: string;
+        };
+        PasswordResetInput: {
+            /** Format: email */
+            email: string;
+        };
+        PaymentMethod: {
+            label: string;
         };
         Plan: {
             /**
@@ -1165,6 +1433,7 @@ export interface components {
             self_serve: boolean;
         };
         PlanInput: {
+            payment_token?: string;
             /** @description plan name, e.g. free or pro */
             plan: string;
         };
@@ -1269,6 +1538,48 @@ export interface components {
             /** Format: uuid */
             event_id: string;
         };
+        ResponseMs: {
+            p50: number | null;
+            p95: number | null;
+            p99: number | null;
+        };
+        RoutingTestEvent: {
+            /**
+             * Format: date-time
+             * @description default: now
+             */
+            created_at?: string | null;
+            /** @description the event's JSON payload */
+            data: unknown;
+            /**
+             * Format: uuid
+             * @description default: a fresh id
+             */
+            id?: string | null;
+            /** @description event type, e.g. order.created */
+            type: string;
+        };
+        RoutingTestInput: {
+            event: components["schemas"]["RoutingTestEvent"];
+            /** @description an unsaved filter to try instead of the endpoint's */
+            filter?: string | null;
+        };
+        RoutingTestResult: {
+            /** @description the delivery would not be made */
+            cancelled: boolean;
+            /** @description why the delivery would fail */
+            error?: string;
+            /** @description the filter's compile or evaluation error (counts as not matched) */
+            filter_error?: string;
+            /** @description the endpoint's own headers sent with it; Ferry's webhook-* headers come on top */
+            headers: {
+                [key: string]: string;
+            } | null;
+            /** @description the event type matches and the filter accepts the event */
+            matched: boolean;
+            /** @description the body the endpoint would receive */
+            payload: unknown;
+        };
         SecretInfo: {
             /** @description rotated-out secrets still signing until they expire */
             previous: components["schemas"]["PreviousSecret"][] | null;
@@ -1291,6 +1602,9 @@ export interface components {
             invoices: components["schemas"]["Invoice"][] | null;
             /** Format: int64 */
             overage_events: number;
+            payment_method: components["schemas"]["PaymentMethod"] | null;
+            payment_overdue: boolean;
+            payments_configured: boolean;
             plan: components["schemas"]["Entitlements"];
             plans: components["schemas"]["Plan"][] | null;
             quota_exhausted: boolean;
@@ -1344,6 +1658,41 @@ export interface components {
             name: string;
             plan: string;
         };
+        Stats: {
+            /** Format: int64 */
+            attempts: number;
+            /** Format: int64 */
+            attempts_failed: number;
+            backlog: components["schemas"]["Backlog"];
+            by_error_class: {
+                [key: string]: number;
+            };
+            /** Format: int64 */
+            failed: number;
+            /** Format: date-time */
+            from: string;
+            /** Format: date-time */
+            last_success_at: string | null;
+            response_ms: components["schemas"]["ResponseMs"];
+            series: components["schemas"]["StatsPoint"][];
+            /** Format: int64 */
+            succeeded: number;
+            /** Format: double */
+            success_rate: number | null;
+            window: string;
+        };
+        StatsPoint: {
+            /** Format: int64 */
+            failed: number;
+            /** Format: date-time */
+            hour: string;
+            /** Format: int64 */
+            succeeded: number;
+        };
+        TOTPEnrolment: {
+            otpauth_url: string;
+            secret: string;
+        };
         Tenant: {
             /** Format: date-time */
             created_at: string;
@@ -1351,6 +1700,30 @@ export interface components {
             id: string;
             name: string;
             plan: string;
+        };
+        TenantStats: {
+            /** Format: int64 */
+            attempts: number;
+            /** Format: int64 */
+            attempts_failed: number;
+            backlog: components["schemas"]["Backlog"];
+            by_error_class: {
+                [key: string]: number;
+            };
+            endpoints: components["schemas"]["EndpointStatsLine"][];
+            /** Format: int64 */
+            failed: number;
+            /** Format: date-time */
+            from: string;
+            /** Format: date-time */
+            last_success_at: string | null;
+            response_ms: components["schemas"]["ResponseMs"];
+            series: components["schemas"]["StatsPoint"][];
+            /** Format: int64 */
+            succeeded: number;
+            /** Format: double */
+            success_rate: number | null;
+            window: string;
         };
         TenantSummary: {
             /** Format: date-time */
@@ -1361,6 +1734,14 @@ export interface components {
             name: string;
             owner_email: string;
             plan: string;
+        };
+        TotpConfirmInput: {
+            /** @description 6-digit code from the authenticator */
+            code: string;
+        };
+        VerifyEmailInput: {
+            /** @description from the emailed link */
+            token: string;
         };
     };
     responses: {
@@ -1375,6 +1756,15 @@ export interface components {
         };
         /** @description missing or bad credentials */
         Error401: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description payment required (payment_required): a paid plan needs an accepted payment method, or an invoice is overdue */
+        Error402: {
             headers: {
                 [name: string]: unknown;
             };
@@ -1533,6 +1923,32 @@ export interface operations {
             429: components["responses"]["Error429"];
         };
     };
+    AcceptAMemberInviteAndSetAPassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InviteAcceptInput"];
+            };
+        };
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Me"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            422: components["responses"]["Error422"];
+        };
+    };
     LogIn: {
         parameters: {
             query?: never;
@@ -1561,7 +1977,7 @@ export interface operations {
             429: components["responses"]["Error429"];
         };
     };
-    LogOut: {
+    LogOutEndsTheSessionServerSide: {
         parameters: {
             query?: never;
             header?: never;
@@ -1577,6 +1993,57 @@ export interface operations {
                 };
                 content?: never;
             };
+        };
+    };
+    RequestAPasswordResetEmail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasswordResetInput"];
+            };
+        };
+        responses: {
+            /** @description success */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasswordResetAccepted"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+        };
+    };
+    ResetThePasswordWithAnEmailedToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasswordResetConfirmInput"];
+            };
+        };
+        responses: {
+            /** @description success, no body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Error400"];
+            422: components["responses"]["Error422"];
         };
     };
     SignUp: {
@@ -1603,6 +2070,30 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             409: components["responses"]["Error409"];
+            422: components["responses"]["Error422"];
+        };
+    };
+    VerifyTheEmailAddressWithAnEmailedToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VerifyEmailInput"];
+            };
+        };
+        responses: {
+            /** @description success, no body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Error400"];
             422: components["responses"]["Error422"];
         };
     };
@@ -1686,9 +2177,11 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
+            402: components["responses"]["Error402"];
             403: components["responses"]["Error403"];
             422: components["responses"]["Error422"];
             429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
         };
     };
     ReplayDelivery: {
@@ -1712,6 +2205,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Error401"];
+            402: components["responses"]["Error402"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             422: components["responses"]["Error422"];
@@ -2040,6 +2534,68 @@ export interface operations {
             429: components["responses"]["Error429"];
         };
     };
+    EndpointStats: {
+        parameters: {
+            query?: {
+                /** @description whole UTC hours from the one holding now minus the window (default 24h) */
+                window?: "1h" | "24h" | "7d";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Stats"];
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+        };
+    };
+    TestEndpointRoutingOnASampleEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RoutingTestInput"];
+            };
+        };
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoutingTestResult"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+        };
+    };
     ListEvents: {
         parameters: {
             query?: {
@@ -2047,6 +2603,8 @@ export interface operations {
                 type?: string;
                 /** @description only events with a delivery in this status */
                 status?: "pending" | "retrying" | "succeeded" | "dropped" | "exhausted";
+                /** @description only events with a delivery to this endpoint */
+                endpoint_id?: string;
                 /** @description created at or after (RFC 3339) */
                 since?: string;
                 /** @description created before (RFC 3339) */
@@ -2069,7 +2627,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["Event"][];
+                        data: components["schemas"]["EventDetail"][];
                         /** @description pass as cursor for the next page; null on the last */
                         next_cursor: string | null;
                     };
@@ -2108,6 +2666,7 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
+            402: components["responses"]["Error402"];
             403: components["responses"]["Error403"];
             413: components["responses"]["Error413"];
             422: components["responses"]["Error422"];
@@ -2197,6 +2756,7 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
+            402: components["responses"]["Error402"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             422: components["responses"]["Error422"];
@@ -2223,6 +2783,84 @@ export interface operations {
             };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
+            429: components["responses"]["Error429"];
+        };
+    };
+    ChangePasswordEndsTheOtherSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChangePasswordInput"];
+            };
+        };
+        responses: {
+            /** @description success, no body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+        };
+    };
+    StaffStartTOTPEnrolment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TOTPEnrolment"];
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            409: components["responses"]["Error409"];
+            429: components["responses"]["Error429"];
+        };
+    };
+    StaffConfirmTOTPEnrolment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TotpConfirmInput"];
+            };
+        };
+        responses: {
+            /** @description success, no body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            422: components["responses"]["Error422"];
             429: components["responses"]["Error429"];
         };
     };
@@ -2272,7 +2910,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MemberInvited"];
+                    "application/json": components["schemas"]["Member"];
                 };
             };
             400: components["responses"]["Error400"];
@@ -2338,6 +2976,33 @@ export interface operations {
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
             422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+        };
+    };
+    ResendAMemberSInvite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Member"];
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
             429: components["responses"]["Error429"];
         };
     };
@@ -2602,6 +3267,7 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
+            402: components["responses"]["Error402"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             422: components["responses"]["Error422"];
@@ -2784,6 +3450,38 @@ export interface operations {
             429: components["responses"]["Error429"];
         };
     };
+    StaffLiftTheOverdueInvoiceRestriction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LiftRestrictionInput"];
+            };
+        };
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StaffBilling"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+        };
+    };
     StaffListTenantEvents: {
         parameters: {
             query?: {
@@ -2791,6 +3489,8 @@ export interface operations {
                 type?: string;
                 /** @description only events with a delivery in this status */
                 status?: "pending" | "retrying" | "succeeded" | "dropped" | "exhausted";
+                /** @description only events with a delivery to this endpoint */
+                endpoint_id?: string;
                 /** @description created at or after (RFC 3339) */
                 since?: string;
                 /** @description created before (RFC 3339) */
@@ -2911,6 +3611,33 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+        };
+    };
+    TenantStats: {
+        parameters: {
+            query?: {
+                /** @description whole UTC hours from the one holding now minus the window (default 24h) */
+                window?: "1h" | "24h" | "7d";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TenantStats"];
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            422: components["responses"]["Error422"];
             429: components["responses"]["Error429"];
         };
     };

@@ -1,6 +1,7 @@
 // api.ts is the portal's only door to Ferry's HTTP API: it sends the
-// session cookie, echoes the ferry_csrf cookie in X-CSRF-Token on every
-// write (double-submit CSRF), and turns the API's error body
+// session cookie, echoes the ferry_csrf cookie (__Host-ferry_csrf over
+// HTTPS) in X-CSRF-Token on every write (double-submit CSRF), and turns
+// the API's error body
 // {"error":{"code","message","field"}} into an ApiError.
 
 /** ApiError carries the API's machine-readable error. */
@@ -30,6 +31,14 @@ export function readCookie(name: string, cookies: string = typeof document === '
     if (k === name) return decodeURIComponent(v.join('='))
   }
   return ''
+}
+
+/**
+ * csrfToken returns the double-submit token: over HTTPS the cookie has the
+ * __Host- prefix (which browsers accept only from a Secure origin).
+ */
+export function csrfToken(cookies: string = typeof document === 'undefined' ? '' : document.cookie): string {
+  return readCookie('__Host-ferry_csrf', cookies) || readCookie('ferry_csrf', cookies)
 }
 
 /** errorFromBody builds an ApiError from a failed response's status and body text. */
@@ -79,7 +88,7 @@ export async function request<T>(method: string, path: string, body?: unknown): 
   const headers: Record<string, string> = { Accept: 'application/json' }
   if (body !== undefined) headers['Content-Type'] = 'application/json'
   if (method !== 'GET' && method !== 'HEAD') {
-    const csrf = readCookie('ferry_csrf')
+    const csrf = csrfToken()
     if (csrf) headers['X-CSRF-Token'] = csrf
   }
   let res: Response

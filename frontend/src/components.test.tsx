@@ -4,6 +4,7 @@ import { ApiError } from './api'
 import { BulkReplay } from './BulkReplay'
 import { ConfirmButton, ErrorMessage, ProgressBar } from './components'
 import { DeliveryChart } from './Chart'
+import { RoutingTest } from './RoutingTest'
 import type { ReplayJob } from './types'
 
 afterEach(() => {
@@ -12,12 +13,12 @@ afterEach(() => {
 })
 
 describe('ErrorMessage', () => {
-  it('shows the API message and field as an alert', () => {
+  it('shows the API message as an alert, without field jargon', () => {
     render(<ErrorMessage error={new ApiError(422, 'invalid', 'url must use https', 'url')} title="Could not save" />)
     const alert = screen.getByRole('alert')
     expect(alert.textContent).toContain('Could not save')
-    expect(alert.textContent).toContain('url must use https')
-    expect(alert.textContent).toContain('url')
+    expect(alert.textContent).toContain('URL must use https.')
+    expect(alert.textContent).not.toContain('field')
   })
   it('renders nothing without an error', () => {
     const { container } = render(<ErrorMessage error={null} />)
@@ -55,7 +56,7 @@ describe('DeliveryChart', () => {
     const hours = [0, 1, 2].map((i) => ({ start: Date.UTC(2026, 10, 22, i), succeeded: i, failed: 1 }))
     const { container } = render(<DeliveryChart buckets={hours} title="Attempts per hour" />)
     const img = screen.getByRole('img')
-    expect(img.getAttribute('aria-label')).toBe('Attempts per hour: 6 attempts, 3 failed')
+    expect(img.getAttribute('aria-label')).toBe('Attempts per hour: 6 deliveries, 3 failed')
     expect(container.querySelectorAll('rect').length).toBeGreaterThanOrEqual(3)
   })
 })
@@ -86,6 +87,118 @@ describe('BulkReplay', () => {
     })
     render(<BulkReplay endpoints={[]} start={start} storageKey="k2" />)
     fireEvent.click(screen.getByRole('button', { name: 'Start bulk replay' }))
-    expect((await screen.findByRole('alert')).textContent).toContain('your role does not allow this action')
+    expect((await screen.findByRole('alert')).textContent?.toLowerCase()).toContain('your role does not allow this action')
+  })
+})
+
+describe('field errors', () => {
+  it('appear once, beside the field, without jargon', async () => {
+    const { EndpointForm } = await import('./EndpointForm')
+    const { emptyEndpointForm } = await import('./endpointForm')
+    const onSubmit = vi.fn(async () => {
+      throw new ApiError(422, 'invalid', 'url must use https', 'url')
+    })
+    render(<EndpointForm initial={{ ...emptyEndpointForm, url: 'http://x.test' }} submitLabel="Create" onSubmit={onSubmit} />)
+    fireEvent.click(screen.getByRole('button', { name: 'Create' }))
+    const alerts = await screen.findAllByRole('alert')
+    expect(alerts).toHaveLength(1)
+    expect(alerts[0].textContent).toBe('URL must use https.')
+    expect(document.body.textContent).not.toContain('field:')
+  })
+})
+
+describe('attempt rows', () => {
+  it('hint that they open, show their event and never read "0 ms"', async () => {
+    const { AttemptList } = await import('./Attempts')
+    const a = {
+      id: 'a1', delivery_id: 'd1', event_id: '0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b', endpoint_id: 'e1', attempt_number: 1, trigger: 'initial',
+      started_at: new Date().toISOString(), duration_ms: 0, request_headers: {}, response_status: 200, response_headers: null, response_body: '',
+      outcome: 'success', next_attempt_at: null, response_headers_truncated: false, response_body_truncated: false,
+    } as never
+    render(<AttemptList attempts={[a]} showEvent />)
+    const summary = document.querySelector('summary')!
+    expect(summary.textContent).toContain('Details')
+    expect(summary.textContent).toContain('0196a6c2')
+    expect(summary.textContent).toContain('< 1 ms')
+    expect(summary.textContent).not.toContain('0 ms')
+  })
+})
+
+describe('events list', () => {
+  it('shows a status badge per delivery, naming the endpoint', async () => {
+    const { EventTable } = await import('./pages/Events')
+    const ev = {
+      id: 'ev1', type: 'order.paid', data: {}, created_at: '2026-11-22T10:00:00.000Z',
+      deliveries: [
+        { id: 'd1', endpoint_id: 'e1', status: 'succeeded', attempt_count: 1 },
+        { id: 'd2', endpoint_id: 'e2', status: 'retrying', attempt_count: 3 },
+      ],
+    } as never
+    render(<EventTable events={[ev]} href={(id) => `/events/${id}`} endpoints={[{ id: 'e1', url: 'https://a.test/h' } as never]} />)
+    expect(screen.getByText('succeeded')).toBeTruthy()
+    expect(screen.getByText('retrying')).toBeTruthy()
+    expect(document.body.textContent).toContain('to https://a.test/h after 1 attempt')
+    expect(document.body.textContent).toContain('after 3 attempts')
+  })
+})
+
+describe('dashboard', () => {
+  afterEach(() => vi.restoreAllMocks())
+  it('with no endpoints says so, and does not call them healthy', async () => {
+    const apiMod = await import('./api')
+    vi.spyOn(apiMod.api, 'get').mockImplementation(async (path: string) => {
+      if (path.startsWith('/endpoints')) return { data: [], next_cursor: null } as never
+      return {
+        window: '24h', from: '2026-11-22T10:00:00Z', attempts: 0, attempts_failed: 0, succeeded: 0, failed: 0, success_rate: null, by_error_class: {},
+        response_ms: { p50: null, p95: null, p99: null }, backlog: { pending: 0, retrying: 0, oldest_age_seconds: 0, next_retry_at: null },
+        last_success_at: null, series: [], endpoints: [],
+      } as never
+    })
+    const { DashboardPage } = await import('./pages/Dashboard')
+    render(<DashboardPage />)
+    await screen.findByText('No endpoints yet')
+    expect(document.body.textContent).not.toMatch(/healthy/i)
+  })
+  it('shows the server figures for the chosen window', async () => {
+    const apiMod = await import('./api')
+    const get = vi.spyOn(apiMod.api, 'get').mockImplementation(async (path: string) => {
+      if (path.startsWith('/endpoints')) return { data: [{ id: 'e1', url: 'https://a.test/h', enabled: true, failing_since: '2026-11-22T10:00:00Z' }], next_cursor: null } as never
+      return {
+        window: '7d', from: '2026-11-15T10:00:00Z', attempts: 9, attempts_failed: 5, succeeded: 3, failed: 1, success_rate: 0.75, by_error_class: { http_500: 5 },
+        response_ms: { p50: 20, p95: 300, p99: 750 }, backlog: { pending: 1, retrying: 2, oldest_age_seconds: 120, next_retry_at: null },
+        last_success_at: null, series: [{ hour: '2026-11-22T10:00:00Z', succeeded: 3, failed: 1 }],
+        endpoints: [{ endpoint_id: 'e1', attempts: 9, succeeded: 3, failed: 1, success_rate: 0.75, last_success_at: null, pending: 1, retrying: 2, next_retry_at: null }],
+      } as never
+    })
+    const { DashboardPage } = await import('./pages/Dashboard')
+    render(<DashboardPage />)
+    fireEvent.click(await screen.findByRole('button', { name: '7 d' }))
+    await waitFor(() => expect(get).toHaveBeenCalledWith('/stats?window=7d'))
+    expect((await screen.findByTestId('stat-success')).textContent).toBe('75.0%')
+    expect(screen.getByTestId('stat-p95').textContent).toBe('300 ms')
+    expect(screen.getByTestId('stat-backlog').textContent).toBe('3')
+    expect(screen.getByText('failing')).toBeTruthy()
+  })
+})
+
+describe('RoutingTest', () => {
+  it('sends the sample event with the filter being edited and shows the verdict', async () => {
+    const runTest = vi.fn(async () => ({ matched: false, filter_error: 'no such key: amount', payload: {}, headers: {}, cancelled: false }))
+    render(<RoutingTest endpointId="e1" filter="event.data.amount > 1000" runTest={runTest} />)
+    fireEvent.change(screen.getByLabelText('Sample event data (JSON)'), { target: { value: '{"total": 5}' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Test with this filter' }))
+    await waitFor(() => expect(runTest).toHaveBeenCalledWith('e1', { event: { type: 'order.created', data: { total: 5 } }, filter: 'event.data.amount > 1000' }))
+    const status = await screen.findByRole('status')
+    expect(status.textContent).toContain('Not matched')
+    expect(status.textContent).toContain('no such key: amount')
+  })
+
+  it('refuses sample data that is not JSON without calling the API', async () => {
+    const runTest = vi.fn()
+    render(<RoutingTest endpointId="e1" filter="" runTest={runTest} />)
+    fireEvent.change(screen.getByLabelText('Sample event data (JSON)'), { target: { value: '{nope' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Test with this filter' }))
+    expect((await screen.findByRole('alert')).textContent).toContain('must be JSON')
+    expect(runTest).not.toHaveBeenCalled()
   })
 })

@@ -3,17 +3,31 @@ import { useEffect, useId, useRef, useState, type ReactNode } from 'react'
 import type { ApiError } from './api'
 import type { PagedList } from './paging'
 
-/** ErrorMessage shows an API error (or any error) as an alert. */
+/** ErrorMessage shows an API error (or any error) as an alert: the message only, never codes or field names. */
 export function ErrorMessage({ error, title }: { error: unknown; title?: string }) {
   if (!error) return null
   const e = error as Partial<ApiError> & { message?: string }
   return (
     <div className="alert alert-error" role="alert">
       {title && <strong>{title}: </strong>}
-      <span className="alert-message">{e.message ?? String(error)}</span>
-      {e.field && <span className="muted"> (field: <code>{e.field}</code>)</span>}
+      <span className="alert-message">{sentence(e.message ?? String(error))}</span>
     </div>
   )
+}
+
+/** sentence capitalises a message and ends it with a full stop, for people. */
+export function sentence(msg: string): string {
+  const m = msg.trim()
+  if (!m) return m
+  const first = /^url\b/.test(m) ? 'URL' + m.slice(3) : m[0].toUpperCase() + m.slice(1)
+  return /[.!?]$/.test(first) ? first : first + '.'
+}
+
+/** fieldError returns the error's message when it belongs to one of fields (so a form shows it once, beside that field). */
+export function fieldError(error: unknown, fields: string[]): string | undefined {
+  const f = (error as { field?: string } | null)?.field
+  if (!f || !fields.includes(f)) return undefined
+  return sentence((error as Error).message)
 }
 
 /** Notice is a polite status message (success or info). */
@@ -27,9 +41,9 @@ export function Notice({ children }: { children: ReactNode }) {
 }
 
 const statusTone: Record<string, string> = {
-  succeeded: 'ok', success: 'ok', enabled: 'ok', completed: 'ok', active: 'ok',
-  pending: 'info', queued: 'info', running: 'info',
-  retrying: 'warn', retry: 'warn', failing: 'bad', cancelled: 'warn', disabled: 'warn',
+  succeeded: 'ok', success: 'ok', enabled: 'ok', completed: 'ok', active: 'ok', healthy: 'ok',
+  pending: 'info', queued: 'info', running: 'info', idle: 'info',
+  retrying: 'warn', retry: 'warn', failing: 'bad', cancelled: 'warn', disabled: 'warn', degraded: 'warn',
   dropped: 'bad', exhausted: 'bad', failed: 'bad', revoked: 'bad',
 }
 
@@ -148,7 +162,7 @@ export function Field({
       <label htmlFor={id}>{label}</label>
       {children(id, hintId)}
       {hint && <small id={hintId} className="muted">{hint}</small>}
-      {error && <small className="field-error">{error}</small>}
+      {error && <small className="field-error" role="alert">{error}</small>}
     </div>
   )
 }

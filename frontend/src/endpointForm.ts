@@ -1,5 +1,5 @@
 // endpointForm.ts converts between an endpoint and its form's text fields.
-import type { Endpoint, EndpointInput } from './types'
+import type { Endpoint, EndpointInput, RoutingTestInput } from './types'
 
 /** EndpointFormValues are the endpoint form's raw text inputs. */
 export interface EndpointFormValues {
@@ -12,10 +12,11 @@ export interface EndpointFormValues {
   rateLimit: string
   maxInFlight: string
   headers: string
+  filter: string
 }
 
 export const emptyEndpointForm: EndpointFormValues = {
-  kind: 'http', url: '', description: '', eventTypes: '', timeoutSeconds: '10', rateLimit: '', maxInFlight: '16', headers: '',
+  kind: 'http', url: '', description: '', eventTypes: '', timeoutSeconds: '10', rateLimit: '', maxInFlight: '16', headers: '', filter: '',
 }
 
 /** parseEventTypes splits "a.b, c.d\ne.f" into unique, trimmed types. */
@@ -62,6 +63,7 @@ export function toEndpointBody(v: EndpointFormValues): EndpointInput {
     rate_limit_per_second: optionalInt('rate_limit_per_second', 'Rate limit', v.rateLimit),
     max_in_flight: optionalInt('max_in_flight', 'Max in flight', v.maxInFlight) ?? 16,
     headers: parseHeaders(v.headers),
+    filter: v.filter.trim(),
   }
 }
 
@@ -76,5 +78,19 @@ export function fromEndpoint(ep: Endpoint): EndpointFormValues {
     rateLimit: ep.rate_limit_per_second == null ? '' : String(ep.rate_limit_per_second),
     maxInFlight: String(ep.max_in_flight ?? 16),
     headers: Object.entries(ep.headers ?? {}).map(([k, v]) => `${k}: ${v}`).join('\n'),
+    filter: ep.filter ?? '',
   }
+}
+
+/** toRoutingTestBody builds the body of POST /endpoints/{id}/test-routing
+ * from the test panel's sample event and the filter being edited; it
+ * throws a FormError when the sample data is not JSON. */
+export function toRoutingTestBody(type: string, data: string, filter: string): RoutingTestInput {
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(data)
+  } catch {
+    throw new FormError('event.data', 'Sample data must be JSON, e.g. {"amount": 1500}.')
+  }
+  return { event: { type: type.trim(), data: parsed }, filter: filter.trim() }
 }

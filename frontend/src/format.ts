@@ -23,9 +23,10 @@ export function relativeTime(iso: string | null | undefined, now: number = Date.
   return diff < 0 ? `${n} ${unit} ago` : `in ${n} ${unit}`
 }
 
-/** formatDuration renders milliseconds as "850 ms" or "1.2 s". */
+/** formatDuration renders milliseconds as "850 ms" or "1.2 s"; under a millisecond (logged as 0) as "< 1 ms". */
 export function formatDuration(ms: number | null | undefined): string {
   if (ms === null || ms === undefined) return '—'
+  if (ms < 1) return '< 1 ms'
   if (ms < 1000) return `${Math.round(ms)} ms`
   if (ms < 60000) return `${(ms / 1000).toFixed(1)} s`
   return `${Math.floor(ms / 60000)} min ${Math.round((ms % 60000) / 1000)} s`

@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest'
-import { FormError, fromEndpoint, parseEventTypes, parseHeaders, toEndpointBody, emptyEndpointForm } from './endpointForm'
+import { FormError, fromEndpoint, parseEventTypes, parseHeaders, toEndpointBody, toRoutingTestBody, emptyEndpointForm } from './endpointForm'
 import { firstPage, nextTrail, prevTrail } from './paging'
 import { bulkReplayBody, jobProgress } from './replayJob'
-import { failingEndpoints, hourlyBuckets, successRate } from './stats'
-import type { Endpoint } from './types'
-
-const H = 3600_000
+import { chartBuckets, endpointHealth, healthSummary, linesById, rateOf, troubledEndpoints } from './stats'
+import { formatDuration } from './format'
+import { fieldError, sentence } from './components'
+import { labelEvery, labelX } from './Chart'
+import { attemptsText } from './pages/Events'
+import type { Endpoint, EndpointStatsLine } from './types'
 
 describe('paging trail', () => {
   it('goes forward with next_cursor and back through seen pages', () => {
@@ -25,8 +27,9 @@ describe('endpoint form', () => {
   })
   it('builds the API body and round-trips an endpoint', () => {
     const body = toEndpointBody({ ...emptyEndpointForm, url: ' https://x.test/h ', eventTypes: 'a.b', rateLimit: '5' })
-    expect(body).toEqual({ url: 'https://x.test/h', description: '', event_types: ['a.b'], timeout_seconds: 10, rate_limit_per_second: 5, max_in_flight: 16, headers: {} })
+    expect(body).toEqual({ url: 'https://x.test/h', description: '', event_types: ['a.b'], timeout_seconds: 10, rate_limit_per_second: 5, max_in_flight: 16, headers: {}, filter: '' })
     expect(() => toEndpointBody({ ...emptyEndpointForm, timeoutSeconds: '2.5' })).toThrow(/whole number/)
+    expect(toEndpointBody({ ...emptyEndpointForm, filter: ' event.data.amount > 1 \n' }).filter).toBe('event.data.amount > 1')
     const ep = { url: 'https://x.test/h', description: 'd', event_types: ['a.b'], timeout_seconds: 5, rate_limit_per_second: null, max_in_flight: 1, headers: { 'X-A': '1' } } as unknown as Endpoint
     expect(toEndpointBody(fromEndpoint(ep))).toMatchObject({ url: ep.url, event_types: ['a.b'], timeout_seconds: 5, rate_limit_per_second: null, max_in_flight: 1, headers: { 'X-A': '1' } })
   })
@@ -39,35 +42,79 @@ describe('endpoint form', () => {
   })
 })
 
-describe('dashboard stats', () => {
-  const now = Date.UTC(2026, 10, 22, 12, 30)
-  const at = (hoursAgo: number) => new Date(now - hoursAgo * H).toISOString()
-  it('buckets attempts per hour and ignores those outside the window', () => {
-    const b = hourlyBuckets([
-      { started_at: at(0), outcome: 'success' },
-      { started_at: at(0.2), outcome: 'retry' },
-      { started_at: at(5), outcome: 'success' },
-      { started_at: at(30), outcome: 'success' },
-    ], 24, now)
-    expect(b).toHaveLength(24)
-    expect(b[23]).toMatchObject({ succeeded: 1, failed: 1 })
-    expect(b[18]).toMatchObject({ succeeded: 1, failed: 0 })
-    expect(b.reduce((s, x) => s + x.succeeded + x.failed, 0)).toBe(3)
-  })
-  it('computes the success rate and ranks failing endpoints', () => {
-    expect(successRate([])).toBeNaN()
-    expect(successRate([{ outcome: 'success' }, { outcome: 'dropped' }])).toBe(0.5)
-    const ep = (id: string, extra: Partial<Endpoint> = {}) => ({ id, url: id, enabled: true, failing_since: null, ...extra }) as Endpoint
-    const res = failingEndpoints([ep('ok'), ep('bad'), ep('half'), ep('off', { enabled: false, disabled_reason: 'failing for 5 days' })], {
-      ok: [{ started_at: at(1), outcome: 'success', response_status: 200, error_message: '' }],
-      bad: [{ started_at: at(1), outcome: 'retry', response_status: 500, error_message: '' }],
-      half: [
-        { started_at: at(1), outcome: 'retry', response_status: 503, error_message: '' },
-        { started_at: at(2), outcome: 'success', response_status: 200, error_message: '' },
-      ],
+describe('routing test panel', () => {
+  it('builds the test-routing body and refuses data that is not JSON', () => {
+    expect(toRoutingTestBody(' order.created ', '{"amount": 1500}', ' event.data.amount > 1000 ')).toEqual({
+      event: { type: 'order.created', data: { amount: 1500 } }, filter: 'event.data.amount > 1000',
     })
-    expect(res.map((h) => h.endpoint.id)).toEqual(['bad', 'half', 'off'])
-    expect(res[0].lastFailure?.response_status).toBe(500)
+    expect(() => toRoutingTestBody('order.created', '{amount', '')).toThrow(FormError)
+  })
+})
+
+describe('stats from the server', () => {
+  const ep = (id: string, extra: Partial<Endpoint> = {}) => ({ id, url: id, enabled: true, failing_since: null, ...extra }) as Endpoint
+  const line = (id: string, rate: number | null, extra: Partial<EndpointStatsLine> = {}) =>
+    ({ endpoint_id: id, attempts: 1, succeeded: 0, failed: 0, success_rate: rate, last_success_at: null, pending: 0, retrying: 0, next_retry_at: null, ...extra }) as EndpointStatsLine
+
+  it('turns the series into chart buckets', () => {
+    expect(chartBuckets([{ hour: '2026-11-22T10:00:00Z', succeeded: 3, failed: 1 }])).toEqual([{ start: Date.UTC(2026, 10, 22, 10), succeeded: 3, failed: 1 }])
+    expect(chartBuckets(null as never)).toEqual([])
+  })
+  it('reads a null success rate as no figure, not as 0 %', () => {
+    expect(rateOf(null)).toBeNaN()
+    expect(rateOf(0)).toBe(0)
+  })
+  it('never calls an endpoint failing 100 % healthy or merely enabled', () => {
+    expect(endpointHealth(ep('a'), line('a', 0)).state).toBe('failing')
+    expect(endpointHealth(ep('a', { failing_since: '2026-11-22T10:00:00Z' }), line('a', null, { retrying: 3 })).state).toBe('failing')
+    expect(endpointHealth(ep('a'), line('a', null, { retrying: 2 })).state).toBe('failing')
+    expect(endpointHealth(ep('a'), line('a', 0.5)).state).toBe('degraded')
+    expect(endpointHealth(ep('a'), line('a', 1)).state).toBe('healthy')
+    expect(endpointHealth(ep('a'), undefined).state).toBe('idle')
+    expect(endpointHealth(ep('a', { enabled: false }), line('a', 0)).state).toBe('disabled')
+    const h = endpointHealth(ep('a', { failing_since: '2026-11-22T10:00:00Z' }), line('a', 0, { last_success_at: '2026-11-21T10:00:00Z', next_retry_at: '2026-11-22T11:00:00Z' }))
+    expect([h.failingSince, h.lastSuccessAt, h.nextRetryAt]).toEqual(['2026-11-22T10:00:00Z', '2026-11-21T10:00:00Z', '2026-11-22T11:00:00Z'])
+  })
+  it('ranks the endpoints needing attention, worst first', () => {
+    const eps = [ep('ok'), ep('half'), ep('bad'), ep('off', { enabled: false }), ep('quiet')]
+    const lines = linesById([line('ok', 1), line('half', 0.5), line('bad', 0), line('off', null)])
+    expect(troubledEndpoints(eps, lines).map((h) => h.endpoint.id)).toEqual(['bad', 'off', 'half'])
+  })
+  it('says nothing about health when there are no endpoints', () => {
+    expect(healthSummary(0, 0)).toBeNull()
+    expect(healthSummary(1, 0)).toBe('Your endpoint is healthy.')
+    expect(healthSummary(3, 0)).toBe('All 3 endpoints are healthy.')
+    expect(healthSummary(3, 2)).toBe('2 of 3 endpoints need attention.')
+  })
+})
+
+describe('formatting', () => {
+  it('shows a latency under a millisecond as "< 1 ms", not "0 ms"', () => {
+    expect(formatDuration(0)).toBe('< 1 ms')
+    expect(formatDuration(1)).toBe('1 ms')
+    expect(formatDuration(1500)).toBe('1.5 s')
+  })
+  it('writes errors as sentences, once, beside their field', () => {
+    expect(sentence('url must use https')).toBe('URL must use https.')
+    expect(sentence('timeout_seconds must be between 1 and 30.')).toBe('Timeout_seconds must be between 1 and 30.')
+    const err = Object.assign(new Error('url must use https'), { field: 'url' })
+    expect(fieldError(err, ['url'])).toBe('URL must use https.')
+    expect(fieldError(err, ['description'])).toBeUndefined()
+    expect(fieldError(new Error('boom'), ['url'])).toBeUndefined()
+  })
+  it('counts attempts in words', () => {
+    expect(attemptsText(1)).toBe('1 attempt')
+    expect(attemptsText(3)).toBe('3 attempts')
+  })
+  it('spaces chart labels to fit a phone', () => {
+    expect(labelEvery(300, 25)).toBe(7) // 4 labels fit in 300 px
+    expect(labelEvery(680, 25)).toBe(3)
+    expect(labelEvery(680, 2)).toBe(1)
+  })
+  it('keeps the last axis label inside the chart', () => {
+    expect(labelX(350, '3 PM', 0, 352)).toEqual({ x: 352, anchor: 'end' })
+    expect(labelX(2, '3 PM', 0, 352)).toEqual({ x: 0, anchor: 'start' })
+    expect(labelX(100, '3 PM', 0, 352)).toEqual({ x: 100, anchor: 'middle' })
   })
 })
 

@@ -1,7 +1,18 @@
-// stats.ts computes the dashboard's figures client-side from attempt logs.
-import type { Attempt, Endpoint } from './types'
+// stats.ts turns the server's stats (GET /stats, GET /endpoints/{id}/stats,
+// computed from hourly rollups in the database) into what the dashboard
+// and endpoint pages show.
+import type { Endpoint, EndpointStatsLine, Stats } from './types'
 
-/** HourBucket counts attempts that started within one hour. */
+/** StatsWindow is a window the stats routes accept. */
+export type StatsWindow = '1h' | '24h' | '7d'
+
+export const statsWindows: { value: StatsWindow; label: string }[] = [
+  { value: '1h', label: '1 h' },
+  { value: '24h', label: '24 h' },
+  { value: '7d', label: '7 d' },
+]
+
+/** HourBucket is one hour of the chart: deliveries finished in it. */
 export interface HourBucket {
   /** start of the hour, epoch ms */
   start: number
@@ -9,71 +20,83 @@ export interface HourBucket {
   failed: number
 }
 
-/** isSuccess reports whether an attempt succeeded (2xx within the timeout). */
-export function isSuccess(a: Pick<Attempt, 'outcome'>): boolean {
-  return a.outcome === 'success'
+/** chartBuckets turns a stats series into chart buckets. */
+export function chartBuckets(series: Stats['series']): HourBucket[] {
+  return (series ?? []).map((p) => ({ start: new Date(p.hour).getTime(), succeeded: p.succeeded, failed: p.failed }))
+}
+
+/** rateOf reads a success_rate (null when nothing finished) as a number, NaN for none. */
+export function rateOf(r: number | null | undefined): number {
+  return r === null || r === undefined ? NaN : r
+}
+
+/** HealthState is what the portal says about an endpoint instead of a bare "enabled". */
+export type HealthState = 'healthy' | 'failing' | 'degraded' | 'disabled' | 'idle'
+
+/** Health is one endpoint's state with the figures behind it. */
+export interface Health {
+  state: HealthState
+  /** success rate of finished deliveries in the window, NaN when none finished */
+  rate: number
+  lastSuccessAt: string | null
+  failingSince: string | null
+  nextRetryAt: string | null
+  pending: number
+  retrying: number
 }
 
 /**
- * hourlyBuckets returns `hours` consecutive buckets ending with the hour
- * that contains `now`, counting each attempt in the hour it started.
- * Attempts outside the window are ignored.
+ * endpointHealth decides an endpoint's state: disabled; failing when Ferry
+ * marked it failing (every attempt failed since failing_since) or nothing
+ * it finished in the window succeeded; degraded when some deliveries
+ * failed; idle when nothing finished in the window; healthy otherwise.
  */
-export function hourlyBuckets(attempts: Pick<Attempt, 'started_at' | 'outcome'>[], hours: number, now: number): HourBucket[] {
-  const hour = 3600_000
-  const last = Math.floor(now / hour) * hour
-  const first = last - (hours - 1) * hour
-  const buckets: HourBucket[] = []
-  for (let i = 0; i < hours; i++) buckets.push({ start: first + i * hour, succeeded: 0, failed: 0 })
-  for (const a of attempts) {
-    const t = new Date(a.started_at).getTime()
-    if (Number.isNaN(t) || t < first || t >= last + hour) continue
-    const b = buckets[Math.floor((t - first) / hour)]
-    if (isSuccess(a)) b.succeeded++
-    else b.failed++
+export function endpointHealth(
+  ep: Pick<Endpoint, 'enabled' | 'failing_since'>,
+  line?: Pick<EndpointStatsLine, 'success_rate' | 'last_success_at' | 'next_retry_at' | 'pending' | 'retrying'> | null,
+): Health {
+  const rate = rateOf(line?.success_rate)
+  const h: Health = {
+    state: 'healthy',
+    rate,
+    lastSuccessAt: line?.last_success_at ?? null,
+    failingSince: ep.failing_since ?? null,
+    nextRetryAt: line?.next_retry_at ?? null,
+    pending: line?.pending ?? 0,
+    retrying: line?.retrying ?? 0,
   }
-  return buckets
+  if (!ep.enabled) h.state = 'disabled'
+  else if (ep.failing_since || rate === 0) h.state = 'failing'
+  else if (rate < 1) h.state = 'degraded'
+  else if (Number.isNaN(rate)) h.state = h.retrying > 0 ? 'failing' : 'idle'
+  return h
 }
 
-/** successRate is succeeded / all attempts, or NaN when there are none. */
-export function successRate(attempts: Pick<Attempt, 'outcome'>[]): number {
-  if (attempts.length === 0) return NaN
-  return attempts.filter(isSuccess).length / attempts.length
+/** linesById indexes the tenant stats' endpoint lines. */
+export function linesById(lines: EndpointStatsLine[] | null | undefined): Record<string, EndpointStatsLine> {
+  const out: Record<string, EndpointStatsLine> = {}
+  for (const l of lines ?? []) out[l.endpoint_id] = l
+  return out
 }
 
-/** EndpointHealth summarises one endpoint's recent attempts. */
+/** EndpointHealth pairs an endpoint with its health, for the dashboard's list. */
 export interface EndpointHealth {
   endpoint: Endpoint
-  attempts: number
-  failures: number
-  lastFailure?: Pick<Attempt, 'started_at' | 'response_status' | 'error_message'>
-  rate: number
+  health: Health
 }
 
-/**
- * failingEndpoints returns endpoints whose most recent attempt failed, or
- * that are disabled or marked failing by Ferry, worst success rate first.
- */
-export function failingEndpoints(
-  endpoints: Endpoint[],
-  attemptsByEndpoint: Record<string, Pick<Attempt, 'started_at' | 'outcome' | 'response_status' | 'error_message'>[]>,
-): EndpointHealth[] {
-  const out: EndpointHealth[] = []
-  for (const ep of endpoints) {
-    const list = [...(attemptsByEndpoint[ep.id] ?? [])].sort(
-      (a, b) => new Date(b.started_at).getTime() - new Date(a.started_at).getTime(),
-    )
-    const failures = list.filter((a) => !isSuccess(a))
-    const latestFailed = list.length > 0 && !isSuccess(list[0])
-    if (latestFailed || ep.failing_since || (!ep.enabled && ep.disabled_reason)) {
-      out.push({
-        endpoint: ep,
-        attempts: list.length,
-        failures: failures.length,
-        lastFailure: failures[0],
-        rate: successRate(list),
-      })
-    }
-  }
-  return out.sort((a, b) => (Number.isNaN(a.rate) ? 1 : a.rate) - (Number.isNaN(b.rate) ? 1 : b.rate))
+/** troubledEndpoints lists endpoints that are failing, degraded or disabled, worst first. */
+export function troubledEndpoints(endpoints: Endpoint[], lines: Record<string, EndpointStatsLine>): EndpointHealth[] {
+  const rank: Record<HealthState, number> = { failing: 0, disabled: 1, degraded: 2, idle: 3, healthy: 4 }
+  return endpoints
+    .map((endpoint) => ({ endpoint, health: endpointHealth(endpoint, lines[endpoint.id]) }))
+    .filter((h) => h.health.state === 'failing' || h.health.state === 'degraded' || h.health.state === 'disabled')
+    .sort((a, b) => rank[a.health.state] - rank[b.health.state] || rateOf(a.health.rate) - rateOf(b.health.rate))
+}
+
+/** healthSummary is the dashboard's one-line verdict, or null when there is nothing to judge. */
+export function healthSummary(endpointCount: number, troubled: number): string | null {
+  if (endpointCount === 0) return null
+  if (troubled === 0) return endpointCount === 1 ? 'Your endpoint is healthy.' : `All ${endpointCount} endpoints are healthy.`
+  return `${troubled} of ${endpointCount} endpoints need attention.`
 }

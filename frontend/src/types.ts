@@ -28,6 +28,8 @@ export type QueueStats = Schemas['QueueStats']
 export type ConsumerToken = Schemas['ConsumerToken']
 export type ConsumerTokenCreated = Schemas['ConsumerTokenCreated']
 export type ConsumerTokenInput = Schemas['ConsumerTokenInput']
+export type RoutingTestInput = Schemas['RoutingTestInput']
+export type RoutingTestResult = Schemas['RoutingTestResult']
 
 export type DeliveryStatus = Schemas['Delivery']['status']
 export type Delivery = Schemas['Delivery']
@@ -48,7 +50,6 @@ export type BulkReplayInput = Schemas['BulkReplayInput']
 export type StaffReplayInput = Schemas['StaffReplayInput']
 
 export type Member = Schemas['Member']
-export type MemberInvited = Schemas['MemberInvited']
 export type MemberInput = Schemas['MemberInput']
 export type MemberPatch = Schemas['MemberPatch']
 
@@ -63,5 +64,9 @@ export type PlanInput = Schemas['PlanInput']
 export type Invoice = Schemas['Invoice']
 export type InvoiceLine = Schemas['InvoiceLine']
 export type StaffBilling = Schemas['StaffBilling']
+
+export type Stats = Schemas['Stats']
+export type TenantStats = Schemas['TenantStats']
+export type EndpointStatsLine = Schemas['EndpointStatsLine']
 
 export type ApiError = Schemas['Error']

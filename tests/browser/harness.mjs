@@ -114,13 +114,18 @@ export class Receiver {
 
 /** Stack is everything a browser test needs: database, Kafka names, ferry, receiver. */
 export class Stack {
-  async start() {
+  /**
+   * start runs ferry on a fresh database. env adds variables (e.g.
+   * FERRY_STAFF_TOTP_REQUIRED); keepScreenshots leaves earlier files'
+   * screenshots in place.
+   */
+  async start({ env = {}, keepScreenshots = false } = {}) {
     const dbURL = process.env.FERRY_TEST_DATABASE_URL
     const brokers = process.env.FERRY_TEST_KAFKA_BROKERS
     if (!dbURL || !brokers) throw new Error('FERRY_TEST_DATABASE_URL and FERRY_TEST_KAFKA_BROKERS must be set (eval "$(bash scripts/env.sh)")')
     this.bin = process.env.FERRY_BIN ?? path.join(root, 'bin/ferry')
     mkdirSync(screenshotDir, { recursive: true })
-    for (const f of readdirSync(screenshotDir)) if (f.endsWith('.png')) rmSync(path.join(screenshotDir, f))
+    if (!keepScreenshots) for (const f of readdirSync(screenshotDir)) if (f.endsWith('.png')) rmSync(path.join(screenshotDir, f))
     const id = uniq()
     this.adminURL = dbURL
     this.dbName = `portal_test_${id}`
@@ -141,8 +146,9 @@ export class Stack {
       FERRY_RETRY_SCALE: '0.001',
       FERRY_LOG_LEVEL: 'info',
       FERRY_LOG_FORMAT: 'text',
+      ...env,
     }
-    this.logFile = path.join(screenshotDir, 'ferry.log')
+    this.logFile = path.join(screenshotDir, `ferry-${id}.log`)
     const log = createWriteStream(this.logFile)
     this.proc = spawn(this.bin, ['serve'], { env: this.env, stdio: ['ignore', 'pipe', 'pipe'] })
     this.proc.stdout.pipe(log)

@@ -258,12 +258,12 @@ test('(b) failing endpoint: see the 500 attempts and body, fix the receiver, rep
     await shot(page, 'b', '03-bulk-replay')
     await accessible(page, 'the replay page')
 
-    // Members: the owner adds a viewer, who gets a temporary password once.
+    // Members: the owner invites a viewer, who gets an emailed link.
     await nav(page, 'Members')
     await page.getByLabel('Email', { exact: true }).fill(`viewer-${uniq()}@globex.test`)
     await page.getByLabel('Role', { exact: true }).selectOption('viewer')
     await page.getByRole('button', { name: 'Invite' }).click()
-    await page.getByRole('region', { name: 'New member' }).getByText('was added as viewer').waitFor()
+    await page.getByRole('region', { name: 'New member' }).getByText('was invited as viewer').waitFor()
     await shot(page, 'b', '04-members')
     await accessible(page, 'the members page')
 

@@ -89,23 +89,6 @@ func (r RemoteSink) get(ctx context.Context, path string, out any) error {
 	return json.NewDecoder(res.Body).Decode(out)
 }
 
-// WaitArrived polls src until want distinct arrivals of run are in or
-// timeout passes; it returns how long that took and the last count.
-func WaitArrived(ctx context.Context, src Source, run string, want int, timeout time.Duration) (time.Duration, int) {
-	start := time.Now()
-	deadline := start.Add(timeout)
-	n := 0
-	for {
-		if c, err := src.Arrived(ctx, run); err == nil {
-			n = c
-		}
-		if n >= want || time.Now().After(deadline) || ctx.Err() != nil {
-			return time.Since(start), n
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-}
-
 // Latency summarises a latency distribution in milliseconds.
 type Latency struct {
 	N   int     `json:"n"`

@@ -24,13 +24,19 @@ import (
 	"github.com/ferry-dev/ferry/app"
 	"github.com/ferry-dev/ferry/app/httpapi"
 	"github.com/ferry-dev/ferry/billing"
+	"github.com/ferry-dev/ferry/tenants"
 )
 
 const usage = `usage:
   ferry serve [--roles api,worker]   run the API, portal and delivery workers
   ferry migrate                      apply database migrations and exit
   ferry staff create --email EMAIL [--password-stdin]
-                                     create a support staff account
+                                     create a support staff account (a generated
+                                     password must be changed at first sign-in)
+  ferry staff disable --email EMAIL  end a staff account's access at once
+  ferry staff delete --email EMAIL   delete a staff account (audit rows stay)
+  ferry staff reset-totp --email EMAIL
+                                     remove a staff member's authenticator
   ferry billing invoice [--period YYYY-MM]
                                      issue (idempotently) the invoices of a finished
                                      month (default: last month) and collect them
@@ -122,18 +128,68 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	return a.Run(ctx)
 }
 
+const staffUsage = "usage: ferry staff create --email EMAIL [--password-stdin] | " +
+	"ferry staff disable|delete|reset-totp --email EMAIL"
+
+// staff runs the staff account commands. They need only the database
+// (FERRY_DATABASE_URL): no Kafka, no secrets, no dev mode.
 func staff(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout io.Writer) error {
-	if len(args) == 0 || args[0] != "create" {
-		return errors.New("usage: ferry staff create --email EMAIL [--password-stdin]")
+	if len(args) == 0 {
+		return errors.New(staffUsage)
 	}
-	fs := flag.NewFlagSet("staff create", flag.ContinueOnError)
+	cmd := args[0]
+	switch cmd {
+	case "create", "disable", "delete", "reset-totp":
+	default:
+		return errors.New(staffUsage)
+	}
+	fs := flag.NewFlagSet("staff "+cmd, flag.ContinueOnError)
 	email := fs.String("email", "", "staff member's email")
-	fromStdin := fs.Bool("password-stdin", false, "read the password from standard input instead of generating one")
+	fromStdin := fs.Bool("password-stdin", false, "create: read the password from standard input instead of generating one")
 	if err := fs.Parse(args[1:]); err != nil {
 		return err
 	}
 	if *email == "" {
 		return errors.New("--email is required")
+	}
+	cfg, err := app.DBConfigFromEnv(getenv)
+	if err != nil {
+		return err
+	}
+	db, err := app.OpenDB(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	if sqlDB, err := db.DB(); err == nil {
+		defer sqlDB.Close()
+	}
+	if err := app.Migrate(ctx, db); err != nil {
+		return err
+	}
+	svc, err := app.NewTenantsService(db, cfg)
+	if err != nil {
+		return err
+	}
+	switch cmd {
+	case "disable":
+		st, err := svc.DisableStaff(ctx, *email)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "staff disabled: %s (id %s); their sessions have ended\n", st.Email, st.ID)
+		return nil
+	case "delete":
+		if err := svc.DeleteStaff(ctx, *email); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "staff deleted: %s (audit log entries keep their email)\n", *email)
+		return nil
+	case "reset-totp":
+		if err := svc.ResetStaffTOTP(ctx, *email); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "authenticator removed for %s; they enrol a new one at their next sign-in\n", *email)
+		return nil
 	}
 	password := ""
 	if *fromStdin {
@@ -145,25 +201,21 @@ func staff(ctx context.Context, args []string, getenv func(string) string, stdin
 	} else {
 		b := make([]byte, 18)
 		if _, err := rand.Read(b); err != nil {
-			return err
+			return fmt.Errorf("generate password: %w", err)
 		}
 		password = base64.RawURLEncoding.EncodeToString(b)
 	}
-	cfg, db, err := openMigrated(ctx, getenv)
-	if err != nil {
-		return err
-	}
-	svc, err := app.NewTenantsService(db, cfg)
-	if err != nil {
-		return err
-	}
-	st, err := svc.CreateStaff(ctx, *email, password)
+	st, err := svc.CreateStaff(ctx, tenants.StaffInput{Email: *email, Password: password, MustChangePassword: !*fromStdin})
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "staff created: %s (id %s)\n", st.Email, st.ID)
 	if !*fromStdin {
-		fmt.Fprintf(stdout, "password: %s\n(shown once; the staff member signs in to the portal with it)\n", password)
+		fmt.Fprintf(stdout, "temporary password: %s\n(shown once; it must be changed at the first sign-in", password)
+		if !cfg.Dev {
+			fmt.Fprint(stdout, ", where an authenticator app (TOTP) is also enrolled")
+		}
+		fmt.Fprintln(stdout, ")")
 	}
 	return nil
 }

@@ -1,12 +1,15 @@
-// Auth.tsx: sign-in and sign-up forms.
+// Auth.tsx: sign-in (with the staff authenticator code when asked) and
+// sign-up forms.
 import { Logo } from '../Logo'
 import { useState, type FormEvent } from 'react'
-import { api } from '../api'
+import { api, ApiError } from '../api'
+import { normalizeCode } from '../account'
 import { ErrorMessage, Field } from '../components'
 import { Link, navigate } from '../router'
 import type { LoginInput, Me, SignupInput } from '../types'
 
-function AuthFrame({ title, children }: { title: string; children: React.ReactNode }) {
+/** AuthFrame is the centred card of the signed-out pages. */
+export function AuthFrame({ title, children }: { title: string; children: React.ReactNode }) {
   return (
     <main className="auth">
       <div className="card auth-card">
@@ -21,6 +24,9 @@ function AuthFrame({ title, children }: { title: string; children: React.ReactNo
 export function LoginPage({ onDone }: { onDone: () => Promise<void> }) {
   const [email, setEmail] = useState('')
   const [password, setPassword] = useState('')
+  // Staff with an authenticator are asked for its code after the password.
+  const [needCode, setNeedCode] = useState(false)
+  const [code, setCode] = useState('')
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<unknown>(null)
   async function submit(e: FormEvent) {
@@ -28,10 +34,20 @@ export function LoginPage({ onDone }: { onDone: () => Promise<void> }) {
     setBusy(true)
     setError(null)
     try {
-      await api.post<Me>('/auth/login', { email, password } satisfies LoginInput)
+      const body: LoginInput = { email, password }
+      if (needCode) body.totp_code = normalizeCode(code)
+      await api.post<Me>('/auth/login', body)
       await onDone()
     } catch (err) {
-      setError(err)
+      if (err instanceof ApiError && err.field === 'totp_code') {
+        // The first ask is not an error: it is the second step.
+        if (!needCode) setError(null)
+        else setError(err)
+        setNeedCode(true)
+        setCode('')
+      } else {
+        setError(err)
+      }
     } finally {
       setBusy(false)
     }
@@ -42,8 +58,14 @@ export function LoginPage({ onDone }: { onDone: () => Promise<void> }) {
         <ErrorMessage error={error} title="Sign-in failed" />
         <Field label="Email">{(id) => <input id={id} type="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} />}</Field>
         <Field label="Password">{(id) => <input id={id} type="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />}</Field>
+        {needCode && (
+          <Field label="Authenticator code" hint="The 6-digit code your authenticator app shows for Ferry.">
+            {(id, d) => <input id={id} inputMode="numeric" autoComplete="one-time-code" required autoFocus aria-describedby={d} value={code} onChange={(e) => setCode(e.target.value)} />}
+          </Field>
+        )}
         <button className="btn btn-primary" type="submit" disabled={busy}>{busy ? 'Signing in…' : 'Sign in'}</button>
       </form>
+      <p className="muted"><Link href="/forgot-password">Forgot your password?</Link></p>
       <p className="muted">New to Ferry? <Link href="/signup">Create an account</Link></p>
     </AuthFrame>
   )

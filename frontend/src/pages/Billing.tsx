@@ -1,11 +1,11 @@
-// Billing.tsx: plan, usage against quota, plan change and invoices (PRODUCT §7).
+// Billing.tsx: plan, usage against quota, plan change and invoices (README, Plans and billing).
 import { useEffect, useState } from 'react'
 import { api, type Page } from '../api'
 import { Badge, Empty, ErrorMessage, Loading, Notice, Pager, ProgressBar, ConfirmButton } from '../components'
 import { formatCount, formatMoney, formatTime } from '../format'
 import { usePaged } from '../paging'
 import { useSession } from '../session'
-import type { BillingOverview, Invoice, PlanInput } from '../types'
+import type { BillingOverview, Invoice, Plan, PlanInput } from '../types'
 
 export function BillingPage() {
   const { me } = useSession()
@@ -13,6 +13,8 @@ export function BillingPage() {
   const [error, setError] = useState<unknown>(null)
   const [actionError, setActionError] = useState<unknown>(null)
   const [notice, setNotice] = useState('')
+  // paying is the paid plan whose payment step is open.
+  const [paying, setPaying] = useState<Plan | null>(null)
   const invoices = usePaged((cursor) => api.get<Page<Invoice>>('/billing/invoices' + (cursor ? `?cursor=${encodeURIComponent(cursor)}` : '')), [])
   useEffect(() => {
     api.get<BillingOverview>('/billing').then(setO, setError)
@@ -23,6 +25,7 @@ export function BillingPage() {
     setNotice('')
     try {
       setO(await api.put<BillingOverview>('/billing/plan', { plan } satisfies PlanInput))
+      setPaying(null)
       setNotice(`Plan changed to ${plan}.`)
     } catch (e) {
       setActionError(e)
@@ -40,6 +43,7 @@ export function BillingPage() {
         <>
           <div className="card">
             <h2>{o.plan.display_name || o.plan.name} plan {o.plan.custom && <span className="muted">(custom terms)</span>}</h2>
+            {o.payment_overdue && <p className="alert alert-error" role="alert">An invoice is more than 14 days overdue: new events are refused (402) until it is paid. Contact support if you have paid another way.</p>}
             {o.quota_exhausted && <p className="alert alert-error" role="alert">Your monthly event quota is used up: new events are refused until next month or until you upgrade.</p>}
             <p className="muted">Usage for {o.usage.period}</p>
             <ProgressBar value={o.usage.events} max={o.plan.events_per_month} label="Events this month" />
@@ -51,6 +55,20 @@ export function BillingPage() {
               {o.overage_events > 0 && (<><dt>Overage</dt><dd>{formatCount(o.overage_events)} events ≈ {formatMoney(o.estimated_overage_minor, o.plan.currency)}</dd></>)}
             </dl>
           </div>
+          {paying && (
+            <div className="card" aria-label="Payment">
+              <h2>Payment for {paying.display_name || paying.name}</h2>
+              <p>{formatMoney(paying.base_fee_minor, paying.currency)} per month, billed monthly{!paying.hard_cap && paying.overage_unit_events > 0 ? ', plus overage' : ''}. Paid plans need a payment method that our payment provider accepts; Ferry never sees card numbers.</p>
+              <dl className="props">
+                <dt>Payment method</dt>
+                <dd>{o.payment_method ? o.payment_method.label : 'None on file yet: the payment provider checks one when you confirm.'}</dd>
+              </dl>
+              <p>
+                <button type="button" className="btn btn-primary" onClick={() => change(paying.name)}>Confirm and switch to {paying.display_name || paying.name}</button>{' '}
+                <button type="button" className="btn" onClick={() => setPaying(null)}>Cancel</button>
+              </p>
+            </div>
+          )}
           <div className="card">
             <h2>Plans</h2>
             <div className="plans">
@@ -65,9 +83,15 @@ export function BillingPage() {
                     <li>{p.retention_days}-day logs</li>
                     <li>{p.events_per_second} events/s</li>
                   </ul>
-                  {p.name === o.plan.name ? <p><strong>Current plan</strong></p> : me.role === 'owner' ? (
+                  {p.name === o.plan.name ? <p><strong>Current plan</strong></p> : me.role !== 'owner' ? (
+                    <p className="muted">Only owners change the plan.</p>
+                  ) : p.base_fee_minor > 0 && o.payments_configured === false ? (
+                    <p className="muted">Online payment is not available here; contact us to move to {p.display_name || p.name}.</p>
+                  ) : p.base_fee_minor > 0 ? (
+                    <button type="button" className="btn" onClick={() => { setActionError(null); setPaying(p) }}>Switch to {p.display_name || p.name}…</button>
+                  ) : (
                     <ConfirmButton className="btn" confirmLabel={`Yes, switch to ${p.display_name || p.name}`} onConfirm={() => change(p.name)}>Switch to {p.display_name || p.name}</ConfirmButton>
-                  ) : <p className="muted">Only owners change the plan.</p>}
+                  )}
                 </div>
               ))}
             </div>

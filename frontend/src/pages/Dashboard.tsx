@@ -1,74 +1,69 @@
-// Dashboard.tsx: deliveries per hour, success rate and failing endpoints,
-// computed in the browser from the endpoints and their attempt logs.
+// Dashboard.tsx: deliveries per hour, success rate, answer time, backlog
+// and the endpoints that need attention, from GET /stats (computed in the
+// database from hourly rollups) over 1 h, 24 h or 7 d.
 import { useEffect, useState } from 'react'
 import { api, query, type Page } from '../api'
 import { DeliveryChart } from '../Chart'
-import { Empty, ErrorMessage, Loading, Badge } from '../components'
-import { formatPercent, relativeTime } from '../format'
+import { Badge, Empty, ErrorMessage, Loading } from '../components'
+import { formatCount, formatDuration, formatPercent, relativeTime } from '../format'
 import { Link } from '../router'
-import { failingEndpoints, hourlyBuckets, isSuccess, successRate, type EndpointHealth, type HourBucket } from '../stats'
-import type { Attempt, Endpoint, FerryEvent } from '../types'
+import { chartBuckets, healthSummary, linesById, rateOf, statsWindows, troubledEndpoints, type StatsWindow } from '../stats'
+import type { Endpoint, TenantStats } from '../types'
 
 interface Figures {
   endpoints: Endpoint[]
-  buckets: HourBucket[]
-  rate: number
-  attempts24h: number
-  failures24h: number
-  failing: EndpointHealth[]
-  latestEvent?: FerryEvent
+  stats: TenantStats
 }
 
-const HOURS = 24
-
-/** loadFigures fetches what the dashboard needs and computes its figures. */
-async function loadFigures(now: number): Promise<Figures> {
-  const [eps, events] = await Promise.all([
+async function loadFigures(win: StatsWindow): Promise<Figures> {
+  const [eps, stats] = await Promise.all([
     api.get<Page<Endpoint>>('/endpoints' + query({ limit: 200 })),
-    api.get<Page<FerryEvent>>('/events' + query({ limit: 1 })),
+    api.get<TenantStats>('/stats' + query({ window: win })),
   ])
-  const since = now - HOURS * 3600_000
-  const perEndpoint: Record<string, Attempt[]> = {}
-  await Promise.all(
-    eps.data.map(async (ep) => {
-      // Newest first: follow the cursor until past the window (at most 5 pages).
-      const list: Attempt[] = []
-      let cursor = ''
-      for (let i = 0; i < 5; i++) {
-        const page = await api.get<Page<Attempt>>(`/endpoints/${ep.id}/attempts` + query({ limit: 200, cursor }))
-        list.push(...page.data)
-        const oldest = page.data[page.data.length - 1]
-        if (!page.next_cursor || !oldest || new Date(oldest.started_at).getTime() < since) break
-        cursor = page.next_cursor
-      }
-      perEndpoint[ep.id] = list
-    }),
+  return { endpoints: eps.data, stats }
+}
+
+/** WindowPicker switches between the stats windows. */
+export function WindowPicker({ value, onChange }: { value: StatsWindow; onChange: (w: StatsWindow) => void }) {
+  return (
+    <div className="segmented" role="group" aria-label="Time window">
+      {statsWindows.map((w) => (
+        <button key={w.value} type="button" aria-pressed={value === w.value} onClick={() => onChange(w.value)}>{w.label}</button>
+      ))}
+    </div>
   )
-  const recent = Object.values(perEndpoint).flat().filter((a) => new Date(a.started_at).getTime() >= since)
-  return {
-    endpoints: eps.data,
-    buckets: hourlyBuckets(recent, HOURS, now),
-    rate: successRate(recent),
-    attempts24h: recent.length,
-    failures24h: recent.filter((a) => !isSuccess(a)).length,
-    failing: failingEndpoints(eps.data, perEndpoint),
-    latestEvent: events.data[0],
-  }
+}
+
+/** ageText renders a backlog age in seconds. */
+function ageText(s: number): string {
+  if (s <= 0) return '—'
+  if (s < 90) return `${s} s`
+  if (s < 5400) return `${Math.round(s / 60)} min`
+  if (s < 172800) return `${Math.round(s / 3600)} h`
+  return `${Math.round(s / 86400)} d`
 }
 
 export function DashboardPage() {
+  const [win, setWin] = useState<StatsWindow>('24h')
   const [fig, setFig] = useState<Figures | null>(null)
   const [error, setError] = useState<unknown>(null)
   const [tick, setTick] = useState(0)
   useEffect(() => {
     let live = true
-    loadFigures(Date.now()).then((f) => live && (setFig(f), setError(null))).catch((e) => live && setError(e))
+    loadFigures(win).then((f) => live && (setFig(f), setError(null))).catch((e) => live && setError(e))
     return () => { live = false }
-  }, [tick])
+  }, [tick, win])
+  const label = statsWindows.find((w) => w.value === win)?.label ?? win
+  const st = fig?.stats
+  const lines = linesById(st?.endpoints)
+  const troubled = fig ? troubledEndpoints(fig.endpoints, lines) : []
+  const summary = fig ? healthSummary(fig.endpoints.length, troubled.length) : null
+  const finished = st ? st.succeeded + st.failed : 0
   return (
     <section>
       <div className="page-head">
         <h1>Dashboard</h1>
+        <WindowPicker value={win} onChange={setWin} />
         <button type="button" className="btn" onClick={() => setTick((n) => n + 1)}>Refresh</button>
       </div>
       <ErrorMessage error={error} title="Could not load the dashboard" />
@@ -79,50 +74,77 @@ export function DashboardPage() {
           <Link href="/api-keys">create an API key</Link> and send events with <code>POST /api/v1/events</code>.
         </Empty>
       )}
-      {fig && (
+      {fig && st && fig.endpoints.length > 0 && (
         <>
-          <div className="stats" aria-label="Last 24 hours">
-            <div className="stat"><span className="stat-label">Attempts (24 h)</span><span className="stat-value" data-testid="stat-attempts">{fig.attempts24h}</span></div>
-            <div className="stat"><span className="stat-label">Success rate (24 h)</span><span className="stat-value" data-testid="stat-rate">{formatPercent(fig.rate)}</span></div>
-            <div className="stat"><span className="stat-label">Failed attempts (24 h)</span><span className="stat-value">{fig.failures24h}</span></div>
-            <div className="stat"><span className="stat-label">Endpoints</span><span className="stat-value">{fig.endpoints.length}</span></div>
+          <div className="stats" aria-label={`Last ${label}`}>
+            <div className="stat">
+              <span className="stat-label">Deliveries ({label})</span>
+              <span className="stat-value" data-testid="stat-deliveries">{formatCount(finished)}</span>
+              <small className="muted">{formatCount(st.failed)} failed for good</small>
+            </div>
+            <div className="stat">
+              <span className="stat-label">Success rate ({label})</span>
+              <span className="stat-value" data-testid="stat-success">{formatPercent(rateOf(st.success_rate))}</span>
+              <small className="muted">of deliveries finished</small>
+            </div>
+            <div className="stat">
+              <span className="stat-label">Answer time p95</span>
+              <span className="stat-value" data-testid="stat-p95">{st.response_ms.p95 == null ? '—' : formatDuration(st.response_ms.p95)}</span>
+              <small className="muted">p50 {st.response_ms.p50 == null ? '—' : formatDuration(st.response_ms.p50)}</small>
+            </div>
+            <div className="stat">
+              <span className="stat-label">Backlog now</span>
+              <span className="stat-value" data-testid="stat-backlog">{formatCount(st.backlog.pending + st.backlog.retrying)}</span>
+              <small className="muted">{st.backlog.retrying} retrying · oldest {ageText(st.backlog.oldest_age_seconds)}</small>
+            </div>
+            <div className="stat">
+              <span className="stat-label">Attempts ({label})</span>
+              <span className="stat-value" data-testid="stat-attempts">{formatCount(st.attempts)}</span>
+              <small className="muted">{formatCount(st.attempts_failed)} failed</small>
+            </div>
           </div>
-          <div className="card">
-            <h2>Delivery attempts per hour</h2>
-            {fig.attempts24h === 0 ? (
-              <Empty title="No deliveries in the last 24 hours">
-                {fig.latestEvent ? <>Latest event {relativeTime(fig.latestEvent.created_at)}.</> : <>Send a test event from an <Link href="/endpoints">endpoint</Link> to see it here.</>}
-              </Empty>
-            ) : (
-              <DeliveryChart buckets={fig.buckets} title="Delivery attempts per hour over the last 24 hours" />
-            )}
-          </div>
-          <div className="card">
-            <h2>Failing endpoints</h2>
-            {fig.failing.length === 0 ? (
-              <p className="muted">All endpoints are healthy.</p>
-            ) : (
-              <div className="table-wrap">
-                <table>
-                  <thead><tr><th>Endpoint</th><th>State</th><th>Success rate</th><th>Last failure</th></tr></thead>
-                  <tbody>
-                    {fig.failing.map((h) => (
-                      <tr key={h.endpoint.id}>
-                        <td><Link href={`/endpoints/${h.endpoint.id}`}>{h.endpoint.url}</Link></td>
-                        <td><Badge status={h.endpoint.enabled ? 'failing' : 'disabled'} />{h.endpoint.disabled_reason && <div className="muted">{h.endpoint.disabled_reason}</div>}</td>
-                        <td>{formatPercent(h.rate)} of {h.attempts}</td>
-                        <td>
-                          {h.lastFailure ? (
-                            <>{h.lastFailure.response_status ? `HTTP ${h.lastFailure.response_status}` : h.lastFailure.error_message || 'error'} · {relativeTime(h.lastFailure.started_at)}</>
-                          ) : '—'}
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-            )}
-          </div>
+          {fig.endpoints.length > 0 && (
+            <div className="card">
+              <h2>Deliveries per hour</h2>
+              {finished === 0 ? (
+                <Empty title={`No deliveries finished in the last ${label}`}>
+                  {st.backlog.pending + st.backlog.retrying > 0
+                    ? <>{st.backlog.pending + st.backlog.retrying} deliveries are waiting.</>
+                    : <>Send a test event from an <Link href="/endpoints">endpoint</Link> to see it here.</>}
+                </Empty>
+              ) : (
+                <DeliveryChart buckets={chartBuckets(st.series)} title={`Deliveries per hour over the last ${label}`} />
+              )}
+            </div>
+          )}
+          {fig.endpoints.length > 0 && (
+            <div className="card">
+              <h2>Endpoints needing attention</h2>
+              {summary && troubled.length === 0 && <p className="muted">{summary}</p>}
+              {troubled.length > 0 && (
+                <div className="table-wrap">
+                  <table>
+                    <thead><tr><th>Endpoint</th><th>Health</th><th>Success rate ({label})</th><th>Last success</th><th>Next retry</th></tr></thead>
+                    <tbody>
+                      {troubled.map(({ endpoint: ep, health: h }) => (
+                        <tr key={ep.id}>
+                          <td><Link href={`/endpoints/${ep.id}`}>{ep.url}</Link></td>
+                          <td>
+                            <Badge status={h.state} />
+                            {h.failingSince && <div className="muted">failing since {relativeTime(h.failingSince)}</div>}
+                            {ep.disabled_reason && <div className="muted">{ep.disabled_reason}</div>}
+                          </td>
+                          <td>{formatPercent(h.rate)}</td>
+                          <td>{relativeTime(h.lastSuccessAt)}</td>
+                          <td>{relativeTime(h.nextRetryAt)}</td>
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                </div>
+              )}
+            </div>
+          )}
         </>
       )}
     </section>

@@ -6,11 +6,13 @@ import { AttemptList } from '../Attempts'
 import { Badge, ConfirmButton, CopyButton, Empty, ErrorMessage, Loading, Notice, Pager } from '../components'
 import { EndpointForm } from '../EndpointForm'
 import { fromEndpoint } from '../endpointForm'
-import { formatTime } from '../format'
+import { formatCount, formatDuration, formatPercent, formatTime } from '../format'
+import { HealthCell } from '../HealthCell'
+import { endpointHealth, rateOf } from '../stats'
 import { usePaged } from '../paging'
 import { Link, navigate, useLocation } from '../router'
 import { canWrite, useSession } from '../session'
-import type { Attempt, ConsumerToken, ConsumerTokenCreated, ConsumerTokenInput, Endpoint, EndpointPatch, EventAccepted, EventInput, QueueStats, SecretInfo } from '../types'
+import type { Attempt, ConsumerToken, ConsumerTokenCreated, ConsumerTokenInput, Endpoint, EndpointPatch, EventAccepted, EventInput, QueueStats, SecretInfo, Stats } from '../types'
 import { endpointName } from './Endpoints'
 
 /** QueueCard shows a pull queue's stats and, to admins, its consumer tokens. */
@@ -96,6 +98,7 @@ export function EndpointDetailPage({ id }: { id: string }) {
   const [testEvent, setTestEvent] = useState<string | null>(null)
   const writer = canWrite(me.role)
 
+  const [stats, setStats] = useState<Stats | null>(null)
   useEffect(() => {
     api.get<Endpoint>(`/endpoints/${id}`).then(setEp, setLoadError)
   }, [id])
@@ -103,6 +106,10 @@ export function EndpointDetailPage({ id }: { id: string }) {
     (cursor) => api.get<Page<Attempt>>(`/endpoints/${id}/attempts` + query({ cursor, outcome, limit: 20 })),
     [id, outcome],
   )
+
+  useEffect(() => {
+    api.get<Stats>(`/endpoints/${id}/stats` + query({ window: '24h' })).then(setStats, () => setStats(null))
+  }, [id, ep, attempts.items])
 
   async function act(what: () => Promise<void>) {
     setError(null)
@@ -122,7 +129,7 @@ export function EndpointDetailPage({ id }: { id: string }) {
       <p><Link href="/endpoints">← Endpoints</Link></p>
       <div className="page-head">
         <h1 className="break">{endpointName(ep)}</h1>
-        <Badge status={ep.enabled ? 'enabled' : 'disabled'} />
+        <Badge status={endpointHealth(ep, stats && { ...stats, ...stats.backlog }).state} />
       </div>
       {ep.disabled_reason && <p className="alert alert-warn">Disabled: {ep.disabled_reason}</p>}
       <Notice>{notice}</Notice>
@@ -150,7 +157,7 @@ export function EndpointDetailPage({ id }: { id: string }) {
       {editing && (
         <div className="card">
           <h2>Edit endpoint</h2>
-          <EndpointForm initial={fromEndpoint(ep)} submitLabel="Save changes" onCancel={() => setEditing(false)} onSubmit={async (body) => {
+          <EndpointForm initial={fromEndpoint(ep)} endpointId={ep.id} submitLabel="Save changes" onCancel={() => setEditing(false)} onSubmit={async (body) => {
             setEp(await api.patch<Endpoint>(`/endpoints/${ep.id}`, body satisfies EndpointPatch))
             setEditing(false)
             setNotice('Endpoint saved.')
@@ -158,11 +165,27 @@ export function EndpointDetailPage({ id }: { id: string }) {
         </div>
       )}
       <div className="card">
+        <h2>Health (last 24 h)</h2>
+        {stats ? (
+          <>
+            <HealthCell health={endpointHealth(ep, { ...stats, ...stats.backlog })} window="24 h" />
+            <dl className="props">
+              <dt>Deliveries</dt><dd>{formatCount(stats.succeeded)} succeeded, {formatCount(stats.failed)} failed for good ({formatPercent(rateOf(stats.success_rate))} succeeded)</dd>
+              <dt>Attempts</dt><dd>{formatCount(stats.attempts)}, {formatCount(stats.attempts_failed)} failed{Object.keys(stats.by_error_class).length > 0 && <> ({Object.entries(stats.by_error_class).map(([k, v]) => `${k.replace(/^http_/, 'HTTP ')}: ${v}`).join(', ')})</>}</dd>
+              <dt>Answer time</dt><dd>{stats.response_ms.p50 == null ? '—' : `p50 ${formatDuration(stats.response_ms.p50)}, p95 ${formatDuration(stats.response_ms.p95)}, p99 ${formatDuration(stats.response_ms.p99)}`}</dd>
+              <dt>Waiting</dt><dd>{stats.backlog.pending} pending, {stats.backlog.retrying} retrying</dd>
+            </dl>
+          </>
+        ) : <Loading />}
+      </div>
+      <div className="card">
         <h2>Settings</h2>
         <dl className="props">
           <dt>Kind</dt><dd>{ep.kind === 'queue' ? 'Queue (consumers pull)' : 'HTTP (Ferry pushes)'}</dd>
+          <dt>State</dt><dd>{ep.enabled ? 'enabled' : 'disabled'}</dd>
           <dt>Description</dt><dd>{ep.description || '—'}</dd>
           <dt>Event types</dt><dd>{ep.event_types?.length ? ep.event_types.join(', ') : 'All event types'}</dd>
+          <dt>Filter</dt><dd>{ep.filter ? <code>{ep.filter}</code> : 'none'}</dd>
           <dt>Timeout</dt><dd>{ep.timeout_seconds} s</dd>
           <dt>Rate limit</dt><dd>{ep.rate_limit_per_second ? `${ep.rate_limit_per_second}/s` : 'none'}</dd>
           <dt>Max in flight</dt><dd>{ep.max_in_flight}</dd>

@@ -1,13 +1,15 @@
 // Endpoints.tsx: the list of endpoints and the create form.
-import { useState } from 'react'
+import { useEffect, useState } from 'react'
 import { api, query, type Page } from '../api'
-import { Badge, Empty, ErrorMessage, Loading, Notice, Pager } from '../components'
+import { Empty, ErrorMessage, Loading, Notice, Pager } from '../components'
 import { EndpointForm } from '../EndpointForm'
 import { emptyEndpointForm } from '../endpointForm'
+import { HealthCell } from '../HealthCell'
+import { endpointHealth, linesById } from '../stats'
 import { usePaged } from '../paging'
 import { Link, navigate } from '../router'
 import { canWrite, useSession } from '../session'
-import type { Endpoint, EndpointCreated, EndpointPatch } from '../types'
+import type { Endpoint, EndpointCreated, EndpointPatch, EndpointStatsLine, TenantStats } from '../types'
 
 /** endpointName is how the portal names an endpoint: its URL, or for a
  * pull queue "Queue" and its id. */
@@ -21,6 +23,11 @@ export function EndpointsPage() {
   const [notice, setNotice] = useState('')
   const [actionError, setActionError] = useState<unknown>(null)
   const list = usePaged((cursor) => api.get<Page<Endpoint>>('/endpoints' + query({ cursor, limit: 25 })), [])
+  // Health over the last 24 h, per endpoint, from the server's stats.
+  const [lines, setLines] = useState<Record<string, EndpointStatsLine>>({})
+  useEffect(() => {
+    api.get<TenantStats>('/stats' + query({ window: '24h' })).then((st) => setLines(linesById(st.endpoints)), () => setLines({}))
+  }, [list.items])
 
   async function toggle(ep: Endpoint) {
     setActionError(null)
@@ -69,7 +76,7 @@ export function EndpointsPage() {
         <div className="table-wrap">
           <table>
             <thead>
-              <tr><th>URL</th><th>Event types</th><th>State</th><th><span className="visually-hidden">Actions</span></th></tr>
+              <tr><th>URL</th><th>Event types</th><th>Health</th><th><span className="visually-hidden">Actions</span></th></tr>
             </thead>
             <tbody>
               {list.items.map((ep) => (
@@ -80,7 +87,7 @@ export function EndpointsPage() {
                   </td>
                   <td>{ep.event_types?.length ? ep.event_types.join(', ') : <span className="muted">all types</span>}</td>
                   <td>
-                    <Badge status={ep.enabled ? 'enabled' : 'disabled'} />
+                    <HealthCell health={endpointHealth(ep, lines[ep.id])} window="24 h" />
                     {ep.disabled_reason && <div className="muted">{ep.disabled_reason}</div>}
                   </td>
                   <td className="cell-actions">

@@ -1,24 +1,25 @@
 // Events.tsx: search and filter events.
-import { useState, type FormEvent } from 'react'
+import { useEffect, useState, type FormEvent } from 'react'
 import { api, query, type Page } from '../api'
-import { Empty, ErrorMessage, Loading, Pager } from '../components'
+import { Badge, Empty, ErrorMessage, Loading, Pager } from '../components'
 import { formatTime, toISOFromLocal } from '../format'
 import { usePaged } from '../paging'
 import { Link, navigate } from '../router'
-import type { FerryEvent } from '../types'
+import type { Delivery, Endpoint, EventDetail, FerryEvent } from '../types'
 
-/** EventFilters are the event list's filters (PRODUCT §3). */
+/** EventFilters are the event list's filters (README, API routes). */
 export interface EventFilters {
   type: string
   status: string
+  endpoint_id: string
   since: string
   until: string
 }
 
-const noFilters: EventFilters = { type: '', status: '', since: '', until: '' }
+const noFilters: EventFilters = { type: '', status: '', endpoint_id: '', since: '', until: '' }
 
-/** EventFilterForm edits the filters and applies them on submit. */
-export function EventFilterForm({ onApply }: { onApply: (f: EventFilters) => void }) {
+/** EventFilterForm edits the filters and applies them on submit; with endpoints it offers an endpoint filter. */
+export function EventFilterForm({ onApply, endpoints }: { onApply: (f: EventFilters) => void; endpoints?: Endpoint[] }) {
   const [f, setF] = useState(noFilters)
   function submit(e: FormEvent) {
     e.preventDefault()
@@ -37,6 +38,15 @@ export function EventFilterForm({ onApply }: { onApply: (f: EventFilters) => voi
           {['pending', 'retrying', 'succeeded', 'dropped', 'exhausted'].map((s) => <option key={s}>{s}</option>)}
         </select>
       </div>
+      {endpoints && endpoints.length > 0 && (
+        <div className="field">
+          <label htmlFor="ev-endpoint">Endpoint</label>
+          <select id="ev-endpoint" value={f.endpoint_id} onChange={(e) => setF({ ...f, endpoint_id: e.target.value })}>
+            <option value="">any</option>
+            {endpoints.map((ep) => <option key={ep.id} value={ep.id}>{ep.url}</option>)}
+          </select>
+        </div>
+      )}
       <div className="field">
         <label htmlFor="ev-since">Since</label>
         <input id="ev-since" type="datetime-local" value={f.since} onChange={(e) => setF({ ...f, since: e.target.value })} />
@@ -53,16 +63,39 @@ export function EventFilterForm({ onApply }: { onApply: (f: EventFilters) => voi
   )
 }
 
-/** EventTable lists events, each linking to its page. */
-export function EventTable({ events, href }: { events: FerryEvent[]; href: (id: string) => string }) {
+/** DeliveryBadges shows each delivery's status, naming its endpoint and attempts. */
+export function DeliveryBadges({ deliveries, endpointName }: { deliveries: Pick<Delivery, 'id' | 'endpoint_id' | 'status' | 'attempt_count'>[]; endpointName: (id: string) => string }) {
+  if (deliveries.length === 0) return <span className="muted">no endpoint subscribed</span>
+  return (
+    <span className="badges">
+      {deliveries.map((d) => (
+        <span key={d.id} title={`${endpointName(d.endpoint_id)}: ${d.status} after ${attemptsText(d.attempt_count)}`}>
+          <Badge status={d.status} />
+          <span className="visually-hidden"> to {endpointName(d.endpoint_id)} after {attemptsText(d.attempt_count)}</span>
+        </span>
+      ))}
+    </span>
+  )
+}
+
+/** attemptsText renders an attempt count: "1 attempt", "3 attempts". */
+export function attemptsText(n: number): string {
+  return n === 1 ? '1 attempt' : `${n} attempts`
+}
+
+/** EventTable lists events, each linking to its page, with their deliveries when the list carries them. */
+export function EventTable({ events, href, endpoints }: { events: (FerryEvent & { deliveries?: EventDetail['deliveries'] })[]; href: (id: string) => string; endpoints?: Endpoint[] }) {
+  const withDeliveries = events.some((ev) => ev.deliveries)
+  const name = (id: string) => endpoints?.find((ep) => ep.id === id)?.url ?? 'endpoint ' + id.slice(0, 8)
   return (
     <div className="table-wrap">
       <table>
-        <thead><tr><th>Type</th><th>Event id</th><th>Created</th></tr></thead>
+        <thead><tr><th>Type</th>{withDeliveries && <th>Deliveries</th>}<th>Event id</th><th>Created</th></tr></thead>
         <tbody>
           {events.map((ev) => (
             <tr key={ev.id}>
               <td><Link href={href(ev.id)}>{ev.type}</Link></td>
+              {withDeliveries && <td><DeliveryBadges deliveries={ev.deliveries ?? []} endpointName={name} /></td>}
               <td><code className="id">{ev.id}</code></td>
               <td>{formatTime(ev.created_at)}</td>
             </tr>
@@ -77,9 +110,13 @@ export function EventsPage() {
   const [filters, setFilters] = useState(noFilters)
   const [jump, setJump] = useState('')
   const list = usePaged(
-    (cursor) => api.get<Page<FerryEvent>>('/events' + query({ ...filters, cursor, limit: 25 })),
-    [filters.type, filters.status, filters.since, filters.until],
+    (cursor) => api.get<Page<EventDetail>>('/events' + query({ ...filters, cursor, limit: 25 })),
+    [filters.type, filters.status, filters.endpoint_id, filters.since, filters.until],
   )
+  const [endpoints, setEndpoints] = useState<Endpoint[]>([])
+  useEffect(() => {
+    api.get<Page<Endpoint>>('/endpoints' + query({ limit: 200 })).then((p) => setEndpoints(p.data), () => setEndpoints([]))
+  }, [])
   const filtered = Object.values(filters).some(Boolean)
   return (
     <section>
@@ -96,7 +133,7 @@ export function EventsPage() {
         </form>
         <button type="button" className="btn btn-small" onClick={list.reload}>Refresh</button>
       </div>
-      <EventFilterForm onApply={setFilters} />
+      <EventFilterForm onApply={setFilters} endpoints={endpoints} />
       <ErrorMessage error={list.error} title="Could not load events" />
       {list.loading && list.items.length === 0 && <Loading />}
       {!list.loading && !list.error && list.items.length === 0 && (
@@ -106,7 +143,7 @@ export function EventsPage() {
           </Empty>
         )
       )}
-      {list.items.length > 0 && <EventTable events={list.items} href={(id) => `/events/${id}`} />}
+      {list.items.length > 0 && <EventTable events={list.items} href={(id) => `/events/${id}`} endpoints={endpoints} />}
       <Pager list={list} label="Events" />
     </section>
   )

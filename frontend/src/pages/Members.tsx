@@ -2,11 +2,11 @@
 // change roles and remove members.
 import { useState, type FormEvent } from 'react'
 import { api, type Page } from '../api'
-import { ConfirmButton, CopyButton, Empty, ErrorMessage, Field, Loading, Notice, Pager } from '../components'
+import { ConfirmButton, Empty, ErrorMessage, Field, Loading, Notice, Pager } from '../components'
 import { formatTime } from '../format'
 import { usePaged } from '../paging'
 import { useSession } from '../session'
-import type { Member, MemberInput, MemberInvited, MemberPatch, Role } from '../types'
+import type { Member, MemberInput, MemberPatch, Role } from '../types'
 
 const roles: readonly Role[] = ['viewer', 'admin', 'owner']
 
@@ -14,7 +14,7 @@ export function MembersPage() {
   const { me } = useSession()
   const [email, setEmail] = useState('')
   const [role, setRole] = useState<Role>('viewer')
-  const [invited, setInvited] = useState<MemberInvited | null>(null)
+  const [invited, setInvited] = useState<Member | null>(null)
   const [error, setError] = useState<unknown>(null)
   const [notice, setNotice] = useState('')
   const list = usePaged((cursor) => api.get<Page<Member>>('/members' + (cursor ? `?cursor=${encodeURIComponent(cursor)}` : '')), [])
@@ -33,12 +33,11 @@ export function MembersPage() {
   function invite(e: FormEvent) {
     e.preventDefault()
     run(async () => {
-      const m = await api.post<MemberInvited>('/members', { email, role } satisfies MemberInput)
+      const m = await api.post<Member>('/members', { email, role } satisfies MemberInput)
       setInvited(m)
       setEmail('')
     })
   }
-  const tempPassword = invited?.temporary_password
 
   return (
     <section>
@@ -60,13 +59,8 @@ export function MembersPage() {
       <Notice>{notice}</Notice>
       {invited && (
         <div className="card card-highlight" role="region" aria-label="New member">
-          <h2>{invited.email} was added as {invited.role}</h2>
-          {tempPassword && (
-            <>
-              <p>Give them this temporary password; it is shown once.</p>
-              <div className="secret"><code>{tempPassword}</code><CopyButton text={tempPassword} /></div>
-            </>
-          )}
+          <h2>{invited.email} was invited as {invited.role}</h2>
+          <p>We emailed them a link to join. They choose their own password; the link works for 7 days.</p>
           <button type="button" className="btn btn-small" onClick={() => setInvited(null)}>Done</button>
         </div>
       )}
@@ -80,7 +74,10 @@ export function MembersPage() {
             <tbody>
               {list.items.map((m) => (
                 <tr key={m.id}>
-                  <td>{m.email}{m.id === me.user_id && <span className="muted"> (you)</span>}</td>
+                  <td>
+                    {m.email}{m.id === me.user_id && <span className="muted"> (you)</span>}
+                    {m.invited && <> <span className="badge badge-info">invited</span></>}
+                  </td>
                   <td>
                     {writer && m.id !== me.user_id ? (
                       <select aria-label={`Role of ${m.email}`} value={m.role} onChange={(e) => run(async () => {
@@ -93,6 +90,12 @@ export function MembersPage() {
                   </td>
                   <td>{formatTime(m.created_at)}</td>
                   <td className="cell-actions">
+                    {writer && m.invited && (
+                      <button type="button" className="btn btn-small" onClick={() => run(async () => {
+                        await api.post(`/members/${m.id}/invite`)
+                        setNotice(`A new invitation link was emailed to ${m.email}; earlier links no longer work.`)
+                      })}>Resend invite</button>
+                    )}{' '}
                     {writer && m.id !== me.user_id && (
                       <ConfirmButton confirmLabel="Yes, remove" onConfirm={() => run(async () => {
                         await api.del(`/members/${m.id}`)

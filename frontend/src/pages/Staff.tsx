@@ -68,7 +68,7 @@ function useStaffTenant(id: string) {
 
 export function StaffTenantPage({ id }: { id: string }) {
   const { t, error } = useStaffTenant(id)
-  const [filters, setFilters] = useState<EventFilters>({ type: '', status: '', since: '', until: '' })
+  const [filters, setFilters] = useState<EventFilters>({ type: '', status: '', endpoint_id: '', since: '', until: '' })
   const events = usePaged(
     (cursor) => api.get<Page<FerryEvent>>(base(id) + '/events' + query({ ...filters, cursor, limit: 25 })),
     [id, filters.type, filters.status, filters.since, filters.until],

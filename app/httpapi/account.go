@@ -1,0 +1,140 @@
+package httpapi
+
+import (
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/ferry-dev/ferry"
+)
+
+// changePasswordInput is the body of POST /me/password.
+type changePasswordInput struct {
+	CurrentPassword string `json:"current_password" required:"true"`
+	NewPassword     string `json:"new_password" required:"true"`
+}
+
+// passwordResetInput is the body of POST /auth/password-reset.
+type passwordResetInput struct {
+	Email string `json:"email" required:"true" format:"email"`
+}
+
+// passwordResetAccepted answers POST /auth/password-reset, the same
+// whether or not the address has an account.
+type passwordResetAccepted struct {
+	Message string `json:"message"`
+}
+
+// passwordResetConfirmInput is the body of POST /auth/password-reset/confirm.
+type passwordResetConfirmInput struct {
+	Token       string `json:"token" required:"true" description:"from the emailed link"`
+	NewPassword string `json:"new_password" required:"true"`
+}
+
+// inviteAcceptInput is the body of POST /auth/invites/accept.
+type inviteAcceptInput struct {
+	Token    string `json:"token" required:"true" description:"from the emailed link"`
+	Password string `json:"password" required:"true"`
+}
+
+// verifyEmailInput is the body of POST /auth/verify-email.
+type verifyEmailInput struct {
+	Token string `json:"token" required:"true" description:"from the emailed link"`
+}
+
+// totpConfirmInput is the body of POST /me/totp/confirm.
+type totpConfirmInput struct {
+	Code string `json:"code" required:"true" description:"6-digit code from the authenticator"`
+}
+
+// changePassword: POST /me/password. The session making the change stays
+// signed in; every other session of the account ends.
+func (s *server) changePassword(c *fiber.Ctx) error {
+	var in changePasswordInput
+	if err := decode(c, &in); err != nil {
+		return err
+	}
+	if err := s.Tenants.ChangePassword(c.UserContext(), principal(c), in.CurrentPassword, in.NewPassword); err != nil {
+		return err
+	}
+	return c.SendStatus(fiber.StatusNoContent)
+}
+
+// requestPasswordReset: POST /auth/password-reset. The answer is 202
+// whether or not the address has an account.
+func (s *server) requestPasswordReset(c *fiber.Ctx) error {
+	var in passwordResetInput
+	if err := decode(c, &in); err != nil {
+		return err
+	}
+	if err := s.Tenants.RequestPasswordReset(c.UserContext(), in.Email, c.IP()); err != nil {
+		return err
+	}
+	return c.Status(fiber.StatusAccepted).JSON(passwordResetAccepted{
+		Message: "if an account uses this address, a link to reset its password is on its way"})
+}
+
+// confirmPasswordReset: POST /auth/password-reset/confirm. Every session
+// of the account ends; the user signs in with the new password.
+func (s *server) confirmPasswordReset(c *fiber.Ctx) error {
+	var in passwordResetConfirmInput
+	if err := decode(c, &in); err != nil {
+		return err
+	}
+	if err := s.Tenants.ConfirmPasswordReset(c.UserContext(), in.Token, in.NewPassword); err != nil {
+		return err
+	}
+	s.clearCookies(c)
+	return c.SendStatus(fiber.StatusNoContent)
+}
+
+// acceptInvite: POST /auth/invites/accept. The invitee sets their own
+// password and is signed in.
+func (s *server) acceptInvite(c *fiber.Ctx) error {
+	var in inviteAcceptInput
+	if err := decode(c, &in); err != nil {
+		return err
+	}
+	p, err := s.Tenants.AcceptInvite(c.UserContext(), in.Token, in.Password)
+	if err != nil {
+		return err
+	}
+	if p, err = s.startSession(c, p); err != nil {
+		return err
+	}
+	return s.writeMe(c, fiber.StatusOK, p)
+}
+
+// verifyEmail: POST /auth/verify-email.
+func (s *server) verifyEmail(c *fiber.Ctx) error {
+	var in verifyEmailInput
+	if err := decode(c, &in); err != nil {
+		return err
+	}
+	if err := s.Tenants.VerifyEmail(c.UserContext(), in.Token); err != nil {
+		return err
+	}
+	return c.SendStatus(fiber.StatusNoContent)
+}
+
+// startTOTP: POST /me/totp (staff). Returns a new authenticator secret.
+func (s *server) startTOTP(c *fiber.Ctx) error {
+	enr, err := s.Tenants.StartTOTPEnrolment(c.UserContext(), principal(c))
+	if err != nil {
+		return err
+	}
+	return c.Status(fiber.StatusCreated).JSON(enr)
+}
+
+// confirmTOTP: POST /me/totp/confirm (staff) {code}.
+func (s *server) confirmTOTP(c *fiber.Ctx) error {
+	if !principal(c).IsStaff() {
+		return &ferry.Error{Code: ferry.EFORBIDDEN, Message: "only staff use a TOTP second factor"}
+	}
+	var in totpConfirmInput
+	if err := decode(c, &in); err != nil {
+		return err
+	}
+	if err := s.Tenants.ConfirmTOTP(c.UserContext(), principal(c), in.Code); err != nil {
+		return err
+	}
+	return c.SendStatus(fiber.StatusNoContent)
+}

@@ -1,0 +1,173 @@
+package delivery
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/stdlib"
+	"gorm.io/gorm"
+)
+
+// QuotaUsage is what quota warnings ask billing; app plugs billing in.
+type QuotaUsage interface {
+	// MonthlyEvents returns the tenant's events this month against its
+	// plan. Errors: ENOTFOUND, wrapped database errors.
+	MonthlyEvents(ctx context.Context, tenantID uuid.UUID) (MonthlyUsage, error)
+}
+
+// MonthlyUsage is a tenant's use of its monthly events.
+type MonthlyUsage struct {
+	// Period is the first instant of the month (UTC).
+	Period time.Time
+	Used   int64
+	Limit  int64
+	// HardCap is true when the plan refuses events past Limit; only such
+	// plans are warned about.
+	HardCap bool
+}
+
+// IngestObserver hears of tenants whose events were just accepted.
+type IngestObserver interface {
+	EventsAccepted(tenantID uuid.UUID)
+}
+
+// QuotaWarnerConfig tunes the QuotaWarner.
+type QuotaWarnerConfig struct {
+	// Interval between checks of the tenants that sent events since the
+	// last one (default 2 s).
+	Interval time.Duration
+	// Relay publishes the warnings' deliveries; nil leaves them to the
+	// outbox sweeper.
+	Relay Enqueuer
+	// Notifier hears of each warning once committed; nil is NopNotifier.
+	Notifier Notifier
+}
+
+// QuotaWarner emits ferry.quota.warning when a tenant on a hard-capped
+// plan reaches 80 % and 100 % of its monthly events: once per threshold
+// and month (the idempotency key names both). It checks the tenants
+// ingest told it about (EventsAccepted), off the ingest path, so an event
+// costs a map insert; the warning follows within Interval.
+type QuotaWarner struct {
+	db    *gorm.DB
+	usage QuotaUsage
+	cfg   QuotaWarnerConfig
+	log   *slog.Logger
+	now   func() time.Time
+
+	mu      sync.Mutex
+	touched map[uuid.UUID]struct{}
+}
+
+var _ IngestObserver = (*QuotaWarner)(nil)
+
+// NewQuotaWarner returns a QuotaWarner; call Run to start it. now may be
+// nil.
+func NewQuotaWarner(db *gorm.DB, usage QuotaUsage, cfg QuotaWarnerConfig, log *slog.Logger, now func() time.Time) *QuotaWarner {
+	cfg.Interval = cmp.Or(cfg.Interval, 2*time.Second)
+	if cfg.Notifier == nil {
+		cfg.Notifier = NopNotifier{}
+	}
+	if now == nil {
+		now = time.Now
+	}
+	return &QuotaWarner{db: db, usage: usage, cfg: cfg, log: log, now: now, touched: map[uuid.UUID]struct{}{}}
+}
+
+// EventsAccepted notes that tenantID's usage grew; it never blocks on I/O.
+func (w *QuotaWarner) EventsAccepted(tenantID uuid.UUID) {
+	w.mu.Lock()
+	w.touched[tenantID] = struct{}{}
+	w.mu.Unlock()
+}
+
+// Run checks the noted tenants every Interval until ctx ends.
+func (w *QuotaWarner) Run(ctx context.Context) error {
+	t := time.NewTicker(w.cfg.Interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-t.C:
+		}
+		w.mu.Lock()
+		tenants := w.touched
+		w.touched = map[uuid.UUID]struct{}{}
+		w.mu.Unlock()
+		for id := range tenants {
+			if err := w.Check(ctx, id); err != nil && ctx.Err() == nil {
+				w.log.Warn("quota warning check failed", "tenant_id", id, "err", err)
+				w.EventsAccepted(id) // try again next time
+			}
+		}
+	}
+}
+
+// Check emits the quota warnings tenantID is due. Errors: wrapped
+// database errors and those of QuotaUsage.
+func (w *QuotaWarner) Check(ctx context.Context, tenantID uuid.UUID) error {
+	u, err := w.usage.MonthlyEvents(ctx, tenantID)
+	if err != nil {
+		return fmt.Errorf("monthly usage of tenant %s: %w", tenantID, err)
+	}
+	if !u.HardCap || u.Limit <= 0 {
+		return nil
+	}
+	var evs []OperationalEvent
+	period := u.Period.UTC().Format("2006-01")
+	for _, pct := range []int{80, 100} {
+		if u.Used*100 >= u.Limit*int64(pct) {
+			evs = append(evs, OperationalEvent{TenantID: tenantID, Type: OpQuotaWarning,
+				Key:  fmt.Sprintf("%s:%s:%d", OpQuotaWarning, period, pct),
+				Data: QuotaWarningData{Period: period, Percent: pct, Used: u.Used, Limit: u.Limit}})
+		}
+	}
+	if len(evs) == 0 {
+		return nil
+	}
+	emitted, jobs, err := emitInOwnTx(ctx, w.db, evs, w.now())
+	if err != nil {
+		return err
+	}
+	if len(jobs) > 0 && w.cfg.Relay != nil {
+		w.cfg.Relay.Enqueue(jobs)
+	}
+	for _, ev := range emitted {
+		w.log.Info("quota warning emitted", "tenant_id", tenantID, "key", ev.Key)
+		w.cfg.Notifier.OperationalEvent(ctx, ev)
+	}
+	return nil
+}
+
+// emitInOwnTx runs EmitOperational in a transaction of its own.
+func emitInOwnTx(ctx context.Context, db *gorm.DB, evs []OperationalEvent, now time.Time) ([]OperationalEvent, []Job, error) {
+	sqlDB, err := db.DB()
+	if err != nil {
+		return nil, nil, fmt.Errorf("emit operational events: %w", err)
+	}
+	conn, err := sqlDB.Conn(ctx)
+	if err != nil {
+		return nil, nil, fmt.Errorf("emit operational events: %w", err)
+	}
+	defer conn.Close()
+	var emitted []OperationalEvent
+	var jobs []Job
+	err = conn.Raw(func(dc any) error {
+		return pgx.BeginFunc(ctx, dc.(*stdlib.Conn).Conn(), func(tx pgx.Tx) error {
+			var err error
+			emitted, jobs, err = EmitOperational(ctx, tx, evs, now)
+			return err
+		})
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return emitted, jobs, nil
+}

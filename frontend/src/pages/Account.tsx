@@ -1,0 +1,283 @@
+// Account.tsx: the password lifecycle and the staff second factor —
+// forgot/reset password and accept-invite (reached from emailed links),
+// address verification, changing the password, and TOTP enrolment.
+import { useEffect, useState, type FormEvent, type ReactNode } from 'react'
+import { api } from '../api'
+import { isTotpCode, normalizeCode, passwordProblem, secretGroups, tokenFromHash } from '../account'
+import { CopyButton, ErrorMessage, Field, Loading, Notice } from '../components'
+import { Link, navigate } from '../router'
+import { AuthFrame } from './Auth'
+
+/** useTokenFromLink reads the emailed token once, then drops it from the address bar. */
+function useTokenFromLink(): string {
+  const [token] = useState(() => tokenFromHash(window.location.hash))
+  useEffect(() => {
+    if (window.location.hash) window.history.replaceState(null, '', window.location.pathname)
+  }, [])
+  return token
+}
+
+/** useSubmit runs an async action with busy and error state. */
+function useSubmit() {
+  const [busy, setBusy] = useState(false)
+  const [error, setError] = useState<unknown>(null)
+  async function run(f: () => Promise<void>) {
+    setBusy(true)
+    setError(null)
+    try {
+      await f()
+    } catch (err) {
+      setError(err)
+    } finally {
+      setBusy(false)
+    }
+  }
+  return { busy, error, setError, run }
+}
+
+/** NewPasswordFields asks for a new password twice. */
+function NewPasswordFields({ password, confirm, onPassword, onConfirm, label = 'New password' }: {
+  password: string; confirm: string; onPassword: (v: string) => void; onConfirm: (v: string) => void; label?: string
+}) {
+  return (
+    <>
+      <Field label={label} hint="At least 10 characters.">
+        {(id, d) => <input id={id} type="password" autoComplete="new-password" required aria-describedby={d} value={password} onChange={(e) => onPassword(e.target.value)} />}
+      </Field>
+      <Field label="Repeat it">
+        {(id) => <input id={id} type="password" autoComplete="new-password" required value={confirm} onChange={(e) => onConfirm(e.target.value)} />}
+      </Field>
+    </>
+  )
+}
+
+function MissingToken({ what }: { what: string }) {
+  return (
+    <div className="alert alert-error" role="alert">
+      This page needs the link from your {what} email. Open the link from the email again, or{' '}
+      <Link href="/forgot-password">ask for a new one</Link>.
+    </div>
+  )
+}
+
+/** ForgotPasswordPage asks for a reset link by email. */
+export function ForgotPasswordPage() {
+  const [email, setEmail] = useState('')
+  const [sent, setSent] = useState(false)
+  const s = useSubmit()
+  function submit(e: FormEvent) {
+    e.preventDefault()
+    s.run(async () => {
+      await api.post('/auth/password-reset', { email })
+      setSent(true)
+    })
+  }
+  return (
+    <AuthFrame title="Reset your password">
+      {sent ? (
+        <Notice>If an account uses {email}, we have emailed it a link to choose a new password. The link works once, for an hour.</Notice>
+      ) : (
+        <form onSubmit={submit} className="form">
+          <ErrorMessage error={s.error} title="Could not send the link" />
+          <p className="muted">Enter your account's email address and we will send you a link to choose a new password. This works even when sign-in is locked after too many attempts.</p>
+          <Field label="Email">{(id) => <input id={id} type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />}</Field>
+          <button className="btn btn-primary" type="submit" disabled={s.busy}>{s.busy ? 'Sending…' : 'Email me a link'}</button>
+        </form>
+      )}
+      <p className="muted"><Link href="/login">Back to sign-in</Link></p>
+    </AuthFrame>
+  )
+}
+
+/** ResetPasswordPage sets a new password with the emailed token. */
+export function ResetPasswordPage() {
+  const token = useTokenFromLink()
+  const [password, setPassword] = useState('')
+  const [confirm, setConfirm] = useState('')
+  const [done, setDone] = useState(false)
+  const s = useSubmit()
+  function submit(e: FormEvent) {
+    e.preventDefault()
+    const problem = passwordProblem(password, confirm)
+    if (problem) return s.setError(new Error(problem))
+    s.run(async () => {
+      await api.post('/auth/password-reset/confirm', { token, new_password: password })
+      setDone(true)
+    })
+  }
+  return (
+    <AuthFrame title="Choose a new password">
+      {!token ? <MissingToken what="password reset" /> : done ? (
+        <>
+          <Notice>Your password is changed and every session of your account has been signed out.</Notice>
+          <button className="btn btn-primary" type="button" onClick={() => navigate('/login')}>Sign in</button>
+        </>
+      ) : (
+        <form onSubmit={submit} className="form">
+          <ErrorMessage error={s.error} title="Could not reset the password" />
+          <NewPasswordFields password={password} confirm={confirm} onPassword={setPassword} onConfirm={setConfirm} />
+          <button className="btn btn-primary" type="submit" disabled={s.busy}>{s.busy ? 'Saving…' : 'Set password'}</button>
+        </form>
+      )}
+    </AuthFrame>
+  )
+}
+
+/** AcceptInvitePage lets an invited member choose their own password. */
+export function AcceptInvitePage({ onDone }: { onDone: () => Promise<void> }) {
+  const token = useTokenFromLink()
+  const [password, setPassword] = useState('')
+  const [confirm, setConfirm] = useState('')
+  const s = useSubmit()
+  function submit(e: FormEvent) {
+    e.preventDefault()
+    const problem = passwordProblem(password, confirm)
+    if (problem) return s.setError(new Error(problem))
+    s.run(async () => {
+      await api.post('/auth/invites/accept', { token, password })
+      await onDone()
+      navigate('/', true)
+    })
+  }
+  return (
+    <AuthFrame title="Join your team on Ferry">
+      {!token ? <MissingToken what="invitation" /> : (
+        <form onSubmit={submit} className="form">
+          <ErrorMessage error={s.error} title="Could not accept the invitation" />
+          <p className="muted">Choose the password you will sign in with. Nobody else sees it, not even whoever invited you.</p>
+          <NewPasswordFields password={password} confirm={confirm} onPassword={setPassword} onConfirm={setConfirm} label="Password" />
+          <button className="btn btn-primary" type="submit" disabled={s.busy}>{s.busy ? 'Joining…' : 'Join'}</button>
+        </form>
+      )}
+    </AuthFrame>
+  )
+}
+
+/** VerifyEmailPage confirms the address with the emailed token. */
+export function VerifyEmailPage() {
+  const token = useTokenFromLink()
+  const [state, setState] = useState<'busy' | 'done' | 'failed'>('busy')
+  const [error, setError] = useState<unknown>(null)
+  useEffect(() => {
+    if (!token) return
+    api.post('/auth/verify-email', { token }).then(() => setState('done'), (e) => { setError(e); setState('failed') })
+  }, [token])
+  return (
+    <AuthFrame title="Confirm your email address">
+      {!token ? <MissingToken what="verification" /> : state === 'busy' ? <Loading what="Confirming" /> :
+        state === 'done' ? <Notice>Your email address is confirmed.</Notice> : <ErrorMessage error={error} title="Could not confirm" />}
+      <p className="muted"><Link href="/">Continue to Ferry</Link></p>
+    </AuthFrame>
+  )
+}
+
+/** ChangePasswordForm changes the signed-in user's password; other sessions end. */
+export function ChangePasswordForm({ onDone }: { onDone?: () => Promise<void> }) {
+  const [current, setCurrent] = useState('')
+  const [password, setPassword] = useState('')
+  const [confirm, setConfirm] = useState('')
+  const [notice, setNotice] = useState('')
+  const s = useSubmit()
+  function submit(e: FormEvent) {
+    e.preventDefault()
+    setNotice('')
+    const problem = passwordProblem(password, confirm)
+    if (problem) return s.setError(new Error(problem))
+    s.run(async () => {
+      await api.post('/me/password', { current_password: current, new_password: password })
+      setCurrent('')
+      setPassword('')
+      setConfirm('')
+      setNotice('Password changed. Every other session of your account has been signed out.')
+      await onDone?.()
+    })
+  }
+  return (
+    <form onSubmit={submit} className="form">
+      <ErrorMessage error={s.error} title="Could not change the password" />
+      <Notice>{notice}</Notice>
+      <Field label="Current password">
+        {(id) => <input id={id} type="password" autoComplete="current-password" required value={current} onChange={(e) => setCurrent(e.target.value)} />}
+      </Field>
+      <NewPasswordFields password={password} confirm={confirm} onPassword={setPassword} onConfirm={setConfirm} />
+      <button className="btn btn-primary" type="submit" disabled={s.busy}>{s.busy ? 'Saving…' : 'Change password'}</button>
+    </form>
+  )
+}
+
+/** AccountPage is the signed-in "Account" page: change the password. */
+export function AccountPage() {
+  return (
+    <section>
+      <h1>Account</h1>
+      <div className="card">
+        <h2>Change password</h2>
+        <ChangePasswordForm />
+      </div>
+    </section>
+  )
+}
+
+/** TotpEnrolment sets up a staff member's authenticator app. */
+export function TotpEnrolment({ onDone }: { onDone: () => Promise<void> }) {
+  const [enrolment, setEnrolment] = useState<{ secret: string; otpauth_url: string } | null>(null)
+  const [code, setCode] = useState('')
+  const s = useSubmit()
+  function start() {
+    s.run(async () => setEnrolment(await api.post('/me/totp')))
+  }
+  function confirm(e: FormEvent) {
+    e.preventDefault()
+    const c = normalizeCode(code)
+    if (!isTotpCode(c)) return s.setError(new Error('Enter the 6 digits your authenticator app shows.'))
+    s.run(async () => {
+      await api.post('/me/totp/confirm', { code: c })
+      await onDone()
+    })
+  }
+  return (
+    <div className="form">
+      <p>The staff console needs a second factor. Add Ferry to an authenticator app (any RFC 6238 TOTP app), then enter the code it shows.</p>
+      <ErrorMessage error={s.error} title="Authenticator set-up failed" />
+      {!enrolment ? (
+        <button className="btn btn-primary" type="button" onClick={start} disabled={s.busy}>Set up an authenticator</button>
+      ) : (
+        <form onSubmit={confirm} className="form">
+          <p>Type this key into the app (time-based, 6 digits, every 30 seconds), or open the link on the phone that has the app:</p>
+          <div className="secret"><code>{secretGroups(enrolment.secret)}</code><CopyButton text={enrolment.secret} /></div>
+          <p><a href={enrolment.otpauth_url}>Open in an authenticator app</a></p>
+          <Field label="Code from the app">
+            {(id) => <input id={id} inputMode="numeric" autoComplete="one-time-code" required value={code} onChange={(e) => setCode(e.target.value)} />}
+          </Field>
+          <button className="btn btn-primary" type="submit" disabled={s.busy}>{s.busy ? 'Checking…' : 'Confirm'}</button>
+        </form>
+      )}
+    </div>
+  )
+}
+
+/**
+ * RestrictedPage is all a session confined by the server sees: a forced
+ * password change, or staff TOTP enrolment.
+ */
+export function RestrictedPage({ restriction, onDone, onSignOut }: {
+  restriction: 'password_change' | 'totp_enrolment'; onDone: () => Promise<void>; onSignOut: () => void
+}) {
+  let body: ReactNode
+  if (restriction === 'password_change') {
+    body = (
+      <>
+        <p>Your password was set by someone else. Choose your own before continuing.</p>
+        <ChangePasswordForm onDone={onDone} />
+      </>
+    )
+  } else {
+    body = <TotpEnrolment onDone={onDone} />
+  }
+  return (
+    <AuthFrame title={restriction === 'password_change' ? 'Choose your password' : 'Set up two-factor sign-in'}>
+      {body}
+      <p className="muted"><button type="button" className="btn btn-small" onClick={onSignOut}>Sign out</button></p>
+    </AuthFrame>
+  )
+}

@@ -1,0 +1,64 @@
+package tenants
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// fakeNotifier records the links mailed to each address.
+type fakeNotifier struct {
+	mu    sync.Mutex
+	links map[string][]string
+}
+
+var _ Notifier = (*fakeNotifier)(nil)
+
+func (f *fakeNotifier) record(to, link string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.links == nil {
+		f.links = map[string][]string{}
+	}
+	f.links[to] = append(f.links[to], link)
+	return nil
+}
+
+func (f *fakeNotifier) PasswordReset(_ context.Context, to, link string) error {
+	return f.record(to, link)
+}
+func (f *fakeNotifier) MemberInvite(_ context.Context, to, _, _, link string) error {
+	return f.record(to, link)
+}
+func (f *fakeNotifier) VerifyAddress(_ context.Context, to, link string) error {
+	return f.record(to, link)
+}
+
+// token returns the token of the newest link to page (reset-password,
+// accept-invite, verify-email) mailed to to, waiting briefly for the
+// background send.
+func (f *fakeNotifier) token(t *testing.T, to, page string) string {
+	t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		f.mu.Lock()
+		links := slices.Clone(f.links[to])
+		f.mu.Unlock()
+		for _, l := range slices.Backward(links) {
+			if _, tok, ok := strings.Cut(l, "/"+page+"#token="); ok {
+				return tok
+			}
+		}
+	}
+	t.Fatalf("no %s mail to %s", page, to)
+	return ""
+}
+
+// count returns how many mails went to to.
+func (f *fakeNotifier) count(to string) int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return len(f.links[to])
+}

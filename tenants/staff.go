@@ -1,0 +1,219 @@
+package tenants
+
+import (
+	"context"
+	"crypto/subtle"
+	"fmt"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/pquerna/otp"
+	"github.com/pquerna/otp/totp"
+	"gorm.io/gorm"
+
+	"github.com/ferry-dev/ferry"
+)
+
+// StaffInput creates a staff account.
+type StaffInput struct {
+	Email    string
+	Password string
+	// MustChangePassword forces a change at the first sign-in: set it
+	// when the password was generated and shown to an operator.
+	MustChangePassword bool
+}
+
+// CreateStaff creates a support staff account (operator command).
+// Errors: EINVALID, ECONFLICT (email taken).
+func (s *Service) CreateStaff(ctx context.Context, in StaffInput) (Staff, error) {
+	email, err := normalizeEmail("email", in.Email)
+	if err != nil {
+		return Staff{}, err
+	}
+	if err := validatePassword(in.Password); err != nil {
+		return Staff{}, err
+	}
+	hash, err := hashPassword(in.Password, s.cfg.BcryptCost)
+	if err != nil {
+		return Staff{}, err
+	}
+	st := Staff{ID: uuid.New(), Email: email, CreatedAt: s.now().UTC()}
+	err = s.db.WithContext(ctx).Create(&staffRow{ID: st.ID, Email: st.Email, PasswordHash: hash, CreatedAt: st.CreatedAt,
+		MustChangePassword: in.MustChangePassword}).Error
+	if isUniqueViolation(err) {
+		return Staff{}, &ferry.Error{Code: ferry.ECONFLICT, Message: "staff with this email already exists", Field: "email"}
+	}
+	if err != nil {
+		return Staff{}, fmt.Errorf("insert staff: %w", err)
+	}
+	return st, nil
+}
+
+// DisableStaff ends a staff account's access at once: it can no longer
+// sign in or reset its password, and its sessions are revoked (every
+// request re-reads the account, so replicas refuse it at once too). Its
+// audit rows stay. Errors: ENOTFOUND.
+func (s *Service) DisableStaff(ctx context.Context, emailIn string) (Staff, error) {
+	email, err := normalizeEmail("email", emailIn)
+	if err != nil {
+		return Staff{}, err
+	}
+	var rows []staffRow
+	if err := s.db.WithContext(ctx).Model(&rows).Clauses(returningStaff()).
+		Where("lower(email) = ?", email).Update("disabled_at", gorm.Expr("coalesce(disabled_at, ?)", s.now().UTC())).Error; err != nil {
+		return Staff{}, fmt.Errorf("disable staff: %w", err)
+	}
+	if len(rows) == 0 {
+		return Staff{}, ferry.NotFound("staff")
+	}
+	if err := s.endSessions(ctx, rows[0].ID, uuid.Nil); err != nil {
+		return Staff{}, err
+	}
+	s.log.InfoContext(ctx, "staff disabled", "staff_id", rows[0].ID)
+	return Staff{ID: rows[0].ID, Email: rows[0].Email, CreatedAt: rows[0].CreatedAt}, nil
+}
+
+// DeleteStaff deletes a staff account; its audit rows stay, naming it by
+// email. Errors: ENOTFOUND.
+func (s *Service) DeleteStaff(ctx context.Context, emailIn string) error {
+	st, err := s.DisableStaff(ctx, emailIn)
+	if err != nil {
+		return err
+	}
+	if err := s.db.WithContext(ctx).Where("id = ?", st.ID).Delete(&staffRow{}).Error; err != nil {
+		return fmt.Errorf("delete staff: %w", err)
+	}
+	return nil
+}
+
+// TOTP parameters: RFC 6238 defaults that every authenticator app reads.
+const (
+	totpPeriod = 30
+	totpDigits = otp.DigitsSix
+	totpIssuer = "Ferry"
+)
+
+// TOTPEnrolment is a new, not yet confirmed authenticator secret.
+type TOTPEnrolment struct {
+	// Secret is the base32 key to type into an authenticator app.
+	Secret string `json:"secret"`
+	// URL is the otpauth:// URL (for a QR code).
+	URL string `json:"otpauth_url"`
+}
+
+// StartTOTPEnrolment gives a staff member a new authenticator secret,
+// which takes effect once ConfirmTOTP sees a code from it. Errors:
+// EFORBIDDEN (not staff), ECONFLICT (already enrolled; an operator
+// resets it with `ferry staff reset-totp`).
+func (s *Service) StartTOTPEnrolment(ctx context.Context, p Principal) (TOTPEnrolment, error) {
+	if !p.IsStaff() {
+		return TOTPEnrolment{}, &ferry.Error{Code: ferry.EFORBIDDEN, Message: "only staff use a TOTP second factor"}
+	}
+	key, err := totp.Generate(totp.GenerateOpts{Issuer: totpIssuer, AccountName: p.Email, Period: totpPeriod, Digits: totpDigits})
+	if err != nil {
+		return TOTPEnrolment{}, fmt.Errorf("generate totp key: %w", err)
+	}
+	res := s.db.WithContext(ctx).Model(&staffRow{}).Where("id = ? AND totp_enabled_at IS NULL", p.UserID).
+		Update("totp_secret", key.Secret())
+	if res.Error != nil {
+		return TOTPEnrolment{}, fmt.Errorf("store totp secret: %w", res.Error)
+	}
+	if res.RowsAffected == 0 {
+		return TOTPEnrolment{}, &ferry.Error{Code: ferry.ECONFLICT, Message: "an authenticator is already enrolled"}
+	}
+	return TOTPEnrolment{Secret: key.Secret(), URL: key.URL()}, nil
+}
+
+// ConfirmTOTP enables the pending authenticator once code matches it, and
+// ends the staff member's other sessions (those were opened with the
+// password alone). Errors: EINVALID (wrong code or nothing pending).
+func (s *Service) ConfirmTOTP(ctx context.Context, p Principal, code string) error {
+	var rows []staffRow
+	if err := s.db.WithContext(ctx).Select("totp_secret", "totp_enabled_at").Where("id = ?", p.UserID).
+		Limit(1).Find(&rows).Error; err != nil {
+		return fmt.Errorf("load totp: %w", err)
+	}
+	if !p.IsStaff() || len(rows) == 0 || rows[0].TOTPSecret == "" || rows[0].TOTPEnabledAt != nil {
+		return ferry.Invalid("code", "no authenticator enrolment is pending")
+	}
+	step, ok := matchTOTP(rows[0].TOTPSecret, code, s.now())
+	if !ok {
+		return ferry.Invalid("code", "the code is wrong; check the authenticator's clock and try the current code")
+	}
+	if err := s.db.WithContext(ctx).Model(&staffRow{}).Where("id = ?", p.UserID).
+		Updates(map[string]any{"totp_enabled_at": s.now().UTC(), "totp_last_step": step}).Error; err != nil {
+		return fmt.Errorf("enable totp: %w", err)
+	}
+	return s.endSessions(ctx, p.UserID, p.SessionID)
+}
+
+// ResetStaffTOTP removes a staff member's authenticator (lost phone) and
+// ends their sessions; they enrol again at the next sign-in. Errors:
+// ENOTFOUND.
+func (s *Service) ResetStaffTOTP(ctx context.Context, emailIn string) error {
+	email, err := normalizeEmail("email", emailIn)
+	if err != nil {
+		return err
+	}
+	var rows []staffRow
+	if err := s.db.WithContext(ctx).Model(&rows).Clauses(returningStaff()).Where("lower(email) = ?", email).
+		Updates(map[string]any{"totp_secret": "", "totp_enabled_at": nil, "totp_last_step": 0}).Error; err != nil {
+		return fmt.Errorf("reset totp: %w", err)
+	}
+	if len(rows) == 0 {
+		return ferry.NotFound("staff")
+	}
+	return s.endSessions(ctx, rows[0].ID, uuid.Nil)
+}
+
+// checkStaffTOTP checks a sign-in code when the staff member has an
+// authenticator. Each code works once (its time step must be newer than
+// the last one used). Without an authenticator it passes: Refresh then
+// confines the session to enrolment where TOTP is required.
+func (s *Service) checkStaffTOTP(ctx context.Context, staffID uuid.UUID, code string) error {
+	var rows []staffRow
+	if err := s.db.WithContext(ctx).Select("totp_secret", "totp_enabled_at", "totp_last_step").Where("id = ?", staffID).
+		Limit(1).Find(&rows).Error; err != nil {
+		return fmt.Errorf("load totp: %w", err)
+	}
+	if len(rows) == 0 || rows[0].TOTPEnabledAt == nil {
+		return nil
+	}
+	if code == "" {
+		return &ferry.Error{Code: ferry.EUNAUTHORIZED, Message: "enter the code from your authenticator app", Field: "totp_code"}
+	}
+	wrong := &ferry.Error{Code: ferry.EUNAUTHORIZED, Message: "the authenticator code is wrong or already used", Field: "totp_code"}
+	step, ok := matchTOTP(rows[0].TOTPSecret, code, s.now())
+	if !ok || step <= rows[0].TOTPLastStep {
+		return wrong
+	}
+	res := s.db.WithContext(ctx).Model(&staffRow{}).Where("id = ? AND totp_last_step < ?", staffID, step).
+		Update("totp_last_step", step)
+	if res.Error != nil {
+		return fmt.Errorf("record totp step: %w", res.Error)
+	}
+	if res.RowsAffected == 0 {
+		return wrong // the same code raced in twice
+	}
+	return nil
+}
+
+// matchTOTP reports whether code is the secret's code for the time step
+// of now or one step either side (clock drift), and which step matched.
+func matchTOTP(secret, code string, now time.Time) (int64, bool) {
+	if len(code) != 6 {
+		return 0, false
+	}
+	opts := totp.ValidateOpts{Period: totpPeriod, Digits: totpDigits, Algorithm: otp.AlgorithmSHA1}
+	for _, skew := range []int64{-1, 0, 1} {
+		t := now.Add(time.Duration(skew*totpPeriod) * time.Second)
+		want, err := totp.GenerateCodeCustom(secret, t, opts)
+		if err != nil {
+			return 0, false
+		}
+		if subtle.ConstantTimeCompare([]byte(want), []byte(code)) == 1 {
+			return t.Unix() / totpPeriod, true
+		}
+	}
+	return 0, false
+}

@@ -1,0 +1,153 @@
+// Browser tests of the account pages: an invited member accepts the
+// emailed invite, a user resets a forgotten password from the emailed
+// link and changes it on the account page, and a staff member enrols an
+// authenticator (TOTP) and signs in with a code. Mail is read from the
+// local mail catcher (scripts/mail.sh), as its recipient would.
+import assert from 'node:assert/strict'
+import { createHmac } from 'node:crypto'
+import { after, before, test } from 'node:test'
+import { accessibility, ApiClient, launchBrowser, shot, Stack, uniq, waitFor } from './harness.mjs'
+
+const PASSWORD = 'correct horse battery staple'
+const TEST_TIMEOUT = 60_000
+const MAIL_API = process.env.FERRY_TEST_MAIL_API ?? 'http://127.0.0.1:19026'
+let stack
+
+before(async () => {
+  const info = await fetch(MAIL_API + '/api/v1/info').catch(() => null)
+  if (!info?.ok) throw new Error(`no mail catcher at ${MAIL_API}: start it with  eval "$(bash scripts/mail.sh start)"`)
+  stack = new Stack()
+  // Staff must use a second factor, as in production.
+  await stack.start({ env: { FERRY_STAFF_TOTP_REQUIRED: 'true', FERRY_SMTP_URL: process.env.FERRY_TEST_SMTP_URL ?? 'smtp://127.0.0.1:19025' }, keepScreenshots: true })
+}, { timeout: 90_000 })
+
+after(async () => {
+  await stack?.stop()
+}, { timeout: 30_000 })
+
+/** mailedLink waits for a mail to address with a link to page on this stack and returns the link. */
+async function mailedLink(address, page) {
+  const prefix = `${stack.baseURL}/${page}#token=`
+  return waitFor(async () => {
+    const r = await fetch(`${MAIL_API}/api/v1/search?query=${encodeURIComponent(`to:"${address}"`)}`)
+    for (const m of (await r.json()).messages ?? []) {
+      const full = await (await fetch(`${MAIL_API}/api/v1/message/${m.ID}`)).json()
+      const link = (full.Text.match(/https?:\/\/\S+#token=[A-Za-z0-9_-]+/g) ?? []).find((l) => l.startsWith(prefix))
+      if (link) return link
+    }
+    return null
+  }, { timeout: 15_000, what: `a ${page} mail to ${address}` })
+}
+
+/** totp computes the RFC 6238 code (SHA-1, 6 digits, 30 s) of a base32 secret at time t. */
+function totp(secret, t = Date.now()) {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567'
+  let bits = ''
+  for (const c of secret.replace(/[\s=]/g, '').toUpperCase()) bits += alphabet.indexOf(c).toString(2).padStart(5, '0')
+  const key = Buffer.from((bits.match(/.{8}/g) ?? []).map((b) => parseInt(b, 2)))
+  const counter = Buffer.alloc(8)
+  counter.writeBigUInt64BE(BigInt(Math.floor(t / 1000 / 30)))
+  const h = createHmac('sha1', key).update(counter).digest()
+  const o = h[h.length - 1] & 0xf
+  return String((h.readUInt32BE(o) & 0x7fffffff) % 1_000_000).padStart(6, '0')
+}
+
+async function accessible(page, what) {
+  assert.deepEqual(await accessibility(page), [], `accessibility of ${what}`)
+}
+
+async function signIn(page, email, password) {
+  await page.goto(stack.baseURL + '/login')
+  await page.getByLabel('Email').fill(email)
+  await page.getByLabel('Password', { exact: true }).fill(password)
+  await page.getByRole('button', { name: 'Sign in' }).click()
+}
+
+test('(d) an invited member joins from the emailed link; a forgotten password is reset by email and changed', { timeout: TEST_TIMEOUT }, async () => {
+  const owner = new ApiClient(stack.baseURL)
+  const org = `Umbrella ${uniq()}`
+  await owner.call('POST', '/auth/signup', { email: `boss-${uniq()}@umbrella.test`, password: PASSWORD, organization: org })
+  const vic = `vic-${uniq()}@umbrella.test`
+  const invited = await owner.call('POST', '/members', { email: vic, role: 'admin' })
+  assert.equal(invited.temporary_password, undefined)
+
+  const b = await launchBrowser()
+  const { page } = b
+  try {
+    await page.goto(await mailedLink(vic, 'accept-invite'))
+    await page.getByRole('heading', { name: 'Join your team on Ferry' }).waitFor()
+    assert.equal(new URL(page.url()).hash, '', 'the token leaves the address bar')
+    await shot(page, 'd', '01-accept-invite')
+    await accessible(page, 'the accept-invite page')
+    await page.getByLabel('Password', { exact: true }).fill('vic chose this one')
+    await page.getByLabel('Repeat it').fill('vic chose this one')
+    await page.getByRole('button', { name: 'Join' }).click()
+    await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor()
+    assert.match(await page.locator('.who').textContent(), new RegExp(`${org}.*${vic.replace(/[.]/g, '\\.')}.*admin`))
+
+    // Signed out, Vic forgot the password: the sign-in page links to a reset.
+    await page.getByRole('button', { name: 'Sign out' }).click()
+    await page.getByRole('link', { name: 'Forgot your password?' }).click()
+    await page.getByLabel('Email').fill(vic)
+    await page.getByRole('button', { name: 'Email me a link' }).click()
+    await page.getByText('we have emailed it a link').waitFor()
+    await shot(page, 'd', '02-forgot-password')
+    await page.goto(await mailedLink(vic, 'reset-password'))
+    await page.getByLabel('New password').fill('a reset password')
+    await page.getByLabel('Repeat it').fill('a reset password')
+    await page.getByRole('button', { name: 'Set password' }).click()
+    await page.getByText('every session of your account has been signed out').waitFor()
+    await shot(page, 'd', '03-reset-done')
+    await page.getByRole('button', { name: 'Sign in' }).click()
+
+    await signIn(page, vic, 'a reset password')
+    await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor()
+    await page.getByRole('link', { name: 'Account' }).click()
+    await page.getByLabel('Current password').fill('a reset password')
+    await page.getByLabel('New password').fill('changed on the account page')
+    await page.getByLabel('Repeat it').fill('changed on the account page')
+    await page.getByRole('button', { name: 'Change password' }).click()
+    await page.getByText('Every other session of your account has been signed out').waitFor()
+    await shot(page, 'd', '04-account')
+    await accessible(page, 'the account page')
+    assert.deepEqual(b.consoleErrors, [])
+  } catch (e) {
+    await shot(page, 'd', 'failure').catch(() => {})
+    throw e
+  } finally {
+    await b.close()
+  }
+})
+
+test('(e) staff enrol an authenticator, then sign in with its code', { timeout: TEST_TIMEOUT }, async () => {
+  const staff = `support-${uniq()}@ferry.test`
+  await stack.createStaff(staff, PASSWORD)
+  const b = await launchBrowser()
+  const { page } = b
+  try {
+    await signIn(page, staff, PASSWORD)
+    await page.getByRole('heading', { name: 'Set up two-factor sign-in' }).waitFor()
+    await page.getByRole('button', { name: 'Set up an authenticator' }).click()
+    const secret = (await page.locator('.secret code').textContent()).replace(/\s/g, '')
+    await shot(page, 'e', '01-totp-enrol')
+    await accessible(page, 'the TOTP enrolment page')
+    await page.getByLabel('Code from the app').fill(totp(secret))
+    await page.getByRole('button', { name: 'Confirm' }).click()
+    await page.getByRole('heading', { name: 'Tenants', level: 1 }).waitFor()
+
+    await page.getByRole('button', { name: 'Sign out' }).click()
+    await signIn(page, staff, PASSWORD)
+    const code = page.getByLabel('Authenticator code')
+    await code.waitFor()
+    await shot(page, 'e', '02-totp-sign-in')
+    await code.fill(totp(secret, Date.now() + 30_000)) // the enrolment code works once
+    await page.getByRole('button', { name: 'Sign in' }).click()
+    await page.getByRole('heading', { name: 'Tenants', level: 1 }).waitFor()
+    assert.deepEqual(b.consoleErrors, [])
+  } catch (e) {
+    await shot(page, 'e', 'failure').catch(() => {})
+    throw e
+  } finally {
+    await b.close()
+  }
+})
