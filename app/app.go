@@ -18,6 +18,7 @@ import (
 	"github.com/ferry-dev/ferry/delivery/dispatch"
 	"github.com/ferry-dev/ferry/delivery/egress"
 	"github.com/ferry-dev/ferry/delivery/outbox"
+	"github.com/ferry-dev/ferry/delivery/queue"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/google/uuid"
@@ -101,6 +102,7 @@ type App struct {
 	Tenants  *tenants.Service
 	Delivery *delivery.Service
 	Billing  *billing.Service
+	Queues   *queue.Service
 
 	relay      *outbox.Relay
 	attempts   *attemptlog.Log
@@ -240,6 +242,10 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 	if err != nil {
 		return nil, err
 	}
+	if a.Queues, err = queue.New(a.db, cipher, queue.Config{DatabaseURL: cfg.DatabaseURL, Policy: policy,
+		UserAgent: "Ferry/" + cfg.Version}, log, nil); err != nil {
+		return nil, err
+	}
 	registry.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "ferry_routing_filter_errors_total",
 		Help: "Endpoint filter evaluations that failed (counted as not matched, never failing ingest)."},
 		func() float64 { return float64(a.Delivery.FilterErrors()) }))
@@ -279,7 +285,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 		mainMetrics = nil
 	}
 	a.http = httpapi.New(httpapi.Deps{
-		Tenants: a.Tenants, Sessions: sessions, Delivery: a.Delivery, Billing: a.Billing, Metrics: metrics,
+		Tenants: a.Tenants, Sessions: sessions, Delivery: a.Delivery, Billing: a.Billing, Metrics: metrics, Queues: a.Queues,
 		Ready:          a.ready,
 		MetricsHandler: mainMetrics,
 		Portal:         frontend.Dist(),
@@ -392,6 +398,8 @@ func (a *App) Run(parent context.Context) error {
 		// Bulk replays re-queue through the outbox in the worker role too.
 		goRun("relay", func() error { return a.relay.Run(ctx) })
 	}
+	// Pull queues: long-poll wake-ups and the lease sweeper.
+	goRun("queues", func() error { return a.Queues.Run(ctx) })
 	if a.listener != nil {
 		goRun("quota warnings", func() error { return a.quota.Run(ctx) })
 	}

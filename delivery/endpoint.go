@@ -37,9 +37,20 @@ const (
 	maxCustomHeaders      = 20
 )
 
+// Kind says how an endpoint receives its deliveries.
+type Kind string
+
+// Endpoint kinds: an http endpoint is pushed to its URL; a queue endpoint
+// has no URL and its consumers pull (delivery/queue).
+const (
+	KindHTTP  Kind = "http"
+	KindQueue Kind = "queue"
+)
+
 // Endpoint is a receiver URL of one tenant.
 type Endpoint struct {
 	ID                 uuid.UUID         `json:"id"`
+	Kind               Kind              `json:"kind"`
 	URL                string            `json:"url"`
 	Description        string            `json:"description"`
 	EventTypes         []string          `json:"event_types"`
@@ -57,6 +68,8 @@ type Endpoint struct {
 
 // EndpointInput creates an endpoint; nil fields take defaults.
 type EndpointInput struct {
+	// Kind is http (default) or queue; a queue endpoint takes no URL.
+	Kind               Kind              `json:"kind"`
 	URL                string            `json:"url"`
 	Description        string            `json:"description"`
 	EventTypes         []string          `json:"event_types"`
@@ -202,6 +215,7 @@ func validateRange(field string, v, lo, hi int) error {
 type endpointRow struct {
 	ID                 uuid.UUID `gorm:"primaryKey"`
 	TenantID           uuid.UUID
+	Kind               string
 	URL                string
 	Description        string
 	EventTypes         jsonColumn[[]string] `gorm:"type:jsonb"`
@@ -228,20 +242,30 @@ func (r endpointRow) endpoint() Endpoint {
 		headers = map[string]string{}
 	}
 	return Endpoint{
-		ID: r.ID, URL: r.URL, Description: r.Description, EventTypes: types, Enabled: r.Enabled,
+		ID: r.ID, Kind: Kind(r.Kind), URL: r.URL, Description: r.Description, EventTypes: types, Enabled: r.Enabled,
 		DisabledReason: r.DisabledReason, TimeoutSeconds: r.TimeoutMs / 1000, RateLimitPerSecond: r.RateLimitPerSecond,
 		MaxInFlight: r.MaxInFlight, Headers: headers, Filter: r.Filter, FailingSince: r.FailingSince, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
 	}
 }
 
-const endpointColumns = `id, tenant_id, url, description, event_types, enabled, disabled_reason, timeout_ms,
+const endpointColumns = `id, tenant_id, kind, url, description, event_types, enabled, disabled_reason, timeout_ms,
 	rate_limit_per_second, max_in_flight, headers, filter, failing_since, created_at, updated_at, deleted_at`
 
 // CreateEndpoint validates in, stores the endpoint with a fresh signing
 // secret, and returns both. Errors: EINVALID, EPLANLIMIT.
 func (s *Service) CreateEndpoint(ctx context.Context, tenantID uuid.UUID, in EndpointInput) (Endpoint, string, error) {
-	if err := s.validateURL(in.URL); err != nil {
-		return Endpoint{}, "", err
+	switch in.Kind {
+	case "", KindHTTP:
+		in.Kind = KindHTTP
+		if err := s.validateURL(in.URL); err != nil {
+			return Endpoint{}, "", err
+		}
+	case KindQueue:
+		if in.URL != "" {
+			return Endpoint{}, "", ferry.Invalid("url", "a queue endpoint has no url: consumers pull its messages")
+		}
+	default:
+		return Endpoint{}, "", ferry.Invalid("kind", "kind must be http or queue")
 	}
 	if err := validateDescription(in.Description); err != nil {
 		return Endpoint{}, "", err
@@ -279,7 +303,7 @@ func (s *Service) CreateEndpoint(ctx context.Context, tenantID uuid.UUID, in End
 
 	now := s.now().UTC()
 	row := endpointRow{
-		ID: uuid.New(), TenantID: tenantID, URL: in.URL, Description: in.Description,
+		ID: uuid.New(), TenantID: tenantID, Kind: string(in.Kind), URL: in.URL, Description: in.Description,
 		EventTypes: jsonColumn[[]string]{types}, Enabled: true, TimeoutMs: timeout * 1000,
 		RateLimitPerSecond: in.RateLimitPerSecond, MaxInFlight: maxInFlight,
 		Headers: jsonColumn[map[string]string]{headers}, Filter: in.Filter, CreatedAt: now, UpdatedAt: now,
@@ -353,6 +377,9 @@ func (s *Service) UpdateEndpoint(ctx context.Context, tenantID, id uuid.UUID, pa
 		return Endpoint{}, err
 	}
 	if patch.URL != nil {
+		if ep.Kind == KindQueue {
+			return Endpoint{}, ferry.Invalid("url", "a queue endpoint has no url")
+		}
 		if err := s.validateURL(*patch.URL); err != nil {
 			return Endpoint{}, err
 		}

@@ -189,12 +189,28 @@ func claimIdempotencyKey(tx *gorm.DB, tenantID uuid.UUID, key string, now time.T
 	return Event{}, false, nil
 }
 
-// fanOut creates one delivery and outbox row per enabled endpoint
-// subscribed to the event's type (exactly or by a wildcard) whose filter
-// accepts the event, in the caller's transaction.
+// fanOut creates one delivery per enabled endpoint subscribed to the
+// event's type (exactly or by a wildcard) whose filter accepts the event,
+// in the caller's transaction, with an outbox row for each http endpoint;
+// queue endpoints get none (their consumers pull).
 func (s *Service) fanOut(tx *gorm.DB, tenantID uuid.UUID, ev Event) ([]Job, error) {
-	endpointIDs, err := s.subscribedEndpoints(tx, tenantID, ev)
+	targets, err := s.subscribedEndpoints(tx, tenantID, ev)
 	if err != nil {
+		return nil, err
+	}
+	if len(targets) == 0 {
+		return nil, nil
+	}
+	var endpointIDs []uuid.UUID
+	var queued queuedDeliveries
+	for _, t := range targets {
+		if t.Kind == KindQueue {
+			queued.add(tenantID, ev.ID, t.ID, ev.CreatedAt)
+		} else {
+			endpointIDs = append(endpointIDs, t.ID)
+		}
+	}
+	if err := queued.insert(tx); err != nil {
 		return nil, err
 	}
 	if len(endpointIDs) == 0 {
@@ -222,6 +238,53 @@ func (s *Service) fanOut(tx *gorm.DB, tenantID uuid.UUID, ev Event) ([]Job, erro
 		return nil, err
 	}
 	return jobs, nil
+}
+
+// QueueChannel is the Postgres NOTIFY channel that says a queue endpoint
+// (the payload is its id) has new messages; delivery/queue listens.
+const QueueChannel = "ferry_queue"
+
+// queuedDeliveries are the deliveries of queue endpoints that one fan-out
+// creates. They get no outbox row: the rows themselves are the queue,
+// and a notification sent at commit wakes their consumers.
+type queuedDeliveries struct {
+	tenants, events, endpoints []uuid.UUID
+	ats                        []time.Time
+}
+
+func (q *queuedDeliveries) add(tenantID, eventID, endpointID uuid.UUID, at time.Time) {
+	q.tenants, q.events = append(q.tenants, tenantID), append(q.events, eventID)
+	q.endpoints, q.ats = append(q.endpoints, endpointID), append(q.ats, at)
+}
+
+func (q *queuedDeliveries) insert(tx *gorm.DB) error {
+	if len(q.endpoints) == 0 {
+		return nil
+	}
+	ids := make([]uuid.UUID, len(q.endpoints))
+	for i := range ids {
+		ids[i] = uuid.New()
+	}
+	err := tx.Exec(`INSERT INTO deliveries (id, tenant_id, event_id, endpoint_id, created_at)
+		SELECT * FROM unnest(?::uuid[], ?::uuid[], ?::uuid[], ?::uuid[], ?::timestamptz[])`,
+		pgval.Array(ids), pgval.Array(q.tenants), pgval.Array(q.events), pgval.Array(q.endpoints), pgval.Array(q.ats)).Error
+	if err != nil {
+		return fmt.Errorf("insert queued deliveries: %w", err)
+	}
+	return notifyQueues(tx, q.endpoints)
+}
+
+// notifyQueues wakes the consumers of the queue endpoints once tx commits
+// (Postgres folds duplicate notifications of one transaction).
+func notifyQueues(tx *gorm.DB, endpoints []uuid.UUID) error {
+	if len(endpoints) == 0 {
+		return nil
+	}
+	if err := tx.Exec(`SELECT pg_notify(?, e::text) FROM unnest(?::uuid[]) AS t(e)`,
+		QueueChannel, pgval.Array(endpoints)).Error; err != nil {
+		return fmt.Errorf("notify queues: %w", err)
+	}
+	return nil
 }
 
 func insertOutbox(tx *gorm.DB, deliveryIDs []uuid.UUID, payloads []string, at time.Time) error {

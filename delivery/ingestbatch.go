@@ -136,6 +136,21 @@ func (s *Service) insertBatch(ctx context.Context, tx *gorm.DB, batch []*ingestR
 	if err != nil {
 		return nil, err
 	}
+	// Queue endpoints' deliveries wait for their consumers: no job.
+	var queued queuedDeliveries
+	pushed := matches[:0]
+	for _, match := range matches {
+		if match.Kind == KindQueue {
+			r := batch[match.I-1]
+			queued.add(r.tenantID, r.ev.ID, match.EndpointID, r.ev.CreatedAt)
+		} else {
+			pushed = append(pushed, match)
+		}
+	}
+	if err := queued.insert(tx); err != nil {
+		return nil, err
+	}
+	matches = pushed
 	if len(matches) == 0 {
 		return nil, nil
 	}

@@ -145,17 +145,41 @@ func EmitOperational(ctx context.Context, tx PgxTx, evs []OperationalEvent, now 
 // fanOutOperational creates the deliveries of one operational event: to
 // the tenant's enabled endpoints that name its type or ferry.*, except
 // the endpoint it is about. "All events" (an empty list) means all of the
-// tenant's own events, not Ferry's.
+// tenant's own events, not Ferry's. Queue endpoints' deliveries get no
+// outbox row (their consumers pull; a notification wakes them at commit).
 func fanOutOperational(ctx context.Context, tx PgxTx, op OperationalEvent, eventID uuid.UUID, now time.Time) ([]Job, error) {
-	rows, err := tx.Query(ctx, `SELECT id FROM endpoints WHERE tenant_id = $1 AND enabled AND deleted_at IS NULL
+	rows, err := tx.Query(ctx, `SELECT id, kind FROM endpoints WHERE tenant_id = $1 AND enabled AND deleted_at IS NULL
 		AND id <> $2 AND (event_types @> jsonb_build_array($3::text) OR event_types @> jsonb_build_array($4::text))
 		ORDER BY created_at, id`, [16]byte(op.TenantID), [16]byte(op.About), op.Type, OpWildcard)
 	if err != nil {
 		return nil, fmt.Errorf("select endpoints for %s: %w", op.Type, err)
 	}
-	endpointIDs, err := pgx.CollectRows(rows, pgx.RowTo[uuid.UUID])
+	targets, err := pgx.CollectRows(rows, pgx.RowToStructByPos[subscribedEndpoint])
 	if err != nil {
 		return nil, fmt.Errorf("select endpoints for %s: %w", op.Type, err)
+	}
+	var endpointIDs, queueIDs []uuid.UUID
+	for _, t := range targets {
+		if t.Kind == KindQueue {
+			queueIDs = append(queueIDs, t.ID)
+		} else {
+			endpointIDs = append(endpointIDs, t.ID)
+		}
+	}
+	if len(queueIDs) > 0 {
+		ids := make([]uuid.UUID, len(queueIDs))
+		for i := range ids {
+			ids[i] = uuid.New()
+		}
+		if _, err := tx.Exec(ctx, `INSERT INTO deliveries (id, tenant_id, event_id, endpoint_id, created_at)
+			SELECT d, $1, $2, e, $3 FROM unnest($4::uuid[], $5::uuid[]) AS t(d, e)`,
+			[16]byte(op.TenantID), [16]byte(eventID), now, pgval.Array(ids), pgval.Array(queueIDs)); err != nil {
+			return nil, fmt.Errorf("insert queued deliveries of %s: %w", op.Type, err)
+		}
+		if _, err := tx.Exec(ctx, `SELECT pg_notify($1, e::text) FROM unnest($2::uuid[]) AS t(e)`,
+			QueueChannel, pgval.Array(queueIDs)); err != nil {
+			return nil, fmt.Errorf("notify queues: %w", err)
+		}
 	}
 	if len(endpointIDs) == 0 {
 		return nil, nil

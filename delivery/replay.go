@@ -38,6 +38,7 @@ type ReplayResult struct {
 func (s *Service) ReplayEvent(ctx context.Context, tenantID, eventID uuid.UUID, endpointID *uuid.UUID, actor string) (ReplayResult, error) {
 	res := ReplayResult{EventID: eventID, Deliveries: []uuid.UUID{}}
 	var jobs []Job
+	var ids []uuid.UUID
 	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		var ev Event
 		q := tx.Raw(`SELECT id, type, created_at FROM events WHERE id = ? AND tenant_id = ?`, eventID, tenantID).Scan(&ev)
@@ -47,7 +48,6 @@ func (s *Service) ReplayEvent(ctx context.Context, tenantID, eventID uuid.UUID, 
 		if q.RowsAffected == 0 {
 			return ferry.NotFound("event")
 		}
-		var ids []uuid.UUID
 		if endpointID != nil {
 			if err := replayableEndpoint(tx, tenantID, *endpointID); err != nil {
 				return err
@@ -84,11 +84,10 @@ func (s *Service) ReplayEvent(ctx context.Context, tenantID, eventID uuid.UUID, 
 	if err != nil {
 		return ReplayResult{}, err
 	}
-	for _, j := range jobs {
-		res.Deliveries = append(res.Deliveries, j.DeliveryID)
-	}
+	// Every delivery is re-queued; only those of http endpoints have jobs.
+	res.Deliveries = append(res.Deliveries, ids...)
 	s.relay.Enqueue(jobs)
-	s.log.InfoContext(ctx, "event replayed", "tenant_id", tenantID, "event_id", eventID, "deliveries", len(jobs), "actor", actor)
+	s.log.InfoContext(ctx, "event replayed", "tenant_id", tenantID, "event_id", eventID, "deliveries", len(ids), "actor", actor)
 	return res, nil
 }
 
@@ -97,9 +96,9 @@ func (s *Service) ReplayEvent(ctx context.Context, tenantID, eventID uuid.UUID, 
 // ERATELIMIT, EQUOTA.
 func (s *Service) ReplayDelivery(ctx context.Context, tenantID, deliveryID uuid.UUID, actor string) (ReplayResult, error) {
 	var jobs []Job
+	var row struct{ EndpointID, EventID uuid.UUID }
 	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		var row struct{ EndpointID uuid.UUID }
-		q := tx.Raw(`SELECT endpoint_id FROM deliveries WHERE id = ? AND tenant_id = ?`, deliveryID, tenantID).Scan(&row)
+		q := tx.Raw(`SELECT endpoint_id, event_id FROM deliveries WHERE id = ? AND tenant_id = ?`, deliveryID, tenantID).Scan(&row)
 		if q.Error != nil {
 			return fmt.Errorf("load delivery %s: %w", deliveryID, q.Error)
 		}
@@ -120,7 +119,7 @@ func (s *Service) ReplayDelivery(ctx context.Context, tenantID, deliveryID uuid.
 		return ReplayResult{}, err
 	}
 	s.relay.Enqueue(jobs)
-	return ReplayResult{EventID: jobs[0].EventID, Deliveries: []uuid.UUID{deliveryID}}, nil
+	return ReplayResult{EventID: row.EventID, Deliveries: []uuid.UUID{deliveryID}}, nil
 }
 
 // meterReplay counts n replayed deliveries like n ingested events, in tx:
@@ -154,8 +153,9 @@ func replayableEndpoint(tx *gorm.DB, tenantID, endpointID uuid.UUID) error {
 }
 
 // requeue sets deliveries back to pending and writes one replay job per
-// delivery to the outbox, in tx. The caller enqueues the returned jobs
-// after commit.
+// delivery of an http endpoint to the outbox, in tx; deliveries of queue
+// endpoints drop any lease and wait for a pull (their consumers are
+// notified at commit). The caller enqueues the returned jobs after commit.
 func (s *Service) requeue(tx *gorm.DB, tenantID uuid.UUID, ids []uuid.UUID, actor string) ([]Job, error) {
 	if len(ids) == 0 {
 		return nil, nil
@@ -168,12 +168,30 @@ func (s *Service) requeue(tx *gorm.DB, tenantID uuid.UUID, ids []uuid.UUID, acto
 		EventID      uuid.UUID
 		EndpointID   uuid.UUID
 		AttemptCount int
+		Kind         Kind
 	}
-	err := tx.Raw(`UPDATE deliveries SET status = 'pending', next_attempt_at = NULL, first_attempt_at = NULL, updated_at = ?
-		WHERE tenant_id = ? AND id = ANY(?::uuid[])
-		RETURNING id, event_id, endpoint_id, attempt_count`, now, tenantID, pgval.Array(ids)).Scan(&rows).Error
+	err := tx.Raw(`UPDATE deliveries d SET status = 'pending', next_attempt_at = NULL, first_attempt_at = NULL, updated_at = ?,
+			lease_id = NULL, leased_at = NULL, lease_until = NULL
+		FROM endpoints e WHERE e.id = d.endpoint_id AND d.tenant_id = ? AND d.id = ANY(?::uuid[])
+		RETURNING d.id, d.event_id, d.endpoint_id, d.attempt_count, e.kind`, now, tenantID, pgval.Array(ids)).Scan(&rows).Error
 	if err != nil {
 		return nil, fmt.Errorf("reset deliveries: %w", err)
+	}
+	var queues []uuid.UUID
+	pushed := rows[:0]
+	for _, r := range rows {
+		if r.Kind == KindQueue {
+			queues = append(queues, r.EndpointID)
+		} else {
+			pushed = append(pushed, r)
+		}
+	}
+	if err := notifyQueues(tx, queues); err != nil {
+		return nil, err
+	}
+	rows = pushed
+	if len(rows) == 0 {
+		return nil, nil
 	}
 	jobs := make([]Job, len(rows))
 	outIDs := make([]uuid.UUID, len(rows))

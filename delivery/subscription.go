@@ -24,18 +24,25 @@ import (
 // matching patterns are the text[] parameter that follows.
 const subscriptionCond = `e.enabled AND e.deleted_at IS NULL AND e.subscription ?| %s`
 
+// subscribedEndpoint is an endpoint an event is routed to, with its kind
+// (http endpoints get a job, queue endpoints a queued delivery).
+type subscribedEndpoint struct {
+	ID   uuid.UUID
+	Kind Kind
+}
+
 // subscribedEndpoints returns, in creation order, the tenant's enabled
-// endpoints subscribed to ev's type whose filter accepts ev.
-func (s *Service) subscribedEndpoints(tx *gorm.DB, tenantID uuid.UUID, ev Event) ([]uuid.UUID, error) {
+// endpoints (of either kind) subscribed to ev's type whose filter accepts ev.
+func (s *Service) subscribedEndpoints(tx *gorm.DB, tenantID uuid.UUID, ev Event) ([]subscribedEndpoint, error) {
 	matches, err := s.subscriptions(tx, []uuid.UUID{tenantID}, []Event{ev})
 	if err != nil {
 		return nil, fmt.Errorf("select endpoints for %s: %w", ev.Type, err)
 	}
-	ids := make([]uuid.UUID, len(matches))
+	out := make([]subscribedEndpoint, len(matches))
 	for i, m := range matches {
-		ids[i] = m.EndpointID
+		out[i] = subscribedEndpoint{ID: m.EndpointID, Kind: m.Kind}
 	}
-	return ids, nil
+	return out, nil
 }
 
 // batchMatch is an endpoint subscribed to the I-th event of a batch
@@ -43,6 +50,7 @@ func (s *Service) subscribedEndpoints(tx *gorm.DB, tenantID uuid.UUID, ev Event)
 type batchMatch struct {
 	I          int
 	EndpointID uuid.UUID
+	Kind       Kind
 	Filter     string
 }
 
@@ -93,15 +101,15 @@ func (s *Service) subscriptions(tx *gorm.DB, tenants []uuid.UUID, evs []Event) (
 		}
 		eventPair[i] = j
 	}
-	found, err := queryRows(tx, `SELECT p.j::int, m.id, m.filter
+	found, err := queryRows(tx, `SELECT p.j::int, m.id, m.kind, m.filter
 		FROM unnest($1::uuid[], $2::text[]) WITH ORDINALITY AS p(tenant_id, keys, j)
 		CROSS JOIN LATERAL (
-			SELECT e.id, e.filter, e.created_at FROM endpoints e
+			SELECT e.id, e.kind, e.filter, e.created_at FROM endpoints e
 			WHERE e.tenant_id = p.tenant_id AND `+
 		fmt.Sprintf(subscriptionCond, "ARRAY(SELECT jsonb_array_elements_text(p.keys::jsonb))")+`
 			OFFSET 0) m
 		ORDER BY p.j, m.created_at, m.id`,
-		func(m *batchMatch) []any { return []any{&m.I, &m.EndpointID, &m.Filter} }, pgval.Array(pairTenants), pgval.Array(pairKeys))
+		func(m *batchMatch) []any { return []any{&m.I, &m.EndpointID, &m.Kind, &m.Filter} }, pgval.Array(pairTenants), pgval.Array(pairKeys))
 	if err != nil {
 		return nil, err
 	}
@@ -117,7 +125,7 @@ func (s *Service) subscriptions(tx *gorm.DB, tenants []uuid.UUID, evs []Event) (
 				in = routing.Prepare(routingEvent(ev))
 			}
 			if s.accepts(tenants[i], ev, in, f.EndpointID, f.Filter) {
-				out = append(out, batchMatch{I: i + 1, EndpointID: f.EndpointID, Filter: f.Filter})
+				out = append(out, batchMatch{I: i + 1, EndpointID: f.EndpointID, Kind: f.Kind, Filter: f.Filter})
 			}
 		}
 	}

@@ -75,10 +75,25 @@ func TestTenantIsolation(t *testing.T) {
 		Tenant idOnly `json:"tenant"`
 	}
 	aSession.must(200, "GET", "/me", nil, &aMe)
+	// A's pull queue, its consumer token and a leased message.
+	var aQueue, aToken idOnly
+	aKey.must(201, "POST", "/endpoints", map[string]any{"kind": "queue", "event_types": []string{"a.queued"}}, &aQueue)
+	aKey.must(201, "POST", "/endpoints/"+aQueue.ID+"/consumer-tokens", map[string]string{"name": "a-consumer"}, &aToken)
+	aKey.must(202, "POST", "/events", map[string]any{"type": "a.queued", "data": 1}, nil)
+	var aPulled struct {
+		Data []struct {
+			Receipt string `json:"receipt"`
+		} `json:"data"`
+	}
+	aKey.must(200, "POST", "/queues/"+aQueue.ID+"/pull", map[string]any{"wait_seconds": 10, "visibility_seconds": 600}, &aPulled)
+	if len(aPulled.Data) != 1 {
+		t.Fatalf("tenant A pulled %d messages", len(aPulled.Data))
+	}
+	aReceipt := aPulled.Data[0].Receipt
 
 	// Nothing of A may appear in any answer to B.
 	aMarks := []string{ep.ID, ep.Secret, ev.ID, delivery, aKeyID, job.ID, aMember, aMe.Tenant.ID,
-		"ann@a.example", "vic@a.example", "a-receiver-token", "a.secret", "private", rc.URL + "/a"}
+		aQueue.ID, aToken.ID, aReceipt, "ann@a.example", "vic@a.example", "a-receiver-token", "a.secret", "private", rc.URL + "/a"}
 
 	cases := map[string][]isoRequest{
 		"GET /me":                           {{"GET", "/me", nil, 0}},
@@ -118,6 +133,16 @@ func TestTenantIsolation(t *testing.T) {
 		"GET /billing":                {{"GET", "/billing", nil, 0}},
 		"GET /billing/invoices":       {{"GET", "/billing/invoices", nil, 0}},
 		"PUT /billing/plan":           {{"PUT", "/billing/plan", map[string]string{"plan": "pro"}, 0}},
+		"GET /queues/:endpoint_id":    {{"GET", "/queues/" + aQueue.ID, nil, 404}},
+		"POST /queues/:endpoint_id/pull": {{"POST", "/queues/" + aQueue.ID + "/pull", map[string]any{"max": 10}, 404},
+			{"POST", "/queues/" + ep.ID + "/pull", map[string]any{}, 404}},
+		"POST /queues/:endpoint_id/ack":                   {{"POST", "/queues/" + aQueue.ID + "/ack", map[string]any{"receipts": []string{aReceipt}}, 404}},
+		"POST /queues/:endpoint_id/nack":                  {{"POST", "/queues/" + aQueue.ID + "/nack", map[string]any{"receipts": []string{aReceipt}}, 404}},
+		"POST /queues/:endpoint_id/reject":                {{"POST", "/queues/" + aQueue.ID + "/reject", map[string]any{"receipts": []string{aReceipt}}, 404}},
+		"GET /queues/:endpoint_id/stream":                 {{"GET", "/queues/" + aQueue.ID + "/stream", nil, 404}},
+		"POST /endpoints/:id/consumer-tokens":             {{"POST", "/endpoints/" + aQueue.ID + "/consumer-tokens", map[string]string{"name": "stolen"}, 404}},
+		"GET /endpoints/:id/consumer-tokens":              {{"GET", "/endpoints/" + aQueue.ID + "/consumer-tokens", nil, 404}},
+		"DELETE /endpoints/:id/consumer-tokens/:token_id": {{"DELETE", "/endpoints/" + aQueue.ID + "/consumer-tokens/" + aToken.ID, nil, 404}},
 	}
 
 	n := 0
@@ -172,6 +197,15 @@ func TestTenantIsolation(t *testing.T) {
 	}
 
 	// A is untouched.
+	var acked struct {
+		Data []struct {
+			Status string `json:"status"`
+		} `json:"data"`
+	}
+	aKey.must(200, "POST", "/queues/"+aQueue.ID+"/ack", map[string]any{"receipts": []string{aReceipt}}, &acked)
+	if len(acked.Data) != 1 || acked.Data[0].Status != "acked" {
+		t.Errorf("tenant A's lease changed: %+v", acked.Data)
+	}
 	var epNow struct {
 		Description string `json:"description"`
 		Enabled     bool   `json:"enabled"`
@@ -213,8 +247,15 @@ func TestTenantIsolation(t *testing.T) {
 	if evNow.Deliveries[0].AttemptCount != 1 {
 		t.Errorf("tenant A's delivery was replayed by B: %+v", evNow)
 	}
-	if len(rc.requests()) != 1 {
-		t.Errorf("receiver got %d requests; B's replays must not reach A's endpoint", len(rc.requests()))
+	// A's endpoint also got the event queued for A's pull queue, once.
+	got := 0
+	for _, r := range rc.requests() {
+		if r.Header.Get("Webhook-Id") == ev.ID {
+			got++
+		}
+	}
+	if got != 1 {
+		t.Errorf("receiver got event %s %d times; B's replays must not reach A's endpoint", ev.ID, got)
 	}
 	t.Logf("%d cross-tenant requests checked", n)
 }

@@ -59,6 +59,15 @@ var roleTable = map[string]string{
 	"GET /endpoints/:id/stats":                         "++++-",
 	"GET /stats":                                       "++++-",
 	"POST /endpoints/:id/test-routing":                 "++++-",
+	"GET /queues/:endpoint_id":                         "++++-",
+	"POST /queues/:endpoint_id/pull":                   "++-+-",
+	"POST /queues/:endpoint_id/ack":                    "++-+-",
+	"POST /queues/:endpoint_id/nack":                   "++-+-",
+	"POST /queues/:endpoint_id/reject":                 "++-+-",
+	"GET /queues/:endpoint_id/stream":                  "++-+-",
+	"POST /endpoints/:id/consumer-tokens":              "++-+-",
+	"GET /endpoints/:id/consumer-tokens":               "++-+-",
+	"DELETE /endpoints/:id/consumer-tokens/:token_id":  "++-+-",
 }
 
 // publicRoutes need no credentials.

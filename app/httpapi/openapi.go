@@ -14,6 +14,7 @@ import (
 	"github.com/ferry-dev/ferry"
 	"github.com/ferry-dev/ferry/billing"
 	"github.com/ferry-dev/ferry/delivery"
+	"github.com/ferry-dev/ferry/delivery/queue"
 	"github.com/ferry-dev/ferry/page"
 	"github.com/ferry-dev/ferry/tenants"
 )
@@ -170,6 +171,20 @@ func operations() map[string]op {
 		"GET /billing/invoices":           {summary: "List invoices", tag: "billing", access: accessSession, status: 200, response: typ[list[billing.Invoice]](), params: pageParams(), errors: []int{422}},
 		"GET /staff/tenants/{id}/billing": {summary: "Staff get tenant billing", tag: "staff", access: accessStaff, status: 200, response: typ[staffBilling](), errors: []int{404}},
 
+		"POST /queues/{endpoint_id}/pull": {summary: "Pull queue messages", tag: "queues", access: accessKey, status: 200, body: reflect.TypeFor[queue.PullInput](), optionalBody: true,
+			response: typ[pulled](), errors: []int{400, 404, 422}},
+		"POST /queues/{endpoint_id}/ack":    {summary: "Ack queue messages", tag: "queues", access: accessKey, status: 200, body: reflect.TypeFor[queue.AckInput](), response: typ[settled](), errors: []int{400, 404, 422}},
+		"POST /queues/{endpoint_id}/nack":   {summary: "Nack queue messages", tag: "queues", access: accessKey, status: 200, body: reflect.TypeFor[queue.NackInput](), response: typ[settled](), errors: []int{400, 404, 422}},
+		"POST /queues/{endpoint_id}/reject": {summary: "Reject queue messages", tag: "queues", access: accessKey, status: 200, body: reflect.TypeFor[queue.RejectInput](), response: typ[settled](), errors: []int{400, 404, 422}},
+		"GET /queues/{endpoint_id}":         {summary: "Queue stats", tag: "queues", access: accessKey, status: 200, response: typ[queue.Stats](), errors: []int{404}},
+		"GET /queues/{endpoint_id}/stream": {summary: "Stream queue messages (text/event-stream: event message, data one pulled message)", tag: "queues", access: accessKey, status: 200,
+			params: openapi3.Parameters{queryParam("visibility_seconds", "lease of each message (1-43200, default 30)", openapi3.NewIntegerSchema().WithMin(1).WithMax(queue.MaxVisibilitySeconds))},
+			errors: []int{404, 422}},
+		"POST /endpoints/{id}/consumer-tokens": {summary: "Create consumer token", tag: "queues", access: accessKey, status: 201, body: reflect.TypeFor[queue.TokenInput](),
+			response: typ[consumerTokenCreated](), errors: []int{400, 404, 422}},
+		"GET /endpoints/{id}/consumer-tokens":               {summary: "List consumer tokens", tag: "queues", access: accessKey, status: 200, response: typ[list[queue.ConsumerToken]](), errors: []int{404}},
+		"DELETE /endpoints/{id}/consumer-tokens/{token_id}": {summary: "Revoke consumer token", tag: "queues", access: accessKey, status: 204, errors: []int{404}},
+
 		"GET /openapi.json": {summary: "This document", tag: "meta", status: 200, response: typ[map[string]any]()},
 	}
 }
@@ -322,7 +337,7 @@ func OpenAPI() (*openapi3.T, error) {
 			Schemas:   s.components,
 			Responses: responses,
 			SecuritySchemes: openapi3.SecuritySchemes{
-				"apiKey": {Value: &openapi3.SecurityScheme{Type: "http", Scheme: "bearer", Description: "Authorization: Bearer fry_live_…"}},
+				"apiKey": {Value: &openapi3.SecurityScheme{Type: "http", Scheme: "bearer", Description: "Authorization: Bearer fry_live_… (queue routes also take that queue's consumer token, fqc_…)"}},
 				"session": {Value: &openapi3.SecurityScheme{Type: "apiKey", In: "cookie", Name: sessionCookie,
 					Description: "portal session (JWT); writes need X-CSRF-Token"}},
 			},

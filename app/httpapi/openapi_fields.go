@@ -10,6 +10,7 @@ import (
 	"github.com/ferry-dev/ferry"
 	"github.com/ferry-dev/ferry/billing"
 	"github.com/ferry-dev/ferry/delivery"
+	"github.com/ferry-dev/ferry/delivery/queue"
 	"github.com/ferry-dev/ferry/tenants"
 )
 
@@ -79,6 +80,28 @@ func schemaName(t reflect.Type) string {
 		return "InvoiceLine"
 	case reflect.TypeFor[errorBody]():
 		return "Error"
+	case reflect.TypeFor[queue.Message]():
+		return "QueueMessage"
+	case reflect.TypeFor[queue.Stats]():
+		return "QueueStats"
+	case reflect.TypeFor[queue.ReceiptResult]():
+		return "ReceiptResult"
+	case reflect.TypeFor[queue.ConsumerToken]():
+		return "ConsumerToken"
+	case reflect.TypeFor[queue.PullInput]():
+		return "PullInput"
+	case reflect.TypeFor[queue.AckInput]():
+		return "AckInput"
+	case reflect.TypeFor[queue.NackInput]():
+		return "NackInput"
+	case reflect.TypeFor[queue.RejectInput]():
+		return "RejectInput"
+	case reflect.TypeFor[queue.TokenInput]():
+		return "ConsumerTokenInput"
+	case reflect.TypeFor[pulled]():
+		return "QueuePull"
+	case reflect.TypeFor[settled]():
+		return "QueueSettled"
 	}
 	return ""
 }
@@ -86,6 +109,8 @@ func schemaName(t reflect.Type) string {
 // enumOf returns the values of a Go enum type, or nil.
 func enumOf(t reflect.Type) []any {
 	switch t {
+	case reflect.TypeFor[delivery.Kind]():
+		return enum(delivery.KindHTTP, delivery.KindQueue)
 	case reflect.TypeFor[delivery.Status]():
 		return enum(delivery.StatusPending, delivery.StatusRetrying, delivery.StatusSucceeded, delivery.StatusDropped, delivery.StatusExhausted)
 	case reflect.TypeFor[delivery.Outcome]():
@@ -152,7 +177,8 @@ func domainFields() map[reflect.Type]map[string]fieldSpec {
 			"detail": {description: "what the action was about (query, filters, ids)"},
 		},
 		reflect.TypeFor[delivery.EndpointInput](): {
-			"url":                   {required: true, format: "uri"},
+			"url":                   {format: "uri", description: "required for kind http; none for kind queue"},
+			"kind":                  {description: "http (default): Ferry pushes to url; queue: consumers pull"},
 			"rate_limit_per_second": {description: "attempts per second at most; absent or null: unlimited"},
 			"event_types":           {description: "event types, or patterns ending in * (order.*; * alone: every type); empty: every type"},
 			"filter":                {description: "CEL expression over event (id, type, created_at, data); the endpoint gets an event only when it is true; empty: every event. Invalid: 422 with the compiler's message"},
@@ -164,6 +190,7 @@ func domainFields() map[reflect.Type]map[string]fieldSpec {
 		},
 		reflect.TypeFor[delivery.Endpoint](): {
 			"rate_limit_per_second": {description: "null: unlimited"},
+			"url":                   {description: "empty for kind queue"},
 			"event_types":           {description: "event types, or patterns ending in * (order.*; * alone: every type); empty: every type"},
 			"filter":                {description: "CEL expression over event (id, type, created_at, data); the endpoint gets an event only when it is true; empty: every event. Invalid: 422 with the compiler's message"},
 		},
@@ -211,6 +238,32 @@ func domainFields() map[reflect.Type]map[string]fieldSpec {
 		reflect.TypeFor[delivery.ReplayFilter](): {
 			"status":     {description: "delivery status; empty: any"},
 			"event_type": {description: "empty: any"},
+		},
+		reflect.TypeFor[queue.PullInput](): {
+			"max":                {description: "1-100, default 1"},
+			"wait_seconds":       {description: "long-poll up to this long when empty (0-30, default 0)"},
+			"visibility_seconds": {description: "lease length (1-43200, default 30)"},
+		},
+		reflect.TypeFor[queue.AckInput](): {
+			"receipts": {required: true},
+		},
+		reflect.TypeFor[queue.NackInput](): {
+			"receipts":      {required: true},
+			"delay_seconds": {description: "back in the queue after this long (0-43200); absent: the retry schedule"},
+		},
+		reflect.TypeFor[queue.RejectInput](): {
+			"receipts": {required: true},
+			"reason":   {description: "kept on the attempt"},
+		},
+		reflect.TypeFor[queue.TokenInput](): {
+			"name": {required: true},
+		},
+		reflect.TypeFor[queue.ReceiptResult](): {
+			"status": {enum: enum(queue.ReceiptAcked, queue.ReceiptNacked, queue.ReceiptRejected, queue.ReceiptExpired)},
+		},
+		reflect.TypeFor[queue.Message](): {
+			"body":    {description: "the envelope exactly as a push sends it"},
+			"headers": {description: "the webhook headers a push sends, signature over body included"},
 		},
 		reflect.TypeFor[billing.Invoice](): {
 			"status": {enum: enum(billing.InvoiceOpen, billing.InvoicePaid, billing.InvoicePaymentFailed)},

@@ -96,6 +96,29 @@ func TestOpenAPIDescribesLiveResponses(t *testing.T) {
 	key.call(200, "GET /replays/{id}", nil, job)
 	key.call(200, "POST /replays/{id}/cancel", nil, job)
 
+	// Pull queues.
+	q := key.call(201, "POST /endpoints", map[string]any{"kind": "queue", "event_types": []string{"order.queued"}}).str(t, "id")
+	key.call(201, "POST /endpoints/{id}/consumer-tokens", map[string]string{"name": "worker"}, q)
+	tokens := key.call(200, "GET /endpoints/{id}/consumer-tokens", nil, q)
+	token := tokens["data"].([]any)[0].(map[string]any)["id"].(string)
+	key.call(202, "POST /events", map[string]any{"type": "order.queued", "data": map[string]any{"id": 43}})
+	key.call(200, "GET /queues/{endpoint_id}", nil, q)
+	key.call(422, "POST /queues/{endpoint_id}/pull", map[string]any{"max": 0}, q)
+	receiptOf := func(o object) string {
+		data, _ := o["data"].([]any)
+		if len(data) != 1 {
+			t.Fatalf("pulled %v", o)
+		}
+		return data[0].(map[string]any)["receipt"].(string)
+	}
+	r1 := receiptOf(key.call(200, "POST /queues/{endpoint_id}/pull", map[string]any{"wait_seconds": 10}, q))
+	key.call(200, "POST /queues/{endpoint_id}/nack", map[string]any{"receipts": []string{r1}, "delay_seconds": 0}, q)
+	r2 := receiptOf(key.call(200, "POST /queues/{endpoint_id}/pull", map[string]any{"wait_seconds": 10}, q))
+	key.call(200, "POST /queues/{endpoint_id}/reject", map[string]any{"receipts": []string{r2}, "reason": "no"}, q)
+	key.call(200, "POST /queues/{endpoint_id}/ack", map[string]any{"receipts": []string{r2}}, q)
+	key.call(404, "GET /queues/{endpoint_id}/stream", nil, "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b")
+	key.call(204, "DELETE /endpoints/{id}/consumer-tokens/{token_id}", nil, q, token)
+
 	owner.call(200, "GET /members", nil)
 	invited := owner.call(201, "POST /members", map[string]string{"email": "viewer@example.com", "role": "viewer"}).str(t, "id")
 	owner.call(202, "POST /members/{id}/invite", nil, invited)

@@ -17,6 +17,7 @@ import (
 	"github.com/ferry-dev/ferry"
 	"github.com/ferry-dev/ferry/billing"
 	"github.com/ferry-dev/ferry/delivery"
+	"github.com/ferry-dev/ferry/delivery/queue"
 	"github.com/ferry-dev/ferry/tenants"
 )
 
@@ -27,6 +28,8 @@ type Deps struct {
 	Delivery *delivery.Service
 	Billing  *billing.Service
 	Metrics  *delivery.Metrics
+	// Queues serves the pull queue routes (nil: not registered).
+	Queues *queue.Service
 	// Ready reports whether Postgres and Kafka answer.
 	Ready func(ctx context.Context) error
 	// MetricsHandler serves /metrics on the main listener; nil when
@@ -151,6 +154,7 @@ func New(d Deps) *fiber.App {
 	api.Get("/staff/audit", staff, s.staffAudit)
 
 	s.billingRoutes(api)
+	s.queueRoutes(api)
 
 	api.Get("/openapi.json", s.openAPI)
 

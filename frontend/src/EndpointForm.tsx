@@ -6,14 +6,16 @@ import { toEndpointBody, type EndpointFormValues } from './endpointForm'
 import { RoutingTest } from './RoutingTest'
 
 /** formFields are the fields this form shows errors beside. */
-const formFields = ['url', 'description', 'event_types', 'timeout_seconds', 'rate_limit_per_second', 'max_in_flight', 'headers', 'filter']
+const formFields = ['kind', 'url', 'description', 'event_types', 'timeout_seconds', 'rate_limit_per_second', 'max_in_flight', 'headers', 'filter']
 
 export function EndpointForm({
-  initial, submitLabel, onSubmit, onCancel, endpointId,
+  initial, submitLabel, onSubmit, onCancel, endpointId, chooseKind = false,
 }: {
   initial: EndpointFormValues; submitLabel: string; onSubmit: (body: ReturnType<typeof toEndpointBody>) => Promise<void>; onCancel?: () => void
   /** endpointId, when editing a saved endpoint, enables the routing test panel. */
   endpointId?: string
+  /** chooseKind shows the http/queue choice (only when creating). */
+  chooseKind?: boolean
 }) {
   const [v, setV] = useState(initial)
   const [busy, setBusy] = useState(false)
@@ -39,9 +41,21 @@ export function EndpointForm({
     <>
       <form className="form" onSubmit={submit}>
         <ErrorMessage error={alertError} title="Could not save the endpoint" />
-        <Field label="URL" hint="Where Ferry POSTs your events, e.g. https://example.com/webhooks." error={fieldErr('url')}>
-          {(id, d) => <input id={id} type="url" required aria-describedby={d} value={v.url} onChange={set('url')} placeholder="https://" />}
-        </Field>
+        {chooseKind && (
+          <Field label="Kind" hint="HTTP: Ferry POSTs each event to your URL. Queue: your consumers pull events with an API key or a consumer token." error={fieldErr('kind')}>
+            {(id, d) => (
+              <select id={id} aria-describedby={d} value={v.kind} onChange={set('kind')}>
+                <option value="http">HTTP (push)</option>
+                <option value="queue">Queue (pull)</option>
+              </select>
+            )}
+          </Field>
+        )}
+        {v.kind !== 'queue' && (
+          <Field label="URL" hint="Where Ferry POSTs your events, e.g. https://example.com/webhooks." error={fieldErr('url')}>
+            {(id, d) => <input id={id} type="url" required aria-describedby={d} value={v.url} onChange={set('url')} placeholder="https://" />}
+          </Field>
+        )}
         <Field label="Description" error={fieldErr('description')}>
           {(id) => <input id={id} value={v.description} onChange={set('description')} />}
         </Field>

@@ -280,6 +280,41 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/endpoints/{id}/consumer-tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List consumer tokens */
+        get: operations["ListConsumerTokens"];
+        put?: never;
+        /** Create consumer token */
+        post: operations["CreateConsumerToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/endpoints/{id}/consumer-tokens/{token_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke consumer token */
+        delete: operations["RevokeConsumerToken"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/endpoints/{id}/secret": {
         parameters: {
             query?: never;
@@ -555,6 +590,108 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/queues/{endpoint_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Queue stats */
+        get: operations["QueueStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/queues/{endpoint_id}/ack": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Ack queue messages */
+        post: operations["AckQueueMessages"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/queues/{endpoint_id}/nack": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Nack queue messages */
+        post: operations["NackQueueMessages"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/queues/{endpoint_id}/pull": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Pull queue messages */
+        post: operations["PullQueueMessages"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/queues/{endpoint_id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Reject queue messages */
+        post: operations["RejectQueueMessages"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/queues/{endpoint_id}/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Stream queue messages (text/event-stream: event message, data one pulled message) */
+        get: operations["StreamQueueMessagesTextEventStreamEventMessageDataOnePulledMessage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/replays": {
         parameters: {
             query?: never;
@@ -813,6 +950,9 @@ export interface components {
             /** @description label */
             name: string;
         };
+        AckInput: {
+            receipts: string[];
+        };
         Attempt: {
             /** @description who replayed, for replay attempts */
             actor?: string;
@@ -925,6 +1065,35 @@ export interface components {
             current_password: string;
             new_password: string;
         };
+        ConsumerToken: {
+            /** Format: date-time */
+            created_at: string;
+            /** Format: uuid */
+            endpoint_id: string;
+            /** Format: uuid */
+            id: string;
+            name: string;
+            prefix: string;
+            /** Format: date-time */
+            revoked_at: string | null;
+        };
+        ConsumerTokenCreated: {
+            /** Format: date-time */
+            created_at: string;
+            /** Format: uuid */
+            endpoint_id: string;
+            /** Format: uuid */
+            id: string;
+            name: string;
+            prefix: string;
+            /** Format: date-time */
+            revoked_at: string | null;
+            /** @description fqc_ consumer token, shown only now */
+            token: string;
+        };
+        ConsumerTokenInput: {
+            name: string;
+        };
         Delivery: {
             attempt_count: number;
             /** Format: date-time */
@@ -963,12 +1132,15 @@ export interface components {
             } | null;
             /** Format: uuid */
             id: string;
+            /** @enum {string} */
+            kind: "http" | "queue";
             max_in_flight: number;
             /** @description null: unlimited */
             rate_limit_per_second: number | null;
             timeout_seconds: number;
             /** Format: date-time */
             updated_at: string;
+            /** @description empty for kind queue */
             url: string;
         };
         EndpointCreated: {
@@ -988,6 +1160,8 @@ export interface components {
             } | null;
             /** Format: uuid */
             id: string;
+            /** @enum {string} */
+            kind: "http" | "queue";
             max_in_flight: number;
             /** @description null: unlimited */
             rate_limit_per_second: number | null;
@@ -996,6 +1170,7 @@ export interface components {
             timeout_seconds: number;
             /** Format: date-time */
             updated_at: string;
+            /** @description empty for kind queue */
             url: string;
         };
         EndpointInput: {
@@ -1007,12 +1182,20 @@ export interface components {
             headers?: {
                 [key: string]: string;
             };
+            /**
+             * @description http (default): Ferry pushes to url; queue: consumers pull
+             * @enum {string}
+             */
+            kind?: "http" | "queue";
             max_in_flight?: number | null;
             /** @description attempts per second at most; absent or null: unlimited */
             rate_limit_per_second?: number | null;
             timeout_seconds?: number | null;
-            /** Format: uri */
-            url: string;
+            /**
+             * Format: uri
+             * @description required for kind http; none for kind queue
+             */
+            url?: string;
         };
         EndpointPatch: {
             description?: string | null;
@@ -1205,6 +1388,11 @@ export interface components {
             /** @enum {string} */
             role: "owner" | "admin" | "viewer";
         };
+        NackInput: {
+            /** @description back in the queue after this long (0-43200); absent: the retry schedule */
+            delay_seconds?: number | null;
+            receipts: string[];
+        };
         PasswordResetAccepted: {
             message: string;
         };
@@ -1253,6 +1441,55 @@ export interface components {
             /** Format: date-time */
             expires_at: string;
             secret: string;
+        };
+        PullInput: {
+            /** @description 1-100, default 1 */
+            max?: number | null;
+            /** @description lease length (1-43200, default 30) */
+            visibility_seconds?: number | null;
+            /** @description long-poll up to this long when empty (0-30, default 0) */
+            wait_seconds?: number | null;
+        };
+        QueueMessage: {
+            attempt: number;
+            /** @description the envelope exactly as a push sends it */
+            body: string;
+            event: components["schemas"]["Event"];
+            /** @description the webhook headers a push sends, signature over body included */
+            headers: {
+                [key: string]: string;
+            } | null;
+            /** Format: uuid */
+            id: string;
+            /** Format: date-time */
+            lease_until: string;
+            receipt: string;
+        };
+        QueuePull: {
+            data: components["schemas"]["QueueMessage"][];
+        };
+        QueueSettled: {
+            data: components["schemas"]["ReceiptResult"][];
+        };
+        QueueStats: {
+            /** Format: int64 */
+            dead: number;
+            /** Format: int64 */
+            depth: number;
+            /** Format: int64 */
+            in_flight: number;
+            /** Format: int64 */
+            oldest_age_seconds: number;
+        };
+        ReceiptResult: {
+            receipt: string;
+            /** @enum {string} */
+            status: "acked" | "nacked" | "rejected" | "expired";
+        };
+        RejectInput: {
+            /** @description kept on the attempt */
+            reason?: string;
+            receipts: string[];
         };
         ReplayEventInput: {
             /**
@@ -2158,6 +2395,93 @@ export interface operations {
             429: components["responses"]["Error429"];
         };
     };
+    ListConsumerTokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ConsumerToken"][];
+                        /** @description pass as cursor for the next page; null on the last */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+        };
+    };
+    CreateConsumerToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConsumerTokenInput"];
+            };
+        };
+        responses: {
+            /** @description success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsumerTokenCreated"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+        };
+    };
+    RevokeConsumerToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                token_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success, no body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+        };
+    };
     RevealEndpointSecret: {
         parameters: {
             query?: never;
@@ -2702,6 +3026,188 @@ export interface operations {
                     };
                 };
             };
+        };
+    };
+    QueueStats: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                endpoint_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QueueStats"];
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+        };
+    };
+    AckQueueMessages: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                endpoint_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AckInput"];
+            };
+        };
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QueueSettled"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+        };
+    };
+    NackQueueMessages: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                endpoint_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NackInput"];
+            };
+        };
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QueueSettled"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+        };
+    };
+    PullQueueMessages: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                endpoint_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["PullInput"];
+            };
+        };
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QueuePull"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+        };
+    };
+    RejectQueueMessages: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                endpoint_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RejectInput"];
+            };
+        };
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QueueSettled"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+        };
+    };
+    StreamQueueMessagesTextEventStreamEventMessageDataOnePulledMessage: {
+        parameters: {
+            query?: {
+                /** @description lease of each message (1-43200, default 30) */
+                visibility_seconds?: number;
+            };
+            header?: never;
+            path: {
+                endpoint_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success, no body */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
         };
     };
     ListBulkReplays: {

@@ -3,6 +3,8 @@ import type { Endpoint, EndpointInput, RoutingTestInput } from './types'
 
 /** EndpointFormValues are the endpoint form's raw text inputs. */
 export interface EndpointFormValues {
+  /** kind is "http" (Ferry pushes to url) or "queue" (consumers pull). */
+  kind: 'http' | 'queue'
   url: string
   description: string
   eventTypes: string
@@ -14,7 +16,7 @@ export interface EndpointFormValues {
 }
 
 export const emptyEndpointForm: EndpointFormValues = {
-  url: '', description: '', eventTypes: '', timeoutSeconds: '10', rateLimit: '', maxInFlight: '16', headers: '', filter: '',
+  kind: 'http', url: '', description: '', eventTypes: '', timeoutSeconds: '10', rateLimit: '', maxInFlight: '16', headers: '', filter: '',
 }
 
 /** parseEventTypes splits "a.b, c.d\ne.f" into unique, trimmed types. */
@@ -50,10 +52,11 @@ function optionalInt(field: string, label: string, s: string): number | null {
   return n
 }
 
-/** toEndpointBody builds the JSON body of POST/PATCH /api/v1/endpoints. */
+/** toEndpointBody builds the JSON body of POST/PATCH /api/v1/endpoints; a
+ * queue endpoint has no URL. */
 export function toEndpointBody(v: EndpointFormValues): EndpointInput {
   return {
-    url: v.url.trim(),
+    ...(v.kind === 'queue' ? { kind: 'queue' as const } : { url: v.url.trim() }),
     description: v.description.trim(),
     event_types: parseEventTypes(v.eventTypes),
     timeout_seconds: optionalInt('timeout_seconds', 'Timeout', v.timeoutSeconds) ?? 10,
@@ -67,6 +70,7 @@ export function toEndpointBody(v: EndpointFormValues): EndpointInput {
 /** fromEndpoint fills the form from an existing endpoint. */
 export function fromEndpoint(ep: Endpoint): EndpointFormValues {
   return {
+    kind: ep.kind === 'queue' ? 'queue' : 'http',
     url: ep.url,
     description: ep.description ?? '',
     eventTypes: (ep.event_types ?? []).join(', '),

@@ -33,6 +33,13 @@ describe('endpoint form', () => {
     const ep = { url: 'https://x.test/h', description: 'd', event_types: ['a.b'], timeout_seconds: 5, rate_limit_per_second: null, max_in_flight: 1, headers: { 'X-A': '1' } } as unknown as Endpoint
     expect(toEndpointBody(fromEndpoint(ep))).toMatchObject({ url: ep.url, event_types: ['a.b'], timeout_seconds: 5, rate_limit_per_second: null, max_in_flight: 1, headers: { 'X-A': '1' } })
   })
+  it('builds a queue endpoint without a URL', () => {
+    const body = toEndpointBody({ ...emptyEndpointForm, kind: 'queue', url: 'ignored', maxInFlight: '1' })
+    expect(body).toMatchObject({ kind: 'queue', max_in_flight: 1 })
+    expect(body).not.toHaveProperty('url')
+    const ep = { kind: 'queue', url: '', event_types: [], max_in_flight: 1, headers: {} } as unknown as Endpoint
+    expect(toEndpointBody(fromEndpoint(ep))).not.toHaveProperty('url')
+  })
 })
 
 describe('routing test panel', () => {

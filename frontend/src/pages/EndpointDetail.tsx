@@ -12,7 +12,78 @@ import { endpointHealth, rateOf } from '../stats'
 import { usePaged } from '../paging'
 import { Link, navigate, useLocation } from '../router'
 import { canWrite, useSession } from '../session'
-import type { Attempt, Endpoint, EndpointPatch, EventAccepted, EventInput, SecretInfo, Stats } from '../types'
+import type { Attempt, ConsumerToken, ConsumerTokenCreated, ConsumerTokenInput, Endpoint, EndpointPatch, EventAccepted, EventInput, QueueStats, SecretInfo, Stats } from '../types'
+import { endpointName } from './Endpoints'
+
+/** QueueCard shows a pull queue's stats and, to admins, its consumer tokens. */
+function QueueCard({ ep, writer }: { ep: Endpoint; writer: boolean }) {
+  const [stats, setStats] = useState<QueueStats | null>(null)
+  const [tokens, setTokens] = useState<ConsumerToken[]>([])
+  const [created, setCreated] = useState<ConsumerTokenCreated | null>(null)
+  const [name, setName] = useState('')
+  const [error, setError] = useState<unknown>(null)
+  const load = () => {
+    api.get<QueueStats>(`/queues/${ep.id}`).then(setStats, setError)
+    if (writer) api.get<Page<ConsumerToken>>(`/endpoints/${ep.id}/consumer-tokens`).then((p) => setTokens(p.data), setError)
+  }
+  useEffect(load, [ep.id, writer])
+  return (
+    <div className="card">
+      <div className="page-head">
+        <h2>Queue</h2>
+        <button type="button" className="btn btn-small" onClick={load}>Refresh</button>
+      </div>
+      <p className="muted">Consumers pull this endpoint's events: <code>POST /api/v1/queues/{ep.id}/pull</code>, then ack, nack or reject each receipt.</p>
+      <ErrorMessage error={error} />
+      {stats ? (
+        <dl className="props" data-testid="queue-stats">
+          <dt>Waiting</dt><dd>{stats.depth}</dd>
+          <dt>In flight</dt><dd>{stats.in_flight}</dd>
+          <dt>Oldest waiting</dt><dd>{stats.oldest_age_seconds} s</dd>
+          <dt>Dead (dropped or exhausted)</dt><dd>{stats.dead}</dd>
+        </dl>
+      ) : <Loading />}
+      {writer && (
+        <>
+          <h3>Consumer tokens</h3>
+          <p className="muted">A consumer token (<code>fqc_…</code>) may use this queue's routes and nothing else.</p>
+          {created && <div className="secret"><code data-testid="consumer-token">{created.token}</code><CopyButton text={created.token} /></div>}
+          <ul>
+            {tokens.map((t) => (
+              <li key={t.id}>
+                {t.name} <code>{t.prefix}…</code> {t.revoked_at ? <span className="muted">revoked</span> : (
+                  <button type="button" className="btn btn-small" onClick={async () => {
+                    try {
+                      await api.del(`/endpoints/${ep.id}/consumer-tokens/${t.id}`)
+                      load()
+                    } catch (e) {
+                      setError(e)
+                    }
+                  }}>Revoke</button>
+                )}
+              </li>
+            ))}
+          </ul>
+          <form className="inline-field" onSubmit={async (e) => {
+            e.preventDefault()
+            setError(null)
+            try {
+              setCreated(await api.post<ConsumerTokenCreated>(`/endpoints/${ep.id}/consumer-tokens`, { name } satisfies ConsumerTokenInput))
+              setName('')
+              load()
+            } catch (err) {
+              setError(err)
+            }
+          }}>
+            <label htmlFor="token-name">Name</label>
+            <input id="token-name" value={name} onChange={(e) => setName(e.target.value)} required />
+            <button type="submit" className="btn btn-small">Create token</button>
+          </form>
+        </>
+      )}
+    </div>
+  )
+}
 
 export function EndpointDetailPage({ id }: { id: string }) {
   const { me } = useSession()
@@ -57,7 +128,7 @@ export function EndpointDetailPage({ id }: { id: string }) {
     <section>
       <p><Link href="/endpoints">← Endpoints</Link></p>
       <div className="page-head">
-        <h1 className="break">{ep.url}</h1>
+        <h1 className="break">{endpointName(ep)}</h1>
         <Badge status={endpointHealth(ep, stats && { ...stats, ...stats.backlog }).state} />
       </div>
       {ep.disabled_reason && <p className="alert alert-warn">Disabled: {ep.disabled_reason}</p>}
@@ -110,6 +181,7 @@ export function EndpointDetailPage({ id }: { id: string }) {
       <div className="card">
         <h2>Settings</h2>
         <dl className="props">
+          <dt>Kind</dt><dd>{ep.kind === 'queue' ? 'Queue (consumers pull)' : 'HTTP (Ferry pushes)'}</dd>
           <dt>State</dt><dd>{ep.enabled ? 'enabled' : 'disabled'}</dd>
           <dt>Description</dt><dd>{ep.description || '—'}</dd>
           <dt>Event types</dt><dd>{ep.event_types?.length ? ep.event_types.join(', ') : 'All event types'}</dd>
@@ -121,6 +193,7 @@ export function EndpointDetailPage({ id }: { id: string }) {
           <dt>Created</dt><dd>{formatTime(ep.created_at)}</dd>
         </dl>
       </div>
+      {ep.kind === 'queue' && <QueueCard ep={ep} writer={writer} />}
       {writer && (
         <div className="card">
           <h2>Signing secret</h2>

@@ -11,6 +11,12 @@ import { Link, navigate } from '../router'
 import { canWrite, useSession } from '../session'
 import type { Endpoint, EndpointCreated, EndpointPatch, EndpointStatsLine, TenantStats } from '../types'
 
+/** endpointName is how the portal names an endpoint: its URL, or for a
+ * pull queue "Queue" and its id. */
+export function endpointName(ep: Endpoint): string {
+  return ep.kind === 'queue' ? `Queue ${ep.id}` : ep.url
+}
+
 export function EndpointsPage() {
   const { me } = useSession()
   const [creating, setCreating] = useState(false)
@@ -27,7 +33,7 @@ export function EndpointsPage() {
     setActionError(null)
     try {
       await api.patch<Endpoint>(`/endpoints/${ep.id}`, { enabled: !ep.enabled } satisfies EndpointPatch)
-      setNotice(`${ep.url} ${ep.enabled ? 'disabled' : 'enabled'}.`)
+      setNotice(`${endpointName(ep)} ${ep.enabled ? 'disabled' : 'enabled'}.`)
       list.reload()
     } catch (e) {
       setActionError(e)
@@ -47,6 +53,7 @@ export function EndpointsPage() {
           <h2>New endpoint</h2>
           <EndpointForm
             initial={emptyEndpointForm}
+            chooseKind
             submitLabel="Create endpoint"
             onCancel={() => setCreating(false)}
             onSubmit={async (body) => {
@@ -75,7 +82,7 @@ export function EndpointsPage() {
               {list.items.map((ep) => (
                 <tr key={ep.id}>
                   <td>
-                    <Link href={`/endpoints/${ep.id}`}>{ep.url}</Link>
+                    <Link href={`/endpoints/${ep.id}`}>{endpointName(ep)}</Link>
                     {ep.description && <div className="muted">{ep.description}</div>}
                   </td>
                   <td>{ep.event_types?.length ? ep.event_types.join(', ') : <span className="muted">all types</span>}</td>
@@ -85,7 +92,7 @@ export function EndpointsPage() {
                   </td>
                   <td className="cell-actions">
                     {canWrite(me.role) && (
-                      <button type="button" className="btn btn-small" onClick={() => toggle(ep)} aria-label={`${ep.enabled ? 'Disable' : 'Enable'} ${ep.url}`}>
+                      <button type="button" className="btn btn-small" onClick={() => toggle(ep)} aria-label={`${ep.enabled ? 'Disable' : 'Enable'} ${endpointName(ep)}`}>
                         {ep.enabled ? 'Disable' : 'Enable'}
                       </button>
                     )}

@@ -131,6 +131,13 @@ func bench(ctx context.Context, args []string) error {
 	// sends one event every 150 ms.
 	noisy := load.NoisyScenario{Name: "f-noisy-neighbour", NoisyEndpoints: 50, NoisyEvents: 1100, NoisyTimeout: 30,
 		VictimGap: 150 * time.Millisecond, VictimDuration: *dur, VictimWait: 10 * time.Second, Settle: 3 * time.Minute}
+	// g: pull queues (issue 17): 4 consumers per queue draining a backlog
+	// in batches of 100, then 202 → pull latency with long-polling
+	// consumers; one queue and eight.
+	queueScenarios := []load.QueueScenario{
+		{Name: "g-queue-1", Queues: 1, Consumers: 4, Batch: 100, Backlog: 20000, Rate: 200, Duration: *dur},
+		{Name: "g-queue-8", Queues: 8, Consumers: 4, Batch: 100, Backlog: 20000, Rate: 200, Duration: *dur},
+	}
 	var want []string
 	for _, n := range strings.Split(*only, ",") {
 		if n = strings.TrimSpace(n); n != "" {
@@ -182,6 +189,15 @@ func bench(ctx context.Context, args []string) error {
 	if selected(noisy.Name) && ctx.Err() == nil {
 		fmt.Fprintf(os.Stderr, "running %s ...\n", noisy.Name)
 		for _, o := range b.RunNoisy(ctx, noisy) {
+			report(o)
+		}
+	}
+	for _, qs := range queueScenarios {
+		if !selected(qs.Name) || ctx.Err() != nil {
+			continue
+		}
+		fmt.Fprintf(os.Stderr, "running %s ...\n", qs.Name)
+		for _, o := range b.RunQueue(ctx, qs) {
 			report(o)
 		}
 	}

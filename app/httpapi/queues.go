@@ -1,0 +1,291 @@
+package httpapi
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"strconv"
+	"strings"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/google/uuid"
+
+	"github.com/ferry-dev/ferry"
+	"github.com/ferry-dev/ferry/delivery/queue"
+	"github.com/ferry-dev/ferry/tenants"
+)
+
+// queueRoutes registers the pull queue API: consumers lease, settle and
+// stream a queue endpoint's messages with an API key of its tenant or a
+// consumer token of that queue; admins manage consumer tokens.
+func (s *server) queueRoutes(api fiber.Router) {
+	consume := s.queueAuth(tenants.RoleAdmin)
+	api.Get("/queues/:endpoint_id", s.queueAuth(tenants.RoleViewer), s.queueStats)
+	api.Post("/queues/:endpoint_id/pull", consume, s.queuePull)
+	api.Post("/queues/:endpoint_id/ack", consume, s.queueAck)
+	api.Post("/queues/:endpoint_id/nack", consume, s.queueNack)
+	api.Post("/queues/:endpoint_id/reject", consume, s.queueReject)
+	api.Get("/queues/:endpoint_id/stream", consume, s.queueStream)
+
+	admin := s.auth(sessionOrKey, tenants.RoleAdmin)
+	api.Post("/endpoints/:id/consumer-tokens", admin, s.createConsumerToken)
+	api.Get("/endpoints/:id/consumer-tokens", admin, s.listConsumerTokens)
+	api.Delete("/endpoints/:id/consumer-tokens/:token_id", admin, s.revokeConsumerToken)
+}
+
+// queueAuth accepts a consumer token on its own queue's routes (another
+// queue is not found), and otherwise what every tenant route accepts.
+func (s *server) queueAuth(minRole tenants.Role) fiber.Handler {
+	tenantAuth := s.auth(sessionOrKey, minRole)
+	return func(c *fiber.Ctx) error {
+		tok, ok := strings.CutPrefix(c.Get(fiber.HeaderAuthorization), "Bearer ")
+		tok = strings.TrimSpace(tok)
+		if !ok || !queue.LooksLikeToken(tok) {
+			return tenantAuth(c)
+		}
+		scope, err := s.Queues.Authenticate(c.UserContext(), tok)
+		if err != nil {
+			return err
+		}
+		if id, err := uuid.Parse(c.Params("endpoint_id")); err != nil || id != scope.EndpointID {
+			return ferry.NotFound("queue")
+		}
+		if err := s.limiter.allow(scope.TenantID); err != nil {
+			return err
+		}
+		c.Locals(principalKey, tenants.Principal{TenantID: scope.TenantID, Role: tenants.RoleAdmin})
+		return c.Next()
+	}
+}
+
+// queueID parses :endpoint_id; a malformed id is simply not found.
+func queueID(c *fiber.Ctx) (uuid.UUID, error) {
+	id, err := uuid.Parse(c.Params("endpoint_id"))
+	if err != nil {
+		return uuid.Nil, ferry.NotFound("queue")
+	}
+	return id, nil
+}
+
+// pulled answers a pull.
+type pulled struct {
+	Data []queue.Message `json:"data" nullable:"false"`
+}
+
+// MarshalJSON sends no messages as [], never null.
+func (p pulled) MarshalJSON() ([]byte, error) {
+	if p.Data == nil {
+		p.Data = []queue.Message{}
+	}
+	type plain pulled
+	return json.Marshal(plain(p))
+}
+
+// settled answers ack, nack and reject: one result per receipt, in order.
+type settled struct {
+	Data []queue.ReceiptResult `json:"data" nullable:"false"`
+}
+
+// MarshalJSON sends no results as [], never null.
+func (r settled) MarshalJSON() ([]byte, error) {
+	if r.Data == nil {
+		r.Data = []queue.ReceiptResult{}
+	}
+	type plain settled
+	return json.Marshal(plain(r))
+}
+
+func (s *server) queuePull(c *fiber.Ctx) error {
+	id, err := queueID(c)
+	if err != nil {
+		return err
+	}
+	var in queue.PullInput
+	if len(c.Body()) > 0 {
+		if err := decode(c, &in); err != nil {
+			return err
+		}
+	}
+	msgs, err := s.Queues.Pull(c.UserContext(), principal(c).TenantID, id, in)
+	if err != nil {
+		return err
+	}
+	return c.JSON(pulled{Data: msgs})
+}
+
+func (s *server) queueAck(c *fiber.Ctx) error {
+	id, err := queueID(c)
+	if err != nil {
+		return err
+	}
+	var in queue.AckInput
+	if err := decode(c, &in); err != nil {
+		return err
+	}
+	res, err := s.Queues.Ack(c.UserContext(), principal(c).TenantID, id, in)
+	if err != nil {
+		return err
+	}
+	return c.JSON(settled{Data: res})
+}
+
+func (s *server) queueNack(c *fiber.Ctx) error {
+	id, err := queueID(c)
+	if err != nil {
+		return err
+	}
+	var in queue.NackInput
+	if err := decode(c, &in); err != nil {
+		return err
+	}
+	res, err := s.Queues.Nack(c.UserContext(), principal(c).TenantID, id, in)
+	if err != nil {
+		return err
+	}
+	return c.JSON(settled{Data: res})
+}
+
+func (s *server) queueReject(c *fiber.Ctx) error {
+	id, err := queueID(c)
+	if err != nil {
+		return err
+	}
+	var in queue.RejectInput
+	if err := decode(c, &in); err != nil {
+		return err
+	}
+	res, err := s.Queues.Reject(c.UserContext(), principal(c).TenantID, id, in)
+	if err != nil {
+		return err
+	}
+	return c.JSON(settled{Data: res})
+}
+
+func (s *server) queueStats(c *fiber.Ctx) error {
+	id, err := queueID(c)
+	if err != nil {
+		return err
+	}
+	st, err := s.Queues.Stats(c.UserContext(), principal(c).TenantID, id)
+	if err != nil {
+		return err
+	}
+	return c.JSON(st)
+}
+
+// queueStream serves Server-Sent Events: each leased message is an
+// "event: message" whose data is the message as pull returns it; a
+// comment line keeps the connection alive while the queue is empty. The
+// stream ends when the client goes away or Ferry shuts down; a message
+// leased but not written returns when its lease runs out.
+func (s *server) queueStream(c *fiber.Ctx) error {
+	id, err := queueID(c)
+	if err != nil {
+		return err
+	}
+	vis := 0
+	if v := c.Query("visibility_seconds"); v != "" {
+		if vis, err = strconv.Atoi(v); err != nil || vis == 0 {
+			return ferry.Invalid("visibility_seconds", "visibility_seconds must be between 1 and %d", queue.MaxVisibilitySeconds)
+		}
+	}
+	stream, err := s.Queues.OpenStream(c.UserContext(), principal(c).TenantID, id, vis)
+	if err != nil {
+		return err
+	}
+	c.Set(fiber.HeaderContentType, "text/event-stream")
+	c.Set(fiber.HeaderCacheControl, "no-cache")
+	c.Set("X-Accel-Buffering", "no")
+	// The fiber.Ctx is not valid once the handler returns: the writer
+	// runs on its own context, ended when the queue service stops.
+	done := s.Queues.Done()
+	c.Context().SetBodyStreamWriter(func(w *bufio.Writer) {
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		go func() {
+			select {
+			case <-done:
+				cancel()
+			case <-ctx.Done():
+			}
+		}()
+		if _, err := w.WriteString(": stream open\n\n"); err != nil || w.Flush() != nil {
+			return
+		}
+		for ctx.Err() == nil {
+			msgs, err := stream.Next(ctx)
+			if err != nil {
+				_, _ = w.WriteString("event: error\ndata: {\"error\":{\"code\":\"internal\",\"message\":\"stream failed\"}}\n\n")
+				_ = w.Flush()
+				return
+			}
+			if len(msgs) == 0 {
+				if _, err := w.WriteString(": keep-alive\n\n"); err != nil {
+					return
+				}
+			}
+			for _, m := range msgs {
+				b, err := json.Marshal(m)
+				if err != nil {
+					return
+				}
+				if _, err := w.WriteString("event: message\ndata: " + string(b) + "\n\n"); err != nil {
+					return
+				}
+			}
+			if err := w.Flush(); err != nil {
+				return
+			}
+		}
+	})
+	return nil
+}
+
+// consumerTokenCreated answers POST /endpoints/{id}/consumer-tokens.
+type consumerTokenCreated struct {
+	queue.ConsumerToken
+	Token string `json:"token" description:"fqc_ consumer token, shown only now"`
+}
+
+func (s *server) createConsumerToken(c *fiber.Ctx) error {
+	id, err := pathID(c, "endpoint")
+	if err != nil {
+		return err
+	}
+	var in queue.TokenInput
+	if err := decode(c, &in); err != nil {
+		return err
+	}
+	t, tok, err := s.Queues.CreateToken(c.UserContext(), principal(c).TenantID, id, in)
+	if err != nil {
+		return err
+	}
+	return c.Status(fiber.StatusCreated).JSON(consumerTokenCreated{ConsumerToken: t, Token: tok})
+}
+
+func (s *server) listConsumerTokens(c *fiber.Ctx) error {
+	id, err := pathID(c, "endpoint")
+	if err != nil {
+		return err
+	}
+	ts, err := s.Queues.Tokens(c.UserContext(), principal(c).TenantID, id)
+	if err != nil {
+		return err
+	}
+	return c.JSON(newList(ts, ""))
+}
+
+func (s *server) revokeConsumerToken(c *fiber.Ctx) error {
+	id, err := pathID(c, "endpoint")
+	if err != nil {
+		return err
+	}
+	tokenID, err := uuid.Parse(c.Params("token_id"))
+	if err != nil {
+		return ferry.NotFound("consumer token")
+	}
+	if err := s.Queues.RevokeToken(c.UserContext(), principal(c).TenantID, id, tokenID); err != nil {
+		return err
+	}
+	return c.SendStatus(fiber.StatusNoContent)
+}

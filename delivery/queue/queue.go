@@ -1,0 +1,120 @@
+package queue
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/google/uuid"
+	"gorm.io/gorm"
+
+	"github.com/ferry-dev/ferry"
+	"github.com/ferry-dev/ferry/delivery"
+	"github.com/ferry-dev/ferry/delivery/dispatch"
+)
+
+// Limits of the queue routes.
+const (
+	MaxPull                  = 100
+	MaxWaitSeconds           = 30
+	DefaultVisibilitySeconds = 30
+	MaxVisibilitySeconds     = 43200
+	MaxDelaySeconds          = 43200
+	maxReceipts              = 100
+	maxReasonBytes           = 1000
+)
+
+// Config tunes the Service.
+type Config struct {
+	// DatabaseURL is where the listener opens its own connection for
+	// LISTEN (a pooled connection cannot wait for notifications).
+	DatabaseURL string
+	// Policy is the retry schedule and window (scaled like the
+	// dispatcher's).
+	Policy dispatch.RetryPolicy
+	// UserAgent goes into the webhook headers of pulled messages.
+	UserAgent string
+	// PollInterval is how often a long-poll re-checks without a
+	// notification (default 1 s).
+	PollInterval time.Duration
+	// SweepInterval is how often the sweeper runs (default 1 s).
+	SweepInterval time.Duration
+}
+
+// Service is the pull side of queue endpoints.
+type Service struct {
+	db       *gorm.DB
+	cipher   *delivery.Cipher
+	cfg      Config
+	log      *slog.Logger
+	now      func() time.Time
+	listener *listener
+	// done is closed when Run returns, so long-polls and streams end
+	// before the HTTP server shuts down.
+	done chan struct{}
+}
+
+// New returns a Service; now may be nil (time.Now).
+func New(db *gorm.DB, cipher *delivery.Cipher, cfg Config, log *slog.Logger, now func() time.Time) (*Service, error) {
+	if db == nil || cipher == nil || log == nil {
+		return nil, errors.New("queue.New: db, cipher and log are required")
+	}
+	if cfg.DatabaseURL == "" {
+		return nil, errors.New("queue.New: DatabaseURL is required")
+	}
+	cfg.PollInterval = cmp.Or(cfg.PollInterval, time.Second)
+	cfg.SweepInterval = cmp.Or(cfg.SweepInterval, time.Second)
+	cfg.UserAgent = cmp.Or(cfg.UserAgent, "Ferry")
+	if now == nil {
+		now = time.Now
+	}
+	return &Service{db: db, cipher: cipher, cfg: cfg, log: log, now: now,
+		listener: newListener(cfg.DatabaseURL, log), done: make(chan struct{})}, nil
+}
+
+// Run listens for notifications and sweeps expired leases until ctx ends.
+func (s *Service) Run(ctx context.Context) error {
+	defer close(s.done)
+	errc := make(chan error, 1)
+	go func() { errc <- s.listener.run(ctx) }()
+	t := time.NewTicker(s.cfg.SweepInterval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			<-errc
+			return nil
+		case <-t.C:
+			if err := s.Sweep(ctx); err != nil && ctx.Err() == nil {
+				s.log.WarnContext(ctx, "queue sweep failed", "err", err)
+			}
+		}
+	}
+}
+
+// Done is closed once the Service stops; streams end then.
+func (s *Service) Done() <-chan struct{} { return s.done }
+
+// queueEndpoint loads one of the tenant's queue endpoints. Errors:
+// ENOTFOUND (also for an http endpoint).
+func (s *Service) queueEndpoint(ctx context.Context, tenantID, endpointID uuid.UUID) (endpointInfo, error) {
+	var rows []endpointInfo
+	if err := s.db.WithContext(ctx).Raw(`SELECT id, enabled, max_in_flight FROM endpoints
+		WHERE id = ? AND tenant_id = ? AND kind = 'queue' AND deleted_at IS NULL`, endpointID, tenantID).
+		Scan(&rows).Error; err != nil {
+		return endpointInfo{}, fmt.Errorf("load queue %s: %w", endpointID, err)
+	}
+	if len(rows) == 0 {
+		return endpointInfo{}, ferry.NotFound("queue")
+	}
+	return rows[0], nil
+}
+
+type endpointInfo struct {
+	ID          uuid.UUID
+	Enabled     bool
+	MaxInFlight int
+}

@@ -1,0 +1,210 @@
+package queue
+
+import (
+	"bytes"
+	"context"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+	"gorm.io/gorm"
+
+	"github.com/ferry-dev/ferry"
+	"github.com/ferry-dev/ferry/delivery"
+	"github.com/ferry-dev/ferry/delivery/attemptlog"
+	"github.com/ferry-dev/ferry/delivery/dispatch"
+	"github.com/ferry-dev/ferry/delivery/internal/deliverytest"
+)
+
+type testBundle struct {
+	db    *gorm.DB
+	svc   *Service
+	clock *deliverytest.Clock
+	seed  deliverytest.Seeded
+	t0    time.Time
+}
+
+// setup seeds one queue endpoint with one pending delivery accepted at
+// t0 (now), on a fresh database with attempt partitions.
+func setup(t *testing.T) testBundle {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("needs PostgreSQL")
+	}
+	db := deliverytest.DB(t)
+	t0 := time.Now().UTC().Truncate(time.Millisecond)
+	clock := deliverytest.NewClock(t0)
+	ctx := context.Background()
+	if err := attemptlog.NewPartitions(db, attemptlog.PartitionConfig{}, deliverytest.Logger(), clock.Now).Maintain(ctx); err != nil {
+		t.Fatal(err)
+	}
+	seed := deliverytest.Seed(t, db, t0)
+	if err := db.Exec(`UPDATE endpoints SET kind = 'queue', url = '' WHERE id = ?`, seed.EndpointID).Error; err != nil {
+		t.Fatal(err)
+	}
+	cipher, err := delivery.NewCipher(bytes.Repeat([]byte{7}, 32))
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc, err := New(db, cipher, Config{DatabaseURL: "postgres://unused", Policy: dispatch.RetryPolicy{Scale: 1}}, deliverytest.Logger(), clock.Now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return testBundle{db: db, svc: svc, clock: clock, seed: seed, t0: t0}
+}
+
+func (b testBundle) status(t *testing.T) (status string, leased bool) {
+	t.Helper()
+	var row struct {
+		Status  string
+		LeaseID *uuid.UUID
+	}
+	if err := b.db.Raw(`SELECT status, lease_id FROM deliveries WHERE id = ?`, b.seed.DeliveryID).Scan(&row).Error; err != nil {
+		t.Fatal(err)
+	}
+	return row.Status, row.LeaseID != nil
+}
+
+func (b testBundle) pullOne(t *testing.T, visibility int) Message {
+	t.Helper()
+	msgs, err := b.svc.Pull(context.Background(), b.seed.TenantID, b.seed.EndpointID, PullInput{VisibilitySeconds: &visibility})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(msgs) != 1 {
+		t.Fatalf("pulled %d messages, want 1", len(msgs))
+	}
+	return msgs[0]
+}
+
+func TestSweepReturnsExpiredLeaseAsTimeout(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	b.pullOne(t, 30)
+	b.clock.Set(b.t0.Add(31 * time.Second))
+	if err := b.svc.Sweep(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if st, leased := b.status(t); st != "retrying" || leased {
+		t.Fatalf("after the sweep: %s leased=%v, want retrying and free", st, leased)
+	}
+	var a struct {
+		AttemptNumber int
+		Outcome       string
+		ErrorClass    string
+		DurationMs    int
+	}
+	if err := b.db.Raw(`SELECT attempt_number, outcome, error_class, duration_ms FROM attempts WHERE delivery_id = ?`,
+		b.seed.DeliveryID).Scan(&a).Error; err != nil {
+		t.Fatal(err)
+	}
+	if a.AttemptNumber != 1 || a.Outcome != "retry" || a.ErrorClass != classTimeout || a.DurationMs != 30000 {
+		t.Errorf("attempt: %+v, want attempt 1, retry, timeout, 30000 ms", a)
+	}
+	if m := b.pullOne(t, 30); m.Attempt != 2 {
+		t.Errorf("pulled again as attempt %d, want 2", m.Attempt)
+	}
+}
+
+func TestSweepExhaustsWhatNobodyPulledInTheWindow(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	b.clock.Set(b.t0.Add(72*time.Hour + time.Minute))
+	if err := b.svc.Sweep(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := b.status(t); st != "exhausted" {
+		t.Fatalf("status %s, want exhausted", st)
+	}
+}
+
+func TestNackBeyondTheWindowExhausts(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	// The window runs from the first pull (t0); the lease of that one ran
+	// out and the message was pulled again just before the window ends.
+	b.pullOne(t, 30)
+	b.clock.Set(b.t0.Add(72*time.Hour - time.Minute))
+	m := b.pullOne(t, 30)
+	if m.Attempt != 2 {
+		t.Fatalf("attempt %d, want 2", m.Attempt)
+	}
+	delay := 3600
+	res, err := b.svc.Nack(context.Background(), b.seed.TenantID, b.seed.EndpointID, NackInput{Receipts: []string{m.Receipt}, DelaySeconds: &delay})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res[0].Status != ReceiptNacked {
+		t.Fatalf("nack: %s", res[0].Status)
+	}
+	if st, _ := b.status(t); st != "exhausted" {
+		t.Fatalf("status %s, want exhausted", st)
+	}
+}
+
+func TestReceiptRoundTrip(t *testing.T) {
+	t.Parallel()
+	d, l := uuid.New(), uuid.New()
+	gd, gl, ok := decodeReceipt(encodeReceipt(d, l))
+	if !ok || gd != d || gl != l {
+		t.Fatalf("round trip: %s %s %v", gd, gl, ok)
+	}
+	for _, bad := range []string{"", "x", "not base64!", encodeReceipt(d, l)[:20]} {
+		if _, _, ok := decodeReceipt(bad); ok {
+			t.Errorf("%q decoded as a receipt", bad)
+		}
+	}
+}
+
+func TestPullInputValidation(t *testing.T) {
+	t.Parallel()
+	n := func(v int) *int { return &v }
+	tests := []struct {
+		name  string
+		in    PullInput
+		field string
+	}{
+		{"defaults", PullInput{}, ""},
+		{"max 0", PullInput{Max: n(0)}, "max"},
+		{"max 101", PullInput{Max: n(101)}, "max"},
+		{"max 100", PullInput{Max: n(100)}, ""},
+		{"wait 31", PullInput{WaitSeconds: n(31)}, "wait_seconds"},
+		{"wait -1", PullInput{WaitSeconds: n(-1)}, "wait_seconds"},
+		{"visibility 0", PullInput{VisibilitySeconds: n(0)}, "visibility_seconds"},
+		{"visibility -1", PullInput{VisibilitySeconds: n(-1)}, "visibility_seconds"},
+		{"visibility 43200", PullInput{VisibilitySeconds: n(43200)}, ""},
+		{"visibility 43201", PullInput{VisibilitySeconds: n(43201)}, "visibility_seconds"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := tt.in.validate()
+			if tt.field == "" {
+				if err != nil {
+					t.Fatalf("unexpected error %v", err)
+				}
+				return
+			}
+			fe, ok := err.(*ferry.Error)
+			if !ok || fe.Code != ferry.EINVALID || fe.Field != tt.field {
+				t.Fatalf("error %v, want invalid %s", err, tt.field)
+			}
+		})
+	}
+}
+
+func TestTriggerOf(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		status delivery.Status
+		n      int
+		want   delivery.Trigger
+	}{
+		{delivery.StatusPending, 1, delivery.TriggerInitial},
+		{delivery.StatusRetrying, 2, delivery.TriggerRetry},
+		{delivery.StatusPending, 3, delivery.TriggerReplay},
+	} {
+		if got := triggerOf(tt.status, tt.n); got != tt.want {
+			t.Errorf("triggerOf(%s, %d) = %s, want %s", tt.status, tt.n, got, tt.want)
+		}
+	}
+}

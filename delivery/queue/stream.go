@@ -1,0 +1,46 @@
+package queue
+
+import (
+	"context"
+	"time"
+
+	"github.com/google/uuid"
+)
+
+// streamWait is how long one Stream.Next waits before returning nothing,
+// so the caller can send a keep-alive.
+const streamWait = 15 * time.Second
+
+// Stream leases a queue's messages one at a time for a long-lived
+// consumer (Server-Sent Events), like a pull of one that always waits.
+type Stream struct {
+	s        *Service
+	tenantID uuid.UUID
+	ep       endpointInfo
+	p        pullParams
+}
+
+// OpenStream checks the queue and the lease length (visibilitySeconds 0
+// means the default) and returns a Stream. Errors: EINVALID, ENOTFOUND.
+func (s *Service) OpenStream(ctx context.Context, tenantID, endpointID uuid.UUID, visibilitySeconds int) (*Stream, error) {
+	in := PullInput{}
+	if visibilitySeconds != 0 {
+		in.VisibilitySeconds = &visibilitySeconds
+	}
+	p, err := in.validate()
+	if err != nil {
+		return nil, err
+	}
+	ep, err := s.queueEndpoint(ctx, tenantID, endpointID)
+	if err != nil {
+		return nil, err
+	}
+	p.wait = streamWait
+	return &Stream{s: s, tenantID: tenantID, ep: ep, p: p}, nil
+}
+
+// Next leases the next message, waiting up to 15 s; it returns none when
+// the wait ends, ctx ends or the Service stops (see Done).
+func (st *Stream) Next(ctx context.Context) ([]Message, error) {
+	return st.s.pull(ctx, st.tenantID, st.ep, st.p)
+}
