@@ -417,6 +417,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/me/notifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** My notification mail preferences */
+        get: operations["MyNotificationMailPreferences"];
+        /** Set my notification mail preferences */
+        put: operations["SetMyNotificationMailPreferences"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/me/password": {
         parameters: {
             query?: never;
@@ -599,6 +617,23 @@ export interface paths {
         };
         /** Staff audit log */
         get: operations["StaffAuditLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/staff/events/{event_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Staff look up an event by id across tenants */
+        get: operations["StaffLookUpAnEventByIdAcrossTenants"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1176,6 +1211,19 @@ export interface components {
             /** @enum {string} */
             role: "owner" | "admin" | "viewer";
         };
+        NotificationPrefs: {
+            endpoint_health: boolean;
+            invoices: boolean;
+            quota: boolean;
+        };
+        NotificationPrefsInput: {
+            /** @description endpoint failing, disabled and recovered mails */
+            endpoint_health: boolean | null;
+            /** @description invoice issued mails (owners only) */
+            invoices: boolean | null;
+            /** @description 80 % and 100 % of the monthly events */
+            quota: boolean | null;
+        };
         PasswordResetAccepted: {
             message: string;
         };
@@ -1320,6 +1368,10 @@ export interface components {
             id: string;
             idempotency_key?: string;
             type: string;
+        };
+        StaffEventLookup: {
+            event: components["schemas"]["StaffEventDetail"];
+            tenant: components["schemas"]["Tenant"];
         };
         StaffReplayInput: {
             /** Format: uuid */
@@ -2364,6 +2416,58 @@ export interface operations {
             429: components["responses"]["Error429"];
         };
     };
+    MyNotificationMailPreferences: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationPrefs"];
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            429: components["responses"]["Error429"];
+        };
+    };
+    SetMyNotificationMailPreferences: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NotificationPrefsInput"];
+            };
+        };
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationPrefs"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+        };
+    };
     ChangePasswordEndsTheOtherSessions: {
         parameters: {
             query?: never;
@@ -2755,6 +2859,32 @@ export interface operations {
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+        };
+    };
+    StaffLookUpAnEventByIdAcrossTenants: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                event_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StaffEventLookup"];
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
             429: components["responses"]["Error429"];
         };
     };
