@@ -18,7 +18,8 @@ type staffEventLookup struct {
 
 // staffLookupEvent: GET /staff/events/:event_id, an event found by id across
 // tenants, the first thing a support ticket names. Audited like the
-// tenant-scoped event view, once the tenant is known.
+// tenant-scoped event view; a lookup that finds nothing is audited
+// without a tenant.
 func (s *server) staffLookupEvent(c *fiber.Ctx) error {
 	eventID, err := uuid.Parse(c.Params("event_id"))
 	if err != nil {
@@ -26,6 +27,14 @@ func (s *server) staffLookupEvent(c *fiber.Ctx) error {
 	}
 	ctx := c.UserContext()
 	tenantID, err := s.Delivery.EventTenant(ctx, eventID)
+	if ferry.ErrorCode(err) == ferry.ENOTFOUND {
+		// A lookup that finds nothing is recorded too, without a tenant.
+		if err := s.Tenants.Audit(ctx, principal(c), nil, tenants.AuditViewEvent, "",
+			fiber.Map{"event_id": eventID, "lookup": true}); err != nil {
+			return err
+		}
+		return ferry.NotFound("event")
+	}
 	if err != nil {
 		return err
 	}
