@@ -38,7 +38,7 @@ export function EventLookup() {
     }
   }
   return (
-    <form className="form form-inline" role="search" aria-label="Find an event" onSubmit={submit}>
+    <form className="form form-inline" role="search" aria-label="Event lookup" onSubmit={submit}>
       <ErrorMessage error={error} title="Event not found" />
       <Field label="Find an event" hint="Its id, from a support ticket or a receiver's log; any tenant.">
         {(fid, d) => <input id={fid} type="search" placeholder="Event id" aria-describedby={d} value={id} onChange={(e) => setId(e.target.value)} />}
