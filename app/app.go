@@ -36,6 +36,7 @@ import (
 	"github.com/ferry-dev/ferry/delivery/kafka"
 	"github.com/ferry-dev/ferry/frontend"
 	"github.com/ferry-dev/ferry/migrations"
+	"github.com/ferry-dev/ferry/notify"
 	"github.com/ferry-dev/ferry/tenants"
 )
 
@@ -49,6 +50,7 @@ var (
 	_ delivery.Limits         = billingLimits{}
 	_ delivery.Meter          = (*billing.Meter)(nil)
 	_ delivery.QuotaUsage     = billingLimits{}
+	_ notify.Directory        = (*tenants.Service)(nil)
 )
 
 // billingLimits plugs billing into delivery as its Limits: per
@@ -111,6 +113,7 @@ type App struct {
 	partitions *attemptlog.Partitions
 	replays    *delivery.ReplayWorker
 	quota      *delivery.QuotaWarner
+	notices    *notify.Mailer
 
 	http     *fiber.App
 	listener net.Listener
@@ -229,12 +232,15 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 	}
 	a.relay = outbox.NewRelay(a.db, a.writer, outbox.RelayConfig{SweepAfter: cfg.OutboxSweepAfter, Metrics: metrics}, log)
 	addressPolicy := egress.AddressPolicy{AllowPrivate: cfg.AllowPrivateEndpoints}
-	if a.Billing, err = newBillingService(a.db, cfg, log, a.Tenants); err != nil {
+	// Notification mails (endpoint health, quota, invoices) go out from
+	// the mailer's own queue, started by Run.
+	if a.notices, err = notify.New(a.Tenants, accounts.Sender, accounts.Templates, notify.Config{PortalURL: a.URL()}, log); err != nil {
 		return nil, err
 	}
-	// ferry.quota.warning; like the other operational events it will
-	// also go to a Notifier (email) once app has one.
-	a.quota = delivery.NewQuotaWarner(a.db, billingLimits{a.Billing}, delivery.QuotaWarnerConfig{Relay: a.relay}, log, nil)
+	if a.Billing, err = newBillingService(a.db, cfg, log, a.Tenants, a.notices); err != nil {
+		return nil, err
+	}
+	a.quota = delivery.NewQuotaWarner(a.db, billingLimits{a.Billing}, delivery.QuotaWarnerConfig{Relay: a.relay, Notifier: a.notices}, log, nil)
 	a.Delivery, err = delivery.NewService(a.db, cipher, a.relay, billingLimits{a.Billing}, delivery.Config{
 		AllowHTTP: cfg.AllowHTTPEndpoints, AddressPolicy: addressPolicy, RotationGrace: cfg.scaled(delivery.DefaultRotationGrace),
 		IngestBatch: metrics.IngestBatch, Observer: a.quota,
@@ -249,10 +255,10 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 	registry.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "ferry_routing_filter_errors_total",
 		Help: "Endpoint filter evaluations that failed (counted as not matched, never failing ingest)."},
 		func() float64 { return float64(a.Delivery.FilterErrors()) }))
-	// Operational events (ferry.*) are emitted as attempts are logged;
-	// Notifier is where email about them will be wired (none yet).
+	// Operational events (ferry.*) are emitted as attempts are logged
+	// and mailed to the tenant's owners and admins.
 	a.attempts = attemptlog.New(a.db, attemptlog.Config{DisableAfter: cfg.scaled(attemptlog.DefaultDisableAfter), BatchSize: metrics.AttemptLogBatch,
-		FailingAfter: cfg.scaled(15 * time.Minute), Relay: a.relay, Notifier: delivery.NopNotifier{}}, log)
+		FailingAfter: cfg.scaled(15 * time.Minute), Relay: a.relay, Notifier: a.notices}, log)
 	a.dispatcher = dispatch.NewDispatcher(a.db, cipher, egress.NewSender(addressPolicy, nil), a.writer, a.attempts, metrics,
 		dispatch.Config{Policy: policy, UserAgent: "Ferry/" + cfg.Version}, log, nil)
 	// Partitions hold attempts for the longest plan retention; billing
@@ -390,6 +396,7 @@ func (a *App) Run(parent context.Context) error {
 		stopMetrics := serveMetrics(a.metricsListener, a.metricsHandler, a.log)
 		defer stopMetrics()
 	}
+	goRun("notification mail", func() error { return a.notices.Run(ctx) })
 	if a.listener != nil {
 		goRun("http", func() error { return a.http.Listener(a.listener) })
 		a.log.Info("Ferry API listening", "url", a.URL())
@@ -504,12 +511,12 @@ func NewBillingService(db *gorm.DB, cfg Config, log *slog.Logger) (*billing.Serv
 	if err != nil {
 		return nil, err
 	}
-	return newBillingService(db, cfg, log, t)
+	return newBillingService(db, cfg, log, t, nil) // operator commands send no mail
 }
 
 // newBillingService builds the billing service on the tenants service t
 // and delivery's usage of db.
-func newBillingService(db *gorm.DB, cfg Config, log *slog.Logger, t *tenants.Service) (*billing.Service, error) {
+func newBillingService(db *gorm.DB, cfg Config, log *slog.Logger, t *tenants.Service, invoices billing.InvoiceNotifier) (*billing.Service, error) {
 	var payments billing.PaymentProvider
 	provider := cfg.PaymentProvider
 	if provider == "" && cfg.Dev {
@@ -520,5 +527,5 @@ func newBillingService(db *gorm.DB, cfg Config, log *slog.Logger, t *tenants.Ser
 	}
 	usage := delivery.NewUsage(db)
 	deps := billing.Deps{Tenants: t, Endpoints: usage, Attempts: usage}
-	return billing.NewService(db, deps, billing.Config{JobInterval: cfg.BillingInterval, Payments: payments}, log, nil)
+	return billing.NewService(db, deps, billing.Config{JobInterval: cfg.BillingInterval, Payments: payments, Invoices: invoices}, log, nil)
 }

@@ -67,3 +67,10 @@ type AttemptLog interface {
 	// returns how many went. Errors: wrapped database errors.
 	PruneAttempts(ctx context.Context, floor time.Time, cutoffs map[uuid.UUID]time.Time) (int64, error)
 }
+
+// InvoiceNotifier hears of invoices once they are issued, to tell the
+// tenant's owners. It must not block: it runs on the invoice run's
+// goroutine. notify.Mailer satisfies it.
+type InvoiceNotifier interface {
+	InvoiceIssued(ctx context.Context, inv Invoice)
+}

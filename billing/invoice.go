@@ -121,6 +121,7 @@ const (
 // issueInvoice computes and stores one tenant's invoice for [start, end).
 func (s *Service) issueInvoice(ctx context.Context, tenantID uuid.UUID, currentPlan string, created, start, end time.Time) (issueOutcome, error) {
 	out := issuedNothing
+	var issued Invoice
 	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		var found int64
 		if err := tx.Model(&invoiceRow{}).Scopes(forTenant(tenantID)).Where("period = ?", start).
@@ -158,10 +159,14 @@ func (s *Service) issueInvoice(ctx context.Context, tenantID uuid.UUID, currentP
 		if err := tx.Create(&lines).Error; err != nil {
 			return fmt.Errorf("insert invoice lines: %w", err)
 		}
-		out = issuedNew
+		out, issued = issuedNew, inv
 		s.log.InfoContext(ctx, "invoice issued", "tenant_id", tenantID, "period", FormatPeriod(start), "invoice_id", inv.ID, "total_minor", inv.TotalMinor)
 		return nil
 	})
+	if err == nil && out == issuedNew && s.cfg.Invoices != nil {
+		issued.Status = InvoiceOpen
+		s.cfg.Invoices.InvoiceIssued(ctx, issued)
+	}
 	return out, err
 }
 

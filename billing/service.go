@@ -18,6 +18,9 @@ type Config struct {
 	JobInterval time.Duration
 	// Payments collects invoice amounts; nil leaves invoices open.
 	Payments PaymentProvider
+	// Invoices hears of each invoice the monthly run issues, once it is
+	// committed (email to the owners); nil tells nobody.
+	Invoices InvoiceNotifier
 }
 
 func (c Config) withDefaults() Config {

@@ -3,9 +3,11 @@ package delivery
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 
 	"github.com/google/uuid"
 
+	"github.com/ferry-dev/ferry"
 	"github.com/ferry-dev/ferry/page"
 )
 
@@ -57,4 +59,19 @@ func (s *Service) StaffEndpoints(ctx context.Context, tenantID uuid.UUID, pg pag
 		return nil, "", err
 	}
 	return VisibilityRedacted.Endpoints(eps), next, nil
+}
+
+// EventTenant returns the tenant an event belongs to, for the staff
+// console's lookup by event id across tenants (the one query here that
+// does not take a tenant: staff routes alone may call it).
+// Errors: ENOTFOUND.
+func (s *Service) EventTenant(ctx context.Context, eventID uuid.UUID) (uuid.UUID, error) {
+	var ids []uuid.UUID
+	if err := s.db.WithContext(ctx).Raw(`SELECT tenant_id FROM events WHERE id = ?`, eventID).Scan(&ids).Error; err != nil {
+		return uuid.Nil, fmt.Errorf("look up tenant of event %s: %w", eventID, err)
+	}
+	if len(ids) == 0 {
+		return uuid.Nil, ferry.NotFound("event")
+	}
+	return ids[0], nil
 }

@@ -26,12 +26,19 @@ const (
 	MailPasswordReset = "password_reset"
 	MailMemberInvite  = "member_invite"
 	MailVerifyAddress = "verify_address"
+
+	MailEndpointFailing   = "endpoint_failing"
+	MailEndpointDisabled  = "endpoint_disabled"
+	MailEndpointRecovered = "endpoint_recovered"
+	MailQuotaWarning      = "quota_warning"
+	MailInvoiceIssued     = "invoice_issued"
 )
 
 // ParseTemplates parses the embedded templates.
 func ParseTemplates() (*Templates, error) {
 	t := &Templates{text: map[string]*texttemplate.Template{}, html: map[string]*htmltemplate.Template{}}
-	for _, name := range []string{MailPasswordReset, MailMemberInvite, MailVerifyAddress} {
+	for _, name := range []string{MailPasswordReset, MailMemberInvite, MailVerifyAddress,
+		MailEndpointFailing, MailEndpointDisabled, MailEndpointRecovered, MailQuotaWarning, MailInvoiceIssued} {
 		txt, err := texttemplate.ParseFS(templateFS, "templates/"+name+".txt")
 		if err != nil {
 			return nil, fmt.Errorf("parse %s.txt: %w", name, err)
@@ -54,6 +61,15 @@ type Data struct {
 	ValidFor     string // e.g. "1 hour"
 	Organization string
 	Inviter      string
+
+	// Notification mails.
+	EndpointURL string
+	Reason      string
+	Since       string // when an endpoint started failing, formatted
+	Percent     int    // quota threshold crossed: 80 or 100
+	Used, Limit int64
+	Period      string // "2026-11"
+	Amount      string // an invoice's total, formatted with its currency
 }
 
 // Render builds the mail name for d.

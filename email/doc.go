@@ -1,6 +1,8 @@
 // Package email sends Ferry's mail over SMTP (github.com/wneessen/go-mail)
-// and renders the account mails (password reset, member invite, address
-// verification) from text and HTML templates.
+// and renders its mails from text and HTML templates: the account mails
+// (password reset, member invite, address verification) and the
+// notification mails (endpoint failing, disabled and recovered, quota
+// warning, invoice issued) that package notify sends.
 //
 // The SMTP server is named by one URL (FERRY_SMTP_URL):
 //

@@ -18,7 +18,8 @@ type isoRequest struct {
 
 // notTenantScoped are routes with no tenant data to isolate: sign-up,
 // login, logout, the emailed-link routes (a token names one account), the
-// caller's own password and TOTP, the OpenAPI document, and the staff
+// caller's own password, TOTP and notification preferences, the OpenAPI
+// document, and the staff
 // console (which
 // tenants cannot reach at all: every staff route answers them 404, see
 // TestRoleRouteTable).
@@ -30,6 +31,7 @@ var notTenantScoped = map[string]bool{
 	"GET /staff/tenants/:id/events/:event_id": true, "POST /staff/tenants/:id/replays": true,
 	"GET /staff/tenants/:id/replays/:replay_id": true, "GET /staff/audit": true,
 	"GET /staff/tenants/:id/billing": true, "POST /staff/tenants/:id/billing/lift-restriction": true,
+	"GET /me/notifications": true, "PUT /me/notifications": true, "GET /staff/events/:event_id": true,
 }
 
 // TestTenantIsolation: for every tenant-scoped route, a second tenant —

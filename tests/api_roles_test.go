@@ -18,6 +18,9 @@ var roleTable = map[string]string{
 	"POST /me/password":                                "+++-+",
 	"POST /me/totp":                                    "----+",
 	"POST /me/totp/confirm":                            "----+",
+	"GET /me/notifications":                            "+++--",
+	"PUT /me/notifications":                            "+++--",
+	"GET /staff/events/:event_id":                      "----+",
 	"POST /api-keys":                                   "++---",
 	"GET /api-keys":                                    "+++--",
 	"DELETE /api-keys/:id":                             "++---",
@@ -98,6 +101,8 @@ func roleBody(route string, n int) any {
 	case "POST /me/password":
 		// Passes the role check, then fails validation: nobody's password changes.
 		return map[string]string{"current_password": "whatever", "new_password": "short"}
+	case "PUT /me/notifications":
+		return map[string]bool{"endpoint_health": true, "quota": true, "invoices": true}
 	case "PUT /billing/plan":
 		return map[string]string{"plan": "pro"}
 	case "POST /replays", "POST /events/:id/replay":

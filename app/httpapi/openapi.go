@@ -114,6 +114,10 @@ func operations() map[string]op {
 		"POST /me/totp/confirm": {summary: "Staff: confirm TOTP enrolment", tag: "auth", access: accessSession, status: 204,
 			body: reflect.TypeFor[totpConfirmInput](), errors: []int{400, 403, 422}},
 		"GET /me": {summary: "Current user", tag: "auth", access: accessSession, status: 200, response: typ[meResponse]()},
+		"GET /me/notifications": {summary: "My notification mail preferences", tag: "auth", access: accessSession, status: 200,
+			response: typ[tenants.NotificationPrefs](), errors: []int{403}},
+		"PUT /me/notifications": {summary: "Set my notification mail preferences", tag: "auth", access: accessSession, status: 200,
+			body: reflect.TypeFor[notificationPrefsInput](), response: typ[tenants.NotificationPrefs](), errors: []int{400, 403, 422}},
 
 		"POST /api-keys":        {summary: "Create API key", tag: "api-keys", access: accessSession, status: 201, body: reflect.TypeFor[apiKeyInput](), response: typ[apiKeyCreated](), errors: []int{400, 422}},
 		"GET /api-keys":         {summary: "List API keys", tag: "api-keys", access: accessSession, status: 200, response: typ[list[tenants.APIKey]]()},
@@ -158,6 +162,7 @@ func operations() map[string]op {
 		"GET /staff/tenants/{id}":                   {summary: "Staff get tenant", tag: "staff", access: accessStaff, status: 200, response: typ[staffTenantView](), errors: []int{404}},
 		"GET /staff/tenants/{id}/events":            {summary: "Staff list tenant events", tag: "staff", access: accessStaff, status: 200, response: typ[list[delivery.Event]](), params: eventListParams(), errors: []int{404, 422}},
 		"GET /staff/tenants/{id}/events/{event_id}": {summary: "Staff get tenant event", tag: "staff", access: accessStaff, status: 200, response: typ[delivery.StaffEventDetail](), errors: []int{404}},
+		"GET /staff/events/{event_id}":              {summary: "Staff look up an event by id across tenants", tag: "staff", access: accessStaff, status: 200, response: typ[staffEventLookup](), errors: []int{404}},
 		"POST /staff/tenants/{id}/replays": {summary: "Staff replay", tag: "staff", access: accessStaff, status: 202, body: reflect.TypeFor[staffReplayInput](),
 			response: []reflect.Type{reflect.TypeFor[delivery.ReplayResult](), reflect.TypeFor[delivery.ReplayJob]()}, errors: []int{400, 404, 422}},
 		"GET /staff/tenants/{id}/replays/{replay_id}": {summary: "Staff get replay progress", tag: "staff", access: accessStaff, status: 200, response: typ[delivery.ReplayJob](), errors: []int{404}},

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/google/uuid"
 	"golang.org/x/crypto/bcrypt"
 
 	"github.com/ferry-dev/ferry/app"
@@ -132,6 +133,9 @@ func TestOpenAPIDescribesLiveResponses(t *testing.T) {
 	owner.call(200, "GET /billing", nil)
 	owner.call(200, "PUT /billing/plan", map[string]string{"plan": "pro"})
 	owner.call(200, "GET /billing/invoices", nil)
+	owner.call(200, "GET /me/notifications", nil)
+	owner.call(422, "PUT /me/notifications", map[string]any{"quota": false})
+	owner.call(200, "PUT /me/notifications", map[string]bool{"endpoint_health": true, "quota": false, "invoices": true})
 
 	if _, err := a.Tenants.CreateStaff(context.Background(), tenants.StaffInput{Email: "staff@ferry.example", Password: "staff password 123"}); err != nil {
 		t.Fatalf("create staff: %v", err)
@@ -144,6 +148,8 @@ func TestOpenAPIDescribesLiveResponses(t *testing.T) {
 	staff.call(200, "GET /staff/tenants/{id}", nil, tenantID)
 	staff.call(200, "GET /staff/tenants/{id}/events", nil, tenantID)
 	staff.call(200, "GET /staff/tenants/{id}/events/{event_id}", nil, tenantID, ev)
+	staff.call(200, "GET /staff/events/{event_id}", nil, ev)
+	staff.call(404, "GET /staff/events/{event_id}", nil, uuid.NewString())
 	staff.call(202, "POST /staff/tenants/{id}/replays", map[string]string{"reason": "ticket 1", "event_id": ev}, tenantID)
 	staffJob := staff.call(202, "POST /staff/tenants/{id}/replays", map[string]string{"reason": "ticket 2", "status": "succeeded"}, tenantID).str(t, "id")
 	staff.call(200, "GET /staff/tenants/{id}/replays/{replay_id}", nil, tenantID, staffJob)

@@ -109,6 +109,8 @@ func New(d Deps) *fiber.App {
 	api.Post("/me/password", s.auth(restrictedSession, tenants.RoleViewer), s.changePassword)
 	api.Post("/me/totp", s.auth(restrictedSession, tenants.RoleViewer), s.startTOTP)
 	api.Post("/me/totp/confirm", s.auth(restrictedSession, tenants.RoleViewer), s.confirmTOTP)
+	api.Get("/me/notifications", s.auth(sessionOnly, tenants.RoleViewer), s.getNotificationPrefs)
+	api.Put("/me/notifications", s.auth(sessionOnly, tenants.RoleViewer), s.putNotificationPrefs)
 
 	api.Post("/api-keys", s.auth(sessionOnly, tenants.RoleAdmin), s.createAPIKey)
 	api.Get("/api-keys", s.auth(sessionOnly, tenants.RoleViewer), s.listAPIKeys)
@@ -149,6 +151,7 @@ func New(d Deps) *fiber.App {
 	api.Get("/staff/tenants/:id", staff, s.staffGetTenant)
 	api.Get("/staff/tenants/:id/events", staff, s.staffListEvents)
 	api.Get("/staff/tenants/:id/events/:event_id", staff, s.staffGetEvent)
+	api.Get("/staff/events/:event_id", staff, s.staffLookupEvent)
 	api.Post("/staff/tenants/:id/replays", staff, s.staffReplay)
 	api.Get("/staff/tenants/:id/replays/:replay_id", staff, s.staffGetReplay)
 	api.Get("/staff/audit", staff, s.staffAudit)

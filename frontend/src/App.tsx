@@ -33,7 +33,7 @@ const tenantRoutes: Route[] = [
   { pattern: '/api-keys', label: 'API keys', render: () => <ApiKeysPage /> },
   { pattern: '/members', label: 'Members', render: () => <MembersPage /> },
   { pattern: '/billing', label: 'Billing', render: () => <BillingPage /> },
-  { pattern: '/account', render: () => <AccountPage /> },
+  { pattern: '/account', render: () => <AccountPage notifications /> },
 ]
 
 const staffRoutes: Route[] = [

@@ -469,6 +469,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/me/notifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** My notification mail preferences */
+        get: operations["MyNotificationMailPreferences"];
+        /** Set my notification mail preferences */
+        put: operations["SetMyNotificationMailPreferences"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/me/password": {
         parameters: {
             query?: never;
@@ -753,6 +771,23 @@ export interface paths {
         };
         /** Staff audit log */
         get: operations["StaffAuditLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/staff/events/{event_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Staff look up an event by id across tenants */
+        get: operations["StaffLookUpAnEventByIdAcrossTenants"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1393,6 +1428,19 @@ export interface components {
             delay_seconds?: number | null;
             receipts: string[];
         };
+        NotificationPrefs: {
+            endpoint_health: boolean;
+            invoices: boolean;
+            quota: boolean;
+        };
+        NotificationPrefsInput: {
+            /** @description endpoint failing, disabled and recovered mails */
+            endpoint_health: boolean | null;
+            /** @description invoice issued mails (owners only) */
+            invoices: boolean | null;
+            /** @description 80 % and 100 % of the monthly events */
+            quota: boolean | null;
+        };
         PasswordResetAccepted: {
             message: string;
         };
@@ -1623,6 +1671,10 @@ export interface components {
             id: string;
             idempotency_key?: string;
             type: string;
+        };
+        StaffEventLookup: {
+            event: components["schemas"]["StaffEventDetail"];
+            tenant: components["schemas"]["Tenant"];
         };
         StaffReplayInput: {
             /** Format: uuid */
@@ -2786,6 +2838,58 @@ export interface operations {
             429: components["responses"]["Error429"];
         };
     };
+    MyNotificationMailPreferences: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationPrefs"];
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            429: components["responses"]["Error429"];
+        };
+    };
+    SetMyNotificationMailPreferences: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NotificationPrefsInput"];
+            };
+        };
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationPrefs"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+        };
+    };
     ChangePasswordEndsTheOtherSessions: {
         parameters: {
             query?: never;
@@ -3359,6 +3463,32 @@ export interface operations {
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+        };
+    };
+    StaffLookUpAnEventByIdAcrossTenants: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                event_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StaffEventLookup"];
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
             429: components["responses"]["Error429"];
         };
     };

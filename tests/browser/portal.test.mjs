@@ -284,7 +284,7 @@ test('(b) failing endpoint: see the 500 attempts and body, fix the receiver, rep
   }
 })
 
-test('(c) staff finds the tenant, replays with a reason, and the audit log shows it', { timeout: TEST_TIMEOUT }, async () => {
+test('(c) staff find an event by id, find the tenant, replay with a reason, and the audit log shows it', { timeout: TEST_TIMEOUT }, async () => {
   // A tenant with an endpoint and a delivered event, set up over the API.
   const org = `Initech ${uniq()}`
   const tenant = new ApiClient(stack.baseURL)
@@ -307,6 +307,18 @@ test('(c) staff finds the tenant, replays with a reason, and the audit log shows
     await page.keyboard.press('Tab')
     await page.keyboard.type(PASSWORD)
     await page.keyboard.press('Enter')
+    await page.getByRole('heading', { name: 'Tenants', level: 1 }).waitFor()
+
+    // A ticket names an event id: find it across tenants; it opens in its tenant.
+    await page.getByLabel('Find an event').fill('00000000-0000-4000-8000-000000000000')
+    await page.getByRole('button', { name: 'Open event' }).click()
+    await page.getByText('No event has the id', { exact: false }).waitFor()
+    await page.getByLabel('Find an event').fill(ev.id)
+    await page.getByRole('button', { name: 'Open event' }).click()
+    await page.getByRole('heading', { name: 'order.shipped', level: 1 }).waitFor()
+    await attempts(page).first().waitFor()
+    await shot(page, 'c', '00-event-lookup')
+    await nav(page, 'Tenants')
     await page.getByRole('heading', { name: 'Tenants', level: 1 }).waitFor()
 
     await page.getByLabel('Search tenants').fill(org)

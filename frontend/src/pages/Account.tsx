@@ -6,6 +6,7 @@ import { api } from '../api'
 import { isTotpCode, normalizeCode, passwordProblem, secretGroups, tokenFromHash } from '../account'
 import { CopyButton, ErrorMessage, Field, Loading, Notice } from '../components'
 import { Link, navigate } from '../router'
+import type { NotificationPrefs } from '../types'
 import { AuthFrame } from './Auth'
 
 /** useTokenFromLink reads the emailed token once, then drops it from the address bar. */
@@ -205,8 +206,52 @@ export function ChangePasswordForm({ onDone }: { onDone?: () => Promise<void> })
   )
 }
 
-/** AccountPage is the signed-in "Account" page: change the password. */
-export function AccountPage() {
+const notificationChoices: { key: keyof NotificationPrefs; label: string; hint: string }[] = [
+  { key: 'endpoint_health', label: 'Endpoint health', hint: 'An endpoint is failing, was disabled, or recovered.' },
+  { key: 'quota', label: 'Monthly quota', hint: 'Your organisation used 80 % or 100 % of its monthly events.' },
+  { key: 'invoices', label: 'Invoices', hint: 'An invoice was issued (sent to owners only).' },
+]
+
+/** NotificationsForm sets which notification emails the signed-in user gets. */
+export function NotificationsForm() {
+  const [prefs, setPrefs] = useState<NotificationPrefs | null>(null)
+  const [loadError, setLoadError] = useState<unknown>(null)
+  const [notice, setNotice] = useState('')
+  const s = useSubmit()
+  useEffect(() => {
+    api.get<NotificationPrefs>('/me/notifications').then(setPrefs, setLoadError)
+  }, [])
+  if (loadError) return <ErrorMessage error={loadError} title="Could not load your notification settings" />
+  if (!prefs) return <Loading />
+  function submit(e: FormEvent) {
+    e.preventDefault()
+    setNotice('')
+    s.run(async () => {
+      setPrefs(await api.put<NotificationPrefs>('/me/notifications', prefs))
+      setNotice('Saved.')
+    })
+  }
+  return (
+    <form onSubmit={submit} className="form">
+      <ErrorMessage error={s.error} title="Could not save your notification settings" />
+      <Notice>{notice}</Notice>
+      <p className="muted">Emails to owners and admins about the organisation. Choose which ones you get.</p>
+      {notificationChoices.map((c) => (
+        <label key={c.key} className="checkbox">
+          <input type="checkbox" checked={prefs[c.key]} onChange={(e) => { setNotice(''); setPrefs({ ...prefs, [c.key]: e.target.checked }) }} />{' '}
+          <span><strong>{c.label}</strong> <span className="muted">{c.hint}</span></span>
+        </label>
+      ))}
+      <button className="btn btn-primary" type="submit" disabled={s.busy}>{s.busy ? 'Saving…' : 'Save notifications'}</button>
+    </form>
+  )
+}
+
+/**
+ * AccountPage is the signed-in "Account" page: change the password and,
+ * for tenant users, choose the notification emails.
+ */
+export function AccountPage({ notifications = false }: { notifications?: boolean }) {
   return (
     <section>
       <h1>Account</h1>
@@ -214,6 +259,12 @@ export function AccountPage() {
         <h2>Change password</h2>
         <ChangePasswordForm />
       </div>
+      {notifications && (
+        <div className="card">
+          <h2>Notifications</h2>
+          <NotificationsForm />
+        </div>
+      )}
     </section>
   )
 }

@@ -7,12 +7,46 @@ import { Badge, Empty, ErrorMessage, Field, Loading, Pager } from '../components
 import { formatTime, prettyJSON } from '../format'
 import { usePaged, type PagedList } from '../paging'
 import type { ReplayBody } from '../replayJob'
-import { Link } from '../router'
-import type { AuditEntry, FerryEvent, ReplayJob, ReplayResult, StaffEventDetail, StaffReplayInput, StaffTenant, TenantSummary } from '../types'
+import { Link, navigate } from '../router'
+import type { AuditEntry, FerryEvent, ReplayJob, ReplayResult, StaffEventDetail, StaffEventLookup, StaffReplayInput, StaffTenant, TenantSummary } from '../types'
 import { EventView } from './EventDetail'
 import { EventFilterForm, EventTable, type EventFilters } from './Events'
 
 const base = (id: string) => `/staff/tenants/${encodeURIComponent(id)}`
+
+/**
+ * EventLookup finds an event by its id across tenants (the id a support
+ * ticket names) and opens it in its tenant.
+ */
+export function EventLookup() {
+  const [id, setId] = useState('')
+  const [busy, setBusy] = useState(false)
+  const [error, setError] = useState<unknown>(null)
+  async function submit(e: FormEvent) {
+    e.preventDefault()
+    const eventId = id.trim()
+    if (!eventId) return
+    setBusy(true)
+    setError(null)
+    try {
+      const found = await api.get<StaffEventLookup>('/staff/events/' + encodeURIComponent(eventId))
+      navigate(`${base(found.tenant.id)}/events/${encodeURIComponent(found.event.id)}`)
+    } catch (err) {
+      setError(err instanceof ApiError && err.status === 404 ? new Error(`No event has the id "${eventId}".`) : err)
+    } finally {
+      setBusy(false)
+    }
+  }
+  return (
+    <form className="form form-inline" role="search" aria-label="Event lookup" onSubmit={submit}>
+      <ErrorMessage error={error} title="Event not found" />
+      <Field label="Find an event" hint="Its id, from a support ticket or a receiver's log; any tenant.">
+        {(fid, d) => <input id={fid} type="search" placeholder="Event id" aria-describedby={d} value={id} onChange={(e) => setId(e.target.value)} />}
+      </Field>
+      <button className="btn btn-primary" type="submit" disabled={busy}>{busy ? 'Looking…' : 'Open event'}</button>
+    </form>
+  )
+}
 
 export function StaffTenantsPage() {
   const [q, setQ] = useState('')
@@ -25,6 +59,7 @@ export function StaffTenantsPage() {
   return (
     <section>
       <h1>Tenants</h1>
+      <EventLookup />
       <form className="form form-inline" role="search" onSubmit={submit}>
         <Field label="Search tenants" hint="Organisation name, member email or tenant id.">
           {(id, d) => <input id={id} type="search" aria-describedby={d} value={q} onChange={(e) => setQ(e.target.value)} />}
