@@ -50,6 +50,10 @@ type lanes struct {
 	// until it is durable: a duplicate job arriving meanwhile (republished
 	// by a sweeper, redelivered by Kafka) is skipped rather than sent twice.
 	attempting map[uuid.UUID]int
+	// attempted remembers, for a little longer than a prefetched state may
+	// be used, the attempts this worker made durable: a duplicate admitted
+	// (and its state prefetched) before one of them finished is skipped.
+	attempted map[uuid.UUID]attemptedAt
 
 	background sync.WaitGroup // workers, parkers, unparkers, finishers
 }
@@ -75,6 +79,11 @@ type tenantLoad struct {
 	waiting []*lane
 }
 
+type attemptedAt struct {
+	attempt int
+	at      time.Time
+}
+
 type laneItem struct {
 	job   delivery.Job
 	done  func()
@@ -85,7 +94,7 @@ func newLanes(d *Dispatcher, cfg Config) *lanes {
 	return &lanes{
 		d: d, cfg: cfg, ready: make(chan struct{}), parkSlots: make(chan struct{}, 4*maxParkBatch),
 		byEndpoint: make(map[uuid.UUID]*lane), byTenant: make(map[uuid.UUID]*tenantLoad),
-		parkedLanes: make(map[*lane]struct{}), attempting: make(map[uuid.UUID]int),
+		parkedLanes: make(map[*lane]struct{}), attempting: make(map[uuid.UUID]int), attempted: make(map[uuid.UUID]attemptedAt),
 	}
 }
 
@@ -107,6 +116,12 @@ func (l *lanes) start(ctx context.Context) {
 				l.mu.Lock()
 				for ln := range l.parkedLanes {
 					l.unparkLocked(ln)
+				}
+				old := l.d.now().Add(-2 * maxPrefetchAge)
+				for id, a := range l.attempted {
+					if a.at.Before(old) {
+						delete(l.attempted, id)
+					}
 				}
 				l.mu.Unlock()
 			}
@@ -291,7 +306,7 @@ func (l *lanes) work(ln *lane) {
 		ln.queue[0] = laneItem{}
 		ln.queue = ln.queue[1:]
 		job := item.job
-		if n, ok := l.attempting[job.DeliveryID]; ok && n >= job.Attempt {
+		if n, ok := l.attempting[job.DeliveryID]; (ok && n >= job.Attempt) || l.attempted[job.DeliveryID].attempt >= job.Attempt {
 			l.mu.Unlock()
 			l.d.metrics.Queued.Dec()
 			l.d.metrics.Skipped.Inc()
@@ -361,6 +376,9 @@ func (l *lanes) finish(ln *lane, item laneItem, p *pendingAttempt, ok, attempted
 	defer l.mu.Unlock()
 	if attempted && l.attempting[item.job.DeliveryID] == item.job.Attempt {
 		delete(l.attempting, item.job.DeliveryID)
+		if ok && p != nil {
+			l.attempted[item.job.DeliveryID] = attemptedAt{attempt: item.job.Attempt, at: l.d.now()}
+		}
 	}
 	ln.held--
 	ln.tenant.held--
