@@ -1,7 +1,6 @@
 package tenants
 
 import (
-	"sync"
 	"time"
 
 	"github.com/google/uuid"
@@ -14,11 +13,7 @@ import (
 // at once; one revoked through another replica stops working here within
 // the TTL.
 type apiKeyCache struct {
-	ttl time.Duration
-	max int
-
-	mu      sync.Mutex
-	entries map[[32]byte]cachedKey
+	keys *ttlCache[[32]byte, cachedKey]
 }
 
 type cachedKey struct {
@@ -28,51 +23,21 @@ type cachedKey struct {
 }
 
 func newAPIKeyCache(ttl time.Duration, max int) *apiKeyCache {
-	return &apiKeyCache{ttl: ttl, max: max, entries: make(map[[32]byte]cachedKey)}
+	return &apiKeyCache{keys: newTTLCache[[32]byte, cachedKey](ttl, max)}
 }
 
 // get returns the cached key for hash if it is fresh at now.
 func (c *apiKeyCache) get(hash [32]byte, now time.Time) (cachedKey, bool) {
-	if c.ttl <= 0 {
-		return cachedKey{}, false
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	e, ok := c.entries[hash]
-	if !ok || now.Sub(e.loadedAt) >= c.ttl {
-		return cachedKey{}, false
-	}
-	return e, true
+	return c.keys.get(hash, now)
 }
 
-// put remembers a key that authenticated.
+// put remembers a key that authenticated; its freshness counts from when
+// it was loaded from Postgres.
 func (c *apiKeyCache) put(hash [32]byte, e cachedKey) {
-	if c.ttl <= 0 {
-		return
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if len(c.entries) >= c.max {
-		for h, old := range c.entries {
-			if e.loadedAt.Sub(old.loadedAt) >= c.ttl {
-				delete(c.entries, h)
-			}
-		}
-		if len(c.entries) >= c.max {
-			// Every entry is fresh: start over rather than grow.
-			clear(c.entries)
-		}
-	}
-	c.entries[hash] = e
+	c.keys.put(hash, e, e.loadedAt)
 }
 
 // forget drops the key with id (after a revocation).
 func (c *apiKeyCache) forget(id uuid.UUID) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for h, e := range c.entries {
-		if e.principal.KeyID == id {
-			delete(c.entries, h)
-		}
-	}
+	c.keys.forget([32]byte{}, func(_ [32]byte, e cachedKey) bool { return e.principal.KeyID == id })
 }

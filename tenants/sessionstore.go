@@ -3,7 +3,6 @@ package tenants
 import (
 	"context"
 	"fmt"
-	"sync"
 	"time"
 
 	"github.com/google/uuid"
@@ -30,69 +29,40 @@ func (sessionRow) TableName() string { return "sessions" }
 // once, and a revocation through another replica takes effect here within
 // the TTL.
 type sessionCache struct {
-	ttl time.Duration
-	max int
-
-	mu      sync.Mutex
-	entries map[uuid.UUID]cachedSession
+	sessions *ttlCache[uuid.UUID, cachedSession]
 }
 
 type cachedSession struct {
-	subject  uuid.UUID
-	loadedAt time.Time
-	expires  time.Time
+	subject uuid.UUID
+	expires time.Time
 }
 
 func newSessionCache(ttl time.Duration, max int) *sessionCache {
-	return &sessionCache{ttl: ttl, max: max, entries: make(map[uuid.UUID]cachedSession)}
+	return &sessionCache{sessions: newTTLCache[uuid.UUID, cachedSession](ttl, max)}
 }
 
+// live reports whether session id was found live within the TTL and has
+// not expired since.
 func (c *sessionCache) live(id uuid.UUID, now time.Time) bool {
-	if c.ttl <= 0 {
+	e, ok := c.sessions.get(id, now)
+	if ok && !now.Before(e.expires) {
+		c.sessions.forget(id, nil)
 		return false
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	e, ok := c.entries[id]
-	if !ok || now.Sub(e.loadedAt) >= c.ttl || !now.Before(e.expires) {
-		delete(c.entries, id)
-		return false
-	}
-	return true
+	return ok
 }
 
-func (c *sessionCache) put(id uuid.UUID, e cachedSession) {
-	if c.ttl <= 0 {
-		return
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if len(c.entries) >= c.max {
-		for k, old := range c.entries {
-			if e.loadedAt.Sub(old.loadedAt) >= c.ttl {
-				delete(c.entries, k)
-			}
-		}
-		if len(c.entries) >= c.max {
-			clear(c.entries)
-		}
-	}
-	c.entries[id] = e
+func (c *sessionCache) put(id uuid.UUID, e cachedSession, loadedAt time.Time) {
+	c.sessions.put(id, e, loadedAt)
 }
 
 // forget drops one session, or with a subject every session of it but keep.
 func (c *sessionCache) forget(id, subject, keep uuid.UUID) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	delete(c.entries, id)
-	if subject == uuid.Nil {
-		return
+	var match func(uuid.UUID, cachedSession) bool
+	if subject != uuid.Nil {
+		match = func(k uuid.UUID, e cachedSession) bool { return e.subject == subject && k != keep }
 	}
-	for k, e := range c.entries {
-		if e.subject == subject && k != keep {
-			delete(c.entries, k)
-		}
-	}
+	c.sessions.forget(id, match)
 }
 
 // StartSession records a new server-side session for p (a user or staff
@@ -117,7 +87,7 @@ func (s *Service) StartSession(ctx context.Context, p Principal, ttl time.Durati
 		(SELECT ctid FROM auth_throttle WHERE at < ? LIMIT 100)`, now.Add(-24*time.Hour)).Error; err != nil {
 		s.log.WarnContext(ctx, "sweep old throttle hits", "err", err)
 	}
-	s.sessions.put(row.ID, cachedSession{subject: p.UserID, loadedAt: now, expires: row.ExpiresAt})
+	s.sessions.put(row.ID, cachedSession{subject: p.UserID, expires: row.ExpiresAt}, now)
 	p.SessionID = row.ID
 	return p, nil
 }
@@ -140,7 +110,7 @@ func (s *Service) checkSession(ctx context.Context, p Principal) error {
 	if len(rows) == 0 {
 		return ferry.Errorf(ferry.EUNAUTHORIZED, "session has ended; sign in again")
 	}
-	s.sessions.put(p.SessionID, cachedSession{subject: p.UserID, loadedAt: now, expires: rows[0].ExpiresAt})
+	s.sessions.put(p.SessionID, cachedSession{subject: p.UserID, expires: rows[0].ExpiresAt}, now)
 	return nil
 }
 

@@ -46,14 +46,12 @@ type lanes struct {
 	byTenant    map[uuid.UUID]*tenantLoad
 	parkedLanes map[*lane]struct{} // lanes with jobs in the parking lot
 	held        int                // jobs admitted and not yet done
-	// attempting maps a delivery to the attempt this worker is making
-	// until it is durable: a duplicate job arriving meanwhile (republished
-	// by a sweeper, redelivered by Kafka) is skipped rather than sent twice.
-	attempting map[uuid.UUID]int
-	// attempted remembers, for a little longer than a prefetched state may
-	// be used, the attempts this worker made durable: a duplicate admitted
-	// (and its state prefetched) before one of them finished is skipped.
-	attempted map[uuid.UUID]attemptedAt
+	// recent maps a delivery to the attempt this worker is making, until
+	// it is durable, and then for a little longer than a prefetched state
+	// may be used: a duplicate job (republished by a sweeper, redelivered
+	// by Kafka) arriving meanwhile, or admitted with its state prefetched
+	// before the attempt finished, is skipped rather than sent twice.
+	recent map[uuid.UUID]recentAttempt
 
 	background sync.WaitGroup // workers, parkers, unparkers, finishers
 }
@@ -79,22 +77,22 @@ type tenantLoad struct {
 	waiting []*lane
 }
 
-type attemptedAt struct {
+type recentAttempt struct {
 	attempt int
-	at      time.Time
+	doneAt  time.Time // zero while the attempt is in progress
 }
 
 type laneItem struct {
 	job   delivery.Job
 	done  func()
-	state *stateRequest // prefetched at admission
+	state *stateRequest // prefetched near the head of the lane, or nil
 }
 
 func newLanes(d *Dispatcher, cfg Config) *lanes {
 	return &lanes{
 		d: d, cfg: cfg, ready: make(chan struct{}), parkSlots: make(chan struct{}, 4*maxParkBatch),
 		byEndpoint: make(map[uuid.UUID]*lane), byTenant: make(map[uuid.UUID]*tenantLoad),
-		parkedLanes: make(map[*lane]struct{}), attempting: make(map[uuid.UUID]int), attempted: make(map[uuid.UUID]attemptedAt),
+		parkedLanes: make(map[*lane]struct{}), recent: make(map[uuid.UUID]recentAttempt),
 	}
 }
 
@@ -118,9 +116,9 @@ func (l *lanes) start(ctx context.Context) {
 					l.unparkLocked(ln)
 				}
 				old := l.d.now().Add(-2 * maxPrefetchAge)
-				for id, a := range l.attempted {
-					if a.at.Before(old) {
-						delete(l.attempted, id)
+				for id, a := range l.recent {
+					if !a.doneAt.IsZero() && a.doneAt.Before(old) {
+						delete(l.recent, id)
 					}
 				}
 				l.mu.Unlock()
@@ -181,13 +179,24 @@ func (l *lanes) laneLocked(job delivery.Job, maxInFlight int) *lane {
 }
 
 func (l *lanes) admitLocked(ln *lane, item laneItem) {
-	item.state = l.d.states.prefetch(l.ctx, item.job.DeliveryID, l.d.now())
 	ln.queue = append(ln.queue, item)
+	l.prefetchLocked(ln, len(ln.queue)-1)
 	ln.held++
 	ln.tenant.held++
 	l.held++
 	l.d.metrics.Queued.Inc()
 	l.startWorkerLocked(ln)
+}
+
+// prefetchLocked starts reading the delivery state of ln.queue[i] if it
+// is within two rounds of the lane's workers: near the head the read
+// overlaps the wait for a worker; deeper in a backlog it would only go
+// stale (older than maxPrefetchAge) and be read again.
+func (l *lanes) prefetchLocked(ln *lane, i int) {
+	if i < 0 || i >= len(ln.queue) || i >= 2*ln.limit || ln.queue[i].state != nil {
+		return
+	}
+	ln.queue[i].state = l.d.states.prefetch(l.ctx, ln.queue[i].job.DeliveryID, l.d.now())
 }
 
 // startWorkerLocked starts a worker for ln if its concurrency allows and
@@ -305,8 +314,9 @@ func (l *lanes) work(ln *lane) {
 		item := ln.queue[0]
 		ln.queue[0] = laneItem{}
 		ln.queue = ln.queue[1:]
+		l.prefetchLocked(ln, 2*ln.limit-1) // the job that just moved into the window
 		job := item.job
-		if n, ok := l.attempting[job.DeliveryID]; (ok && n >= job.Attempt) || l.attempted[job.DeliveryID].attempt >= job.Attempt {
+		if l.recent[job.DeliveryID].attempt >= job.Attempt {
 			l.mu.Unlock()
 			l.d.metrics.Queued.Dec()
 			l.d.metrics.Skipped.Inc()
@@ -314,7 +324,7 @@ func (l *lanes) work(ln *lane) {
 			go l.finish(ln, item, nil, true, false)
 			continue
 		}
-		l.attempting[job.DeliveryID] = job.Attempt
+		l.recent[job.DeliveryID] = recentAttempt{attempt: job.Attempt}
 		l.mu.Unlock()
 
 		l.d.metrics.Queued.Dec()
@@ -363,7 +373,7 @@ func (l *lanes) attempt(job delivery.Job, pre *stateRequest) (*pendingAttempt, b
 
 // finish makes an attempt durable (p is nil for a skipped job), then lets
 // its offset be committed and frees its room in the caps. attempted says
-// the job holds its delivery's entry in attempting.
+// the job holds its delivery's entry in recent.
 func (l *lanes) finish(ln *lane, item laneItem, p *pendingAttempt, ok, attempted bool) {
 	defer l.background.Done()
 	if ok && p != nil {
@@ -374,10 +384,11 @@ func (l *lanes) finish(ln *lane, item laneItem, p *pendingAttempt, ok, attempted
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if attempted && l.attempting[item.job.DeliveryID] == item.job.Attempt {
-		delete(l.attempting, item.job.DeliveryID)
+	if r := l.recent[item.job.DeliveryID]; attempted && r.attempt == item.job.Attempt {
 		if ok && p != nil {
-			l.attempted[item.job.DeliveryID] = attemptedAt{attempt: item.job.Attempt, at: l.d.now()}
+			l.recent[item.job.DeliveryID] = recentAttempt{attempt: r.attempt, doneAt: l.d.now()}
+		} else {
+			delete(l.recent, item.job.DeliveryID)
 		}
 	}
 	ln.held--

@@ -1,7 +1,6 @@
 package dispatch
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"net/http"
@@ -12,7 +11,6 @@ import (
 	"time"
 
 	"github.com/ferry-dev/ferry/delivery"
-	"github.com/ferry-dev/ferry/delivery/attemptlog"
 	"github.com/ferry-dev/ferry/delivery/egress"
 	"github.com/ferry-dev/ferry/delivery/internal/deliverytest"
 	"github.com/ferry-dev/ferry/delivery/outbox"
@@ -54,12 +52,8 @@ func (p *fakePublisher) topics() map[string]int {
 // without waiting for a retry delay.
 func TestLaneCapParksOverflowWithoutBlockingOthers(t *testing.T) {
 	t.Parallel()
-	db := deliverytest.DB(t)
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(cancel)
-	if err := attemptlog.NewPartitions(db, attemptlog.PartitionConfig{}, deliverytest.Logger(), nil).Maintain(ctx); err != nil {
-		t.Fatal(err)
-	}
+	b := setupDispatcher(t)
+	db, ctx, svc, tenant, enq := b.db, b.ctx, b.svc, b.tenant, b.enq
 	stop := make(chan struct{})
 	var healthy atomic.Int32
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -75,19 +69,6 @@ func TestLaneCapParksOverflowWithoutBlockingOthers(t *testing.T) {
 	var stopOnce sync.Once
 	t.Cleanup(func() { stopOnce.Do(func() { close(stop) }); srv.CloseClientConnections(); srv.Close() })
 
-	cipher, err := delivery.NewCipher(bytes.Repeat([]byte{1}, 32))
-	if err != nil {
-		t.Fatal(err)
-	}
-	enq := &fakeEnqueuer{}
-	svc, err := delivery.NewService(db, cipher, enq, nil, delivery.Config{AllowHTTP: true, AddressPolicy: egress.AddressPolicy{AllowPrivate: true}}, deliverytest.Logger(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tenant := uuid.New()
-	if err := db.Exec(`INSERT INTO tenants (id, name) VALUES (?, 'lanes')`, tenant).Error; err != nil {
-		t.Fatal(err)
-	}
 	one, timeout := 1, 10
 	slow, _, err := svc.CreateEndpoint(ctx, tenant, delivery.EndpointInput{URL: srv.URL + "/hang", EventTypes: []string{"slow"}, MaxInFlight: &one, TimeoutSeconds: &timeout})
 	if err != nil {
@@ -109,8 +90,7 @@ func TestLaneCapParksOverflowWithoutBlockingOthers(t *testing.T) {
 
 	pub := &fakePublisher{}
 	attempts := startAttemptLog(t, db)
-	t.Cleanup(cancel) // stop attempts before the attempt log
-	d := NewDispatcher(db, cipher, egress.NewSender(egress.AddressPolicy{AllowPrivate: true}, nil), pub, attempts,
+	d := NewDispatcher(db, b.cipher, egress.NewSender(egress.AddressPolicy{AllowPrivate: true}, nil), pub, attempts,
 		delivery.NewMetrics(prometheus.NewRegistry()), Config{Policy: RetryPolicy{Scale: 0.001}, MaxQueued: 20, MaxQueuedPerEndpoint: 5},
 		deliverytest.Logger(), nil)
 	runDispatcher(t, ctx, d)

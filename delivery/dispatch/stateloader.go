@@ -64,22 +64,17 @@ func newStateLoader(db *gorm.DB, batchSize prometheus.Observer) *stateLoader {
 	return l
 }
 
-// load returns the delivery's state; found is false when Postgres has no
-// such delivery (its event or endpoint was deleted).
-func (l *stateLoader) load(ctx context.Context, deliveryID uuid.UUID) (deliveryState, bool, error) {
-	return l.prefetch(ctx, deliveryID, time.Time{}).wait(ctx)
-}
-
 // prefetch starts loading the delivery's state and returns at once; a
-// lane calls it when it admits a job, so the read overlaps the wait for
-// a worker instead of holding one.
+// lane calls it for jobs near its head, so the read overlaps the wait for
+// a worker instead of holding one. now records how fresh the answer is.
 func (l *stateLoader) prefetch(ctx context.Context, deliveryID uuid.UUID, now time.Time) *stateRequest {
 	req := &stateRequest{deliveryID: deliveryID, done: make(chan stateResult, 1), startedAt: now}
 	l.batches.Add(ctx, req)
 	return req
 }
 
-// wait returns what the load found.
+// wait returns what the load found; found is false when Postgres has no
+// such delivery (its event or endpoint was deleted).
 func (r *stateRequest) wait(ctx context.Context) (deliveryState, bool, error) {
 	select {
 	case res := <-r.done:

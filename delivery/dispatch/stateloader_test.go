@@ -42,7 +42,7 @@ func TestStateLoaderBatches(t *testing.T) {
 	var wg sync.WaitGroup
 	ask := func(id uuid.UUID) {
 		defer wg.Done()
-		st, found, err := l.load(context.Background(), id)
+		st, found, err := l.prefetch(context.Background(), id, time.Time{}).wait(context.Background())
 		results <- result{id, st, found, err}
 	}
 	missing := map[uuid.UUID]bool{}
