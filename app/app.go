@@ -227,7 +227,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 	if err != nil {
 		return nil, err
 	}
-	if a.Tenants, err = tenants.NewService(a.db, tenantsConfig(cfg, a.URL(), accounts), log, nil); err != nil {
+	if a.Tenants, err = tenants.NewService(a.db, tenantsConfig(cfg, a.URL(), accounts, cipher), log, nil); err != nil {
 		return nil, err
 	}
 	a.relay = outbox.NewRelay(a.db, a.writer, outbox.RelayConfig{SweepAfter: cfg.OutboxSweepAfter, Metrics: metrics}, log)
@@ -483,12 +483,20 @@ func (a *App) Close() error {
 // NewTenantsService builds the tenants service alone, for operator
 // commands that need no Kafka (and send no mail).
 func NewTenantsService(db *gorm.DB, cfg Config) (*tenants.Service, error) {
-	return tenants.NewService(db, tenantsConfig(cfg, cfg.PublicURL, nil), slog.New(slog.DiscardHandler), nil)
+	var sealer tenants.Sealer
+	if len(cfg.MasterKey) > 0 {
+		cipher, err := delivery.NewCipher(cfg.MasterKey)
+		if err != nil {
+			return nil, err
+		}
+		sealer = cipher
+	}
+	return tenants.NewService(db, tenantsConfig(cfg, cfg.PublicURL, nil, sealer), slog.New(slog.DiscardHandler), nil)
 }
 
 // tenantsConfig is the tenants service's part of cfg; portalURL is the
-// base of emailed links.
-func tenantsConfig(cfg Config, portalURL string, mail tenants.Notifier) tenants.Config {
+// base of emailed links and sealer encrypts staff authenticator keys.
+func tenantsConfig(cfg Config, portalURL string, mail tenants.Notifier, sealer tenants.Sealer) tenants.Config {
 	return tenants.Config{
 		BcryptCost:              cfg.BcryptCost,
 		MaxLoginFailures:        cfg.LoginMaxFailures,
@@ -498,6 +506,7 @@ func tenantsConfig(cfg Config, portalURL string, mail tenants.Notifier) tenants.
 		RequireStaffTOTP:        cfg.StaffTOTPRequired,
 		PortalURL:               portalURL,
 		Notifier:                mail,
+		Sealer:                  sealer,
 	}
 }
 

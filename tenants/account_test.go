@@ -1,6 +1,7 @@
 package tenants
 
 import (
+	"bytes"
 	"context"
 	"sync"
 	"sync/atomic"
@@ -157,6 +158,13 @@ func TestStaffTOTPAndDisable(t *testing.T) {
 	if err := b.svc.ConfirmTOTP(ctx, p, "000000"); ferry.ErrorCode(err) != ferry.EINVALID {
 		t.Errorf("wrong confirmation code: %v", err)
 	}
+	var stored staffRow
+	if err := b.db.Where("id = ?", p.UserID).Take(&stored).Error; err != nil {
+		t.Fatal(err)
+	}
+	if stored.TOTPSecret != "" || stored.TOTPSealed == nil || bytes.Contains(stored.TOTPSealed, []byte(enr.Secret)) {
+		t.Errorf("authenticator key stored in clear: totp_secret %q, sealed %q", stored.TOTPSecret, stored.TOTPSealed)
+	}
 	code, _ := totp.GenerateCode(enr.Secret, b.now)
 	if err := b.svc.ConfirmTOTP(ctx, p, code); err != nil {
 		t.Fatal(err)
@@ -228,5 +236,37 @@ func TestClientKey(t *testing.T) {
 		if got := clientKey(in); got != want {
 			t.Errorf("clientKey(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// A key enrolled before keys were sealed keeps working and is sealed by
+// the first sign-in that proves it.
+func TestStaffTOTPClearKeyIsSealedAtSignIn(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	ctx := context.Background()
+	staff, err := b.svc.CreateStaff(ctx, StaffInput{Email: "old@ferry.dev", Password: "staff password 1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const secret = "JBSWY3DPEHPK3PXP"
+	if err := b.db.Model(&staffRow{}).Where("id = ?", staff.ID).
+		Updates(map[string]any{"totp_secret": secret, "totp_enabled_at": b.now}).Error; err != nil {
+		t.Fatal(err)
+	}
+	code, _ := totp.GenerateCode(secret, b.now)
+	if _, err := b.svc.Login(ctx, LoginInput{Email: "old@ferry.dev", Password: "staff password 1", TOTPCode: code}); err != nil {
+		t.Fatalf("sign-in with a clear key: %v", err)
+	}
+	var stored staffRow
+	if err := b.db.Where("id = ?", staff.ID).Take(&stored).Error; err != nil {
+		t.Fatal(err)
+	}
+	if stored.TOTPSecret != "" || stored.TOTPSealed == nil {
+		t.Fatalf("key not sealed after sign-in: totp_secret %q, sealed %x", stored.TOTPSecret, stored.TOTPSealed)
+	}
+	next, _ := totp.GenerateCode(secret, b.now.Add(30*time.Second))
+	if _, err := b.svc.Login(ctx, LoginInput{Email: "old@ferry.dev", Password: "staff password 1", TOTPCode: next}); err != nil {
+		t.Fatalf("sign-in with the sealed key: %v", err)
 	}
 }

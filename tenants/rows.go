@@ -53,9 +53,12 @@ type staffRow struct {
 	CreatedAt          time.Time
 	MustChangePassword bool
 	DisabledAt         *time.Time
-	// TOTPSecret is the base32 authenticator key ('' before enrolment);
-	// TOTPEnabledAt is set once a code from it was confirmed, and
-	// TOTPLastStep is the newest time step used, so a code works once.
+	// TOTPSealed is the base32 authenticator key sealed with the master
+	// key (nil before enrolment); TOTPSecret holds a key enrolled before
+	// sealing existed, in clear, until a sign-in seals it. TOTPEnabledAt
+	// is set once a code from the key was confirmed, and TOTPLastStep is
+	// the newest time step used, so a code works once.
+	TOTPSealed    []byte     `gorm:"column:totp_secret_sealed"`
 	TOTPSecret    string     `gorm:"column:totp_secret"`
 	TOTPEnabledAt *time.Time `gorm:"column:totp_enabled_at"`
 	TOTPLastStep  int64      `gorm:"column:totp_last_step"`

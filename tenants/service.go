@@ -60,6 +60,16 @@ type Config struct {
 	VerifyTokenTTL time.Duration
 	// Notifier sends account emails (default: none, logged as not sent).
 	Notifier Notifier
+	// Sealer encrypts staff authenticator keys at rest; staff cannot
+	// enrol an authenticator without one.
+	Sealer Sealer
+}
+
+// Sealer encrypts small secrets at rest. aad binds a ciphertext to its
+// owner, so it cannot be copied to another row.
+type Sealer interface {
+	Seal(plaintext, aad []byte) []byte
+	Open(ciphertext, aad []byte) ([]byte, error)
 }
 
 func (c Config) withDefaults(log *slog.Logger) Config {

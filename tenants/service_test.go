@@ -2,6 +2,10 @@ package tenants
 
 import (
 	"context"
+	"crypto/aes"
+	"crypto/cipher"
+	"crypto/rand"
+	"errors"
 	"log/slog"
 	"testing"
 	"time"
@@ -41,7 +45,7 @@ func setup(t *testing.T) *serviceBundle {
 	}
 	b := &serviceBundle{db: db, now: time.Now().UTC(), mail: &fakeNotifier{}}
 	b.svc, err = NewService(db, Config{BcryptCost: bcrypt.MinCost, MaxLoginFailures: 3, LoginWindow: 10 * time.Minute,
-		PortalURL: "https://portal.example/", Notifier: b.mail},
+		PortalURL: "https://portal.example/", Notifier: b.mail, Sealer: newTestSealer(t)},
 		slog.New(slog.DiscardHandler), func() time.Time { return b.now })
 	if err != nil {
 		t.Fatal(err)
@@ -372,4 +376,37 @@ func TestAPIKeyCache(t *testing.T) {
 func hashOf(key string) []byte {
 	h := hashAPIKey(key)
 	return h[:]
+}
+
+// testSealer is AES-GCM under a random key, as the app's master-key
+// cipher is.
+type testSealer struct{ aead cipher.AEAD }
+
+func newTestSealer(t *testing.T) testSealer {
+	t.Helper()
+	key := make([]byte, 32)
+	rand.Read(key)
+	block, err := aes.NewCipher(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	aead, err := cipher.NewGCM(block)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return testSealer{aead}
+}
+
+func (s testSealer) Seal(plaintext, aad []byte) []byte {
+	nonce := make([]byte, s.aead.NonceSize())
+	rand.Read(nonce)
+	return s.aead.Seal(nonce, nonce, plaintext, aad)
+}
+
+func (s testSealer) Open(ciphertext, aad []byte) ([]byte, error) {
+	n := s.aead.NonceSize()
+	if len(ciphertext) < n {
+		return nil, errors.New("short ciphertext")
+	}
+	return s.aead.Open(nil, ciphertext[:n], ciphertext[n:], aad)
 }

@@ -3,6 +3,7 @@ package tenants
 import (
 	"context"
 	"crypto/subtle"
+	"errors"
 	"fmt"
 	"time"
 
@@ -109,12 +110,15 @@ func (s *Service) StartTOTPEnrolment(ctx context.Context, p Principal) (TOTPEnro
 	if !p.IsStaff() {
 		return TOTPEnrolment{}, &ferry.Error{Code: ferry.EFORBIDDEN, Message: "only staff use a TOTP second factor"}
 	}
+	if s.cfg.Sealer == nil {
+		return TOTPEnrolment{}, errors.New("enrol totp: no sealer configured for authenticator keys")
+	}
 	key, err := totp.Generate(totp.GenerateOpts{Issuer: totpIssuer, AccountName: p.Email, Period: totpPeriod, Digits: totpDigits})
 	if err != nil {
 		return TOTPEnrolment{}, fmt.Errorf("generate totp key: %w", err)
 	}
 	res := s.db.WithContext(ctx).Model(&staffRow{}).Where("id = ? AND totp_enabled_at IS NULL", p.UserID).
-		Update("totp_secret", key.Secret())
+		Updates(map[string]any{"totp_secret_sealed": s.cfg.Sealer.Seal([]byte(key.Secret()), totpAAD(p.UserID)), "totp_secret": ""})
 	if res.Error != nil {
 		return TOTPEnrolment{}, fmt.Errorf("store totp secret: %w", res.Error)
 	}
@@ -129,14 +133,18 @@ func (s *Service) StartTOTPEnrolment(ctx context.Context, p Principal) (TOTPEnro
 // password alone). Errors: EINVALID (wrong code or nothing pending).
 func (s *Service) ConfirmTOTP(ctx context.Context, p Principal, code string) error {
 	var rows []staffRow
-	if err := s.db.WithContext(ctx).Select("totp_secret", "totp_enabled_at").Where("id = ?", p.UserID).
+	if err := s.db.WithContext(ctx).Select("id", "totp_secret_sealed", "totp_secret", "totp_enabled_at").Where("id = ?", p.UserID).
 		Limit(1).Find(&rows).Error; err != nil {
 		return fmt.Errorf("load totp: %w", err)
 	}
-	if !p.IsStaff() || len(rows) == 0 || rows[0].TOTPSecret == "" || rows[0].TOTPEnabledAt != nil {
+	if !p.IsStaff() || len(rows) == 0 || (rows[0].TOTPSealed == nil && rows[0].TOTPSecret == "") || rows[0].TOTPEnabledAt != nil {
 		return ferry.Invalid("code", "no authenticator enrolment is pending")
 	}
-	step, ok := matchTOTP(rows[0].TOTPSecret, code, s.now())
+	secret, err := s.totpSecret(rows[0])
+	if err != nil {
+		return err
+	}
+	step, ok := matchTOTP(secret, code, s.now())
 	if !ok {
 		return ferry.Invalid("code", "the code is wrong; check the authenticator's clock and try the current code")
 	}
@@ -157,7 +165,7 @@ func (s *Service) ResetStaffTOTP(ctx context.Context, emailIn string) error {
 	}
 	var rows []staffRow
 	if err := s.db.WithContext(ctx).Model(&rows).Clauses(returningStaff()).Where("lower(email) = ?", email).
-		Updates(map[string]any{"totp_secret": "", "totp_enabled_at": nil, "totp_last_step": 0}).Error; err != nil {
+		Updates(map[string]any{"totp_secret": "", "totp_secret_sealed": nil, "totp_enabled_at": nil, "totp_last_step": 0}).Error; err != nil {
 		return fmt.Errorf("reset totp: %w", err)
 	}
 	if len(rows) == 0 {
@@ -172,7 +180,7 @@ func (s *Service) ResetStaffTOTP(ctx context.Context, emailIn string) error {
 // confines the session to enrolment where TOTP is required.
 func (s *Service) checkStaffTOTP(ctx context.Context, staffID uuid.UUID, code string) error {
 	var rows []staffRow
-	if err := s.db.WithContext(ctx).Select("totp_secret", "totp_enabled_at", "totp_last_step").Where("id = ?", staffID).
+	if err := s.db.WithContext(ctx).Select("id", "totp_secret_sealed", "totp_secret", "totp_enabled_at", "totp_last_step").Where("id = ?", staffID).
 		Limit(1).Find(&rows).Error; err != nil {
 		return fmt.Errorf("load totp: %w", err)
 	}
@@ -183,12 +191,21 @@ func (s *Service) checkStaffTOTP(ctx context.Context, staffID uuid.UUID, code st
 		return &ferry.Error{Code: ferry.EUNAUTHORIZED, Message: "enter the code from your authenticator app", Field: "totp_code"}
 	}
 	wrong := &ferry.Error{Code: ferry.EUNAUTHORIZED, Message: "the authenticator code is wrong or already used", Field: "totp_code"}
-	step, ok := matchTOTP(rows[0].TOTPSecret, code, s.now())
+	secret, err := s.totpSecret(rows[0])
+	if err != nil {
+		return err
+	}
+	step, ok := matchTOTP(secret, code, s.now())
 	if !ok || step <= rows[0].TOTPLastStep {
 		return wrong
 	}
+	update := map[string]any{"totp_last_step": step}
+	if rows[0].TOTPSealed == nil && s.cfg.Sealer != nil {
+		// A key enrolled before sealing: seal it now that it proved good.
+		update["totp_secret_sealed"], update["totp_secret"] = s.cfg.Sealer.Seal([]byte(secret), totpAAD(staffID)), ""
+	}
 	res := s.db.WithContext(ctx).Model(&staffRow{}).Where("id = ? AND totp_last_step < ?", staffID, step).
-		Update("totp_last_step", step)
+		Updates(update)
 	if res.Error != nil {
 		return fmt.Errorf("record totp step: %w", res.Error)
 	}
@@ -216,4 +233,25 @@ func matchTOTP(secret, code string, now time.Time) (int64, bool) {
 		}
 	}
 	return 0, false
+}
+
+// totpSecret returns row's authenticator key, unsealing it; a key still in
+// clear (enrolled before sealing) is returned as it is.
+func (s *Service) totpSecret(row staffRow) (string, error) {
+	if row.TOTPSealed == nil {
+		return row.TOTPSecret, nil
+	}
+	if s.cfg.Sealer == nil {
+		return "", errors.New("unseal totp key: no sealer configured")
+	}
+	secret, err := s.cfg.Sealer.Open(row.TOTPSealed, totpAAD(row.ID))
+	if err != nil {
+		return "", fmt.Errorf("unseal totp key of staff %s: %w", row.ID, err)
+	}
+	return string(secret), nil
+}
+
+// totpAAD binds a sealed authenticator key to its staff member.
+func totpAAD(staffID uuid.UUID) []byte {
+	return []byte("staff-totp:" + staffID.String())
 }
