@@ -90,16 +90,7 @@ func TestPartitionsCreatedAheadAndDropped(t *testing.T) {
 func startAttemptLog(t *testing.T, db *gorm.DB, cfg Config) *Log {
 	t.Helper()
 	l := New(db, cfg, deliverytest.Logger())
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		_ = l.Run(ctx)
-	}()
-	t.Cleanup(func() {
-		cancel()
-		<-done
-	})
+	deliverytest.Run(t, context.Background(), l.Run)
 	return l
 }
 

@@ -36,30 +36,12 @@ func (f *fakeEnqueuer) all() []delivery.Job {
 func startAttemptLog(t *testing.T, db *gorm.DB) *attemptlog.Log {
 	t.Helper()
 	l := attemptlog.New(db, attemptlog.Config{}, deliverytest.Logger())
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		_ = l.Run(ctx)
-	}()
-	t.Cleanup(func() {
-		cancel()
-		<-done
-	})
+	deliverytest.Run(t, context.Background(), l.Run)
 	return l
 }
 
 // runDispatcher runs d until the test ends.
 func runDispatcher(t *testing.T, ctx context.Context, d *Dispatcher) {
 	t.Helper()
-	ctx, cancel := context.WithCancel(ctx)
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		_ = d.Run(ctx)
-	}()
-	t.Cleanup(func() {
-		cancel()
-		<-done
-	})
+	deliverytest.Run(t, ctx, d.Run)
 }

@@ -92,3 +92,19 @@ func (c *Clock) Set(t time.Time) {
 
 // NewClock returns a Clock set to t.
 func NewClock(t time.Time) *Clock { return &Clock{t: t} }
+
+// Run runs a component's Run method until the test ends, then cancels it
+// and waits for it to return, so nothing outlives the test's database.
+func Run(t testing.TB, ctx context.Context, run func(context.Context) error) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_ = run(ctx)
+	}()
+	t.Cleanup(func() {
+		cancel()
+		<-done
+	})
+}
