@@ -2,6 +2,7 @@ package fault
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"net/http/httptest"
 	"sync"
@@ -132,4 +133,32 @@ func (r *rig) arrivedBetween(run string, from, to time.Time) int {
 		}
 	}
 	return n
+}
+
+// unloggedArrivals is, while no Ferry process of w runs, how many of run's
+// deliveries reached the sink without a success in the attempt log: the
+// only ones a restarted Ferry may send again (a logged success is never
+// repeated). It first waits for requests already on the wire to land.
+func (r *rig) unloggedArrivals(t *testing.T, w world, run string) int {
+	t.Helper()
+	count := func() int { return len(r.sink.Ledger(run).Arrivals) }
+	last, stableSince := count(), time.Now()
+	for time.Since(stableSince) < 300*time.Millisecond {
+		time.Sleep(20 * time.Millisecond)
+		if n := count(); n != last {
+			last, stableSince = n, time.Now()
+		}
+	}
+	db, err := sql.Open("pgx", w.dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	var logged int
+	if err := db.QueryRowContext(ctx, `SELECT count(DISTINCT delivery_id) FROM attempts WHERE outcome = 'success'`).Scan(&logged); err != nil {
+		t.Fatalf("count logged successes: %v", err)
+	}
+	return max(last-logged, 0)
 }
