@@ -75,3 +75,39 @@ func (s *Service) EventTenant(ctx context.Context, eventID uuid.UUID) (uuid.UUID
 	}
 	return ids[0], nil
 }
+
+// EndpointCounts are a tenant's live endpoints by state, for the staff
+// console's tenant health.
+type EndpointCounts struct {
+	// Total is every endpoint not deleted; Enabled + Disabled = Total.
+	Total    int64 `json:"total"`
+	Enabled  int64 `json:"enabled"`
+	Disabled int64 `json:"disabled"`
+	// Failing is the enabled endpoints whose every attempt has failed
+	// since failing_since (README, Stats and operational events).
+	Failing int64 `json:"failing"`
+}
+
+// StaffEndpointCounts counts the tenant's endpoints by state.
+func (s *Service) StaffEndpointCounts(ctx context.Context, tenantID uuid.UUID) (EndpointCounts, error) {
+	var c EndpointCounts
+	err := s.db.WithContext(ctx).Raw(`SELECT count(*) AS total,
+			count(*) FILTER (WHERE enabled) AS enabled,
+			count(*) FILTER (WHERE NOT enabled) AS disabled,
+			count(*) FILTER (WHERE enabled AND failing_since IS NOT NULL) AS failing
+		FROM endpoints WHERE tenant_id = ? AND deleted_at IS NULL`, tenantID).Scan(&c).Error
+	if err != nil {
+		return EndpointCounts{}, fmt.Errorf("count endpoints of tenant %s: %w", tenantID, err)
+	}
+	return c, nil
+}
+
+// StaffEndpointAttempts is EndpointAttempts for support staff: receiver
+// credentials redacted. Errors: ENOTFOUND, EINVALID.
+func (s *Service) StaffEndpointAttempts(ctx context.Context, tenantID, endpointID uuid.UUID, outcome string, pg page.Request) ([]Attempt, string, error) {
+	attempts, next, err := s.EndpointAttempts(ctx, tenantID, endpointID, outcome, pg)
+	if err != nil {
+		return nil, "", err
+	}
+	return VisibilityRedacted.Attempts(attempts), next, nil
+}
