@@ -8,6 +8,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/ferry-dev/ferry"
+	"github.com/ferry-dev/ferry/delivery/internal/pgval"
 	"github.com/ferry-dev/ferry/page"
 )
 
@@ -20,6 +21,18 @@ import (
 type StaffEventDetail struct {
 	EventDetail
 	Attempts []Attempt `json:"attempts"`
+	// Endpoints are the endpoints its deliveries went to, so the console
+	// names them by URL (query values redacted); a deleted endpoint is
+	// left out.
+	Endpoints []EndpointRef `json:"endpoints" nullable:"false"`
+}
+
+// EndpointRef names an endpoint for support staff.
+type EndpointRef struct {
+	ID      uuid.UUID `json:"id"`
+	URL     string    `json:"url"`
+	Kind    Kind      `json:"kind"`
+	Enabled bool      `json:"enabled"`
 }
 
 // MarshalJSON adds the attempts to EventDetail's JSON.
@@ -32,8 +45,18 @@ func (d StaffEventDetail) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	refs := d.Endpoints
+	if refs == nil {
+		refs = []EndpointRef{}
+	}
+	endpoints, err := json.Marshal(refs)
+	if err != nil {
+		return nil, err
+	}
 	out := append(base[:len(base)-1:len(base)-1], `,"attempts":`...)
 	out = append(out, attempts...)
+	out = append(out, `,"endpoints":`...)
+	out = append(out, endpoints...)
 	return append(out, '}'), nil
 }
 
@@ -48,7 +71,33 @@ func (s *Service) StaffEvent(ctx context.Context, tenantID, eventID uuid.UUID) (
 	if err != nil {
 		return StaffEventDetail{}, err
 	}
-	return StaffEventDetail{EventDetail: ev, Attempts: VisibilityRedacted.Attempts(attempts)}, nil
+	ids := make([]uuid.UUID, 0, len(ev.Deliveries))
+	for _, d := range ev.Deliveries {
+		ids = append(ids, d.EndpointID)
+	}
+	refs, err := s.endpointRefs(ctx, tenantID, ids)
+	if err != nil {
+		return StaffEventDetail{}, err
+	}
+	return StaffEventDetail{EventDetail: ev, Attempts: VisibilityRedacted.Attempts(attempts), Endpoints: refs}, nil
+}
+
+// endpointRefs names the tenant's live endpoints among ids, URL query
+// values redacted.
+func (s *Service) endpointRefs(ctx context.Context, tenantID uuid.UUID, ids []uuid.UUID) ([]EndpointRef, error) {
+	refs := []EndpointRef{}
+	if len(ids) == 0 {
+		return refs, nil
+	}
+	if err := s.db.WithContext(ctx).Raw(`SELECT id, url, kind, enabled FROM endpoints
+		WHERE tenant_id = ? AND id = ANY(?::uuid[]) AND deleted_at IS NULL ORDER BY url, id`,
+		tenantID, pgval.Array(ids)).Scan(&refs).Error; err != nil {
+		return nil, fmt.Errorf("name endpoints: %w", err)
+	}
+	for i := range refs {
+		refs[i].URL = RedactURLQuery(refs[i].URL)
+	}
+	return refs, nil
 }
 
 // StaffEndpoints lists a tenant's endpoints for support staff, custom

@@ -320,6 +320,33 @@ func TestStaffTenantHealthAuditAndPreview(t *testing.T) {
 		t.Errorf("unknown endpoint's attempts: %d", r.Status)
 	}
 
+	// The console names endpoints by URL: the events list carries each
+	// delivery, the event view the endpoints they went to.
+	var evs struct {
+		Data []struct {
+			ID         string `json:"id"`
+			Deliveries []struct {
+				EndpointID string `json:"endpoint_id"`
+				Status     string `json:"status"`
+			} `json:"deliveries"`
+		} `json:"data"`
+	}
+	staff.must(200, "GET", base+"/events?type=bad.drop", nil, &evs)
+	if len(evs.Data) != 1 || len(evs.Data[0].Deliveries) != 1 || evs.Data[0].Deliveries[0].Status != "dropped" ||
+		evs.Data[0].Deliveries[0].EndpointID != ep2.ID {
+		t.Fatalf("staff events of bad.drop = %+v", evs.Data)
+	}
+	var detail struct {
+		Endpoints []struct {
+			ID  string `json:"id"`
+			URL string `json:"url"`
+		} `json:"endpoints"`
+	}
+	staff.must(200, "GET", base+"/events/"+evs.Data[0].ID, nil, &detail)
+	if len(detail.Endpoints) != 1 || detail.Endpoints[0].ID != ep2.ID || detail.Endpoints[0].URL != bad.URL+"/bad" {
+		t.Errorf("staff event endpoints = %+v, want %s", detail.Endpoints, bad.URL+"/bad")
+	}
+
 	// Writes: one replay and one restriction lift; kim makes the lift.
 	start := time.Now().UTC().Add(-time.Second)
 	staff.must(202, "POST", base+"/replays", map[string]string{"reason": "ticket 7", "status": "dropped"}, nil)
@@ -343,9 +370,9 @@ func TestStaffTenantHealthAuditAndPreview(t *testing.T) {
 	if writes.Data[0].ActorEmail != "kim@ferry.example" || writes.Data[0].Reason != "ticket 8" || writes.Data[1].Reason != "ticket 7" {
 		t.Errorf("writes = %+v", writes.Data)
 	}
-	// Reads of this tenant by sam: the search names no tenant; then the
-	// tenant view (polled, at least once), two previews-by-staff (one),
-	// two attempt logs.
+	// Reads of this tenant: the tenant view (polled, at least once), one
+	// preview, two attempt logs, one events list, one event, and kim's
+	// billing view after the lift; the search names no tenant.
 	reads := audit("kind=read&tenant_id=" + tenant + "&limit=100")
 	counts := map[string]int{}
 	for _, e := range reads.Data {
@@ -354,7 +381,8 @@ func TestStaffTenantHealthAuditAndPreview(t *testing.T) {
 		}
 		counts[e.Action]++
 	}
-	if counts["replay.preview"] != 1 || counts["endpoint.attempts"] != 2 || counts["tenant.view"] < 1 || counts["replay"] != 0 {
+	if counts["replay.preview"] != 1 || counts["endpoint.attempts"] != 2 || counts["tenant.view"] < 1 || counts["replay"] != 0 ||
+		counts["event.view"] != 1 || counts["events.list"] != 1 {
 		t.Errorf("read entries by action = %v", counts)
 	}
 	if p := audit("kind=write&actor=KIM@ferry"); len(p.Data) != 1 || p.Data[0].Action != "billing.lift_restriction" {

@@ -62,6 +62,8 @@ func schemaName(t reflect.Type) string {
 		return "ReplayJob"
 	case reflect.TypeFor[delivery.ReplayFilter]():
 		return "ReplayFilter"
+	case reflect.TypeFor[delivery.EndpointRef]():
+		return "EndpointRef"
 	case reflect.TypeFor[delivery.ReplayPreview]():
 		return "ReplayPreview"
 	case reflect.TypeFor[delivery.EndpointCounts]():

@@ -1316,6 +1316,14 @@ export interface components {
             timeout_seconds?: number | null;
             url?: string | null;
         };
+        EndpointRef: {
+            enabled: boolean;
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            kind: "http" | "queue";
+            url: string;
+        };
         EndpointStatsLine: {
             /** Format: int64 */
             attempts: number;
@@ -1747,6 +1755,7 @@ export interface components {
             /** @description the JSON payload */
             data: unknown;
             deliveries: components["schemas"]["Delivery"][] | null;
+            endpoints: components["schemas"]["EndpointRef"][];
             /** Format: uuid */
             id: string;
             idempotency_key?: string;
