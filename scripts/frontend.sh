@@ -124,8 +124,8 @@ run_tests() {
   mail_vars=$(bash scripts/mail.sh start)
   eval "$mail_vars"
   # Each test is bounded in the file (60 s); the whole suite by timeout(1).
-  FERRY_BIN=$root/bin/ferry-browser-test timeout --kill-after=10 300 \
-    node --test --test-concurrency=1 --test-reporter=spec ${FERRY_BROWSER_TEST_ARGS:-} tests/browser/portal.test.mjs tests/browser/accounts.test.mjs
+  FERRY_BIN=$root/bin/ferry-browser-test timeout --kill-after=10 480 \
+    node --test --test-concurrency=1 --test-reporter=spec ${FERRY_BROWSER_TEST_ARGS:-} tests/browser/portal.test.mjs tests/browser/accounts.test.mjs tests/browser/insights.test.mjs
 }
 
 case $cmd in

@@ -79,7 +79,8 @@ export function withDatabase(url, name) {
 
 /**
  * Receiver is a local webhook endpoint. Paths ending in /ok answer 200;
- * paths ending in /flaky answer 500 with a JSON body until fix() is called.
+ * paths ending in /flaky answer 500 with a JSON body until fix() is called;
+ * paths ending in /refuse answer 400, so Ferry drops the delivery at once.
  */
 export class Receiver {
   constructor() {
@@ -90,6 +91,11 @@ export class Receiver {
       req.on('data', (c) => (body += c))
       req.on('end', () => {
         this.requests.push({ path: req.url, headers: req.headers, body })
+        if (req.url.endsWith('/refuse')) {
+          res.writeHead(400, { 'Content-Type': 'application/json', 'X-Receiver': 'refuse' })
+          res.end(JSON.stringify({ error: 'unknown order' }))
+          return
+        }
         if (req.url.endsWith('/flaky') && !this.fixed) {
           res.writeHead(500, { 'Content-Type': 'application/json', 'X-Receiver': 'flaky' })
           res.end(JSON.stringify({ error: 'receiver database is down' }))
