@@ -214,6 +214,10 @@ test('(e) portal: dashboard on desktop and phone, bulk replay preview and jobs l
     await dashboard('phone')
     const { scroll, width } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, width: document.documentElement.clientWidth }))
     assert.ok(scroll <= width, `the dashboard scrolls sideways at phone width (${scroll} > ${width})`)
+    // The endpoints needing attention are one card each: the health badge
+    // is on screen, not behind a sideways scroll.
+    const badge = await page.locator('table.stack').getByText('failing', { exact: true }).boundingBox()
+    assert.ok(badge && badge.x + badge.width <= width, `the failing badge is off screen at phone width: ${JSON.stringify(badge)}`)
     await shot(page, 'e', '03-dashboard-phone')
     await accessible(page, 'the dashboard at phone width')
     await page.setViewportSize({ width: 1280, height: 860 })

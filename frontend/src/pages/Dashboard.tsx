@@ -114,20 +114,20 @@ export function DashboardPage() {
               {summary && troubled.length === 0 && <p className="muted">{summary}</p>}
               {troubled.length > 0 && (
                 <div className="table-wrap">
-                  <table>
+                  <table className="stack">
                     <thead><tr><th>Endpoint</th><th>Health</th><th>Success rate ({label})</th><th>Last success</th><th>Next retry</th></tr></thead>
                     <tbody>
                       {troubled.map(({ endpoint: ep, health: h }) => (
                         <tr key={ep.id}>
-                          <td><Link href={`/endpoints/${ep.id}`}>{ep.url}</Link></td>
-                          <td>
+                          <td data-label="Endpoint"><Link className="break" href={`/endpoints/${ep.id}`}>{ep.url}</Link></td>
+                          <td data-label="Health">
                             <Badge status={h.state} />
                             {h.failingSince && <div className="muted">failing since {relativeTime(h.failingSince)}</div>}
                             {ep.disabled_reason && <div className="muted">{ep.disabled_reason}</div>}
                           </td>
-                          <td>{formatPercent(h.rate)}</td>
-                          <td>{relativeTime(h.lastSuccessAt)}</td>
-                          <td>{relativeTime(h.nextRetryAt)}</td>
+                          <td data-label={`Success (${label})`}>{formatPercent(h.rate)}</td>
+                          <td data-label="Last success">{relativeTime(h.lastSuccessAt)}</td>
+                          <td data-label="Next retry">{relativeTime(h.nextRetryAt)}</td>
                         </tr>
                       ))}
                     </tbody>

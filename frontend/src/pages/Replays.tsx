@@ -63,17 +63,17 @@ function RecentJobs({ version }: { version: number }) {
       )}
       {list.items.length > 0 && (
         <div className="table-wrap">
-          <table>
+          <table className="stack">
             <thead><tr><th>Started</th><th>By</th><th>State</th><th>Progress</th></tr></thead>
             <tbody>
               {list.items.map((j) => {
                 const p = jobProgress(j)
                 return (
                   <tr key={j.id}>
-                    <td>{formatTime(j.created_at)}</td>
-                    <td>{j.actor || '—'}</td>
-                    <td><Badge status={p.state} /></td>
-                    <td><ProgressBar value={p.done} max={p.total} label={`Progress of job ${j.id.slice(0, 8)}`} /></td>
+                    <td data-label="Started">{formatTime(j.created_at)}</td>
+                    <td data-label="By">{j.actor || '—'}</td>
+                    <td data-label="State"><Badge status={p.state} /></td>
+                    <td data-label="Progress"><ProgressBar value={p.done} max={p.total} label={`Progress of job ${j.id.slice(0, 8)}`} /></td>
                   </tr>
                 )
               })}

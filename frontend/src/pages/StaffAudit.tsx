@@ -63,15 +63,15 @@ export function AuditTable({ list, emptyTitle = 'No staff actions match' }: { li
       {!list.loading && !list.error && list.items.length === 0 && <Empty title={emptyTitle}>Replays and other staff actions appear here with who did them and why.</Empty>}
       {list.items.length > 0 && (
         <div className="table-wrap">
-          <table>
+          <table className="stack">
             <thead><tr><th>When</th><th>Who</th><th>Action</th><th>Tenant</th><th>Reason</th><th>Detail</th></tr></thead>
             <tbody>
               {list.items.map((a) => (
                 <tr key={a.id} data-testid="audit-row" className={a.write ? 'audit-write' : undefined}>
-                  <td>{formatTime(a.created_at)}</td>
-                  <td>{a.actor_email || a.staff_id}</td>
-                  <td>{a.write ? <Badge status="change" /> : <span className="muted">view</span>} <code>{a.action}</code></td>
-                  <td>
+                  <td data-label="When">{formatTime(a.created_at)}</td>
+                  <td data-label="Who">{a.actor_email || a.staff_id}</td>
+                  <td data-label="Action">{a.write ? <Badge status="change" /> : <span className="muted">view</span>} <code>{a.action}</code></td>
+                  <td data-label="Tenant">
                     {a.tenant_id ? (
                       <>
                         <Link href={`/staff/tenants/${encodeURIComponent(a.tenant_id)}`}>{a.tenant_name || 'deleted tenant'}</Link>
@@ -79,8 +79,8 @@ export function AuditTable({ list, emptyTitle = 'No staff actions match' }: { li
                       </>
                     ) : '—'}
                   </td>
-                  <td>{a.reason || '—'}</td>
-                  <td>{a.detail ? <details><summary>show</summary><pre className="code">{prettyJSON(a.detail)}</pre></details> : '—'}</td>
+                  <td data-label="Reason">{a.reason || '—'}</td>
+                  <td data-label="Detail">{a.detail ? <details><summary>show</summary><pre className="code">{prettyJSON(a.detail)}</pre></details> : '—'}</td>
                 </tr>
               ))}
             </tbody>
