@@ -10,12 +10,12 @@ import { after, before, test } from 'node:test'
 import { accessibility, ApiClient, launchBrowser, shot, Stack, uniq, waitFor } from './harness.mjs'
 
 const PASSWORD = 'correct horse battery staple'
-const TEST_TIMEOUT = 90_000
+const TEST_TIMEOUT = 120_000
 let stack
 
 before(async () => {
   stack = new Stack()
-  await stack.start({ keepScreenshots: true })
+  await stack.start()
 }, { timeout: 90_000 })
 
 after(async () => {
@@ -69,7 +69,7 @@ async function tenantWithHistory(name, { ok, refused }) {
   return { api, email, org, tenantId: me.tenant.id, okEp, badEp, offEp, events, bad }
 }
 
-test('(d) staff: lookup by event id, endpoint by URL and its attempt log, tenant usage and health, audit log filters', { timeout: TEST_TIMEOUT }, async () => {
+test('(f) staff: lookup by event id, endpoint by URL and its attempt log, tenant usage and health, audit log filters', { timeout: TEST_TIMEOUT }, async () => {
   const t = await tenantWithHistory('Umbrella', { ok: 3, refused: 1 })
   const staffEmail = `helpdesk-${uniq()}@ferry.test`
   await stack.createStaff(staffEmail, PASSWORD)
@@ -91,7 +91,7 @@ test('(d) staff: lookup by event id, endpoint by URL and its attempt log, tenant
     const epLink = delivery.getByRole('link', { name: t.badEp.url })
     await epLink.waitFor()
     assert.equal(await page.getByText(t.badEp.id, { exact: true }).count(), 0, 'the endpoint is named by URL, not by id')
-    await shot(page, 'd', '01-staff-event-lookup')
+    await shot(page, 'f', '01-staff-event-lookup')
     await accessible(page, 'the staff event page')
 
     await epLink.click()
@@ -99,7 +99,7 @@ test('(d) staff: lookup by event id, endpoint by URL and its attempt log, tenant
     await page.getByTestId('attempt').filter({ hasText: 'HTTP 400' }).first().waitFor()
     assert.equal(await page.getByTestId('attempt').count(), 1, 'one attempt to the refusing endpoint')
     assert.match(await text(page.locator('main')), /failing/)
-    await shot(page, 'd', '02-staff-endpoint-attempts')
+    await shot(page, 'f', '02-staff-endpoint-attempts')
     await accessible(page, 'the staff endpoint page')
 
     // Tenant usage and health, from the server's figures.
@@ -120,7 +120,7 @@ test('(d) staff: lookup by event id, endpoint by URL and its attempt log, tenant
     for (const ep of [t.okEp, t.badEp, t.offEp]) {
       assert.equal(await page.getByRole('link', { name: ep.url, exact: true }).getAttribute('href'), `/staff/tenants/${t.tenantId}/endpoints/${ep.id}`)
     }
-    await shot(page, 'd', '03-staff-tenant-health')
+    await shot(page, 'f', '03-staff-tenant-health')
     await accessible(page, 'the staff tenant page')
 
     // A bulk replay with a reason: the preview counts the 3 succeeded.
@@ -140,7 +140,7 @@ test('(d) staff: lookup by event id, endpoint by URL and its attempt log, tenant
     assert.ok(first.includes(reason), first)
     assert.ok(first.includes(t.org) && first.includes(t.tenantId), `tenant named in full: ${first}`)
     assert.equal(await rows.count(), 1, 'changes only: views are hidden by default')
-    await shot(page, 'd', '04-audit-changes')
+    await shot(page, 'f', '04-audit-changes')
     await accessible(page, 'the audit log')
 
     // Views: the tenant view, event view and endpoint attempts, one kind.
@@ -151,7 +151,7 @@ test('(d) staff: lookup by event id, endpoint by URL and its attempt log, tenant
     await page.getByRole('button', { name: 'Filter' }).click()
     await waitFor(async () => (await rows.count()) === 1, { what: 'one endpoint.attempts entry' })
     assert.match(await text(rows.first()), /endpoint\.attempts/)
-    await shot(page, 'd', '05-audit-views-filtered')
+    await shot(page, 'f', '05-audit-views-filtered')
 
     // All kinds, by actor and tenant; a time range before anything is empty.
     await page.getByRole('button', { name: 'All' }).click()
@@ -167,17 +167,17 @@ test('(d) staff: lookup by event id, endpoint by URL and its attempt log, tenant
     await page.getByLabel('Until').fill('2020-01-01T00:00')
     await page.getByRole('button', { name: 'Filter' }).click()
     await page.getByText('No staff actions match').waitFor()
-    await shot(page, 'd', '06-audit-filters-empty')
+    await shot(page, 'f', '06-audit-filters-empty')
     assert.deepEqual(b.consoleErrors, [])
   } catch (e) {
-    await shot(page, 'd', 'failure').catch(() => {})
+    await shot(page, 'f', 'failure').catch(() => {})
     throw e
   } finally {
     await b.close()
   }
 })
 
-test('(e) portal: dashboard on desktop and phone, bulk replay preview and jobs list, billing limits, notification preferences', { timeout: TEST_TIMEOUT }, async () => {
+test('(g) portal: dashboard on desktop and phone, bulk replay preview and jobs list, billing limits, notification preferences', { timeout: TEST_TIMEOUT }, async () => {
   // A new user first: the empty dashboard says what to do, nothing more.
   const b = await launchBrowser()
   const { page } = b
@@ -189,7 +189,7 @@ test('(e) portal: dashboard on desktop and phone, bulk replay preview and jobs l
     await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor()
     await page.getByText('No endpoints yet').waitFor()
     assert.doesNotMatch(await text(page.locator('main')), /healthy/, 'an empty dashboard claims no health')
-    await shot(page, 'e', '01-dashboard-empty')
+    await shot(page, 'g', '01-dashboard-empty')
     await page.getByRole('button', { name: 'Sign out' }).click()
     await page.getByRole('heading', { name: 'Sign in', level: 1 }).waitFor()
 
@@ -206,7 +206,7 @@ test('(e) portal: dashboard on desktop and phone, bulk replay preview and jobs l
       assert.ok((await page.locator('svg[role="img"]').count()) > 0, 'the chart')
     }
     await dashboard('desktop')
-    await shot(page, 'e', '02-dashboard-desktop')
+    await shot(page, 'g', '02-dashboard-desktop')
     await accessible(page, 'the dashboard')
     await page.setViewportSize({ width: 390, height: 844 })
     await page.reload()
@@ -218,7 +218,7 @@ test('(e) portal: dashboard on desktop and phone, bulk replay preview and jobs l
     // is on screen, not behind a sideways scroll.
     const badge = await page.locator('table.stack').getByText('failing', { exact: true }).boundingBox()
     assert.ok(badge && badge.x + badge.width <= width, `the failing badge is off screen at phone width: ${JSON.stringify(badge)}`)
-    await shot(page, 'e', '03-dashboard-phone')
+    await shot(page, 'g', '03-dashboard-phone')
     await accessible(page, 'the dashboard at phone width')
     await page.setViewportSize({ width: 1280, height: 860 })
 
@@ -230,7 +230,7 @@ test('(e) portal: dashboard on desktop and phone, bulk replay preview and jobs l
     await page.getByText('6 of 10,000 included').waitFor()
     await page.getByText('6 of 10,000 (0%)').waitFor()
     assert.match(await text(page.getByTestId('attempts-note')), /every few minutes/)
-    await shot(page, 'e', '04-billing-limit')
+    await shot(page, 'g', '04-billing-limit')
     await accessible(page, 'the billing page')
 
     // Notification preferences: saved and still there after a reload.
@@ -248,7 +248,7 @@ test('(e) portal: dashboard on desktop and phone, bulk replay preview and jobs l
     assert.equal(await quota.isChecked(), false)
     assert.equal(await health.isChecked(), true)
     assert.deepEqual(await t.api.call('GET', '/me/notifications'), { endpoint_health: true, quota: false, invoices: true })
-    await shot(page, 'e', '05-notifications')
+    await shot(page, 'g', '05-notifications')
     await accessible(page, 'the account page')
 
     // Bulk replay: no status is chosen for the user; the preview counts.
@@ -268,7 +268,7 @@ test('(e) portal: dashboard on desktop and phone, bulk replay preview and jobs l
     await waitFor(async () => (await text(preview)).startsWith('No delivery matches'), { what: 'the preview of 0' })
     await form.getByLabel('Delivery status').selectOption('dropped')
     await waitFor(async () => (await text(preview)).startsWith('2 deliveries'), { what: 'the preview of 2 again' })
-    await shot(page, 'e', '06-replay-preview')
+    await shot(page, 'g', '06-replay-preview')
     await form.getByRole('button', { name: 'Start bulk replay' }).click()
     await page.locator('.job').getByText('completed').waitFor({ timeout: 30_000 })
     // The jobs list shows the job that just finished, never "No replay jobs yet".
@@ -276,11 +276,11 @@ test('(e) portal: dashboard on desktop and phone, bulk replay preview and jobs l
     await waitFor(async () => (await jobs.count()) === 1 && (await text(jobs)).includes('completed'), { what: 'the finished job in the list' })
     assert.match(await text(jobs), /2 of 2 \(100%\)/)
     assert.equal(await page.getByText('No replay jobs yet').count(), 0)
-    await shot(page, 'e', '07-replay-finished')
+    await shot(page, 'g', '07-replay-finished')
     await accessible(page, 'the replay page')
     assert.deepEqual(b.consoleErrors, [])
   } catch (e) {
-    await shot(page, 'e', 'failure').catch(() => {})
+    await shot(page, 'g', 'failure').catch(() => {})
     throw e
   } finally {
     await b.close()
