@@ -18,30 +18,32 @@ import (
 // AuditEntry is one support-staff action: who, what, on which tenant,
 // when, and why.
 type AuditEntry struct {
-	ID         int64      `json:"id,string"`
-	StaffID    uuid.UUID  `json:"staff_id"`
-	ActorEmail string     `json:"actor_email"`
-	TenantID   *uuid.UUID `json:"tenant_id"`
+	ID         int64           `json:"id,string"`
+	StaffID    uuid.UUID       `json:"staff_id"`
+	ActorEmail string          `json:"actor_email"`
+	TenantID   *uuid.UUID      `json:"tenant_id"`
+	Action     string          `json:"action"`
+	Reason     string          `json:"reason"`
+	Detail     json.RawMessage `json:"detail"`
+	CreatedAt  time.Time       `json:"created_at"`
+
 	// TenantName is the tenant's name now ("" without a tenant, or when
 	// the tenant was since deleted).
 	TenantName string `json:"tenant_name"`
-	Action     string `json:"action"`
 	// Write is true for actions that changed something (AuditWriteActions).
-	Write     bool            `json:"write"`
-	Reason    string          `json:"reason"`
-	Detail    json.RawMessage `json:"detail"`
-	CreatedAt time.Time       `json:"created_at"`
+	Write bool `json:"write"`
 }
 
 // Staff audit actions.
 const (
-	AuditSearchTenants    = "tenants.search"
-	AuditViewTenant       = "tenant.view"
-	AuditListEvents       = "events.list"
-	AuditViewEvent        = "event.view"
-	AuditReplay           = "replay"
-	AuditViewReplay       = "replay.view"
-	AuditViewBilling      = "billing.view"
+	AuditSearchTenants = "tenants.search"
+	AuditViewTenant    = "tenant.view"
+	AuditListEvents    = "events.list"
+	AuditViewEvent     = "event.view"
+	AuditReplay        = "replay"
+	AuditViewReplay    = "replay.view"
+	AuditViewBilling   = "billing.view"
+
 	AuditLiftRestriction  = "billing.lift_restriction"
 	AuditEndpointAttempts = "endpoint.attempts"
 	AuditPreviewReplay    = "replay.preview"
