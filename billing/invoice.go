@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -279,14 +281,33 @@ func computeInvoice(tx *gorm.DB, tenantID uuid.UUID, currentPlan string, created
 		over := inv.Events - p.EventsPerMonth
 		blocks := (over + p.OverageUnitEvents - 1) / p.OverageUnitEvents
 		inv.Lines = append(inv.Lines, Line{Kind: "overage", Plan: p.Name,
-			Description: fmt.Sprintf("Overage: %d events, %d over the %s plan's %d included, per started %d events",
-				inv.Events, over, p.DisplayName, p.EventsPerMonth, p.OverageUnitEvents),
+			Description: fmt.Sprintf("Overage: %s events, %s over the %s plan's %s included, per started %s events",
+				formatCount(inv.Events), formatCount(over), p.DisplayName, formatCount(p.EventsPerMonth), formatCount(p.OverageUnitEvents)),
 			Quantity: blocks, UnitPriceMinor: p.OveragePriceMinor, AmountMinor: blocks * p.OveragePriceMinor})
 	}
 	for _, l := range inv.Lines {
 		inv.TotalMinor += l.AmountMinor
 	}
 	return inv, nil
+}
+
+// formatCount writes a count for people with thousands separators
+// (1,000,000), as the portal shows counts.
+func formatCount(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	for i, r := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(r)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
 }
 
 // formatMinor writes an amount for people: 4900 USD → "USD 49.00".

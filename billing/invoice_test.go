@@ -222,3 +222,12 @@ func TestListInvoicesPages(t *testing.T) {
 	_, _, err := b.svc.ListInvoices(b.ctx, id, 2, "garbage")
 	require.Equal(t, ferry.EINVALID, ferry.ErrorCode(err))
 }
+
+func TestFormatCount(t *testing.T) {
+	t.Parallel()
+	for n, want := range map[int64]string{0: "0", 7: "7", 999: "999", 1000: "1,000", 10000: "10,000", 1000500: "1,000,500", -12345: "-12,345"} {
+		if got := formatCount(n); got != want {
+			t.Errorf("formatCount(%d) = %q, want %q", n, got, want)
+		}
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/ferry-dev/ferry"
+	"github.com/ferry-dev/ferry/delivery/internal/pgval"
 	"github.com/ferry-dev/ferry/page"
 )
 
@@ -20,6 +21,18 @@ import (
 type StaffEventDetail struct {
 	EventDetail
 	Attempts []Attempt `json:"attempts"`
+	// Endpoints are the endpoints its deliveries went to, so the console
+	// names them by URL (query values redacted); a deleted endpoint is
+	// left out.
+	Endpoints []EndpointRef `json:"endpoints" nullable:"false"`
+}
+
+// EndpointRef names an endpoint for support staff.
+type EndpointRef struct {
+	ID      uuid.UUID `json:"id"`
+	URL     string    `json:"url"`
+	Kind    Kind      `json:"kind"`
+	Enabled bool      `json:"enabled"`
 }
 
 // MarshalJSON adds the attempts to EventDetail's JSON.
@@ -32,8 +45,18 @@ func (d StaffEventDetail) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	refs := d.Endpoints
+	if refs == nil {
+		refs = []EndpointRef{}
+	}
+	endpoints, err := json.Marshal(refs)
+	if err != nil {
+		return nil, err
+	}
 	out := append(base[:len(base)-1:len(base)-1], `,"attempts":`...)
 	out = append(out, attempts...)
+	out = append(out, `,"endpoints":`...)
+	out = append(out, endpoints...)
 	return append(out, '}'), nil
 }
 
@@ -48,7 +71,33 @@ func (s *Service) StaffEvent(ctx context.Context, tenantID, eventID uuid.UUID) (
 	if err != nil {
 		return StaffEventDetail{}, err
 	}
-	return StaffEventDetail{EventDetail: ev, Attempts: VisibilityRedacted.Attempts(attempts)}, nil
+	ids := make([]uuid.UUID, 0, len(ev.Deliveries))
+	for _, d := range ev.Deliveries {
+		ids = append(ids, d.EndpointID)
+	}
+	refs, err := s.endpointRefs(ctx, tenantID, ids)
+	if err != nil {
+		return StaffEventDetail{}, err
+	}
+	return StaffEventDetail{EventDetail: ev, Attempts: VisibilityRedacted.Attempts(attempts), Endpoints: refs}, nil
+}
+
+// endpointRefs names the tenant's live endpoints among ids, URL query
+// values redacted.
+func (s *Service) endpointRefs(ctx context.Context, tenantID uuid.UUID, ids []uuid.UUID) ([]EndpointRef, error) {
+	refs := []EndpointRef{}
+	if len(ids) == 0 {
+		return refs, nil
+	}
+	if err := s.db.WithContext(ctx).Raw(`SELECT id, url, kind, enabled FROM endpoints
+		WHERE tenant_id = ? AND id = ANY(?::uuid[]) AND deleted_at IS NULL ORDER BY url, id`,
+		tenantID, pgval.Array(ids)).Scan(&refs).Error; err != nil {
+		return nil, fmt.Errorf("name endpoints: %w", err)
+	}
+	for i := range refs {
+		refs[i].URL = RedactURLQuery(refs[i].URL)
+	}
+	return refs, nil
 }
 
 // StaffEndpoints lists a tenant's endpoints for support staff, custom
@@ -74,4 +123,40 @@ func (s *Service) EventTenant(ctx context.Context, eventID uuid.UUID) (uuid.UUID
 		return uuid.Nil, ferry.NotFound("event")
 	}
 	return ids[0], nil
+}
+
+// EndpointCounts are a tenant's live endpoints by state, for the staff
+// console's tenant health.
+type EndpointCounts struct {
+	// Total is every endpoint not deleted; Enabled + Disabled = Total.
+	Total    int64 `json:"total"`
+	Enabled  int64 `json:"enabled"`
+	Disabled int64 `json:"disabled"`
+	// Failing is the enabled endpoints whose every attempt has failed
+	// since failing_since (README, Stats and operational events).
+	Failing int64 `json:"failing"`
+}
+
+// StaffEndpointCounts counts the tenant's endpoints by state.
+func (s *Service) StaffEndpointCounts(ctx context.Context, tenantID uuid.UUID) (EndpointCounts, error) {
+	var c EndpointCounts
+	err := s.db.WithContext(ctx).Raw(`SELECT count(*) AS total,
+			count(*) FILTER (WHERE enabled) AS enabled,
+			count(*) FILTER (WHERE NOT enabled) AS disabled,
+			count(*) FILTER (WHERE enabled AND failing_since IS NOT NULL) AS failing
+		FROM endpoints WHERE tenant_id = ? AND deleted_at IS NULL`, tenantID).Scan(&c).Error
+	if err != nil {
+		return EndpointCounts{}, fmt.Errorf("count endpoints of tenant %s: %w", tenantID, err)
+	}
+	return c, nil
+}
+
+// StaffEndpointAttempts is EndpointAttempts for support staff: receiver
+// credentials redacted. Errors: ENOTFOUND, EINVALID.
+func (s *Service) StaffEndpointAttempts(ctx context.Context, tenantID, endpointID uuid.UUID, outcome string, pg page.Request) ([]Attempt, string, error) {
+	attempts, next, err := s.EndpointAttempts(ctx, tenantID, endpointID, outcome, pg)
+	if err != nil {
+		return nil, "", err
+	}
+	return VisibilityRedacted.Attempts(attempts), next, nil
 }

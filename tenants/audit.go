@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -25,6 +26,12 @@ type AuditEntry struct {
 	Reason     string          `json:"reason"`
 	Detail     json.RawMessage `json:"detail"`
 	CreatedAt  time.Time       `json:"created_at"`
+
+	// TenantName is the tenant's name now ("" without a tenant, or when
+	// the tenant was since deleted).
+	TenantName string `json:"tenant_name"`
+	// Write is true for actions that changed something (AuditWriteActions).
+	Write bool `json:"write"`
 }
 
 // Staff audit actions.
@@ -36,6 +43,31 @@ const (
 	AuditReplay        = "replay"
 	AuditViewReplay    = "replay.view"
 	AuditViewBilling   = "billing.view"
+
+	AuditLiftRestriction  = "billing.lift_restriction"
+	AuditEndpointAttempts = "endpoint.attempts"
+	AuditPreviewReplay    = "replay.preview"
+)
+
+// AuditWriteActions are the staff actions that change something, as
+// opposed to those that only read a tenant's data. The audit log lists
+// them apart (AuditFilter.Kind) so the few that matter are not buried
+// under the many views; an action added here is a write from then on,
+// including its earlier entries.
+func AuditWriteActions() []string {
+	return []string{AuditReplay, AuditLiftRestriction}
+}
+
+// IsAuditWrite reports whether action is one of AuditWriteActions.
+func IsAuditWrite(action string) bool {
+	return slices.Contains(AuditWriteActions(), action)
+}
+
+// Kinds of audit entries AuditFilter.Kind selects.
+const (
+	AuditKindAll   = ""
+	AuditKindWrite = "write"
+	AuditKindRead  = "read"
 )
 
 // MaxAuditReason bounds a staff member's stated reason.
@@ -76,40 +108,106 @@ func (s *Service) Audit(ctx context.Context, staff Principal, tenantID *uuid.UUI
 	return nil
 }
 
-// AuditFilter narrows ListAudit.
+// AuditFilter narrows ListAudit; zero fields match everything.
 type AuditFilter struct {
 	TenantID *uuid.UUID
-	Limit    int
-	Cursor   string
+	// Actor matches part of the staff member's email, case-insensitive.
+	Actor string
+	// Action matches one action exactly.
+	Action string
+	// Kind is AuditKindWrite, AuditKindRead or AuditKindAll.
+	Kind string
+	// Since and Until bound created_at: Since <= created_at < Until.
+	Since, Until *time.Time
+	Limit        int
+	Cursor       string
 }
 
-// ListAudit returns audit entries, newest first, and the next page's
-// cursor. Errors: EINVALID (bad cursor).
+func (f AuditFilter) validate() error {
+	switch f.Kind {
+	case AuditKindAll, AuditKindWrite, AuditKindRead:
+	default:
+		return ferry.Invalid("kind", "kind must be write or read (or empty for both)")
+	}
+	if !utf8.ValidString(f.Actor) || len(f.Actor) > maxEmailLen {
+		return ferry.Invalid("actor", "actor must be at most %d bytes of valid UTF-8", maxEmailLen)
+	}
+	if !utf8.ValidString(f.Action) || len(f.Action) > 100 {
+		return ferry.Invalid("action", "action must be at most 100 bytes of valid UTF-8")
+	}
+	if f.Since != nil && f.Until != nil && !f.Since.Before(*f.Until) {
+		return ferry.Invalid("until", "until must be after since")
+	}
+	return nil
+}
+
+// ListAudit returns the audit entries f selects, newest first, with each
+// tenant's current name, and the next page's cursor. Errors: EINVALID
+// (bad filter or cursor).
 func (s *Service) ListAudit(ctx context.Context, f AuditFilter) ([]AuditEntry, string, error) {
+	if err := f.validate(); err != nil {
+		return nil, "", err
+	}
 	limit := page.Request{Limit: f.Limit}.Size()
 	cur, err := page.DecodeSeq(f.Cursor)
 	if err != nil {
 		return nil, "", err
 	}
-	q := s.db.WithContext(ctx).Order("id DESC").Limit(limit + 1)
+	q := s.db.WithContext(ctx).Table("audit_log AS a").
+		Select("a.id, a.staff_id, a.actor_email, a.tenant_id, coalesce(t.name, '') AS tenant_name, a.action, a.reason, a.detail, a.created_at").
+		Joins("LEFT JOIN tenants t ON t.id = a.tenant_id").
+		Order("a.id DESC").Limit(limit + 1)
 	if f.TenantID != nil {
-		q = q.Scopes(forTenant(*f.TenantID))
+		q = q.Where("a.tenant_id = ?", *f.TenantID)
+	}
+	if a := strings.TrimSpace(f.Actor); a != "" {
+		// Escape LIKE wildcards so the text is matched literally.
+		pattern := "%" + strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(strings.ToLower(a)) + "%"
+		q = q.Where("lower(a.actor_email) LIKE ?", pattern)
+	}
+	if f.Action != "" {
+		q = q.Where("a.action = ?", f.Action)
+	}
+	switch f.Kind {
+	case AuditKindWrite:
+		q = q.Where("a.action IN ?", AuditWriteActions())
+	case AuditKindRead:
+		q = q.Where("a.action NOT IN ?", AuditWriteActions())
+	}
+	if f.Since != nil {
+		q = q.Where("a.created_at >= ?", *f.Since)
+	}
+	if f.Until != nil {
+		q = q.Where("a.created_at < ?", *f.Until)
 	}
 	if cur.Seq > 0 {
-		q = q.Where("id < ?", cur.Seq)
+		q = q.Where("a.id < ?", cur.Seq)
 	}
-	var rows []auditRow
-	if err := q.Find(&rows).Error; err != nil {
+	var rows []auditListRow
+	if err := q.Scan(&rows).Error; err != nil {
 		return nil, "", fmt.Errorf("list audit log: %w", err)
 	}
-	rows, next := page.Trim(rows, limit, func(r auditRow) page.Cursor { return page.Cursor{Seq: r.ID} })
+	rows, next := page.Trim(rows, limit, func(r auditListRow) page.Cursor { return page.Cursor{Seq: r.ID} })
 	out := make([]AuditEntry, len(rows))
 	for i, r := range rows {
-		out[i] = AuditEntry{ID: r.ID, ActorEmail: r.ActorEmail, TenantID: r.TenantID, Action: r.Action,
-			Reason: r.Reason, Detail: json.RawMessage(r.Detail), CreatedAt: r.CreatedAt}
+		out[i] = AuditEntry{ID: r.ID, ActorEmail: r.ActorEmail, TenantID: r.TenantID, TenantName: r.TenantName,
+			Action: r.Action, Write: IsAuditWrite(r.Action), Reason: r.Reason, Detail: json.RawMessage(r.Detail), CreatedAt: r.CreatedAt}
 		if r.StaffID != nil {
 			out[i].StaffID = *r.StaffID
 		}
 	}
 	return out, next, nil
+}
+
+// auditListRow is an audit_log row with its tenant's name.
+type auditListRow struct {
+	ID         int64
+	StaffID    *uuid.UUID
+	ActorEmail string
+	TenantID   *uuid.UUID
+	TenantName string
+	Action     string
+	Reason     string
+	Detail     string
+	CreatedAt  time.Time
 }

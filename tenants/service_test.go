@@ -301,6 +301,62 @@ func TestAuditAndTenantSearch(t *testing.T) {
 	if _, _, err := b.svc.ListAudit(ctx, AuditFilter{Cursor: "garbage!"}); ferry.ErrorCode(err) != ferry.EINVALID {
 		t.Errorf("bad cursor: %v", err)
 	}
+	// Filters: three replays (writes) and a search (a read without a
+	// tenant), one view of acme, and a lift by another staff member.
+	if err := b.svc.Audit(ctx, staff, &acme.TenantID, AuditViewTenant, "", nil); err != nil {
+		t.Fatal(err)
+	}
+	kim := staff
+	kim.Email = "kim@ferry.dev"
+	if err := b.svc.Audit(ctx, kim, &acme.TenantID, AuditLiftRestriction, "paid by wire", nil); err != nil {
+		t.Fatal(err)
+	}
+	tenantID := acme.TenantID
+	count := func(f AuditFilter) int {
+		t.Helper()
+		f.Limit = 100
+		out, _, err := b.svc.ListAudit(ctx, f)
+		if err != nil {
+			t.Fatalf("ListAudit(%+v): %v", f, err)
+		}
+		for _, e := range out {
+			if e.Write != IsAuditWrite(e.Action) {
+				t.Errorf("entry %s marked write=%v", e.Action, e.Write)
+			}
+			if e.TenantID != nil && e.TenantName == "" {
+				t.Errorf("entry %s names no tenant", e.Action)
+			}
+		}
+		return len(out)
+	}
+	later, earlier := b.now.Add(time.Hour), b.now.Add(-time.Hour)
+	for name, tc := range map[string]struct {
+		f    AuditFilter
+		want int
+	}{
+		"writes":          {AuditFilter{Kind: AuditKindWrite}, 4},
+		"reads":           {AuditFilter{Kind: AuditKindRead}, 2},
+		"acme reads":      {AuditFilter{Kind: AuditKindRead, TenantID: &tenantID}, 1},
+		"by kim":          {AuditFilter{Actor: "KIM@"}, 1},
+		"by sam, writes":  {AuditFilter{Actor: "sam", Kind: AuditKindWrite}, 3},
+		"wildcard actor":  {AuditFilter{Actor: "%"}, 0},
+		"replays":         {AuditFilter{Action: AuditReplay}, 3},
+		"since the start": {AuditFilter{Since: &earlier}, 6},
+		"from later on":   {AuditFilter{Since: &later}, 0},
+		"until earlier":   {AuditFilter{Until: &earlier}, 0},
+	} {
+		if got := count(tc.f); got != tc.want {
+			t.Errorf("%s: %d entries, want %d", name, got, tc.want)
+		}
+	}
+	if lifts, _, _ := b.svc.ListAudit(ctx, AuditFilter{Action: AuditLiftRestriction}); len(lifts) != 1 || lifts[0].TenantName != "Org" || !lifts[0].Write {
+		t.Errorf("lift entries = %+v", lifts)
+	}
+	for _, f := range []AuditFilter{{Kind: "everything"}, {Since: &later, Until: &earlier}} {
+		if _, _, err := b.svc.ListAudit(ctx, f); ferry.ErrorCode(err) != ferry.EINVALID {
+			t.Errorf("ListAudit(%+v): %v, want invalid", f, err)
+		}
+	}
 	if _, err := ValidateReason("  "); ferry.ErrorCode(err) != ferry.EINVALID {
 		t.Errorf("blank reason accepted: %v", err)
 	}

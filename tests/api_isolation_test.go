@@ -32,6 +32,7 @@ var notTenantScoped = map[string]bool{
 	"GET /staff/tenants/:id/replays/:replay_id": true, "GET /staff/audit": true,
 	"GET /staff/tenants/:id/billing": true, "POST /staff/tenants/:id/billing/lift-restriction": true,
 	"GET /me/notifications": true, "PUT /me/notifications": true, "GET /staff/events/:event_id": true,
+	"POST /staff/tenants/:id/replays/preview": true, "GET /staff/tenants/:id/endpoints/:endpoint_id/attempts": true,
 }
 
 // TestTenantIsolation: for every tenant-scoped route, a second tenant —
@@ -124,6 +125,7 @@ func TestTenantIsolation(t *testing.T) {
 			{"POST", "/events/" + ev.ID + "/replay", map[string]string{"endpoint_id": ep.ID}, 404}},
 		"POST /deliveries/:id/replay": {{"POST", "/deliveries/" + delivery + "/replay", nil, 404}},
 		"POST /replays":               {{"POST", "/replays", map[string]string{"endpoint_id": ep.ID}, 404}},
+		"POST /replays/preview":       {{"POST", "/replays/preview", map[string]string{"endpoint_id": ep.ID}, 404}, {"POST", "/replays/preview", map[string]string{}, 0}},
 		"GET /replays":                {{"GET", "/replays", nil, 0}},
 		"GET /replays/:id":            {{"GET", "/replays/" + job.ID, nil, 404}},
 		"POST /replays/:id/cancel":    {{"POST", "/replays/" + job.ID + "/cancel", nil, 404}},

@@ -71,6 +71,11 @@ var roleTable = map[string]string{
 	"POST /endpoints/:id/consumer-tokens":              "++-+-",
 	"GET /endpoints/:id/consumer-tokens":               "++-+-",
 	"DELETE /endpoints/:id/consumer-tokens/:token_id":  "++-+-",
+
+	// Replay preview counts, and the staff console's endpoint attempt log.
+	"POST /replays/preview":                                  "++-+-",
+	"POST /staff/tenants/:id/replays/preview":                "----+",
+	"GET /staff/tenants/:id/endpoints/:endpoint_id/attempts": "----+",
 }
 
 // publicRoutes need no credentials.
@@ -105,7 +110,7 @@ func roleBody(route string, n int) any {
 		return map[string]bool{"endpoint_health": true, "quota": true, "invoices": true}
 	case "PUT /billing/plan":
 		return map[string]string{"plan": "pro"}
-	case "POST /replays", "POST /events/:id/replay":
+	case "POST /replays", "POST /events/:id/replay", "POST /replays/preview", "POST /staff/tenants/:id/replays/preview":
 		return map[string]string{}
 	}
 	return nil

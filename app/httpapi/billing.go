@@ -18,10 +18,6 @@ func (s *server) billingRoutes(api fiber.Router) {
 	api.Post("/staff/tenants/:id/billing/lift-restriction", s.auth(staffOnly, tenants.RoleViewer), s.staffLiftRestriction)
 }
 
-// auditLiftRestriction is the audit action of lifting a tenant's
-// overdue-invoice restriction.
-const auditLiftRestriction = "billing.lift_restriction"
-
 func (s *server) getBilling(c *fiber.Ctx) error {
 	o, err := s.Billing.Overview(c.UserContext(), principal(c).TenantID)
 	if err != nil {
@@ -118,7 +114,7 @@ func (s *server) staffLiftRestriction(c *fiber.Ctx) error {
 	if _, err := s.Tenants.Tenant(ctx, id); err != nil {
 		return err
 	}
-	if err := s.Tenants.Audit(ctx, p, &id, auditLiftRestriction, reason, nil); err != nil {
+	if err := s.Tenants.Audit(ctx, p, &id, tenants.AuditLiftRestriction, reason, nil); err != nil {
 		return err
 	}
 	if _, err := s.Billing.LiftPaymentRestriction(ctx, id, p.Actor()); err != nil {

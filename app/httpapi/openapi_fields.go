@@ -62,6 +62,16 @@ func schemaName(t reflect.Type) string {
 		return "ReplayJob"
 	case reflect.TypeFor[delivery.ReplayFilter]():
 		return "ReplayFilter"
+	case reflect.TypeFor[delivery.EndpointRef]():
+		return "EndpointRef"
+	case reflect.TypeFor[delivery.ReplayPreview]():
+		return "ReplayPreview"
+	case reflect.TypeFor[delivery.EndpointCounts]():
+		return "EndpointCounts"
+	case reflect.TypeFor[delivery.Backlog]():
+		return "Backlog"
+	case reflect.TypeFor[staffTenantHealth]():
+		return "StaffTenantHealth"
 	case reflect.TypeFor[meResponse]():
 		return "Me"
 	case reflect.TypeFor[apiKeyCreated]():
@@ -173,8 +183,10 @@ func domainFields() map[reflect.Type]map[string]fieldSpec {
 			"prefix": {description: "visible prefix, e.g. fry_live_ab12cd"},
 		},
 		reflect.TypeFor[tenants.AuditEntry](): {
-			"id":     {description: "opaque"},
-			"detail": {description: "what the action was about (query, filters, ids)"},
+			"id":          {description: "opaque"},
+			"tenant_name": {description: "the tenant's name now; empty without a tenant or once it is deleted"},
+			"write":       {description: "the action changed something (replay, restriction lift); false for views"},
+			"detail":      {description: "what the action was about (query, filters, ids)"},
 		},
 		reflect.TypeFor[delivery.EndpointInput](): {
 			"url":                   {format: "uri", description: "required for kind http; none for kind queue"},
@@ -234,6 +246,13 @@ func domainFields() map[reflect.Type]map[string]fieldSpec {
 			"total": {description: "matching deliveries"},
 			"done":  {description: "re-queued so far"},
 			"error": {description: "why a failed job failed"},
+		},
+		reflect.TypeFor[delivery.ReplayPreview](): {
+			"matched": {description: "deliveries the filter selects now (to enabled endpoints)"},
+			"until":   {description: "end of the range counted: the filter's until, or now"},
+		},
+		reflect.TypeFor[delivery.EndpointCounts](): {
+			"failing": {description: "enabled endpoints whose attempts all fail since failing_since"},
 		},
 		reflect.TypeFor[delivery.ReplayFilter](): {
 			"status":     {description: "delivery status; empty: any"},

@@ -92,6 +92,8 @@ func TestOpenAPIDescribesLiveResponses(t *testing.T) {
 
 	key.call(202, "POST /events/{id}/replay", map[string]any{}, ev)
 	key.call(202, "POST /deliveries/{id}/replay", nil, delivery)
+	key.call(200, "POST /replays/preview", map[string]any{"endpoint_id": ep, "status": "succeeded"})
+	key.call(422, "POST /replays/preview", map[string]any{"status": "nope"})
 	job := key.call(202, "POST /replays", map[string]any{"endpoint_id": ep, "status": "succeeded"}).str(t, "id")
 	key.call(200, "GET /replays", nil)
 	key.call(200, "GET /replays/{id}", nil, job)
@@ -153,6 +155,9 @@ func TestOpenAPIDescribesLiveResponses(t *testing.T) {
 	staff.call(202, "POST /staff/tenants/{id}/replays", map[string]string{"reason": "ticket 1", "event_id": ev}, tenantID)
 	staffJob := staff.call(202, "POST /staff/tenants/{id}/replays", map[string]string{"reason": "ticket 2", "status": "succeeded"}, tenantID).str(t, "id")
 	staff.call(200, "GET /staff/tenants/{id}/replays/{replay_id}", nil, tenantID, staffJob)
+	staff.call(200, "POST /staff/tenants/{id}/replays/preview", map[string]string{"status": "succeeded"}, tenantID)
+	staff.call(200, "GET /staff/tenants/{id}/endpoints/{endpoint_id}/attempts", nil, tenantID, ep)
+	staff.call(404, "GET /staff/tenants/{id}/endpoints/{endpoint_id}/attempts", nil, tenantID, uuid.NewString())
 	staff.call(200, "GET /staff/audit", nil)
 	staff.call(200, "GET /staff/tenants/{id}/billing", nil, tenantID)
 	staff.call(200, "POST /staff/tenants/{id}/billing/lift-restriction", map[string]string{"reason": "ticket 3"}, tenantID)

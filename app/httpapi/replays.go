@@ -135,6 +135,24 @@ func (s *server) createReplay(c *fiber.Ctx) error {
 	return c.Status(fiber.StatusAccepted).JSON(job)
 }
 
+// previewReplay: POST /replays/preview, how many deliveries POST /replays
+// with the same body would re-send now; nothing is started.
+func (s *server) previewReplay(c *fiber.Ctx) error {
+	var in bulkReplayInput
+	if err := decodeOptional(c, &in); err != nil {
+		return err
+	}
+	f, err := in.filter()
+	if err != nil {
+		return err
+	}
+	res, err := s.Delivery.PreviewReplay(c.UserContext(), principal(c).TenantID, f)
+	if err != nil {
+		return err
+	}
+	return c.JSON(res)
+}
+
 func (s *server) listReplays(c *fiber.Ctx) error {
 	pg, err := pageRequest(c)
 	if err != nil {

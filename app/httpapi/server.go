@@ -136,6 +136,7 @@ func New(d Deps) *fiber.App {
 	api.Post("/events/:id/replay", s.auth(sessionOrKey, tenants.RoleAdmin), s.replayEvent)
 	api.Post("/deliveries/:id/replay", s.auth(sessionOrKey, tenants.RoleAdmin), s.replayDelivery)
 	api.Post("/replays", s.auth(sessionOrKey, tenants.RoleAdmin), s.createReplay)
+	api.Post("/replays/preview", s.auth(sessionOrKey, tenants.RoleAdmin), s.previewReplay)
 	api.Get("/replays", s.auth(sessionOrKey, tenants.RoleAdmin), s.listReplays)
 	api.Get("/replays/:id", s.auth(sessionOrKey, tenants.RoleAdmin), s.getReplay)
 	api.Post("/replays/:id/cancel", s.auth(sessionOrKey, tenants.RoleAdmin), s.cancelReplay)
@@ -154,6 +155,8 @@ func New(d Deps) *fiber.App {
 	api.Get("/staff/events/:event_id", staff, s.staffLookupEvent)
 	api.Post("/staff/tenants/:id/replays", staff, s.staffReplay)
 	api.Get("/staff/tenants/:id/replays/:replay_id", staff, s.staffGetReplay)
+	api.Post("/staff/tenants/:id/replays/preview", staff, s.staffPreviewReplay)
+	api.Get("/staff/tenants/:id/endpoints/:endpoint_id/attempts", staff, s.staffEndpointAttempts)
 	api.Get("/staff/audit", staff, s.staffAudit)
 
 	s.billingRoutes(api)

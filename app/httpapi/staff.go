@@ -38,12 +38,13 @@ func (s *server) staffSearchTenants(c *fiber.Ctx) error {
 	return c.JSON(newList(found, next))
 }
 
-// staffTenantView is a tenant as the staff console shows it; custom
-// header values of its endpoints are redacted.
+// staffTenantView is a tenant as the staff console shows it, with its
+// usage and health; custom header values of its endpoints are redacted.
 type staffTenantView struct {
 	tenants.Tenant
 	Members   []tenants.User      `json:"members"`
 	Endpoints []delivery.Endpoint `json:"endpoints"`
+	Health    staffTenantHealth   `json:"health"`
 }
 
 func (s *server) staffGetTenant(c *fiber.Ctx) error {
@@ -63,7 +64,11 @@ func (s *server) staffGetTenant(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(staffTenantView{Tenant: t, Members: members, Endpoints: eps})
+	health, err := s.tenantHealth(ctx, t.ID)
+	if err != nil {
+		return err
+	}
+	return c.JSON(staffTenantView{Tenant: t, Members: members, Endpoints: eps, Health: health})
 }
 
 func (s *server) staffListEvents(c *fiber.Ctx) error {
@@ -93,7 +98,13 @@ func (s *server) staffListEvents(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(newList(events, next))
+	// With their deliveries, so the console shows each one's status and
+	// endpoint as the portal does.
+	detailed, err := s.Delivery.WithDeliveries(c.UserContext(), t.ID, events)
+	if err != nil {
+		return err
+	}
+	return c.JSON(newList(detailed, next))
 }
 
 func (s *server) staffGetEvent(c *fiber.Ctx) error {
@@ -191,22 +202,81 @@ func (s *server) staffGetReplay(c *fiber.Ctx) error {
 	return c.JSON(job)
 }
 
+// staffAudit: GET /staff/audit, the audit log filtered by tenant, actor,
+// action, kind (write or read) and time range, newest first.
 func (s *server) staffAudit(c *fiber.Ctx) error {
 	pg, err := pageRequest(c)
 	if err != nil {
 		return err
 	}
-	f := tenants.AuditFilter{Limit: pg.Limit, Cursor: pg.Cursor}
-	if v := c.Query("tenant_id"); v != "" {
-		id, err := uuid.Parse(v)
-		if err != nil {
-			return ferry.Invalid("tenant_id", "tenant_id must be a UUID")
-		}
-		f.TenantID = &id
+	f := tenants.AuditFilter{Limit: pg.Limit, Cursor: pg.Cursor, Actor: c.Query("actor"), Action: c.Query("action"), Kind: c.Query("kind")}
+	if f.TenantID, err = queryUUID(c, "tenant_id"); err != nil {
+		return err
+	}
+	if f.Since, err = queryTime(c, "since"); err != nil {
+		return err
+	}
+	if f.Until, err = queryTime(c, "until"); err != nil {
+		return err
 	}
 	entries, next, err := s.Tenants.ListAudit(c.UserContext(), f)
 	if err != nil {
 		return err
 	}
 	return c.JSON(newList(entries, next))
+}
+
+// staffEndpointAttempts: GET /staff/tenants/:id/endpoints/:endpoint_id/attempts,
+// an endpoint's attempt log as staff see it (receiver credentials
+// redacted), newest first.
+func (s *server) staffEndpointAttempts(c *fiber.Ctx) error {
+	t, err := s.staffTenant(c)
+	if err != nil {
+		return err
+	}
+	endpointID, err := uuid.Parse(c.Params("endpoint_id"))
+	if err != nil {
+		return ferry.NotFound("endpoint")
+	}
+	pg, err := pageRequest(c)
+	if err != nil {
+		return err
+	}
+	outcome := c.Query("outcome")
+	if err := s.Tenants.Audit(c.UserContext(), principal(c), &t.ID, tenants.AuditEndpointAttempts, "",
+		fiber.Map{"endpoint_id": endpointID, "outcome": outcome}); err != nil {
+		return err
+	}
+	attempts, next, err := s.Delivery.StaffEndpointAttempts(c.UserContext(), t.ID, endpointID, outcome, pg)
+	if err != nil {
+		return err
+	}
+	return c.JSON(newList(attempts, next))
+}
+
+// staffPreviewReplay: POST /staff/tenants/:id/replays/preview, how many
+// deliveries a bulk replay with these filters would re-send. It changes
+// nothing, so it needs no reason; it is audited as a read.
+func (s *server) staffPreviewReplay(c *fiber.Ctx) error {
+	t, err := s.staffTenant(c)
+	if err != nil {
+		return err
+	}
+	var in bulkReplayInput
+	if err := decodeOptional(c, &in); err != nil {
+		return err
+	}
+	f, err := in.filter()
+	if err != nil {
+		return err
+	}
+	if err := s.Tenants.Audit(c.UserContext(), principal(c), &t.ID, tenants.AuditPreviewReplay, "",
+		fiber.Map{"endpoint_id": f.EndpointID, "event_type": f.EventType, "since": f.Since, "until": f.Until, "status": f.Status}); err != nil {
+		return err
+	}
+	res, err := s.Delivery.PreviewReplay(c.UserContext(), t.ID, f)
+	if err != nil {
+		return err
+	}
+	return c.JSON(res)
 }

@@ -19,7 +19,8 @@ import { ReplaysPage } from './pages/Replays'
 import { ApiKeysPage } from './pages/ApiKeys'
 import { MembersPage } from './pages/Members'
 import { BillingPage } from './pages/Billing'
-import { StaffTenantsPage, StaffTenantPage, StaffEventPage, StaffAuditPage } from './pages/Staff'
+import { StaffTenantsPage, StaffTenantPage, StaffEventPage, StaffEndpointPage } from './pages/Staff'
+import { StaffAuditPage } from './pages/StaffAudit'
 
 type Route = { pattern: string; label?: string; render: (p: Record<string, string>) => ReactNode }
 
@@ -40,6 +41,7 @@ const staffRoutes: Route[] = [
   { pattern: '/staff', label: 'Tenants', render: () => <StaffTenantsPage /> },
   { pattern: '/staff/tenants/:id', render: (p) => <StaffTenantPage id={p.id} /> },
   { pattern: '/staff/tenants/:id/events/:eventId', render: (p) => <StaffEventPage tenantId={p.id} eventId={p.eventId} /> },
+  { pattern: '/staff/tenants/:id/endpoints/:endpointId', render: (p) => <StaffEndpointPage tenantId={p.id} endpointId={p.endpointId} /> },
   { pattern: '/staff/audit', label: 'Audit log', render: () => <StaffAuditPage /> },
   { pattern: '/staff/account', render: () => <AccountPage /> },
 ]

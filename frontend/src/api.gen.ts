@@ -728,6 +728,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/replays/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Count the deliveries a bulk replay would re-send (starts nothing) */
+        post: operations["CountTheDeliveriesABulkReplayWouldReSendStartsNothing"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/replays/{id}": {
         parameters: {
             query?: never;
@@ -864,6 +881,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/staff/tenants/{id}/endpoints/{endpoint_id}/attempts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Staff list an endpoint's attempts */
+        get: operations["StaffListAnEndpointSAttempts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/staff/tenants/{id}/events": {
         parameters: {
             query?: never;
@@ -909,6 +943,23 @@ export interface paths {
         put?: never;
         /** Staff replay */
         post: operations["StaffReplay"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/staff/tenants/{id}/replays/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Staff count the deliveries a bulk replay would re-send */
+        post: operations["StaffCountTheDeliveriesABulkReplayWouldReSend"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1038,6 +1089,10 @@ export interface components {
             staff_id: string;
             /** Format: uuid */
             tenant_id: string | null;
+            /** @description the tenant's name now; empty without a tenant or once it is deleted */
+            tenant_name: string;
+            /** @description the action changed something (replay, restriction lift); false for views */
+            write: boolean;
         };
         Backlog: {
             /** Format: date-time */
@@ -1178,6 +1233,19 @@ export interface components {
             /** @description empty for kind queue */
             url: string;
         };
+        EndpointCounts: {
+            /** Format: int64 */
+            disabled: number;
+            /** Format: int64 */
+            enabled: number;
+            /**
+             * Format: int64
+             * @description enabled endpoints whose attempts all fail since failing_since
+             */
+            failing: number;
+            /** Format: int64 */
+            total: number;
+        };
         EndpointCreated: {
             /** Format: date-time */
             created_at: string;
@@ -1247,6 +1315,14 @@ export interface components {
             rate_limit_per_second?: number | null;
             timeout_seconds?: number | null;
             url?: string | null;
+        };
+        EndpointRef: {
+            enabled: boolean;
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            kind: "http" | "queue";
+            url: string;
         };
         EndpointStatsLine: {
             /** Format: int64 */
@@ -1581,6 +1657,18 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
+        ReplayPreview: {
+            /**
+             * Format: int64
+             * @description deliveries the filter selects now (to enabled endpoints)
+             */
+            matched: number;
+            /**
+             * Format: date-time
+             * @description end of the range counted: the filter's until, or now
+             */
+            until: string;
+        };
         ReplayResult: {
             deliveries: string[] | null;
             /** Format: uuid */
@@ -1667,6 +1755,7 @@ export interface components {
             /** @description the JSON payload */
             data: unknown;
             deliveries: components["schemas"]["Delivery"][] | null;
+            endpoints: components["schemas"]["EndpointRef"][];
             /** Format: uuid */
             id: string;
             idempotency_key?: string;
@@ -1704,11 +1793,26 @@ export interface components {
             /** Format: date-time */
             created_at: string;
             endpoints: components["schemas"]["Endpoint"][] | null;
+            health: components["schemas"]["StaffTenantHealth"];
             /** Format: uuid */
             id: string;
             members: components["schemas"]["Member"][] | null;
             name: string;
             plan: string;
+        };
+        StaffTenantHealth: {
+            backlog: components["schemas"]["Backlog"];
+            endpoints: components["schemas"]["EndpointCounts"];
+            /** Format: int64 */
+            failed_24h: number;
+            payment_overdue: boolean;
+            plan: components["schemas"]["Entitlements"];
+            quota_exhausted: boolean;
+            /** Format: int64 */
+            succeeded_24h: number;
+            /** Format: double */
+            success_rate_24h: number | null;
+            usage: components["schemas"]["BillingUsage"];
         };
         Stats: {
             /** Format: int64 */
@@ -3378,6 +3482,36 @@ export interface operations {
             429: components["responses"]["Error429"];
         };
     };
+    CountTheDeliveriesABulkReplayWouldReSendStartsNothing: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["BulkReplayInput"];
+            };
+        };
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReplayPreview"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+        };
+    };
     GetBulkReplayProgress: {
         parameters: {
             query?: never;
@@ -3435,6 +3569,16 @@ export interface operations {
             query?: {
                 /** @description only entries about this tenant */
                 tenant_id?: string;
+                /** @description part of the staff member's email */
+                actor?: string;
+                /** @description one action, e.g. replay */
+                action?: string;
+                /** @description write: actions that changed something; read: views; absent: both */
+                kind?: "write" | "read";
+                /** @description created at or after (RFC 3339) */
+                since?: string;
+                /** @description created before (RFC 3339) */
+                until?: string;
                 /** @description page size (1-200, default 50) */
                 limit?: number;
                 /** @description next_cursor of the previous page */
@@ -3612,6 +3756,45 @@ export interface operations {
             429: components["responses"]["Error429"];
         };
     };
+    StaffListAnEndpointSAttempts: {
+        parameters: {
+            query?: {
+                /** @description only attempts with this outcome */
+                outcome?: "success" | "retry" | "dropped";
+                /** @description page size (1-200, default 50) */
+                limit?: number;
+                /** @description next_cursor of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+                endpoint_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Attempt"][];
+                        /** @description pass as cursor for the next page; null on the last */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+        };
+    };
     StaffListTenantEvents: {
         parameters: {
             query?: {
@@ -3645,7 +3828,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["Event"][];
+                        data: components["schemas"]["EventDetail"][];
                         /** @description pass as cursor for the next page; null on the last */
                         next_cursor: string | null;
                     };
@@ -3707,6 +3890,38 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ReplayResult"] | components["schemas"]["ReplayJob"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+        };
+    };
+    StaffCountTheDeliveriesABulkReplayWouldReSend: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["BulkReplayInput"];
+            };
+        };
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReplayPreview"];
                 };
             };
             400: components["responses"]["Error400"];

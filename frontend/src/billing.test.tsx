@@ -67,3 +67,22 @@ describe('BillingPage payment step', () => {
     await screen.findByText(/declined the payment method/)
   })
 })
+
+describe('BillingPage limits', () => {
+  it('warns at the endpoint limit and near the quota, with one number format', async () => {
+    renderBilling(overview({ endpoints: 3, usage: { period: '2026-11', period_start: '', period_end: '', events: 8500, attempts: 12345 } }), () => new Response('', { status: 500 }))
+    expect((await screen.findByTestId('endpoint-limit')).textContent).toContain('3 of 3 endpoints')
+    expect(screen.getByTestId('quota-near').textContent).toBe("85.0% of this month's 10,000 events used. At the limit new events are refused until next month; upgrade to keep sending.")
+    expect(screen.getByText('8,500 of 10,000 included')).toBeTruthy()
+    expect(screen.getByText('8,500 of 10,000 (85%)')).toBeTruthy()
+    expect(screen.getByText('12,345')).toBeTruthy()
+    expect(screen.getByTestId('attempts-note').textContent).toMatch(/every few minutes/)
+  })
+
+  it('says nothing below the limits', async () => {
+    renderBilling(overview({ endpoints: 2 }), () => new Response('', { status: 500 }))
+    await screen.findByText('1 of 10,000 included')
+    expect(screen.queryByTestId('endpoint-limit')).toBeNull()
+    expect(screen.queryByTestId('quota-near')).toBeNull()
+  })
+})

@@ -1,6 +1,7 @@
 // components.tsx holds the portal's small shared building blocks.
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react'
 import type { ApiError } from './api'
+import { formatCount } from './format'
 import type { PagedList } from './paging'
 
 /** ErrorMessage shows an API error (or any error) as an alert: the message only, never codes or field names. */
@@ -44,7 +45,7 @@ const statusTone: Record<string, string> = {
   succeeded: 'ok', success: 'ok', enabled: 'ok', completed: 'ok', active: 'ok', healthy: 'ok',
   pending: 'info', queued: 'info', running: 'info', idle: 'info',
   retrying: 'warn', retry: 'warn', failing: 'bad', cancelled: 'warn', disabled: 'warn', degraded: 'warn',
-  dropped: 'bad', exhausted: 'bad', failed: 'bad', revoked: 'bad',
+  dropped: 'bad', exhausted: 'bad', failed: 'bad', revoked: 'bad', change: 'warn',
 }
 
 /** Badge renders a status word with a colour and the word itself (never colour alone). */
@@ -146,7 +147,7 @@ export function ProgressBar({ value, max, label }: { value: number; max: number;
       >
         <div className="progress-fill" style={{ width: `${pct}%` }} />
       </div>
-      <span className="muted">{max > 0 ? `${value} / ${max} (${pct}%)` : `${value} so far`}</span>
+      <span className="muted">{max > 0 ? `${formatCount(value)} of ${formatCount(max)} (${pct}%)` : `${formatCount(value)} so far`}</span>
     </div>
   )
 }

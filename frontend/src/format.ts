@@ -70,3 +70,12 @@ export function formatMoney(minor: number, currency = 'USD'): string {
 export function formatCount(n: number): string {
   return new Intl.NumberFormat().format(n)
 }
+
+/** formatAge renders a number of seconds as an age: "40 s", "5 min", "3 h", "2 d"; 0 as "—". */
+export function formatAge(seconds: number): string {
+  if (!Number.isFinite(seconds) || seconds <= 0) return '—'
+  if (seconds < 60) return `${Math.round(seconds)} s`
+  if (seconds < 3600) return `${Math.round(seconds / 60)} min`
+  if (seconds < 86400) return `${Math.round(seconds / 3600)} h`
+  return `${formatCount(Math.round(seconds / 86400))} d`
+}

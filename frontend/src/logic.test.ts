@@ -3,7 +3,8 @@ import { FormError, fromEndpoint, parseEventTypes, parseHeaders, toEndpointBody,
 import { firstPage, nextTrail, prevTrail } from './paging'
 import { bulkReplayBody, jobProgress } from './replayJob'
 import { chartBuckets, endpointHealth, healthSummary, linesById, rateOf, troubledEndpoints } from './stats'
-import { formatDuration } from './format'
+import { formatAge, formatCount, formatDuration } from './format'
+import { auditFiltersFrom, auditQuery } from './pages/StaffAudit'
 import { fieldError, sentence } from './components'
 import { labelEvery, labelX } from './Chart'
 import { attemptsText } from './pages/Events'
@@ -129,5 +130,21 @@ describe('replay jobs', () => {
     expect(bulkReplayBody({ endpointId: 'e1', eventType: ' ', since: '', until: '2026-11-22T00:00:00.000Z', status: 'exhausted' }))
       .toEqual({ endpoint_id: 'e1', until: '2026-11-22T00:00:00.000Z', status: 'exhausted' })
     expect(bulkReplayBody({ endpointId: '', eventType: '', since: '', until: '', status: '', reason: ' ticket 1 ' })).toEqual({ reason: 'ticket 1' })
+    expect(bulkReplayBody({ endpointId: '', eventType: '', since: '', until: '', status: 'any' })).toEqual({})
+  })
+  it('reads audit filters from the URL, changes only by default', () => {
+    expect(auditFiltersFrom(new URLSearchParams(''))).toEqual({ kind: 'write', tenant_id: '', actor: '', action: '', since: '', until: '' })
+    const f = auditFiltersFrom(new URLSearchParams('kind=all&tenant_id=t1&actor=sam'))
+    expect(f.kind).toBe('all')
+    expect(auditQuery(f)).toEqual({ kind: '', tenant_id: 't1', actor: 'sam', action: '', since: '', until: '' })
+    expect(auditQuery(auditFiltersFrom(new URLSearchParams('kind=bogus'))).kind).toBe('write')
+  })
+  it('formats ages and counts', () => {
+    expect(formatAge(0)).toBe('—')
+    expect(formatAge(42)).toBe('42 s')
+    expect(formatAge(300)).toBe('5 min')
+    expect(formatAge(3 * 3600)).toBe('3 h')
+    expect(formatAge(2 * 86400)).toBe('2 d')
+    expect(formatCount(10000)).toBe('10,000')
   })
 })

@@ -19,14 +19,27 @@ export function jobProgress(job: Pick<ReplayJob, 'state' | 'done' | 'total'>): J
 /** ReplayBody starts a bulk replay: the filters, and for staff the reason. */
 export type ReplayBody = BulkReplayInput & Partial<Pick<StaffReplayInput, 'reason'>>
 
-/** bulkReplayBody builds POST /api/v1/replays from the form, leaving out empty fields. */
-export function bulkReplayBody(f: { endpointId: string; eventType: string; since: string; until: string; status: DeliveryStatus | ''; reason?: string }): ReplayBody {
+/** StatusChoice is the bulk replay form's status: unchosen (""), any status, or one. */
+export type StatusChoice = '' | 'any' | DeliveryStatus
+
+/** statusChoices are the statuses a bulk replay offers, each saying what it means. */
+export const statusChoices: readonly { value: Exclude<StatusChoice, ''>; label: string }[] = [
+  { value: 'exhausted', label: 'exhausted (retries used up)' },
+  { value: 'dropped', label: 'dropped (refused by the receiver)' },
+  { value: 'retrying', label: 'retrying' },
+  { value: 'succeeded', label: 'succeeded' },
+  { value: 'pending', label: 'pending' },
+  { value: 'any', label: 'any status' },
+]
+
+/** bulkReplayBody builds POST /api/v1/replays from the form, leaving out empty fields ("any" status sends none). */
+export function bulkReplayBody(f: { endpointId: string; eventType: string; since: string; until: string; status: StatusChoice; reason?: string }): ReplayBody {
   const body: ReplayBody = {}
   if (f.endpointId) body.endpoint_id = f.endpointId
   if (f.eventType.trim()) body.event_type = f.eventType.trim()
   if (f.since) body.since = f.since
   if (f.until) body.until = f.until
-  if (f.status) body.status = f.status
+  if (f.status && f.status !== 'any') body.status = f.status
   if (f.reason !== undefined) body.reason = f.reason.trim()
   return body
 }

@@ -72,3 +72,6 @@ export type TenantStats = Schemas['TenantStats']
 export type EndpointStatsLine = Schemas['EndpointStatsLine']
 
 export type ApiError = Schemas['Error']
+export type ReplayPreview = Schemas['ReplayPreview']
+export type StaffTenantHealth = Schemas['StaffTenantHealth']
+export type EndpointRef = Schemas['EndpointRef']

@@ -18,7 +18,7 @@ before(async () => {
   if (!info?.ok) throw new Error(`no mail catcher at ${MAIL_API}: start it with  eval "$(bash scripts/mail.sh start)"`)
   stack = new Stack()
   // Staff must use a second factor, as in production.
-  await stack.start({ env: { FERRY_STAFF_TOTP_REQUIRED: 'true', FERRY_SMTP_URL: process.env.FERRY_TEST_SMTP_URL ?? 'smtp://127.0.0.1:19025' }, keepScreenshots: true })
+  await stack.start({ env: { FERRY_STAFF_TOTP_REQUIRED: 'true', FERRY_SMTP_URL: process.env.FERRY_TEST_SMTP_URL ?? 'smtp://127.0.0.1:19025' } })
 }, { timeout: 90_000 })
 
 after(async () => {

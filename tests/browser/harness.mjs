@@ -79,7 +79,8 @@ export function withDatabase(url, name) {
 
 /**
  * Receiver is a local webhook endpoint. Paths ending in /ok answer 200;
- * paths ending in /flaky answer 500 with a JSON body until fix() is called.
+ * paths ending in /flaky answer 500 with a JSON body until fix() is called;
+ * paths ending in /refuse answer 400, so Ferry drops the delivery at once.
  */
 export class Receiver {
   constructor() {
@@ -90,6 +91,11 @@ export class Receiver {
       req.on('data', (c) => (body += c))
       req.on('end', () => {
         this.requests.push({ path: req.url, headers: req.headers, body })
+        if (req.url.endsWith('/refuse')) {
+          res.writeHead(400, { 'Content-Type': 'application/json', 'X-Receiver': 'refuse' })
+          res.end(JSON.stringify({ error: 'unknown order' }))
+          return
+        }
         if (req.url.endsWith('/flaky') && !this.fixed) {
           res.writeHead(500, { 'Content-Type': 'application/json', 'X-Receiver': 'flaky' })
           res.end(JSON.stringify({ error: 'receiver database is down' }))
@@ -116,16 +122,16 @@ export class Receiver {
 export class Stack {
   /**
    * start runs ferry on a fresh database. env adds variables (e.g.
-   * FERRY_STAFF_TOTP_REQUIRED); keepScreenshots leaves earlier files'
-   * screenshots in place.
+   * FERRY_STAFF_TOTP_REQUIRED). Screenshots of earlier runs are removed
+   * by scripts/frontend.sh before the files run, never here: the files
+   * run one after another in no fixed order, and each keeps the others'.
    */
-  async start({ env = {}, keepScreenshots = false } = {}) {
+  async start({ env = {} } = {}) {
     const dbURL = process.env.FERRY_TEST_DATABASE_URL
     const brokers = process.env.FERRY_TEST_KAFKA_BROKERS
     if (!dbURL || !brokers) throw new Error('FERRY_TEST_DATABASE_URL and FERRY_TEST_KAFKA_BROKERS must be set (eval "$(bash scripts/env.sh)")')
     this.bin = process.env.FERRY_BIN ?? path.join(root, 'bin/ferry')
     mkdirSync(screenshotDir, { recursive: true })
-    if (!keepScreenshots) for (const f of readdirSync(screenshotDir)) if (f.endsWith('.png')) rmSync(path.join(screenshotDir, f))
     const id = uniq()
     this.adminURL = dbURL
     this.dbName = `portal_test_${id}`

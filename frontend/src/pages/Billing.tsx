@@ -2,10 +2,34 @@
 import { useEffect, useState } from 'react'
 import { api, type Page } from '../api'
 import { Badge, Empty, ErrorMessage, Loading, Notice, Pager, ProgressBar, ConfirmButton } from '../components'
-import { formatCount, formatMoney, formatTime } from '../format'
+import { formatCount, formatMoney, formatPercent, formatTime } from '../format'
 import { usePaged } from '../paging'
 import { useSession } from '../session'
 import type { BillingOverview, Invoice, Plan, PlanInput } from '../types'
+
+/** quotaWarnAt is the share of the monthly events at which the page warns (as the quota mail does). */
+export const quotaWarnAt = 0.8
+
+/** LimitWarnings warns at the plan's endpoint limit and near the monthly events quota. */
+export function LimitWarnings({ o }: { o: BillingOverview }) {
+  const used = o.plan.events_per_month > 0 ? o.usage.events / o.plan.events_per_month : 0
+  const planName = o.plan.display_name || o.plan.name
+  return (
+    <>
+      {o.endpoints >= o.plan.max_endpoints && (
+        <p className="alert alert-warn" data-testid="endpoint-limit">
+          {formatCount(o.endpoints)} of {formatCount(o.plan.max_endpoints)} endpoints: the {planName} plan allows no more. Upgrade below to add more, or delete one you no longer use.
+        </p>
+      )}
+      {!o.quota_exhausted && used >= quotaWarnAt && (
+        <p className="alert alert-warn" data-testid="quota-near">
+          {formatPercent(Math.min(used, 1))} of this month's {formatCount(o.plan.events_per_month)} events used.{' '}
+          {o.plan.hard_cap ? 'At the limit new events are refused until next month; upgrade to keep sending.' : 'Events beyond it are billed as overage.'}
+        </p>
+      )}
+    </>
+  )
+}
 
 export function BillingPage() {
   const { me } = useSession()
@@ -45,13 +69,18 @@ export function BillingPage() {
             <h2>{o.plan.display_name || o.plan.name} plan {o.plan.custom && <span className="muted">(custom terms)</span>}</h2>
             {o.payment_overdue && <p className="alert alert-error" role="alert">An invoice is more than 14 days overdue: new events are refused (402) until it is paid. Contact support if you have paid another way.</p>}
             {o.quota_exhausted && <p className="alert alert-error" role="alert">Your monthly event quota is used up: new events are refused until next month or until you upgrade.</p>}
+            <LimitWarnings o={o} />
             <p className="muted">Usage for {o.usage.period}</p>
             <ProgressBar value={o.usage.events} max={o.plan.events_per_month} label="Events this month" />
             <dl className="props">
               <dt>Events</dt><dd>{formatCount(o.usage.events)} of {formatCount(o.plan.events_per_month)} included</dd>
-              <dt>Delivery attempts</dt><dd>{formatCount(o.usage.attempts)}</dd>
-              <dt>Endpoints</dt><dd>{o.endpoints} of {o.plan.max_endpoints}</dd>
-              <dt>Log retention</dt><dd>{o.plan.retention_days} days</dd>
+              <dt>Delivery attempts</dt>
+              <dd>
+                {formatCount(o.usage.attempts)}
+                <div className="muted" data-testid="attempts-note">Counted from the attempt log by a job that runs every few minutes, so the latest attempts show up a little later. Attempts are not billed.</div>
+              </dd>
+              <dt>Endpoints</dt><dd>{formatCount(o.endpoints)} of {formatCount(o.plan.max_endpoints)}</dd>
+              <dt>Log retention</dt><dd>{formatCount(o.plan.retention_days)} days</dd>
               {o.overage_events > 0 && (<><dt>Overage</dt><dd>{formatCount(o.overage_events)} events ≈ {formatMoney(o.estimated_overage_minor, o.plan.currency)}</dd></>)}
             </dl>
           </div>
@@ -79,9 +108,9 @@ export function BillingPage() {
                   <ul>
                     <li>{formatCount(p.events_per_month)} events / month{p.hard_cap ? ' (hard cap)' : ''}</li>
                     {!p.hard_cap && p.overage_unit_events > 0 && <li>then {formatMoney(p.overage_price_minor, p.currency)} per {formatCount(p.overage_unit_events)}</li>}
-                    <li>{p.max_endpoints} endpoints</li>
-                    <li>{p.retention_days}-day logs</li>
-                    <li>{p.events_per_second} events/s</li>
+                    <li>{formatCount(p.max_endpoints)} endpoints</li>
+                    <li>{formatCount(p.retention_days)}-day logs</li>
+                    <li>{formatCount(p.events_per_second)} events/s</li>
                   </ul>
                   {p.name === o.plan.name ? <p><strong>Current plan</strong></p> : me.role !== 'owner' ? (
                     <p className="muted">Only owners change the plan.</p>

@@ -5,7 +5,7 @@ import { useEffect, useState } from 'react'
 import { api, query, type Page } from '../api'
 import { DeliveryChart } from '../Chart'
 import { Badge, Empty, ErrorMessage, Loading } from '../components'
-import { formatCount, formatDuration, formatPercent, relativeTime } from '../format'
+import { formatAge, formatCount, formatDuration, formatPercent, relativeTime } from '../format'
 import { Link } from '../router'
 import { chartBuckets, healthSummary, linesById, rateOf, statsWindows, troubledEndpoints, type StatsWindow } from '../stats'
 import type { Endpoint, TenantStats } from '../types'
@@ -32,15 +32,6 @@ export function WindowPicker({ value, onChange }: { value: StatsWindow; onChange
       ))}
     </div>
   )
-}
-
-/** ageText renders a backlog age in seconds. */
-function ageText(s: number): string {
-  if (s <= 0) return '—'
-  if (s < 90) return `${s} s`
-  if (s < 5400) return `${Math.round(s / 60)} min`
-  if (s < 172800) return `${Math.round(s / 3600)} h`
-  return `${Math.round(s / 86400)} d`
 }
 
 export function DashboardPage() {
@@ -95,7 +86,7 @@ export function DashboardPage() {
             <div className="stat">
               <span className="stat-label">Backlog now</span>
               <span className="stat-value" data-testid="stat-backlog">{formatCount(st.backlog.pending + st.backlog.retrying)}</span>
-              <small className="muted">{st.backlog.retrying} retrying · oldest {ageText(st.backlog.oldest_age_seconds)}</small>
+              <small className="muted">{formatCount(st.backlog.retrying)} retrying · oldest {formatAge(st.backlog.oldest_age_seconds)}</small>
             </div>
             <div className="stat">
               <span className="stat-label">Attempts ({label})</span>
@@ -109,7 +100,7 @@ export function DashboardPage() {
               {finished === 0 ? (
                 <Empty title={`No deliveries finished in the last ${label}`}>
                   {st.backlog.pending + st.backlog.retrying > 0
-                    ? <>{st.backlog.pending + st.backlog.retrying} deliveries are waiting.</>
+                    ? <>{formatCount(st.backlog.pending + st.backlog.retrying)} deliveries are waiting.</>
                     : <>Send a test event from an <Link href="/endpoints">endpoint</Link> to see it here.</>}
                 </Empty>
               ) : (
@@ -123,20 +114,20 @@ export function DashboardPage() {
               {summary && troubled.length === 0 && <p className="muted">{summary}</p>}
               {troubled.length > 0 && (
                 <div className="table-wrap">
-                  <table>
+                  <table className="stack">
                     <thead><tr><th>Endpoint</th><th>Health</th><th>Success rate ({label})</th><th>Last success</th><th>Next retry</th></tr></thead>
                     <tbody>
                       {troubled.map(({ endpoint: ep, health: h }) => (
                         <tr key={ep.id}>
-                          <td><Link href={`/endpoints/${ep.id}`}>{ep.url}</Link></td>
-                          <td>
+                          <td data-label="Endpoint"><Link className="break" href={`/endpoints/${ep.id}`}>{ep.url}</Link></td>
+                          <td data-label="Health">
                             <Badge status={h.state} />
                             {h.failingSince && <div className="muted">failing since {relativeTime(h.failingSince)}</div>}
                             {ep.disabled_reason && <div className="muted">{ep.disabled_reason}</div>}
                           </td>
-                          <td>{formatPercent(h.rate)}</td>
-                          <td>{relativeTime(h.lastSuccessAt)}</td>
-                          <td>{relativeTime(h.nextRetryAt)}</td>
+                          <td data-label={`Success (${label})`}>{formatPercent(h.rate)}</td>
+                          <td data-label="Last success">{relativeTime(h.lastSuccessAt)}</td>
+                          <td data-label="Next retry">{relativeTime(h.nextRetryAt)}</td>
                         </tr>
                       ))}
                     </tbody>
