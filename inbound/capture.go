@@ -1,0 +1,213 @@
+package inbound
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"net/http"
+	"time"
+
+	"github.com/google/uuid"
+	"gorm.io/gorm"
+
+	"github.com/ferry-dev/ferry"
+	"github.com/ferry-dev/ferry/dbtx"
+)
+
+// Incoming is one request to an ingest URL, as received.
+type Incoming struct {
+	Token  string
+	Method string
+	// Path is the request path with the token written as {token}, so a
+	// capture never reveals it.
+	Path     string
+	RawQuery string
+	Header   http.Header
+	// Body is the exact body bytes (not decompressed or decoded).
+	Body []byte
+}
+
+// Answer is what to send back to the provider.
+type Answer struct {
+	Status      int
+	ContentType string
+	Body        []byte
+}
+
+// defaultAnswer is what a source without a custom response answers.
+var defaultAnswer = Answer{Status: http.StatusOK, ContentType: "application/json", Body: []byte("{}")}
+
+// requestRow is a row of source_requests: one captured request.
+type requestRow struct {
+	ID          uuid.UUID `gorm:"primaryKey"`
+	TenantID    uuid.UUID
+	SourceID    uuid.UUID
+	ReceivedAt  time.Time
+	Method      string
+	Path        string
+	Query       string
+	Headers     jsonb[http.Header] `gorm:"type:jsonb"`
+	ContentType string
+	Body        []byte
+	Status      Status
+	Reason      string
+	DedupeKey   *string
+	EventID     *uuid.UUID
+}
+
+func (requestRow) TableName() string { return "source_requests" }
+
+// Receive handles one request to an ingest URL: it finds the source by
+// token, applies its rate limit, verifies the request, captures it and,
+// when verified and not a duplicate, turns it into an event, all before
+// answering. Nothing is answered 2xx unless its capture committed.
+// Errors: ENOTFOUND (unknown or disabled token), ETOOLARGE, ERATELIMIT
+// (with RetryAfterSeconds), EUNAUTHORIZED (verification failed; the
+// request is captured as rejected within the per-minute cap),
+// EBADREQUEST (GET without a handshake), what Events.IngestInTx returns,
+// and wrapped database errors (the HTTP layer answers 503).
+func (s *Service) Receive(ctx context.Context, in Incoming) (Answer, error) {
+	if len(in.Body) > MaxBodyBytes {
+		return Answer{}, &ferry.Error{Code: ferry.ETOOLARGE, Message: "request body exceeds " + ferry.FormatBytes(MaxBodyBytes)}
+	}
+	src, err := s.lookup(ctx, in.Token)
+	if err != nil {
+		return Answer{}, err
+	}
+	if !src.found {
+		return Answer{}, ferry.NotFound("source")
+	}
+	if in.Method == http.MethodGet || in.Method == http.MethodHead {
+		return handshake(in)
+	}
+	now := s.now().UTC()
+	if ok, wait := s.limiters.accept(src.row.ID, src.row.RateLimitPerSecond, now); !ok {
+		return Answer{}, &ferry.Error{Code: ferry.ERATELIMIT, RetryAfterSeconds: int(math.Ceil(wait.Seconds())),
+			Message: fmt.Sprintf("this source accepts %d requests per second; retry later", src.row.RateLimitPerSecond)}
+	}
+	capture := requestRow{ID: uuid.New(), TenantID: src.row.TenantID, SourceID: src.row.ID, ReceivedAt: now.Truncate(time.Microsecond),
+		Method: in.Method, Path: in.Path, Query: in.RawQuery, Headers: jsonb[http.Header]{in.Header},
+		ContentType: in.Header.Get("Content-Type"), Body: in.Body}
+	if capture.Body == nil {
+		capture.Body = []byte{}
+	}
+	if reason := verifyRequest(src.row.Verification.V, src.secret, in.Header, in.Body, now); reason != "" {
+		return Answer{}, s.reject(ctx, capture, reason, now)
+	}
+	doc, compact, isJSON := decodeJSON(in.Body)
+	capture.Status = StatusVerified
+	if ch, ok := slackChallenge(doc, isJSON); ok {
+		// Slack's url_verification: answered with its challenge, and
+		// captured, but it is no event.
+		capture.Reason = "url_verification handshake"
+		if err := s.db.WithContext(ctx).Create(&capture).Error; err != nil {
+			return Answer{}, fmt.Errorf("capture request: %w", err)
+		}
+		b, _ := json.Marshal(map[string]string{"challenge": ch}) // cannot fail
+		return Answer{Status: http.StatusOK, ContentType: "application/json", Body: b}, nil
+	}
+	if key := dedupeKey(src.row.Dedupe.V, in.Header, doc, isJSON); key != "" {
+		capture.DedupeKey = &key
+	}
+	ev := EventInput{
+		Type:        eventType(src.row.EventType.V, in.Header, doc, isJSON, s.events.ValidEventType),
+		Data:        eventData(compact, isJSON, in.Body),
+		Body:        capture.Body,
+		ContentType: capture.ContentType,
+		Request:     requestInfo(in.Method, in.Path, in.RawQuery, in.Header),
+	}
+	var after func()
+	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		if capture.DedupeKey != nil {
+			claimed, err := claimDedupe(tx, src.row.ID, *capture.DedupeKey, capture.ID, now)
+			if err != nil {
+				return err
+			}
+			if !claimed {
+				capture.Status = StatusDuplicate
+				capture.Reason = "dedupe key seen within 24 hours"
+			}
+		}
+		if capture.Status == StatusVerified {
+			id, a, err := s.events.IngestInTx(ctx, dbtx.Wrap(tx), src.row.TenantID, ev)
+			if err != nil {
+				return err
+			}
+			capture.EventID, after = &id, a
+		}
+		if err := tx.Create(&capture).Error; err != nil {
+			return fmt.Errorf("capture request: %w", err)
+		}
+		return nil
+	})
+	if err != nil {
+		return Answer{}, err
+	}
+	if after != nil {
+		after()
+	}
+	return s.answer(src.row), nil
+}
+
+// answer is the source's response to an accepted request.
+func (s *Service) answer(row sourceRow) Answer {
+	r := row.Response.V
+	if r == nil {
+		return defaultAnswer
+	}
+	return Answer{Status: r.Status, ContentType: r.ContentType, Body: []byte(r.Body)}
+}
+
+// reject captures a request that failed verification (unless the
+// source's cap on stored rejections is reached: then it is only
+// counted) and returns the 401 to answer.
+func (s *Service) reject(ctx context.Context, capture requestRow, reason string, now time.Time) error {
+	if s.limiters.storeRejected(capture.SourceID, now) {
+		capture.Status, capture.Reason = StatusRejected, reason
+		if err := s.db.WithContext(ctx).Create(&capture).Error; err != nil {
+			return fmt.Errorf("capture rejected request: %w", err)
+		}
+	}
+	return &ferry.Error{Code: ferry.EUNAUTHORIZED, Message: "request verification failed"}
+}
+
+// handshake answers the GET some providers send to confirm a URL
+// (Meta-style hub.challenge, echoed as text). The token itself is the
+// secret that proves the URL is the tenant's, so no other check applies.
+func handshake(in Incoming) (Answer, error) {
+	q := requestInfo(in.Method, in.Path, in.RawQuery, nil).Query
+	if ch, ok := q["hub.challenge"]; ok {
+		return Answer{Status: http.StatusOK, ContentType: "text/plain; charset=utf-8", Body: []byte(ch)}, nil
+	}
+	return Answer{}, &ferry.Error{Code: ferry.EBADREQUEST, Message: "send webhooks with POST; GET answers only a hub.challenge handshake"}
+}
+
+// slackChallenge recognises Slack's url_verification request.
+func slackChallenge(doc any, isJSON bool) (string, bool) {
+	if !isJSON {
+		return "", false
+	}
+	m, ok := doc.(map[string]any)
+	if !ok || m["type"] != "url_verification" {
+		return "", false
+	}
+	ch, ok := m["challenge"].(string)
+	return ch, ok
+}
+
+// claimDedupe records key for the source, or reports false when a
+// request within DedupeWindow already holds it. One statement, so two
+// concurrent resends cannot both claim it.
+func claimDedupe(tx *gorm.DB, sourceID uuid.UUID, key string, requestID uuid.UUID, now time.Time) (bool, error) {
+	var claimed []uuid.UUID
+	// Hand-written: an upsert that takes over only an expired key.
+	err := tx.Raw(`INSERT INTO source_dedupe (source_id, key, request_id, created_at) VALUES (?, ?, ?, ?)
+		ON CONFLICT (source_id, key) DO UPDATE SET request_id = EXCLUDED.request_id, created_at = EXCLUDED.created_at
+		WHERE source_dedupe.created_at <= ?
+		RETURNING request_id`, sourceID, key, requestID, now, now.Add(-DedupeWindow)).Scan(&claimed).Error
+	if err != nil {
+		return false, fmt.Errorf("claim dedupe key: %w", err)
+	}
+	return len(claimed) == 1, nil
+}
