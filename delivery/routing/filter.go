@@ -135,7 +135,7 @@ func Prepare(ev Event) *Input {
 		}
 	}
 	return &Input{vars: map[string]any{
-		"event": map[string]any{"id": ev.ID, "type": ev.Type, "created_at": ev.CreatedAt.UTC(), "data": data},
+		"event":   map[string]any{"id": ev.ID, "type": ev.Type, "created_at": ev.CreatedAt.UTC(), "data": data},
 		"request": requestVar(ev.Request),
 	}}
 }
