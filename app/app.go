@@ -64,12 +64,25 @@ type inboundEvents struct{ delivery *delivery.Service }
 
 // IngestInTx accepts the capture's event in tx.
 func (e inboundEvents) IngestInTx(ctx context.Context, tx dbtx.Tx, tenantID uuid.UUID, ev inbound.EventInput) (uuid.UUID, func(), error) {
-	out, after, err := e.delivery.IngestInTx(ctx, tx, tenantID, delivery.SourceEventInput{Type: ev.Type, Data: ev.Data,
-		Body: ev.Body, ContentType: ev.ContentType, Request: routing.Request(ev.Request)})
+	out, after, err := e.delivery.IngestInTx(ctx, tx, tenantID, sourceEvent(ev))
 	if err != nil {
 		return uuid.Nil, nil, err
 	}
 	return out.ID, after, nil
+}
+
+// IngestBatchInTx accepts many captures' events in tx.
+func (e inboundEvents) IngestBatchInTx(ctx context.Context, tx dbtx.Tx, evs []inbound.TenantEvent) ([]uuid.UUID, func(), error) {
+	items := make([]delivery.SourceEventItem, len(evs))
+	for i, ev := range evs {
+		items[i] = delivery.SourceEventItem{TenantID: ev.TenantID, Input: sourceEvent(ev.Event)}
+	}
+	return e.delivery.IngestBatchInTx(ctx, tx, items)
+}
+
+func sourceEvent(ev inbound.EventInput) delivery.SourceEventInput {
+	return delivery.SourceEventInput{Type: ev.Type, Data: ev.Data, Body: ev.Body, ContentType: ev.ContentType,
+		Request: routing.Request(ev.Request)}
 }
 
 // ValidEventType reports whether t may be an event's type.

@@ -9,6 +9,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/ferry-dev/ferry/dbtx"
+	"github.com/ferry-dev/ferry/delivery/internal/pgval"
 	"github.com/ferry-dev/ferry/delivery/routing"
 )
 
@@ -71,5 +72,56 @@ func (s *Service) IngestInTx(ctx context.Context, tx dbtx.Tx, tenantID uuid.UUID
 		if len(jobs) > 0 {
 			s.relay.Enqueue(jobs)
 		}
+	}, nil
+}
+
+// SourceEventItem is one event of a source batch: its tenant and input.
+type SourceEventItem struct {
+	TenantID uuid.UUID
+	Input    SourceEventInput
+}
+
+// IngestBatchInTx is IngestInTx for many events in one statement per
+// table (the group commit of ingestbatch.go, in the caller's
+// transaction): ids[i] is the id of items[i]'s event. Any error fails the
+// whole batch (the caller retries its items one by one to give each its
+// own answer). Errors: as IngestInTx.
+func (s *Service) IngestBatchInTx(ctx context.Context, tx dbtx.Tx, items []SourceEventItem) (ids []uuid.UUID, after func(), err error) {
+	now := s.now().UTC().Truncate(time.Millisecond)
+	batch := make([]*ingestRequest, len(items))
+	ids = make([]uuid.UUID, len(items))
+	tenants := make([]uuid.UUID, len(items))
+	types, bodies := make([]string, len(items)), make([][]byte, len(items))
+	for i, it := range items {
+		ein := EventInput{Type: it.Input.Type, Data: it.Input.Data}
+		if err := ein.validate(); err != nil {
+			return nil, nil, err
+		}
+		req := it.Input.Request
+		ev := Event{ID: uuid.New(), Type: ein.Type, Data: ein.Data, CreatedAt: now, request: &req}
+		batch[i] = &ingestRequest{tenantID: it.TenantID, in: ein, ev: ev}
+		ids[i], tenants[i], types[i], bodies[i] = ev.ID, it.TenantID, it.Input.ContentType, it.Input.Body
+		if bodies[i] == nil {
+			bodies[i] = []byte{}
+		}
+	}
+	db := tx.DB(ctx)
+	jobs, err := s.insertBatch(ctx, db, batch)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := db.Exec(`INSERT INTO event_raw_bodies (event_id, tenant_id, content_type, body)
+		SELECT * FROM unnest(?::uuid[], ?::uuid[], ?::text[], ?::bytea[])`,
+		pgval.Array(ids), pgval.Array(tenants), pgval.Array(types), pgval.Array(bodies)).Error; err != nil {
+		return nil, nil, fmt.Errorf("insert raw bodies: %w", err)
+	}
+	return ids, func() {
+		for _, t := range tenants {
+			s.accepted(t)
+		}
+		if len(jobs) > 0 {
+			s.relay.Enqueue(jobs)
+		}
+		s.cfg.IngestBatch.Observe(float64(len(items)))
 	}, nil
 }

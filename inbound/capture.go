@@ -12,7 +12,6 @@ import (
 	"gorm.io/gorm"
 
 	"github.com/ferry-dev/ferry"
-	"github.com/ferry-dev/ferry/dbtx"
 )
 
 // Incoming is one request to an ingest URL, as received.
@@ -117,35 +116,8 @@ func (s *Service) Receive(ctx context.Context, in Incoming) (Answer, error) {
 		ContentType: capture.ContentType,
 		Request:     requestInfo(in.Method, in.Path, in.RawQuery, in.Header),
 	}
-	var after func()
-	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		if capture.DedupeKey != nil {
-			claimed, err := claimDedupe(tx, src.row.ID, *capture.DedupeKey, capture.ID, now)
-			if err != nil {
-				return err
-			}
-			if !claimed {
-				capture.Status = StatusDuplicate
-				capture.Reason = "dedupe key seen within 24 hours"
-			}
-		}
-		if capture.Status == StatusVerified {
-			id, a, err := s.events.IngestInTx(ctx, dbtx.Wrap(tx), src.row.TenantID, ev)
-			if err != nil {
-				return err
-			}
-			capture.EventID, after = &id, a
-		}
-		if err := tx.Create(&capture).Error; err != nil {
-			return fmt.Errorf("capture request: %w", err)
-		}
-		return nil
-	})
-	if err != nil {
+	if err := s.commitVerified(ctx, capture, ev); err != nil {
 		return Answer{}, err
-	}
-	if after != nil {
-		after()
 	}
 	return s.answer(src.row), nil
 }

@@ -37,6 +37,10 @@ type Events interface {
 	// called, the outbox sweeper publishes them later). Errors: EINVALID,
 	// EQUOTA, ERATELIMIT, EPAYMENT, wrapped database errors.
 	IngestInTx(ctx context.Context, tx dbtx.Tx, tenantID uuid.UUID, ev EventInput) (eventID uuid.UUID, after func(), err error)
+	// IngestBatchInTx is IngestInTx for many events at once: ids[i] is
+	// the event of evs[i]. Any error fails them all. Errors: as
+	// IngestInTx.
+	IngestBatchInTx(ctx context.Context, tx dbtx.Tx, evs []TenantEvent) (ids []uuid.UUID, after func(), err error)
 	// ValidEventType reports whether t may be an event's type.
 	ValidEventType(t string) bool
 }
@@ -51,6 +55,12 @@ type EventInput struct {
 	ContentType string
 	// Request is the request as endpoint filters see it.
 	Request RequestInfo
+}
+
+// TenantEvent is one event of a batch and its tenant.
+type TenantEvent struct {
+	TenantID uuid.UUID
+	Event    EventInput
 }
 
 // RequestInfo is a captured request as endpoint filters see it.
@@ -104,6 +114,8 @@ type Service struct {
 
 	cache    *sourceCache
 	limiters *limiters
+	// group commits concurrent verified captures together (group.go).
+	group *groupCommit
 }
 
 // Deps are the Service's collaborators; all are required but Retention
@@ -131,8 +143,10 @@ func New(d Deps, cfg Config, log *slog.Logger, now func() time.Time) (*Service, 
 	if cfg.RejectedPerMinute < 0 || cfg.CacheTTL < 0 || cfg.MaxRetention < 0 || cfg.JobInterval < 0 || cfg.PruneInterval < 0 {
 		return nil, errors.New("inbound.New: negative config value")
 	}
-	return &Service{db: d.DB, sealer: d.Sealer, events: d.Events, retention: d.Retention, cfg: cfg, log: log, now: now,
-		cache: newSourceCache(cfg.CacheTTL, now), limiters: newLimiters(cfg.RejectedPerMinute)}, nil
+	s := &Service{db: d.DB, sealer: d.Sealer, events: d.Events, retention: d.Retention, cfg: cfg, log: log, now: now,
+		cache: newSourceCache(cfg.CacheTTL, now), limiters: newLimiters(cfg.RejectedPerMinute)}
+	s.group = newGroupCommit(maxGroup, maxCommitters, s.commitGroup)
+	return s, nil
 }
 
 // Run flushes the counts of unstored rejected requests every

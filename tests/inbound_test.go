@@ -181,6 +181,29 @@ func TestInboundForwardRawAndEnvelope(t *testing.T) {
 	if d.Event.Type != "github.push" || len(d.Event.Deliveries) != 2 {
 		t.Errorf("event %+v", d.Event)
 	}
+
+	// test-routing takes a sample request for filters over request, and
+	// shows a raw endpoint's payload as the data itself.
+	var tr struct {
+		Matched     bool            `json:"matched"`
+		FilterError string          `json:"filter_error"`
+		Payload     json.RawMessage `json:"payload"`
+	}
+	sample := map[string]any{"type": "github.issues", "data": map[string]any{"action": "opened"}}
+	key.must(200, "POST", "/endpoints/"+issuesEp.ID+"/test-routing", map[string]any{"event": sample,
+		"request": map[string]any{"method": "POST", "headers": map[string]string{"x-github-event": "github.issues"}, "query": map[string]string{"env": "prod"}}}, &tr)
+	if !tr.Matched || tr.FilterError != "" {
+		t.Errorf("test-routing with a matching request: %+v", tr)
+	}
+	tr.Matched = true
+	key.must(200, "POST", "/endpoints/"+issuesEp.ID+"/test-routing", map[string]any{"event": sample}, &tr)
+	if tr.Matched || !strings.Contains(tr.FilterError, "x-github-event") {
+		t.Errorf("test-routing without a request (a missing header is an error, not a match): %+v", tr)
+	}
+	key.must(200, "POST", "/endpoints/"+rawEp.ID+"/test-routing", map[string]any{"event": sample}, &tr)
+	if !tr.Matched || string(tr.Payload) != `{"action":"opened"}` {
+		t.Errorf("test-routing a raw endpoint: %+v %s", tr, tr.Payload)
+	}
 }
 
 // TestInboundRawBytes: bodies that are not JSON, not UTF-8, or empty are
@@ -394,6 +417,25 @@ func TestInboundDedupeAndReplay(t *testing.T) {
 	}
 	testenv.Eventually(t, 30*time.Second, func() bool { return len(rc.requests()) == 2 }, "the two distinct deliveries were not forwarded")
 
+	// Concurrent resends (committed together or not) still make one event.
+	var wg sync.WaitGroup
+	for i := 0; i < 12; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if res := signedGitHubPost(t, src.IngestURL, "s3cret", body, map[string]string{"X-GitHub-Delivery": "concurrent"}); res.StatusCode != 202 {
+				t.Errorf("concurrent resend: %d %s", res.StatusCode, res.Body)
+			}
+		}()
+	}
+	wg.Wait()
+	verified = listCaptured(t, key, src.ID, "verified")
+	if len(verified) != 3 || len(listCaptured(t, key, src.ID, "duplicate")) != 2+11 {
+		t.Fatalf("after 12 concurrent resends: %d verified", len(verified))
+	}
+	testenv.Eventually(t, 30*time.Second, func() bool { return len(rc.requests()) == 3 }, "the concurrent delivery was not forwarded")
+	verified = verified[1:] // the oldest two, as before
+
 	var replay struct {
 		RequestID string `json:"request_id"`
 		EventID   string `json:"event_id"`
@@ -403,8 +445,8 @@ func TestInboundDedupeAndReplay(t *testing.T) {
 	if replay.EventID == "" || replay.EventID == *first.EventID || replay.RequestID != first.ID {
 		t.Fatalf("replay %+v of %+v", replay, first)
 	}
-	testenv.Eventually(t, 30*time.Second, func() bool { return len(rc.requests()) == 3 }, "the replayed event was not forwarded")
-	if got := rc.requests()[2]; !bytes.Equal(got.Body, body) || got.Header.Get("Webhook-Id") != replay.EventID {
+	testenv.Eventually(t, 30*time.Second, func() bool { return len(rc.requests()) == 4 }, "the replayed event was not forwarded")
+	if got := rc.requests()[3]; !bytes.Equal(got.Body, body) || got.Header.Get("Webhook-Id") != replay.EventID {
 		t.Errorf("replay forwarded %q as %s", got.Body, got.Header.Get("Webhook-Id"))
 	}
 	// A duplicate can be replayed on purpose; a rejected request never.
