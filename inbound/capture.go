@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	"gorm.io/gorm"
 
 	"github.com/ferry-dev/ferry"
 )
@@ -166,20 +165,4 @@ func slackChallenge(doc any, isJSON bool) (string, bool) {
 	}
 	ch, ok := m["challenge"].(string)
 	return ch, ok
-}
-
-// claimDedupe records key for the source, or reports false when a
-// request within DedupeWindow already holds it. One statement, so two
-// concurrent resends cannot both claim it.
-func claimDedupe(tx *gorm.DB, sourceID uuid.UUID, key string, requestID uuid.UUID, now time.Time) (bool, error) {
-	var claimed []uuid.UUID
-	// Hand-written: an upsert that takes over only an expired key.
-	err := tx.Raw(`INSERT INTO source_dedupe (source_id, key, request_id, created_at) VALUES (?, ?, ?, ?)
-		ON CONFLICT (source_id, key) DO UPDATE SET request_id = EXCLUDED.request_id, created_at = EXCLUDED.created_at
-		WHERE source_dedupe.created_at <= ?
-		RETURNING request_id`, sourceID, key, requestID, now, now.Add(-DedupeWindow)).Scan(&claimed).Error
-	if err != nil {
-		return false, fmt.Errorf("claim dedupe key: %w", err)
-	}
-	return len(claimed) == 1, nil
 }

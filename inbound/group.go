@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/google/uuid"
 	"gorm.io/gorm"
 
 	"github.com/ferry-dev/ferry/dbtx"
@@ -17,8 +18,8 @@ import (
 // each waiting on its own commit, the limit (about 150 requests/s with
 // 20 connections on a busy machine). Concurrent captures therefore queue
 // here, and a few committers each take everything queued (up to
-// maxGroup) and write it in one transaction: dedupe claims one by one,
-// then one statement per table. A batch that fails for any reason is
+// maxGroup) and write it in one transaction: one statement for the dedupe
+// claims, then one per table. A batch that fails for any reason is
 // retried capture by capture, so each request gets its own answer (one
 // tenant's refused quota never fails another's request).
 const (
@@ -140,18 +141,14 @@ func (s *Service) commitGroup(ctx context.Context, batch []*pendingCapture) {
 // captures that are not duplicates, then every capture. It returns what
 // to call once tx has committed.
 func (s *Service) insertGroup(ctx context.Context, tx *gorm.DB, batch []*pendingCapture) (func(), error) {
+	if err := claimDedupeKeys(tx, batch); err != nil {
+		return nil, err
+	}
 	var evs []TenantEvent
 	var owners []*pendingCapture
 	for _, p := range batch {
-		if p.capture.DedupeKey != nil {
-			claimed, err := claimDedupe(tx, p.capture.SourceID, *p.capture.DedupeKey, p.capture.ID, p.capture.ReceivedAt)
-			if err != nil {
-				return nil, err
-			}
-			if !claimed {
-				p.capture.Status, p.capture.Reason = StatusDuplicate, "dedupe key seen within 24 hours"
-				continue
-			}
+		if p.capture.Status == StatusDuplicate {
+			continue
 		}
 		evs = append(evs, TenantEvent{TenantID: p.capture.TenantID, Event: p.ev})
 		owners = append(owners, p)
@@ -188,3 +185,57 @@ func (s *Service) insertGroup(ctx context.Context, tx *gorm.DB, batch []*pending
 	}
 	return after, nil
 }
+
+// claimDedupeKeys claims the dedupe keys of batch in one statement and
+// marks the captures whose key a request within DedupeWindow holds (or
+// an earlier capture of the same batch) as duplicates. Keys repeated in
+// the batch are settled here first: one upsert may not touch a row twice.
+func claimDedupeKeys(tx *gorm.DB, batch []*pendingCapture) error {
+	type sourceKey struct {
+		source uuid.UUID
+		key    string
+	}
+	seen := map[sourceKey]bool{}
+	var sources, keys, requests []string
+	var ats []time.Time
+	for _, p := range batch {
+		if p.capture.DedupeKey == nil {
+			continue
+		}
+		k := sourceKey{p.capture.SourceID, *p.capture.DedupeKey}
+		if seen[k] {
+			p.capture.Status, p.capture.Reason = StatusDuplicate, duplicateReason
+			continue
+		}
+		seen[k] = true
+		sources, keys = append(sources, k.source.String()), append(keys, k.key)
+		requests, ats = append(requests, p.capture.ID.String()), append(ats, p.capture.ReceivedAt)
+	}
+	if len(keys) == 0 {
+		return nil
+	}
+	var claimed []uuid.UUID
+	// Hand-written: an upsert over the batch that takes over only keys
+	// older than the window; RETURNING names the requests that won.
+	err := tx.Raw(`INSERT INTO source_dedupe (source_id, key, request_id, created_at)
+		SELECT s::uuid, k, r::uuid, c FROM unnest(?::text[], ?::text[], ?::text[], ?::timestamptz[]) AS t(s, k, r, c)
+		ON CONFLICT (source_id, key) DO UPDATE SET request_id = EXCLUDED.request_id, created_at = EXCLUDED.created_at
+		WHERE source_dedupe.created_at <= EXCLUDED.created_at - ? * interval '1 second'
+		RETURNING request_id`, &sources, &keys, &requests, &ats, DedupeWindow.Seconds()).Scan(&claimed).Error
+	if err != nil {
+		return fmt.Errorf("claim %d dedupe keys: %w", len(keys), err)
+	}
+	won := make(map[uuid.UUID]bool, len(claimed))
+	for _, id := range claimed {
+		won[id] = true
+	}
+	for _, p := range batch {
+		if p.capture.DedupeKey != nil && p.capture.Status != StatusDuplicate && !won[p.capture.ID] {
+			p.capture.Status, p.capture.Reason = StatusDuplicate, duplicateReason
+		}
+	}
+	return nil
+}
+
+// duplicateReason is kept on a duplicate capture.
+const duplicateReason = "dedupe key seen within 24 hours"
