@@ -91,8 +91,12 @@ func (s *Service) ListRequests(ctx context.Context, tenantID, sourceID uuid.UUID
 	if _, err := s.sourceRow(ctx, tenantID, sourceID); err != nil {
 		return nil, "", err
 	}
+	since, err := s.visibleSince(ctx, tenantID)
+	if err != nil {
+		return nil, "", err
+	}
 	q := s.db.WithContext(ctx).Table("source_requests").Select(requestListColumns).
-		Where("tenant_id = ? AND source_id = ?", tenantID, sourceID)
+		Where("tenant_id = ? AND source_id = ? AND received_at >= ?", tenantID, sourceID, since)
 	if status != "" {
 		q = q.Where("status = ?", status)
 	}
@@ -116,8 +120,12 @@ func (s *Service) requestRow(ctx context.Context, tenantID, sourceID, requestID 
 	if _, err := s.sourceRow(ctx, tenantID, sourceID); err != nil {
 		return requestRow{}, err
 	}
+	since, err := s.visibleSince(ctx, tenantID)
+	if err != nil {
+		return requestRow{}, err
+	}
 	var rows []requestRow
-	if err := s.db.WithContext(ctx).Scopes(forTenant(tenantID)).Where("source_id = ? AND id = ?", sourceID, requestID).
+	if err := s.db.WithContext(ctx).Scopes(forTenant(tenantID)).Where("source_id = ? AND id = ? AND received_at >= ?", sourceID, requestID, since).
 		Limit(1).Find(&rows).Error; err != nil {
 		return requestRow{}, fmt.Errorf("load request %s: %w", requestID, err)
 	}
@@ -180,4 +188,21 @@ func (s *Service) Replay(ctx context.Context, tenantID, sourceID, requestID uuid
 	}
 	after()
 	return ReplayResult{RequestID: requestID, EventID: id}, nil
+}
+
+// visibleSince is the oldest capture the tenant's plan still shows: Prune
+// deletes older ones periodically, and until it runs they are hidden, as
+// attempts are. Errors: wrapped database errors.
+func (s *Service) visibleSince(ctx context.Context, tenantID uuid.UUID) (time.Time, error) {
+	keep := s.cfg.MaxRetention
+	if s.retention != nil {
+		plan, err := s.retention.AttemptRetention(ctx, tenantID)
+		if err != nil {
+			return time.Time{}, fmt.Errorf("retention of tenant %s: %w", tenantID, err)
+		}
+		if plan > 0 && plan < keep {
+			keep = plan
+		}
+	}
+	return s.now().Add(-keep), nil
 }

@@ -633,6 +633,13 @@ func TestInboundRetention(t *testing.T) {
 	age(caps[0].ID, 4*24*time.Hour)
 	age(caps[1].ID, 4*24*time.Hour)
 	age(caps[2].ID, 2*24*time.Hour)
+	// Hidden at once, as attempts past retention are, and pruned later.
+	if visible := listCaptured(t, key, src.ID, ""); len(visible) != 2 {
+		t.Errorf("%d captures visible after aging two past retention", len(visible))
+	}
+	if status := key.do("GET", "/sources/"+src.ID+"/requests/"+caps[1].ID, nil, nil); status != 404 {
+		t.Errorf("a capture past retention: %d", status)
+	}
 	n, err := f.App.Inbound.Prune(context.Background())
 	if err != nil || n != 2 {
 		t.Fatalf("pruned %d: %v", n, err)
