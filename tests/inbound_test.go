@@ -290,6 +290,28 @@ func TestInboundRawBytes(t *testing.T) {
 	if string(last.Body) != `{"n":7}` || last.Header.Get("Content-Type") != "application/json" {
 		t.Errorf("raw endpoint got %q (%s) for a plain event", last.Body, last.Header.Get("Content-Type"))
 	}
+
+	// format: envelope by default, patchable, never raw for a queue.
+	var e apiError
+	if status := key.do("POST", "/endpoints", map[string]any{"kind": "queue", "format": "raw"}, &e); status != 422 || e.Error.Field != "format" {
+		t.Errorf("raw queue endpoint: %d %+v", status, e)
+	}
+	if status := key.do("POST", "/endpoints", map[string]any{"url": rc.URL + "/x", "format": "xml"}, &e); status != 422 || e.Error.Field != "format" {
+		t.Errorf("format xml: %d %+v", status, e)
+	}
+	var fmtView struct {
+		Format string `json:"format"`
+	}
+	key.must(200, "PATCH", "/endpoints/"+ep.ID, map[string]any{"format": "envelope"}, &fmtView)
+	if fmtView.Format != "envelope" {
+		t.Errorf("patched format %q", fmtView.Format)
+	}
+	var plain endpointCreated
+	key.must(201, "POST", "/endpoints", map[string]any{"url": rc.URL + "/default"}, &plain)
+	key.must(200, "GET", "/endpoints/"+plain.ID, nil, &fmtView)
+	if fmtView.Format != "envelope" {
+		t.Errorf("default format %q", fmtView.Format)
+	}
 }
 
 // TestInboundVerificationOverHTTP: valid, tampered, expired and missing
