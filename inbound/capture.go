@@ -57,7 +57,7 @@ type requestRow struct {
 func (requestRow) TableName() string { return "source_requests" }
 
 // Receive handles one request to an ingest URL: it finds the source by
-// token, applies its rate limit, verifies the request, captures it and,
+// token, verifies the request, applies the source's rate limit, captures it and,
 // when verified and not a duplicate, turns it into an event, all before
 // answering. Nothing is answered 2xx unless its capture committed.
 // Errors: ENOTFOUND (unknown or disabled token), ETOOLARGE, ERATELIMIT
@@ -80,10 +80,6 @@ func (s *Service) Receive(ctx context.Context, in Incoming) (Answer, error) {
 		return handshake(in)
 	}
 	now := s.now().UTC()
-	if ok, wait := s.limiters.accept(src.row.ID, src.row.RateLimitPerSecond, now); !ok {
-		return Answer{}, &ferry.Error{Code: ferry.ERATELIMIT, RetryAfterSeconds: int(math.Ceil(wait.Seconds())),
-			Message: fmt.Sprintf("this source accepts %d requests per second; retry later", src.row.RateLimitPerSecond)}
-	}
 	capture := requestRow{ID: uuid.New(), TenantID: src.row.TenantID, SourceID: src.row.ID, ReceivedAt: now.Truncate(time.Microsecond),
 		Method: in.Method, Path: in.Path, Query: in.RawQuery, Headers: jsonb[http.Header]{in.Header},
 		ContentType: in.Header.Get("Content-Type"), Body: in.Body}
@@ -92,6 +88,12 @@ func (s *Service) Receive(ctx context.Context, in Incoming) (Answer, error) {
 	}
 	if reason := verifyRequest(src.row.Verification.V, src.secret, in.Header, in.Body, now); reason != "" {
 		return Answer{}, s.reject(ctx, capture, reason, now)
+	}
+	// Only authentic requests count against the source's rate, so a flood
+	// of forged ones (capped on its own) cannot crowd out the provider.
+	if ok, wait := s.limiters.accept(src.row.ID, src.row.RateLimitPerSecond, now); !ok {
+		return Answer{}, &ferry.Error{Code: ferry.ERATELIMIT, RetryAfterSeconds: max(1, int(math.Ceil(wait.Seconds()))),
+			Message: fmt.Sprintf("this source accepts %d requests per second; retry later", src.row.RateLimitPerSecond)}
 	}
 	doc, compact, isJSON := decodeJSON(in.Body)
 	capture.Status = StatusVerified

@@ -555,6 +555,19 @@ func TestInboundLimits(t *testing.T) {
 	if len(evs.Data) != len(caps) || len(events) != len(caps) {
 		t.Errorf("%d events for %d accepted captures", len(evs.Data), len(caps))
 	}
+
+	// Forged requests never use up the rate: they are 401, and the
+	// provider's signed request right after them is accepted.
+	signed := createSource(t, key, map[string]any{"name": "signed", "verification": map[string]string{"type": "github", "secret": "k"},
+		"event_type": map[string]string{"value": "limited.signed"}, "rate_limit_per_second": 2})
+	for i := 0; i < 10; i++ {
+		if res := postIngest(t, signed.IngestURL, []byte(`{}`), map[string]string{"X-Hub-Signature-256": "sha256=00"}); res.StatusCode != 401 {
+			t.Fatalf("forged request %d: %d", i, res.StatusCode)
+		}
+	}
+	if res := signedGitHubPost(t, signed.IngestURL, "k", []byte(`{}`), nil); res.StatusCode != 200 {
+		t.Errorf("signed request after forged ones: %d %s", res.StatusCode, res.Body)
+	}
 }
 
 // TestInboundTokensAndHandshakes: unknown, disabled and rotated-out
