@@ -83,6 +83,7 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz='^FuzzSignatureRoundTrip$$' -fuzztime=$(FUZZTIME) ./delivery/webhook
 	$(GO) test -run='^$$' -fuzz='^FuzzEndpointURL$$' -fuzztime=$(FUZZTIME) ./delivery
 	$(GO) test -run='^$$' -fuzz='^FuzzAddressPolicy$$' -fuzztime=$(FUZZTIME) ./delivery/egress
+	$(GO) test -run='^$$' -fuzz='^FuzzIngestParsing$$' -fuzztime=$(FUZZTIME) ./inbound
 
 ## Performance and reliability (not part of make test; see README).
 bench:

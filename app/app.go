@@ -19,6 +19,7 @@ import (
 	"github.com/ferry-dev/ferry/delivery/egress"
 	"github.com/ferry-dev/ferry/delivery/outbox"
 	"github.com/ferry-dev/ferry/delivery/queue"
+	"github.com/ferry-dev/ferry/delivery/routing"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/google/uuid"
@@ -35,6 +36,7 @@ import (
 	"github.com/ferry-dev/ferry/delivery"
 	"github.com/ferry-dev/ferry/delivery/kafka"
 	"github.com/ferry-dev/ferry/frontend"
+	"github.com/ferry-dev/ferry/inbound"
 	"github.com/ferry-dev/ferry/migrations"
 	"github.com/ferry-dev/ferry/notify"
 	"github.com/ferry-dev/ferry/tenants"
@@ -51,7 +53,40 @@ var (
 	_ delivery.Meter          = (*billing.Meter)(nil)
 	_ delivery.QuotaUsage     = billingLimits{}
 	_ notify.Directory        = (*tenants.Service)(nil)
+	_ inbound.Events          = inboundEvents{}
+	_ inbound.Sealer          = (*delivery.Cipher)(nil)
+	_ inbound.Retention       = billingLimits{}
 )
+
+// inboundEvents plugs delivery into inbound: a verified capture becomes
+// an event in inbound's transaction.
+type inboundEvents struct{ delivery *delivery.Service }
+
+// IngestInTx accepts the capture's event in tx.
+func (e inboundEvents) IngestInTx(ctx context.Context, tx dbtx.Tx, tenantID uuid.UUID, ev inbound.EventInput) (uuid.UUID, func(), error) {
+	out, after, err := e.delivery.IngestInTx(ctx, tx, tenantID, sourceEvent(ev))
+	if err != nil {
+		return uuid.Nil, nil, err
+	}
+	return out.ID, after, nil
+}
+
+// IngestBatchInTx accepts many captures' events in tx.
+func (e inboundEvents) IngestBatchInTx(ctx context.Context, tx dbtx.Tx, evs []inbound.TenantEvent) ([]uuid.UUID, func(), error) {
+	items := make([]delivery.SourceEventItem, len(evs))
+	for i, ev := range evs {
+		items[i] = delivery.SourceEventItem{TenantID: ev.TenantID, Input: sourceEvent(ev.Event)}
+	}
+	return e.delivery.IngestBatchInTx(ctx, tx, items)
+}
+
+func sourceEvent(ev inbound.EventInput) delivery.SourceEventInput {
+	return delivery.SourceEventInput{Type: ev.Type, Data: ev.Data, Body: ev.Body, ContentType: ev.ContentType,
+		Request: routing.Request(ev.Request)}
+}
+
+// ValidEventType reports whether t may be an event's type.
+func (inboundEvents) ValidEventType(t string) bool { return delivery.ValidEventType(t) }
 
 // billingLimits plugs billing into delivery as its Limits: per
 // transaction, billing's Meter is delivery's Meter.
@@ -105,6 +140,7 @@ type App struct {
 	Delivery *delivery.Service
 	Billing  *billing.Service
 	Queues   *queue.Service
+	Inbound  *inbound.Service
 
 	relay      *outbox.Relay
 	attempts   *attemptlog.Log
@@ -252,6 +288,17 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 		UserAgent: "Ferry/" + cfg.Version}, log, nil); err != nil {
 		return nil, err
 	}
+	// Captures live as long as the longest plan keeps attempts; shorter
+	// plans are pruned per tenant.
+	maxRetentionDays, err := a.Billing.MaxRetentionDays(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if a.Inbound, err = inbound.New(inbound.Deps{DB: a.db, Sealer: cipher, Events: inboundEvents{a.Delivery},
+		Retention: billingLimits{a.Billing}}, inbound.Config{PublicURL: a.URL(),
+		MaxRetention: max(cfg.AttemptRetention, time.Duration(maxRetentionDays)*24*time.Hour)}, log, nil); err != nil {
+		return nil, err
+	}
 	registry.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "ferry_routing_filter_errors_total",
 		Help: "Endpoint filter evaluations that failed (counted as not matched, never failing ingest)."},
 		func() float64 { return float64(a.Delivery.FilterErrors()) }))
@@ -292,6 +339,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 	}
 	a.http = httpapi.New(httpapi.Deps{
 		Tenants: a.Tenants, Sessions: sessions, Delivery: a.Delivery, Billing: a.Billing, Metrics: metrics, Queues: a.Queues,
+		Inbound:        a.Inbound,
 		Ready:          a.ready,
 		MetricsHandler: mainMetrics,
 		Portal:         frontend.Dist(),
@@ -409,6 +457,8 @@ func (a *App) Run(parent context.Context) error {
 	goRun("queues", func() error { return a.Queues.Run(ctx) })
 	if a.listener != nil {
 		goRun("quota warnings", func() error { return a.quota.Run(ctx) })
+		// Counts of unstored rejected requests and capture retention.
+		goRun("inbound", func() error { return a.Inbound.Run(ctx) })
 	}
 	var dispatching sync.WaitGroup
 	if a.consumer != nil {

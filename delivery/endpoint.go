@@ -47,6 +47,34 @@ const (
 	KindQueue Kind = "queue"
 )
 
+// Format says what body an endpoint receives.
+type Format string
+
+// Endpoint formats: the envelope (default), or the raw body an inbound
+// source captured, with its content type (a forwarder); events not from
+// a source send their data as the raw body.
+const (
+	FormatEnvelope Format = "envelope"
+	FormatRaw      Format = "raw"
+)
+
+// validateFormat defaults an empty format and refuses raw for queue
+// endpoints, whose messages are always envelopes.
+func validateFormat(f Format, kind Kind) (Format, error) {
+	switch f {
+	case "":
+		return FormatEnvelope, nil
+	case FormatEnvelope:
+		return f, nil
+	case FormatRaw:
+		if kind == KindQueue {
+			return "", ferry.Invalid("format", "a queue endpoint's messages are envelopes; format raw is for http endpoints")
+		}
+		return f, nil
+	}
+	return "", ferry.Invalid("format", "format must be envelope or raw")
+}
+
 // Endpoint is a receiver URL of one tenant.
 type Endpoint struct {
 	ID                 uuid.UUID         `json:"id"`
@@ -61,6 +89,7 @@ type Endpoint struct {
 	MaxInFlight        int               `json:"max_in_flight"`
 	Headers            map[string]string `json:"headers"`
 	Filter             string            `json:"filter"`
+	Format             Format            `json:"format"`
 	FailingSince       *time.Time        `json:"failing_since"`
 	CreatedAt          time.Time         `json:"created_at"`
 	UpdatedAt          time.Time         `json:"updated_at"`
@@ -78,6 +107,7 @@ type EndpointInput struct {
 	MaxInFlight        *int              `json:"max_in_flight"`
 	Headers            map[string]string `json:"headers"`
 	Filter             string            `json:"filter"`
+	Format             Format            `json:"format"`
 }
 
 // EndpointPatch changes the fields that are present. A rate limit of 0
@@ -92,6 +122,7 @@ type EndpointPatch struct {
 	MaxInFlight        *int               `json:"max_in_flight"`
 	Headers            *map[string]string `json:"headers"`
 	Filter             *string            `json:"filter"`
+	Format             *Format            `json:"format"`
 }
 
 var (
@@ -226,6 +257,7 @@ type endpointRow struct {
 	MaxInFlight        int
 	Headers            jsonColumn[map[string]string] `gorm:"type:jsonb"`
 	Filter             string
+	Format             string
 	FailingSince       *time.Time
 	CreatedAt          time.Time
 	UpdatedAt          time.Time
@@ -244,12 +276,12 @@ func (r endpointRow) endpoint() Endpoint {
 	return Endpoint{
 		ID: r.ID, Kind: Kind(r.Kind), URL: r.URL, Description: r.Description, EventTypes: types, Enabled: r.Enabled,
 		DisabledReason: r.DisabledReason, TimeoutSeconds: r.TimeoutMs / 1000, RateLimitPerSecond: r.RateLimitPerSecond,
-		MaxInFlight: r.MaxInFlight, Headers: headers, Filter: r.Filter, FailingSince: r.FailingSince, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
+		MaxInFlight: r.MaxInFlight, Headers: headers, Filter: r.Filter, Format: Format(r.Format), FailingSince: r.FailingSince, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
 	}
 }
 
 const endpointColumns = `id, tenant_id, kind, url, description, event_types, enabled, disabled_reason, timeout_ms,
-	rate_limit_per_second, max_in_flight, headers, filter, failing_since, created_at, updated_at, deleted_at`
+	rate_limit_per_second, max_in_flight, headers, filter, format, failing_since, created_at, updated_at, deleted_at`
 
 // CreateEndpoint validates in, stores the endpoint with a fresh signing
 // secret, and returns both. Errors: EINVALID, EPLANLIMIT.
@@ -281,6 +313,10 @@ func (s *Service) CreateEndpoint(ctx context.Context, tenantID uuid.UUID, in End
 	if err := s.validateFilter(in.Filter); err != nil {
 		return Endpoint{}, "", err
 	}
+	format, err := validateFormat(in.Format, in.Kind)
+	if err != nil {
+		return Endpoint{}, "", err
+	}
 	timeout := DefaultTimeoutSeconds
 	if in.TimeoutSeconds != nil {
 		timeout = *in.TimeoutSeconds
@@ -306,7 +342,7 @@ func (s *Service) CreateEndpoint(ctx context.Context, tenantID uuid.UUID, in End
 		ID: uuid.New(), TenantID: tenantID, Kind: string(in.Kind), URL: in.URL, Description: in.Description,
 		EventTypes: jsonColumn[[]string]{types}, Enabled: true, TimeoutMs: timeout * 1000,
 		RateLimitPerSecond: in.RateLimitPerSecond, MaxInFlight: maxInFlight,
-		Headers: jsonColumn[map[string]string]{headers}, Filter: in.Filter, CreatedAt: now, UpdatedAt: now,
+		Headers: jsonColumn[map[string]string]{headers}, Filter: in.Filter, Format: string(format), CreatedAt: now, UpdatedAt: now,
 	}
 	secret := webhook.NewSigningSecret()
 	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
@@ -407,6 +443,11 @@ func (s *Service) UpdateEndpoint(ctx context.Context, tenantID, id uuid.UUID, pa
 		}
 		ep.Filter = *patch.Filter
 	}
+	if patch.Format != nil {
+		if ep.Format, err = validateFormat(*patch.Format, ep.Kind); err != nil {
+			return Endpoint{}, err
+		}
+	}
 	if patch.TimeoutSeconds != nil {
 		if err := validateRange("timeout_seconds", *patch.TimeoutSeconds, 1, MaxTimeoutSeconds); err != nil {
 			return Endpoint{}, err
@@ -443,7 +484,7 @@ func (s *Service) UpdateEndpoint(ctx context.Context, tenantID, id uuid.UUID, pa
 			"event_types": jsonColumn[[]string]{ep.EventTypes}, "enabled": ep.Enabled, "disabled_reason": ep.DisabledReason,
 			"timeout_ms": ep.TimeoutSeconds * 1000, "rate_limit_per_second": ep.RateLimitPerSecond,
 			"max_in_flight": ep.MaxInFlight, "headers": jsonColumn[map[string]string]{ep.Headers},
-			"filter": ep.Filter, "failing_since": ep.FailingSince, "updated_at": ep.UpdatedAt}).Error
+			"filter": ep.Filter, "format": string(ep.Format), "failing_since": ep.FailingSince, "updated_at": ep.UpdatedAt}).Error
 	if err != nil {
 		return Endpoint{}, fmt.Errorf("update endpoint %s: %w", id, err)
 	}

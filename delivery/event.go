@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/ferry-dev/ferry/delivery/internal/pgval"
+	"github.com/ferry-dev/ferry/delivery/routing"
 	"github.com/ferry-dev/ferry/delivery/webhook"
 
 	"github.com/google/uuid"
@@ -35,6 +36,9 @@ type Event struct {
 	Data           json.RawMessage `json:"data"`
 	IdempotencyKey *string         `json:"idempotency_key,omitempty"`
 	CreatedAt      time.Time       `json:"created_at"`
+	// request is the captured request of an event made by an inbound
+	// source, for filters at fan-out; nil otherwise.
+	request *routing.Request
 }
 
 // MarshalJSON writes created_at in the envelope's format.

@@ -19,6 +19,9 @@ import (
 type RoutingTestInput struct {
 	Event  RoutingTestEvent `json:"event"`
 	Filter *string          `json:"filter"`
+	// Request is a sample captured request, as filters see it for events
+	// from inbound sources; absent, filters see an empty one.
+	Request *routing.Request `json:"request"`
 }
 
 // RoutingTestEvent is the sample event of a routing test; ID and
@@ -77,9 +80,14 @@ func (s *Service) TestRouting(ctx context.Context, tenantID, endpointID uuid.UUI
 	if in.Filter != nil {
 		filter = *in.Filter
 	}
+	ev.request = in.Request
 	res := RoutingTestResult{
 		Payload: webhook.Envelope(ev.ID, ev.Type, ev.CreatedAt, ev.Data),
 		Headers: ep.Headers,
+	}
+	if ep.Format == FormatRaw {
+		// A sample event has no captured body: a raw endpoint gets its data.
+		res.Payload = ev.Data
 	}
 	res.Matched = len(ep.EventTypes) == 0
 	for _, p := range ep.EventTypes {

@@ -169,7 +169,7 @@ func (s *Service) accepts(tenantID uuid.UUID, ev Event, in *routing.Input, endpo
 
 // routingEvent is ev as filters see it.
 func routingEvent(ev Event) routing.Event {
-	return routing.Event{ID: ev.ID.String(), Type: ev.Type, CreatedAt: ev.CreatedAt, Data: ev.Data}
+	return routing.Event{ID: ev.ID.String(), Type: ev.Type, CreatedAt: ev.CreatedAt, Data: ev.Data, Request: ev.request}
 }
 
 // FilterErrors returns how many filter evaluations failed in this process

@@ -94,9 +94,31 @@ func TestTenantIsolation(t *testing.T) {
 	}
 	aReceipt := aPulled.Data[0].Receipt
 
+	// A's inbound source and a request it captured.
+	var aSource struct {
+		ID        string `json:"id"`
+		IngestURL string `json:"ingest_url"`
+	}
+	aKey.must(201, "POST", "/sources", map[string]any{"name": "a-source", "verification": map[string]string{"type": "github", "secret": "a-github-secret"},
+		"event_type": map[string]string{"value": "a.inbound"}}, &aSource)
+	aIngest := signedGitHubPost(t, aSource.IngestURL, "a-github-secret", []byte(`{"a":"inbound-private"}`), nil)
+	if aIngest.StatusCode != 200 {
+		t.Fatalf("tenant A's source answered %d", aIngest.StatusCode)
+	}
+	var aRequests struct {
+		Data []idOnly `json:"data"`
+	}
+	aKey.must(200, "GET", "/sources/"+aSource.ID+"/requests", nil, &aRequests)
+	if len(aRequests.Data) != 1 {
+		t.Fatalf("tenant A's source captured %d requests", len(aRequests.Data))
+	}
+	aRequest := aRequests.Data[0].ID
+	aSourceToken := aSource.IngestURL[strings.LastIndex(aSource.IngestURL, "/")+1:]
+
 	// Nothing of A may appear in any answer to B.
 	aMarks := []string{ep.ID, ep.Secret, ev.ID, delivery, aKeyID, job.ID, aMember, aMe.Tenant.ID,
-		aQueue.ID, aToken.ID, aReceipt, "ann@a.example", "vic@a.example", "a-receiver-token", "a.secret", "private", rc.URL + "/a"}
+		aQueue.ID, aToken.ID, aReceipt, "ann@a.example", "vic@a.example", "a-receiver-token", "a.secret", "private", rc.URL + "/a",
+		aSource.ID, aSourceToken, aRequest, "a-source", "a-github-secret"}
 
 	cases := map[string][]isoRequest{
 		"GET /me":                           {{"GET", "/me", nil, 0}},
@@ -147,6 +169,17 @@ func TestTenantIsolation(t *testing.T) {
 		"POST /endpoints/:id/consumer-tokens":             {{"POST", "/endpoints/" + aQueue.ID + "/consumer-tokens", map[string]string{"name": "stolen"}, 404}},
 		"GET /endpoints/:id/consumer-tokens":              {{"GET", "/endpoints/" + aQueue.ID + "/consumer-tokens", nil, 404}},
 		"DELETE /endpoints/:id/consumer-tokens/:token_id": {{"DELETE", "/endpoints/" + aQueue.ID + "/consumer-tokens/" + aToken.ID, nil, 404}},
+		"POST /sources": {{"POST", "/sources", map[string]any{"name": "b-source", "verification": map[string]string{"type": "none"},
+			"event_type": map[string]string{"value": "b.inbound"}}, 0}},
+		"GET /sources":                   {{"GET", "/sources", nil, 0}},
+		"GET /sources/:id":               {{"GET", "/sources/" + aSource.ID, nil, 404}},
+		"PATCH /sources/:id":             {{"PATCH", "/sources/" + aSource.ID, map[string]any{"name": "taken", "enabled": false}, 404}},
+		"DELETE /sources/:id":            {{"DELETE", "/sources/" + aSource.ID, nil, 404}},
+		"POST /sources/:id/rotate-token": {{"POST", "/sources/" + aSource.ID + "/rotate-token", nil, 404}},
+		"GET /sources/:id/requests": {{"GET", "/sources/" + aSource.ID + "/requests", nil, 404},
+			{"GET", "/sources/" + aSource.ID + "/requests?status=verified", nil, 404}},
+		"GET /sources/:id/requests/:request_id":         {{"GET", "/sources/" + aSource.ID + "/requests/" + aRequest, nil, 404}},
+		"POST /sources/:id/requests/:request_id/replay": {{"POST", "/sources/" + aSource.ID + "/requests/" + aRequest + "/replay", nil, 404}},
 	}
 
 	n := 0
@@ -260,6 +293,29 @@ func TestTenantIsolation(t *testing.T) {
 	}
 	if got != 1 {
 		t.Errorf("receiver got event %s %d times; B's replays must not reach A's endpoint", ev.ID, got)
+	}
+	// B's own source cannot reach A's request, and A's source is intact:
+	// its token still works and nothing was replayed into an event of B.
+	var bSources struct {
+		Data []idOnly `json:"data"`
+	}
+	bKey.must(200, "GET", "/sources", nil, &bSources)
+	for _, bs := range bSources.Data {
+		if status := bKey.do("GET", "/sources/"+bs.ID+"/requests/"+aRequest, nil, nil); status != 404 {
+			t.Errorf("tenant B reached A's request through its own source %s: %d", bs.ID, status)
+		}
+		if status := bKey.do("POST", "/sources/"+bs.ID+"/requests/"+aRequest+"/replay", nil, nil); status != 404 {
+			t.Errorf("tenant B replayed A's request through its own source %s: %d", bs.ID, status)
+		}
+	}
+	var aSourceNow struct {
+		Name      string `json:"name"`
+		Enabled   bool   `json:"enabled"`
+		IngestURL string `json:"ingest_url"`
+	}
+	aKey.must(200, "GET", "/sources/"+aSource.ID, nil, &aSourceNow)
+	if aSourceNow.Name != "a-source" || !aSourceNow.Enabled || aSourceNow.IngestURL != aSource.IngestURL {
+		t.Errorf("tenant A's source changed: %+v", aSourceNow)
 	}
 	t.Logf("%d cross-tenant requests checked", n)
 }

@@ -76,6 +76,16 @@ var roleTable = map[string]string{
 	"POST /replays/preview":                                  "++-+-",
 	"POST /staff/tenants/:id/replays/preview":                "----+",
 	"GET /staff/tenants/:id/endpoints/:endpoint_id/attempts": "----+",
+
+	"POST /sources":                                 "++-+-",
+	"GET /sources":                                  "++++-",
+	"GET /sources/:id":                              "++++-",
+	"PATCH /sources/:id":                            "++-+-",
+	"DELETE /sources/:id":                           "++-+-",
+	"POST /sources/:id/rotate-token":                "++-+-",
+	"GET /sources/:id/requests":                     "++++-",
+	"GET /sources/:id/requests/:request_id":         "++++-",
+	"POST /sources/:id/requests/:request_id/replay": "++-+-",
 }
 
 // publicRoutes need no credentials.
@@ -112,6 +122,10 @@ func roleBody(route string, n int) any {
 		return map[string]string{"plan": "pro"}
 	case "POST /replays", "POST /events/:id/replay", "POST /replays/preview", "POST /staff/tenants/:id/replays/preview":
 		return map[string]string{}
+	case "POST /sources":
+		return map[string]any{"name": "s", "verification": map[string]string{"type": "none"}, "event_type": map[string]string{"value": "role.test"}}
+	case "PATCH /sources/:id":
+		return map[string]string{"name": "x"}
 	}
 	return nil
 }
@@ -149,7 +163,8 @@ func TestRoleRouteTable(t *testing.T) {
 		method, path, _ := strings.Cut(route, " ")
 		// Ids that exist nowhere: an allowed caller gets past the role
 		// check to a 404 (or success), a refused one is stopped before.
-		path = strings.NewReplacer(":id", uuid.NewString(), ":event_id", uuid.NewString(), ":replay_id", uuid.NewString()).Replace(path)
+		path = strings.NewReplacer(":id", uuid.NewString(), ":event_id", uuid.NewString(), ":replay_id", uuid.NewString(),
+			":request_id", uuid.NewString()).Replace(path)
 		if strings.HasPrefix(route, "GET /staff/tenants/:id") || strings.HasPrefix(route, "POST /staff/tenants/:id") {
 			path = strings.Replace(path, strings.Split(path, "/")[3], me.Tenant.ID, 1)
 		}
@@ -179,7 +194,8 @@ func TestRoleRouteTable(t *testing.T) {
 	anon := newClient(t, f.URL+"/api/v1")
 	for route := range roleTable {
 		method, path, _ := strings.Cut(route, " ")
-		path = strings.NewReplacer(":id", uuid.NewString(), ":event_id", uuid.NewString(), ":replay_id", uuid.NewString()).Replace(path)
+		path = strings.NewReplacer(":id", uuid.NewString(), ":event_id", uuid.NewString(), ":replay_id", uuid.NewString(),
+			":request_id", uuid.NewString()).Replace(path)
 		if status := anon.do(method, path, roleBody(route, 0), nil); status != 401 {
 			t.Errorf("%s %s without credentials: %d, want 401", method, path, status)
 		}

@@ -15,6 +15,7 @@ import (
 	"github.com/ferry-dev/ferry/billing"
 	"github.com/ferry-dev/ferry/delivery"
 	"github.com/ferry-dev/ferry/delivery/queue"
+	"github.com/ferry-dev/ferry/inbound"
 	"github.com/ferry-dev/ferry/page"
 	"github.com/ferry-dev/ferry/tenants"
 )
@@ -201,6 +202,16 @@ func operations() map[string]op {
 			response: typ[consumerTokenCreated](), errors: []int{400, 404, 422}},
 		"GET /endpoints/{id}/consumer-tokens":               {summary: "List consumer tokens", tag: "queues", access: accessKey, status: 200, response: typ[list[queue.ConsumerToken]](), errors: []int{404}},
 		"DELETE /endpoints/{id}/consumer-tokens/{token_id}": {summary: "Revoke consumer token", tag: "queues", access: accessKey, status: 204, errors: []int{404}},
+
+		"POST /sources":                                   {summary: "Create source", tag: "sources", access: accessKey, status: 201, body: reflect.TypeFor[inbound.SourceInput](), response: typ[inbound.Source](), errors: []int{400, 422}},
+		"GET /sources":                                    {summary: "List sources", tag: "sources", access: accessKey, status: 200, response: typ[list[inbound.Source]](), params: pageParams(), errors: []int{422}},
+		"GET /sources/{id}":                               {summary: "Get source", tag: "sources", access: accessKey, status: 200, response: typ[inbound.Source](), errors: []int{404}},
+		"PATCH /sources/{id}":                             {summary: "Update source", tag: "sources", access: accessKey, status: 200, body: reflect.TypeFor[inbound.SourcePatch](), response: typ[inbound.Source](), errors: []int{400, 404, 422}},
+		"DELETE /sources/{id}":                            {summary: "Delete source", tag: "sources", access: accessKey, status: 204, errors: []int{404}},
+		"POST /sources/{id}/rotate-token":                 {summary: "Rotate source ingest token", tag: "sources", access: accessKey, status: 200, response: typ[inbound.Source](), errors: []int{404}},
+		"GET /sources/{id}/requests":                      {summary: "List source requests", tag: "sources", access: accessKey, status: 200, response: typ[list[inbound.Request]](), params: append(openapi3.Parameters{queryParam("status", "only requests with this status", openapi3.NewStringSchema().WithEnum(enumOf(reflect.TypeFor[inbound.Status]())...))}, pageParams()...), errors: []int{404, 422}},
+		"GET /sources/{id}/requests/{request_id}":         {summary: "Get source request", tag: "sources", access: accessKey, status: 200, response: typ[sourceRequestDetail](), errors: []int{404}},
+		"POST /sources/{id}/requests/{request_id}/replay": {summary: "Replay source request", tag: "sources", access: accessKey, status: 202, response: typ[inbound.ReplayResult](), errors: []int{402, 404, 422, 429}},
 
 		"GET /openapi.json": {summary: "This document", tag: "meta", status: 200, response: typ[map[string]any]()},
 	}

@@ -11,6 +11,8 @@ import (
 	"github.com/ferry-dev/ferry/billing"
 	"github.com/ferry-dev/ferry/delivery"
 	"github.com/ferry-dev/ferry/delivery/queue"
+	"github.com/ferry-dev/ferry/delivery/routing"
+	"github.com/ferry-dev/ferry/inbound"
 	"github.com/ferry-dev/ferry/tenants"
 )
 
@@ -110,6 +112,30 @@ func schemaName(t reflect.Type) string {
 		return "ConsumerTokenInput"
 	case reflect.TypeFor[pulled]():
 		return "QueuePull"
+	case reflect.TypeFor[routing.Request]():
+		return "RoutingTestRequest"
+	case reflect.TypeFor[inbound.Request]():
+		return "SourceRequest"
+	case reflect.TypeFor[sourceRequestDetail]():
+		return "SourceRequestDetail"
+	case reflect.TypeFor[inbound.ReplayResult]():
+		return "SourceReplayResult"
+	case reflect.TypeFor[inbound.Verification]():
+		return "SourceVerification"
+	case reflect.TypeFor[inbound.VerificationInput]():
+		return "SourceVerificationInput"
+	case reflect.TypeFor[inbound.EventTypeRule]():
+		return "SourceEventType"
+	case reflect.TypeFor[inbound.EventTypeInput]():
+		return "SourceEventTypeInput"
+	case reflect.TypeFor[inbound.Response]():
+		return "SourceResponse"
+	case reflect.TypeFor[inbound.ResponseInput]():
+		return "SourceResponseInput"
+	case reflect.TypeFor[inbound.DedupeRule]():
+		return "SourceDedupe"
+	case reflect.TypeFor[inbound.DedupeInput]():
+		return "SourceDedupeInput"
 	case reflect.TypeFor[settled]():
 		return "QueueSettled"
 	}
@@ -121,6 +147,14 @@ func enumOf(t reflect.Type) []any {
 	switch t {
 	case reflect.TypeFor[delivery.Kind]():
 		return enum(delivery.KindHTTP, delivery.KindQueue)
+	case reflect.TypeFor[delivery.Format]():
+		return enum(delivery.FormatEnvelope, delivery.FormatRaw)
+	case reflect.TypeFor[inbound.Scheme]():
+		return enum(inbound.Schemes()...)
+	case reflect.TypeFor[inbound.Encoding]():
+		return enum(inbound.EncodingHex, inbound.EncodingBase64)
+	case reflect.TypeFor[inbound.Status]():
+		return enum(inbound.StatusVerified, inbound.StatusRejected, inbound.StatusDuplicate)
 	case reflect.TypeFor[delivery.Status]():
 		return enum(delivery.StatusPending, delivery.StatusRetrying, delivery.StatusSucceeded, delivery.StatusDropped, delivery.StatusExhausted)
 	case reflect.TypeFor[delivery.Outcome]():
@@ -193,9 +227,11 @@ func domainFields() map[reflect.Type]map[string]fieldSpec {
 			"kind":                  {description: "http (default): Ferry pushes to url; queue: consumers pull"},
 			"rate_limit_per_second": {description: "attempts per second at most; absent or null: unlimited"},
 			"event_types":           {description: "event types, or patterns ending in * (order.*; * alone: every type); empty: every type"},
-			"filter":                {description: "CEL expression over event (id, type, created_at, data); the endpoint gets an event only when it is true; empty: every event. Invalid: 422 with the compiler's message"},
+			"filter":                {description: "CEL expression over event (id, type, created_at, data) and request (method, path, headers, query of a source's captured request; empty otherwise); the endpoint gets an event only when it is true; empty: every event. Invalid: 422 with the compiler's message"},
+			"format":                {description: "envelope (default): the JSON envelope; raw: the body an inbound source captured, with its content type (events from no source: their data)"},
 		},
 		reflect.TypeFor[delivery.EndpointPatch](): {
+			"format":                {description: "envelope (default): the JSON envelope; raw: the body an inbound source captured, with its content type (events from no source: their data)"},
 			"rate_limit_per_second": {description: "0 removes the limit"},
 			"event_types":           {description: "event types, or patterns ending in * (order.*; * alone: every type); empty: every type"},
 			"filter":                {description: "CEL expression over event (id, type, created_at, data); the endpoint gets an event only when it is true; empty: every event. Invalid: 422 with the compiler's message"},
@@ -207,8 +243,60 @@ func domainFields() map[reflect.Type]map[string]fieldSpec {
 			"filter":                {description: "CEL expression over event (id, type, created_at, data); the endpoint gets an event only when it is true; empty: every event. Invalid: 422 with the compiler's message"},
 		},
 		reflect.TypeFor[delivery.RoutingTestInput](): {
-			"event":  {required: true, description: "a sample event"},
-			"filter": {description: "an unsaved filter to try instead of the endpoint's"},
+			"event":   {required: true, description: "a sample event"},
+			"filter":  {description: "an unsaved filter to try instead of the endpoint's"},
+			"request": {description: "a sample captured request, as filters see request for events from sources (absent: empty)"},
+		},
+		reflect.TypeFor[routing.Request](): {
+			"headers": {description: "lower-cased names; repeated headers joined by \", \""},
+			"query":   {description: "first value of each parameter"},
+		},
+		reflect.TypeFor[inbound.SourceInput](): {
+			"name":                  {required: true},
+			"verification":          {required: true},
+			"event_type":            {required: true},
+			"response":              {description: "answer to accepted requests (default 200 {} application/json)"},
+			"dedupe":                {description: "where a dedupe key is: resends with the same key within 24 h make no second event"},
+			"rate_limit_per_second": {description: "accepted requests per second (1-10000, default 1000); more are answered 429 with Retry-After"},
+		},
+		reflect.TypeFor[inbound.SourcePatch](): {
+			"enabled":      {description: "false: the ingest URL answers 404 until re-enabled"},
+			"verification": {description: "replaces the scheme; an empty secret keeps the stored one when the type is unchanged"},
+			"response":     {description: "null removes the custom response"},
+			"dedupe":       {description: "null removes dedupe"},
+		},
+		reflect.TypeFor[inbound.VerificationInput](): {
+			"type":     {required: true},
+			"secret":   {description: "the provider's signing secret (whsec_… for standard_webhooks); not for basic_auth or none"},
+			"header":   {description: "hmac_sha256: the signature header"},
+			"encoding": {description: "hmac_sha256: hex (default) or base64"},
+			"prefix":   {description: "hmac_sha256: text before the signature, e.g. sha256="},
+			"username": {description: "basic_auth"},
+			"password": {description: "basic_auth"},
+		},
+		reflect.TypeFor[inbound.EventTypeInput](): {
+			"value":     {description: "a fixed event type"},
+			"header":    {description: "take the type from this request header"},
+			"json_path": {description: "take the type from this dotted path in the JSON body (numbers index arrays)"},
+			"default":   {description: "the type when the header or path gives none (default: unknown)"},
+		},
+		reflect.TypeFor[inbound.Source](): {
+			"ingest_url":        {description: "where the provider sends: <public url>/in/<token>; the token is [redacted] for viewers"},
+			"rejected_unstored": {description: "rejected requests over the per-minute cap, answered 401 but not stored"},
+			"response":          {description: "null: 200 {} application/json"},
+			"dedupe":            {description: "null: no dedupe"},
+		},
+		reflect.TypeFor[inbound.Request](): {
+			"path":       {description: "the request path with the ingest token written {token}"},
+			"query":      {description: "the raw query string"},
+			"reason":     {description: "why the request was rejected or is a duplicate"},
+			"dedupe_key": {description: "the request's dedupe key, when the source dedupes"},
+			"event_id":   {description: "the event the request became"},
+		},
+		reflect.TypeFor[inbound.RequestDetail](): {
+			"headers":     {description: "as received, names canonicalised; credentials redacted for viewers"},
+			"body_base64": {description: "the exact body"},
+			"body_text":   {description: "the body as text when it is valid UTF-8"},
 		},
 		reflect.TypeFor[delivery.RoutingTestEvent](): {
 			"type":       {required: true, description: "event type, e.g. order.created"},

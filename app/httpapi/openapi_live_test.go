@@ -122,6 +122,36 @@ func TestOpenAPIDescribesLiveResponses(t *testing.T) {
 	key.call(404, "GET /queues/{endpoint_id}/stream", nil, "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b")
 	key.call(204, "DELETE /endpoints/{id}/consumer-tokens/{token_id}", nil, q, token)
 
+	// Inbound sources: a source, a captured request and its replay.
+	key.call(422, "POST /sources", map[string]any{"name": "github"})
+	src := key.call(201, "POST /sources", map[string]any{"name": "github",
+		"verification": map[string]any{"type": "none"}, "event_type": map[string]any{"header": "X-GitHub-Event", "default": "github.unknown"},
+		"dedupe": map[string]any{"header": "X-GitHub-Delivery"}, "response": map[string]any{"status": 202, "body": "ok", "content_type": "text/plain"}})
+	srcID := src.str(t, "id")
+	key.call(200, "GET /sources", nil)
+	key.call(200, "GET /sources/{id}", nil, srcID)
+	key.call(404, "GET /sources/{id}", nil, uuid.NewString())
+	key.call(200, "PATCH /sources/{id}", map[string]any{"name": "GitHub", "response": nil}, srcID)
+	ingest := key.call(200, "POST /sources/{id}/rotate-token", nil, srcID).str(t, "ingest_url")
+	res, err := http.Post(ingest, "application/json", strings.NewReader(`{"zen":"Keep it logically awesome."}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != 200 {
+		t.Fatalf("POST %s: %d", ingest, res.StatusCode)
+	}
+	reqs := key.call(200, "GET /sources/{id}/requests", nil, srcID)
+	captured, _ := reqs["data"].([]any)
+	if len(captured) != 1 {
+		t.Fatalf("captured %v", reqs)
+	}
+	rid := captured[0].(map[string]any)["id"].(string)
+	key.call(200, "GET /sources/{id}/requests/{request_id}", nil, srcID, rid)
+	key.call(202, "POST /sources/{id}/requests/{request_id}/replay", nil, srcID, rid)
+	key.call(404, "POST /sources/{id}/requests/{request_id}/replay", nil, srcID, uuid.NewString())
+	key.call(204, "DELETE /sources/{id}", nil, srcID)
+
 	owner.call(200, "GET /members", nil)
 	invited := owner.call(201, "POST /members", map[string]string{"email": "viewer@example.com", "role": "viewer"}).str(t, "id")
 	owner.call(202, "POST /members/{id}/invite", nil, invited)

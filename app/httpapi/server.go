@@ -18,6 +18,7 @@ import (
 	"github.com/ferry-dev/ferry/billing"
 	"github.com/ferry-dev/ferry/delivery"
 	"github.com/ferry-dev/ferry/delivery/queue"
+	"github.com/ferry-dev/ferry/inbound"
 	"github.com/ferry-dev/ferry/tenants"
 )
 
@@ -30,6 +31,8 @@ type Deps struct {
 	Metrics  *delivery.Metrics
 	// Queues serves the pull queue routes (nil: not registered).
 	Queues *queue.Service
+	// Inbound serves sources and their public ingest URLs.
+	Inbound *inbound.Service
 	// Ready reports whether Postgres and Kafka answer.
 	Ready func(ctx context.Context) error
 	// MetricsHandler serves /metrics on the main listener; nil when
@@ -161,10 +164,12 @@ func New(d Deps) *fiber.App {
 
 	s.billingRoutes(api)
 	s.queueRoutes(api)
+	s.sourceRoutes(api)
 
 	api.Get("/openapi.json", s.openAPI)
 
 	api.Use(func(c *fiber.Ctx) error { return fiber.ErrNotFound })
+	s.ingestRoutes(app)
 
 	if d.Portal != nil {
 		s.mountPortal(app)
@@ -241,9 +246,11 @@ func errBodyTooLarge() *ferry.Error {
 	return &ferry.Error{Code: ferry.ETOOLARGE, Message: "request body exceeds " + ferry.FormatBytes(delivery.MaxPayloadBytes)}
 }
 
-// limitBody refuses request bodies over requestBodyLimit with 413.
+// limitBody refuses request bodies over requestBodyLimit with 413, but
+// for ingest URLs, whose limit is inbound.MaxBodyBytes (checked by
+// inbound.Receive).
 func limitBody(c *fiber.Ctx) error {
-	if len(c.Request().Body()) > requestBodyLimit {
+	if len(c.Request().Body()) > requestBodyLimit && !isIngest(c) {
 		return errBodyTooLarge()
 	}
 	return c.Next()

@@ -165,8 +165,12 @@ func (d *Dispatcher) attempt(ctx context.Context, job delivery.Job, pre *stateRe
 		}
 	}
 
-	body := webhook.Envelope(job.EventID, st.Type, st.CreatedAt, st.Data)
+	body, contentType, err := d.payload(ctx, tgt.endpoint, job.EventID, st)
+	if err != nil {
+		return nil, err
+	}
 	headers := webhook.Headers(tgt.endpoint.Headers, d.cfg.UserAgent, tgt.keys, job.EventID.String(), st.CreatedAt, body)
+	setContentType(headers, contentType)
 
 	started := d.now()
 	if job.Attempt == 1 && job.Trigger == delivery.TriggerInitial && !job.AcceptedAt.IsZero() {

@@ -56,6 +56,13 @@ type deliveryState struct {
 	Type           string
 	Data           []byte
 	CreatedAt      time.Time
+	// Raw is set when the event came from an inbound source; RawBody and
+	// RawContentType are its captured body, loaded only for raw endpoints
+	// (RawLoaded).
+	Raw            bool
+	RawLoaded      bool
+	RawBody        []byte
+	RawContentType string
 }
 
 func newStateLoader(db *gorm.DB, batchSize prometheus.Observer) *stateLoader {
@@ -93,9 +100,15 @@ func (l *stateLoader) loadBatch(ctx context.Context, batch []*stateRequest) {
 	qctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	var rows []deliveryState
+	// The raw body of a source's event is read only for raw endpoints;
+	// envelope endpoints pay one index probe for its existence.
 	err := l.db.WithContext(qctx).Raw(`SELECT d.id, d.tenant_id, d.endpoint_id, d.status, d.attempt_count, d.first_attempt_at, e.type,
-			e.data::text AS data, e.created_at
-		FROM deliveries d JOIN events e ON e.id = d.event_id WHERE d.id = ANY(?)`, pgval.Array(ids)).Scan(&rows).Error
+			e.data::text AS data, e.created_at, r.event_id IS NOT NULL AS raw, p.id IS NOT NULL AS raw_loaded,
+			CASE WHEN p.id IS NOT NULL THEN r.body END AS raw_body, coalesce(r.content_type, '') AS raw_content_type
+		FROM deliveries d JOIN events e ON e.id = d.event_id
+		LEFT JOIN event_raw_bodies r ON r.event_id = d.event_id
+		LEFT JOIN endpoints p ON r.event_id IS NOT NULL AND p.id = d.endpoint_id AND p.format = 'raw'
+		WHERE d.id = ANY(?)`, pgval.Array(ids)).Scan(&rows).Error
 	if err != nil {
 		err = fmt.Errorf("load %d deliveries: %w", len(ids), err)
 		for _, r := range batch {

@@ -49,6 +49,20 @@ type Event struct {
 	CreatedAt time.Time
 	// Data is the event's JSON payload; a filter sees it as dyn.
 	Data json.RawMessage
+	// Request is the request an inbound source captured to make the
+	// event; nil for other events, which filters see with an empty one.
+	Request *Request
+}
+
+// Request is what a filter sees as the variable `request`: the request a
+// source captured (docs/contract.md#inbound-sources).
+type Request struct {
+	Method string `json:"method"`
+	Path   string `json:"path"`
+	// Headers has lower-cased names; repeated headers joined by ", ".
+	Headers map[string]string `json:"headers"`
+	// Query has the first value of each parameter.
+	Query map[string]string `json:"query"`
 }
 
 // Config tunes Filters.
@@ -81,7 +95,8 @@ func NewFilters(cfg Config) (*Filters, error) {
 	if cfg.CacheSize <= 0 {
 		cfg.CacheSize = DefaultCacheSize
 	}
-	env, err := cel.NewEnv(cel.Variable("event", cel.MapType(cel.StringType, cel.DynType)))
+	env, err := cel.NewEnv(cel.Variable("event", cel.MapType(cel.StringType, cel.DynType)),
+		cel.Variable("request", cel.MapType(cel.StringType, cel.DynType)))
 	if err != nil {
 		return nil, fmt.Errorf("routing: CEL environment: %w", err)
 	}
@@ -119,9 +134,10 @@ func Prepare(ev Event) *Input {
 			return &Input{err: fmt.Errorf("decode event data: %w", err)}
 		}
 	}
-	return &Input{vars: map[string]any{"event": map[string]any{
-		"id": ev.ID, "type": ev.Type, "created_at": ev.CreatedAt.UTC(), "data": data,
-	}}}
+	return &Input{vars: map[string]any{
+		"event":   map[string]any{"id": ev.ID, "type": ev.Type, "created_at": ev.CreatedAt.UTC(), "data": data},
+		"request": requestVar(ev.Request),
+	}}
 }
 
 // Eval reports whether the filter src accepts the event. An empty filter
@@ -204,4 +220,21 @@ func (f *Filters) compile(src string) (cel.Program, error) {
 		return nil, &FilterError{Message: err.Error()}
 	}
 	return prg, nil
+}
+
+// requestVar is r as the `request` variable: every field present, empty
+// for events that came from no source, so filters need no has() checks.
+func requestVar(r *Request) map[string]any {
+	if r == nil {
+		r = &Request{}
+	}
+	headers := make(map[string]any, len(r.Headers))
+	for k, v := range r.Headers {
+		headers[strings.ToLower(k)] = v
+	}
+	query := make(map[string]any, len(r.Query))
+	for k, v := range r.Query {
+		query[k] = v
+	}
+	return map[string]any{"method": r.Method, "path": r.Path, "headers": headers, "query": query}
 }

@@ -78,3 +78,36 @@ func TestFiltersOverBudget(t *testing.T) {
 	require.Less(t, time.Since(start), 100*time.Millisecond)
 	require.Equal(t, before+1, f.EvalErrors())
 }
+
+// TestFiltersRequest: events from inbound sources show their captured
+// request to filters; other events an empty one, so the same filter
+// evaluates (to false) instead of failing.
+func TestFiltersRequest(t *testing.T) {
+	t.Parallel()
+	f, err := NewFilters(Config{})
+	require.NoError(t, err)
+	base := Event{ID: "evt_1", Type: "push", CreatedAt: time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC), Data: json.RawMessage(`{}`)}
+	fromSource := base
+	fromSource.Request = &Request{Method: "POST", Path: "/in/{token}", Headers: map[string]string{"X-GitHub-Event": "push", "content-type": "application/json"},
+		Query: map[string]string{"env": "prod"}}
+	for _, tc := range []struct {
+		name, src string
+		ev        Event
+		want      bool
+	}{
+		{"header lower-cased", `request.headers["x-github-event"] == "push"`, fromSource, true},
+		{"query", `request.query.env == "prod"`, fromSource, true},
+		{"method and path", `request.method == "POST" && request.path.startsWith("/in/")`, fromSource, true},
+		{"has on absent header", `has(request.headers.authorization)`, fromSource, false},
+		{"no source: empty request", `"x-github-event" in request.headers`, base, false},
+		{"no source: empty method", `request.method == ""`, base, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			require.NoError(t, f.Check(tc.src))
+			got, err := f.Eval(tc.src, Prepare(tc.ev))
+			require.NoError(t, err)
+			require.Equal(t, tc.want, got)
+		})
+	}
+}

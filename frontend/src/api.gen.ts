@@ -779,6 +779,111 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sources": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List sources */
+        get: operations["ListSources"];
+        put?: never;
+        /** Create source */
+        post: operations["CreateSource"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sources/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get source */
+        get: operations["GetSource"];
+        put?: never;
+        post?: never;
+        /** Delete source */
+        delete: operations["DeleteSource"];
+        options?: never;
+        head?: never;
+        /** Update source */
+        patch: operations["UpdateSource"];
+        trace?: never;
+    };
+    "/sources/{id}/requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List source requests */
+        get: operations["ListSourceRequests"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sources/{id}/requests/{request_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get source request */
+        get: operations["GetSourceRequest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sources/{id}/requests/{request_id}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Replay source request */
+        post: operations["ReplaySourceRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sources/{id}/rotate-token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Rotate source ingest token */
+        post: operations["RotateSourceIngestToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/staff/audit": {
         parameters: {
             query?: never;
@@ -1217,6 +1322,8 @@ export interface components {
             failing_since: string | null;
             /** @description CEL expression over event (id, type, created_at, data); the endpoint gets an event only when it is true; empty: every event. Invalid: 422 with the compiler's message */
             filter: string;
+            /** @enum {string} */
+            format: "envelope" | "raw";
             headers: {
                 [key: string]: string;
             } | null;
@@ -1258,6 +1365,8 @@ export interface components {
             failing_since: string | null;
             /** @description CEL expression over event (id, type, created_at, data); the endpoint gets an event only when it is true; empty: every event. Invalid: 422 with the compiler's message */
             filter: string;
+            /** @enum {string} */
+            format: "envelope" | "raw";
             headers: {
                 [key: string]: string;
             } | null;
@@ -1280,8 +1389,13 @@ export interface components {
             description?: string;
             /** @description event types, or patterns ending in * (order.*; * alone: every type); empty: every type */
             event_types?: string[];
-            /** @description CEL expression over event (id, type, created_at, data); the endpoint gets an event only when it is true; empty: every event. Invalid: 422 with the compiler's message */
+            /** @description CEL expression over event (id, type, created_at, data) and request (method, path, headers, query of a source's captured request; empty otherwise); the endpoint gets an event only when it is true; empty: every event. Invalid: 422 with the compiler's message */
             filter?: string;
+            /**
+             * @description envelope (default): the JSON envelope; raw: the body an inbound source captured, with its content type (events from no source: their data)
+             * @enum {string}
+             */
+            format?: "envelope" | "raw";
             headers?: {
                 [key: string]: string;
             };
@@ -1307,6 +1421,11 @@ export interface components {
             event_types?: string[] | null;
             /** @description CEL expression over event (id, type, created_at, data); the endpoint gets an event only when it is true; empty: every event. Invalid: 422 with the compiler's message */
             filter?: string | null;
+            /**
+             * @description envelope (default): the JSON envelope; raw: the body an inbound source captured, with its content type (events from no source: their data)
+             * @enum {string|null}
+             */
+            format?: "envelope" | "raw" | null;
             headers?: {
                 [key: string]: string;
             } | null;
@@ -1699,6 +1818,19 @@ export interface components {
             event: components["schemas"]["RoutingTestEvent"];
             /** @description an unsaved filter to try instead of the endpoint's */
             filter?: string | null;
+            request?: components["schemas"]["RoutingTestRequest"] | null;
+        };
+        RoutingTestRequest: {
+            /** @description lower-cased names; repeated headers joined by ", " */
+            headers?: {
+                [key: string]: string;
+            };
+            method?: string;
+            path?: string;
+            /** @description first value of each parameter */
+            query?: {
+                [key: string]: string;
+            };
         };
         RoutingTestResult: {
             /** @description the delivery would not be made */
@@ -1729,6 +1861,177 @@ export interface components {
             organization: string;
             /** @description 10 to 72 characters */
             password: string;
+        };
+        Source: {
+            /** Format: date-time */
+            created_at: string;
+            dedupe: components["schemas"]["SourceDedupe"] | null;
+            enabled: boolean;
+            event_type: components["schemas"]["SourceEventType"];
+            /** Format: uuid */
+            id: string;
+            /** @description where the provider sends: <public url>/in/<token>; the token is [redacted] for viewers */
+            ingest_url: string;
+            name: string;
+            rate_limit_per_second: number;
+            /**
+             * Format: int64
+             * @description rejected requests over the per-minute cap, answered 401 but not stored
+             */
+            rejected_unstored: number;
+            response: components["schemas"]["SourceResponse"] | null;
+            /** Format: date-time */
+            updated_at: string;
+            verification: components["schemas"]["SourceVerification"];
+        };
+        SourceDedupe: {
+            header?: string;
+            json_path?: string;
+        };
+        SourceDedupeInput: {
+            header?: string;
+            json_path?: string;
+        };
+        SourceEventType: {
+            default?: string;
+            header?: string;
+            json_path?: string;
+            value?: string;
+        };
+        SourceEventTypeInput: {
+            /** @description the type when the header or path gives none (default: unknown) */
+            default?: string;
+            /** @description take the type from this request header */
+            header?: string;
+            /** @description take the type from this dotted path in the JSON body (numbers index arrays) */
+            json_path?: string;
+            /** @description a fixed event type */
+            value?: string;
+        };
+        SourceInput: {
+            dedupe?: components["schemas"]["SourceDedupeInput"] | null;
+            event_type: components["schemas"]["SourceEventTypeInput"];
+            name: string;
+            /** @description accepted requests per second (1-10000, default 1000); more are answered 429 with Retry-After */
+            rate_limit_per_second?: number | null;
+            response?: components["schemas"]["SourceResponseInput"] | null;
+            verification: components["schemas"]["SourceVerificationInput"];
+        };
+        SourcePatch: {
+            dedupe?: components["schemas"]["SourceDedupeInput"] | null;
+            /** @description false: the ingest URL answers 404 until re-enabled */
+            enabled?: boolean | null;
+            event_type?: components["schemas"]["SourceEventTypeInput"] | null;
+            name?: string | null;
+            rate_limit_per_second?: number | null;
+            response?: components["schemas"]["SourceResponseInput"] | null;
+            verification?: components["schemas"]["SourceVerificationInput"] | null;
+        };
+        SourceReplayResult: {
+            /** Format: uuid */
+            event_id: string;
+            /** Format: uuid */
+            request_id: string;
+        };
+        SourceRequest: {
+            body_size: number;
+            content_type: string;
+            /** @description the request's dedupe key, when the source dedupes */
+            dedupe_key: string | null;
+            /**
+             * Format: uuid
+             * @description the event the request became
+             */
+            event_id: string | null;
+            /** Format: uuid */
+            id: string;
+            method: string;
+            /** @description the request path with the ingest token written {token} */
+            path: string;
+            /** @description the raw query string */
+            query: string;
+            /** @description why the request was rejected or is a duplicate */
+            reason: string;
+            /** Format: date-time */
+            received_at: string;
+            /** Format: uuid */
+            source_id: string;
+            /** @enum {string} */
+            status: "verified" | "rejected" | "duplicate";
+        };
+        SourceRequestDetail: {
+            /** @description the exact body */
+            body_base64: string;
+            body_size: number;
+            /** @description the body as text when it is valid UTF-8 */
+            body_text: string | null;
+            content_type: string;
+            /** @description the request's dedupe key, when the source dedupes */
+            dedupe_key: string | null;
+            event: components["schemas"]["EventDetail"] | null;
+            /**
+             * Format: uuid
+             * @description the event the request became
+             */
+            event_id: string | null;
+            /** @description as received, names canonicalised; credentials redacted for viewers */
+            headers: {
+                [key: string]: string[];
+            } | null;
+            /** Format: uuid */
+            id: string;
+            method: string;
+            /** @description the request path with the ingest token written {token} */
+            path: string;
+            /** @description the raw query string */
+            query: string;
+            /** @description why the request was rejected or is a duplicate */
+            reason: string;
+            /** Format: date-time */
+            received_at: string;
+            /** Format: uuid */
+            source_id: string;
+            /** @enum {string} */
+            status: "verified" | "rejected" | "duplicate";
+        };
+        SourceResponse: {
+            body: string;
+            content_type: string;
+            status: number;
+        };
+        SourceResponseInput: {
+            body?: string;
+            content_type?: string;
+            status?: number;
+        };
+        SourceVerification: {
+            /** @enum {string} */
+            encoding?: "hex" | "base64";
+            has_secret: boolean;
+            header?: string;
+            prefix?: string;
+            /** @enum {string} */
+            type: "standard_webhooks" | "stripe" | "github" | "shopify" | "slack" | "hmac_sha256" | "basic_auth" | "none";
+            username?: string;
+        };
+        SourceVerificationInput: {
+            /**
+             * @description hmac_sha256: hex (default) or base64
+             * @enum {string}
+             */
+            encoding?: "hex" | "base64";
+            /** @description hmac_sha256: the signature header */
+            header?: string;
+            /** @description basic_auth */
+            password?: string;
+            /** @description hmac_sha256: text before the signature, e.g. sha256= */
+            prefix?: string;
+            /** @description the provider's signing secret (whsec_… for standard_webhooks); not for basic_auth or none */
+            secret?: string;
+            /** @enum {string} */
+            type: "standard_webhooks" | "stripe" | "github" | "shopify" | "slack" | "hmac_sha256" | "basic_auth" | "none";
+            /** @description basic_auth */
+            username?: string;
         };
         StaffBilling: {
             /** Format: int64 */
@@ -3556,6 +3859,270 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ReplayJob"];
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+        };
+    };
+    ListSources: {
+        parameters: {
+            query?: {
+                /** @description page size (1-200, default 50) */
+                limit?: number;
+                /** @description next_cursor of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Source"][];
+                        /** @description pass as cursor for the next page; null on the last */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+        };
+    };
+    CreateSource: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SourceInput"];
+            };
+        };
+        responses: {
+            /** @description success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Source"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+        };
+    };
+    GetSource: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Source"];
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+        };
+    };
+    DeleteSource: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success, no body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+        };
+    };
+    UpdateSource: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SourcePatch"];
+            };
+        };
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Source"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+        };
+    };
+    ListSourceRequests: {
+        parameters: {
+            query?: {
+                /** @description only requests with this status */
+                status?: "verified" | "rejected" | "duplicate";
+                /** @description page size (1-200, default 50) */
+                limit?: number;
+                /** @description next_cursor of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SourceRequest"][];
+                        /** @description pass as cursor for the next page; null on the last */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+        };
+    };
+    GetSourceRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                request_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SourceRequestDetail"];
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+        };
+    };
+    ReplaySourceRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                request_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SourceReplayResult"];
+                };
+            };
+            401: components["responses"]["Error401"];
+            402: components["responses"]["Error402"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+        };
+    };
+    RotateSourceIngestToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Source"];
                 };
             };
             401: components["responses"]["Error401"];

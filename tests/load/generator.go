@@ -38,6 +38,18 @@ type Plan struct {
 	// Events, when positive, stops the run after this many events even if
 	// Duration has not passed (a burst of a fixed size).
 	Events int64
+	// Ingest, when set, sends each event as a provider would to an
+	// inbound source's ingest URL instead of POST /api/v1/events
+	// (inbound.go); an accepted request is then answered 200.
+	Ingest *Ingest
+}
+
+// acceptStatus is the status that means an event was accepted.
+func (p Plan) acceptStatus() int {
+	if p.Ingest != nil {
+		return http.StatusOK
+	}
+	return http.StatusAccepted
 }
 
 // Sent is one attempted POST /api/v1/events.
@@ -63,7 +75,7 @@ type Result struct {
 func (r Result) Accepted() map[int64]Sent {
 	out := make(map[int64]Sent, len(r.Sent))
 	for _, s := range r.Sent {
-		if s.Status == http.StatusAccepted {
+		if s.Status == r.Plan.acceptStatus() {
 			out[s.Seq] = s
 		}
 	}
@@ -138,6 +150,9 @@ func Generate(ctx context.Context, t *Tenant, p Plan, hooks Hooks) Result {
 }
 
 func (t *Tenant) send(ctx context.Context, p Plan, seq int64, sched time.Time, pad string) Sent {
+	if p.Ingest != nil {
+		return t.sendIngest(ctx, p, seq, sched, pad)
+	}
 	data, _ := json.Marshal(payload{Run: p.Run, Seq: seq, Sched: sched.UnixNano(), Pad: pad})
 	body := make([]byte, 0, len(data)+64)
 	body = append(body, `{"type":`...)

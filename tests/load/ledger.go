@@ -169,7 +169,7 @@ func CloseRouted(name string, res Result, seen RunLedger, route func(seq int64) 
 	var ack []int64
 	for _, s := range res.Sent {
 		switch {
-		case s.Status == http.StatusAccepted:
+		case s.Status == res.Plan.acceptStatus():
 			r.Accepted++
 			ack = append(ack, s.Done.Sub(s.Sched).Microseconds())
 		case s.Status != 0:

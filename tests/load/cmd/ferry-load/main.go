@@ -138,6 +138,13 @@ func bench(ctx context.Context, args []string) error {
 		{Name: "g-queue-1", Queues: 1, Consumers: 4, Batch: 100, Backlog: 20000, Rate: 200, Duration: *dur},
 		{Name: "g-queue-8", Queues: 8, Consumers: 4, Batch: 100, Backlog: 20000, Rate: 200, Duration: *dur},
 	}
+	// h: inbound sources (issue 16): GitHub-signed requests to one
+	// source, verified, deduplicated, captured and forwarded raw; the
+	// target rate, and a fifth of it to see the answer time unsaturated.
+	inboundScenarios := []load.InboundScenario{
+		{Name: "h-inbound", Rate: 1000, Duration: *dur, Settle: settle},
+		{Name: "h-inbound-200", Rate: 200, Duration: *dur, Settle: settle},
+	}
 	var want []string
 	for _, n := range strings.Split(*only, ",") {
 		if n = strings.TrimSpace(n); n != "" {
@@ -200,6 +207,13 @@ func bench(ctx context.Context, args []string) error {
 		for _, o := range b.RunQueue(ctx, qs) {
 			report(o)
 		}
+	}
+	for _, is := range inboundScenarios {
+		if !selected(is.Name) || ctx.Err() != nil {
+			continue
+		}
+		fmt.Fprintf(os.Stderr, "running %s ...\n", is.Name)
+		report(b.RunInbound(ctx, is))
 	}
 	printTable(doc.Outcomes)
 	printStages(doc.Outcomes)

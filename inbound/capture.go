@@ -1,0 +1,170 @@
+package inbound
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"net/http"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/ferry-dev/ferry"
+)
+
+// Incoming is one request to an ingest URL, as received.
+type Incoming struct {
+	Token  string
+	Method string
+	// Path is the request path with the token written as {token}, so a
+	// capture never reveals it.
+	Path     string
+	RawQuery string
+	Header   http.Header
+	// Body is the exact body bytes (not decompressed or decoded).
+	Body []byte
+}
+
+// Answer is what to send back to the provider.
+type Answer struct {
+	Status      int
+	ContentType string
+	Body        []byte
+}
+
+// defaultAnswer is what a source without a custom response answers.
+var defaultAnswer = Answer{Status: http.StatusOK, ContentType: "application/json", Body: []byte("{}")}
+
+// requestRow is a row of source_requests: one captured request.
+type requestRow struct {
+	ID          uuid.UUID `gorm:"primaryKey"`
+	TenantID    uuid.UUID
+	SourceID    uuid.UUID
+	ReceivedAt  time.Time
+	Method      string
+	Path        string
+	Query       string
+	Headers     jsonb[http.Header] `gorm:"type:jsonb"`
+	ContentType string
+	Body        []byte
+	Status      Status
+	Reason      string
+	DedupeKey   *string
+	EventID     *uuid.UUID
+}
+
+func (requestRow) TableName() string { return "source_requests" }
+
+// Receive handles one request to an ingest URL: it finds the source by
+// token, verifies the request, applies the source's rate limit, captures it and,
+// when verified and not a duplicate, turns it into an event, all before
+// answering. Nothing is answered 2xx unless its capture committed.
+// Errors: ENOTFOUND (unknown or disabled token), ETOOLARGE, ERATELIMIT
+// (with RetryAfterSeconds), EUNAUTHORIZED (verification failed; the
+// request is captured as rejected within the per-minute cap),
+// EBADREQUEST (GET without a handshake), what Events.IngestInTx returns,
+// and wrapped database errors (the HTTP layer answers 503).
+func (s *Service) Receive(ctx context.Context, in Incoming) (Answer, error) {
+	if len(in.Body) > MaxBodyBytes {
+		return Answer{}, &ferry.Error{Code: ferry.ETOOLARGE, Message: "request body exceeds " + ferry.FormatBytes(MaxBodyBytes)}
+	}
+	src, err := s.lookup(ctx, in.Token)
+	if err != nil {
+		return Answer{}, err
+	}
+	if !src.found {
+		return Answer{}, ferry.NotFound("source")
+	}
+	if in.Method == http.MethodGet || in.Method == http.MethodHead {
+		return handshake(in)
+	}
+	now := s.now().UTC()
+	capture := requestRow{ID: uuid.New(), TenantID: src.row.TenantID, SourceID: src.row.ID, ReceivedAt: now.Truncate(time.Microsecond),
+		Method: in.Method, Path: in.Path, Query: in.RawQuery, Headers: jsonb[http.Header]{in.Header},
+		ContentType: in.Header.Get("Content-Type"), Body: in.Body}
+	if capture.Body == nil {
+		capture.Body = []byte{}
+	}
+	if reason := verifyRequest(src.row.Verification.V, src.secret, in.Header, in.Body, now); reason != "" {
+		return Answer{}, s.reject(ctx, capture, reason, now)
+	}
+	// Only authentic requests count against the source's rate, so a flood
+	// of forged ones (capped on its own) cannot crowd out the provider.
+	if ok, wait := s.limiters.accept(src.row.ID, src.row.RateLimitPerSecond, now); !ok {
+		return Answer{}, &ferry.Error{Code: ferry.ERATELIMIT, RetryAfterSeconds: max(1, int(math.Ceil(wait.Seconds()))),
+			Message: fmt.Sprintf("this source accepts %d requests per second; retry later", src.row.RateLimitPerSecond)}
+	}
+	doc, compact, isJSON := decodeJSON(in.Body)
+	capture.Status = StatusVerified
+	if ch, ok := slackChallenge(doc, isJSON); ok {
+		// Slack's url_verification: answered with its challenge, and
+		// captured, but it is no event.
+		capture.Reason = "url_verification handshake"
+		if err := s.db.WithContext(ctx).Create(&capture).Error; err != nil {
+			return Answer{}, fmt.Errorf("capture request: %w", err)
+		}
+		b, _ := json.Marshal(map[string]string{"challenge": ch}) // cannot fail
+		return Answer{Status: http.StatusOK, ContentType: "application/json", Body: b}, nil
+	}
+	if key := dedupeKey(src.row.Dedupe.V, in.Header, doc, isJSON); key != "" {
+		capture.DedupeKey = &key
+	}
+	ev := EventInput{
+		Type:        eventType(src.row.EventType.V, in.Header, doc, isJSON, s.events.ValidEventType),
+		Data:        eventData(compact, isJSON, in.Body),
+		Body:        capture.Body,
+		ContentType: capture.ContentType,
+		Request:     requestInfo(in.Method, in.Path, in.RawQuery, in.Header),
+	}
+	if err := s.commitVerified(ctx, capture, ev); err != nil {
+		return Answer{}, err
+	}
+	return s.answer(src.row), nil
+}
+
+// answer is the source's response to an accepted request.
+func (s *Service) answer(row sourceRow) Answer {
+	r := row.Response.V
+	if r == nil {
+		return defaultAnswer
+	}
+	return Answer{Status: r.Status, ContentType: r.ContentType, Body: []byte(r.Body)}
+}
+
+// reject captures a request that failed verification (unless the
+// source's cap on stored rejections is reached: then it is only
+// counted) and returns the 401 to answer.
+func (s *Service) reject(ctx context.Context, capture requestRow, reason string, now time.Time) error {
+	if s.limiters.storeRejected(capture.SourceID, now) {
+		capture.Status, capture.Reason = StatusRejected, reason
+		if err := s.db.WithContext(ctx).Create(&capture).Error; err != nil {
+			return fmt.Errorf("capture rejected request: %w", err)
+		}
+	}
+	return &ferry.Error{Code: ferry.EUNAUTHORIZED, Message: "request verification failed"}
+}
+
+// handshake answers the GET some providers send to confirm a URL
+// (Meta-style hub.challenge, echoed as text). The token itself is the
+// secret that proves the URL is the tenant's, so no other check applies.
+func handshake(in Incoming) (Answer, error) {
+	q := requestInfo(in.Method, in.Path, in.RawQuery, nil).Query
+	if ch, ok := q["hub.challenge"]; ok {
+		return Answer{Status: http.StatusOK, ContentType: "text/plain; charset=utf-8", Body: []byte(ch)}, nil
+	}
+	return Answer{}, &ferry.Error{Code: ferry.EBADREQUEST, Message: "send webhooks with POST; GET answers only a hub.challenge handshake"}
+}
+
+// slackChallenge recognises Slack's url_verification request.
+func slackChallenge(doc any, isJSON bool) (string, bool) {
+	if !isJSON {
+		return "", false
+	}
+	m, ok := doc.(map[string]any)
+	if !ok || m["type"] != "url_verification" {
+		return "", false
+	}
+	ch, ok := m["challenge"].(string)
+	return ch, ok
+}

@@ -1,0 +1,208 @@
+package inbound
+
+import (
+	"context"
+	"encoding/base64"
+	"fmt"
+	"net/http"
+	"time"
+	"unicode/utf8"
+
+	"github.com/google/uuid"
+	"gorm.io/gorm"
+
+	"github.com/ferry-dev/ferry"
+	"github.com/ferry-dev/ferry/dbtx"
+	"github.com/ferry-dev/ferry/page"
+)
+
+// Request is a captured request as lists show it.
+type Request struct {
+	ID          uuid.UUID `json:"id"`
+	SourceID    uuid.UUID `json:"source_id"`
+	ReceivedAt  time.Time `json:"received_at"`
+	Method      string    `json:"method"`
+	Path        string    `json:"path"`
+	Query       string    `json:"query"`
+	ContentType string    `json:"content_type"`
+	BodySize    int       `json:"body_size"`
+	Status      Status    `json:"status"`
+	// Reason says why a request was rejected or is a duplicate.
+	Reason    string     `json:"reason"`
+	DedupeKey *string    `json:"dedupe_key"`
+	EventID   *uuid.UUID `json:"event_id"`
+}
+
+// RequestDetail is a whole captured request.
+type RequestDetail struct {
+	Request
+	// Headers as received (names canonicalised).
+	Headers http.Header `json:"headers"`
+	// BodyBase64 is the exact body.
+	BodyBase64 string `json:"body_base64"`
+	// BodyText is the body as text when it is valid UTF-8, else null.
+	BodyText *string `json:"body_text"`
+}
+
+// ReplayResult is the event a replayed request became.
+type ReplayResult struct {
+	RequestID uuid.UUID `json:"request_id"`
+	EventID   uuid.UUID `json:"event_id"`
+}
+
+// requestListColumns leave out headers and body, which lists do not show.
+const requestListColumns = `id, tenant_id, source_id, received_at, method, path, query, content_type, octet_length(body) AS body_size,
+	status, reason, dedupe_key, event_id`
+
+// requestListRow is a list's row: requestRow without headers and body.
+type requestListRow struct {
+	ID          uuid.UUID
+	TenantID    uuid.UUID
+	SourceID    uuid.UUID
+	ReceivedAt  time.Time
+	Method      string
+	Path        string
+	Query       string
+	ContentType string
+	BodySize    int
+	Status      Status
+	Reason      string
+	DedupeKey   *string
+	EventID     *uuid.UUID
+}
+
+func (r requestRow) view(size int) Request {
+	return Request{ID: r.ID, SourceID: r.SourceID, ReceivedAt: r.ReceivedAt, Method: r.Method, Path: r.Path, Query: r.Query,
+		ContentType: r.ContentType, BodySize: size, Status: r.Status, Reason: r.Reason, DedupeKey: r.DedupeKey, EventID: r.EventID}
+}
+
+// ListRequests returns a page of a source's captured requests, newest
+// first, optionally only those with status. Errors: ENOTFOUND, EINVALID.
+func (s *Service) ListRequests(ctx context.Context, tenantID, sourceID uuid.UUID, status string, pg page.Request) ([]Request, string, error) {
+	switch Status(status) {
+	case "", StatusVerified, StatusRejected, StatusDuplicate:
+	default:
+		return nil, "", ferry.Invalid("status", "status must be verified, rejected or duplicate")
+	}
+	cur, err := page.DecodeAt(pg.Cursor)
+	if err != nil {
+		return nil, "", err
+	}
+	if _, err := s.sourceRow(ctx, tenantID, sourceID); err != nil {
+		return nil, "", err
+	}
+	since, err := s.visibleSince(ctx, tenantID)
+	if err != nil {
+		return nil, "", err
+	}
+	q := s.db.WithContext(ctx).Table("source_requests").Select(requestListColumns).
+		Where("tenant_id = ? AND source_id = ? AND received_at >= ?", tenantID, sourceID, since)
+	if status != "" {
+		q = q.Where("status = ?", status)
+	}
+	if cur.AtPtr() != nil {
+		q = q.Where("(received_at, id) < (?, ?)", cur.At, cur.ID)
+	}
+	var rows []requestListRow
+	if err := q.Order("received_at DESC, id DESC").Limit(pg.Size() + 1).Scan(&rows).Error; err != nil {
+		return nil, "", fmt.Errorf("list requests of source %s: %w", sourceID, err)
+	}
+	out := make([]Request, len(rows))
+	for i, r := range rows {
+		out[i] = Request{ID: r.ID, SourceID: r.SourceID, ReceivedAt: r.ReceivedAt, Method: r.Method, Path: r.Path, Query: r.Query,
+			ContentType: r.ContentType, BodySize: r.BodySize, Status: r.Status, Reason: r.Reason, DedupeKey: r.DedupeKey, EventID: r.EventID}
+	}
+	out, next := page.Trim(out, pg.Size(), func(r Request) page.Cursor { return page.Cursor{At: r.ReceivedAt, ID: r.ID} })
+	return out, next, nil
+}
+
+func (s *Service) requestRow(ctx context.Context, tenantID, sourceID, requestID uuid.UUID) (requestRow, error) {
+	if _, err := s.sourceRow(ctx, tenantID, sourceID); err != nil {
+		return requestRow{}, err
+	}
+	since, err := s.visibleSince(ctx, tenantID)
+	if err != nil {
+		return requestRow{}, err
+	}
+	var rows []requestRow
+	if err := s.db.WithContext(ctx).Scopes(forTenant(tenantID)).Where("source_id = ? AND id = ? AND received_at >= ?", sourceID, requestID, since).
+		Limit(1).Find(&rows).Error; err != nil {
+		return requestRow{}, fmt.Errorf("load request %s: %w", requestID, err)
+	}
+	if len(rows) == 0 {
+		return requestRow{}, ferry.NotFound("request")
+	}
+	return rows[0], nil
+}
+
+// RequestDetail returns one captured request whole. Errors: ENOTFOUND.
+func (s *Service) RequestDetail(ctx context.Context, tenantID, sourceID, requestID uuid.UUID) (RequestDetail, error) {
+	r, err := s.requestRow(ctx, tenantID, sourceID, requestID)
+	if err != nil {
+		return RequestDetail{}, err
+	}
+	d := RequestDetail{Request: r.view(len(r.Body)), Headers: r.Headers.V, BodyBase64: base64.StdEncoding.EncodeToString(r.Body)}
+	if d.Headers == nil {
+		d.Headers = http.Header{}
+	}
+	if utf8.Valid(r.Body) {
+		text := string(r.Body)
+		d.BodyText = &text
+	}
+	return d, nil
+}
+
+// Replay re-runs routing on a stored request: it becomes a new event
+// with the source's current event-type rule (dedupe does not apply). A
+// rejected request is never forwarded. Errors: ENOTFOUND, EINVALID (a
+// rejected request), what Events.IngestInTx returns.
+func (s *Service) Replay(ctx context.Context, tenantID, sourceID, requestID uuid.UUID) (ReplayResult, error) {
+	r, err := s.requestRow(ctx, tenantID, sourceID, requestID)
+	if err != nil {
+		return ReplayResult{}, err
+	}
+	if r.Status == StatusRejected {
+		return ReplayResult{}, ferry.Invalid("request", "a rejected request failed verification and is never forwarded")
+	}
+	src, err := s.sourceRow(ctx, tenantID, sourceID)
+	if err != nil {
+		return ReplayResult{}, err
+	}
+	doc, compact, isJSON := decodeJSON(r.Body)
+	ev := EventInput{
+		Type:        eventType(src.EventType.V, r.Headers.V, doc, isJSON, s.events.ValidEventType),
+		Data:        eventData(compact, isJSON, r.Body),
+		Body:        r.Body,
+		ContentType: r.ContentType,
+		Request:     requestInfo(r.Method, r.Path, r.Query, r.Headers.V),
+	}
+	var id uuid.UUID
+	var after func()
+	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		var err error
+		id, after, err = s.events.IngestInTx(ctx, dbtx.Wrap(tx), tenantID, ev)
+		return err
+	})
+	if err != nil {
+		return ReplayResult{}, err
+	}
+	after()
+	return ReplayResult{RequestID: requestID, EventID: id}, nil
+}
+
+// visibleSince is the oldest capture the tenant's plan still shows: Prune
+// deletes older ones periodically, and until it runs they are hidden, as
+// attempts are. Errors: wrapped database errors.
+func (s *Service) visibleSince(ctx context.Context, tenantID uuid.UUID) (time.Time, error) {
+	keep := s.cfg.MaxRetention
+	if s.retention != nil {
+		plan, err := s.retention.AttemptRetention(ctx, tenantID)
+		if err != nil {
+			return time.Time{}, fmt.Errorf("retention of tenant %s: %w", tenantID, err)
+		}
+		if plan > 0 && plan < keep {
+			keep = plan
+		}
+	}
+	return s.now().Add(-keep), nil
+}

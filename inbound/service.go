@@ -1,0 +1,185 @@
+package inbound
+
+import (
+	"cmp"
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/google/uuid"
+	"gorm.io/gorm"
+
+	"github.com/ferry-dev/ferry/dbtx"
+)
+
+// Sealer encrypts secrets at rest, bound to their owner by aad.
+// delivery.Cipher satisfies it.
+type Sealer interface {
+	// Seal encrypts plaintext for aad.
+	Seal(plaintext, aad []byte) []byte
+	// Open decrypts what Seal produced for the same aad. Errors: a
+	// wrapped decryption error.
+	Open(ciphertext, aad []byte) ([]byte, error)
+}
+
+// Events is what inbound needs from delivery: turning a verified capture
+// into an event of the tenant, in inbound's own transaction, so the
+// capture, the event, its deliveries and its metering commit together.
+// app plugs delivery in.
+type Events interface {
+	// IngestInTx accepts ev as an event of tenantID in tx: metered,
+	// stored with its raw body and fanned out. after must be called once
+	// tx has committed (it hands the jobs to the relay; if it is never
+	// called, the outbox sweeper publishes them later). Errors: EINVALID,
+	// EQUOTA, ERATELIMIT, EPAYMENT, wrapped database errors.
+	IngestInTx(ctx context.Context, tx dbtx.Tx, tenantID uuid.UUID, ev EventInput) (eventID uuid.UUID, after func(), err error)
+	// IngestBatchInTx is IngestInTx for many events at once: ids[i] is
+	// the event of evs[i]. Any error fails them all. Errors: as
+	// IngestInTx.
+	IngestBatchInTx(ctx context.Context, tx dbtx.Tx, evs []TenantEvent) (ids []uuid.UUID, after func(), err error)
+	// ValidEventType reports whether t may be an event's type.
+	ValidEventType(t string) bool
+}
+
+// EventInput is the event a verified capture becomes.
+type EventInput struct {
+	Type string
+	// Data is the JSON body, compact, or {"raw_base64": …}.
+	Data json.RawMessage
+	// Body and ContentType are the request's, for raw endpoints.
+	Body        []byte
+	ContentType string
+	// Request is the request as endpoint filters see it.
+	Request RequestInfo
+}
+
+// TenantEvent is one event of a batch and its tenant.
+type TenantEvent struct {
+	TenantID uuid.UUID
+	Event    EventInput
+}
+
+// RequestInfo is a captured request as endpoint filters see it.
+type RequestInfo struct {
+	Method string `json:"method"`
+	Path   string `json:"path"`
+	// Headers has lower-cased names; repeated headers are joined by ", ".
+	Headers map[string]string `json:"headers"`
+	// Query has the first value of each parameter.
+	Query map[string]string `json:"query"`
+}
+
+// Retention is what inbound needs from billing: how long the tenant's
+// plan keeps history (attempts, and with them captured requests).
+type Retention interface {
+	// AttemptRetention returns the tenant's plan retention (0: no plan
+	// limit). Errors: wrapped database errors.
+	AttemptRetention(ctx context.Context, tenantID uuid.UUID) (time.Duration, error)
+}
+
+// Config tunes the Service.
+type Config struct {
+	// PublicURL is the base of ingest URLs (<PublicURL>/in/<token>).
+	PublicURL string
+	// RejectedPerMinute bounds the rejected requests stored per source
+	// per minute (default 60); more are counted, not stored.
+	RejectedPerMinute int
+	// CacheTTL bounds how stale a cached source may be on the ingest path
+	// (default 1 s); changes made through this process apply at once.
+	CacheTTL time.Duration
+	// MaxRetention is the longest any plan keeps captures; older ones are
+	// deleted whatever the plan (default 30 days).
+	MaxRetention time.Duration
+	// JobInterval is how often Run flushes counts of unstored rejected
+	// requests (default 10 s).
+	JobInterval time.Duration
+	// PruneInterval is how often Run prunes captures past retention
+	// (default 1 h; the first prune runs at start).
+	PruneInterval time.Duration
+}
+
+// Service manages sources and receives their requests.
+type Service struct {
+	db        *gorm.DB
+	sealer    Sealer
+	events    Events
+	retention Retention
+	cfg       Config
+	log       *slog.Logger
+	now       func() time.Time
+
+	cache    *sourceCache
+	limiters *limiters
+	// group commits concurrent verified captures together (group.go).
+	group *groupCommit
+}
+
+// Deps are the Service's collaborators; all are required but Retention
+// (nil: only Config.MaxRetention applies).
+type Deps struct {
+	DB        *gorm.DB
+	Sealer    Sealer
+	Events    Events
+	Retention Retention
+}
+
+// New returns a Service.
+func New(d Deps, cfg Config, log *slog.Logger, now func() time.Time) (*Service, error) {
+	if d.DB == nil || d.Sealer == nil || d.Events == nil || log == nil {
+		return nil, errors.New("inbound.New: db, sealer, events and log are required")
+	}
+	if now == nil {
+		now = time.Now
+	}
+	cfg.RejectedPerMinute = cmp.Or(cfg.RejectedPerMinute, 60)
+	cfg.CacheTTL = cmp.Or(cfg.CacheTTL, time.Second)
+	cfg.MaxRetention = cmp.Or(cfg.MaxRetention, 30*24*time.Hour)
+	cfg.JobInterval = cmp.Or(cfg.JobInterval, 10*time.Second)
+	cfg.PruneInterval = cmp.Or(cfg.PruneInterval, time.Hour)
+	if cfg.RejectedPerMinute < 0 || cfg.CacheTTL < 0 || cfg.MaxRetention < 0 || cfg.JobInterval < 0 || cfg.PruneInterval < 0 {
+		return nil, errors.New("inbound.New: negative config value")
+	}
+	s := &Service{db: d.DB, sealer: d.Sealer, events: d.Events, retention: d.Retention, cfg: cfg, log: log, now: now,
+		cache: newSourceCache(cfg.CacheTTL, now), limiters: newLimiters(cfg.RejectedPerMinute)}
+	s.group = newGroupCommit(maxGroup, maxCommitters, s.commitGroup)
+	return s, nil
+}
+
+// Run flushes the counts of unstored rejected requests every
+// JobInterval and prunes captures past retention every PruneInterval
+// until ctx ends.
+func (s *Service) Run(ctx context.Context) error {
+	t := time.NewTicker(s.cfg.JobInterval)
+	defer t.Stop()
+	var pruned time.Time
+	for {
+		if s.now().Sub(pruned) >= s.cfg.PruneInterval {
+			pruned = s.now()
+			if _, err := s.Prune(ctx); err != nil && ctx.Err() == nil {
+				s.log.ErrorContext(ctx, "prune source requests", "err", err)
+			}
+		}
+		select {
+		case <-ctx.Done():
+			// One last flush so counts survive a clean shutdown.
+			fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+			s.flushUnstored(fctx)
+			cancel()
+			return nil
+		case <-t.C:
+		}
+		s.flushUnstored(ctx)
+	}
+}
+
+func randomBytes(n int) ([]byte, error) {
+	b := make([]byte, n)
+	if _, err := rand.Read(b); err != nil {
+		return nil, fmt.Errorf("randomness: %w", err)
+	}
+	return b, nil
+}

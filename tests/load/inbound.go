@@ -1,0 +1,142 @@
+package load
+
+import (
+	"bytes"
+	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// Ingest is an inbound source's ingest URL and the GitHub-style secret
+// its requests are signed with.
+type Ingest struct {
+	URL    string
+	Secret string
+}
+
+// InboundScenario (h-inbound) measures inbound sources: a provider sends
+// GitHub-signed requests to one source at Rate per second; each is
+// verified, deduplicated on X-GitHub-Delivery, captured and forwarded to
+// one raw endpoint at the sink. The ledger counts requests answered 200
+// (accepted) against raw bodies arriving at the sink (forwarded); the
+// provider-facing response time is scheduled send → answer.
+type InboundScenario struct {
+	Name     string        `json:"name"`
+	Rate     float64       `json:"rate"`
+	Duration time.Duration `json:"duration"`
+	Settle   time.Duration `json:"settle"`
+}
+
+// RunInbound runs sc. The raw body each request carries has the shape
+// of an envelope ({"id","data":{run,seq,sched}}), so the sink's ledger
+// reads forwarded raw bodies like envelopes.
+func (b *Bench) RunInbound(ctx context.Context, sc InboundScenario) Outcome {
+	out := Outcome{Scenario: Scenario{Name: sc.Name, OK: 1, Plan: Plan{Rate: sc.Rate, Duration: sc.Duration}, Settle: sc.Settle}}
+	// Little's law with headroom: each sender waits for the capture's
+	// commit (a group commit), so at 1,000/s and up to 250 ms per answer
+	// on a busy machine 250 senders keep the schedule.
+	conc := max(64, int(sc.Rate/4))
+	t, err := Setup(ctx, b.FerryURL, fmt.Sprintf("bench-%s-%d@example.com", sc.Name, time.Now().UnixNano()), conc, b.FerryDB)
+	if err != nil {
+		out.Error = err.Error()
+		return out
+	}
+	ep := KindOK + "-0"
+	if _, err := t.call(ctx, t.http, http.MethodPost, "/api/v1/endpoints", map[string]any{"url": b.SinkURL + "/hook/" + ep,
+		"format": "raw", "description": "load test"}, http.StatusCreated, nil); err != nil {
+		out.Error = err.Error()
+		return out
+	}
+	const secret = "load-github-secret"
+	var src struct {
+		IngestURL string `json:"ingest_url"`
+	}
+	if _, err := t.call(ctx, t.http, http.MethodPost, "/api/v1/sources", map[string]any{"name": "load",
+		"verification": map[string]string{"type": "github", "secret": secret},
+		"event_type":   map[string]string{"header": "X-GitHub-Event"}, "dedupe": map[string]string{"header": "X-GitHub-Delivery"},
+		"rate_limit_per_second": 10000}, http.StatusCreated, &src); err != nil {
+		out.Error = err.Error()
+		return out
+	}
+	plan := Plan{Run: fmt.Sprintf("%s-%d", sc.Name, time.Now().UnixNano()), Rate: sc.Rate, Duration: sc.Duration,
+		Concurrency: conc, Ingest: &Ingest{URL: src.IngestURL, Secret: secret}}
+	out.Scenario.Plan = plan
+
+	stagesBefore := b.scrapeStages(ctx)
+	sctx, stopSampling := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		out.Ferry = sample(sctx, b.FerryPIDs)
+	}()
+	res := Generate(ctx, t, plan, Hooks{})
+	sendEnd := time.Now()
+	sink := RemoteSink{URL: b.SinkURL}
+	route := func(int64) []string { return []string{ep} }
+	deadline := sendEnd.Add(sc.Settle)
+	for {
+		seen, err := sink.Fetch(ctx, plan.Run)
+		if err != nil {
+			out.Error = err.Error()
+		}
+		out.Report = CloseRouted(sc.Name, res, seen, route, time.Since(sendEnd))
+		if out.Report.Missing == 0 || time.Now().After(deadline) || ctx.Err() != nil {
+			break
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	stopSampling()
+	wg.Wait()
+	out.Stages = Breakdown(stagesBefore, b.scrapeStages(ctx))
+	r := out.Report
+	out.Note = fmt.Sprintf("provider-facing response (scheduled send → answer): p50 %.1f ms, p95 %.1f ms, p99 %.1f ms, max %.1f ms; "+
+		"accepted %.0f/s, forwarded %d of %d (%.0f/s while sending)", r.AckLatency.P50, r.AckLatency.P95, r.AckLatency.P99, r.AckLatency.Max,
+		r.AcceptedPerS, r.Delivered, r.Expected, r.DeliveredPerS)
+	return out
+}
+
+// sendIngest posts event seq to the ingest URL as GitHub would: the body
+// signed in X-Hub-Signature-256, a unique X-GitHub-Delivery.
+func (t *Tenant) sendIngest(ctx context.Context, p Plan, seq int64, sched time.Time, pad string) Sent {
+	data, _ := json.Marshal(payload{Run: p.Run, Seq: seq, Sched: sched.UnixNano(), Pad: pad})
+	body := make([]byte, 0, len(data)+64)
+	body = append(body, `{"id":"`...)
+	body = strconv.AppendInt(body, seq, 10)
+	body = append(body, `","data":`...)
+	body = append(body, data...)
+	body = append(body, '}')
+	mac := hmac.New(sha256.New, []byte(p.Ingest.Secret))
+	mac.Write(body)
+	s := Sent{Seq: seq, Sched: sched}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, p.Ingest.URL, bytes.NewReader(body))
+	if err != nil {
+		s.Err, s.Done = err.Error(), time.Now()
+		return s
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("X-GitHub-Event", "push")
+	req.Header.Set("X-GitHub-Delivery", p.Run+"-"+strconv.FormatInt(seq, 10))
+	req.Header.Set("X-Hub-Signature-256", "sha256="+hex.EncodeToString(mac.Sum(nil)))
+	res, err := t.http.Do(req)
+	s.Done = time.Now()
+	if err != nil {
+		s.Err = err.Error()
+		return s
+	}
+	defer res.Body.Close()
+	raw, _ := io.ReadAll(io.LimitReader(res.Body, 64<<10))
+	s.Status = res.StatusCode
+	if res.StatusCode != http.StatusOK {
+		s.Err = fmt.Sprintf("%d %s", res.StatusCode, bytes.TrimSpace(raw))
+	}
+	return s
+}
