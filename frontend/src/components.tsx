@@ -45,6 +45,7 @@ const statusTone: Record<string, string> = {
   pending: 'info', queued: 'info', running: 'info', idle: 'info',
   retrying: 'warn', retry: 'warn', failing: 'bad', cancelled: 'warn', disabled: 'warn', degraded: 'warn',
   dropped: 'bad', exhausted: 'bad', failed: 'bad', revoked: 'bad',
+  verified: 'ok', duplicate: 'warn', rejected: 'bad',
 }
 
 /** Badge renders a status word with a colour and the word itself (never colour alone). */

@@ -72,3 +72,12 @@ export type TenantStats = Schemas['TenantStats']
 export type EndpointStatsLine = Schemas['EndpointStatsLine']
 
 export type ApiError = Schemas['Error']
+
+export type Source = Schemas['Source']
+export type SourceInput = Schemas['SourceInput']
+export type SourcePatch = Schemas['SourcePatch']
+export type SourceScheme = Schemas['Source']['verification']['type']
+export type SourceRequest = Schemas['SourceRequest']
+export type SourceRequestStatus = SourceRequest['status']
+export type SourceRequestDetail = Schemas['SourceRequestDetail']
+export type SourceReplayResult = Schemas['SourceReplayResult']
