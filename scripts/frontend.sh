@@ -123,9 +123,9 @@ run_tests() {
   # The account tests follow emailed links from the local mail catcher.
   mail_vars=$(bash scripts/mail.sh start)
   eval "$mail_vars"
-  # Each test is bounded in the file (60 s); the whole suite by timeout(1).
-  FERRY_BIN=$root/bin/ferry-browser-test timeout --kill-after=10 300 \
-    node --test --test-concurrency=1 --test-reporter=spec ${FERRY_BROWSER_TEST_ARGS:-} tests/browser/portal.test.mjs tests/browser/accounts.test.mjs
+  # Each test is bounded in its file (60-90 s); the whole suite by timeout(1).
+  FERRY_BIN=$root/bin/ferry-browser-test timeout --kill-after=10 420 \
+    node --test --test-concurrency=1 --test-reporter=spec ${FERRY_BROWSER_TEST_ARGS:-} tests/browser/portal.test.mjs tests/browser/accounts.test.mjs tests/browser/sources.test.mjs
 }
 
 case $cmd in
