@@ -17,7 +17,7 @@ import { IngestURL, redacted } from './Sources'
 function RequestTable({ sourceId, requests }: { sourceId: string; requests: SourceRequest[] }) {
   return (
     <div className="table-wrap">
-      <table>
+      <table className="stack-table">
         <thead><tr><th>Received</th><th>Status</th><th>Method</th><th>Why</th><th>Event</th></tr></thead>
         <tbody>
           {requests.map((r) => (
@@ -26,10 +26,10 @@ function RequestTable({ sourceId, requests }: { sourceId: string; requests: Sour
                 <Link href={`/sources/${sourceId}/requests/${r.id}`} title={formatTime(r.received_at)}>{formatTime(r.received_at)}</Link>
                 <div className="muted">{relativeTime(r.received_at)}</div>
               </td>
-              <td><Badge status={r.status} /></td>
-              <td><code>{r.method}</code></td>
-              <td>{r.reason || <span className="muted">—</span>}</td>
-              <td>{r.event_id ? <Link href={`/events/${r.event_id}`}><code className="id">{r.event_id.slice(0, 8)}</code></Link> : <span className="muted">none</span>}</td>
+              <td data-label="Status"><Badge status={r.status} /></td>
+              <td data-label="Method"><code>{r.method}</code></td>
+              <td data-label="Why">{r.reason || <span className="muted">—</span>}</td>
+              <td data-label="Event">{r.event_id ? <Link href={`/events/${r.event_id}`}><code className="id">{r.event_id.slice(0, 8)}</code></Link> : <span className="muted">none</span>}</td>
             </tr>
           ))}
         </tbody>
@@ -64,6 +64,13 @@ export function SourceDetailPage({ id }: { id: string }) {
     (cursor) => api.get<Page<SourceRequest>>(`/sources/${id}/requests` + query({ cursor, status, limit: 25 })),
     [id, status],
   )
+  // New requests show by themselves while the first page is open.
+  const { pageNumber, reload } = requests
+  useEffect(() => {
+    if (pageNumber !== 1) return
+    const t = window.setInterval(reload, 5000)
+    return () => window.clearInterval(t)
+  }, [pageNumber, reload])
 
   async function act(what: () => Promise<void>) {
     setError(null)

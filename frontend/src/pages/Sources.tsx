@@ -66,7 +66,7 @@ export function SourcesPage() {
       )}
       {list.items.length > 0 && (
         <div className="table-wrap">
-          <table>
+          <table className="stack-table">
             <thead>
               <tr><th>Source</th><th>State</th><th>Ingest URL</th></tr>
             </thead>
@@ -77,8 +77,8 @@ export function SourcesPage() {
                     <Link href={`/sources/${s.id}`}>{s.name}</Link>
                     <div className="muted">{schemeInfo(s.verification.type).label}</div>
                   </td>
-                  <td><Badge status={s.enabled ? 'enabled' : 'disabled'} /></td>
-                  <td><IngestURL url={s.ingest_url} /></td>
+                  <td data-label="State"><Badge status={s.enabled ? 'enabled' : 'disabled'} /></td>
+                  <td data-label="Ingest URL"><IngestURL url={s.ingest_url} /></td>
                 </tr>
               ))}
             </tbody>
