@@ -182,6 +182,25 @@ test('(s) a GitHub source: create it, send signed and tampered requests, inspect
     await page.getByRole('heading', { name: 'pull_request', level: 1 }).waitFor()
     assert.equal(new URL(page.url()).pathname, replayHref)
 
+    // A body that is not UTF-8 shows as hex, with the exact base64.
+    const bytes = Buffer.from([0xff, 0xfe, 0x00, 0x41, 0x80, 0x0a])
+    const binary = await fetch(ingestURL, {
+      method: 'POST',
+      headers: {
+        'Content-Type': 'application/octet-stream', 'X-GitHub-Event': 'ping', 'X-GitHub-Delivery': randomUUID(),
+        'X-Hub-Signature-256': 'sha256=' + createHmac('sha256', secret).update(bytes).digest('hex'),
+      },
+      body: bytes,
+    })
+    assert.equal(binary.status, 200)
+    await page.goto(stack.baseURL + `/sources/${sourceId}`)
+    await waitFor(async () => (await rows.count()) === 3, { timeout: 15_000, what: 'the third request' })
+    await rows.first().getByRole('link').first().click()
+    await page.getByTestId('request-body-hex').getByText('00000000  ff fe 00 41 80 0a').waitFor()
+    await page.getByText('Base64', { exact: true }).click()
+    assert.equal(await page.getByTestId('request-body-base64').textContent(), bytes.toString('base64'))
+    await page.getByText('not UTF-8 text', { exact: false }).waitFor()
+
     // Phone width: content first, nothing scrolls sideways.
     await page.setViewportSize({ width: 390, height: 844 })
     await page.goto(requestURL)
