@@ -28,7 +28,7 @@ function RequestTable({ sourceId, requests }: { sourceId: string; requests: Sour
               </td>
               <td data-label="Status"><Badge status={r.status} /></td>
               <td data-label="Method"><code>{r.method}</code></td>
-              <td data-label="Why">{r.reason || <span className="muted">—</span>}</td>
+              <td data-label="Why" className={r.reason ? undefined : 'stack-hide'}>{r.reason || <span className="muted">—</span>}</td>
               <td data-label="Event">{r.event_id ? <Link href={`/events/${r.event_id}`}><code className="id">{r.event_id.slice(0, 8)}</code></Link> : <span className="muted">none</span>}</td>
             </tr>
           ))}

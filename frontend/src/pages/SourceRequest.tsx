@@ -120,7 +120,7 @@ export function SourceRequestPage({ sourceId, requestId }: { sourceId: string; r
         <h2>Headers</h2>
         {rows.length === 0 ? <p className="muted">none</p> : (
           <div className="table-wrap">
-            <table className="headers-table" data-testid="request-headers">
+            <table className="headers-table stack-table" data-testid="request-headers">
               <thead><tr><th>Name</th><th>Value</th></tr></thead>
               <tbody>
                 {rows.map((h, i) => (
