@@ -16,6 +16,9 @@ import { EndpointDetailPage } from './pages/EndpointDetail'
 import { EventsPage } from './pages/Events'
 import { EventDetailPage } from './pages/EventDetail'
 import { ReplaysPage } from './pages/Replays'
+import { SourcesPage } from './pages/Sources'
+import { SourceDetailPage } from './pages/SourceDetail'
+import { SourceRequestPage } from './pages/SourceRequest'
 import { ApiKeysPage } from './pages/ApiKeys'
 import { MembersPage } from './pages/Members'
 import { BillingPage } from './pages/Billing'
@@ -30,6 +33,9 @@ const tenantRoutes: Route[] = [
   { pattern: '/endpoints/:id', render: (p) => <EndpointDetailPage id={p.id} /> },
   { pattern: '/events', label: 'Events', render: () => <EventsPage /> },
   { pattern: '/events/:id', render: (p) => <EventDetailPage id={p.id} /> },
+  { pattern: '/sources', label: 'Sources', render: () => <SourcesPage /> },
+  { pattern: '/sources/:id', render: (p) => <SourceDetailPage id={p.id} /> },
+  { pattern: '/sources/:id/requests/:rid', render: (p) => <SourceRequestPage sourceId={p.id} requestId={p.rid} /> },
   { pattern: '/replays', label: 'Replay', render: () => <ReplaysPage /> },
   { pattern: '/api-keys', label: 'API keys', render: () => <ApiKeysPage /> },
   { pattern: '/members', label: 'Members', render: () => <MembersPage /> },

@@ -6,7 +6,7 @@ import { toEndpointBody, type EndpointFormValues } from './endpointForm'
 import { RoutingTest } from './RoutingTest'
 
 /** formFields are the fields this form shows errors beside. */
-const formFields = ['kind', 'url', 'description', 'event_types', 'timeout_seconds', 'rate_limit_per_second', 'max_in_flight', 'headers', 'filter']
+const formFields = ['kind', 'url', 'description', 'event_types', 'timeout_seconds', 'rate_limit_per_second', 'max_in_flight', 'headers', 'filter', 'format']
 
 export function EndpointForm({
   initial, submitLabel, onSubmit, onCancel, endpointId, chooseKind = false,
@@ -54,6 +54,16 @@ export function EndpointForm({
         {v.kind !== 'queue' && (
           <Field label="URL" hint="Where Ferry POSTs your events, e.g. https://example.com/webhooks." error={fieldErr('url')}>
             {(id, d) => <input id={id} type="url" required aria-describedby={d} value={v.url} onChange={set('url')} placeholder="https://" />}
+          </Field>
+        )}
+        {v.kind !== 'queue' && (
+          <Field label="Format" hint="Envelope: Ferry's signed JSON envelope. Raw forwards the original body and content type, e.g. for a source forwarder." error={fieldErr('format')}>
+            {(id, d) => (
+              <select id={id} aria-describedby={d} value={v.format} onChange={set('format')}>
+                <option value="envelope">Envelope (JSON)</option>
+                <option value="raw">Raw (original body)</option>
+              </select>
+            )}
           </Field>
         )}
         <Field label="Description" error={fieldErr('description')}>

@@ -13,10 +13,12 @@ export interface EndpointFormValues {
   maxInFlight: string
   headers: string
   filter: string
+  /** format is "envelope" (the JSON envelope) or "raw" (a source's original body). */
+  format: 'envelope' | 'raw'
 }
 
 export const emptyEndpointForm: EndpointFormValues = {
-  kind: 'http', url: '', description: '', eventTypes: '', timeoutSeconds: '10', rateLimit: '', maxInFlight: '16', headers: '', filter: '',
+  kind: 'http', url: '', description: '', eventTypes: '', timeoutSeconds: '10', rateLimit: '', maxInFlight: '16', headers: '', filter: '', format: 'envelope',
 }
 
 /** parseEventTypes splits "a.b, c.d\ne.f" into unique, trimmed types. */
@@ -56,7 +58,7 @@ function optionalInt(field: string, label: string, s: string): number | null {
  * queue endpoint has no URL. */
 export function toEndpointBody(v: EndpointFormValues): EndpointInput {
   return {
-    ...(v.kind === 'queue' ? { kind: 'queue' as const } : { url: v.url.trim() }),
+    ...(v.kind === 'queue' ? { kind: 'queue' as const } : { url: v.url.trim(), format: v.format }),
     description: v.description.trim(),
     event_types: parseEventTypes(v.eventTypes),
     timeout_seconds: optionalInt('timeout_seconds', 'Timeout', v.timeoutSeconds) ?? 10,
@@ -79,6 +81,7 @@ export function fromEndpoint(ep: Endpoint): EndpointFormValues {
     maxInFlight: String(ep.max_in_flight ?? 16),
     headers: Object.entries(ep.headers ?? {}).map(([k, v]) => `${k}: ${v}`).join('\n'),
     filter: ep.filter ?? '',
+    format: ep.format === 'raw' ? 'raw' : 'envelope',
   }
 }
 

@@ -182,6 +182,7 @@ export function EndpointDetailPage({ id }: { id: string }) {
         <h2>Settings</h2>
         <dl className="props">
           <dt>Kind</dt><dd>{ep.kind === 'queue' ? 'Queue (consumers pull)' : 'HTTP (Ferry pushes)'}</dd>
+          {ep.kind !== 'queue' && <><dt>Format</dt><dd>{ep.format === 'raw' ? 'raw (the original body and content type)' : 'envelope'}</dd></>}
           <dt>State</dt><dd>{ep.enabled ? 'enabled' : 'disabled'}</dd>
           <dt>Description</dt><dd>{ep.description || '—'}</dd>
           <dt>Event types</dt><dd>{ep.event_types?.length ? ep.event_types.join(', ') : 'All event types'}</dd>
