@@ -142,6 +142,12 @@ func EmitOperational(ctx context.Context, tx PgxTx, evs []OperationalEvent, now 
 	return emitted, jobs, nil
 }
 
+// subscribedEndpoint is an endpoint an operational event goes to.
+type subscribedEndpoint struct {
+	ID   uuid.UUID
+	Kind Kind
+}
+
 // fanOutOperational creates the deliveries of one operational event: to
 // the tenant's enabled endpoints that name its type or ferry.*, except
 // the endpoint it is about. "All events" (an empty list) means all of the

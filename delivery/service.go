@@ -36,6 +36,8 @@ type Config struct {
 	Observer IngestObserver
 	// Routing tunes endpoint filters (cost budget, compiled cache).
 	Routing routing.Config
+	// Transform tunes endpoint transformations (time and memory limits).
+	Transform routing.TransformConfig
 }
 
 // DefaultRotationGrace is how long a rotated-out signing secret keeps
@@ -91,6 +93,8 @@ type Service struct {
 	ingest *batch.Coalescer[*ingestRequest] // group commit of concurrent ingests (ingestbatch.go)
 	// filters compiles, caches and evaluates endpoints' CEL filters.
 	filters *routing.Filters
+	// transforms compiles, caches and runs endpoints' transformations.
+	transforms *routing.Transformer
 }
 
 // NewService returns a Service. limits may be nil.
@@ -111,7 +115,8 @@ func NewService(db *gorm.DB, cipher *Cipher, relay Enqueuer, limits Limits, cfg 
 	if err != nil {
 		return nil, fmt.Errorf("delivery.NewService: %w", err)
 	}
-	s := &Service{db: db, cipher: cipher, relay: relay, limits: limits, cfg: cfg, log: log, now: now, filters: filters}
+	s := &Service{db: db, cipher: cipher, relay: relay, limits: limits, cfg: cfg, log: log, now: now, filters: filters,
+		transforms: routing.NewTransformer(cfg.Transform)}
 	s.ingest = batch.New(maxIngestBatch, maxIngestCommitters, s.commitBatch)
 	return s, nil
 }

@@ -1,6 +1,7 @@
 package delivery
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 
@@ -24,48 +25,33 @@ import (
 // matching patterns are the text[] parameter that follows.
 const subscriptionCond = `e.enabled AND e.deleted_at IS NULL AND e.subscription ?| %s`
 
-// subscribedEndpoint is an endpoint an event is routed to, with its kind
-// (http endpoints get a job, queue endpoints a queued delivery).
-type subscribedEndpoint struct {
-	ID   uuid.UUID
-	Kind Kind
-}
-
-// subscribedEndpoints returns, in creation order, the tenant's enabled
-// endpoints (of either kind) subscribed to ev's type whose filter accepts ev.
-func (s *Service) subscribedEndpoints(tx *gorm.DB, tenantID uuid.UUID, ev Event) ([]subscribedEndpoint, error) {
-	matches, err := s.subscriptions(tx, []uuid.UUID{tenantID}, []Event{ev})
-	if err != nil {
-		return nil, fmt.Errorf("select endpoints for %s: %w", ev.Type, err)
-	}
-	out := make([]subscribedEndpoint, len(matches))
-	for i, m := range matches {
-		out[i] = subscribedEndpoint{ID: m.EndpointID, Kind: m.Kind}
-	}
-	return out, nil
-}
-
 // batchMatch is an endpoint subscribed to the I-th event of a batch
-// (counting from 1).
+// (counting from 1) whose filter accepts it.
 type batchMatch struct {
-	I          int
-	EndpointID uuid.UUID
-	Kind       Kind
-	Filter     string
+	I              int
+	EndpointID     uuid.UUID
+	Kind           Kind
+	Filter         string
+	Transformation string
+	// Headers are the endpoint's custom headers, read only when it has a
+	// transformation (they are its input).
+	Headers jsonColumn[map[string]string]
+	// Transformed is the transformation's result, once run (route).
+	Transformed *Transformed
 }
 
-// subscribedEndpointsBatch is subscribedEndpoints for every event of an
-// ingest batch in one query.
-func (s *Service) subscribedEndpointsBatch(tx *gorm.DB, batch []*ingestRequest) ([]batchMatch, error) {
-	tenants := make([]uuid.UUID, len(batch))
-	evs := make([]Event, len(batch))
-	for i, r := range batch {
-		tenants[i], evs[i] = r.tenantID, r.ev
-	}
-	matches, err := s.subscriptions(tx, tenants, evs)
+// route returns the endpoints each evs[i] of tenants[i] goes to, with
+// each endpoint's transformation run on it. It runs outside the ingest
+// transaction (db is the pool): a transformation may take up to its time
+// limit, and no lock or shared batch should wait on it. Under READ
+// COMMITTED, reading the endpoints just before the transaction sees what
+// a read inside it would.
+func (s *Service) route(ctx context.Context, db *gorm.DB, tenants []uuid.UUID, evs []Event) ([]batchMatch, error) {
+	matches, err := s.subscriptions(db.WithContext(ctx), tenants, evs)
 	if err != nil {
 		return nil, fmt.Errorf("select endpoints: %w", err)
 	}
+	s.transformMatches(ctx, matches, func(i int) Event { return evs[i-1] })
 	return matches, nil
 }
 
@@ -101,15 +87,18 @@ func (s *Service) subscriptions(tx *gorm.DB, tenants []uuid.UUID, evs []Event) (
 		}
 		eventPair[i] = j
 	}
-	found, err := queryRows(tx, `SELECT p.j::int, m.id, m.kind, m.filter
+	found, err := queryRows(tx, `SELECT p.j::int, m.id, m.kind, m.filter, m.transformation,
+			CASE WHEN m.transformation <> '' THEN m.headers END
 		FROM unnest($1::uuid[], $2::text[]) WITH ORDINALITY AS p(tenant_id, keys, j)
 		CROSS JOIN LATERAL (
-			SELECT e.id, e.kind, e.filter, e.created_at FROM endpoints e
+			SELECT e.id, e.kind, e.filter, e.transformation, e.headers, e.created_at FROM endpoints e
 			WHERE e.tenant_id = p.tenant_id AND `+
 		fmt.Sprintf(subscriptionCond, "ARRAY(SELECT jsonb_array_elements_text(p.keys::jsonb))")+`
 			OFFSET 0) m
 		ORDER BY p.j, m.created_at, m.id`,
-		func(m *batchMatch) []any { return []any{&m.I, &m.EndpointID, &m.Kind, &m.Filter} }, pgval.Array(pairTenants), pgval.Array(pairKeys))
+		func(m *batchMatch) []any {
+			return []any{&m.I, &m.EndpointID, &m.Kind, &m.Filter, &m.Transformation, &m.Headers}
+		}, pgval.Array(pairTenants), pgval.Array(pairKeys))
 	if err != nil {
 		return nil, err
 	}
@@ -125,7 +114,8 @@ func (s *Service) subscriptions(tx *gorm.DB, tenants []uuid.UUID, evs []Event) (
 				in = routing.Prepare(routingEvent(ev))
 			}
 			if s.accepts(tenants[i], ev, in, f.EndpointID, f.Filter) {
-				out = append(out, batchMatch{I: i + 1, EndpointID: f.EndpointID, Kind: f.Kind, Filter: f.Filter})
+				f.I = i + 1
+				out = append(out, f)
 			}
 		}
 	}

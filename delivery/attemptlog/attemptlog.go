@@ -195,7 +195,9 @@ func (l *Log) write(ctx context.Context, batch []pendingRecord) error {
 		if prev, ok := latest[r.DeliveryID]; !ok || prev.AttemptNumber < r.AttemptNumber {
 			latest[r.DeliveryID] = r
 		}
-		if r.Outcome == delivery.OutcomeSuccess {
+		if !delivery.AboutReceiver(r.ErrorClass) {
+			// Dropped by the endpoint's transformation: no request made.
+		} else if r.Outcome == delivery.OutcomeSuccess {
 			succeeded = append(succeeded, r.EndpointID)
 		} else {
 			failed = append(failed, r.EndpointID)

@@ -56,6 +56,13 @@ type deliveryState struct {
 	Type           string
 	Data           []byte
 	CreatedAt      time.Time
+	// The stored result of the endpoint's transformation, if the
+	// delivery has one (TransformPresent).
+	TransformPresent   bool
+	TransformCancelled bool
+	TransformError     *string
+	TransformBody      []byte
+	TransformHeaders   *string
 }
 
 func newStateLoader(db *gorm.DB, batchSize prometheus.Observer) *stateLoader {
@@ -93,9 +100,14 @@ func (l *stateLoader) loadBatch(ctx context.Context, batch []*stateRequest) {
 	qctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	var rows []deliveryState
+	// The transformation's stored result comes with the same read (a
+	// primary-key probe that finds nothing for endpoints without one).
 	err := l.db.WithContext(qctx).Raw(`SELECT d.id, d.tenant_id, d.endpoint_id, d.status, d.attempt_count, d.first_attempt_at, e.type,
-			e.data::text AS data, e.created_at
-		FROM deliveries d JOIN events e ON e.id = d.event_id WHERE d.id = ANY(?)`, pgval.Array(ids)).Scan(&rows).Error
+			e.data::text AS data, e.created_at, t.delivery_id IS NOT NULL AS transform_present,
+			coalesce(t.cancelled, false) AS transform_cancelled, t.error AS transform_error, t.body AS transform_body,
+			t.headers::text AS transform_headers
+		FROM deliveries d JOIN events e ON e.id = d.event_id LEFT JOIN delivery_transforms t ON t.delivery_id = d.id
+		WHERE d.id = ANY(?)`, pgval.Array(ids)).Scan(&rows).Error
 	if err != nil {
 		err = fmt.Errorf("load %d deliveries: %w", len(ids), err)
 		for _, r := range batch {
