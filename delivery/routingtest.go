@@ -59,12 +59,17 @@ type RoutingTestResult struct {
 // in.Filter) and transformation (or in.Transformation) on a sample event
 // without storing or sending anything. The transformation runs whether or
 // not the event matched, so an editor can try it on any sample.
+// A caller with redacted visibility runs it with the custom header values
+// hidden (a transformation could otherwise copy them into the payload).
 // Errors: ENOTFOUND, EINVALID for a malformed sample event.
-func (s *Service) TestRouting(ctx context.Context, tenantID, endpointID uuid.UUID, in RoutingTestInput) (RoutingTestResult, error) {
+func (s *Service) TestRouting(ctx context.Context, tenantID, endpointID uuid.UUID, in RoutingTestInput, vis Visibility) (RoutingTestResult, error) {
 	ep, err := s.Endpoint(ctx, tenantID, endpointID)
 	if err != nil {
 		return RoutingTestResult{}, err
 	}
+	saved := ep.Transformation
+	ep = vis.Endpoint(ep)
+	ep.Transformation = saved
 	sample := EventInput{Type: in.Event.Type, Data: in.Event.Data}
 	if err := sample.validate(); err != nil {
 		var fe *ferry.Error
