@@ -997,6 +997,7 @@ export interface components {
             duration_ms: number;
             /** Format: uuid */
             endpoint_id: string;
+            /** @description why no usable answer came: timeout, dns, connection_refused, connection_reset, tls, blocked_address, connection, response_too_large (retried); transformation_error, transformation_cancelled (no request made, dropped); for queue endpoints timeout (lease ran out), nack, rejected; empty when the receiver answered */
             error_class?: string;
             error_message?: string;
             /** Format: uuid */
@@ -1173,6 +1174,8 @@ export interface components {
             /** @description null: unlimited */
             rate_limit_per_second: number | null;
             timeout_seconds: number;
+            /** @description JavaScript defining function handler(webhook) { ... return webhook }, run once per delivery at fan-out (50 ms, bounded memory, no network or timers); webhook is {event: {id, type, created_at, data}, payload, headers, cancel}: it may change payload (any JSON value) and headers (not webhook-*, hop-by-hop or Content-Length/Type) or set cancel. The result is stored: retries and replays send the same bytes. Empty: none. http endpoints only. Invalid: 422 with the engine's message, line and column */
+            transformation: string;
             /** Format: date-time */
             updated_at: string;
             /** @description empty for kind queue */
@@ -1203,6 +1206,8 @@ export interface components {
             /** @description whsec_ signing secret; GET /endpoints/{id}/secret shows it again */
             secret: string;
             timeout_seconds: number;
+            /** @description JavaScript defining function handler(webhook) { ... return webhook }, run once per delivery at fan-out (50 ms, bounded memory, no network or timers); webhook is {event: {id, type, created_at, data}, payload, headers, cancel}: it may change payload (any JSON value) and headers (not webhook-*, hop-by-hop or Content-Length/Type) or set cancel. The result is stored: retries and replays send the same bytes. Empty: none. http endpoints only. Invalid: 422 with the engine's message, line and column */
+            transformation: string;
             /** Format: date-time */
             updated_at: string;
             /** @description empty for kind queue */
@@ -1226,6 +1231,8 @@ export interface components {
             /** @description attempts per second at most; absent or null: unlimited */
             rate_limit_per_second?: number | null;
             timeout_seconds?: number | null;
+            /** @description JavaScript defining function handler(webhook) { ... return webhook }, run once per delivery at fan-out (50 ms, bounded memory, no network or timers); webhook is {event: {id, type, created_at, data}, payload, headers, cancel}: it may change payload (any JSON value) and headers (not webhook-*, hop-by-hop or Content-Length/Type) or set cancel. The result is stored: retries and replays send the same bytes. Empty: none. http endpoints only. Invalid: 422 with the engine's message, line and column */
+            transformation?: string;
             /**
              * Format: uri
              * @description required for kind http; none for kind queue
@@ -1246,6 +1253,8 @@ export interface components {
             /** @description 0 removes the limit */
             rate_limit_per_second?: number | null;
             timeout_seconds?: number | null;
+            /** @description JavaScript defining function handler(webhook) { ... return webhook }, run once per delivery at fan-out (50 ms, bounded memory, no network or timers); webhook is {event: {id, type, created_at, data}, payload, headers, cancel}: it may change payload (any JSON value) and headers (not webhook-*, hop-by-hop or Content-Length/Type) or set cancel. The result is stored: retries and replays send the same bytes. Empty: none. http endpoints only. Invalid: 422 with the engine's message, line and column */
+            transformation?: string | null;
             url?: string | null;
         };
         EndpointStatsLine: {
@@ -1611,21 +1620,23 @@ export interface components {
             event: components["schemas"]["RoutingTestEvent"];
             /** @description an unsaved filter to try instead of the endpoint's */
             filter?: string | null;
+            /** @description an unsaved transformation to try instead of the endpoint's */
+            transformation?: string | null;
         };
         RoutingTestResult: {
-            /** @description the delivery would not be made */
+            /** @description the transformation cancelled the delivery: nothing would be sent */
             cancelled: boolean;
-            /** @description why the delivery would fail */
+            /** @description why the transformation failed (the delivery would be dropped with error class transformation_error) */
             error?: string;
             /** @description the filter's compile or evaluation error (counts as not matched) */
             filter_error?: string;
-            /** @description the endpoint's own headers sent with it; Ferry's webhook-* headers come on top */
+            /** @description the custom headers sent with it (the endpoint's, as its transformation left them); Ferry's webhook-* headers come on top */
             headers: {
                 [key: string]: string;
             } | null;
             /** @description the event type matches and the filter accepts the event */
             matched: boolean;
-            /** @description the body the endpoint would receive */
+            /** @description the body the endpoint would receive, after its transformation; null when cancelled or failed */
             payload: unknown;
         };
         SecretInfo: {
