@@ -200,7 +200,7 @@ func (s *Service) validateTransformation(ctx context.Context, kind Kind, src str
 	if src != "" && kind == KindQueue {
 		return ferry.Invalid("transformation", "transformations apply to http endpoints; a queue endpoint's consumers get the envelope")
 	}
-	if err := s.transforms.Check(ctx, src); err != nil {
+	if err := s.router.transforms.Check(ctx, src); err != nil {
 		return ferry.Invalid("transformation", "%s", err.Error())
 	}
 	return nil
@@ -209,7 +209,7 @@ func (s *Service) validateTransformation(ctx context.Context, kind Kind, src str
 // validateFilter compiles and type-checks a CEL filter; the error
 // carries the compiler's message with line and column.
 func (s *Service) validateFilter(src string) error {
-	if err := s.filters.Check(src); err != nil {
+	if err := s.router.filters.Check(src); err != nil {
 		return ferry.Invalid("filter", "%s", err.Error())
 	}
 	return nil

@@ -100,7 +100,7 @@ func (s *Service) TestRouting(ctx context.Context, tenantID, endpointID uuid.UUI
 			break
 		}
 	}
-	if ok, err := s.filters.Try(filter, routing.Prepare(routingEvent(ev))); err != nil {
+	if ok, err := s.router.filters.Try(filter, routing.Prepare(routingEvent(ev))); err != nil {
 		res.Matched, res.FilterError = false, err.Error()
 	} else if !ok {
 		res.Matched = false
@@ -113,7 +113,7 @@ func (s *Service) TestRouting(ctx context.Context, tenantID, endpointID uuid.UUI
 		if ep.Kind == KindQueue {
 			return RoutingTestResult{}, ferry.Invalid("transformation", "transformations apply to http endpoints")
 		}
-		t := s.transform(ctx, transformation, ev, ep.Headers)
+		t := s.router.transform(ctx, transformation, ev, ep.Headers)
 		switch {
 		case t.Err != "":
 			res.Payload, res.Headers, res.Error = nil, map[string]string{}, t.Err

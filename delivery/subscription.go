@@ -113,7 +113,7 @@ func (s *Service) subscriptions(tx *gorm.DB, tenants []uuid.UUID, evs []Event) (
 			if f.Filter != "" && in == nil {
 				in = routing.Prepare(routingEvent(ev))
 			}
-			if s.accepts(tenants[i], ev, in, f.EndpointID, f.Filter) {
+			if s.router.accepts(tenants[i], ev, in, f.EndpointID, f.Filter) {
 				f.I = i + 1
 				out = append(out, f)
 			}
@@ -142,21 +142,6 @@ func queryRows[T any](tx *gorm.DB, query string, fields func(*T) []any, args ...
 	return out, rows.Err()
 }
 
-// accepts evaluates an endpoint's filter on ev. An evaluation error is
-// "not matched": it is logged (and counted by routing.Filters), never
-// returned, so no filter can fail an ingest.
-func (s *Service) accepts(tenantID uuid.UUID, ev Event, in *routing.Input, endpointID uuid.UUID, filter string) bool {
-	if filter == "" {
-		return true
-	}
-	ok, err := s.filters.Eval(filter, in)
-	if err != nil {
-		s.log.Warn("endpoint filter failed; event not routed to it", "tenant_id", tenantID, "event_id", ev.ID,
-			"endpoint_id", endpointID, "err", err)
-	}
-	return ok
-}
-
 // routingEvent is ev as filters see it.
 func routingEvent(ev Event) routing.Event {
 	return routing.Event{ID: ev.ID.String(), Type: ev.Type, CreatedAt: ev.CreatedAt, Data: ev.Data}
@@ -164,4 +149,4 @@ func routingEvent(ev Event) routing.Event {
 
 // FilterErrors returns how many filter evaluations failed in this process
 // (each counted as not matched).
-func (s *Service) FilterErrors() int64 { return s.filters.EvalErrors() }
+func (s *Service) FilterErrors() int64 { return s.router.filters.EvalErrors() }

@@ -47,8 +47,8 @@ func transformWebhook(ev Event, headers map[string]string) routing.Webhook {
 }
 
 // transform runs src on ev for an endpoint with custom headers headers.
-func (s *Service) transform(ctx context.Context, src string, ev Event, headers map[string]string) Transformed {
-	res, err := s.transforms.Run(ctx, src, transformWebhook(ev, headers))
+func (r *Router) transform(ctx context.Context, src string, ev Event, headers map[string]string) Transformed {
+	res, err := r.transforms.Run(ctx, src, transformWebhook(ev, headers))
 	switch {
 	case err != nil:
 		return Transformed{Err: err.Error()}
@@ -110,7 +110,7 @@ func (s *Service) transformMatches(ctx context.Context, matches []batchMatch, ev
 		sem <- struct{}{}
 		go func() {
 			defer func() { <-sem; wg.Done() }()
-			t := s.transform(ctx, m.Transformation, ev(m.I), m.Headers.V)
+			t := s.router.transform(ctx, m.Transformation, ev(m.I), m.Headers.V)
 			m.Transformed = &t
 		}()
 	}
