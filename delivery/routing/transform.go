@@ -123,11 +123,14 @@ type Transformer struct {
 
 	mu    sync.Mutex
 	cache map[string]*goja.Program
+	// suspects are programs that went over the memory bound run alone.
+	suspects map[*goja.Program]bool
 
 	// exclusive lets a run stopped for memory be tried again alone, so a
 	// run that was only next to a hog is not blamed for it (see Run).
 	exclusive sync.RWMutex
 	watch     *watchdog
+	slots     chan struct{}
 }
 
 // NewTransformer returns a Transformer with cfg's defaults filled in.
@@ -150,8 +153,8 @@ func NewTransformer(cfg TransformConfig) *Transformer {
 	if cfg.CacheSize <= 0 {
 		cfg.CacheSize = DefaultCacheSize
 	}
-	return &Transformer{cfg: cfg, cache: make(map[string]*goja.Program),
-		watch: newWatchdog(cfg.MaxMemory, cfg.SampleEvery)}
+	return &Transformer{cfg: cfg, cache: make(map[string]*goja.Program), suspects: make(map[*goja.Program]bool),
+		watch: newWatchdog(cfg.MaxMemory, cfg.SampleEvery), slots: make(chan struct{}, runtime.GOMAXPROCS(0))}
 }
 
 // Check compiles src and runs its top level (under the usual limits) to
@@ -182,16 +185,29 @@ func (t *Transformer) Check(ctx context.Context, src string) error {
 // count): a run is stopped when the heap has grown by more than
 // MaxMemory since it started, which may be another run's doing. A run
 // stopped so is tried once more holding every other run off, where the
-// growth can only be its own; only then is the memory error final.
+// growth can only be its own; only then is the memory error final. A
+// program whose retry failed too is remembered, and its later runs get
+// no retry, so a hog cannot make every other tenant's runs wait behind
+// it event after event. The time limit is final at once: a retry would
+// let a loop run twice as long and hold others off while it did.
 func (t *Transformer) Run(ctx context.Context, src string, in Webhook) (TransformResult, error) {
 	prg, err := t.program(src)
 	if err != nil {
 		return TransformResult{}, err
 	}
+	// A slot per CPU: runs are CPU-bound, and a wall-clock limit is only
+	// fair to a run that has a CPU to itself; more runs at once would
+	// starve each other into timeouts.
+	select {
+	case t.slots <- struct{}{}:
+	case <-ctx.Done():
+		return TransformResult{}, transformErr(ErrTransformTimeout, "transformation not started: %v", ctx.Err())
+	}
 	t.exclusive.RLock()
 	res, err := t.runOnce(ctx, prg, &in)
 	t.exclusive.RUnlock()
-	if errors.Is(err, ErrTransformMemory) && ctx.Err() == nil {
+	<-t.slots
+	if errors.Is(err, ErrTransformMemory) && ctx.Err() == nil && !t.isSuspect(prg) {
 		t.exclusive.Lock()
 		// What the stopped run (and any hog next to it) allocated is
 		// garbage now; collect it so the retry's bound starts from the
@@ -199,8 +215,28 @@ func (t *Transformer) Run(ctx context.Context, src string, in Webhook) (Transfor
 		runtime.GC()
 		res, err = t.runOnce(ctx, prg, &in)
 		t.exclusive.Unlock()
+		if err != nil {
+			t.suspect(prg)
+		}
 	}
 	return res, err
+}
+
+// isSuspect reports whether prg went over the memory bound even when run
+// alone.
+func (t *Transformer) isSuspect(prg *goja.Program) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.suspects[prg]
+}
+
+func (t *Transformer) suspect(prg *goja.Program) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if len(t.suspects) >= t.cfg.CacheSize {
+		clear(t.suspects)
+	}
+	t.suspects[prg] = true
 }
 
 // program returns the compiled program of src, compiling it on first
