@@ -128,10 +128,10 @@ func TestTransformationDropsWithoutSending(t *testing.T) {
 	}{
 		{"t.cancel", `function handler(w) { if (w.event.data.n < 10) w.cancel = true; return w }`, "transformation_cancelled", "cancelled"},
 		{"t.throw", "function handler(w) {\n  throw new Error('no invoice number');\n}", "transformation_error", "no invoice number"},
-		{"t.loop", `function handler(w) { while (true) {} }`, "transformation_error", "ran longer than 50ms"},
+		{"t.loop", `function handler(w) { while (true) {} }`, "transformation_error", "ran longer than"},
 		// goja builds about 30 MB of strings in 50 ms: whichever bound comes
 		// first stops it (the memory bound alone: routing's unit tests).
-		{"t.alloc", `function handler(w) { let a = [], s = 'x'.repeat(1e6); while (true) a.push(s + a.length); }`, "transformation_error", "memory|ran longer than 50ms"},
+		{"t.alloc", `function handler(w) { let a = [], s = 'x'.repeat(1e6); while (true) a.push(s + a.length); }`, "transformation_error", "memory|ran longer than"},
 		{"t.signature", `function handler(w) { w.headers["Webhook-Signature"] = "v1,forged"; return w }`, "transformation_error", "set by Ferry"},
 	}
 	sink := newHookServer(t, nil)

@@ -19,8 +19,13 @@ import (
 const (
 	// MaxTransformationLength bounds the source text of a transformation.
 	MaxTransformationLength = 64 << 10
-	// DefaultTransformTimeout is the wall-clock limit of one run.
+	// DefaultTransformTimeout is the time limit of one run: CPU time of
+	// the run's thread where the OS can tell (Linux), else wall clock.
 	DefaultTransformTimeout = 50 * time.Millisecond
+	// DefaultTransformWallTimeout is the wall-clock backstop when the
+	// limit is CPU time: a run starved of CPU by a loaded machine is not
+	// failed for it, yet none lasts longer than this.
+	DefaultTransformWallTimeout = 500 * time.Millisecond
 	// DefaultTransformMemory is how far the Go heap may grow during a
 	// run before the run is stopped.
 	DefaultTransformMemory = 32 << 20
@@ -77,8 +82,12 @@ func transformErr(kind error, format string, args ...any) *TransformError {
 
 // TransformConfig tunes a Transformer; zero fields take the defaults.
 type TransformConfig struct {
-	// Timeout is the wall-clock limit of one run (DefaultTransformTimeout).
+	// Timeout is the time limit of one run (DefaultTransformTimeout): CPU
+	// time on Linux, wall clock elsewhere.
 	Timeout time.Duration
+	// WallTimeout is the wall-clock backstop where Timeout is CPU time
+	// (DefaultTransformWallTimeout; never below Timeout).
+	WallTimeout time.Duration
 	// MaxMemory is how far the process heap may grow during one run
 	// (DefaultTransformMemory).
 	MaxMemory uint64
@@ -138,6 +147,10 @@ func NewTransformer(cfg TransformConfig) *Transformer {
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = DefaultTransformTimeout
 	}
+	if cfg.WallTimeout <= 0 {
+		cfg.WallTimeout = DefaultTransformWallTimeout
+	}
+	cfg.WallTimeout = max(cfg.WallTimeout, cfg.Timeout)
 	if cfg.MaxMemory == 0 {
 		cfg.MaxMemory = DefaultTransformMemory
 	}
@@ -300,15 +313,36 @@ func (t *Transformer) runOnce(ctx context.Context, prg *goja.Program, in *Webhoo
 	vm.SetMaxCallStackSize(maxCallStack)
 	it := &interrupter{vm: vm}
 	defer it.release()
-	timeout := transformErr(ErrTransformTimeout, "transformation ran longer than %s", t.cfg.Timeout)
-	timer := time.AfterFunc(t.cfg.Timeout, func() { it.interrupt(timeout) })
+	// The time limit is the CPU time of this run's thread where it can be
+	// read: a wall clock would fail innocent runs whenever the machine is
+	// busy, and a failed run is final. The watchdog reads the clock; a
+	// wall-clock timer backstops it.
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	clock, cpuLimited := currentThreadClock()
+	wall := t.cfg.Timeout
+	var cpu *cpuLimit
+	if cpuLimited {
+		if start, ok := clock.used(); ok {
+			wall = t.cfg.WallTimeout
+			cpu = &cpuLimit{clock: clock, start: start, limit: t.cfg.Timeout,
+				stop: func() {
+					it.interrupt(transformErr(ErrTransformTimeout, "transformation ran longer than %s", t.cfg.Timeout))
+				}}
+		}
+	}
+	timeout := transformErr(ErrTransformTimeout, "transformation ran longer than %s", wall)
+	if cpu != nil {
+		timeout = transformErr(ErrTransformTimeout, "transformation ran longer than %s (wall clock; it got too little CPU)", wall)
+	}
+	timer := time.AfterFunc(wall, func() { it.interrupt(timeout) })
 	defer timer.Stop()
 	stopCtx := context.AfterFunc(ctx, func() {
 		it.interrupt(transformErr(ErrTransformTimeout, "transformation stopped: %v", ctx.Err()))
 	})
 	defer stopCtx()
 	memory := transformErr(ErrTransformMemory, "transformation used more than %d MiB of memory", t.cfg.MaxMemory>>20)
-	done := t.watch.add(func() { it.interrupt(memory) })
+	done := t.watch.add(func() { it.interrupt(memory) }, cpu)
 	defer done()
 	defer func() {
 		// goja turns Go panics of builtins into exceptions; anything else

@@ -11,7 +11,16 @@ import (
 // world.
 const heapMetric = "/memory/classes/heap/objects:bytes"
 
-// watchdog bounds the memory of transformation runs. goja has no
+// cpuLimit stops a run once its thread has used limit of CPU time.
+type cpuLimit struct {
+	clock threadClock
+	start time.Duration
+	limit time.Duration
+	stop  func()
+}
+
+// watchdog bounds the memory (and, where it can be read, the CPU time)
+// of transformation runs. goja has no
 // allocator hook and Go no per-goroutine allocation count, so it samples
 // the process heap while at least one run is in progress and stops each
 // run during which the heap has grown by more than limit. One goroutine
@@ -28,6 +37,7 @@ type watchdog struct {
 type watchedRun struct {
 	baseline uint64
 	stop     func()
+	cpu      *cpuLimit
 	stopped  bool
 }
 
@@ -46,9 +56,10 @@ func heapBytes() uint64 {
 }
 
 // add watches a run from now on; stop is called (once) when the heap
-// outgrows the run's bound. The returned func ends the watch.
-func (w *watchdog) add(stop func()) (done func()) {
-	r := &watchedRun{baseline: heapBytes(), stop: stop}
+// outgrows the run's bound, cpu.stop (once) when the run's thread used
+// its CPU time (cpu may be nil). The returned func ends the watch.
+func (w *watchdog) add(stop func(), cpu *cpuLimit) (done func()) {
+	r := &watchedRun{baseline: heapBytes(), stop: stop, cpu: cpu}
 	w.mu.Lock()
 	w.runs[r] = struct{}{}
 	if !w.running {
@@ -75,9 +86,17 @@ func (w *watchdog) loop() {
 			return
 		}
 		for r := range w.runs {
-			if !r.stopped && heap > r.baseline+w.limit {
+			if r.stopped {
+				continue
+			}
+			if heap > r.baseline+w.limit {
 				r.stopped = true
 				r.stop()
+			} else if r.cpu != nil {
+				if used, ok := r.cpu.clock.used(); ok && used-r.cpu.start > r.cpu.limit {
+					r.stopped = true
+					r.cpu.stop()
+				}
 			}
 		}
 		w.mu.Unlock()
