@@ -176,3 +176,26 @@ func DecodeTransformed(present, cancelled bool, errMsg *string, body []byte, hea
 	}
 	return t, true, nil
 }
+
+// transformNewDelivery runs the endpoint's transformation, if it has one,
+// for a delivery made outside fan-out (a replay of an event to an
+// endpoint that never had it) and stores the result in tx, so that
+// delivery too is sent as its transformation made it, every time. It runs
+// inside the replay's transaction: replays are single requests, not the
+// shared ingest path.
+func (s *Service) transformNewDelivery(ctx context.Context, tx *gorm.DB, tenantID, deliveryID, endpointID uuid.UUID, ev Event) error {
+	var eps []struct {
+		Kind           Kind
+		Transformation string
+		Headers        jsonColumn[map[string]string]
+	}
+	if err := tx.Raw(`SELECT kind, transformation, headers FROM endpoints WHERE id = ? AND tenant_id = ?`,
+		endpointID, tenantID).Scan(&eps).Error; err != nil {
+		return fmt.Errorf("load endpoint %s: %w", endpointID, err)
+	}
+	if len(eps) == 0 || eps[0].Transformation == "" || eps[0].Kind == KindQueue {
+		return nil
+	}
+	t := s.router.transform(ctx, eps[0].Transformation, ev, eps[0].Headers.V)
+	return insertTransforms(tx, []deliveryTransformRow{newTransformRow(deliveryID, tenantID, &t, s.now().UTC())})
+}

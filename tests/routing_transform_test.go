@@ -26,7 +26,8 @@ const slackTransformation = `function handler(webhook) {
 // for byte, each signature verifying over that body; editing the
 // transformation afterwards changes nothing for the stored delivery.
 // Invalid transformations are refused with 422 and goja's position; a
-// transformation on a queue endpoint is refused.
+// transformation on a queue endpoint is refused. A replay to an endpoint
+// that never had the event runs that endpoint's transformation.
 func TestTransformationEndToEnd(t *testing.T) {
 	t.Parallel()
 	cfg := testConfig(t)
@@ -108,6 +109,17 @@ func TestTransformationEndToEnd(t *testing.T) {
 	waitStatus(t, api, ev2.ID, "succeeded", 30*time.Second)
 	if last := rc.all()[rc.count()-1]; string(last.Body) != `{"edited":true}` {
 		t.Errorf("after the edit: %s", last.Body)
+	}
+
+	// Replaying the event to an endpoint that never had it makes a new
+	// delivery, and that endpoint's transformation runs for it.
+	rc2 := newHookServer(t, nil)
+	ep2 := createEndpoint(t, api, map[string]any{"url": rc2.URL, "event_types": []string{"other.type"},
+		"transformation": `function handler(w) { w.payload = {second: w.event.data.invoice}; return w }`})
+	api.must(202, "POST", "/events/"+ev.ID+"/replay", map[string]string{"endpoint_id": ep2.ID}, nil)
+	testenvEventually(t, 30*time.Second, func() bool { return rc2.count() == 1 }, "replay to the second endpoint not delivered")
+	if h := rc2.all()[0]; string(h.Body) != `{"second":"INV-7"}` {
+		t.Errorf("replay to a new endpoint: %s", h.Body)
 	}
 }
 
