@@ -331,7 +331,7 @@ test('(d) transformation: edit it beside the filter, try it on a sample, save, a
     await failed.first().waitFor({ timeout: 30_000 })
     await failed.first().locator('summary').click()
     await failed.first().getByText('no channel configured', { exact: false }).first().waitFor()
-    await page.getByTestId('delivery').getByText('dropped').waitFor()
+    await page.getByTestId('delivery').getByText('dropped').first().waitFor()
     assert.equal(sent(), before, 'no request for a failed transformation')
     await shot(page, 'd', '02-transformation-error')
     await accessible(page, 'an event with a transformation error')
