@@ -16,7 +16,7 @@ func sampleWebhook() Webhook {
 		Event: Event{ID: "9f0c4c9e-8c4e-4c1c-9e52-0d6f9f1d2a10", Type: "invoice.paid",
 			CreatedAt: time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC),
 			Data:      json.RawMessage(`{"amount":1500,"currency":"EUR","customer":"Acme"}`)},
-		Payload: []byte(`{"type":"invoice.paid","timestamp":"2026-11-23T10:00:00.000Z","data":{"amount":1500,"currency":"EUR","customer":"Acme"}}`),
+		Payload: []byte(`{"id":"9f0c4c9e-8c4e-4c1c-9e52-0d6f9f1d2a10","type":"invoice.paid","created_at":"2026-11-23T10:00:00.000Z","data":{"amount":1500,"currency":"EUR","customer":"Acme"}}`),
 		Headers: map[string]string{"X-Team": "billing"},
 	}
 }
