@@ -115,11 +115,6 @@ func (s *Service) ingestOne(ctx context.Context, tenantID uuid.UUID, in EventInp
 		key = &in.IdempotencyKey
 		ev.IdempotencyKey = key
 	}
-	// Routing (and transformations) before the transaction: see route.
-	matches, err := s.route(ctx, s.db, []uuid.UUID{tenantID}, []Event{ev})
-	if err != nil {
-		return Event{}, false, err
-	}
 	var jobs []Job
 	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		if key != nil {
@@ -131,6 +126,11 @@ func (s *Service) ingestOne(ctx context.Context, tenantID uuid.UUID, in EventInp
 				ev, created = prior, false
 				return nil
 			}
+		}
+		// Routing (and transformations) before any lock: see route.
+		matches, err := s.route(ctx, tx, []uuid.UUID{tenantID}, []Event{ev})
+		if err != nil {
+			return err
 		}
 		if s.limits != nil {
 			if err := s.limits.Meter(dbtx.Wrap(tx)).ConsumeEvents(ctx, tenantID, 1); err != nil {

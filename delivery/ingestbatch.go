@@ -80,15 +80,15 @@ func (s *Service) commitBatch(ctx context.Context, batch []*ingestRequest) {
 	for i, r := range batch {
 		tenants[i], evs[i] = r.tenantID, r.ev
 	}
-	// Routing (and transformations) before the transaction: see route.
-	matches, err := s.route(tctx, s.db, tenants, evs)
-	if err == nil {
-		err = s.db.WithContext(tctx).Transaction(func(tx *gorm.DB) error {
-			var err error
-			jobs, err = s.insertBatch(tctx, tx, batch, matches)
+	err := s.db.WithContext(tctx).Transaction(func(tx *gorm.DB) error {
+		// Routing (and transformations) first, before any lock: see route.
+		matches, err := s.route(tctx, tx, tenants, evs)
+		if err != nil {
 			return err
-		})
-	}
+		}
+		jobs, err = s.insertBatch(tctx, tx, batch, matches)
+		return err
+	})
 	if err != nil {
 		s.log.Debug("ingest batch failed; retrying its events one by one", "err", err, "events", len(batch))
 		for _, r := range batch {
