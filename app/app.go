@@ -276,10 +276,17 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 	if a.Billing, err = newBillingService(a.db, cfg, log, a.Tenants, a.notices); err != nil {
 		return nil, err
 	}
-	a.quota = delivery.NewQuotaWarner(a.db, billingLimits{a.Billing}, delivery.QuotaWarnerConfig{Relay: a.relay, Notifier: a.notices}, log, nil)
+	// One router (filters, transformations) for ingest and for the
+	// operational events that the quota warner and attempt log emit.
+	router, err := delivery.NewRouter(routing.Config{}, routing.TransformConfig{}, log)
+	if err != nil {
+		return nil, err
+	}
+	a.quota = delivery.NewQuotaWarner(a.db, billingLimits{a.Billing}, delivery.QuotaWarnerConfig{Relay: a.relay, Notifier: a.notices,
+		Router: router}, log, nil)
 	a.Delivery, err = delivery.NewService(a.db, cipher, a.relay, billingLimits{a.Billing}, delivery.Config{
 		AllowHTTP: cfg.AllowHTTPEndpoints, AddressPolicy: addressPolicy, RotationGrace: cfg.scaled(delivery.DefaultRotationGrace),
-		IngestBatch: metrics.IngestBatch, Observer: a.quota,
+		IngestBatch: metrics.IngestBatch, Observer: a.quota, Router: router,
 	}, log, nil)
 	if err != nil {
 		return nil, err
@@ -305,7 +312,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 	// Operational events (ferry.*) are emitted as attempts are logged
 	// and mailed to the tenant's owners and admins.
 	a.attempts = attemptlog.New(a.db, attemptlog.Config{DisableAfter: cfg.scaled(attemptlog.DefaultDisableAfter), BatchSize: metrics.AttemptLogBatch,
-		FailingAfter: cfg.scaled(15 * time.Minute), Relay: a.relay, Notifier: a.notices}, log)
+		FailingAfter: cfg.scaled(15 * time.Minute), Relay: a.relay, Notifier: a.notices, Router: router}, log)
 	a.dispatcher = dispatch.NewDispatcher(a.db, cipher, egress.NewSender(addressPolicy, nil), a.writer, a.attempts, metrics,
 		dispatch.Config{Policy: policy, UserAgent: "Ferry/" + cfg.Version}, log, nil)
 	// Partitions hold attempts for the longest plan retention; billing

@@ -75,6 +75,16 @@ func validateFormat(f Format, kind Kind) (Format, error) {
 	return "", ferry.Invalid("format", "format must be envelope or raw")
 }
 
+// validateFormatTransformation refuses a transformation on a raw
+// endpoint: raw forwards the body exactly as it was received, while a
+// transformation reshapes the envelope.
+func validateFormatTransformation(f Format, transformation string) error {
+	if f == FormatRaw && transformation != "" {
+		return ferry.Invalid("transformation", "a raw endpoint forwards the body as it was received; transformations apply to envelope endpoints")
+	}
+	return nil
+}
+
 // Endpoint is a receiver URL of one tenant.
 type Endpoint struct {
 	ID                 uuid.UUID         `json:"id"`
@@ -90,6 +100,7 @@ type Endpoint struct {
 	Headers            map[string]string `json:"headers"`
 	Filter             string            `json:"filter"`
 	Format             Format            `json:"format"`
+	Transformation     string            `json:"transformation"`
 	FailingSince       *time.Time        `json:"failing_since"`
 	CreatedAt          time.Time         `json:"created_at"`
 	UpdatedAt          time.Time         `json:"updated_at"`
@@ -108,6 +119,9 @@ type EndpointInput struct {
 	Headers            map[string]string `json:"headers"`
 	Filter             string            `json:"filter"`
 	Format             Format            `json:"format"`
+	// Transformation is JavaScript defining function handler(webhook);
+	// http endpoints only.
+	Transformation string `json:"transformation"`
 }
 
 // EndpointPatch changes the fields that are present. A rate limit of 0
@@ -123,6 +137,7 @@ type EndpointPatch struct {
 	Headers            *map[string]string `json:"headers"`
 	Filter             *string            `json:"filter"`
 	Format             *Format            `json:"format"`
+	Transformation     *string            `json:"transformation"`
 }
 
 var (
@@ -219,10 +234,23 @@ func validateHeaders(h map[string]string) (map[string]string, error) {
 	return out, nil
 }
 
+// validateTransformation compiles a transformation and runs its top
+// level; the error carries goja's message with line and column. Only http
+// endpoints take one (queue consumers get the event's envelope).
+func (s *Service) validateTransformation(ctx context.Context, kind Kind, src string) error {
+	if src != "" && kind == KindQueue {
+		return ferry.Invalid("transformation", "transformations apply to http endpoints; a queue endpoint's consumers get the envelope")
+	}
+	if err := s.router.transforms.Check(ctx, src); err != nil {
+		return ferry.Invalid("transformation", "%s", err.Error())
+	}
+	return nil
+}
+
 // validateFilter compiles and type-checks a CEL filter; the error
 // carries the compiler's message with line and column.
 func (s *Service) validateFilter(src string) error {
-	if err := s.filters.Check(src); err != nil {
+	if err := s.router.filters.Check(src); err != nil {
 		return ferry.Invalid("filter", "%s", err.Error())
 	}
 	return nil
@@ -258,6 +286,7 @@ type endpointRow struct {
 	Headers            jsonColumn[map[string]string] `gorm:"type:jsonb"`
 	Filter             string
 	Format             string
+	Transformation     string
 	FailingSince       *time.Time
 	CreatedAt          time.Time
 	UpdatedAt          time.Time
@@ -276,12 +305,13 @@ func (r endpointRow) endpoint() Endpoint {
 	return Endpoint{
 		ID: r.ID, Kind: Kind(r.Kind), URL: r.URL, Description: r.Description, EventTypes: types, Enabled: r.Enabled,
 		DisabledReason: r.DisabledReason, TimeoutSeconds: r.TimeoutMs / 1000, RateLimitPerSecond: r.RateLimitPerSecond,
-		MaxInFlight: r.MaxInFlight, Headers: headers, Filter: r.Filter, Format: Format(r.Format), FailingSince: r.FailingSince, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
+		MaxInFlight: r.MaxInFlight, Headers: headers, Filter: r.Filter, Format: Format(r.Format), Transformation: r.Transformation,
+		FailingSince: r.FailingSince, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
 	}
 }
 
 const endpointColumns = `id, tenant_id, kind, url, description, event_types, enabled, disabled_reason, timeout_ms,
-	rate_limit_per_second, max_in_flight, headers, filter, format, failing_since, created_at, updated_at, deleted_at`
+	rate_limit_per_second, max_in_flight, headers, filter, format, transformation, failing_since, created_at, updated_at, deleted_at`
 
 // CreateEndpoint validates in, stores the endpoint with a fresh signing
 // secret, and returns both. Errors: EINVALID, EPLANLIMIT.
@@ -313,8 +343,14 @@ func (s *Service) CreateEndpoint(ctx context.Context, tenantID uuid.UUID, in End
 	if err := s.validateFilter(in.Filter); err != nil {
 		return Endpoint{}, "", err
 	}
+	if err := s.validateTransformation(ctx, in.Kind, in.Transformation); err != nil {
+		return Endpoint{}, "", err
+	}
 	format, err := validateFormat(in.Format, in.Kind)
 	if err != nil {
+		return Endpoint{}, "", err
+	}
+	if err := validateFormatTransformation(format, in.Transformation); err != nil {
 		return Endpoint{}, "", err
 	}
 	timeout := DefaultTimeoutSeconds
@@ -342,7 +378,8 @@ func (s *Service) CreateEndpoint(ctx context.Context, tenantID uuid.UUID, in End
 		ID: uuid.New(), TenantID: tenantID, Kind: string(in.Kind), URL: in.URL, Description: in.Description,
 		EventTypes: jsonColumn[[]string]{types}, Enabled: true, TimeoutMs: timeout * 1000,
 		RateLimitPerSecond: in.RateLimitPerSecond, MaxInFlight: maxInFlight,
-		Headers: jsonColumn[map[string]string]{headers}, Filter: in.Filter, Format: string(format), CreatedAt: now, UpdatedAt: now,
+		Headers: jsonColumn[map[string]string]{headers}, Filter: in.Filter, Format: string(format),
+		Transformation: in.Transformation, CreatedAt: now, UpdatedAt: now,
 	}
 	secret := webhook.NewSigningSecret()
 	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
@@ -448,6 +485,12 @@ func (s *Service) UpdateEndpoint(ctx context.Context, tenantID, id uuid.UUID, pa
 			return Endpoint{}, err
 		}
 	}
+	if patch.Transformation != nil {
+		if err := s.validateTransformation(ctx, ep.Kind, *patch.Transformation); err != nil {
+			return Endpoint{}, err
+		}
+		ep.Transformation = *patch.Transformation
+	}
 	if patch.TimeoutSeconds != nil {
 		if err := validateRange("timeout_seconds", *patch.TimeoutSeconds, 1, MaxTimeoutSeconds); err != nil {
 			return Endpoint{}, err
@@ -470,6 +513,9 @@ func (s *Service) UpdateEndpoint(ctx context.Context, tenantID, id uuid.UUID, pa
 			ep.RateLimitPerSecond = patch.RateLimitPerSecond
 		}
 	}
+	if err := validateFormatTransformation(ep.Format, ep.Transformation); err != nil {
+		return Endpoint{}, err
+	}
 	if patch.Enabled != nil && *patch.Enabled != ep.Enabled {
 		ep.Enabled = *patch.Enabled
 		ep.DisabledReason = ""
@@ -484,7 +530,7 @@ func (s *Service) UpdateEndpoint(ctx context.Context, tenantID, id uuid.UUID, pa
 			"event_types": jsonColumn[[]string]{ep.EventTypes}, "enabled": ep.Enabled, "disabled_reason": ep.DisabledReason,
 			"timeout_ms": ep.TimeoutSeconds * 1000, "rate_limit_per_second": ep.RateLimitPerSecond,
 			"max_in_flight": ep.MaxInFlight, "headers": jsonColumn[map[string]string]{ep.Headers},
-			"filter": ep.Filter, "format": string(ep.Format), "failing_since": ep.FailingSince, "updated_at": ep.UpdatedAt}).Error
+			"filter": ep.Filter, "format": string(ep.Format), "transformation": ep.Transformation, "failing_since": ep.FailingSince, "updated_at": ep.UpdatedAt}).Error
 	if err != nil {
 		return Endpoint{}, fmt.Errorf("update endpoint %s: %w", id, err)
 	}

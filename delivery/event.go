@@ -131,6 +131,11 @@ func (s *Service) ingestOne(ctx context.Context, tenantID uuid.UUID, in EventInp
 				return nil
 			}
 		}
+		// Routing (and transformations) before any lock: see route.
+		matches, err := s.route(ctx, tx, []uuid.UUID{tenantID}, []Event{ev})
+		if err != nil {
+			return err
+		}
 		if s.limits != nil {
 			if err := s.limits.Meter(dbtx.Wrap(tx)).ConsumeEvents(ctx, tenantID, 1); err != nil {
 				return err
@@ -152,7 +157,7 @@ func (s *Service) ingestOne(ctx context.Context, tenantID uuid.UUID, in EventInp
 			return errIdempotencyRace
 		}
 		created = true
-		jobs, err = s.fanOut(tx, tenantID, ev)
+		jobs, err = s.fanOut(tx, tenantID, ev, matches)
 		return err
 	})
 	if err == errIdempotencyRace {
@@ -193,50 +198,55 @@ func claimIdempotencyKey(tx *gorm.DB, tenantID uuid.UUID, key string, now time.T
 	return Event{}, false, nil
 }
 
-// fanOut creates one delivery per enabled endpoint subscribed to the
-// event's type (exactly or by a wildcard) whose filter accepts the event,
-// in the caller's transaction, with an outbox row for each http endpoint;
-// queue endpoints get none (their consumers pull).
-func (s *Service) fanOut(tx *gorm.DB, tenantID uuid.UUID, ev Event) ([]Job, error) {
-	targets, err := s.subscribedEndpoints(tx, tenantID, ev)
-	if err != nil {
-		return nil, err
-	}
-	if len(targets) == 0 {
+// fanOut creates one delivery per endpoint route found for ev (enabled,
+// subscribed to its type exactly or by a wildcard, filter accepting it),
+// in the caller's transaction, with an outbox row for each http endpoint
+// and the stored result of its transformation, if it has one; queue
+// endpoints get no outbox row (their consumers pull).
+func (s *Service) fanOut(tx *gorm.DB, tenantID uuid.UUID, ev Event, matches []batchMatch) ([]Job, error) {
+	if len(matches) == 0 {
 		return nil, nil
 	}
-	var endpointIDs []uuid.UUID
+	var pushed []batchMatch
 	var queued queuedDeliveries
-	for _, t := range targets {
-		if t.Kind == KindQueue {
-			queued.add(tenantID, ev.ID, t.ID, ev.CreatedAt)
+	for _, m := range matches {
+		if m.Kind == KindQueue {
+			queued.add(tenantID, ev.ID, m.EndpointID, ev.CreatedAt)
 		} else {
-			endpointIDs = append(endpointIDs, t.ID)
+			pushed = append(pushed, m)
 		}
 	}
 	if err := queued.insert(tx); err != nil {
 		return nil, err
 	}
-	if len(endpointIDs) == 0 {
+	if len(pushed) == 0 {
 		return nil, nil
 	}
-	jobs := make([]Job, len(endpointIDs))
-	deliveryIDs := make([]uuid.UUID, len(endpointIDs))
-	payloads := make([]string, len(endpointIDs))
-	for i, epID := range endpointIDs {
-		jobs[i] = Job{DeliveryID: uuid.New(), EventID: ev.ID, EndpointID: epID, TenantID: tenantID,
+	jobs := make([]Job, len(pushed))
+	deliveryIDs := make([]uuid.UUID, len(pushed))
+	endpointIDs := make([]uuid.UUID, len(pushed))
+	payloads := make([]string, len(pushed))
+	var transforms []deliveryTransformRow
+	for i, m := range pushed {
+		jobs[i] = Job{DeliveryID: uuid.New(), EventID: ev.ID, EndpointID: m.EndpointID, TenantID: tenantID,
 			Attempt: 1, Trigger: TriggerInitial, AcceptedAt: ev.CreatedAt, OutboxAt: ev.CreatedAt}
 		b, err := json.Marshal(jobs[i])
 		if err != nil {
 			return nil, fmt.Errorf("encode job: %w", err)
 		}
-		deliveryIDs[i], payloads[i] = jobs[i].DeliveryID, string(b)
+		deliveryIDs[i], endpointIDs[i], payloads[i] = jobs[i].DeliveryID, m.EndpointID, string(b)
+		if m.Transformed != nil {
+			transforms = append(transforms, newTransformRow(jobs[i].DeliveryID, tenantID, m.Transformed, ev.CreatedAt))
+		}
 	}
-	err = tx.Exec(`INSERT INTO deliveries (id, tenant_id, event_id, endpoint_id, created_at)
+	err := tx.Exec(`INSERT INTO deliveries (id, tenant_id, event_id, endpoint_id, created_at)
 		SELECT d, ?, ?, e, ? FROM unnest(?::uuid[], ?::uuid[]) AS t(d, e)`,
 		tenantID, ev.ID, ev.CreatedAt, pgval.Array(deliveryIDs), pgval.Array(endpointIDs)).Error
 	if err != nil {
 		return nil, fmt.Errorf("insert deliveries: %w", err)
+	}
+	if err := insertTransforms(tx, transforms); err != nil {
+		return nil, err
 	}
 	if err := insertOutbox(tx, deliveryIDs, payloads, ev.CreatedAt); err != nil {
 		return nil, err

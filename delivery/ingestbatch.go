@@ -76,9 +76,17 @@ func (s *Service) commitBatch(ctx context.Context, batch []*ingestRequest) {
 		return
 	}
 	var jobs []Job
+	tenants, evs := make([]uuid.UUID, len(batch)), make([]Event, len(batch))
+	for i, r := range batch {
+		tenants[i], evs[i] = r.tenantID, r.ev
+	}
 	err := s.db.WithContext(tctx).Transaction(func(tx *gorm.DB) error {
-		var err error
-		jobs, err = s.insertBatch(tctx, tx, batch)
+		// Routing (and transformations) first, before any lock: see route.
+		matches, err := s.route(tctx, tx, tenants, evs)
+		if err != nil {
+			return err
+		}
+		jobs, err = s.insertBatch(tctx, tx, batch, matches)
 		return err
 	})
 	if err != nil {
@@ -100,8 +108,9 @@ func (s *Service) commitBatch(ctx context.Context, batch []*ingestRequest) {
 }
 
 // insertBatch writes the events of batch, their deliveries and outbox
-// rows in tx, and returns the jobs to publish.
-func (s *Service) insertBatch(ctx context.Context, tx *gorm.DB, batch []*ingestRequest) ([]Job, error) {
+// rows in tx, and returns the jobs to publish. matches are the batch's
+// routes (route).
+func (s *Service) insertBatch(ctx context.Context, tx *gorm.DB, batch []*ingestRequest, matches []batchMatch) ([]Job, error) {
 	if s.limits != nil {
 		perTenant := map[uuid.UUID]int{}
 		for _, r := range batch {
@@ -131,11 +140,6 @@ func (s *Service) insertBatch(ctx context.Context, tx *gorm.DB, batch []*ingestR
 		return nil, fmt.Errorf("insert events: %d of %d rows", res.RowsAffected, n)
 	}
 
-	// One fan-out query for every event of the batch.
-	matches, err := s.subscribedEndpointsBatch(tx, batch)
-	if err != nil {
-		return nil, err
-	}
 	// Queue endpoints' deliveries wait for their consumers: no job.
 	var queued queuedDeliveries
 	pushed := matches[:0]
@@ -159,6 +163,7 @@ func (s *Service) insertBatch(ctx context.Context, tx *gorm.DB, batch []*ingestR
 	dIDs, dTenants, dEvents, dEndpoints := make([]uuid.UUID, m), make([]uuid.UUID, m), make([]uuid.UUID, m), make([]uuid.UUID, m)
 	payloads := make([]string, m)
 	dAts := make([]time.Time, m)
+	var transforms []deliveryTransformRow
 	for k, match := range matches {
 		r := batch[match.I-1] // ORDINALITY counts from 1
 		jobs[k] = Job{DeliveryID: uuid.New(), EventID: r.ev.ID, EndpointID: match.EndpointID, TenantID: r.tenantID,
@@ -169,12 +174,18 @@ func (s *Service) insertBatch(ctx context.Context, tx *gorm.DB, batch []*ingestR
 		}
 		dIDs[k], dTenants[k], dEvents[k], dEndpoints[k] = jobs[k].DeliveryID, r.tenantID, r.ev.ID, match.EndpointID
 		payloads[k], dAts[k] = string(b), r.ev.CreatedAt
+		if match.Transformed != nil {
+			transforms = append(transforms, newTransformRow(jobs[k].DeliveryID, r.tenantID, match.Transformed, r.ev.CreatedAt))
+		}
 	}
-	err = tx.Exec(`INSERT INTO deliveries (id, tenant_id, event_id, endpoint_id, created_at)
+	err := tx.Exec(`INSERT INTO deliveries (id, tenant_id, event_id, endpoint_id, created_at)
 		SELECT * FROM unnest(?::uuid[], ?::uuid[], ?::uuid[], ?::uuid[], ?::timestamptz[])`,
 		pgval.Array(dIDs), pgval.Array(dTenants), pgval.Array(dEvents), pgval.Array(dEndpoints), pgval.Array(dAts)).Error
 	if err != nil {
 		return nil, fmt.Errorf("insert deliveries: %w", err)
+	}
+	if err := insertTransforms(tx, transforms); err != nil {
+		return nil, err
 	}
 	err = tx.Exec(`INSERT INTO outbox (delivery_id, job, created_at)
 		SELECT d, j::jsonb, c FROM unnest(?::uuid[], ?::text[], ?::timestamptz[]) AS t(d, j, c)`,

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ferry-dev/ferry/delivery/internal/pgval"
+	"github.com/ferry-dev/ferry/delivery/routing"
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -110,8 +111,10 @@ type PgxTx interface {
 // deliveries and outbox rows, and returns the emitted events and the jobs
 // to hand to the relay once tx commits. An event whose idempotency key the
 // tenant already holds was emitted before and is skipped. Not metered.
-// Errors: wrapped database errors.
-func EmitOperational(ctx context.Context, tx PgxTx, evs []OperationalEvent, now time.Time) ([]OperationalEvent, []Job, error) {
+// Endpoints' filters and transformations apply as to any event, through
+// router (nil: every subscribed endpoint, untransformed). Errors: wrapped
+// database errors.
+func EmitOperational(ctx context.Context, tx PgxTx, router *Router, evs []OperationalEvent, now time.Time) ([]OperationalEvent, []Job, error) {
 	now = now.UTC().Truncate(time.Millisecond)
 	var emitted []OperationalEvent
 	var jobs []Job
@@ -133,7 +136,8 @@ func EmitOperational(ctx context.Context, tx PgxTx, evs []OperationalEvent, now 
 			continue // emitted before
 		}
 		emitted = append(emitted, op)
-		evJobs, err := fanOutOperational(ctx, tx, op, id, now)
+		ev := Event{ID: id, Type: op.Type, Data: data, CreatedAt: now}
+		evJobs, err := fanOutOperational(ctx, tx, router, op, ev)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -142,30 +146,66 @@ func EmitOperational(ctx context.Context, tx PgxTx, evs []OperationalEvent, now 
 	return emitted, jobs, nil
 }
 
+// opTarget is an endpoint an operational event is routed to.
+type opTarget struct {
+	ID             uuid.UUID
+	Kind           Kind
+	Filter         string
+	Transformation string
+	Headers        []byte // JSON, only when there is a transformation
+}
+
 // fanOutOperational creates the deliveries of one operational event: to
 // the tenant's enabled endpoints that name its type or ferry.*, except
-// the endpoint it is about. "All events" (an empty list) means all of the
-// tenant's own events, not Ferry's. Queue endpoints' deliveries get no
-// outbox row (their consumers pull; a notification wakes them at commit).
-func fanOutOperational(ctx context.Context, tx PgxTx, op OperationalEvent, eventID uuid.UUID, now time.Time) ([]Job, error) {
-	rows, err := tx.Query(ctx, `SELECT id, kind FROM endpoints WHERE tenant_id = $1 AND enabled AND deleted_at IS NULL
+// the endpoint it is about, and whose filter accepts it; each http
+// endpoint's transformation runs and its result is stored as at ingest
+// (operational events are rare, so running it inside the emitter's
+// transaction costs little). "All events" (an empty list) means all of
+// the tenant's own events, not Ferry's. Queue endpoints' deliveries get
+// no outbox row (their consumers pull; a notification wakes them at
+// commit).
+func fanOutOperational(ctx context.Context, tx PgxTx, router *Router, op OperationalEvent, ev Event) ([]Job, error) {
+	rows, err := tx.Query(ctx, `SELECT id, kind, filter, transformation,
+			CASE WHEN transformation <> '' THEN convert_to(headers::text, 'UTF8') END
+		FROM endpoints WHERE tenant_id = $1 AND enabled AND deleted_at IS NULL
 		AND id <> $2 AND (event_types @> jsonb_build_array($3::text) OR event_types @> jsonb_build_array($4::text))
 		ORDER BY created_at, id`, [16]byte(op.TenantID), [16]byte(op.About), op.Type, OpWildcard)
 	if err != nil {
 		return nil, fmt.Errorf("select endpoints for %s: %w", op.Type, err)
 	}
-	targets, err := pgx.CollectRows(rows, pgx.RowToStructByPos[subscribedEndpoint])
+	targets, err := pgx.CollectRows(rows, pgx.RowToStructByPos[opTarget])
 	if err != nil {
 		return nil, fmt.Errorf("select endpoints for %s: %w", op.Type, err)
 	}
 	var endpointIDs, queueIDs []uuid.UUID
+	var transformed []*Transformed // by position in endpointIDs; nil: none
+	var in *routing.Input          // decoded on first use
 	for _, t := range targets {
+		if router != nil && t.Filter != "" {
+			if in == nil {
+				in = routing.Prepare(routingEvent(ev))
+			}
+			if !router.accepts(op.TenantID, ev, in, t.ID, t.Filter) {
+				continue
+			}
+		}
 		if t.Kind == KindQueue {
 			queueIDs = append(queueIDs, t.ID)
-		} else {
-			endpointIDs = append(endpointIDs, t.ID)
+			continue
 		}
+		endpointIDs = append(endpointIDs, t.ID)
+		var tr *Transformed
+		if router != nil && t.Transformation != "" {
+			var headers map[string]string
+			if err := json.Unmarshal(t.Headers, &headers); err != nil {
+				return nil, fmt.Errorf("endpoint %s headers: %w", t.ID, err)
+			}
+			res := router.transform(ctx, t.Transformation, ev, headers)
+			tr = &res
+		}
+		transformed = append(transformed, tr)
 	}
+	now := ev.CreatedAt
 	if len(queueIDs) > 0 {
 		ids := make([]uuid.UUID, len(queueIDs))
 		for i := range ids {
@@ -173,7 +213,7 @@ func fanOutOperational(ctx context.Context, tx PgxTx, op OperationalEvent, event
 		}
 		if _, err := tx.Exec(ctx, `INSERT INTO deliveries (id, tenant_id, event_id, endpoint_id, created_at)
 			SELECT d, $1, $2, e, $3 FROM unnest($4::uuid[], $5::uuid[]) AS t(d, e)`,
-			[16]byte(op.TenantID), [16]byte(eventID), now, pgval.Array(ids), pgval.Array(queueIDs)); err != nil {
+			[16]byte(op.TenantID), [16]byte(ev.ID), now, pgval.Array(ids), pgval.Array(queueIDs)); err != nil {
 			return nil, fmt.Errorf("insert queued deliveries of %s: %w", op.Type, err)
 		}
 		if _, err := tx.Exec(ctx, `SELECT pg_notify($1, e::text) FROM unnest($2::uuid[]) AS t(e)`,
@@ -187,19 +227,26 @@ func fanOutOperational(ctx context.Context, tx PgxTx, op OperationalEvent, event
 	jobs := make([]Job, len(endpointIDs))
 	deliveryIDs := make([]uuid.UUID, len(endpointIDs))
 	payloads := make([]string, len(endpointIDs))
+	var trRows []deliveryTransformRow
 	for i, epID := range endpointIDs {
-		jobs[i] = Job{DeliveryID: uuid.New(), EventID: eventID, EndpointID: epID, TenantID: op.TenantID,
+		jobs[i] = Job{DeliveryID: uuid.New(), EventID: ev.ID, EndpointID: epID, TenantID: op.TenantID,
 			Attempt: 1, Trigger: TriggerInitial, AcceptedAt: now, OutboxAt: now}
 		b, err := json.Marshal(jobs[i])
 		if err != nil {
 			return nil, fmt.Errorf("encode job: %w", err)
 		}
 		deliveryIDs[i], payloads[i] = jobs[i].DeliveryID, string(b)
+		if transformed[i] != nil {
+			trRows = append(trRows, newTransformRow(jobs[i].DeliveryID, op.TenantID, transformed[i], now))
+		}
 	}
 	if _, err := tx.Exec(ctx, `INSERT INTO deliveries (id, tenant_id, event_id, endpoint_id, created_at)
 		SELECT d, $1, $2, e, $3 FROM unnest($4::uuid[], $5::uuid[]) AS t(d, e)`,
-		[16]byte(op.TenantID), [16]byte(eventID), now, pgval.Array(deliveryIDs), pgval.Array(endpointIDs)); err != nil {
+		[16]byte(op.TenantID), [16]byte(ev.ID), now, pgval.Array(deliveryIDs), pgval.Array(endpointIDs)); err != nil {
 		return nil, fmt.Errorf("insert deliveries of %s: %w", op.Type, err)
+	}
+	if err := insertTransformsPgx(ctx, tx, trRows); err != nil {
+		return nil, err
 	}
 	if _, err := tx.Exec(ctx, `INSERT INTO outbox (delivery_id, job, created_at)
 		SELECT d, j::jsonb, $1 FROM unnest($2::uuid[], $3::text[]) AS t(d, j)`,
@@ -207,6 +254,36 @@ func fanOutOperational(ctx context.Context, tx PgxTx, op OperationalEvent, event
 		return nil, fmt.Errorf("insert outbox of %s: %w", op.Type, err)
 	}
 	return jobs, nil
+}
+
+// insertTransformsPgx is insertTransforms for a pgx transaction.
+func insertTransformsPgx(ctx context.Context, tx PgxTx, rows []deliveryTransformRow) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	n := len(rows)
+	ids, tenants := make([]uuid.UUID, n), make([]uuid.UUID, n)
+	cancelled, errs, bodies, headers := make([]bool, n), make([]*string, n), make([][]byte, n), make([]*string, n)
+	ats := make([]time.Time, n)
+	for i, r := range rows {
+		ids[i], tenants[i], cancelled[i], errs[i], bodies[i], ats[i] = r.DeliveryID, r.TenantID, r.Cancelled, r.Error, r.Body, r.CreatedAt
+		if r.Headers != nil {
+			b, err := json.Marshal(r.Headers.V)
+			if err != nil {
+				return fmt.Errorf("encode transformed headers: %w", err)
+			}
+			h := string(b)
+			headers[i] = &h
+		}
+	}
+	if _, err := tx.Exec(ctx, `INSERT INTO delivery_transforms (delivery_id, tenant_id, cancelled, error, body, headers, created_at)
+		SELECT d, t, c, e, b, h::jsonb, a
+		FROM unnest($1::uuid[], $2::uuid[], $3::bool[], $4::text[], $5::bytea[], $6::text[], $7::timestamptz[]) AS v(d, t, c, e, b, h, a)`,
+		pgval.Array(ids), pgval.Array(tenants), pgval.Array(cancelled), pgval.Array(errs), pgval.Array(bodies),
+		pgval.Array(headers), pgval.Array(ats)); err != nil {
+		return fmt.Errorf("insert delivery transforms: %w", err)
+	}
+	return nil
 }
 
 // TestEventType is the type of the portal's "Send test event": the one

@@ -47,6 +47,9 @@ type QuotaWarnerConfig struct {
 	Relay Enqueuer
 	// Notifier hears of each warning once committed; nil is NopNotifier.
 	Notifier Notifier
+	// Router applies endpoints' filters and transformations to the
+	// warnings (see EmitOperational).
+	Router *Router
 }
 
 // QuotaWarner emits ferry.quota.warning when a tenant on a hard-capped
@@ -132,7 +135,7 @@ func (w *QuotaWarner) Check(ctx context.Context, tenantID uuid.UUID) error {
 	if len(evs) == 0 {
 		return nil
 	}
-	emitted, jobs, err := emitInOwnTx(ctx, w.db, evs, w.now())
+	emitted, jobs, err := emitInOwnTx(ctx, w.db, w.cfg.Router, evs, w.now())
 	if err != nil {
 		return err
 	}
@@ -147,7 +150,7 @@ func (w *QuotaWarner) Check(ctx context.Context, tenantID uuid.UUID) error {
 }
 
 // emitInOwnTx runs EmitOperational in a transaction of its own.
-func emitInOwnTx(ctx context.Context, db *gorm.DB, evs []OperationalEvent, now time.Time) ([]OperationalEvent, []Job, error) {
+func emitInOwnTx(ctx context.Context, db *gorm.DB, router *Router, evs []OperationalEvent, now time.Time) ([]OperationalEvent, []Job, error) {
 	sqlDB, err := db.DB()
 	if err != nil {
 		return nil, nil, fmt.Errorf("emit operational events: %w", err)
@@ -162,7 +165,7 @@ func emitInOwnTx(ctx context.Context, db *gorm.DB, evs []OperationalEvent, now t
 	err = conn.Raw(func(dc any) error {
 		return pgx.BeginFunc(ctx, dc.(*stdlib.Conn).Conn(), func(tx pgx.Tx) error {
 			var err error
-			emitted, jobs, err = EmitOperational(ctx, tx, evs, now)
+			emitted, jobs, err = EmitOperational(ctx, tx, router, evs, now)
 			return err
 		})
 	})

@@ -52,7 +52,25 @@ func (v Visibility) Endpoint(ep Endpoint) Endpoint {
 		h[k] = Redacted
 	}
 	ep.Headers = h
+	if ep.Transformation != "" {
+		// Code may carry credentials it puts in headers.
+		ep.Transformation = Redacted
+	}
 	return ep
+}
+
+// RoutingTest returns res as the caller may see it: custom header
+// values hidden, like the endpoint's own.
+func (v Visibility) RoutingTest(res RoutingTestResult) RoutingTestResult {
+	if v == VisibilityFull {
+		return res
+	}
+	h := make(map[string]string, len(res.Headers))
+	for k := range res.Headers {
+		h[k] = Redacted
+	}
+	res.Headers = h
+	return res
 }
 
 // Endpoints applies Endpoint to each of eps, in place, and returns eps.

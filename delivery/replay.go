@@ -41,7 +41,7 @@ func (s *Service) ReplayEvent(ctx context.Context, tenantID, eventID uuid.UUID, 
 	var ids []uuid.UUID
 	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		var ev Event
-		q := tx.Raw(`SELECT id, type, created_at FROM events WHERE id = ? AND tenant_id = ?`, eventID, tenantID).Scan(&ev)
+		q := tx.Raw(`SELECT id, type, data, created_at FROM events WHERE id = ? AND tenant_id = ?`, eventID, tenantID).Scan(&ev)
 		if q.Error != nil {
 			return fmt.Errorf("load event %s: %w", eventID, q.Error)
 		}
@@ -61,6 +61,9 @@ func (s *Service) ReplayEvent(ctx context.Context, tenantID, eventID uuid.UUID, 
 				if err := tx.Exec(`INSERT INTO deliveries (id, tenant_id, event_id, endpoint_id, created_at) VALUES (?, ?, ?, ?, ?)`,
 					id, tenantID, eventID, *endpointID, s.now().UTC()).Error; err != nil {
 					return fmt.Errorf("insert delivery: %w", err)
+				}
+				if err := s.transformNewDelivery(ctx, tx, tenantID, id, *endpointID, ev); err != nil {
+					return err
 				}
 				ids = []uuid.UUID{id}
 			}

@@ -14,11 +14,12 @@ import (
 )
 
 // RoutingTestInput is the body of POST /endpoints/{id}/test-routing: a
-// sample event, and optionally an unsaved filter to try instead of the
-// endpoint's own (what the portal's editor sends).
+// sample event, and optionally an unsaved filter and transformation to
+// try instead of the endpoint's own (what the portal's editors send).
 type RoutingTestInput struct {
-	Event  RoutingTestEvent `json:"event"`
-	Filter *string          `json:"filter"`
+	Event          RoutingTestEvent `json:"event"`
+	Filter         *string          `json:"filter"`
+	Transformation *string          `json:"transformation"`
 	// Request is a sample captured request, as filters see it for events
 	// from inbound sources; absent, filters see an empty one.
 	Request *routing.Request `json:"request"`
@@ -42,25 +43,36 @@ type RoutingTestResult struct {
 	// FilterError is the filter's compile or evaluation error, if any
 	// (an error counts as not matched).
 	FilterError string `json:"filter_error,omitempty"`
-	// Payload is the body the endpoint would receive.
+	// Payload is the body the endpoint would receive, after the
+	// transformation if there is one (null when cancelled or failed).
 	Payload json.RawMessage `json:"payload"`
-	// Headers are the endpoint's own headers sent with it (Ferry's
-	// webhook-* signature headers come on top).
+	// Headers are the custom headers sent with it: the endpoint's own as
+	// the transformation left them (Ferry's webhook-* signature headers
+	// come on top).
 	Headers map[string]string `json:"headers"`
-	// Cancelled: the delivery would not be made.
+	// Cancelled: the transformation cancelled the delivery; nothing would
+	// be sent.
 	Cancelled bool `json:"cancelled"`
-	// Error is why the delivery would fail, if it would.
+	// Error is why the transformation failed (the delivery would be
+	// dropped with error class transformation_error), if it would.
 	Error string `json:"error,omitempty"`
 }
 
-// TestRouting runs the endpoint's event-type patterns and filter (or
-// in.Filter) on a sample event without storing or sending anything.
+// TestRouting runs the endpoint's event-type patterns, filter (or
+// in.Filter) and transformation (or in.Transformation) on a sample event
+// without storing or sending anything. The transformation runs whether or
+// not the event matched, so an editor can try it on any sample.
+// A caller with redacted visibility runs it with the custom header values
+// hidden (a transformation could otherwise copy them into the payload).
 // Errors: ENOTFOUND, EINVALID for a malformed sample event.
-func (s *Service) TestRouting(ctx context.Context, tenantID, endpointID uuid.UUID, in RoutingTestInput) (RoutingTestResult, error) {
+func (s *Service) TestRouting(ctx context.Context, tenantID, endpointID uuid.UUID, in RoutingTestInput, vis Visibility) (RoutingTestResult, error) {
 	ep, err := s.Endpoint(ctx, tenantID, endpointID)
 	if err != nil {
 		return RoutingTestResult{}, err
 	}
+	saved := ep.Transformation
+	ep = vis.Endpoint(ep)
+	ep.Transformation = saved
 	sample := EventInput{Type: in.Event.Type, Data: in.Event.Data}
 	if err := sample.validate(); err != nil {
 		var fe *ferry.Error
@@ -96,10 +108,28 @@ func (s *Service) TestRouting(ctx context.Context, tenantID, endpointID uuid.UUI
 			break
 		}
 	}
-	if ok, err := s.filters.Try(filter, routing.Prepare(routingEvent(ev))); err != nil {
+	if ok, err := s.router.filters.Try(filter, routing.Prepare(routingEvent(ev))); err != nil {
 		res.Matched, res.FilterError = false, err.Error()
 	} else if !ok {
 		res.Matched = false
+	}
+	transformation := ep.Transformation
+	if in.Transformation != nil {
+		transformation = *in.Transformation
+	}
+	if transformation != "" {
+		if ep.Kind == KindQueue {
+			return RoutingTestResult{}, ferry.Invalid("transformation", "transformations apply to http endpoints")
+		}
+		t := s.router.transform(ctx, transformation, ev, ep.Headers)
+		switch {
+		case t.Err != "":
+			res.Payload, res.Headers, res.Error = nil, map[string]string{}, t.Err
+		case t.Cancelled:
+			res.Payload, res.Headers, res.Cancelled = nil, map[string]string{}, true
+		default:
+			res.Payload, res.Headers = t.Body, ApplyHeaderOverrides(ep.Headers, t.Headers)
+		}
 	}
 	return res, nil
 }

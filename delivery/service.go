@@ -34,8 +34,10 @@ type Config struct {
 	// Observer hears of each tenant whose events were accepted (the
 	// quota warner); nil hears nothing.
 	Observer IngestObserver
-	// Routing tunes endpoint filters (cost budget, compiled cache).
-	Routing routing.Config
+	// Router evaluates filters and runs transformations; nil makes one
+	// with the defaults. app shares one with the operational-event
+	// emitters.
+	Router *Router
 }
 
 // DefaultRotationGrace is how long a rotated-out signing secret keeps
@@ -89,8 +91,8 @@ type Service struct {
 	log    *slog.Logger
 	now    func() time.Time
 	ingest *batch.Coalescer[*ingestRequest] // group commit of concurrent ingests (ingestbatch.go)
-	// filters compiles, caches and evaluates endpoints' CEL filters.
-	filters *routing.Filters
+	// router evaluates endpoints' filters and runs their transformations.
+	router *Router
 }
 
 // NewService returns a Service. limits may be nil.
@@ -107,11 +109,14 @@ func NewService(db *gorm.DB, cipher *Cipher, relay Enqueuer, limits Limits, cfg 
 	if cfg.IngestBatch == nil {
 		cfg.IngestBatch = prometheus.ObserverFunc(func(float64) {})
 	}
-	filters, err := routing.NewFilters(cfg.Routing)
-	if err != nil {
-		return nil, fmt.Errorf("delivery.NewService: %w", err)
+	router := cfg.Router
+	if router == nil {
+		var err error
+		if router, err = NewRouter(routing.Config{}, routing.TransformConfig{}, log); err != nil {
+			return nil, fmt.Errorf("delivery.NewService: %w", err)
+		}
 	}
-	s := &Service{db: db, cipher: cipher, relay: relay, limits: limits, cfg: cfg, log: log, now: now, filters: filters}
+	s := &Service{db: db, cipher: cipher, relay: relay, limits: limits, cfg: cfg, log: log, now: now, router: router}
 	s.ingest = batch.New(maxIngestBatch, maxIngestCommitters, s.commitBatch)
 	return s, nil
 }

@@ -46,6 +46,12 @@ func (s *Service) IngestInTx(ctx context.Context, tx dbtx.Tx, tenantID uuid.UUID
 	req := in.Request
 	ev := Event{ID: uuid.New(), Type: ein.Type, Data: ein.Data, CreatedAt: s.now().UTC().Truncate(time.Millisecond), request: &req}
 	db := tx.DB(ctx)
+	// Routing (and transformations) first, before billing's counters are
+	// locked, as in Ingest.
+	matches, err := s.route(ctx, db, []uuid.UUID{tenantID}, []Event{ev})
+	if err != nil {
+		return Event{}, nil, err
+	}
 	if s.limits != nil {
 		if err := s.limits.Meter(tx).ConsumeEvents(ctx, tenantID, 1); err != nil {
 			return Event{}, nil, err
@@ -63,7 +69,7 @@ func (s *Service) IngestInTx(ctx context.Context, tx dbtx.Tx, tenantID uuid.UUID
 		ev.ID, tenantID, in.ContentType, body).Error; err != nil {
 		return Event{}, nil, fmt.Errorf("insert raw body: %w", err)
 	}
-	jobs, err := s.fanOut(db, tenantID, ev)
+	jobs, err := s.fanOut(db, tenantID, ev, matches)
 	if err != nil {
 		return Event{}, nil, err
 	}
@@ -106,7 +112,15 @@ func (s *Service) IngestBatchInTx(ctx context.Context, tx dbtx.Tx, items []Sourc
 		}
 	}
 	db := tx.DB(ctx)
-	jobs, err := s.insertBatch(ctx, db, batch)
+	evs := make([]Event, len(batch))
+	for i, r := range batch {
+		evs[i] = r.ev
+	}
+	matches, err := s.route(ctx, db, tenants, evs)
+	if err != nil {
+		return nil, nil, err
+	}
+	jobs, err := s.insertBatch(ctx, db, batch, matches)
 	if err != nil {
 		return nil, nil, err
 	}

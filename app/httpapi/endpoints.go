@@ -127,9 +127,10 @@ func (s *server) testRouting(c *fiber.Ctx) error {
 	if err := decode(c, &in); err != nil {
 		return err
 	}
-	res, err := s.Delivery.TestRouting(c.UserContext(), principal(c).TenantID, id, in)
+	p := principal(c)
+	res, err := s.Delivery.TestRouting(c.UserContext(), p.TenantID, id, in, visibility(p))
 	if err != nil {
 		return err
 	}
-	return c.JSON(res)
+	return c.JSON(visibility(p).RoutingTest(res))
 }

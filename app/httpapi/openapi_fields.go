@@ -229,23 +229,27 @@ func domainFields() map[reflect.Type]map[string]fieldSpec {
 			"event_types":           {description: "event types, or patterns ending in * (order.*; * alone: every type); empty: every type"},
 			"filter":                {description: "CEL expression over event (id, type, created_at, data) and request (method, path, headers, query of a source's captured request; empty otherwise); the endpoint gets an event only when it is true; empty: every event. Invalid: 422 with the compiler's message"},
 			"format":                {description: "envelope (default): the JSON envelope; raw: the body an inbound source captured, with its content type (events from no source: their data)"},
+			"transformation":        {description: transformationDoc},
 		},
 		reflect.TypeFor[delivery.EndpointPatch](): {
 			"format":                {description: "envelope (default): the JSON envelope; raw: the body an inbound source captured, with its content type (events from no source: their data)"},
 			"rate_limit_per_second": {description: "0 removes the limit"},
 			"event_types":           {description: "event types, or patterns ending in * (order.*; * alone: every type); empty: every type"},
-			"filter":                {description: "CEL expression over event (id, type, created_at, data); the endpoint gets an event only when it is true; empty: every event. Invalid: 422 with the compiler's message"},
+			"filter":                {description: "CEL expression over event (id, type, created_at, data) and request (method, path, headers, query of a source's captured request; empty otherwise); the endpoint gets an event only when it is true; empty: every event. Invalid: 422 with the compiler's message"},
+			"transformation":        {description: transformationDoc},
 		},
 		reflect.TypeFor[delivery.Endpoint](): {
 			"rate_limit_per_second": {description: "null: unlimited"},
 			"url":                   {description: "empty for kind queue"},
 			"event_types":           {description: "event types, or patterns ending in * (order.*; * alone: every type); empty: every type"},
-			"filter":                {description: "CEL expression over event (id, type, created_at, data); the endpoint gets an event only when it is true; empty: every event. Invalid: 422 with the compiler's message"},
+			"filter":                {description: "CEL expression over event (id, type, created_at, data) and request (method, path, headers, query of a source's captured request; empty otherwise); the endpoint gets an event only when it is true; empty: every event. Invalid: 422 with the compiler's message"},
+			"transformation":        {description: transformationDoc},
 		},
 		reflect.TypeFor[delivery.RoutingTestInput](): {
-			"event":   {required: true, description: "a sample event"},
-			"filter":  {description: "an unsaved filter to try instead of the endpoint's"},
-			"request": {description: "a sample captured request, as filters see request for events from sources (absent: empty)"},
+			"event":          {required: true, description: "a sample event"},
+			"filter":         {description: "an unsaved filter to try instead of the endpoint's"},
+			"transformation": {description: "an unsaved transformation to try instead of the endpoint's"},
+			"request":        {description: "a sample captured request, as filters see request for events from sources (absent: empty)"},
 		},
 		reflect.TypeFor[routing.Request](): {
 			"headers": {description: "lower-cased names; repeated headers joined by \", \""},
@@ -307,10 +311,10 @@ func domainFields() map[reflect.Type]map[string]fieldSpec {
 		reflect.TypeFor[delivery.RoutingTestResult](): {
 			"matched":      {description: "the event type matches and the filter accepts the event"},
 			"filter_error": {description: "the filter's compile or evaluation error (counts as not matched)"},
-			"payload":      {description: "the body the endpoint would receive"},
-			"headers":      {description: "the endpoint's own headers sent with it; Ferry's webhook-* headers come on top"},
-			"cancelled":    {description: "the delivery would not be made"},
-			"error":        {description: "why the delivery would fail"},
+			"payload":      {description: "the body the endpoint would receive, after its transformation; null when cancelled or failed"},
+			"headers":      {description: "the custom headers sent with it (the endpoint's, as its transformation left them); Ferry's webhook-* headers come on top"},
+			"cancelled":    {description: "the transformation cancelled the delivery: nothing would be sent"},
+			"error":        {description: "why the transformation failed (the delivery would be dropped with error class transformation_error)"},
 		},
 		reflect.TypeFor[delivery.SecretInfo](): {
 			"secret":   {description: "current whsec_ secret"},
@@ -328,6 +332,7 @@ func domainFields() map[reflect.Type]map[string]fieldSpec {
 			"request_headers": {nonNull: true, description: "headers sent, custom values redacted for staff"},
 			"response_body":   {description: "first 4 KiB"},
 			"actor":           {description: "who replayed, for replay attempts"},
+			"error_class":     {description: "why no usable answer came: timeout, dns, connection_refused, connection_reset, tls, blocked_address, connection, response_too_large (retried); transformation_error, transformation_cancelled (no request made, dropped); for queue endpoints timeout (lease ran out), nack, rejected; empty when the receiver answered"},
 		},
 		reflect.TypeFor[delivery.ReplayJob](): {
 			"state": {enum: enum(delivery.ReplayQueued, delivery.ReplayRunning, delivery.ReplayCompleted, delivery.ReplayCancelled, delivery.ReplayFailed)},
@@ -417,3 +422,10 @@ func fieldSpecOf(domain map[reflect.Type]map[string]fieldSpec, f jsonField) (fie
 	}
 	return spec, nil
 }
+
+// transformationDoc describes an endpoint's transformation field.
+const transformationDoc = "JavaScript defining function handler(webhook) { ... return webhook }, run once per delivery at fan-out " +
+	"(50 ms, bounded memory, no network or timers); webhook is {event: {id, type, created_at, data}, payload, headers, cancel}: " +
+	"it may change payload (any JSON value) and headers (not webhook-*, hop-by-hop or Content-Length/Type) or set cancel. " +
+	"The result is stored: retries and replays send the same bytes. Empty: none. http endpoints only. " +
+	"Invalid: 422 with the engine's message, line and column"

@@ -70,6 +70,11 @@ func TestOpenAPIDescribesLiveResponses(t *testing.T) {
 		"filter": "event.data.id > 40"}, ep)
 	key.call(200, "POST /endpoints/{id}/test-routing", map[string]any{"event": map[string]any{"type": "order.paid", "data": map[string]any{"id": 42}},
 		"filter": "event.data.nope"}, ep)
+	key.call(422, "PATCH /endpoints/{id}", map[string]any{"transformation": "function handler(w) {"}, ep)
+	key.call(200, "POST /endpoints/{id}/test-routing", map[string]any{"event": map[string]any{"type": "order.paid", "data": map[string]any{"id": 42}},
+		"transformation": "function handler(w) { w.payload = {id: w.event.data.id}; w.headers['X-Id'] = '42'; return w }"}, ep)
+	key.call(200, "POST /endpoints/{id}/test-routing", map[string]any{"event": map[string]any{"type": "order.paid", "data": map[string]any{"id": 42}},
+		"transformation": "function handler(w) { w.cancel = true; return w }"}, ep)
 
 	ev := key.call(202, "POST /events", map[string]any{"type": "order.paid", "data": map[string]any{"id": 42}}).str(t, "id")
 	var delivery string

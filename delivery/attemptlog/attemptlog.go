@@ -47,6 +47,9 @@ type Config struct {
 	// Notifier hears of operational events once committed (email); nil
 	// is delivery.NopNotifier.
 	Notifier delivery.Notifier
+	// Router applies endpoints' filters and transformations to
+	// operational events (see delivery.EmitOperational).
+	Router *delivery.Router
 	// Now is the clock for health tracking; nil uses time.Now.
 	Now func() time.Time
 	// BatchSize, if set, observes how many attempts each committed batch
@@ -195,7 +198,9 @@ func (l *Log) write(ctx context.Context, batch []pendingRecord) error {
 		if prev, ok := latest[r.DeliveryID]; !ok || prev.AttemptNumber < r.AttemptNumber {
 			latest[r.DeliveryID] = r
 		}
-		if r.Outcome == delivery.OutcomeSuccess {
+		if !delivery.AboutReceiver(r.ErrorClass) {
+			// Dropped by the endpoint's transformation: no request made.
+		} else if r.Outcome == delivery.OutcomeSuccess {
 			succeeded = append(succeeded, r.EndpointID)
 		} else {
 			failed = append(failed, r.EndpointID)
@@ -247,7 +252,7 @@ func (l *Log) write(ctx context.Context, batch []pendingRecord) error {
 			if err != nil {
 				return err
 			}
-			emitted, jobs, err = delivery.EmitOperational(ctx, tx, append(ops, exhausted...), now)
+			emitted, jobs, err = delivery.EmitOperational(ctx, tx, l.cfg.Router, append(ops, exhausted...), now)
 			return err
 		})
 	})

@@ -12,7 +12,6 @@ import (
 	"github.com/ferry-dev/ferry/delivery/egress"
 	"github.com/ferry-dev/ferry/delivery/internal/backoff"
 	"github.com/ferry-dev/ferry/delivery/internal/pgval"
-	"github.com/ferry-dev/ferry/delivery/webhook"
 
 	"github.com/google/uuid"
 	"gorm.io/gorm"
@@ -159,18 +158,19 @@ func (d *Dispatcher) attempt(ctx context.Context, job delivery.Job, pre *stateRe
 	if tgt.deleted || !tgt.endpoint.Enabled {
 		return nil, d.exhaustWithoutAttempt(ctx, job, log)
 	}
+	req, err := d.buildRequest(ctx, job, st, tgt)
+	if err != nil {
+		return nil, fmt.Errorf("build request of delivery %s: %w", job.DeliveryID, err)
+	}
+	if req.noSend != "" {
+		return d.dropUnsent(job, st, req, log), nil
+	}
 	if tgt.limiter != nil {
 		if err := tgt.limiter.Wait(ctx); err != nil {
 			return nil, fmt.Errorf("rate limit wait: %w", err)
 		}
 	}
-
-	body, contentType, err := d.payload(ctx, tgt.endpoint, job.EventID, st)
-	if err != nil {
-		return nil, err
-	}
-	headers := webhook.Headers(tgt.endpoint.Headers, d.cfg.UserAgent, tgt.keys, job.EventID.String(), st.CreatedAt, body)
-	setContentType(headers, contentType)
+	body, headers := req.body, req.headers
 
 	started := d.now()
 	if job.Attempt == 1 && job.Trigger == delivery.TriggerInitial && !job.AcceptedAt.IsZero() {
@@ -190,12 +190,7 @@ func (d *Dispatcher) attempt(ctx context.Context, job delivery.Job, pre *stateRe
 		AttemptNumber: job.Attempt, Trigger: job.Trigger, Actor: job.Actor, StartedAt: started.UTC(),
 		DurationMs: int(resp.Duration.Milliseconds()), RequestHeaders: headers,
 	}}
-	rec.FirstAttemptAt = started.UTC()
-	if st.FirstAttemptAt != nil && job.Trigger != delivery.TriggerReplay {
-		rec.FirstAttemptAt = *st.FirstAttemptAt
-	} else if !job.FirstAttemptAt.IsZero() && job.Trigger != delivery.TriggerReplay {
-		rec.FirstAttemptAt = job.FirstAttemptAt
-	}
+	rec.FirstAttemptAt = firstAttemptAt(job, st, started)
 	var reason string
 	rec.Outcome, rec.ErrorClass, reason = Classify(resp)
 	if resp.Err != nil {
@@ -211,6 +206,40 @@ func (d *Dispatcher) attempt(ctx context.Context, job delivery.Job, pre *stateRe
 	p.next = d.nextStep(job, &p.rec, resp.RetryAfter)
 	log.Debug("attempt made", "outcome", rec.Outcome, "reason", reason, "status", p.rec.Status)
 	return p, nil
+}
+
+// firstAttemptAt is when the delivery's first attempt started, for the
+// retry window: this attempt's start, unless an earlier one is on record
+// (a replay starts a new window).
+func firstAttemptAt(job delivery.Job, st deliveryState, started time.Time) time.Time {
+	switch {
+	case job.Trigger == delivery.TriggerReplay:
+	case st.FirstAttemptAt != nil:
+		return *st.FirstAttemptAt
+	case !job.FirstAttemptAt.IsZero():
+		return job.FirstAttemptAt
+	}
+	return started.UTC()
+}
+
+// dropUnsent records an attempt that makes no request because the
+// endpoint's transformation failed or cancelled the delivery: it is
+// dropped (a transformation's result is stored, so trying again would
+// fail the same way) and logged with req's error class and message.
+func (d *Dispatcher) dropUnsent(job delivery.Job, st deliveryState, req attemptRequest, log *slog.Logger) *pendingAttempt {
+	started := d.now()
+	rec := attemptlog.Record{TenantID: job.TenantID, Attempt: delivery.Attempt{
+		ID: uuid.New(), DeliveryID: job.DeliveryID, EventID: job.EventID, EndpointID: job.EndpointID,
+		AttemptNumber: job.Attempt, Trigger: job.Trigger, Actor: job.Actor, StartedAt: started.UTC(),
+		Outcome: delivery.OutcomeDropped, ErrorClass: req.noSend,
+		ErrorMessage: pgval.Text([]byte(pgval.Truncate(req.noSendMessage, 1000))),
+	}}
+	rec.FirstAttemptAt = firstAttemptAt(job, st, started)
+	d.metrics.Attempts.WithLabelValues(string(rec.Outcome), req.noSend).Inc()
+	p := &pendingAttempt{job: job, rec: rec, log: log}
+	p.next = d.nextStep(job, &p.rec, 0)
+	log.Info("delivery dropped by the endpoint's transformation", "error_class", req.noSend)
+	return p
 }
 
 // complete makes p durable: the next step is acknowledged by Kafka, then

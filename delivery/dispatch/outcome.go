@@ -43,6 +43,11 @@ const (
 	// ErrClassResponseTooLarge is a response whose header block is over
 	// egress.MaxResponseHeaderBytes.
 	ErrClassResponseTooLarge = "response_too_large"
+	// ErrClassTransformation and ErrClassCancelled: no request was made,
+	// the endpoint's transformation failed or cancelled the delivery
+	// (dropped, never retried).
+	ErrClassTransformation = delivery.ErrClassTransformation
+	ErrClassCancelled      = delivery.ErrClassCancelled
 )
 
 // ClassifyError names the class of a transport error. Every transport

@@ -63,6 +63,13 @@ type deliveryState struct {
 	RawLoaded      bool
 	RawBody        []byte
 	RawContentType string
+	// The stored result of the endpoint's transformation, if the
+	// delivery has one (TransformPresent).
+	TransformPresent   bool
+	TransformCancelled bool
+	TransformError     *string
+	TransformBody      []byte
+	TransformHeaders   *string
 }
 
 func newStateLoader(db *gorm.DB, batchSize prometheus.Observer) *stateLoader {
@@ -101,13 +108,19 @@ func (l *stateLoader) loadBatch(ctx context.Context, batch []*stateRequest) {
 	defer cancel()
 	var rows []deliveryState
 	// The raw body of a source's event is read only for raw endpoints;
-	// envelope endpoints pay one index probe for its existence.
+	// envelope endpoints pay one index probe for its existence. The
+	// transformation's stored result comes with the same read (a
+	// primary-key probe that finds nothing for endpoints without one).
 	err := l.db.WithContext(qctx).Raw(`SELECT d.id, d.tenant_id, d.endpoint_id, d.status, d.attempt_count, d.first_attempt_at, e.type,
 			e.data::text AS data, e.created_at, r.event_id IS NOT NULL AS raw, p.id IS NOT NULL AS raw_loaded,
-			CASE WHEN p.id IS NOT NULL THEN r.body END AS raw_body, coalesce(r.content_type, '') AS raw_content_type
+			CASE WHEN p.id IS NOT NULL THEN r.body END AS raw_body, coalesce(r.content_type, '') AS raw_content_type,
+			t.delivery_id IS NOT NULL AS transform_present,
+			coalesce(t.cancelled, false) AS transform_cancelled, t.error AS transform_error, t.body AS transform_body,
+			t.headers::text AS transform_headers
 		FROM deliveries d JOIN events e ON e.id = d.event_id
 		LEFT JOIN event_raw_bodies r ON r.event_id = d.event_id
 		LEFT JOIN endpoints p ON r.event_id IS NOT NULL AND p.id = d.endpoint_id AND p.format = 'raw'
+		LEFT JOIN delivery_transforms t ON t.delivery_id = d.id
 		WHERE d.id = ANY(?)`, pgval.Array(ids)).Scan(&rows).Error
 	if err != nil {
 		err = fmt.Errorf("load %d deliveries: %w", len(ids), err)

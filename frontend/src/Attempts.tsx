@@ -5,9 +5,18 @@ import { formatDuration, formatTime, prettyJSON, relativeTime } from './format'
 import { Link } from './router'
 import type { Attempt } from './types'
 
+/** errorClassLabels name the error classes that are no transport error:
+ * the endpoint's transformation stopped the delivery before any request. */
+export const errorClassLabels: Record<string, string> = {
+  transformation_error: 'Transformation failed (no request made)',
+  transformation_cancelled: 'Cancelled by the transformation (no request made)',
+}
+
 /** attemptSummary is a one-line description of what happened. */
 export function attemptSummary(a: Pick<Attempt, 'response_status' | 'error_class' | 'error_message'>): string {
   if (a.response_status) return `HTTP ${a.response_status}`
+  const label = errorClassLabels[a.error_class ?? '']
+  if (label) return a.error_class === 'transformation_error' && a.error_message ? `${label}: ${a.error_message}` : label
   if (a.error_class || a.error_message) return [a.error_class, a.error_message].filter(Boolean).join(': ')
   return 'no response'
 }
@@ -45,7 +54,7 @@ export function AttemptList({ attempts, showEvent, eventHref }: { attempts: Atte
                 <dt>Latency</dt><dd>{formatDuration(a.duration_ms)}</dd>
                 {showEvent && (<><dt>Event</dt><dd><Link href={eventHref ? eventHref(a.event_id) : `/events/${a.event_id}`}><code>{a.event_id}</code></Link></dd></>)}
                 {a.next_attempt_at && (<><dt>Next attempt</dt><dd>{formatTime(a.next_attempt_at)}</dd></>)}
-                {a.error_message && (<><dt>Error</dt><dd>{a.error_class ? `${a.error_class}: ` : ''}{a.error_message}</dd></>)}
+                {a.error_message && (<><dt>Error</dt><dd className={errorClassLabels[a.error_class ?? ''] ? 'transformation-error' : undefined}>{a.error_class ? `${a.error_class}: ` : ''}{a.error_message}</dd></>)}
               </dl>
               <h4>Response body</h4>
               {a.response_body ? <pre className="code" data-testid="response-body">{prettyJSON(a.response_body)}</pre> : <p className="muted">empty</p>}

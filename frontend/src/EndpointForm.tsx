@@ -1,12 +1,19 @@
 // EndpointForm.tsx is the create/edit form for an endpoint.
 import { useState, type FormEvent } from 'react'
 import { ApiError } from './api'
+import { CodeEditor } from './CodeEditor'
 import { ErrorMessage, Field, fieldError } from './components'
 import { toEndpointBody, type EndpointFormValues } from './endpointForm'
 import { RoutingTest } from './RoutingTest'
 
 /** formFields are the fields this form shows errors beside. */
-const formFields = ['kind', 'url', 'description', 'event_types', 'timeout_seconds', 'rate_limit_per_second', 'max_in_flight', 'headers', 'filter', 'format']
+const formFields = ['kind', 'url', 'description', 'event_types', 'timeout_seconds', 'rate_limit_per_second', 'max_in_flight', 'headers', 'filter', 'format', 'transformation']
+
+const transformationExample = `function handler(webhook) {
+  const d = webhook.event.data
+  webhook.payload = { text: 'Invoice ' + d.invoice + ' paid: ' + d.amount + ' ' + d.currency }
+  return webhook
+}`
 
 export function EndpointForm({
   initial, submitLabel, onSubmit, onCancel, endpointId, chooseKind = false,
@@ -89,13 +96,18 @@ export function EndpointForm({
         <Field label="Filter (CEL)" hint={<>Optional. The endpoint gets an event only when this is true, e.g. <code>event.data.amount &gt;= 1000</code>. Fields: <code>event.id</code>, <code>event.type</code>, <code>event.created_at</code>, <code>event.data</code>.</>} error={fieldErr('filter')}>
           {(id, d) => <textarea id={id} rows={3} spellCheck={false} aria-describedby={d} value={v.filter} onChange={set('filter')} placeholder='event.data.amount >= 1000' />}
         </Field>
+        {v.kind !== 'queue' && (
+          <Field label="Transformation (JavaScript)" hint={<>Optional. <code>function handler(webhook) {'{ … return webhook }'}</code> runs once per delivery (50 ms, no network or timers) and may change <code>webhook.payload</code> (any JSON) and <code>webhook.headers</code> (not <code>webhook-*</code>), or set <code>webhook.cancel = true</code>. The input is <code>webhook.event</code> (<code>id</code>, <code>type</code>, <code>created_at</code>, <code>data</code>). The result is stored: retries and replays send the same body.</>} error={fieldErr('transformation')}>
+            {(id, d) => <CodeEditor id={id} describedBy={d} rows={8} value={v.transformation} onChange={(t) => setV({ ...v, transformation: t })} placeholder={transformationExample} />}
+          </Field>
+        )}
         <div className="actions">
           <button className="btn btn-primary" type="submit" disabled={busy}>{busy ? 'Saving…' : submitLabel}</button>
           {onCancel && <button className="btn" type="button" onClick={onCancel}>Cancel</button>}
         </div>
       </form>
       {/* Outside the form: Enter in the sample event must not save the endpoint. */}
-      {endpointId && <RoutingTest endpointId={endpointId} filter={v.filter} />}
+      {endpointId && <RoutingTest endpointId={endpointId} filter={v.filter} transformation={v.kind === 'queue' ? undefined : v.transformation} />}
     </>
   )
 }

@@ -1,6 +1,8 @@
 // RoutingTest.tsx is the endpoint form's test panel: it runs the filter
-// being edited on a sample event through POST /endpoints/{id}/test-routing
-// and shows whether the endpoint would get it, and with what body.
+// and transformation being edited on a sample event through POST
+// /endpoints/{id}/test-routing and shows whether the endpoint would get
+// it, and with what body and headers (or that the transformation would
+// cancel or fail the delivery).
 import { useState } from 'react'
 import { api } from './api'
 import { ErrorMessage, Field } from './components'
@@ -12,7 +14,20 @@ type RunTest = (endpointId: string, body: RoutingTestInput) => Promise<RoutingTe
 
 const postTest: RunTest = (endpointId, body) => api.post<RoutingTestResult>(`/endpoints/${endpointId}/test-routing`, body)
 
-export function RoutingTest({ endpointId, filter, runTest = postTest }: { endpointId: string; filter: string; runTest?: RunTest }) {
+/** verdict is the panel's one-line answer. */
+export function verdict(r: RoutingTestResult): { text: string; tone: 'ok' | 'warn' | 'error' } {
+  if (!r.matched) return { text: 'Not matched: this endpoint would not get the event.', tone: 'warn' }
+  if (r.error) return { text: 'Transformation failed: the delivery would be dropped (transformation_error), nothing sent.', tone: 'error' }
+  if (r.cancelled) return { text: 'Cancelled by the transformation: the delivery would be dropped, nothing sent.', tone: 'warn' }
+  return { text: 'Matched: this endpoint would get the event.', tone: 'ok' }
+}
+
+export function RoutingTest({ endpointId, filter, transformation, runTest = postTest }: {
+  endpointId: string; filter: string
+  /** transformation being edited; undefined for queue endpoints (none). */
+  transformation?: string
+  runTest?: RunTest
+}) {
   const [type, setType] = useState('order.created')
   const [data, setData] = useState('{"amount": 1500, "currency": "EUR"}')
   const [busy, setBusy] = useState(false)
@@ -24,7 +39,7 @@ export function RoutingTest({ endpointId, filter, runTest = postTest }: { endpoi
     setResult(null)
     setBusy(true)
     try {
-      const body = toRoutingTestBody(type, data, filter)
+      const body = toRoutingTestBody(type, data, filter, transformation)
       setResult(await runTest(endpointId, body))
     } catch (err) {
       setError(err)
@@ -32,6 +47,8 @@ export function RoutingTest({ endpointId, filter, runTest = postTest }: { endpoi
       setBusy(false)
     }
   }
+  const v = result && verdict(result)
+  const headers = Object.entries(result?.headers ?? {})
   return (
     <section className="routing-test" aria-label="Test routing">
       <h3>Test routing</h3>
@@ -41,14 +58,25 @@ export function RoutingTest({ endpointId, filter, runTest = postTest }: { endpoi
       <Field label="Sample event data (JSON)">
         {(id) => <textarea id={id} rows={4} value={data} onChange={(e) => setData(e.target.value)} />}
       </Field>
-      <button className="btn" type="button" onClick={run} disabled={busy}>{busy ? 'Testing…' : 'Test with this filter'}</button>
+      <button className="btn" type="button" onClick={run} disabled={busy}>
+        {busy ? 'Testing…' : transformation?.trim() ? 'Test with this filter and transformation' : 'Test with this filter'}
+      </button>
       <ErrorMessage error={error} title="Could not test" />
-      {result && (
-        <div role="status" className={result.matched ? 'alert alert-ok' : 'alert alert-warn'}>
-          <strong>{result.matched ? 'Matched: this endpoint would get the event.' : 'Not matched: this endpoint would not get the event.'}</strong>
+      {result && v && (
+        <div role="status" className={`alert alert-${v.tone} routing-result`}>
+          <strong>{v.text}</strong>
           {result.filter_error && <p>Filter error: <code>{result.filter_error}</code></p>}
-          {result.error && <p>Error: <code>{result.error}</code></p>}
-          {result.matched && <pre className="code">{JSON.stringify(result.payload, null, 2)}</pre>}
+          {result.error && <p>Transformation error: <code data-testid="transformation-error">{result.error}</code></p>}
+          {result.matched && !result.error && !result.cancelled && (
+            <>
+              <h4>Body</h4>
+              <pre className="code" data-testid="test-payload">{JSON.stringify(result.payload, null, 2)}</pre>
+              <h4>Custom headers</h4>
+              {headers.length === 0
+                ? <p className="muted">none (Ferry's webhook-* signature headers are always added)</p>
+                : <pre className="code" data-testid="test-headers">{headers.map(([k, h]) => `${k}: ${h}`).join('\n')}</pre>}
+            </>
+          )}
         </div>
       )}
     </section>

@@ -1153,6 +1153,7 @@ export interface components {
             duration_ms: number;
             /** Format: uuid */
             endpoint_id: string;
+            /** @description why no usable answer came: timeout, dns, connection_refused, connection_reset, tls, blocked_address, connection, response_too_large (retried); transformation_error, transformation_cancelled (no request made, dropped); for queue endpoints timeout (lease ran out), nack, rejected; empty when the receiver answered */
             error_class?: string;
             error_message?: string;
             /** Format: uuid */
@@ -1320,7 +1321,7 @@ export interface components {
             event_types: string[] | null;
             /** Format: date-time */
             failing_since: string | null;
-            /** @description CEL expression over event (id, type, created_at, data); the endpoint gets an event only when it is true; empty: every event. Invalid: 422 with the compiler's message */
+            /** @description CEL expression over event (id, type, created_at, data) and request (method, path, headers, query of a source's captured request; empty otherwise); the endpoint gets an event only when it is true; empty: every event. Invalid: 422 with the compiler's message */
             filter: string;
             /** @enum {string} */
             format: "envelope" | "raw";
@@ -1335,6 +1336,8 @@ export interface components {
             /** @description null: unlimited */
             rate_limit_per_second: number | null;
             timeout_seconds: number;
+            /** @description JavaScript defining function handler(webhook) { ... return webhook }, run once per delivery at fan-out (50 ms, bounded memory, no network or timers); webhook is {event: {id, type, created_at, data}, payload, headers, cancel}: it may change payload (any JSON value) and headers (not webhook-*, hop-by-hop or Content-Length/Type) or set cancel. The result is stored: retries and replays send the same bytes. Empty: none. http endpoints only. Invalid: 422 with the engine's message, line and column */
+            transformation: string;
             /** Format: date-time */
             updated_at: string;
             /** @description empty for kind queue */
@@ -1363,7 +1366,7 @@ export interface components {
             event_types: string[] | null;
             /** Format: date-time */
             failing_since: string | null;
-            /** @description CEL expression over event (id, type, created_at, data); the endpoint gets an event only when it is true; empty: every event. Invalid: 422 with the compiler's message */
+            /** @description CEL expression over event (id, type, created_at, data) and request (method, path, headers, query of a source's captured request; empty otherwise); the endpoint gets an event only when it is true; empty: every event. Invalid: 422 with the compiler's message */
             filter: string;
             /** @enum {string} */
             format: "envelope" | "raw";
@@ -1380,6 +1383,8 @@ export interface components {
             /** @description whsec_ signing secret; GET /endpoints/{id}/secret shows it again */
             secret: string;
             timeout_seconds: number;
+            /** @description JavaScript defining function handler(webhook) { ... return webhook }, run once per delivery at fan-out (50 ms, bounded memory, no network or timers); webhook is {event: {id, type, created_at, data}, payload, headers, cancel}: it may change payload (any JSON value) and headers (not webhook-*, hop-by-hop or Content-Length/Type) or set cancel. The result is stored: retries and replays send the same bytes. Empty: none. http endpoints only. Invalid: 422 with the engine's message, line and column */
+            transformation: string;
             /** Format: date-time */
             updated_at: string;
             /** @description empty for kind queue */
@@ -1408,6 +1413,8 @@ export interface components {
             /** @description attempts per second at most; absent or null: unlimited */
             rate_limit_per_second?: number | null;
             timeout_seconds?: number | null;
+            /** @description JavaScript defining function handler(webhook) { ... return webhook }, run once per delivery at fan-out (50 ms, bounded memory, no network or timers); webhook is {event: {id, type, created_at, data}, payload, headers, cancel}: it may change payload (any JSON value) and headers (not webhook-*, hop-by-hop or Content-Length/Type) or set cancel. The result is stored: retries and replays send the same bytes. Empty: none. http endpoints only. Invalid: 422 with the engine's message, line and column */
+            transformation?: string;
             /**
              * Format: uri
              * @description required for kind http; none for kind queue
@@ -1419,7 +1426,7 @@ export interface components {
             enabled?: boolean | null;
             /** @description event types, or patterns ending in * (order.*; * alone: every type); empty: every type */
             event_types?: string[] | null;
-            /** @description CEL expression over event (id, type, created_at, data); the endpoint gets an event only when it is true; empty: every event. Invalid: 422 with the compiler's message */
+            /** @description CEL expression over event (id, type, created_at, data) and request (method, path, headers, query of a source's captured request; empty otherwise); the endpoint gets an event only when it is true; empty: every event. Invalid: 422 with the compiler's message */
             filter?: string | null;
             /**
              * @description envelope (default): the JSON envelope; raw: the body an inbound source captured, with its content type (events from no source: their data)
@@ -1433,6 +1440,8 @@ export interface components {
             /** @description 0 removes the limit */
             rate_limit_per_second?: number | null;
             timeout_seconds?: number | null;
+            /** @description JavaScript defining function handler(webhook) { ... return webhook }, run once per delivery at fan-out (50 ms, bounded memory, no network or timers); webhook is {event: {id, type, created_at, data}, payload, headers, cancel}: it may change payload (any JSON value) and headers (not webhook-*, hop-by-hop or Content-Length/Type) or set cancel. The result is stored: retries and replays send the same bytes. Empty: none. http endpoints only. Invalid: 422 with the engine's message, line and column */
+            transformation?: string | null;
             url?: string | null;
         };
         EndpointRef: {
@@ -1819,6 +1828,8 @@ export interface components {
             /** @description an unsaved filter to try instead of the endpoint's */
             filter?: string | null;
             request?: components["schemas"]["RoutingTestRequest"] | null;
+            /** @description an unsaved transformation to try instead of the endpoint's */
+            transformation?: string | null;
         };
         RoutingTestRequest: {
             /** @description lower-cased names; repeated headers joined by ", " */
@@ -1833,19 +1844,19 @@ export interface components {
             };
         };
         RoutingTestResult: {
-            /** @description the delivery would not be made */
+            /** @description the transformation cancelled the delivery: nothing would be sent */
             cancelled: boolean;
-            /** @description why the delivery would fail */
+            /** @description why the transformation failed (the delivery would be dropped with error class transformation_error) */
             error?: string;
             /** @description the filter's compile or evaluation error (counts as not matched) */
             filter_error?: string;
-            /** @description the endpoint's own headers sent with it; Ferry's webhook-* headers come on top */
+            /** @description the custom headers sent with it (the endpoint's, as its transformation left them); Ferry's webhook-* headers come on top */
             headers: {
                 [key: string]: string;
             } | null;
             /** @description the event type matches and the filter accepts the event */
             matched: boolean;
-            /** @description the body the endpoint would receive */
+            /** @description the body the endpoint would receive, after its transformation; null when cancelled or failed */
             payload: unknown;
         };
         SecretInfo: {

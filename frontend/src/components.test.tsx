@@ -5,6 +5,8 @@ import { BulkReplay } from './BulkReplay'
 import { ConfirmButton, ErrorMessage, ProgressBar } from './components'
 import { DeliveryChart } from './Chart'
 import { RoutingTest } from './RoutingTest'
+import { CodeEditor } from './CodeEditor'
+import { attemptSummary } from './Attempts'
 import type { ReplayJob } from './types'
 
 afterEach(() => {
@@ -209,6 +211,32 @@ describe('RoutingTest', () => {
     expect(status.textContent).toContain('no such key: amount')
   })
 
+  it('sends the transformation being edited and shows the transformed body and headers', async () => {
+    const runTest = vi.fn(async () => ({ matched: true, payload: { text: 'Invoice paid' }, headers: { 'X-Slack-Channel': '#billing' }, cancelled: false }))
+    render(<RoutingTest endpointId="e1" filter="" transformation="function handler(w) { return w }" runTest={runTest} />)
+    fireEvent.click(screen.getByRole('button', { name: 'Test with this filter and transformation' }))
+    await waitFor(() => expect(runTest).toHaveBeenCalledWith('e1', {
+      event: { type: 'order.created', data: { amount: 1500, currency: 'EUR' } }, filter: '', transformation: 'function handler(w) { return w }',
+    }))
+    expect((await screen.findByTestId('test-payload')).textContent).toContain('"text": "Invoice paid"')
+    expect(screen.getByTestId('test-headers').textContent).toBe('X-Slack-Channel: #billing')
+  })
+
+  it('says when the transformation cancels or fails the delivery', async () => {
+    const cancelled = vi.fn(async () => ({ matched: true, payload: null, headers: {}, cancelled: true }))
+    render(<RoutingTest endpointId="e1" filter="" transformation="x" runTest={cancelled} />)
+    fireEvent.click(screen.getByRole('button', { name: /Test with this filter/ }))
+    expect((await screen.findByRole('status')).textContent).toContain('Cancelled by the transformation')
+    cleanup()
+    const failed = vi.fn(async () => ({ matched: true, payload: null, headers: {}, cancelled: false, error: 'Error: no invoice at handler (transformation.js:2:9(3))' }))
+    render(<RoutingTest endpointId="e1" filter="" transformation="x" runTest={failed} />)
+    fireEvent.click(screen.getByRole('button', { name: /Test with this filter/ }))
+    const status = await screen.findByRole('status')
+    expect(status.textContent).toContain('Transformation failed')
+    expect(screen.getByTestId('transformation-error').textContent).toContain('transformation.js:2:9')
+    expect(screen.queryByTestId('test-payload')).toBeNull()
+  })
+
   it('refuses sample data that is not JSON without calling the API', async () => {
     const runTest = vi.fn()
     render(<RoutingTest endpointId="e1" filter="" runTest={runTest} />)
@@ -216,5 +244,26 @@ describe('RoutingTest', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Test with this filter' }))
     expect((await screen.findByRole('alert')).textContent).toContain('must be JSON')
     expect(runTest).not.toHaveBeenCalled()
+  })
+})
+
+describe('CodeEditor', () => {
+  it('numbers every line, at least as many as its rows', () => {
+    const onChange = vi.fn()
+    render(<CodeEditor id="t" value={'a\nb\nc\nd\ne'} rows={3} onChange={onChange} />)
+    expect(screen.getByTestId('code-gutter').textContent).toBe('12345')
+    fireEvent.change(screen.getByRole('textbox'), { target: { value: 'x' } })
+    expect(onChange).toHaveBeenCalledWith('x')
+    cleanup()
+    render(<CodeEditor id="t" value="" rows={3} onChange={onChange} />)
+    expect(screen.getByTestId('code-gutter').textContent).toBe('123')
+  })
+})
+
+describe('attemptSummary', () => {
+  it('names attempts the transformation stopped', () => {
+    expect(attemptSummary({ response_status: null, error_class: 'transformation_error', error_message: 'Error: boom' })).toBe('Transformation failed (no request made): Error: boom')
+    expect(attemptSummary({ response_status: null, error_class: 'transformation_cancelled', error_message: 'cancelled' })).toBe('Cancelled by the transformation (no request made)')
+    expect(attemptSummary({ response_status: null, error_class: 'timeout', error_message: 'deadline' })).toBe('timeout: deadline')
   })
 })

@@ -15,10 +15,12 @@ export interface EndpointFormValues {
   filter: string
   /** format is "envelope" (the JSON envelope) or "raw" (a source's original body). */
   format: 'envelope' | 'raw'
+  /** transformation is JavaScript defining handler(webhook); http only. */
+  transformation: string
 }
 
 export const emptyEndpointForm: EndpointFormValues = {
-  kind: 'http', url: '', description: '', eventTypes: '', timeoutSeconds: '10', rateLimit: '', maxInFlight: '16', headers: '', filter: '', format: 'envelope',
+  kind: 'http', url: '', description: '', eventTypes: '', timeoutSeconds: '10', rateLimit: '', maxInFlight: '16', headers: '', filter: '', format: 'envelope', transformation: '',
 }
 
 /** parseEventTypes splits "a.b, c.d\ne.f" into unique, trimmed types. */
@@ -66,6 +68,8 @@ export function toEndpointBody(v: EndpointFormValues): EndpointInput {
     max_in_flight: optionalInt('max_in_flight', 'Max in flight', v.maxInFlight) ?? 16,
     headers: parseHeaders(v.headers),
     filter: v.filter.trim(),
+    // Only surrounding blank space goes: error positions count lines.
+    ...(v.kind === 'queue' ? {} : { transformation: v.transformation.trim() === '' ? '' : v.transformation.trimEnd() }),
   }
 }
 
@@ -82,18 +86,23 @@ export function fromEndpoint(ep: Endpoint): EndpointFormValues {
     headers: Object.entries(ep.headers ?? {}).map(([k, v]) => `${k}: ${v}`).join('\n'),
     filter: ep.filter ?? '',
     format: ep.format === 'raw' ? 'raw' : 'envelope',
+    transformation: ep.transformation ?? '',
   }
 }
 
 /** toRoutingTestBody builds the body of POST /endpoints/{id}/test-routing
- * from the test panel's sample event and the filter being edited; it
- * throws a FormError when the sample data is not JSON. */
-export function toRoutingTestBody(type: string, data: string, filter: string): RoutingTestInput {
+ * from the test panel's sample event and the filter and transformation
+ * being edited (undefined: the saved one); it throws a FormError when the
+ * sample data is not JSON. */
+export function toRoutingTestBody(type: string, data: string, filter: string, transformation?: string): RoutingTestInput {
   let parsed: unknown
   try {
     parsed = JSON.parse(data)
   } catch {
     throw new FormError('event.data', 'Sample data must be JSON, e.g. {"amount": 1500}.')
   }
-  return { event: { type: type.trim(), data: parsed }, filter: filter.trim() }
+  return {
+    event: { type: type.trim(), data: parsed }, filter: filter.trim(),
+    ...(transformation === undefined ? {} : { transformation: transformation.trim() === '' ? '' : transformation.trimEnd() }),
+  }
 }

@@ -28,7 +28,7 @@ describe('endpoint form', () => {
   })
   it('builds the API body and round-trips an endpoint', () => {
     const body = toEndpointBody({ ...emptyEndpointForm, url: ' https://x.test/h ', eventTypes: 'a.b', rateLimit: '5' })
-    expect(body).toEqual({ url: 'https://x.test/h', format: 'envelope', description: '', event_types: ['a.b'], timeout_seconds: 10, rate_limit_per_second: 5, max_in_flight: 16, headers: {}, filter: '' })
+    expect(body).toEqual({ url: 'https://x.test/h', format: 'envelope', description: '', event_types: ['a.b'], timeout_seconds: 10, rate_limit_per_second: 5, max_in_flight: 16, headers: {}, filter: '', transformation: '' })
     expect(() => toEndpointBody({ ...emptyEndpointForm, timeoutSeconds: '2.5' })).toThrow(/whole number/)
     expect(toEndpointBody({ ...emptyEndpointForm, filter: ' event.data.amount > 1 \n' }).filter).toBe('event.data.amount > 1')
     const ep = { url: 'https://x.test/h', description: 'd', event_types: ['a.b'], timeout_seconds: 5, rate_limit_per_second: null, max_in_flight: 1, headers: { 'X-A': '1' } } as unknown as Endpoint
@@ -49,6 +49,23 @@ describe('routing test panel', () => {
       event: { type: 'order.created', data: { amount: 1500 } }, filter: 'event.data.amount > 1000',
     })
     expect(() => toRoutingTestBody('order.created', '{amount', '')).toThrow(FormError)
+  })
+
+  it('sends the transformation being edited, keeping its leading lines for error positions', () => {
+    const src = '\nfunction handler(w) { return w }\n\n'
+    expect(toRoutingTestBody('a.b', '{}', '', src)).toEqual({ event: { type: 'a.b', data: {} }, filter: '', transformation: '\nfunction handler(w) { return w }' })
+    expect(toRoutingTestBody('a.b', '{}', '', '  \n ')).toHaveProperty('transformation', '')
+    expect(toRoutingTestBody('a.b', '{}', '')).not.toHaveProperty('transformation')
+  })
+})
+
+describe('transformation field', () => {
+  it('round-trips for http endpoints and is left out for queue endpoints', () => {
+    const src = 'function handler(w) {\n  return w\n}'
+    expect(toEndpointBody({ ...emptyEndpointForm, url: 'https://x.test', transformation: src + '\n\n' }).transformation).toBe(src)
+    expect(toEndpointBody({ ...emptyEndpointForm, kind: 'queue', transformation: src })).not.toHaveProperty('transformation')
+    const ep = { kind: 'http', url: 'https://x.test', event_types: [], headers: {}, transformation: src } as unknown as Endpoint
+    expect(fromEndpoint(ep).transformation).toBe(src)
   })
 })
 

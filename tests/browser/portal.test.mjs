@@ -284,6 +284,66 @@ test('(b) failing endpoint: see the 500 attempts and body, fix the receiver, rep
   }
 })
 
+test('(t) transformation: edit it beside the filter, try it on a sample, save, and see the transformed delivery and a failure', { timeout: TEST_TIMEOUT }, async () => {
+  const b = await launchBrowser()
+  const { page } = b
+  try {
+    await signUp(page, `Initech ${uniq()}`, `dev-${uniq()}@initech.test`)
+    const endpointId = await createEndpoint(page, stack.receiver.base + '/d/ok', 'Initech Slack relay')
+    await page.getByRole('button', { name: 'Edit' }).click()
+    const editor = page.getByLabel('Transformation (JavaScript)', { exact: true })
+    await editor.fill('function handler(webhook) {\n  webhook.payload = {text: "Event " + webhook.event.type};\n  webhook.headers["X-Relay"] = "slack";\n  return webhook;\n}')
+    // Line numbers follow the code.
+    assert.equal(await page.getByTestId('code-gutter').locator('span').count(), 8)
+
+    // The test panel runs the unsaved transformation on the sample event.
+    await page.getByLabel('Sample event type').fill('invoice.paid')
+    await page.getByRole('button', { name: 'Test with this filter and transformation' }).click()
+    await page.getByTestId('test-payload').getByText('"text": "Event invoice.paid"').waitFor()
+    await page.getByTestId('test-headers').getByText('X-Relay: slack').waitFor()
+    await shot(page, 't', '01-transformation-test')
+    await accessible(page, 'the endpoint editor with a transformation')
+
+    // A syntax error is refused beside the field, with line and column.
+    await editor.fill('function handler(w) {\n  return w +;\n}')
+    await page.getByRole('button', { name: 'Save changes' }).click()
+    await page.getByText(/Line 2:\d+/).first().waitFor()
+
+    // Save a working one; a test event arrives transformed.
+    await editor.fill('function handler(webhook) {\n  webhook.payload = {text: "Event " + webhook.event.type};\n  return webhook;\n}')
+    await page.getByRole('button', { name: 'Save changes' }).click()
+    await page.getByText('Endpoint saved.').waitFor()
+    const eventId = await sendTestEvent(page)
+    await attempts(page).filter({ hasText: 'HTTP 200' }).first().waitFor({ timeout: 30_000 })
+    const got = stack.receiver.requests.find((r) => r.path === '/d/ok' && r.headers['webhook-id'] === eventId)
+    assert.equal(got?.body, '{"text":"Event ferry.test"}')
+
+    // A transformation that throws: the attempt says so, nothing is sent.
+    await page.goto(stack.baseURL + `/endpoints/${endpointId}`)
+    await page.getByRole('button', { name: 'Edit' }).click()
+    await editor.fill('function handler(webhook) {\n  throw new Error("no channel configured");\n}')
+    await page.getByRole('button', { name: 'Save changes' }).click()
+    await page.getByText('Endpoint saved.').waitFor()
+    const sent = () => stack.receiver.requests.filter((r) => r.path === '/d/ok').length
+    const before = sent()
+    await sendTestEvent(page)
+    const failed = attempts(page).filter({ hasText: 'Transformation failed (no request made)' })
+    await failed.first().waitFor({ timeout: 30_000 })
+    await failed.first().locator('summary').click()
+    await failed.first().getByText('no channel configured', { exact: false }).first().waitFor()
+    await page.getByTestId('delivery').getByText('dropped').first().waitFor()
+    assert.equal(sent(), before, 'no request for a failed transformation')
+    await shot(page, 't', '02-transformation-error')
+    await accessible(page, 'an event with a transformation error')
+    assert.deepEqual(b.consoleErrors, [])
+  } catch (e) {
+    await shot(page, 't', 'failure').catch(() => {})
+    throw e
+  } finally {
+    await b.close()
+  }
+})
+
 test('(c) staff find an event by id, find the tenant, replay with a reason, and the audit log shows it', { timeout: TEST_TIMEOUT }, async () => {
   // A tenant with an endpoint and a delivered event, set up over the API.
   const org = `Initech ${uniq()}`

@@ -187,6 +187,7 @@ export function EndpointDetailPage({ id }: { id: string }) {
           <dt>Description</dt><dd>{ep.description || '—'}</dd>
           <dt>Event types</dt><dd>{ep.event_types?.length ? ep.event_types.join(', ') : 'All event types'}</dd>
           <dt>Filter</dt><dd>{ep.filter ? <code>{ep.filter}</code> : 'none'}</dd>
+          {ep.kind !== 'queue' && (<><dt>Transformation</dt><dd>{ep.transformation ? <pre className="code" data-testid="transformation-source">{ep.transformation}</pre> : 'none'}</dd></>)}
           <dt>Timeout</dt><dd>{ep.timeout_seconds} s</dd>
           <dt>Rate limit</dt><dd>{ep.rate_limit_per_second ? `${ep.rate_limit_per_second}/s` : 'none'}</dd>
           <dt>Max in flight</dt><dd>{ep.max_in_flight}</dd>

@@ -1,0 +1,201 @@
+package delivery
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/google/uuid"
+	"gorm.io/gorm"
+
+	"github.com/ferry-dev/ferry/delivery/routing"
+	"github.com/ferry-dev/ferry/delivery/webhook"
+)
+
+// Transformations at fan-out (docs/contract.md#transformations). An
+// endpoint's transformation runs once per delivery, when the event is
+// routed, before the ingest transaction takes any lock; its result is
+// stored in delivery_transforms with the delivery, so every attempt,
+// retry and replay sends the same bytes. Endpoints without one cost
+// nothing: no run, no row, no extra read at dispatch.
+
+// Transformed is what an endpoint's transformation made of one delivery,
+// as stored: exactly one of Err, Cancelled, or Body (with Headers).
+type Transformed struct {
+	// Body is the payload to send, as the handler left it (JSON).
+	Body []byte
+	// Headers are the custom headers the handler set (a value) or
+	// removed (nil), by canonical name; the endpoint's other custom
+	// headers are sent as they are when the attempt is made.
+	Headers map[string]*string
+	// Cancelled: the handler set cancel; the delivery is dropped unsent.
+	Cancelled bool
+	// Err is why the transformation failed (thrown, timed out, over its
+	// memory bound, or an unsendable result); the delivery is dropped.
+	Err string
+}
+
+// transformWebhook is what an endpoint's transformation gets for ev.
+func transformWebhook(ev Event, headers map[string]string) routing.Webhook {
+	return routing.Webhook{Event: routingEvent(ev), Payload: webhook.Envelope(ev.ID, ev.Type, ev.CreatedAt, ev.Data),
+		Headers: headers}
+}
+
+// transform runs src on ev for an endpoint with custom headers headers.
+func (r *Router) transform(ctx context.Context, src string, ev Event, headers map[string]string) Transformed {
+	res, err := r.transforms.Run(ctx, src, transformWebhook(ev, headers))
+	switch {
+	case err != nil:
+		return Transformed{Err: err.Error()}
+	case res.Cancelled:
+		return Transformed{Cancelled: true}
+	}
+	return Transformed{Body: res.Payload, Headers: headerOverrides(headers, res.Headers)}
+}
+
+// headerOverrides is what changed from before to after: set or changed
+// headers with their value, removed ones as nil.
+func headerOverrides(before, after map[string]string) map[string]*string {
+	out := map[string]*string{}
+	for k, v := range after {
+		if old, ok := before[k]; !ok || old != v {
+			out[k] = &v
+		}
+	}
+	for k := range before {
+		if _, ok := after[k]; !ok {
+			out[k] = nil
+		}
+	}
+	return out
+}
+
+// ApplyHeaderOverrides returns the endpoint's custom headers with a
+// transformation's overrides applied (see Transformed.Headers).
+func ApplyHeaderOverrides(headers map[string]string, overrides map[string]*string) map[string]string {
+	if len(overrides) == 0 {
+		return headers
+	}
+	out := make(map[string]string, len(headers)+len(overrides))
+	for k, v := range headers {
+		out[http.CanonicalHeaderKey(k)] = v
+	}
+	for k, v := range overrides {
+		if v == nil {
+			delete(out, k)
+		} else {
+			out[k] = *v
+		}
+	}
+	return out
+}
+
+// transformMatches runs the transformation of every match that has one,
+// concurrently (at most GOMAXPROCS at a time: runs are CPU-bound), and
+// stores each result in its match. ev(i) is the i-th event (from 1).
+func (s *Service) transformMatches(ctx context.Context, matches []batchMatch, ev func(i int) Event) {
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	var wg sync.WaitGroup
+	for k := range matches {
+		m := &matches[k]
+		if m.Transformation == "" || m.Kind == KindQueue {
+			continue
+		}
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			t := s.router.transform(ctx, m.Transformation, ev(m.I), m.Headers.V)
+			m.Transformed = &t
+		}()
+	}
+	wg.Wait()
+}
+
+// deliveryTransformRow is a row of delivery_transforms.
+type deliveryTransformRow struct {
+	DeliveryID uuid.UUID `gorm:"primaryKey"`
+	TenantID   uuid.UUID
+	Cancelled  bool
+	Error      *string
+	Body       []byte
+	Headers    *jsonColumn[map[string]*string] `gorm:"type:jsonb"`
+	CreatedAt  time.Time
+}
+
+// TableName names the table (GORM).
+func (deliveryTransformRow) TableName() string { return "delivery_transforms" }
+
+func newTransformRow(deliveryID, tenantID uuid.UUID, t *Transformed, at time.Time) deliveryTransformRow {
+	row := deliveryTransformRow{DeliveryID: deliveryID, TenantID: tenantID, Cancelled: t.Cancelled, CreatedAt: at}
+	switch {
+	case t.Err != "":
+		msg := t.Err
+		row.Error = &msg
+	case !t.Cancelled:
+		row.Body = t.Body
+		row.Headers = &jsonColumn[map[string]*string]{t.Headers}
+	}
+	return row
+}
+
+// insertTransforms stores rows in tx; no rows, no statement.
+func insertTransforms(tx *gorm.DB, rows []deliveryTransformRow) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	if err := tx.Create(&rows).Error; err != nil {
+		return fmt.Errorf("insert delivery transforms: %w", err)
+	}
+	return nil
+}
+
+// DecodeTransformed builds a Transformed from the columns of a
+// delivery_transforms row as the dispatcher reads them (headers as JSON
+// text). ok is false when there is no row (present false).
+func DecodeTransformed(present, cancelled bool, errMsg *string, body []byte, headers *string) (t Transformed, ok bool, err error) {
+	if !present {
+		return Transformed{}, false, nil
+	}
+	t = Transformed{Cancelled: cancelled, Body: body}
+	if errMsg != nil {
+		t.Err = *errMsg
+	}
+	if headers != nil && *headers != "" {
+		if err := json.Unmarshal([]byte(*headers), &t.Headers); err != nil {
+			return Transformed{}, false, fmt.Errorf("decode transformed headers: %w", err)
+		}
+	}
+	if t.Err == "" && !t.Cancelled && t.Body == nil {
+		return Transformed{}, false, errors.New("delivery transform row has neither body, error nor cancel")
+	}
+	return t, true, nil
+}
+
+// transformNewDelivery runs the endpoint's transformation, if it has one,
+// for a delivery made outside fan-out (a replay of an event to an
+// endpoint that never had it) and stores the result in tx, so that
+// delivery too is sent as its transformation made it, every time. It runs
+// inside the replay's transaction: replays are single requests, not the
+// shared ingest path.
+func (s *Service) transformNewDelivery(ctx context.Context, tx *gorm.DB, tenantID, deliveryID, endpointID uuid.UUID, ev Event) error {
+	var eps []struct {
+		Kind           Kind
+		Transformation string
+		Headers        jsonColumn[map[string]string]
+	}
+	if err := tx.Raw(`SELECT kind, transformation, headers FROM endpoints WHERE id = ? AND tenant_id = ?`,
+		endpointID, tenantID).Scan(&eps).Error; err != nil {
+		return fmt.Errorf("load endpoint %s: %w", endpointID, err)
+	}
+	if len(eps) == 0 || eps[0].Transformation == "" || eps[0].Kind == KindQueue {
+		return nil
+	}
+	t := s.router.transform(ctx, eps[0].Transformation, ev, eps[0].Headers.V)
+	return insertTransforms(tx, []deliveryTransformRow{newTransformRow(deliveryID, tenantID, &t, s.now().UTC())})
+}
