@@ -240,25 +240,27 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 	if a.Billing, err = newBillingService(a.db, cfg, log, a.Tenants, a.notices); err != nil {
 		return nil, err
 	}
+	// Operational events (ferry.*) are emitted as attempts are logged
+	// and mailed to the tenant's owners and admins.
+	a.attempts = attemptlog.New(a.db, attemptlog.Config{DisableAfter: cfg.scaled(attemptlog.DefaultDisableAfter), BatchSize: metrics.AttemptLogBatch,
+		FailingAfter: cfg.scaled(15 * time.Minute), Relay: a.relay, Notifier: a.notices}, log)
+	// Pull queues log ended leases through the attempt log, in their own
+	// transactions; ingest wakes their long-polls in this process.
+	if a.Queues, err = queue.New(a.db, cipher, queue.Config{DatabaseURL: cfg.DatabaseURL, Policy: policy,
+		UserAgent: "Ferry/" + cfg.Version, Attempts: a.attempts}, log, nil); err != nil {
+		return nil, err
+	}
 	a.quota = delivery.NewQuotaWarner(a.db, billingLimits{a.Billing}, delivery.QuotaWarnerConfig{Relay: a.relay, Notifier: a.notices}, log, nil)
 	a.Delivery, err = delivery.NewService(a.db, cipher, a.relay, billingLimits{a.Billing}, delivery.Config{
 		AllowHTTP: cfg.AllowHTTPEndpoints, AddressPolicy: addressPolicy, RotationGrace: cfg.scaled(delivery.DefaultRotationGrace),
-		IngestBatch: metrics.IngestBatch, Observer: a.quota,
+		IngestBatch: metrics.IngestBatch, Observer: a.quota, Queues: a.Queues,
 	}, log, nil)
 	if err != nil {
-		return nil, err
-	}
-	if a.Queues, err = queue.New(a.db, cipher, queue.Config{DatabaseURL: cfg.DatabaseURL, Policy: policy,
-		UserAgent: "Ferry/" + cfg.Version}, log, nil); err != nil {
 		return nil, err
 	}
 	registry.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "ferry_routing_filter_errors_total",
 		Help: "Endpoint filter evaluations that failed (counted as not matched, never failing ingest)."},
 		func() float64 { return float64(a.Delivery.FilterErrors()) }))
-	// Operational events (ferry.*) are emitted as attempts are logged
-	// and mailed to the tenant's owners and admins.
-	a.attempts = attemptlog.New(a.db, attemptlog.Config{DisableAfter: cfg.scaled(attemptlog.DefaultDisableAfter), BatchSize: metrics.AttemptLogBatch,
-		FailingAfter: cfg.scaled(15 * time.Minute), Relay: a.relay, Notifier: a.notices}, log)
 	a.dispatcher = dispatch.NewDispatcher(a.db, cipher, egress.NewSender(addressPolicy, nil), a.writer, a.attempts, metrics,
 		dispatch.Config{Policy: policy, UserAgent: "Ferry/" + cfg.Version}, log, nil)
 	// Partitions hold attempts for the longest plan retention; billing

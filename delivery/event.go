@@ -116,6 +116,7 @@ func (s *Service) ingestOne(ctx context.Context, tenantID uuid.UUID, in EventInp
 		ev.IdempotencyKey = key
 	}
 	var jobs []Job
+	var queues []uuid.UUID
 	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		if key != nil {
 			prior, found, err := claimIdempotencyKey(tx, tenantID, *key, now)
@@ -148,7 +149,7 @@ func (s *Service) ingestOne(ctx context.Context, tenantID uuid.UUID, in EventInp
 			return errIdempotencyRace
 		}
 		created = true
-		jobs, err = s.fanOut(tx, tenantID, ev)
+		jobs, queues, err = s.fanOut(tx, tenantID, ev)
 		return err
 	})
 	if err == errIdempotencyRace {
@@ -160,6 +161,7 @@ func (s *Service) ingestOne(ctx context.Context, tenantID uuid.UUID, in EventInp
 	if created {
 		s.accepted(tenantID)
 	}
+	s.wakeQueues(queues)
 	if len(jobs) > 0 {
 		s.relay.Enqueue(jobs)
 	}
@@ -192,14 +194,15 @@ func claimIdempotencyKey(tx *gorm.DB, tenantID uuid.UUID, key string, now time.T
 // fanOut creates one delivery per enabled endpoint subscribed to the
 // event's type (exactly or by a wildcard) whose filter accepts the event,
 // in the caller's transaction, with an outbox row for each http endpoint;
-// queue endpoints get none (their consumers pull).
-func (s *Service) fanOut(tx *gorm.DB, tenantID uuid.UUID, ev Event) ([]Job, error) {
+// queue endpoints get none (their consumers pull): it returns the jobs to
+// publish and the queue endpoints to wake once tx commits.
+func (s *Service) fanOut(tx *gorm.DB, tenantID uuid.UUID, ev Event) ([]Job, []uuid.UUID, error) {
 	targets, err := s.subscribedEndpoints(tx, tenantID, ev)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if len(targets) == 0 {
-		return nil, nil
+		return nil, nil, nil
 	}
 	var endpointIDs []uuid.UUID
 	var queued queuedDeliveries
@@ -211,10 +214,10 @@ func (s *Service) fanOut(tx *gorm.DB, tenantID uuid.UUID, ev Event) ([]Job, erro
 		}
 	}
 	if err := queued.insert(tx); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if len(endpointIDs) == 0 {
-		return nil, nil
+		return nil, queued.endpoints, nil
 	}
 	jobs := make([]Job, len(endpointIDs))
 	deliveryIDs := make([]uuid.UUID, len(endpointIDs))
@@ -224,7 +227,7 @@ func (s *Service) fanOut(tx *gorm.DB, tenantID uuid.UUID, ev Event) ([]Job, erro
 			Attempt: 1, Trigger: TriggerInitial, AcceptedAt: ev.CreatedAt, OutboxAt: ev.CreatedAt}
 		b, err := json.Marshal(jobs[i])
 		if err != nil {
-			return nil, fmt.Errorf("encode job: %w", err)
+			return nil, nil, fmt.Errorf("encode job: %w", err)
 		}
 		deliveryIDs[i], payloads[i] = jobs[i].DeliveryID, string(b)
 	}
@@ -232,12 +235,12 @@ func (s *Service) fanOut(tx *gorm.DB, tenantID uuid.UUID, ev Event) ([]Job, erro
 		SELECT d, ?, ?, e, ? FROM unnest(?::uuid[], ?::uuid[]) AS t(d, e)`,
 		tenantID, ev.ID, ev.CreatedAt, pgval.Array(deliveryIDs), pgval.Array(endpointIDs)).Error
 	if err != nil {
-		return nil, fmt.Errorf("insert deliveries: %w", err)
+		return nil, nil, fmt.Errorf("insert deliveries: %w", err)
 	}
 	if err := insertOutbox(tx, deliveryIDs, payloads, ev.CreatedAt); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return jobs, nil
+	return jobs, queued.endpoints, nil
 }
 
 // QueueChannel is the Postgres NOTIFY channel that says a queue endpoint

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"slices"
 	"sync"
 	"time"
 
@@ -15,60 +16,84 @@ import (
 
 // listener holds one dedicated connection LISTENing on
 // delivery.QueueChannel and wakes the long-polls of the notified queue.
+//
+// A notification wakes one waiter of the queue, not all of them: one
+// pull of up to 100 messages usually takes everything a commit added,
+// and waking every consumer of a busy queue for each commit would make
+// all but one run an empty lease. The woken waiter passes the wake-up on
+// when it may not have taken everything (it filled its batch) and when
+// it leaves without having used it (see subscription.cancel), so no
+// wake-up is lost. Waiters are woken oldest first.
 type listener struct {
 	url string
 	log *slog.Logger
 
 	mu      sync.Mutex
-	waiters map[uuid.UUID]map[chan struct{}]struct{}
+	waiters map[uuid.UUID][]chan struct{}
 }
 
 func newListener(url string, log *slog.Logger) *listener {
-	return &listener{url: url, log: log, waiters: map[uuid.UUID]map[chan struct{}]struct{}{}}
+	return &listener{url: url, log: log, waiters: map[uuid.UUID][]chan struct{}{}}
 }
 
-// subscribe returns a channel that receives when endpointID is notified;
-// call cancel when done waiting.
+// subscribe returns a channel that receives when endpointID may have
+// messages for this waiter; call cancel when done waiting.
 func (l *listener) subscribe(endpointID uuid.UUID) (wake <-chan struct{}, cancel func()) {
 	ch := make(chan struct{}, 1)
 	l.mu.Lock()
-	set := l.waiters[endpointID]
-	if set == nil {
-		set = map[chan struct{}]struct{}{}
-		l.waiters[endpointID] = set
-	}
-	set[ch] = struct{}{}
+	l.waiters[endpointID] = append(l.waiters[endpointID], ch)
 	l.mu.Unlock()
 	return ch, func() {
 		l.mu.Lock()
-		delete(set, ch)
-		if len(set) == 0 && l.waiters[endpointID] != nil && len(l.waiters[endpointID]) == 0 {
+		ws := l.waiters[endpointID]
+		if i := slices.Index(ws, ch); i >= 0 {
+			ws = slices.Delete(ws, i, i+1)
+		}
+		if len(ws) == 0 {
 			delete(l.waiters, endpointID)
+		} else {
+			l.waiters[endpointID] = ws
 		}
 		l.mu.Unlock()
+		select {
+		case <-ch:
+			// Woken but leaving without leasing: another waiter may.
+			l.wake(endpointID)
+		default:
+		}
 	}
 }
 
-// wake signals the waiters of endpointID, or all waiters for uuid.Nil
-// (after a reconnect, when notifications may have been missed).
+// wake signals one waiter of endpointID that has no wake-up pending, and
+// moves it to the back of the line.
 func (l *listener) wake(endpointID uuid.UUID) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	signal := func(set map[chan struct{}]struct{}) {
-		for ch := range set {
+	ws := l.waiters[endpointID]
+	for i, ch := range ws {
+		select {
+		case ch <- struct{}{}:
+			copy(ws[i:], ws[i+1:])
+			ws[len(ws)-1] = ch
+			return
+		default:
+		}
+	}
+}
+
+// wakeAll signals every waiter (after a reconnect, when notifications
+// may have been missed).
+func (l *listener) wakeAll() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, ws := range l.waiters {
+		for _, ch := range ws {
 			select {
 			case ch <- struct{}{}:
 			default:
 			}
 		}
 	}
-	if endpointID == uuid.Nil {
-		for _, set := range l.waiters {
-			signal(set)
-		}
-		return
-	}
-	signal(l.waiters[endpointID])
 }
 
 // run listens until ctx ends, reconnecting after a second on errors.
@@ -95,7 +120,7 @@ func (l *listener) listen(ctx context.Context) error {
 		return fmt.Errorf("listen: %w", err)
 	}
 	// Anything notified while disconnected was missed: re-check all.
-	l.wake(uuid.Nil)
+	l.wakeAll()
 	for {
 		n, err := conn.WaitForNotification(ctx)
 		if err != nil {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sync/atomic"
 	"time"
 
 	"github.com/google/uuid"
@@ -42,6 +43,8 @@ type Config struct {
 	PollInterval time.Duration
 	// SweepInterval is how often the sweeper runs (default 1 s).
 	SweepInterval time.Duration
+	// Attempts logs ended leases (required).
+	Attempts AttemptLog
 }
 
 // Service is the pull side of queue endpoints.
@@ -52,6 +55,10 @@ type Service struct {
 	log      *slog.Logger
 	now      func() time.Time
 	listener *listener
+	// targets caches endpoints' decrypted signing state (target.go);
+	// targetLoads counts its misses.
+	targets     *targetCache
+	targetLoads atomic.Int64
 	// done is closed when Run returns, so long-polls and streams end
 	// before the HTTP server shuts down.
 	done chan struct{}
@@ -62,8 +69,8 @@ func New(db *gorm.DB, cipher *delivery.Cipher, cfg Config, log *slog.Logger, now
 	if db == nil || cipher == nil || log == nil {
 		return nil, errors.New("queue.New: db, cipher and log are required")
 	}
-	if cfg.DatabaseURL == "" {
-		return nil, errors.New("queue.New: DatabaseURL is required")
+	if cfg.DatabaseURL == "" || cfg.Attempts == nil {
+		return nil, errors.New("queue.New: DatabaseURL and Attempts are required")
 	}
 	cfg.PollInterval = cmp.Or(cfg.PollInterval, time.Second)
 	cfg.SweepInterval = cmp.Or(cfg.SweepInterval, time.Second)
@@ -72,7 +79,16 @@ func New(db *gorm.DB, cipher *delivery.Cipher, cfg Config, log *slog.Logger, now
 		now = time.Now
 	}
 	return &Service{db: db, cipher: cipher, cfg: cfg, log: log, now: now,
-		listener: newListener(cfg.DatabaseURL, log), done: make(chan struct{})}, nil
+		listener: newListener(cfg.DatabaseURL, log), targets: newTargetCache(), done: make(chan struct{})}, nil
+}
+
+// WakeQueues wakes a long-poll of each queue endpoint, for an ingest in
+// this process that has just committed messages for them: quicker than
+// the NOTIFY, which still arrives and wakes the other replicas.
+func (s *Service) WakeQueues(endpointIDs []uuid.UUID) {
+	for _, id := range endpointIDs {
+		s.listener.wake(id)
+	}
 }
 
 // Run listens for notifications and sweeps expired leases until ctx ends.

@@ -46,7 +46,9 @@ func setup(t *testing.T) testBundle {
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc, err := New(db, cipher, Config{DatabaseURL: "postgres://unused", Policy: dispatch.RetryPolicy{Scale: 1}}, deliverytest.Logger(), clock.Now)
+	attempts := attemptlog.New(db, attemptlog.Config{Now: clock.Now}, deliverytest.Logger())
+	svc, err := New(db, cipher, Config{DatabaseURL: "postgres://unused", Policy: dispatch.RetryPolicy{Scale: 1}, Attempts: attempts},
+		deliverytest.Logger(), clock.Now)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,9 +124,13 @@ func TestNackBeyondTheWindowExhausts(t *testing.T) {
 	t.Parallel()
 	b := setup(t)
 	// The window runs from the first pull (t0); the lease of that one ran
-	// out and the message was pulled again just before the window ends.
+	// out, the sweeper returned it, and the message was pulled again just
+	// before the window ends.
 	b.pullOne(t, 30)
 	b.clock.Set(b.t0.Add(72*time.Hour - time.Minute))
+	if err := b.svc.Sweep(context.Background()); err != nil {
+		t.Fatal(err)
+	}
 	m := b.pullOne(t, 30)
 	if m.Attempt != 2 {
 		t.Fatalf("attempt %d, want 2", m.Attempt)
