@@ -258,6 +258,9 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 	if err != nil {
 		return nil, err
 	}
+	registry.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "ferry_queue_waiting_consumers",
+		Help: "Pull-queue long-polls and streams of this process waiting for messages."},
+		func() float64 { return float64(a.Queues.Waiting()) }))
 	registry.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "ferry_routing_filter_errors_total",
 		Help: "Endpoint filter evaluations that failed (counted as not matched, never failing ingest)."},
 		func() float64 { return float64(a.Delivery.FilterErrors()) }))

@@ -95,48 +95,57 @@ func (s *Service) Pull(ctx context.Context, tenantID, endpointID uuid.UUID, in P
 // nothing more, and messages it has just leased go back to the queue at
 // once (release) instead of staying invisible for the lease.
 func (s *Service) pull(ctx context.Context, tenantID uuid.UUID, ep endpointInfo, p pullParams) ([]Message, error) {
+	msgs, _, err := s.pullRows(ctx, tenantID, ep, p)
+	return msgs, err
+}
+
+// pullRows is pull, with the leased rows (to release them).
+func (s *Service) pullRows(ctx context.Context, tenantID uuid.UUID, ep endpointInfo, p pullParams) ([]Message, []leasedRow, error) {
+	var sub *subscription
 	var wake <-chan struct{}
 	if p.wait > 0 {
-		var cancel func()
-		wake, cancel = s.listener.subscribe(ep.ID)
-		defer cancel()
+		sub = s.listener.subscribe(ep.ID)
+		defer sub.cancel()
+		wake = sub.wake()
 	}
 	deadline := s.now().Add(p.wait)
 	for {
 		if ctx.Err() != nil {
-			return []Message{}, nil
+			return []Message{}, nil, nil
 		}
 		// The lease runs to its end even if ctx ends meanwhile, so that
 		// whether it committed is known; ctx is checked after it.
 		msgs, rows, err := s.lease(context.WithoutCancel(ctx), tenantID, ep, p)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if len(msgs) > 0 {
 			if ctx.Err() != nil {
 				s.release(context.WithoutCancel(ctx), tenantID, ep.ID, rows)
-				return []Message{}, nil
+				return []Message{}, nil, nil
 			}
 			if len(msgs) == p.max {
 				// A full batch may have left messages behind: pass the
 				// wake-up on to another waiter.
 				s.listener.wake(ep.ID)
 			}
-			return msgs, nil
+			return msgs, rows, nil
 		}
 		left := deadline.Sub(s.now())
 		if left <= 0 {
-			return []Message{}, nil
+			return []Message{}, nil, nil
 		}
 		t := time.NewTimer(min(left, s.cfg.PollInterval))
+		sub.park(true)
 		select {
 		case <-wake:
 		case <-t.C:
 		case <-ctx.Done():
 		case <-s.done:
 			t.Stop()
-			return []Message{}, nil
+			return []Message{}, nil, nil
 		}
+		sub.park(false)
 		t.Stop()
 	}
 }

@@ -111,6 +111,10 @@ func (s *Service) Run(ctx context.Context) error {
 	}
 }
 
+// Waiting returns how many long-polls and streams of this process are
+// waiting for messages now (a gauge for /metrics).
+func (s *Service) Waiting() int { return s.listener.count() }
+
 // Done is closed once the Service stops; streams end then.
 func (s *Service) Done() <-chan struct{} { return s.done }
 
