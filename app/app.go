@@ -247,7 +247,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 	// Pull queues log ended leases through the attempt log, in their own
 	// transactions; ingest wakes their long-polls in this process.
 	if a.Queues, err = queue.New(a.db, cipher, queue.Config{DatabaseURL: cfg.DatabaseURL, Policy: policy,
-		UserAgent: "Ferry/" + cfg.Version, Attempts: a.attempts}, log, nil); err != nil {
+		UserAgent: "Ferry/" + cfg.Version, Attempts: a.attempts, Leased: metrics.Stages.WithLabelValues(queue.StageLeased)}, log, nil); err != nil {
 		return nil, err
 	}
 	a.quota = delivery.NewQuotaWarner(a.db, billingLimits{a.Billing}, delivery.QuotaWarnerConfig{Relay: a.relay, Notifier: a.notices}, log, nil)

@@ -234,7 +234,8 @@ func leaseRows(ctx context.Context, q querier, sql string, tenantID, endpointID 
 // messages are answered: a consumer that vanishes in between gets them
 // back through release, or when the lease runs out.
 func (s *Service) lease(ctx context.Context, tenantID uuid.UUID, ep endpointInfo, p pullParams) ([]Message, []leasedRow, error) {
-	now := s.now().UTC()
+	// Postgres keeps microseconds: lease_until reads back as answered.
+	now := s.now().UTC().Truncate(time.Microsecond)
 	until := now.Add(p.visibility)
 	var rows []leasedRow
 	var after func(context.Context)
@@ -308,8 +309,12 @@ func (s *Service) messages(ctx context.Context, endpointID uuid.UUID, rows []lea
 		return nil, err
 	}
 	out := make([]Message, 0, len(rows))
+	now := s.now()
 	for _, r := range rows {
 		ev := r.Event
+		if r.AttemptCount == 1 && r.OldStatus == delivery.StatusPending {
+			s.cfg.Leased.Observe(max(0, now.Sub(ev.CreatedAt).Seconds()))
+		}
 		body := webhook.Envelope(ev.ID, ev.Type, ev.CreatedAt, ev.Data)
 		h := webhook.Headers(target.headers, s.cfg.UserAgent, target.keys, ev.ID.String(), ev.CreatedAt, body)
 		headers := make(map[string]string, len(h))

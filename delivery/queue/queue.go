@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/prometheus/client_golang/prometheus"
 	"gorm.io/gorm"
 
 	"github.com/ferry-dev/ferry"
@@ -45,7 +46,16 @@ type Config struct {
 	SweepInterval time.Duration
 	// Attempts logs ended leases (required).
 	Attempts AttemptLog
+	// Leased, if set, observes for each message leased for the first
+	// time how long after its event's acceptance that was, in seconds:
+	// the server's side of "how soon can a consumer pull it" (app passes
+	// the StageLeased series of ferry_delivery_stage_seconds).
+	Leased prometheus.Observer
 }
+
+// StageLeased is the stage of ferry_delivery_stage_seconds that Leased
+// observes: a queue message leased for the first time.
+const StageLeased = "leased"
 
 // Service is the pull side of queue endpoints.
 type Service struct {
@@ -75,6 +85,9 @@ func New(db *gorm.DB, cipher *delivery.Cipher, cfg Config, log *slog.Logger, now
 	cfg.PollInterval = cmp.Or(cfg.PollInterval, time.Second)
 	cfg.SweepInterval = cmp.Or(cfg.SweepInterval, time.Second)
 	cfg.UserAgent = cmp.Or(cfg.UserAgent, "Ferry")
+	if cfg.Leased == nil {
+		cfg.Leased = prometheus.ObserverFunc(func(float64) {})
+	}
 	if now == nil {
 		now = time.Now
 	}
