@@ -173,12 +173,13 @@ type leasedRow struct {
 // leaseSQL leases up to $5 due messages of queue $2 in one statement
 // (hand-written: the hot path, through deliveries_queue_head_idx). It
 // also returns each message's event and the endpoint's signing
-// fingerprint (see target.go), and leases nothing once the endpoint is
-// disabled or deleted. %s says which leased rows may be taken: none on
+// fingerprint (see target.go; ep is MATERIALIZED so that it is read once,
+// not per row), and leases nothing once the endpoint is disabled or
+// deleted. %s says which leased rows may be taken: none on
 // the fast path (expired leases are the sweeper's), or expired ones too
 // on an ordered queue, whose oldest message must go out first. A lease
 // taken back makes the delivery retrying.
-const leaseSQL = `WITH ep AS (
+const leaseSQL = `WITH ep AS MATERIALIZED (
 		SELECT e.updated_at::text || '/' || (SELECT count(*)::text || '/' || coalesce(max(s.created_at)::text, '')
 			FROM endpoint_secrets s WHERE s.endpoint_id = e.id AND (s.expires_at IS NULL OR s.expires_at > $3)) AS fingerprint
 		FROM endpoints e WHERE e.id = $2 AND e.tenant_id = $1 AND e.enabled AND e.deleted_at IS NULL),
