@@ -26,7 +26,7 @@ type testBundle struct {
 
 // setup seeds one queue endpoint with one pending delivery accepted at
 // t0 (now), on a fresh database with attempt partitions.
-func setup(t *testing.T) testBundle {
+func setup(t testing.TB) testBundle {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("needs PostgreSQL")
