@@ -299,9 +299,6 @@ func (p prepared) copy(ctx context.Context, tx pgx.Tx) error {
 // the stats rollups, endpoint health and operational events. It returns
 // what to do once tx has committed.
 func (l *Log) account(ctx context.Context, tx pgx.Tx, p prepared, now time.Time) (func(context.Context), error) {
-	if err := writeRollups(ctx, tx, p.recs); err != nil {
-		return nil, err
-	}
 	ops, err := l.trackHealth(ctx, tx, p.succeeded, p.failed, now)
 	if err != nil {
 		return nil, err
@@ -312,6 +309,13 @@ func (l *Log) account(ctx context.Context, tx pgx.Tx, p prepared, now time.Time)
 	}
 	emitted, jobs, err := delivery.EmitOperational(ctx, tx, append(ops, exhausted...), now)
 	if err != nil {
+		return nil, err
+	}
+	// The rollup upsert last: every transaction logging attempts of one
+	// endpoint in the same hour updates the same row, so its lock should
+	// be held for the commit only (a busy pull queue settles many small
+	// batches at once).
+	if err := writeRollups(ctx, tx, p.recs); err != nil {
 		return nil, err
 	}
 	return func(ctx context.Context) {
