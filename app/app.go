@@ -276,52 +276,50 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 	if a.Billing, err = newBillingService(a.db, cfg, log, a.Tenants, a.notices); err != nil {
 		return nil, err
 	}
-	// One router (filters, transformations) for ingest and for the
-	// operational events that the quota warner and attempt log emit.
+	// Operational events (ferry.*) are emitted as attempts are logged
+	// and mailed to the tenant's owners and admins. One router (filters,
+	// transformations) serves ingest and the operational events that the
+	// quota warner and attempt log emit.
 	router, err := delivery.NewRouter(routing.Config{}, routing.TransformConfig{}, log)
 	if err != nil {
+		return nil, err
+	}
+	a.attempts = attemptlog.New(a.db, attemptlog.Config{DisableAfter: cfg.scaled(attemptlog.DefaultDisableAfter), BatchSize: metrics.AttemptLogBatch,
+		FailingAfter: cfg.scaled(15 * time.Minute), Relay: a.relay, Notifier: a.notices, Router: router}, log)
+	// Pull queues log ended leases through the attempt log, in their own
+	// transactions; ingest wakes their long-polls in this process.
+	if a.Queues, err = queue.New(a.db, cipher, queue.Config{DatabaseURL: cfg.DatabaseURL, Policy: policy,
+		UserAgent: "Ferry/" + cfg.Version, Attempts: a.attempts, Leased: metrics.Stages.WithLabelValues(queue.StageLeased)}, log, nil); err != nil {
 		return nil, err
 	}
 	a.quota = delivery.NewQuotaWarner(a.db, billingLimits{a.Billing}, delivery.QuotaWarnerConfig{Relay: a.relay, Notifier: a.notices,
 		Router: router}, log, nil)
 	a.Delivery, err = delivery.NewService(a.db, cipher, a.relay, billingLimits{a.Billing}, delivery.Config{
 		AllowHTTP: cfg.AllowHTTPEndpoints, AddressPolicy: addressPolicy, RotationGrace: cfg.scaled(delivery.DefaultRotationGrace),
-		IngestBatch: metrics.IngestBatch, Observer: a.quota, Router: router,
+		IngestBatch: metrics.IngestBatch, Observer: a.quota, Router: router, Queues: a.Queues,
 	}, log, nil)
 	if err != nil {
 		return nil, err
 	}
-	if a.Queues, err = queue.New(a.db, cipher, queue.Config{DatabaseURL: cfg.DatabaseURL, Policy: policy,
-		UserAgent: "Ferry/" + cfg.Version}, log, nil); err != nil {
-		return nil, err
-	}
-	// Captures live as long as the longest plan keeps attempts; shorter
-	// plans are pruned per tenant.
-	maxRetentionDays, err := a.Billing.MaxRetentionDays(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if a.Inbound, err = inbound.New(inbound.Deps{DB: a.db, Sealer: cipher, Events: inboundEvents{a.Delivery},
-		Retention: billingLimits{a.Billing}}, inbound.Config{PublicURL: a.URL(),
-		MaxRetention: max(cfg.AttemptRetention, time.Duration(maxRetentionDays)*24*time.Hour)}, log, nil); err != nil {
-		return nil, err
-	}
-	registry.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "ferry_routing_filter_errors_total",
-		Help: "Endpoint filter evaluations that failed (counted as not matched, never failing ingest)."},
-		func() float64 { return float64(a.Delivery.FilterErrors()) }))
-	// Operational events (ferry.*) are emitted as attempts are logged
-	// and mailed to the tenant's owners and admins.
-	a.attempts = attemptlog.New(a.db, attemptlog.Config{DisableAfter: cfg.scaled(attemptlog.DefaultDisableAfter), BatchSize: metrics.AttemptLogBatch,
-		FailingAfter: cfg.scaled(15 * time.Minute), Relay: a.relay, Notifier: a.notices, Router: router}, log)
-	a.dispatcher = dispatch.NewDispatcher(a.db, cipher, egress.NewSender(addressPolicy, nil), a.writer, a.attempts, metrics,
-		dispatch.Config{Policy: policy, UserAgent: "Ferry/" + cfg.Version}, log, nil)
-	// Partitions hold attempts for the longest plan retention; billing
-	// prunes tenants on shorter plans.
+	// Attempts and captures are kept for the longest plan retention;
+	// tenants on shorter plans are pruned on their own.
 	retentionDays, err := a.Billing.MaxRetentionDays(ctx)
 	if err != nil {
 		return nil, err
 	}
 	retention := max(cfg.AttemptRetention, time.Duration(retentionDays)*24*time.Hour)
+	if a.Inbound, err = inbound.New(inbound.Deps{DB: a.db, Sealer: cipher, Events: inboundEvents{a.Delivery},
+		Retention: billingLimits{a.Billing}}, inbound.Config{PublicURL: a.URL(), MaxRetention: retention}, log, nil); err != nil {
+		return nil, err
+	}
+	registry.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "ferry_queue_waiting_consumers",
+		Help: "Pull-queue long-polls and streams of this process waiting for messages."},
+		func() float64 { return float64(a.Queues.Waiting()) }))
+	registry.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "ferry_routing_filter_errors_total",
+		Help: "Endpoint filter evaluations that failed (counted as not matched, never failing ingest)."},
+		func() float64 { return float64(a.Delivery.FilterErrors()) }))
+	a.dispatcher = dispatch.NewDispatcher(a.db, cipher, egress.NewSender(addressPolicy, nil), a.writer, a.attempts, metrics,
+		dispatch.Config{Policy: policy, UserAgent: "Ferry/" + cfg.Version}, log, nil)
 	a.partitions = attemptlog.NewPartitions(a.db, attemptlog.PartitionConfig{Retention: retention}, log, nil)
 	if err = a.partitions.Maintain(ctx); err != nil {
 		return nil, err

@@ -120,6 +120,7 @@ func (s *Service) ingestOne(ctx context.Context, tenantID uuid.UUID, in EventInp
 		ev.IdempotencyKey = key
 	}
 	var jobs []Job
+	var queues []uuid.UUID
 	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		if key != nil {
 			prior, found, err := claimIdempotencyKey(tx, tenantID, *key, now)
@@ -157,7 +158,7 @@ func (s *Service) ingestOne(ctx context.Context, tenantID uuid.UUID, in EventInp
 			return errIdempotencyRace
 		}
 		created = true
-		jobs, err = s.fanOut(tx, tenantID, ev, matches)
+		jobs, queues, err = s.fanOut(tx, tenantID, ev, matches)
 		return err
 	})
 	if err == errIdempotencyRace {
@@ -169,6 +170,7 @@ func (s *Service) ingestOne(ctx context.Context, tenantID uuid.UUID, in EventInp
 	if created {
 		s.accepted(tenantID)
 	}
+	s.wakeQueues(queues)
 	if len(jobs) > 0 {
 		s.relay.Enqueue(jobs)
 	}
@@ -202,10 +204,11 @@ func claimIdempotencyKey(tx *gorm.DB, tenantID uuid.UUID, key string, now time.T
 // subscribed to its type exactly or by a wildcard, filter accepting it),
 // in the caller's transaction, with an outbox row for each http endpoint
 // and the stored result of its transformation, if it has one; queue
-// endpoints get no outbox row (their consumers pull).
-func (s *Service) fanOut(tx *gorm.DB, tenantID uuid.UUID, ev Event, matches []batchMatch) ([]Job, error) {
+// endpoints get no outbox row (their consumers pull). It returns the jobs
+// to publish and the queue endpoints to wake once tx commits.
+func (s *Service) fanOut(tx *gorm.DB, tenantID uuid.UUID, ev Event, matches []batchMatch) ([]Job, []uuid.UUID, error) {
 	if len(matches) == 0 {
-		return nil, nil
+		return nil, nil, nil
 	}
 	var pushed []batchMatch
 	var queued queuedDeliveries
@@ -217,10 +220,10 @@ func (s *Service) fanOut(tx *gorm.DB, tenantID uuid.UUID, ev Event, matches []ba
 		}
 	}
 	if err := queued.insert(tx); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if len(pushed) == 0 {
-		return nil, nil
+		return nil, queued.endpoints, nil
 	}
 	jobs := make([]Job, len(pushed))
 	deliveryIDs := make([]uuid.UUID, len(pushed))
@@ -232,7 +235,7 @@ func (s *Service) fanOut(tx *gorm.DB, tenantID uuid.UUID, ev Event, matches []ba
 			Attempt: 1, Trigger: TriggerInitial, AcceptedAt: ev.CreatedAt, OutboxAt: ev.CreatedAt}
 		b, err := json.Marshal(jobs[i])
 		if err != nil {
-			return nil, fmt.Errorf("encode job: %w", err)
+			return nil, nil, fmt.Errorf("encode job: %w", err)
 		}
 		deliveryIDs[i], endpointIDs[i], payloads[i] = jobs[i].DeliveryID, m.EndpointID, string(b)
 		if m.Transformed != nil {
@@ -243,15 +246,15 @@ func (s *Service) fanOut(tx *gorm.DB, tenantID uuid.UUID, ev Event, matches []ba
 		SELECT d, ?, ?, e, ? FROM unnest(?::uuid[], ?::uuid[]) AS t(d, e)`,
 		tenantID, ev.ID, ev.CreatedAt, pgval.Array(deliveryIDs), pgval.Array(endpointIDs)).Error
 	if err != nil {
-		return nil, fmt.Errorf("insert deliveries: %w", err)
+		return nil, nil, fmt.Errorf("insert deliveries: %w", err)
 	}
 	if err := insertTransforms(tx, transforms); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := insertOutbox(tx, deliveryIDs, payloads, ev.CreatedAt); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return jobs, nil
+	return jobs, queued.endpoints, nil
 }
 
 // QueueChannel is the Postgres NOTIFY channel that says a queue endpoint

@@ -76,6 +76,7 @@ func (s *Service) commitBatch(ctx context.Context, batch []*ingestRequest) {
 		return
 	}
 	var jobs []Job
+	var queues []uuid.UUID
 	tenants, evs := make([]uuid.UUID, len(batch)), make([]Event, len(batch))
 	for i, r := range batch {
 		tenants[i], evs[i] = r.tenantID, r.ev
@@ -86,7 +87,7 @@ func (s *Service) commitBatch(ctx context.Context, batch []*ingestRequest) {
 		if err != nil {
 			return err
 		}
-		jobs, err = s.insertBatch(tctx, tx, batch, matches)
+		jobs, queues, err = s.insertBatch(tctx, tx, batch, matches)
 		return err
 	})
 	if err != nil {
@@ -97,6 +98,7 @@ func (s *Service) commitBatch(ctx context.Context, batch []*ingestRequest) {
 		}
 		return
 	}
+	s.wakeQueues(queues)
 	if len(jobs) > 0 {
 		s.relay.Enqueue(jobs)
 	}
@@ -108,9 +110,9 @@ func (s *Service) commitBatch(ctx context.Context, batch []*ingestRequest) {
 }
 
 // insertBatch writes the events of batch, their deliveries and outbox
-// rows in tx, and returns the jobs to publish. matches are the batch's
-// routes (route).
-func (s *Service) insertBatch(ctx context.Context, tx *gorm.DB, batch []*ingestRequest, matches []batchMatch) ([]Job, error) {
+// rows in tx, and returns the jobs to publish and the queue endpoints to
+// wake once tx commits. matches are the batch's routes (route).
+func (s *Service) insertBatch(ctx context.Context, tx *gorm.DB, batch []*ingestRequest, matches []batchMatch) ([]Job, []uuid.UUID, error) {
 	if s.limits != nil {
 		perTenant := map[uuid.UUID]int{}
 		for _, r := range batch {
@@ -119,7 +121,7 @@ func (s *Service) insertBatch(ctx context.Context, tx *gorm.DB, batch []*ingestR
 		meter := s.limits.Meter(dbtx.Wrap(tx))
 		for tenantID, n := range perTenant {
 			if err := meter.ConsumeEvents(ctx, tenantID, n); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 		}
 	}
@@ -134,10 +136,10 @@ func (s *Service) insertBatch(ctx context.Context, tx *gorm.DB, batch []*ingestR
 		SELECT i, t, ty, d::json, c FROM unnest(?::uuid[], ?::uuid[], ?::text[], ?::text[], ?::timestamptz[]) AS v(i, t, ty, d, c)`,
 		pgval.Array(ids), pgval.Array(tenants), pgval.Array(types), pgval.Array(data), pgval.Array(ats))
 	if res.Error != nil {
-		return nil, fmt.Errorf("insert events: %w", res.Error)
+		return nil, nil, fmt.Errorf("insert events: %w", res.Error)
 	}
 	if res.RowsAffected != int64(n) {
-		return nil, fmt.Errorf("insert events: %d of %d rows", res.RowsAffected, n)
+		return nil, nil, fmt.Errorf("insert events: %d of %d rows", res.RowsAffected, n)
 	}
 
 	// Queue endpoints' deliveries wait for their consumers: no job.
@@ -152,11 +154,11 @@ func (s *Service) insertBatch(ctx context.Context, tx *gorm.DB, batch []*ingestR
 		}
 	}
 	if err := queued.insert(tx); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	matches = pushed
 	if len(matches) == 0 {
-		return nil, nil
+		return nil, queued.endpoints, nil
 	}
 	m := len(matches)
 	jobs := make([]Job, m)
@@ -170,7 +172,7 @@ func (s *Service) insertBatch(ctx context.Context, tx *gorm.DB, batch []*ingestR
 			Attempt: 1, Trigger: TriggerInitial, AcceptedAt: r.ev.CreatedAt, OutboxAt: r.ev.CreatedAt}
 		b, err := json.Marshal(jobs[k])
 		if err != nil {
-			return nil, fmt.Errorf("encode job: %w", err)
+			return nil, nil, fmt.Errorf("encode job: %w", err)
 		}
 		dIDs[k], dTenants[k], dEvents[k], dEndpoints[k] = jobs[k].DeliveryID, r.tenantID, r.ev.ID, match.EndpointID
 		payloads[k], dAts[k] = string(b), r.ev.CreatedAt
@@ -182,16 +184,16 @@ func (s *Service) insertBatch(ctx context.Context, tx *gorm.DB, batch []*ingestR
 		SELECT * FROM unnest(?::uuid[], ?::uuid[], ?::uuid[], ?::uuid[], ?::timestamptz[])`,
 		pgval.Array(dIDs), pgval.Array(dTenants), pgval.Array(dEvents), pgval.Array(dEndpoints), pgval.Array(dAts)).Error
 	if err != nil {
-		return nil, fmt.Errorf("insert deliveries: %w", err)
+		return nil, nil, fmt.Errorf("insert deliveries: %w", err)
 	}
 	if err := insertTransforms(tx, transforms); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	err = tx.Exec(`INSERT INTO outbox (delivery_id, job, created_at)
 		SELECT d, j::jsonb, c FROM unnest(?::uuid[], ?::text[], ?::timestamptz[]) AS t(d, j, c)`,
 		pgval.Array(dIDs), pgval.Array(payloads), pgval.Array(dAts)).Error
 	if err != nil {
-		return nil, fmt.Errorf("insert outbox: %w", err)
+		return nil, nil, fmt.Errorf("insert outbox: %w", err)
 	}
-	return jobs, nil
+	return jobs, queued.endpoints, nil
 }

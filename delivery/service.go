@@ -38,6 +38,18 @@ type Config struct {
 	// with the defaults. app shares one with the operational-event
 	// emitters.
 	Router *Router
+	// Queues, if set, hears which queue endpoints got messages as soon as
+	// an ingest commits, so long-polls in this process wake without the
+	// NOTIFY round trip through Postgres (which still wakes the others).
+	Queues QueueWaker
+}
+
+// QueueWaker wakes the long-polls waiting on queue endpoints; the pull
+// queue service satisfies it.
+type QueueWaker interface {
+	// WakeQueues says that the queue endpoints got messages that are
+	// committed now. It must not block.
+	WakeQueues(endpointIDs []uuid.UUID)
 }
 
 // DefaultRotationGrace is how long a rotated-out signing secret keeps
@@ -119,6 +131,13 @@ func NewService(db *gorm.DB, cipher *Cipher, relay Enqueuer, limits Limits, cfg 
 	s := &Service{db: db, cipher: cipher, relay: relay, limits: limits, cfg: cfg, log: log, now: now, router: router}
 	s.ingest = batch.New(maxIngestBatch, maxIngestCommitters, s.commitBatch)
 	return s, nil
+}
+
+// wakeQueues tells the waker, if any, that queues got committed messages.
+func (s *Service) wakeQueues(endpointIDs []uuid.UUID) {
+	if s.cfg.Queues != nil && len(endpointIDs) > 0 {
+		s.cfg.Queues.WakeQueues(endpointIDs)
+	}
 }
 
 // accepted tells the observer, if any, that tenantID's events committed.

@@ -69,12 +69,13 @@ func (s *Service) IngestInTx(ctx context.Context, tx dbtx.Tx, tenantID uuid.UUID
 		ev.ID, tenantID, in.ContentType, body).Error; err != nil {
 		return Event{}, nil, fmt.Errorf("insert raw body: %w", err)
 	}
-	jobs, err := s.fanOut(db, tenantID, ev, matches)
+	jobs, queues, err := s.fanOut(db, tenantID, ev, matches)
 	if err != nil {
 		return Event{}, nil, err
 	}
 	return ev, func() {
 		s.accepted(tenantID)
+		s.wakeQueues(queues)
 		if len(jobs) > 0 {
 			s.relay.Enqueue(jobs)
 		}
@@ -120,7 +121,7 @@ func (s *Service) IngestBatchInTx(ctx context.Context, tx dbtx.Tx, items []Sourc
 	if err != nil {
 		return nil, nil, err
 	}
-	jobs, err := s.insertBatch(ctx, db, batch, matches)
+	jobs, queues, err := s.insertBatch(ctx, db, batch, matches)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -133,6 +134,7 @@ func (s *Service) IngestBatchInTx(ctx context.Context, tx dbtx.Tx, items []Sourc
 		for _, t := range tenants {
 			s.accepted(t)
 		}
+		s.wakeQueues(queues)
 		if len(jobs) > 0 {
 			s.relay.Enqueue(jobs)
 		}

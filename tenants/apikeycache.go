@@ -4,6 +4,8 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+
+	"github.com/ferry-dev/ferry/internal/ttlcache"
 )
 
 // apiKeyCache remembers keys that authenticated, for a short TTL, so that
@@ -13,7 +15,7 @@ import (
 // at once; one revoked through another replica stops working here within
 // the TTL.
 type apiKeyCache struct {
-	keys *ttlCache[[32]byte, cachedKey]
+	keys *ttlcache.Cache[[32]byte, cachedKey]
 }
 
 type cachedKey struct {
@@ -23,21 +25,21 @@ type cachedKey struct {
 }
 
 func newAPIKeyCache(ttl time.Duration, max int) *apiKeyCache {
-	return &apiKeyCache{keys: newTTLCache[[32]byte, cachedKey](ttl, max)}
+	return &apiKeyCache{keys: ttlcache.New[[32]byte, cachedKey](ttl, max)}
 }
 
 // get returns the cached key for hash if it is fresh at now.
 func (c *apiKeyCache) get(hash [32]byte, now time.Time) (cachedKey, bool) {
-	return c.keys.get(hash, now)
+	return c.keys.Get(hash, now)
 }
 
 // put remembers a key that authenticated; its freshness counts from when
 // it was loaded from Postgres.
 func (c *apiKeyCache) put(hash [32]byte, e cachedKey) {
-	c.keys.put(hash, e, e.loadedAt)
+	c.keys.Put(hash, e, e.loadedAt)
 }
 
 // forget drops the key with id (after a revocation).
 func (c *apiKeyCache) forget(id uuid.UUID) {
-	c.keys.forget([32]byte{}, func(_ [32]byte, e cachedKey) bool { return e.principal.KeyID == id })
+	c.keys.Forget([32]byte{}, func(_ [32]byte, e cachedKey) bool { return e.principal.KeyID == id })
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/ferry-dev/ferry"
+	"github.com/ferry-dev/ferry/internal/ttlcache"
 )
 
 // sessionRow is a row of sessions: the server-side half of a session
@@ -29,7 +30,7 @@ func (sessionRow) TableName() string { return "sessions" }
 // once, and a revocation through another replica takes effect here within
 // the TTL.
 type sessionCache struct {
-	sessions *ttlCache[uuid.UUID, cachedSession]
+	sessions *ttlcache.Cache[uuid.UUID, cachedSession]
 }
 
 type cachedSession struct {
@@ -38,22 +39,22 @@ type cachedSession struct {
 }
 
 func newSessionCache(ttl time.Duration, max int) *sessionCache {
-	return &sessionCache{sessions: newTTLCache[uuid.UUID, cachedSession](ttl, max)}
+	return &sessionCache{sessions: ttlcache.New[uuid.UUID, cachedSession](ttl, max)}
 }
 
 // live reports whether session id was found live within the TTL and has
 // not expired since.
 func (c *sessionCache) live(id uuid.UUID, now time.Time) bool {
-	e, ok := c.sessions.get(id, now)
+	e, ok := c.sessions.Get(id, now)
 	if ok && !now.Before(e.expires) {
-		c.sessions.forget(id, nil)
+		c.sessions.Forget(id, nil)
 		return false
 	}
 	return ok
 }
 
 func (c *sessionCache) put(id uuid.UUID, e cachedSession, loadedAt time.Time) {
-	c.sessions.put(id, e, loadedAt)
+	c.sessions.Put(id, e, loadedAt)
 }
 
 // forget drops one session, or with a subject every session of it but keep.
@@ -62,7 +63,7 @@ func (c *sessionCache) forget(id, subject, keep uuid.UUID) {
 	if subject != uuid.Nil {
 		match = func(k uuid.UUID, e cachedSession) bool { return e.subject == subject && k != keep }
 	}
-	c.sessions.forget(id, match)
+	c.sessions.Forget(id, match)
 }
 
 // StartSession records a new server-side session for p (a user or staff

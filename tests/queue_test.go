@@ -230,6 +230,79 @@ func TestQueues(t *testing.T) {
 		}
 	})
 
+	t.Run("settling feeds endpoint stats", func(t *testing.T) {
+		t.Parallel()
+		q := createQueue(t, api, "q.stats", nil)
+		for i := range 3 {
+			sendEvent(t, api, "q.stats", i)
+		}
+		m := pull(t, api, q.ID, map[string]any{"max": 3})
+		if len(m) != 3 {
+			t.Fatalf("pulled %d", len(m))
+		}
+		settle(t, api, q.ID, "ack", nil, m[0].Receipt)
+		settle(t, api, q.ID, "reject", map[string]any{"reason": "bad"}, m[1].Receipt)
+		settle(t, api, q.ID, "nack", map[string]any{"delay_seconds": 0}, m[2].Receipt)
+		again := pull(t, api, q.ID, map[string]any{"wait_seconds": 5, "visibility_seconds": 1})
+		if len(again) != 1 || again[0].Attempt != 2 {
+			t.Fatalf("after the nack: %+v", again)
+		}
+		var last []queueMessage
+		testenv.Eventually(t, 10*time.Second, func() bool {
+			last = pull(t, api, q.ID, map[string]any{"wait_seconds": 1})
+			return len(last) == 1
+		}, "the expired lease did not come back")
+		if last[0].Attempt != 3 {
+			t.Fatalf("after the expiry: attempt %d, want 3", last[0].Attempt)
+		}
+		settle(t, api, q.ID, "ack", nil, last[0].Receipt)
+		// Five attempts: two acks (successes), a reject (dropped), a nack
+		// and an expiry (retries); three deliveries ended, two of them
+		// succeeded.
+		var st struct {
+			Attempts       int64            `json:"attempts"`
+			AttemptsFailed int64            `json:"attempts_failed"`
+			Succeeded      int64            `json:"succeeded"`
+			Failed         int64            `json:"failed"`
+			SuccessRate    *float64         `json:"success_rate"`
+			ByErrorClass   map[string]int64 `json:"by_error_class"`
+			LastSuccessAt  *time.Time       `json:"last_success_at"`
+			Backlog        struct {
+				Pending  int64 `json:"pending"`
+				Retrying int64 `json:"retrying"`
+			} `json:"backlog"`
+		}
+		api.must(200, "GET", "/endpoints/"+q.ID+"/stats?window=1h", nil, &st)
+		if st.Attempts != 5 || st.AttemptsFailed != 3 || st.Succeeded != 2 || st.Failed != 1 ||
+			st.SuccessRate == nil || fmt.Sprintf("%.4f", *st.SuccessRate) != "0.6667" || st.LastSuccessAt == nil ||
+			fmt.Sprint(st.ByErrorClass) != "map[nack:1 rejected:1 timeout:1]" || st.Backlog.Pending != 0 || st.Backlog.Retrying != 0 {
+			t.Errorf("stats: %+v, want 5 attempts (3 failed), 2 succeeded, 1 failed, rate 0.6667, nack/rejected/timeout 1 each, no backlog", st)
+		}
+	})
+
+	t.Run("a rotated secret signs the next pull", func(t *testing.T) {
+		t.Parallel()
+		q := createQueue(t, api, "q.rotate", nil)
+		sendEvent(t, api, "q.rotate", 1)
+		m := pull(t, api, q.ID, nil)
+		verifyMessage(t, m[0], q.Secret)
+		settle(t, api, q.ID, "ack", nil, m[0].Receipt)
+		var rotated struct {
+			Secret string `json:"secret"`
+		}
+		api.must(200, "POST", "/endpoints/"+q.ID+"/secret/rotate", nil, &rotated)
+		sendEvent(t, api, "q.rotate", 2)
+		m = pull(t, api, q.ID, map[string]any{"wait_seconds": 5})
+		if len(m) != 1 {
+			t.Fatalf("pulled %d", len(m))
+		}
+		// Signed with both during the grace period: the new secret verifies
+		// at once, the old one still does.
+		verifyMessage(t, m[0], rotated.Secret)
+		verifyMessage(t, m[0], q.Secret)
+		settle(t, api, q.ID, "ack", nil, m[0].Receipt)
+	})
+
 	t.Run("ordered queue", func(t *testing.T) {
 		t.Parallel()
 		q := createQueue(t, api, "q.ordered", map[string]any{"max_in_flight": 1})

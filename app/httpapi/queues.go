@@ -106,7 +106,15 @@ func (s *server) queuePull(c *fiber.Ctx) error {
 			return err
 		}
 	}
-	msgs, err := s.Queues.Pull(c.UserContext(), principal(c).TenantID, id, in)
+	ctx := c.UserContext()
+	if in.WaitSeconds != nil && *in.WaitSeconds > 0 {
+		// A long-poll whose client hangs up leases nothing more, and
+		// hands back what it leased meanwhile.
+		var stop func()
+		ctx, stop = watchClient(ctx, c.Context().Conn())
+		defer stop()
+	}
+	msgs, err := s.Queues.Pull(ctx, principal(c).TenantID, id, in)
 	if err != nil {
 		return err
 	}
@@ -176,8 +184,10 @@ func (s *server) queueStats(c *fiber.Ctx) error {
 // queueStream serves Server-Sent Events: each leased message is an
 // "event: message" whose data is the message as pull returns it; a
 // comment line keeps the connection alive while the queue is empty. The
-// stream ends when the client goes away or Ferry shuts down; a message
-// leased but not written returns when its lease runs out.
+// stream ends when the client goes away or Ferry shuts down. A client
+// that hangs up gets nothing more leased; a message leased but not
+// written goes back to the queue at once (one written into the socket
+// just before the client vanished returns when its lease runs out).
 func (s *server) queueStream(c *fiber.Ctx) error {
 	id, err := queueID(c)
 	if err != nil {
@@ -197,15 +207,18 @@ func (s *server) queueStream(c *fiber.Ctx) error {
 	c.Set(fiber.HeaderCacheControl, "no-cache")
 	c.Set("X-Accel-Buffering", "no")
 	// The fiber.Ctx is not valid once the handler returns: the writer
-	// runs on its own context, ended when the queue service stops.
+	// runs on its own context, ended when the client hangs up or the
+	// queue service stops. The connection stays valid while the writer
+	// runs.
 	done := s.Queues.Done()
+	conn := c.Context().Conn()
 	c.Context().SetBodyStreamWriter(func(w *bufio.Writer) {
-		ctx, cancel := context.WithCancel(context.Background())
-		defer cancel()
+		ctx, stop := watchClient(context.Background(), conn)
+		defer stop()
 		go func() {
 			select {
 			case <-done:
-				cancel()
+				stop()
 			case <-ctx.Done():
 			}
 		}()
@@ -219,26 +232,34 @@ func (s *server) queueStream(c *fiber.Ctx) error {
 				_ = w.Flush()
 				return
 			}
-			if len(msgs) == 0 {
-				if _, err := w.WriteString(": keep-alive\n\n"); err != nil {
-					return
-				}
-			}
-			for _, m := range msgs {
-				b, err := json.Marshal(m)
-				if err != nil {
-					return
-				}
-				if _, err := w.WriteString("event: message\ndata: " + string(b) + "\n\n"); err != nil {
-					return
-				}
-			}
-			if err := w.Flush(); err != nil {
+			if !writeEvents(w, msgs) {
+				// Leased but not delivered: back to the queue at once.
+				stream.Unsent(context.Background())
 				return
 			}
 		}
 	})
 	return nil
+}
+
+// writeEvents writes msgs as SSE message events, or a keep-alive comment
+// when there are none, and flushes; false means the client is gone.
+func writeEvents(w *bufio.Writer, msgs []queue.Message) bool {
+	if len(msgs) == 0 {
+		if _, err := w.WriteString(": keep-alive\n\n"); err != nil {
+			return false
+		}
+	}
+	for _, m := range msgs {
+		b, err := json.Marshal(m)
+		if err != nil {
+			return false
+		}
+		if _, err := w.WriteString("event: message\ndata: " + string(b) + "\n\n"); err != nil {
+			return false
+		}
+	}
+	return w.Flush() == nil
 }
 
 // consumerTokenCreated answers POST /endpoints/{id}/consumer-tokens.

@@ -174,45 +174,21 @@ var attemptCopyColumns = []string{"id", "tenant_id", "delivery_id", "event_id", 
 	"response_body_truncated"}
 
 func (l *Log) write(ctx context.Context, batch []pendingRecord) error {
-	rows := make([][]any, len(batch))
-	// The latest attempt of each delivery in the batch decides its state.
-	latest := make(map[uuid.UUID]Record, len(batch))
-	var failed, succeeded []uuid.UUID
+	recs := make([]Record, len(batch))
 	for i, p := range batch {
-		r := p.rec
-		reqHeaders, err := json.Marshal(storableHeaders(r.RequestHeaders))
-		if err != nil {
-			return fmt.Errorf("encode request headers: %w", err)
-		}
-		var respHeaders []byte
-		if r.ResponseHeaders != nil {
-			if respHeaders, err = json.Marshal(storableHeaders(r.ResponseHeaders)); err != nil {
-				return fmt.Errorf("encode response headers: %w", err)
-			}
-		}
-		// UUIDs as [16]byte: pgx encodes those directly (see pgArray).
-		rows[i] = []any{[16]byte(r.ID), [16]byte(r.TenantID), [16]byte(r.DeliveryID), [16]byte(r.EventID), [16]byte(r.EndpointID), r.AttemptNumber,
-			string(r.Trigger), pgval.Text([]byte(r.Actor)), r.StartedAt, r.DurationMs, string(reqHeaders), r.ResponseStatus,
-			nullableJSON(respHeaders), pgval.Text([]byte(r.ResponseBody)), r.ErrorClass, pgval.Text([]byte(r.ErrorMessage)), string(r.Outcome), r.NextAttemptAt,
-			r.ResponseHeadersTruncated, r.ResponseBodyTruncated}
-		if prev, ok := latest[r.DeliveryID]; !ok || prev.AttemptNumber < r.AttemptNumber {
-			latest[r.DeliveryID] = r
-		}
-		if !delivery.AboutReceiver(r.ErrorClass) {
-			// Dropped by the endpoint's transformation: no request made.
-		} else if r.Outcome == delivery.OutcomeSuccess {
-			succeeded = append(succeeded, r.EndpointID)
-		} else {
-			failed = append(failed, r.EndpointID)
-		}
+		recs[i] = p.rec
 	}
-	ids := make([][16]byte, 0, len(latest))
-	statuses := make([]string, 0, len(latest))
-	numbers := make([]int32, 0, len(latest))
-	firsts := make([]time.Time, 0, len(latest))
-	starts := make([]time.Time, 0, len(latest))
-	nexts := make([]*time.Time, 0, len(latest))
-	for _, r := range latest {
+	prep, err := prepare(recs)
+	if err != nil {
+		return err
+	}
+	ids := make([][16]byte, 0, len(prep.latest))
+	statuses := make([]string, 0, len(prep.latest))
+	numbers := make([]int32, 0, len(prep.latest))
+	firsts := make([]time.Time, 0, len(prep.latest))
+	starts := make([]time.Time, 0, len(prep.latest))
+	nexts := make([]*time.Time, 0, len(prep.latest))
+	for _, r := range prep.latest {
 		ids = append(ids, r.DeliveryID)
 		statuses = append(statuses, string(r.Status))
 		numbers = append(numbers, int32(r.AttemptNumber))
@@ -222,13 +198,12 @@ func (l *Log) write(ctx context.Context, batch []pendingRecord) error {
 	}
 	now := l.cfg.Now().UTC()
 
-	var emitted []delivery.OperationalEvent
-	var jobs []delivery.Job
+	var after func(context.Context)
 	// pgx directly: COPY is an order of magnitude faster than INSERT here.
-	err := pgval.WithConn(ctx, l.db, func(pc *pgx.Conn) error {
+	err = pgval.WithConn(ctx, l.db, func(pc *pgx.Conn) error {
 		return pgx.BeginFunc(ctx, pc, func(tx pgx.Tx) error {
-			if _, err := tx.CopyFrom(ctx, pgx.Identifier{"attempts"}, attemptCopyColumns, pgx.CopyFromRows(rows)); err != nil {
-				return fmt.Errorf("copy attempts: %w", err)
+			if err := prep.copy(ctx, tx); err != nil {
+				return err
 			}
 			// attempt_count only moves forward: a late write of an older
 			// attempt must not undo a newer one.
@@ -241,36 +216,126 @@ func (l *Log) write(ctx context.Context, batch []pendingRecord) error {
 				ids, statuses, numbers, firsts, starts, nexts, now); err != nil {
 				return fmt.Errorf("update deliveries: %w", err)
 			}
-			if err := writeRollups(ctx, tx, batch); err != nil {
-				return err
-			}
-			ops, err := l.trackHealth(ctx, tx, succeeded, failed, now)
-			if err != nil {
-				return err
-			}
-			exhausted, err := exhaustedEvents(ctx, tx, latest)
-			if err != nil {
-				return err
-			}
-			emitted, jobs, err = delivery.EmitOperational(ctx, tx, l.cfg.Router, append(ops, exhausted...), now)
+			var err error
+			after, err = l.account(ctx, tx, prep, now)
 			return err
 		})
 	})
 	if err != nil {
 		return err
 	}
-	if len(jobs) > 0 && l.cfg.Relay != nil {
-		l.cfg.Relay.Enqueue(jobs)
+	after(ctx)
+	return nil
+}
+
+// RecordTx logs attempts whose deliveries the caller advances itself, in
+// tx, the caller's open transaction: pull queues settle leases this way,
+// so that the row and its attempt never disagree. Like the batches of
+// Run, it COPYs the attempts and, in the same transaction, adds them to
+// the endpoint stats rollups, tracks endpoint health and emits the
+// operational events that follow. Call after once tx has committed: it
+// hands the events' deliveries to the relay and tells the notifier.
+// Errors: wrapped database errors.
+func (l *Log) RecordTx(ctx context.Context, tx pgx.Tx, recs []Record) (after func(context.Context), err error) {
+	if len(recs) == 0 {
+		return func(context.Context) {}, nil
 	}
-	for _, ev := range emitted {
-		l.cfg.Notifier.OperationalEvent(ctx, ev)
+	prep, err := prepare(recs)
+	if err != nil {
+		return nil, err
+	}
+	if err := prep.copy(ctx, tx); err != nil {
+		return nil, err
+	}
+	return l.account(ctx, tx, prep, l.cfg.Now().UTC())
+}
+
+// prepared is a batch of attempts ready to COPY, with what the rest of
+// its transaction needs to know of it.
+type prepared struct {
+	recs []Record
+	rows [][]any
+	// latest is each delivery's latest attempt in the batch, which
+	// decides its state.
+	latest            map[uuid.UUID]Record
+	succeeded, failed []uuid.UUID // endpoints, per attempt
+}
+
+func prepare(recs []Record) (prepared, error) {
+	p := prepared{recs: recs, rows: make([][]any, len(recs)), latest: make(map[uuid.UUID]Record, len(recs))}
+	for i, r := range recs {
+		reqHeaders, err := json.Marshal(storableHeaders(r.RequestHeaders))
+		if err != nil {
+			return prepared{}, fmt.Errorf("encode request headers: %w", err)
+		}
+		var respHeaders []byte
+		if r.ResponseHeaders != nil {
+			if respHeaders, err = json.Marshal(storableHeaders(r.ResponseHeaders)); err != nil {
+				return prepared{}, fmt.Errorf("encode response headers: %w", err)
+			}
+		}
+		// UUIDs as [16]byte: pgx encodes those directly (see pgArray).
+		p.rows[i] = []any{[16]byte(r.ID), [16]byte(r.TenantID), [16]byte(r.DeliveryID), [16]byte(r.EventID), [16]byte(r.EndpointID), r.AttemptNumber,
+			string(r.Trigger), pgval.Text([]byte(r.Actor)), r.StartedAt, r.DurationMs, string(reqHeaders), r.ResponseStatus,
+			nullableJSON(respHeaders), pgval.Text([]byte(r.ResponseBody)), r.ErrorClass, pgval.Text([]byte(r.ErrorMessage)), string(r.Outcome), r.NextAttemptAt,
+			r.ResponseHeadersTruncated, r.ResponseBodyTruncated}
+		if prev, ok := p.latest[r.DeliveryID]; !ok || prev.AttemptNumber < r.AttemptNumber {
+			p.latest[r.DeliveryID] = r
+		}
+		if !delivery.AboutReceiver(r.ErrorClass) {
+			// Dropped by the endpoint's transformation: no request made.
+		} else if r.Outcome == delivery.OutcomeSuccess {
+			p.succeeded = append(p.succeeded, r.EndpointID)
+		} else {
+			p.failed = append(p.failed, r.EndpointID)
+		}
+	}
+	return p, nil
+}
+
+func (p prepared) copy(ctx context.Context, tx pgx.Tx) error {
+	if _, err := tx.CopyFrom(ctx, pgx.Identifier{"attempts"}, attemptCopyColumns, pgx.CopyFromRows(p.rows)); err != nil {
+		return fmt.Errorf("copy attempts: %w", err)
 	}
 	return nil
 }
 
+// account does, in tx, what logged attempts lead to beyond their rows:
+// the stats rollups, endpoint health and operational events. It returns
+// what to do once tx has committed.
+func (l *Log) account(ctx context.Context, tx pgx.Tx, p prepared, now time.Time) (func(context.Context), error) {
+	ops, err := l.trackHealth(ctx, tx, p.succeeded, p.failed, now)
+	if err != nil {
+		return nil, err
+	}
+	exhausted, err := exhaustedEvents(ctx, tx, p.latest)
+	if err != nil {
+		return nil, err
+	}
+	emitted, jobs, err := delivery.EmitOperational(ctx, tx, l.cfg.Router, append(ops, exhausted...), now)
+	if err != nil {
+		return nil, err
+	}
+	// The rollup upsert last: every transaction logging attempts of one
+	// endpoint in the same hour updates the same row, so its lock should
+	// be held for the commit only (a busy pull queue settles many small
+	// batches at once).
+	if err := writeRollups(ctx, tx, p.recs); err != nil {
+		return nil, err
+	}
+	return func(ctx context.Context) {
+		if len(jobs) > 0 && l.cfg.Relay != nil {
+			l.cfg.Relay.Enqueue(jobs)
+		}
+		for _, ev := range emitted {
+			l.cfg.Notifier.OperationalEvent(ctx, ev)
+		}
+	}, nil
+}
+
 // trackHealth clears failing_since on success, starts it on failure, and
-// disables an endpoint that has failed for DisableAfter (README, Delivery
-// guarantees: Endpoint health). It returns the operational events of the
+// disables an http endpoint that has failed for DisableAfter (README,
+// Delivery guarantees: Endpoint health; never a queue endpoint). It returns the operational events of the
 // transitions it made: failing (every attempt failed for FailingAfter; once
 // per failing period), disabled, and recovered (a success ending a period
 // that was reported failing).
@@ -320,9 +385,13 @@ func (l *Log) trackHealth(ctx context.Context, tx pgx.Tx, succeeded, failed []uu
 		return nil, fmt.Errorf("report endpoint failing: %w", err)
 	}
 	ops = append(ops, failing...)
+	// Queue endpoints are never disabled: their failures are the
+	// consumer's nacks, rejects and expired leases, which cost Ferry no
+	// sending, and disabling would stop new events reaching a consumer
+	// that is still pulling (docs/contract.md#pull-queues).
 	rows, err = tx.Query(ctx, `UPDATE endpoints SET enabled = false, updated_at = $2,
 		disabled_reason = 'disabled automatically: every delivery failed since ' || to_char(failing_since AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
-		WHERE id = ANY($1) AND enabled AND failing_since < $3
+		WHERE id = ANY($1) AND enabled AND failing_since < $3 AND kind <> 'queue'
 		RETURNING id, tenant_id, url, failing_since, false, disabled_reason`, pgval.Array(failed), now, now.Add(-l.cfg.DisableAfter))
 	if err != nil {
 		return nil, fmt.Errorf("disable failing endpoints: %w", err)

@@ -50,10 +50,9 @@ func errorClass(r Record) string {
 
 // rollUp sums the batch per (endpoint, hour), sorted by key so concurrent
 // batches of several processes lock rows in the same order.
-func rollUp(batch []pendingRecord) ([]rollupKey, map[rollupKey]*rollup) {
+func rollUp(batch []Record) ([]rollupKey, map[rollupKey]*rollup) {
 	sums := map[rollupKey]*rollup{}
-	for _, p := range batch {
-		r := p.rec
+	for _, r := range batch {
 		k := rollupKey{endpoint: r.EndpointID, hour: r.StartedAt.UTC().Truncate(time.Hour)}
 		s := sums[k]
 		if s == nil {
@@ -95,7 +94,7 @@ func rollUp(batch []pendingRecord) ([]rollupKey, map[rollupKey]*rollup) {
 
 // writeRollups adds the batch to the hourly rollups: one UPSERT for the
 // whole batch, one row per (endpoint, hour).
-func writeRollups(ctx context.Context, tx pgx.Tx, batch []pendingRecord) error {
+func writeRollups(ctx context.Context, tx pgx.Tx, batch []Record) error {
 	keys, sums := rollUp(batch)
 	n := len(keys)
 	endpoints, tenants := make([]uuid.UUID, n), make([]uuid.UUID, n)

@@ -1,14 +1,16 @@
 package queue
 
 import (
+	"context"
 	"fmt"
+	"net/http"
 	"time"
 
 	"github.com/google/uuid"
-	"gorm.io/gorm"
+	"github.com/jackc/pgx/v5"
 
 	"github.com/ferry-dev/ferry/delivery"
-	"github.com/ferry-dev/ferry/delivery/internal/pgval"
+	"github.com/ferry-dev/ferry/delivery/attemptlog"
 )
 
 // Error classes of queue attempts that did not succeed.
@@ -18,6 +20,18 @@ const (
 	classRejected = "rejected" // the consumer rejected the message
 )
 
+// timeoutMessage is the error message of an expired lease's attempt.
+const timeoutMessage = "the lease ran out before the message was acked"
+
+// AttemptLog logs ended leases inside the transaction that settles them,
+// with everything a push attempt leads to: the endpoint stats rollups,
+// endpoint health and operational events. attemptlog.Log satisfies it.
+type AttemptLog interface {
+	// RecordTx logs recs in tx; the caller runs after once tx has
+	// committed. Errors: wrapped database errors.
+	RecordTx(ctx context.Context, tx pgx.Tx, recs []attemptlog.Record) (after func(context.Context), err error)
+}
+
 // attempt is one ended lease, as the attempt log stores it.
 type attempt struct {
 	tenantID, deliveryID, eventID, endpointID uuid.UUID
@@ -25,8 +39,24 @@ type attempt struct {
 	trigger                                   delivery.Trigger
 	startedAt, endedAt                        time.Time
 	outcome                                   delivery.Outcome
-	errorClass, errorMessage                  string
-	next                                      *time.Time
+	// status is the delivery's status after this attempt.
+	status delivery.Status
+	// firstAttemptAt is the delivery's first lease (nil: this one).
+	firstAttemptAt           *time.Time
+	errorClass, errorMessage string
+	next                     *time.Time
+}
+
+func (a attempt) record() attemptlog.Record {
+	first := a.startedAt
+	if a.firstAttemptAt != nil {
+		first = *a.firstAttemptAt
+	}
+	return attemptlog.Record{TenantID: a.tenantID, Status: a.status, FirstAttemptAt: first, Attempt: delivery.Attempt{
+		ID: uuid.New(), DeliveryID: a.deliveryID, EventID: a.eventID, EndpointID: a.endpointID, AttemptNumber: a.number,
+		Trigger: a.trigger, StartedAt: a.startedAt, DurationMs: int(max(0, a.endedAt.Sub(a.startedAt).Milliseconds())),
+		RequestHeaders: http.Header{}, ErrorClass: a.errorClass, ErrorMessage: a.errorMessage, Outcome: a.outcome,
+		NextAttemptAt: a.next}}
 }
 
 // triggerOf says why lease number n of a delivery in status was made:
@@ -43,35 +73,20 @@ func triggerOf(status delivery.Status, n int) delivery.Trigger {
 	}
 }
 
-// insertAttempts logs ended leases in tx, with the row changes they go
-// with. A multi-row INSERT rather than the attempt log's batched COPY:
-// the attempt must commit or roll back with the settle.
-func insertAttempts(tx *gorm.DB, as []attempt) error {
+// recordAttempts logs ended leases in tx, with the row changes they go
+// with: the attempt must commit or roll back with the settle. The caller
+// runs after once tx has committed.
+func (s *Service) recordAttempts(ctx context.Context, tx pgx.Tx, as []attempt) (after func(context.Context), err error) {
 	if len(as) == 0 {
-		return nil
+		return func(context.Context) {}, nil
 	}
-	n := len(as)
-	ids, tenants, deliveries, events, endpoints := make([]uuid.UUID, n), make([]uuid.UUID, n), make([]uuid.UUID, n), make([]uuid.UUID, n), make([]uuid.UUID, n)
-	numbers, durations := make([]int32, n), make([]int32, n)
-	triggers, outcomes, classes, messages := make([]string, n), make([]string, n), make([]string, n), make([]string, n)
-	starts := make([]time.Time, n)
-	nexts := make([]*time.Time, n)
+	recs := make([]attemptlog.Record, len(as))
 	for i, a := range as {
-		ids[i], tenants[i], deliveries[i], events[i], endpoints[i] = uuid.New(), a.tenantID, a.deliveryID, a.eventID, a.endpointID
-		numbers[i], durations[i] = int32(a.number), int32(max(0, a.endedAt.Sub(a.startedAt).Milliseconds()))
-		triggers[i], outcomes[i], classes[i], messages[i] = string(a.trigger), string(a.outcome), a.errorClass, a.errorMessage
-		starts[i], nexts[i] = a.startedAt, a.next
+		recs[i] = a.record()
 	}
-	err := tx.Exec(`INSERT INTO attempts (id, tenant_id, delivery_id, event_id, endpoint_id, attempt_number, trigger,
-			started_at, duration_ms, request_headers, error_class, error_message, outcome, next_attempt_at)
-		SELECT i, t, d, e, p, n, tr, s, du, '{}'::jsonb, c, m, o, nx
-		FROM unnest(?::uuid[], ?::uuid[], ?::uuid[], ?::uuid[], ?::uuid[], ?::int[], ?::text[], ?::timestamptz[], ?::int[],
-			?::text[], ?::text[], ?::text[], ?::timestamptz[]) AS v(i, t, d, e, p, n, tr, s, du, c, m, o, nx)`,
-		pgval.Array(ids), pgval.Array(tenants), pgval.Array(deliveries), pgval.Array(events), pgval.Array(endpoints),
-		pgval.Array(numbers), pgval.Array(triggers), pgval.Array(starts), pgval.Array(durations),
-		pgval.Array(classes), pgval.Array(messages), pgval.Array(outcomes), pgval.Array(nexts)).Error
+	after, err = s.cfg.Attempts.RecordTx(ctx, tx, recs)
 	if err != nil {
-		return fmt.Errorf("insert queue attempts: %w", err)
+		return nil, fmt.Errorf("log queue attempts: %w", err)
 	}
-	return nil
+	return after, nil
 }

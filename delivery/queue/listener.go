@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"slices"
 	"sync"
 	"time"
 
@@ -15,60 +16,132 @@ import (
 
 // listener holds one dedicated connection LISTENing on
 // delivery.QueueChannel and wakes the long-polls of the notified queue.
+//
+// A notification wakes one waiter of the queue, not all of them: one
+// pull of up to 100 messages usually takes everything a commit added,
+// and waking every consumer of a busy queue for each commit would make
+// all but one run an empty lease. A waiter parked in its wait is woken
+// before one that is busy leasing (whose wake-up would wait for its
+// lease to end), oldest first. The woken waiter passes the wake-up on
+// when it may not have taken everything (it filled its batch) and when
+// it leaves without having used it (see subscription.cancel), so no
+// wake-up is lost.
 type listener struct {
 	url string
 	log *slog.Logger
 
 	mu      sync.Mutex
-	waiters map[uuid.UUID]map[chan struct{}]struct{}
+	waiters map[uuid.UUID][]*waiter
+}
+
+// waiter is one long-poll waiting on a queue.
+type waiter struct {
+	ch     chan struct{} // holds one pending wake-up
+	parked bool          // blocked in its wait, not leasing
 }
 
 func newListener(url string, log *slog.Logger) *listener {
-	return &listener{url: url, log: log, waiters: map[uuid.UUID]map[chan struct{}]struct{}{}}
+	return &listener{url: url, log: log, waiters: map[uuid.UUID][]*waiter{}}
 }
 
-// subscribe returns a channel that receives when endpointID is notified;
-// call cancel when done waiting.
-func (l *listener) subscribe(endpointID uuid.UUID) (wake <-chan struct{}, cancel func()) {
-	ch := make(chan struct{}, 1)
+// subscription is a long-poll's place in line for a queue's wake-ups.
+type subscription struct {
+	l          *listener
+	endpointID uuid.UUID
+	w          *waiter
+}
+
+// subscribe puts a long-poll in line for endpointID's wake-ups; call
+// cancel when done waiting.
+func (l *listener) subscribe(endpointID uuid.UUID) *subscription {
+	w := &waiter{ch: make(chan struct{}, 1)}
 	l.mu.Lock()
-	set := l.waiters[endpointID]
-	if set == nil {
-		set = map[chan struct{}]struct{}{}
-		l.waiters[endpointID] = set
-	}
-	set[ch] = struct{}{}
+	l.waiters[endpointID] = append(l.waiters[endpointID], w)
 	l.mu.Unlock()
-	return ch, func() {
-		l.mu.Lock()
-		delete(set, ch)
-		if len(set) == 0 && l.waiters[endpointID] != nil && len(l.waiters[endpointID]) == 0 {
-			delete(l.waiters, endpointID)
-		}
-		l.mu.Unlock()
+	return &subscription{l: l, endpointID: endpointID, w: w}
+}
+
+// wake receives when the queue may have messages for this waiter.
+func (s *subscription) wake() <-chan struct{} { return s.w.ch }
+
+// park says whether the waiter is blocked in its wait (true) or busy.
+func (s *subscription) park(parked bool) {
+	if s == nil {
+		return
+	}
+	s.l.mu.Lock()
+	s.w.parked = parked
+	s.l.mu.Unlock()
+}
+
+// cancel leaves the line, passing on a wake-up it did not use.
+func (s *subscription) cancel() {
+	l := s.l
+	l.mu.Lock()
+	ws := l.waiters[s.endpointID]
+	if i := slices.Index(ws, s.w); i >= 0 {
+		ws = slices.Delete(ws, i, i+1)
+	}
+	if len(ws) == 0 {
+		delete(l.waiters, s.endpointID)
+	} else {
+		l.waiters[s.endpointID] = ws
+	}
+	l.mu.Unlock()
+	select {
+	case <-s.w.ch:
+		// Woken but leaving without leasing: another waiter may.
+		l.wake(s.endpointID)
+	default:
 	}
 }
 
-// wake signals the waiters of endpointID, or all waiters for uuid.Nil
-// (after a reconnect, when notifications may have been missed).
+// wake signals one waiter of endpointID that has no wake-up pending,
+// parked ones first, and moves it to the back of the line.
 func (l *listener) wake(endpointID uuid.UUID) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	signal := func(set map[chan struct{}]struct{}) {
-		for ch := range set {
+	ws := l.waiters[endpointID]
+	for _, parkedOnly := range []bool{true, false} {
+		for i, w := range ws {
+			if parkedOnly && !w.parked {
+				continue
+			}
 			select {
-			case ch <- struct{}{}:
+			case w.ch <- struct{}{}:
+				copy(ws[i:], ws[i+1:])
+				ws[len(ws)-1] = w
+				return
 			default:
 			}
 		}
 	}
-	if endpointID == uuid.Nil {
-		for _, set := range l.waiters {
-			signal(set)
-		}
-		return
+}
+
+// count returns how many long-polls are in line, over all queues.
+func (l *listener) count() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	n := 0
+	for _, ws := range l.waiters {
+		n += len(ws)
 	}
-	signal(l.waiters[endpointID])
+	return n
+}
+
+// wakeAll signals every waiter (after a reconnect, when notifications
+// may have been missed).
+func (l *listener) wakeAll() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, ws := range l.waiters {
+		for _, w := range ws {
+			select {
+			case w.ch <- struct{}{}:
+			default:
+			}
+		}
+	}
 }
 
 // run listens until ctx ends, reconnecting after a second on errors.
@@ -95,7 +168,7 @@ func (l *listener) listen(ctx context.Context) error {
 		return fmt.Errorf("listen: %w", err)
 	}
 	// Anything notified while disconnected was missed: re-check all.
-	l.wake(uuid.Nil)
+	l.wakeAll()
 	for {
 		n, err := conn.WaitForNotification(ctx)
 		if err != nil {

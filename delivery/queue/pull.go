@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	"gorm.io/gorm"
+	"github.com/jackc/pgx/v5"
 
 	"github.com/ferry-dev/ferry"
 	"github.com/ferry-dev/ferry/delivery"
@@ -90,112 +90,202 @@ func (s *Service) Pull(ctx context.Context, tenantID, endpointID uuid.UUID, in P
 	return s.pull(ctx, tenantID, ep, p)
 }
 
+// pull leases up to p.max messages, waiting up to p.wait for some. When
+// ctx ends (the consumer went away, or the request was cut) it leases
+// nothing more, and messages it has just leased go back to the queue at
+// once (release) instead of staying invisible for the lease.
 func (s *Service) pull(ctx context.Context, tenantID uuid.UUID, ep endpointInfo, p pullParams) ([]Message, error) {
+	msgs, _, err := s.pullRows(ctx, tenantID, ep, p)
+	return msgs, err
+}
+
+// pullRows is pull, with the leased rows (to release them).
+func (s *Service) pullRows(ctx context.Context, tenantID uuid.UUID, ep endpointInfo, p pullParams) ([]Message, []leasedRow, error) {
+	var sub *subscription
 	var wake <-chan struct{}
 	if p.wait > 0 {
-		var cancel func()
-		wake, cancel = s.listener.subscribe(ep.ID)
-		defer cancel()
+		sub = s.listener.subscribe(ep.ID)
+		defer sub.cancel()
+		wake = sub.wake()
 	}
 	deadline := s.now().Add(p.wait)
 	for {
-		msgs, err := s.lease(ctx, tenantID, ep, p)
-		if err != nil || len(msgs) > 0 {
-			return msgs, err
+		if ctx.Err() != nil {
+			return []Message{}, nil, nil
+		}
+		// The lease runs to its end even if ctx ends meanwhile, so that
+		// whether it committed is known; ctx is checked after it.
+		msgs, rows, err := s.lease(context.WithoutCancel(ctx), tenantID, ep, p)
+		if err != nil {
+			return nil, nil, err
+		}
+		if len(msgs) > 0 {
+			if ctx.Err() != nil {
+				s.release(context.WithoutCancel(ctx), tenantID, ep.ID, rows)
+				return []Message{}, nil, nil
+			}
+			if len(msgs) == p.max {
+				// A full batch may have left messages behind: pass the
+				// wake-up on to another waiter.
+				s.listener.wake(ep.ID)
+			}
+			return msgs, rows, nil
 		}
 		left := deadline.Sub(s.now())
 		if left <= 0 {
-			return []Message{}, nil
+			return []Message{}, nil, nil
 		}
 		t := time.NewTimer(min(left, s.cfg.PollInterval))
+		sub.park(true)
 		select {
 		case <-wake:
 		case <-t.C:
 		case <-ctx.Done():
-			t.Stop()
-			return []Message{}, nil
 		case <-s.done:
 			t.Stop()
-			return []Message{}, nil
+			return []Message{}, nil, nil
 		}
+		sub.park(false)
 		t.Stop()
 	}
 }
 
-// leasedRow is a delivery as the lease statement returns it, with the
-// lease it took back, if that one had run out.
+// leasedRow is a delivery as the lease statement returns it: the new
+// lease, the event, the endpoint's signing fingerprint, and the columns
+// the lease overwrote (to take it back if the consumer has gone, and to
+// log a timed-out lease it took over).
 type leasedRow struct {
-	ID            uuid.UUID
-	EventID       uuid.UUID
-	LeaseID       uuid.UUID
-	AttemptCount  int
-	CreatedAt     time.Time
+	ID           uuid.UUID
+	LeaseID      uuid.UUID
+	AttemptCount int
+	CreatedAt    time.Time
+	Event        delivery.Event
+	Fingerprint  string
+
 	OldStatus     delivery.Status
+	OldFirst      *time.Time
+	OldLast       *time.Time
+	OldNext       *time.Time
 	OldLeasedAt   *time.Time
 	OldLeaseUntil *time.Time
 }
 
-// lease takes up to p.max due messages in one transaction.
-func (s *Service) lease(ctx context.Context, tenantID uuid.UUID, ep endpointInfo, p pullParams) ([]Message, error) {
-	if !ep.Enabled {
-		return []Message{}, nil
+// leaseSQL leases up to $5 due messages of queue $2 in one statement
+// (hand-written: the hot path, through deliveries_queue_head_idx). It
+// also returns each message's event and the endpoint's signing
+// fingerprint (see target.go; ep is MATERIALIZED so that it is read once,
+// not per row), and leases nothing once the endpoint is disabled or
+// deleted. %s says which leased rows may be taken: none on
+// the fast path (expired leases are the sweeper's), or expired ones too
+// on an ordered queue, whose oldest message must go out first. A lease
+// taken back makes the delivery retrying.
+const leaseSQL = `WITH ep AS MATERIALIZED (
+		SELECT e.updated_at::text || '/' || (SELECT count(*)::text || '/' || coalesce(max(s.created_at)::text, '')
+			FROM endpoint_secrets s WHERE s.endpoint_id = e.id AND (s.expires_at IS NULL OR s.expires_at > $3)) AS fingerprint
+		FROM endpoints e WHERE e.id = $2 AND e.tenant_id = $1 AND e.enabled AND e.deleted_at IS NULL),
+	c AS (
+		SELECT d.id, d.status AS old_status, d.first_attempt_at AS old_first, d.last_attempt_at AS old_last,
+			d.next_attempt_at AS old_next, d.leased_at AS old_leased_at, d.lease_until AS old_lease_until
+		FROM deliveries d
+		WHERE d.tenant_id = $1 AND d.endpoint_id = $2 AND d.status IN ('pending', 'retrying')
+			AND (d.next_attempt_at IS NULL OR d.next_attempt_at <= $3) AND %s
+		ORDER BY d.created_at, d.id LIMIT $5
+		FOR UPDATE OF d SKIP LOCKED)
+	UPDATE deliveries d SET lease_id = gen_random_uuid(), leased_at = $3, lease_until = $4, next_attempt_at = $4,
+		status = CASE WHEN c.old_lease_until IS NOT NULL THEN 'retrying' ELSE d.status END,
+		attempt_count = d.attempt_count + 1, first_attempt_at = coalesce(d.first_attempt_at, $3),
+		last_attempt_at = $3, updated_at = $3
+	FROM c, ep, events ev
+	WHERE d.id = c.id AND ev.id = d.event_id AND ev.tenant_id = $1
+	RETURNING d.id, d.lease_id, d.attempt_count, d.created_at, ev.id, ev.type, ev.data::text, ev.created_at, ep.fingerprint,
+		c.old_status, c.old_first, c.old_last, c.old_next, c.old_leased_at, c.old_lease_until`
+
+var (
+	leaseFastSQL    = fmt.Sprintf(leaseSQL, "d.lease_until IS NULL")
+	leaseOrderedSQL = fmt.Sprintf(leaseSQL, "(d.lease_until IS NULL OR d.lease_until <= $3)")
+)
+
+// querier is what the lease statement runs on: a connection (one
+// statement, its own transaction) or a transaction.
+type querier interface {
+	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+}
+
+func leaseRows(ctx context.Context, q querier, sql string, tenantID, endpointID uuid.UUID, now, until time.Time, limit int) ([]leasedRow, error) {
+	rows, err := q.Query(ctx, sql, tenantID, endpointID, now, until, limit)
+	if err != nil {
+		return nil, fmt.Errorf("lease messages: %w", err)
 	}
-	now := s.now().UTC()
+	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (leasedRow, error) {
+		var l leasedRow
+		var data string
+		err := r.Scan(&l.ID, &l.LeaseID, &l.AttemptCount, &l.CreatedAt, &l.Event.ID, &l.Event.Type, &data, &l.Event.CreatedAt,
+			&l.Fingerprint, &l.OldStatus, &l.OldFirst, &l.OldLast, &l.OldNext, &l.OldLeasedAt, &l.OldLeaseUntil)
+		l.Event.Data = json.RawMessage(data)
+		l.Event.CreatedAt = l.Event.CreatedAt.UTC()
+		return l, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("lease messages: %w", err)
+	}
+	return out, nil
+}
+
+// lease takes up to p.max due messages. The lease commits before the
+// messages are answered: a consumer that vanishes in between gets them
+// back through release, or when the lease runs out.
+func (s *Service) lease(ctx context.Context, tenantID uuid.UUID, ep endpointInfo, p pullParams) ([]Message, []leasedRow, error) {
+	// Postgres keeps microseconds: lease_until reads back as answered.
+	now := s.now().UTC().Truncate(time.Microsecond)
 	until := now.Add(p.visibility)
 	var rows []leasedRow
-	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		limit := p.max
-		if ep.MaxInFlight == 1 {
+	var after func(context.Context)
+	err := pgval.WithConn(ctx, s.db, func(pc *pgx.Conn) error {
+		if ep.MaxInFlight != 1 {
+			// One statement in its own transaction: no BEGIN/COMMIT
+			// round trips on the hot path.
+			var err error
+			rows, err = leaseRows(ctx, pc, leaseFastSQL, tenantID, ep.ID, now, until, p.max)
+			return err
+		}
+		return pgx.BeginFunc(ctx, pc, func(tx pgx.Tx) error {
 			// Ordered: one pull at a time, and none while a lease is live.
-			if err := tx.Exec(`SELECT pg_advisory_xact_lock(hashtextextended(?::text, 0))`, ep.ID.String()).Error; err != nil {
+			if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtextextended($1::text, 0))`, ep.ID.String()); err != nil {
 				return fmt.Errorf("lock ordered queue: %w", err)
 			}
 			var live bool
-			if err := tx.Raw(`SELECT EXISTS (SELECT 1 FROM deliveries WHERE tenant_id = ? AND endpoint_id = ?
-				AND status IN ('pending', 'retrying') AND lease_until > ?)`, tenantID, ep.ID, now).Scan(&live).Error; err != nil {
+			if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM deliveries WHERE tenant_id = $1 AND endpoint_id = $2
+				AND status IN ('pending', 'retrying') AND lease_until > $3)`, tenantID, ep.ID, now).Scan(&live); err != nil {
 				return fmt.Errorf("check live lease: %w", err)
 			}
 			if live {
 				return nil
 			}
-			limit = 1
-		}
-		// Hand-written: the hot path, one statement per pull through
-		// deliveries_queue_head_idx. An expired lease taken back here
-		// makes the delivery retrying.
-		err := tx.Raw(`WITH c AS (
-				SELECT id, status AS old_status, leased_at AS old_leased_at, lease_until AS old_lease_until
-				FROM deliveries
-				WHERE tenant_id = ? AND endpoint_id = ? AND status IN ('pending', 'retrying')
-					AND (next_attempt_at IS NULL OR next_attempt_at <= ?) AND (lease_until IS NULL OR lease_until <= ?)
-				ORDER BY created_at, id LIMIT ?
-				FOR UPDATE SKIP LOCKED)
-			UPDATE deliveries d SET lease_id = gen_random_uuid(), leased_at = ?, lease_until = ?, next_attempt_at = ?,
-				status = CASE WHEN c.old_lease_until IS NOT NULL THEN 'retrying' ELSE d.status END,
-				attempt_count = d.attempt_count + 1, first_attempt_at = coalesce(d.first_attempt_at, ?),
-				last_attempt_at = ?, updated_at = ?
-			FROM c WHERE d.id = c.id
-			RETURNING d.id, d.event_id, d.lease_id, d.attempt_count, d.created_at, c.old_status, c.old_leased_at, c.old_lease_until`,
-			tenantID, ep.ID, now, now, limit, now, until, until, now, now, now).Scan(&rows).Error
-		if err != nil {
-			return fmt.Errorf("lease messages: %w", err)
-		}
-		var timeouts []attempt
-		for _, r := range rows {
-			if r.OldLeaseUntil != nil && r.OldLeasedAt != nil {
-				timeouts = append(timeouts, attempt{tenantID: tenantID, deliveryID: r.ID, eventID: r.EventID, endpointID: ep.ID,
-					number: r.AttemptCount - 1, trigger: triggerOf(r.OldStatus, r.AttemptCount-1), startedAt: *r.OldLeasedAt,
-					endedAt: *r.OldLeaseUntil, outcome: delivery.OutcomeRetry, errorClass: classTimeout,
-					errorMessage: "the lease ran out before the message was acked", next: &now})
+			var err error
+			if rows, err = leaseRows(ctx, tx, leaseOrderedSQL, tenantID, ep.ID, now, until, 1); err != nil {
+				return err
 			}
-		}
-		return insertAttempts(tx, timeouts)
+			var timeouts []attempt
+			for _, r := range rows {
+				if r.OldLeaseUntil != nil && r.OldLeasedAt != nil {
+					timeouts = append(timeouts, attempt{tenantID: tenantID, deliveryID: r.ID, eventID: r.Event.ID, endpointID: ep.ID,
+						number: r.AttemptCount - 1, trigger: triggerOf(r.OldStatus, r.AttemptCount-1), startedAt: *r.OldLeasedAt,
+						endedAt: *r.OldLeaseUntil, outcome: delivery.OutcomeRetry, status: delivery.StatusRetrying,
+						firstAttemptAt: r.OldFirst, errorClass: classTimeout, errorMessage: timeoutMessage, next: &now})
+				}
+			}
+			after, err = s.recordAttempts(ctx, tx, timeouts)
+			return err
+		})
 	})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
+	}
+	if after != nil {
+		after(ctx)
 	}
 	if len(rows) == 0 {
-		return []Message{}, nil
+		return []Message{}, nil, nil
 	}
 	slices.SortFunc(rows, func(a, b leasedRow) int {
 		if c := a.CreatedAt.Compare(b.CreatedAt); c != 0 {
@@ -203,42 +293,31 @@ func (s *Service) lease(ctx context.Context, tenantID uuid.UUID, ep endpointInfo
 		}
 		return slices.Compare(a.ID[:], b.ID[:])
 	})
-	return s.messages(ctx, tenantID, ep.ID, rows, until)
+	msgs, err := s.messages(ctx, ep.ID, rows, until)
+	if err != nil {
+		// The consumer gets an error, not the messages: hand them back.
+		s.release(context.WithoutCancel(ctx), tenantID, ep.ID, rows)
+		return nil, nil, err
+	}
+	return msgs, rows, nil
 }
 
 // messages builds the leased messages: envelope, headers and signature
 // exactly as a push of the same delivery.
-func (s *Service) messages(ctx context.Context, tenantID, endpointID uuid.UUID, rows []leasedRow, until time.Time) ([]Message, error) {
-	target, err := delivery.LoadTarget(ctx, s.db, s.cipher, endpointID, s.now())
+func (s *Service) messages(ctx context.Context, endpointID uuid.UUID, rows []leasedRow, until time.Time) ([]Message, error) {
+	target, err := s.target(ctx, endpointID, rows[0].Fingerprint)
 	if err != nil {
 		return nil, err
 	}
-	eventIDs := make([]uuid.UUID, 0, len(rows))
-	for _, r := range rows {
-		eventIDs = append(eventIDs, r.EventID)
-	}
-	var events []struct {
-		ID        uuid.UUID
-		Type      string
-		Data      string
-		CreatedAt time.Time
-	}
-	if err := s.db.WithContext(ctx).Raw(`SELECT id, type, data::text AS data, created_at FROM events
-		WHERE tenant_id = ? AND id = ANY(?::uuid[])`, tenantID, pgval.Array(eventIDs)).Scan(&events).Error; err != nil {
-		return nil, fmt.Errorf("load events: %w", err)
-	}
-	byID := make(map[uuid.UUID]delivery.Event, len(events))
-	for _, e := range events {
-		byID[e.ID] = delivery.Event{ID: e.ID, Type: e.Type, Data: json.RawMessage(e.Data), CreatedAt: e.CreatedAt.UTC()}
-	}
 	out := make([]Message, 0, len(rows))
+	now := s.now()
 	for _, r := range rows {
-		ev, ok := byID[r.EventID]
-		if !ok {
-			continue // the event was deleted with its tenant
+		ev := r.Event
+		if r.AttemptCount == 1 && r.OldStatus == delivery.StatusPending {
+			s.cfg.Leased.Observe(max(0, now.Sub(ev.CreatedAt).Seconds()))
 		}
 		body := webhook.Envelope(ev.ID, ev.Type, ev.CreatedAt, ev.Data)
-		h := webhook.Headers(target.Endpoint.Headers, s.cfg.UserAgent, target.Keys, ev.ID.String(), ev.CreatedAt, body)
+		h := webhook.Headers(target.headers, s.cfg.UserAgent, target.keys, ev.ID.String(), ev.CreatedAt, body)
 		headers := make(map[string]string, len(h))
 		for k, v := range h {
 			if len(v) > 0 {

@@ -6,9 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sync/atomic"
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/prometheus/client_golang/prometheus"
 	"gorm.io/gorm"
 
 	"github.com/ferry-dev/ferry"
@@ -42,7 +44,18 @@ type Config struct {
 	PollInterval time.Duration
 	// SweepInterval is how often the sweeper runs (default 1 s).
 	SweepInterval time.Duration
+	// Attempts logs ended leases (required).
+	Attempts AttemptLog
+	// Leased, if set, observes for each message leased for the first
+	// time how long after its event's acceptance that was, in seconds:
+	// the server's side of "how soon can a consumer pull it" (app passes
+	// the StageLeased series of ferry_delivery_stage_seconds).
+	Leased prometheus.Observer
 }
+
+// StageLeased is the stage of ferry_delivery_stage_seconds that Leased
+// observes: a queue message leased for the first time.
+const StageLeased = "leased"
 
 // Service is the pull side of queue endpoints.
 type Service struct {
@@ -52,6 +65,10 @@ type Service struct {
 	log      *slog.Logger
 	now      func() time.Time
 	listener *listener
+	// targets caches endpoints' decrypted signing state (target.go);
+	// targetLoads counts its misses.
+	targets     *targetCache
+	targetLoads atomic.Int64
 	// done is closed when Run returns, so long-polls and streams end
 	// before the HTTP server shuts down.
 	done chan struct{}
@@ -62,17 +79,29 @@ func New(db *gorm.DB, cipher *delivery.Cipher, cfg Config, log *slog.Logger, now
 	if db == nil || cipher == nil || log == nil {
 		return nil, errors.New("queue.New: db, cipher and log are required")
 	}
-	if cfg.DatabaseURL == "" {
-		return nil, errors.New("queue.New: DatabaseURL is required")
+	if cfg.DatabaseURL == "" || cfg.Attempts == nil {
+		return nil, errors.New("queue.New: DatabaseURL and Attempts are required")
 	}
 	cfg.PollInterval = cmp.Or(cfg.PollInterval, time.Second)
 	cfg.SweepInterval = cmp.Or(cfg.SweepInterval, time.Second)
 	cfg.UserAgent = cmp.Or(cfg.UserAgent, "Ferry")
+	if cfg.Leased == nil {
+		cfg.Leased = prometheus.ObserverFunc(func(float64) {})
+	}
 	if now == nil {
 		now = time.Now
 	}
 	return &Service{db: db, cipher: cipher, cfg: cfg, log: log, now: now,
-		listener: newListener(cfg.DatabaseURL, log), done: make(chan struct{})}, nil
+		listener: newListener(cfg.DatabaseURL, log), targets: newTargetCache(), done: make(chan struct{})}, nil
+}
+
+// WakeQueues wakes a long-poll of each queue endpoint, for an ingest in
+// this process that has just committed messages for them: quicker than
+// the NOTIFY, which still arrives and wakes the other replicas.
+func (s *Service) WakeQueues(endpointIDs []uuid.UUID) {
+	for _, id := range endpointIDs {
+		s.listener.wake(id)
+	}
 }
 
 // Run listens for notifications and sweeps expired leases until ctx ends.
@@ -94,6 +123,10 @@ func (s *Service) Run(ctx context.Context) error {
 		}
 	}
 }
+
+// Waiting returns how many long-polls and streams of this process are
+// waiting for messages now (a gauge for /metrics).
+func (s *Service) Waiting() int { return s.listener.count() }
 
 // Done is closed once the Service stops; streams end then.
 func (s *Service) Done() <-chan struct{} { return s.done }

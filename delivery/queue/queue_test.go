@@ -26,7 +26,7 @@ type testBundle struct {
 
 // setup seeds one queue endpoint with one pending delivery accepted at
 // t0 (now), on a fresh database with attempt partitions.
-func setup(t *testing.T) testBundle {
+func setup(t testing.TB) testBundle {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("needs PostgreSQL")
@@ -46,7 +46,9 @@ func setup(t *testing.T) testBundle {
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc, err := New(db, cipher, Config{DatabaseURL: "postgres://unused", Policy: dispatch.RetryPolicy{Scale: 1}}, deliverytest.Logger(), clock.Now)
+	attempts := attemptlog.New(db, attemptlog.Config{Now: clock.Now}, deliverytest.Logger())
+	svc, err := New(db, cipher, Config{DatabaseURL: "postgres://unused", Policy: dispatch.RetryPolicy{Scale: 1}, Attempts: attempts},
+		deliverytest.Logger(), clock.Now)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,9 +124,13 @@ func TestNackBeyondTheWindowExhausts(t *testing.T) {
 	t.Parallel()
 	b := setup(t)
 	// The window runs from the first pull (t0); the lease of that one ran
-	// out and the message was pulled again just before the window ends.
+	// out, the sweeper returned it, and the message was pulled again just
+	// before the window ends.
 	b.pullOne(t, 30)
 	b.clock.Set(b.t0.Add(72*time.Hour - time.Minute))
+	if err := b.svc.Sweep(context.Background()); err != nil {
+		t.Fatal(err)
+	}
 	m := b.pullOne(t, 30)
 	if m.Attempt != 2 {
 		t.Fatalf("attempt %d, want 2", m.Attempt)
@@ -206,5 +212,72 @@ func TestTriggerOf(t *testing.T) {
 		if got := triggerOf(tt.status, tt.n); got != tt.want {
 			t.Errorf("triggerOf(%s, %d) = %s, want %s", tt.status, tt.n, got, tt.want)
 		}
+	}
+}
+
+// TestSigningTargetCachedUntilItsFingerprintChanges: pulls reuse the
+// decrypted signing state until the endpoint (or a secret) changes.
+func TestSigningTargetCachedUntilItsFingerprintChanges(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	ctx := context.Background()
+	redeliver := func(m Message) {
+		t.Helper()
+		zero := 0
+		if _, err := b.svc.Nack(ctx, b.seed.TenantID, b.seed.EndpointID, NackInput{Receipts: []string{m.Receipt}, DelaySeconds: &zero}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	redeliver(b.pullOne(t, 30))
+	redeliver(b.pullOne(t, 30))
+	if n := b.svc.targetLoads.Load(); n != 1 {
+		t.Fatalf("two pulls loaded the signing target %d times, want 1", n)
+	}
+	if err := b.db.Exec(`UPDATE endpoints SET updated_at = updated_at + interval '1 second' WHERE id = ?`, b.seed.EndpointID).Error; err != nil {
+		t.Fatal(err)
+	}
+	b.pullOne(t, 30)
+	if n := b.svc.targetLoads.Load(); n != 2 {
+		t.Fatalf("a pull after an edit loaded the signing target %d times in all, want 2", n)
+	}
+}
+
+// TestReleaseHandsALeaseBackAsIfNeverLeased: a lease whose consumer has
+// gone returns the message as it was, due at once, with no attempt.
+func TestReleaseHandsALeaseBackAsIfNeverLeased(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	ctx := context.Background()
+	ep, err := b.svc.queueEndpoint(ctx, b.seed.TenantID, b.seed.EndpointID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	msgs, rows, err := b.svc.lease(ctx, b.seed.TenantID, ep, pullParams{max: 1, visibility: time.Hour})
+	if err != nil || len(msgs) != 1 {
+		t.Fatalf("lease: %d messages, %v", len(msgs), err)
+	}
+	b.svc.release(ctx, b.seed.TenantID, b.seed.EndpointID, rows)
+	var row struct {
+		Status         string
+		AttemptCount   int
+		FirstAttemptAt *time.Time
+		LeaseID        *uuid.UUID
+	}
+	if err := b.db.Raw(`SELECT status, attempt_count, first_attempt_at, lease_id FROM deliveries WHERE id = ?`, b.seed.DeliveryID).
+		Scan(&row).Error; err != nil {
+		t.Fatal(err)
+	}
+	if row.Status != "pending" || row.AttemptCount != 0 || row.FirstAttemptAt != nil || row.LeaseID != nil {
+		t.Fatalf("after release: %+v, want pending, no attempt, no lease", row)
+	}
+	if m := b.pullOne(t, 30); m.Attempt != 1 {
+		t.Errorf("pulled again as attempt %d, want 1", m.Attempt)
+	}
+	var attempts int64
+	if err := b.db.Raw(`SELECT count(*) FROM attempts WHERE delivery_id = ?`, b.seed.DeliveryID).Scan(&attempts).Error; err != nil {
+		t.Fatal(err)
+	}
+	if attempts != 0 {
+		t.Errorf("%d attempts logged for a released lease, want none", attempts)
 	}
 }

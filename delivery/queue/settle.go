@@ -3,11 +3,12 @@ package queue
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 	"unicode/utf8"
 
 	"github.com/google/uuid"
-	"gorm.io/gorm"
+	"github.com/jackc/pgx/v5"
 
 	"github.com/ferry-dev/ferry"
 	"github.com/ferry-dev/ferry/delivery"
@@ -125,79 +126,113 @@ func (s *Service) settle(ctx context.Context, tenantID, endpointID uuid.UUID, re
 	if len(receipts) == 0 || len(receipts) > maxReceipts {
 		return nil, ferry.Invalid("receipts", "receipts must hold 1 to %d receipts", maxReceipts)
 	}
-	if _, err := s.queueEndpoint(ctx, tenantID, endpointID); err != nil {
+	ep, err := s.queueEndpoint(ctx, tenantID, endpointID)
+	if err != nil {
 		return nil, err
 	}
 	type parsed struct{ delivery, lease uuid.UUID }
 	leases := make([]parsed, len(receipts))
 	ids := make([]uuid.UUID, 0, len(receipts))
+	leaseIDs := make([]uuid.UUID, 0, len(receipts))
 	for i, r := range receipts {
 		d, l, ok := decodeReceipt(r)
 		if !ok {
 			return nil, ferry.Invalid("receipts", "receipt %d is not a receipt of this queue", i)
 		}
 		leases[i] = parsed{d, l}
-		ids = append(ids, d)
+		ids, leaseIDs = append(ids, d), append(leaseIDs, l)
 	}
 	results := make([]ReceiptResult, len(receipts))
 	now := s.now().UTC()
-	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		var known []uuid.UUID
-		if err := tx.Raw(`SELECT id FROM deliveries WHERE tenant_id = ? AND endpoint_id = ? AND id = ANY(?::uuid[])`,
-			tenantID, endpointID, pgval.Array(ids)).Scan(&known).Error; err != nil {
-			return fmt.Errorf("check receipts: %w", err)
-		}
-		isKnown := make(map[uuid.UUID]bool, len(known))
-		for _, id := range known {
-			isKnown[id] = true
-		}
-		leaseIDs := make([]uuid.UUID, len(leases))
-		for i, l := range leases {
-			if !isKnown[l.delivery] {
-				return ferry.Invalid("receipts", "receipt %d is not a receipt of this queue", i)
+	var after func(context.Context)
+	var due bool // a settled message is due at once (nack without delay)
+	err = pgval.WithConn(ctx, s.db, func(pc *pgx.Conn) error {
+		return pgx.BeginFunc(ctx, pc, func(tx pgx.Tx) error {
+			// One statement: which receipts name a delivery of this queue
+			// at all, and whose lease is live; rows are locked in id
+			// order, so concurrent settles of the same messages queue up
+			// instead of deadlocking.
+			rows, err := tx.Query(ctx, `SELECT d.id, d.lease_id = r.lease AND d.lease_until > $4 AND d.status IN ('pending', 'retrying'),
+					d.event_id, d.status, d.attempt_count, d.first_attempt_at, d.leased_at
+				FROM deliveries d JOIN unnest($1::uuid[], $2::uuid[]) AS r(id, lease) ON d.id = r.id
+				WHERE d.tenant_id = $3 AND d.endpoint_id = $5
+				ORDER BY d.id
+				FOR UPDATE OF d`, pgval.Array(ids), pgval.Array(leaseIDs), tenantID, now, endpointID)
+			if err != nil {
+				return fmt.Errorf("lock leases: %w", err)
 			}
-			leaseIDs[i] = l.lease
-		}
-		var rows []lockedRow
-		if err := tx.Raw(`SELECT d.id, d.event_id, d.status, d.attempt_count, d.first_attempt_at, d.leased_at
-			FROM deliveries d JOIN unnest(?::uuid[], ?::uuid[]) AS r(id, lease) ON d.id = r.id AND d.lease_id = r.lease
-			WHERE d.tenant_id = ? AND d.endpoint_id = ? AND d.lease_until > ? AND d.status IN ('pending', 'retrying')
-			FOR UPDATE OF d`, pgval.Array(ids), pgval.Array(leaseIDs), tenantID, endpointID, now).Scan(&rows).Error; err != nil {
-			return fmt.Errorf("lock leases: %w", err)
-		}
-		live := make(map[uuid.UUID]bool, len(rows))
-		n := len(rows)
-		upIDs, statuses := make([]uuid.UUID, n), make([]string, n)
-		nexts := make([]*time.Time, n)
-		attempts := make([]attempt, n)
-		for i, r := range rows {
-			live[r.ID] = true
-			st := decide(r, now)
-			upIDs[i], statuses[i], nexts[i] = r.ID, string(st.status), st.next
-			attempts[i] = attempt{tenantID: tenantID, deliveryID: r.ID, eventID: r.EventID, endpointID: endpointID,
-				number: r.AttemptCount, trigger: triggerOf(r.Status, r.AttemptCount), startedAt: r.LeasedAt, endedAt: now,
-				outcome: st.outcome, errorClass: st.class, errorMessage: st.message, next: st.next}
-		}
-		for i, l := range leases {
-			results[i] = ReceiptResult{Receipt: receipts[i], Status: ReceiptExpired}
-			if live[l.delivery] {
-				results[i].Status = done
-				live[l.delivery] = false // a receipt repeated in one request settles once
+			known := make(map[uuid.UUID]bool, len(ids))
+			var locked []lockedRow
+			for rows.Next() {
+				var r lockedRow
+				var live *bool
+				var leasedAt *time.Time
+				if err := rows.Scan(&r.ID, &live, &r.EventID, &r.Status, &r.AttemptCount, &r.FirstAttemptAt, &leasedAt); err != nil {
+					rows.Close()
+					return fmt.Errorf("lock leases: %w", err)
+				}
+				known[r.ID] = true
+				if live != nil && *live && leasedAt != nil && !slices.ContainsFunc(locked, func(l lockedRow) bool { return l.ID == r.ID }) {
+					r.LeasedAt = *leasedAt
+					locked = append(locked, r)
+				}
 			}
-		}
-		if n == 0 {
-			return nil
-		}
-		if err := tx.Exec(`UPDATE deliveries d SET status = v.status, next_attempt_at = v.next, lease_id = NULL,
-				leased_at = NULL, lease_until = NULL, updated_at = ?
-			FROM unnest(?::uuid[], ?::text[], ?::timestamptz[]) AS v(id, status, next) WHERE d.id = v.id`,
-			now, pgval.Array(upIDs), pgval.Array(statuses), pgval.Array(nexts)).Error; err != nil {
-			return fmt.Errorf("settle leases: %w", err)
-		}
-		return insertAttempts(tx, attempts)
+			rows.Close()
+			if err := rows.Err(); err != nil {
+				return fmt.Errorf("lock leases: %w", err)
+			}
+			for i, l := range leases {
+				if !known[l.delivery] {
+					return ferry.Invalid("receipts", "receipt %d is not a receipt of this queue", i)
+				}
+			}
+			live := make(map[uuid.UUID]bool, len(locked))
+			n := len(locked)
+			upIDs, statuses := make([]uuid.UUID, n), make([]string, n)
+			nexts := make([]*time.Time, n)
+			attempts := make([]attempt, n)
+			for i, r := range locked {
+				live[r.ID] = true
+				st := decide(r, now)
+				upIDs[i], statuses[i], nexts[i] = r.ID, string(st.status), st.next
+				due = due || (st.next != nil && !st.next.After(now))
+				attempts[i] = attempt{tenantID: tenantID, deliveryID: r.ID, eventID: r.EventID, endpointID: endpointID,
+					number: r.AttemptCount, trigger: triggerOf(r.Status, r.AttemptCount), startedAt: r.LeasedAt, endedAt: now,
+					outcome: st.outcome, status: st.status, firstAttemptAt: r.FirstAttemptAt,
+					errorClass: st.class, errorMessage: st.message, next: st.next}
+			}
+			for i, l := range leases {
+				results[i] = ReceiptResult{Receipt: receipts[i], Status: ReceiptExpired}
+				if live[l.delivery] {
+					results[i].Status = done
+					live[l.delivery] = false // a receipt repeated in one request settles once
+				}
+			}
+			if n == 0 {
+				return nil
+			}
+			if _, err := tx.Exec(ctx, `UPDATE deliveries d SET status = v.status, next_attempt_at = v.next, lease_id = NULL,
+					leased_at = NULL, lease_until = NULL, updated_at = $1
+				FROM unnest($2::uuid[], $3::text[], $4::timestamptz[]) AS v(id, status, next) WHERE d.id = v.id`,
+				now, pgval.Array(upIDs), pgval.Array(statuses), pgval.Array(nexts)); err != nil {
+				return fmt.Errorf("settle leases: %w", err)
+			}
+			// An ordered queue's next message, or a message nacked
+			// without delay, can be pulled now: wake the other replicas.
+			if ep.MaxInFlight == 1 || due {
+				if _, err := tx.Exec(ctx, `SELECT pg_notify($1, $2::text)`, delivery.QueueChannel, endpointID.String()); err != nil {
+					return fmt.Errorf("notify queue: %w", err)
+				}
+			}
+			after, err = s.recordAttempts(ctx, tx, attempts)
+			return err
+		})
 	})
 	if err != nil {
 		return nil, err
+	}
+	if after != nil {
+		after(ctx)
 	}
 	return results, nil
 }

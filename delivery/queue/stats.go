@@ -34,12 +34,16 @@ func (s *Service) Stats(ctx context.Context, tenantID, endpointID uuid.UUID) (St
 		Oldest   *time.Time
 		Dead     int64
 	}
+	// Each count reads only what it counts: the unfinished rows through
+	// the queue's head index, the dead ones through the tenant's status
+	// index; never the queue's finished history, which only grows.
 	if err := s.db.WithContext(ctx).Raw(`SELECT
-			count(*) FILTER (WHERE status IN ('pending', 'retrying') AND (lease_until IS NULL OR lease_until <= ?)) AS depth,
-			count(*) FILTER (WHERE status IN ('pending', 'retrying') AND lease_until > ?) AS in_flight,
-			min(created_at) FILTER (WHERE status IN ('pending', 'retrying') AND (lease_until IS NULL OR lease_until <= ?)) AS oldest,
-			count(*) FILTER (WHERE status IN ('dropped', 'exhausted')) AS dead
-		FROM deliveries WHERE tenant_id = ? AND endpoint_id = ?`, now, now, now, tenantID, endpointID).Scan(&row).Error; err != nil {
+			count(*) FILTER (WHERE lease_until IS NULL OR lease_until <= ?) AS depth,
+			count(*) FILTER (WHERE lease_until > ?) AS in_flight,
+			min(created_at) FILTER (WHERE lease_until IS NULL OR lease_until <= ?) AS oldest,
+			(SELECT count(*) FROM deliveries WHERE tenant_id = ? AND status IN ('dropped', 'exhausted') AND endpoint_id = ?) AS dead
+		FROM deliveries WHERE tenant_id = ? AND endpoint_id = ? AND status IN ('pending', 'retrying')`,
+		now, now, now, tenantID, endpointID, tenantID, endpointID).Scan(&row).Error; err != nil {
 		return Stats{}, fmt.Errorf("queue stats of %s: %w", endpointID, err)
 	}
 	st := Stats{Depth: row.Depth, InFlight: row.InFlight, Dead: row.Dead}

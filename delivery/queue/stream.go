@@ -18,6 +18,8 @@ type Stream struct {
 	tenantID uuid.UUID
 	ep       endpointInfo
 	p        pullParams
+	// last is what the latest Next leased.
+	last []leasedRow
 }
 
 // OpenStream checks the queue and the lease length (visibilitySeconds 0
@@ -40,7 +42,17 @@ func (s *Service) OpenStream(ctx context.Context, tenantID, endpointID uuid.UUID
 }
 
 // Next leases the next message, waiting up to 15 s; it returns none when
-// the wait ends, ctx ends or the Service stops (see Done).
+// the wait ends, ctx ends or the Service stops (see Done). A message
+// leased as ctx ends goes back to the queue at once.
 func (st *Stream) Next(ctx context.Context) ([]Message, error) {
-	return st.s.pull(ctx, st.tenantID, st.ep, st.p)
+	msgs, rows, err := st.s.pullRows(ctx, st.tenantID, st.ep, st.p)
+	st.last = rows
+	return msgs, err
+}
+
+// Unsent hands the messages of the latest Next back to the queue at once,
+// as if never leased, when they could not be written to the consumer.
+func (st *Stream) Unsent(ctx context.Context) {
+	st.s.release(ctx, st.tenantID, st.ep.ID, st.last)
+	st.last = nil
 }

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	"gorm.io/gorm"
+	"github.com/jackc/pgx/v5"
 
 	"github.com/ferry-dev/ferry/delivery"
 	"github.com/ferry-dev/ferry/delivery/internal/pgval"
@@ -23,71 +23,100 @@ const sweepBatch = 1000
 func (s *Service) Sweep(ctx context.Context) error {
 	now := s.now().UTC()
 	window := s.cfg.Policy.Window()
-	var rows []struct {
-		ID             uuid.UUID
-		TenantID       uuid.UUID
-		EventID        uuid.UUID
-		EndpointID     uuid.UUID
-		Status         delivery.Status
-		AttemptCount   int
-		FirstAttemptAt *time.Time
-		LeasedAt       time.Time
-		LeaseUntil     time.Time
-	}
-	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		if err := tx.Raw(`SELECT id, tenant_id, event_id, endpoint_id, status, attempt_count, first_attempt_at, leased_at, lease_until
-			FROM deliveries WHERE lease_until <= ? AND status IN ('pending', 'retrying')
-			ORDER BY lease_until LIMIT ? FOR UPDATE SKIP LOCKED`, now, sweepBatch).Scan(&rows).Error; err != nil {
-			return fmt.Errorf("find expired leases: %w", err)
-		}
-		if len(rows) == 0 {
-			return nil
-		}
-		n := len(rows)
-		ids, statuses := make([]uuid.UUID, n), make([]string, n)
-		nexts := make([]*time.Time, n)
-		attempts := make([]attempt, n)
-		var queues []uuid.UUID
-		for i, r := range rows {
-			first := r.LeasedAt
-			if r.FirstAttemptAt != nil {
-				first = *r.FirstAttemptAt
-			}
-			st, next := delivery.StatusRetrying, &now
-			if now.After(first.Add(window)) {
-				st, next = delivery.StatusExhausted, nil
-			} else {
-				queues = append(queues, r.EndpointID)
-			}
-			ids[i], statuses[i], nexts[i] = r.ID, string(st), next
-			attempts[i] = attempt{tenantID: r.TenantID, deliveryID: r.ID, eventID: r.EventID, endpointID: r.EndpointID,
-				number: r.AttemptCount, trigger: triggerOf(r.Status, r.AttemptCount), startedAt: r.LeasedAt, endedAt: r.LeaseUntil,
-				outcome: delivery.OutcomeRetry, errorClass: classTimeout,
-				errorMessage: "the lease ran out before the message was acked", next: next}
-		}
-		if err := tx.Exec(`UPDATE deliveries d SET status = v.status, next_attempt_at = v.next, lease_id = NULL,
-				leased_at = NULL, lease_until = NULL, updated_at = ?
-			FROM unnest(?::uuid[], ?::text[], ?::timestamptz[]) AS v(id, status, next) WHERE d.id = v.id`,
-			now, pgval.Array(ids), pgval.Array(statuses), pgval.Array(nexts)).Error; err != nil {
-			return fmt.Errorf("return expired leases: %w", err)
-		}
-		if err := insertAttempts(tx, attempts); err != nil {
+	// Pulls of an unordered queue leave expired leases to the sweeper, so
+	// it goes on while it finds full batches: a consumer that crashed
+	// holding many messages gets them back at once, not a batch a tick.
+	for {
+		n, err := s.sweepLeases(ctx, now, window)
+		if err != nil {
 			return err
 		}
-		if len(queues) > 0 {
-			if err := tx.Exec(`SELECT pg_notify(?, e::text) FROM unnest(?::uuid[]) AS t(e)`,
-				delivery.QueueChannel, pgval.Array(queues)).Error; err != nil {
-				return fmt.Errorf("notify queues: %w", err)
-			}
+		if n < sweepBatch || ctx.Err() != nil {
+			break
 		}
-		return nil
+	}
+	return s.exhaustUnpulled(ctx, now, window)
+}
+
+// sweepLeases returns up to sweepBatch expired leases and says how many.
+func (s *Service) sweepLeases(ctx context.Context, now time.Time, window time.Duration) (int, error) {
+	var after func(context.Context)
+	var queues []uuid.UUID
+	var swept int
+	err := pgval.WithConn(ctx, s.db, func(pc *pgx.Conn) error {
+		return pgx.BeginFunc(ctx, pc, func(tx pgx.Tx) error {
+			rows, err := tx.Query(ctx, `SELECT id, tenant_id, event_id, endpoint_id, status, attempt_count, first_attempt_at, leased_at, lease_until
+				FROM deliveries WHERE lease_until <= $1 AND status IN ('pending', 'retrying')
+				ORDER BY lease_until LIMIT $2 FOR UPDATE SKIP LOCKED`, now, sweepBatch)
+			if err != nil {
+				return fmt.Errorf("find expired leases: %w", err)
+			}
+			var ids []uuid.UUID
+			var statuses []string
+			var nexts []*time.Time
+			var attempts []attempt
+			for rows.Next() {
+				var a attempt
+				var status delivery.Status
+				if err := rows.Scan(&a.deliveryID, &a.tenantID, &a.eventID, &a.endpointID, &status, &a.number, &a.firstAttemptAt,
+					&a.startedAt, &a.endedAt); err != nil {
+					rows.Close()
+					return fmt.Errorf("find expired leases: %w", err)
+				}
+				first := a.startedAt
+				if a.firstAttemptAt != nil {
+					first = *a.firstAttemptAt
+				}
+				a.status, a.next = delivery.StatusRetrying, &now
+				if now.After(first.Add(window)) {
+					a.status, a.next = delivery.StatusExhausted, nil
+				} else {
+					queues = append(queues, a.endpointID)
+				}
+				a.trigger, a.outcome = triggerOf(status, a.number), delivery.OutcomeRetry
+				a.errorClass, a.errorMessage = classTimeout, timeoutMessage
+				ids, statuses, nexts = append(ids, a.deliveryID), append(statuses, string(a.status)), append(nexts, a.next)
+				attempts = append(attempts, a)
+			}
+			rows.Close()
+			if err := rows.Err(); err != nil {
+				return fmt.Errorf("find expired leases: %w", err)
+			}
+			if swept = len(ids); swept == 0 {
+				return nil
+			}
+			if _, err := tx.Exec(ctx, `UPDATE deliveries d SET status = v.status, next_attempt_at = v.next, lease_id = NULL,
+					leased_at = NULL, lease_until = NULL, updated_at = $1
+				FROM unnest($2::uuid[], $3::text[], $4::timestamptz[]) AS v(id, status, next) WHERE d.id = v.id`,
+				now, pgval.Array(ids), pgval.Array(statuses), pgval.Array(nexts)); err != nil {
+				return fmt.Errorf("return expired leases: %w", err)
+			}
+			if after, err = s.recordAttempts(ctx, tx, attempts); err != nil {
+				return err
+			}
+			if len(queues) > 0 {
+				if _, err := tx.Exec(ctx, `SELECT pg_notify($1, e::text) FROM unnest($2::uuid[]) AS t(e)`,
+					delivery.QueueChannel, pgval.Array(queues)); err != nil {
+					return fmt.Errorf("notify queues: %w", err)
+				}
+			}
+			return nil
+		})
 	})
 	if err != nil {
-		return err
+		return 0, err
 	}
-	// The window: a message nobody settled in time is exhausted, like a
-	// push that kept failing. created_at before the cutoff is implied by
-	// the window start before it, and lets the head index do the work.
+	if after != nil {
+		after(ctx)
+	}
+	return swept, nil
+}
+
+// exhaustUnpulled ends the window of messages nobody settled in time: they
+// are exhausted, like a push that kept failing. created_at before the
+// cutoff is implied by the window start before it, and lets the head
+// index do the work.
+func (s *Service) exhaustUnpulled(ctx context.Context, now time.Time, window time.Duration) error {
 	cutoff := now.Add(-window)
 	if err := s.db.WithContext(ctx).Exec(`UPDATE deliveries d SET status = 'exhausted', next_attempt_at = NULL, updated_at = ?
 		FROM endpoints e

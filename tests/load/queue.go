@@ -107,7 +107,14 @@ func (b *Bench) RunQueue(ctx context.Context, sc QueueScenario) []Outcome {
 			}
 		}
 	}
-	run := func(phase *Outcome, f func() error) {
+	// run measures a phase; stages adds Ferry's per-stage breakdown
+	// (meaningful for the latency phase only: the drain's messages waited
+	// in a backlog on purpose).
+	run := func(phase *Outcome, stages bool, f func() error) {
+		var before map[string]Histogram
+		if stages {
+			before = b.scrapeStages(ctx)
+		}
 		sctx, stop := context.WithCancel(ctx)
 		done := make(chan ProcStats, 1)
 		go func() { done <- sample(sctx, b.FerryPIDs) }()
@@ -116,6 +123,9 @@ func (b *Bench) RunQueue(ctx context.Context, sc QueueScenario) []Outcome {
 		}
 		stop()
 		phase.Ferry = <-done
+		if stages {
+			phase.Stages = Breakdown(before, b.scrapeStages(ctx))
+		}
 	}
 
 	// Phase 1: a backlog, then Consumers per queue drain it.
@@ -145,7 +155,7 @@ func (b *Bench) RunQueue(ctx context.Context, sc QueueScenario) []Outcome {
 	var dupMu sync.Mutex
 	seenIDs := make(map[string]bool, sc.Backlog)
 	start := time.Now()
-	run(&drain, func() error {
+	run(&drain, false, func() error {
 		var cg sync.WaitGroup
 		cerr := make(chan error, sc.Queues*sc.Consumers)
 		for _, q := range queues {
@@ -188,7 +198,7 @@ func (b *Bench) RunQueue(ctx context.Context, sc QueueScenario) []Outcome {
 	var mu sync.Mutex
 	acceptedAt := map[string]time.Time{}
 	pulledAt := map[string]time.Time{}
-	run(&lat, func() error {
+	run(&lat, true, func() error {
 		lctx, stopConsumers := context.WithCancel(ctx)
 		defer stopConsumers()
 		var cg sync.WaitGroup
@@ -208,8 +218,11 @@ func (b *Bench) RunQueue(ctx context.Context, sc QueueScenario) []Outcome {
 			}
 		}
 		gap := time.Duration(float64(time.Second) / sc.Rate)
-		end := time.Now().Add(sc.Duration)
+		begin := time.Now()
+		end := begin.Add(sc.Duration)
 		var sg sync.WaitGroup
+		// Event n is due at begin + n·gap: paced by the clock, not by
+		// sleeps that add up, so the rate holds.
 		for n := 0; time.Now().Before(end) && ctx.Err() == nil; n++ {
 			sg.Add(1)
 			go func() {
@@ -222,7 +235,7 @@ func (b *Bench) RunQueue(ctx context.Context, sc QueueScenario) []Outcome {
 					mu.Unlock()
 				}
 			}()
-			time.Sleep(gap)
+			time.Sleep(time.Until(begin.Add(time.Duration(n+1) * gap)))
 		}
 		sg.Wait()
 		deadline := time.Now().Add(30 * time.Second)

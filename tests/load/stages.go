@@ -15,9 +15,11 @@ import (
 // an event's acceptance to each stage of its first delivery attempt.
 const StageMetric = "ferry_delivery_stage_seconds"
 
-// StageOrder lists Ferry's stages in the order a delivery passes them.
+// StageOrder lists Ferry's stages in the order a delivery passes them:
+// a push through the first six, a pull-queue message from committed to
+// leased (its first lease).
 func StageOrder() []string {
-	return []string{"committed", "published", "consumed", "sent", "answered", "logged"}
+	return []string{"committed", "published", "consumed", "sent", "answered", "logged", "leased"}
 }
 
 // Histogram is one cumulative Prometheus histogram as scraped.
