@@ -12,8 +12,8 @@ import (
 	"gorm.io/gorm"
 
 	"github.com/ferry-dev/ferry/delivery/egress"
-	"github.com/ferry-dev/ferry/delivery/internal/batch"
 	"github.com/ferry-dev/ferry/delivery/routing"
+	"github.com/ferry-dev/ferry/internal/batch"
 
 	"github.com/ferry-dev/ferry/dbtx"
 )

@@ -3,7 +3,6 @@ package inbound
 import (
 	"context"
 	"fmt"
-	"sync"
 	"time"
 
 	"github.com/google/uuid"
@@ -35,62 +34,13 @@ type pendingCapture struct {
 	done    chan error
 }
 
-// groupCommit queues items and runs process on batches of them, with at
-// most maxWorkers batches at a time; a worker starts when items are
-// queued and none is free, and stops when the queue is empty.
-type groupCommit struct {
-	maxBatch, maxWorkers int
-	process              func(ctx context.Context, batch []*pendingCapture)
-
-	mu      sync.Mutex
-	pending []*pendingCapture
-	workers int
-}
-
-func newGroupCommit(maxBatch, maxWorkers int, process func(context.Context, []*pendingCapture)) *groupCommit {
-	return &groupCommit{maxBatch: maxBatch, maxWorkers: maxWorkers, process: process}
-}
-
-// add queues p; its done channel gets the outcome.
-func (g *groupCommit) add(ctx context.Context, p *pendingCapture) {
-	g.mu.Lock()
-	g.pending = append(g.pending, p)
-	start := g.workers < g.maxWorkers
-	if start {
-		g.workers++
-	}
-	g.mu.Unlock()
-	if start {
-		// The batch outlives any one request: it holds others' captures.
-		go g.run(context.WithoutCancel(ctx))
-	}
-}
-
-func (g *groupCommit) run(ctx context.Context) {
-	for {
-		g.mu.Lock()
-		n := min(len(g.pending), g.maxBatch)
-		if n == 0 {
-			g.workers--
-			g.mu.Unlock()
-			return
-		}
-		batch := append([]*pendingCapture(nil), g.pending[:n]...)
-		rest := copy(g.pending, g.pending[n:])
-		clear(g.pending[rest:])
-		g.pending = g.pending[:rest]
-		g.mu.Unlock()
-		g.process(ctx, batch)
-	}
-}
-
 // commitVerified commits a verified capture (as a duplicate when its
 // dedupe key is taken) with its event, and waits for the commit. When
 // ctx ends first the capture may still commit, like any request whose
 // client went away after sending it.
 func (s *Service) commitVerified(ctx context.Context, capture requestRow, ev EventInput) error {
 	p := &pendingCapture{capture: capture, ev: ev, done: make(chan error, 1)}
-	s.group.add(ctx, p)
+	s.group.Add(ctx, p)
 	select {
 	case err := <-p.done:
 		return err

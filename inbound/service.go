@@ -14,6 +14,7 @@ import (
 	"gorm.io/gorm"
 
 	"github.com/ferry-dev/ferry/dbtx"
+	"github.com/ferry-dev/ferry/internal/batch"
 )
 
 // Sealer encrypts secrets at rest, bound to their owner by aad.
@@ -115,7 +116,7 @@ type Service struct {
 	cache    *sourceCache
 	limiters *limiters
 	// group commits concurrent verified captures together (group.go).
-	group *groupCommit
+	group *batch.Coalescer[*pendingCapture]
 }
 
 // Deps are the Service's collaborators; all are required but Retention
@@ -145,7 +146,7 @@ func New(d Deps, cfg Config, log *slog.Logger, now func() time.Time) (*Service, 
 	}
 	s := &Service{db: d.DB, sealer: d.Sealer, events: d.Events, retention: d.Retention, cfg: cfg, log: log, now: now,
 		cache: newSourceCache(cfg.CacheTTL, now), limiters: newLimiters(cfg.RejectedPerMinute)}
-	s.group = newGroupCommit(maxGroup, maxCommitters, s.commitGroup)
+	s.group = batch.New(maxGroup, maxCommitters, s.commitGroup)
 	return s, nil
 }
 
@@ -165,8 +166,10 @@ func (s *Service) Run(ctx context.Context) error {
 		}
 		select {
 		case <-ctx.Done():
-			// One last flush so counts survive a clean shutdown.
+			// Captures being committed finish, and one last flush makes
+			// the counts survive a clean shutdown.
 			fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+			_ = s.group.Wait(fctx)
 			s.flushUnstored(fctx)
 			cancel()
 			return nil

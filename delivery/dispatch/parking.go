@@ -13,8 +13,8 @@ import (
 
 	"github.com/ferry-dev/ferry/delivery"
 	"github.com/ferry-dev/ferry/delivery/internal/backoff"
-	"github.com/ferry-dev/ferry/delivery/internal/batch"
 	"github.com/ferry-dev/ferry/delivery/internal/pgval"
+	"github.com/ferry-dev/ferry/internal/batch"
 )
 
 // Parking timings: a live worker refreshes its heartbeat every

@@ -10,8 +10,8 @@ import (
 	"gorm.io/gorm"
 
 	"github.com/ferry-dev/ferry/delivery"
-	"github.com/ferry-dev/ferry/delivery/internal/batch"
 	"github.com/ferry-dev/ferry/delivery/internal/pgval"
+	"github.com/ferry-dev/ferry/internal/batch"
 )
 
 // stateLoader answers the dispatcher's "what does Postgres record for this

@@ -11,8 +11,8 @@ import (
 // and up to maxWorkers goroutines each take everything queued (at most
 // maxBatch) and hand it to process, until the queue is empty. Under light
 // load a batch is one item, so no caller waits for others; under heavy
-// load a round trip (and a commit) is shared by many. Ingest group commit
-// and the dispatcher's state reads use it.
+// load a round trip (and a commit) is shared by many. Ingest group commit,
+// the dispatcher's state reads and inbound captures use it.
 type Coalescer[T any] struct {
 	maxBatch, maxWorkers int
 	process              func(ctx context.Context, batch []T)
