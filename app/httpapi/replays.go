@@ -69,6 +69,15 @@ func optionalTime(field, v string) (*time.Time, error) {
 	return &t, nil
 }
 
+// decodeReplayFilter reads an optional bulk replay body as its filter.
+func decodeReplayFilter(c *fiber.Ctx) (delivery.ReplayFilter, error) {
+	var in bulkReplayInput
+	if err := decodeOptional(c, &in); err != nil {
+		return delivery.ReplayFilter{}, err
+	}
+	return in.filter()
+}
+
 func (in bulkReplayInput) filter() (delivery.ReplayFilter, error) {
 	f := delivery.ReplayFilter{EventType: in.EventType, Status: string(in.Status)}
 	var err error
@@ -119,11 +128,7 @@ func (s *server) replayDelivery(c *fiber.Ctx) error {
 }
 
 func (s *server) createReplay(c *fiber.Ctx) error {
-	var in bulkReplayInput
-	if err := decodeOptional(c, &in); err != nil {
-		return err
-	}
-	f, err := in.filter()
+	f, err := decodeReplayFilter(c)
 	if err != nil {
 		return err
 	}
@@ -138,11 +143,7 @@ func (s *server) createReplay(c *fiber.Ctx) error {
 // previewReplay: POST /replays/preview, how many deliveries POST /replays
 // with the same body would re-send now; nothing is started.
 func (s *server) previewReplay(c *fiber.Ctx) error {
-	var in bulkReplayInput
-	if err := decodeOptional(c, &in); err != nil {
-		return err
-	}
-	f, err := in.filter()
+	f, err := decodeReplayFilter(c)
 	if err != nil {
 		return err
 	}

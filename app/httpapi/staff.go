@@ -262,11 +262,7 @@ func (s *server) staffPreviewReplay(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	var in bulkReplayInput
-	if err := decodeOptional(c, &in); err != nil {
-		return err
-	}
-	f, err := in.filter()
+	f, err := decodeReplayFilter(c)
 	if err != nil {
 		return err
 	}
