@@ -6,9 +6,8 @@
 import assert from 'node:assert/strict'
 import { createHmac } from 'node:crypto'
 import { after, before, test } from 'node:test'
-import { accessibility, ApiClient, launchBrowser, shot, Stack, uniq, waitFor } from './harness.mjs'
+import { ApiClient, assertAccessible, launchBrowser, PASSWORD, shot, Stack, uniq, waitFor } from './harness.mjs'
 
-const PASSWORD = 'correct horse battery staple'
 const TEST_TIMEOUT = 60_000
 const MAIL_API = process.env.FERRY_TEST_MAIL_API ?? 'http://127.0.0.1:19026'
 let stack
@@ -52,10 +51,6 @@ function totp(secret, t = Date.now()) {
   return String((h.readUInt32BE(o) & 0x7fffffff) % 1_000_000).padStart(6, '0')
 }
 
-async function accessible(page, what) {
-  assert.deepEqual(await accessibility(page), [], `accessibility of ${what}`)
-}
-
 async function signIn(page, email, password) {
   await page.goto(stack.baseURL + '/login')
   await page.getByLabel('Email').fill(email)
@@ -78,7 +73,7 @@ test('(d) an invited member joins from the emailed link; a forgotten password is
     await page.getByRole('heading', { name: 'Join your team on Ferry' }).waitFor()
     assert.equal(new URL(page.url()).hash, '', 'the token leaves the address bar')
     await shot(page, 'd', '01-accept-invite')
-    await accessible(page, 'the accept-invite page')
+    await assertAccessible(page, 'the accept-invite page')
     await page.getByLabel('Password', { exact: true }).fill('vic chose this one')
     await page.getByLabel('Repeat it').fill('vic chose this one')
     await page.getByRole('button', { name: 'Join' }).click()
@@ -109,7 +104,7 @@ test('(d) an invited member joins from the emailed link; a forgotten password is
     await page.getByRole('button', { name: 'Change password' }).click()
     await page.getByText('Every other session of your account has been signed out').waitFor()
     await shot(page, 'd', '04-account')
-    await accessible(page, 'the account page')
+    await assertAccessible(page, 'the account page')
     assert.deepEqual(b.consoleErrors, [])
   } catch (e) {
     await shot(page, 'd', 'failure').catch(() => {})
@@ -130,7 +125,7 @@ test('(e) staff enrol an authenticator, then sign in with its code', { timeout: 
     await page.getByRole('button', { name: 'Set up an authenticator' }).click()
     const secret = (await page.locator('.secret code').textContent()).replace(/\s/g, '')
     await shot(page, 'e', '01-totp-enrol')
-    await accessible(page, 'the TOTP enrolment page')
+    await assertAccessible(page, 'the TOTP enrolment page')
     await page.getByLabel('Code from the app').fill(totp(secret))
     await page.getByRole('button', { name: 'Confirm' }).click()
     await page.getByRole('heading', { name: 'Tenants', level: 1 }).waitFor()

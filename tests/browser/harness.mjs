@@ -2,6 +2,7 @@
 // PostgreSQL, the real ferry binary on a free port (dev mode, fast retry
 // schedule, its own Kafka topics and group), a local webhook receiver, and
 // Debian's Chromium driven by playwright-core (never a downloaded browser).
+import assert from 'node:assert/strict'
 import { execFile, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs'
@@ -26,6 +27,9 @@ const chromiumArgs = [
 ]
 
 /** uniq returns a short random suffix for names that must not collide. */
+/** PASSWORD is every test user's password. */
+export const PASSWORD = 'correct horse battery staple'
+
 export const uniq = () => randomBytes(4).toString('hex')
 
 function freePort() {
@@ -288,4 +292,25 @@ export async function accessibility(page) {
       .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`)
   })
   return violations
+}
+
+/** assertAccessible fails the test when axe-core finds a serious WCAG A/AA violation. */
+export async function assertAccessible(page, what) {
+  assert.deepEqual(await accessibility(page), [], `accessibility of ${what}`)
+}
+
+/** nav follows a link of the portal's main navigation and waits for the page. */
+export async function nav(page, name) {
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true }).click()
+  await page.getByRole('heading', { level: 1 }).first().waitFor()
+}
+
+/** signUp creates a tenant through the portal's sign-up page of stack. */
+export async function signUp(stack, page, org, email) {
+  await page.goto(stack.baseURL + '/signup')
+  await page.getByLabel('Organisation name').fill(org)
+  await page.getByLabel('Email').fill(email)
+  await page.getByLabel('Password').fill(PASSWORD)
+  await page.getByRole('button', { name: 'Create account' }).click()
+  await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor()
 }

@@ -7,9 +7,8 @@
 // Run by `scripts/frontend.sh test`; screenshots in tests/screenshots/.
 import assert from 'node:assert/strict'
 import { after, before, test } from 'node:test'
-import { accessibility, ApiClient, launchBrowser, shot, Stack, uniq, waitFor } from './harness.mjs'
+import { ApiClient, assertAccessible, launchBrowser, nav, PASSWORD, shot, Stack, uniq, waitFor } from './harness.mjs'
 
-const PASSWORD = 'correct horse battery staple'
 const TEST_TIMEOUT = 120_000
 let stack
 
@@ -22,20 +21,11 @@ after(async () => {
   await stack?.stop()
 }, { timeout: 30_000 })
 
-async function accessible(page, what) {
-  assert.deepEqual(await accessibility(page), [], `accessibility of ${what}`)
-}
-
 async function login(page, email) {
   await page.goto(stack.baseURL + '/login')
   await page.getByLabel('Email').fill(email)
   await page.getByLabel('Password').fill(PASSWORD)
   await page.getByRole('button', { name: 'Sign in' }).click()
-}
-
-async function nav(page, name) {
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true }).click()
-  await page.getByRole('heading', { level: 1 }).first().waitFor()
 }
 
 const text = async (locator) => (await locator.textContent()).replace(/\s+/g, ' ').trim()
@@ -92,7 +82,7 @@ test('(f) staff: lookup by event id, endpoint by URL and its attempt log, tenant
     await epLink.waitFor()
     assert.equal(await page.getByText(t.badEp.id, { exact: true }).count(), 0, 'the endpoint is named by URL, not by id')
     await shot(page, 'f', '01-staff-event-lookup')
-    await accessible(page, 'the staff event page')
+    await assertAccessible(page, 'the staff event page')
 
     await epLink.click()
     await page.getByRole('heading', { name: t.badEp.url, level: 1 }).waitFor()
@@ -100,7 +90,7 @@ test('(f) staff: lookup by event id, endpoint by URL and its attempt log, tenant
     assert.equal(await page.getByTestId('attempt').count(), 1, 'one attempt to the refusing endpoint')
     assert.match(await text(page.locator('main')), /failing/)
     await shot(page, 'f', '02-staff-endpoint-attempts')
-    await accessible(page, 'the staff endpoint page')
+    await assertAccessible(page, 'the staff endpoint page')
 
     // Tenant usage and health, from the server's figures.
     await page.getByRole('link', { name: `← ${t.org}` }).click()
@@ -121,7 +111,7 @@ test('(f) staff: lookup by event id, endpoint by URL and its attempt log, tenant
       assert.equal(await page.getByRole('link', { name: ep.url, exact: true }).getAttribute('href'), `/staff/tenants/${t.tenantId}/endpoints/${ep.id}`)
     }
     await shot(page, 'f', '03-staff-tenant-health')
-    await accessible(page, 'the staff tenant page')
+    await assertAccessible(page, 'the staff tenant page')
 
     // A bulk replay with a reason: the preview counts the 3 succeeded.
     const form = page.getByRole('form', { name: 'Bulk replay' })
@@ -141,7 +131,7 @@ test('(f) staff: lookup by event id, endpoint by URL and its attempt log, tenant
     assert.ok(first.includes(t.org) && first.includes(t.tenantId), `tenant named in full: ${first}`)
     assert.equal(await rows.count(), 1, 'changes only: views are hidden by default')
     await shot(page, 'f', '04-audit-changes')
-    await accessible(page, 'the audit log')
+    await assertAccessible(page, 'the audit log')
 
     // Views: the tenant view, event view and endpoint attempts, one kind.
     await page.getByRole('button', { name: 'Views' }).click()
@@ -207,7 +197,7 @@ test('(g) portal: dashboard on desktop and phone, bulk replay preview and jobs l
     }
     await dashboard('desktop')
     await shot(page, 'g', '02-dashboard-desktop')
-    await accessible(page, 'the dashboard')
+    await assertAccessible(page, 'the dashboard')
     await page.setViewportSize({ width: 390, height: 844 })
     await page.reload()
     await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor()
@@ -219,7 +209,7 @@ test('(g) portal: dashboard on desktop and phone, bulk replay preview and jobs l
     const badge = await page.locator('table.stack').getByText('failing', { exact: true }).boundingBox()
     assert.ok(badge && badge.x + badge.width <= width, `the failing badge is off screen at phone width: ${JSON.stringify(badge)}`)
     await shot(page, 'g', '03-dashboard-phone')
-    await accessible(page, 'the dashboard at phone width')
+    await assertAccessible(page, 'the dashboard at phone width')
     await page.setViewportSize({ width: 1280, height: 860 })
 
     // Billing: 3 of 3 endpoints warns; 6 events of 10,000; one number format.
@@ -231,7 +221,7 @@ test('(g) portal: dashboard on desktop and phone, bulk replay preview and jobs l
     await page.getByText('6 of 10,000 (0%)').waitFor()
     assert.match(await text(page.getByTestId('attempts-note')), /every few minutes/)
     await shot(page, 'g', '04-billing-limit')
-    await accessible(page, 'the billing page')
+    await assertAccessible(page, 'the billing page')
 
     // Notification preferences: saved and still there after a reload.
     await page.getByRole('link', { name: 'Account' }).click()
@@ -249,7 +239,7 @@ test('(g) portal: dashboard on desktop and phone, bulk replay preview and jobs l
     assert.equal(await health.isChecked(), true)
     assert.deepEqual(await t.api.call('GET', '/me/notifications'), { endpoint_health: true, quota: false, invoices: true })
     await shot(page, 'g', '05-notifications')
-    await accessible(page, 'the account page')
+    await assertAccessible(page, 'the account page')
 
     // Bulk replay: no status is chosen for the user; the preview counts.
     await nav(page, 'Replay')
@@ -277,7 +267,7 @@ test('(g) portal: dashboard on desktop and phone, bulk replay preview and jobs l
     assert.match(await text(jobs), /2 of 2 \(100%\)/)
     assert.equal(await page.getByText('No replay jobs yet').count(), 0)
     await shot(page, 'g', '07-replay-finished')
-    await accessible(page, 'the replay page')
+    await assertAccessible(page, 'the replay page')
     assert.deepEqual(b.consoleErrors, [])
   } catch (e) {
     await shot(page, 'g', 'failure').catch(() => {})

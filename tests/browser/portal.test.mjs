@@ -4,9 +4,8 @@
 // Screenshots of the main pages go to tests/screenshots/ (git-ignored).
 import assert from 'node:assert/strict'
 import { after, before, test } from 'node:test'
-import { accessibility, ApiClient, launchBrowser, shot, Stack, uniq, waitFor } from './harness.mjs'
+import { ApiClient, assertAccessible, launchBrowser, nav, PASSWORD, shot, signUp, Stack, uniq, waitFor } from './harness.mjs'
 
-const PASSWORD = 'correct horse battery staple'
 const TEST_TIMEOUT = 60_000
 let stack
 
@@ -18,21 +17,6 @@ before(async () => {
 after(async () => {
   await stack?.stop()
 }, { timeout: 30_000 })
-
-/** signUp creates a tenant through the portal's sign-up page. */
-async function signUp(page, org, email) {
-  await page.goto(stack.baseURL + '/signup')
-  await page.getByLabel('Organisation name').fill(org)
-  await page.getByLabel('Email').fill(email)
-  await page.getByLabel('Password').fill(PASSWORD)
-  await page.getByRole('button', { name: 'Create account' }).click()
-  await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor()
-}
-
-async function nav(page, name) {
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true }).click()
-  await page.getByRole('heading', { level: 1 }).first().waitFor()
-}
 
 /** createEndpoint adds an endpoint through the form and returns its id. */
 async function createEndpoint(page, url, description) {
@@ -58,11 +42,6 @@ async function sendTestEvent(page) {
 
 const attempts = (page) => page.getByTestId('attempt')
 
-/** accessible asserts that axe-core finds no serious WCAG A/AA violation. */
-async function accessible(page, what) {
-  assert.deepEqual(await accessibility(page), [], `accessibility of ${what}`)
-}
-
 test('(a) sign up, create an API key and an endpoint, send a test event, see the successful attempt', { timeout: TEST_TIMEOUT }, async () => {
   const b = await launchBrowser()
   const { page } = b
@@ -70,8 +49,8 @@ test('(a) sign up, create an API key and an endpoint, send a test event, see the
     const org = `Acme ${uniq()}`
     await page.goto(stack.baseURL + '/signup')
     await shot(page, 'a', '01-signup')
-    await accessible(page, 'the sign-up page')
-    await signUp(page, org, `owner-${uniq()}@acme.test`)
+    await assertAccessible(page, 'the sign-up page')
+    await signUp(stack, page, org, `owner-${uniq()}@acme.test`)
     await shot(page, 'a', '02-dashboard-empty')
 
     // API key: shown once, with a copy button; it works against the API.
@@ -100,7 +79,7 @@ test('(a) sign up, create an API key and an endpoint, send a test event, see the
     await page.getByRole('button', { name: 'Reveal secret' }).click()
     assert.match((await page.getByTestId('secret').textContent()).trim(), /^whsec_/)
     await shot(page, 'a', '04-endpoint')
-    await accessible(page, 'the endpoint page')
+    await assertAccessible(page, 'the endpoint page')
 
     // Test event: the attempt succeeds and the receiver got a signed request.
     const eventId = await sendTestEvent(page)
@@ -117,7 +96,7 @@ test('(a) sign up, create an API key and an endpoint, send a test event, see the
     await page.getByText('Delivery replay queued').waitFor()
     await attempts(page).filter({ hasText: 'replay' }).filter({ hasText: 'HTTP 200' }).first().waitFor({ timeout: 20_000 })
     await shot(page, 'a', '05-event-success')
-    await accessible(page, 'the event page')
+    await assertAccessible(page, 'the event page')
 
     // The API key sends an event that shows in the events list.
     const r = await fetch(stack.baseURL + '/api/v1/events', {
@@ -129,7 +108,7 @@ test('(a) sign up, create an API key and an endpoint, send a test event, see the
     await nav(page, 'Events')
     await page.getByRole('link', { name: 'invoice.paid' }).waitFor()
     await shot(page, 'a', '06-events')
-    await accessible(page, 'the events page')
+    await assertAccessible(page, 'the events page')
 
     // Revoking the key: it shows as revoked and the API refuses it.
     await nav(page, 'API keys')
@@ -150,7 +129,7 @@ test('(a) sign up, create an API key and an endpoint, send a test event, see the
       return (await page.locator('svg[role="img"]').count()) > 0
     }, { timeout: 20_000, interval: 1000, what: 'the dashboard chart' })
     await shot(page, 'a', '07-dashboard')
-    await accessible(page, 'the dashboard')
+    await assertAccessible(page, 'the dashboard')
 
     // Phone width: the same pages stay usable.
     await page.setViewportSize({ width: 390, height: 844 })
@@ -158,7 +137,7 @@ test('(a) sign up, create an API key and an endpoint, send a test event, see the
     await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor()
     await page.getByRole('button', { name: 'Menu' }).waitFor()
     await shot(page, 'a', '08-dashboard-phone')
-    await accessible(page, 'the dashboard at phone width')
+    await assertAccessible(page, 'the dashboard at phone width')
     await page.goto(stack.baseURL + `/endpoints/${endpointId}`)
     await page.getByRole('button', { name: 'Send test event' }).waitFor()
     await shot(page, 'a', '09-endpoint-phone')
@@ -224,7 +203,7 @@ test('(b) failing endpoint: see the 500 attempts and body, fix the receiver, rep
   const b = await launchBrowser()
   const { page } = b
   try {
-    await signUp(page, `Globex ${uniq()}`, `ops-${uniq()}@globex.test`)
+    await signUp(stack, page, `Globex ${uniq()}`, `ops-${uniq()}@globex.test`)
     await createEndpoint(page, stack.receiver.base + '/b/flaky', 'Globex flaky receiver')
     const eventId = await sendTestEvent(page)
 
@@ -256,7 +235,7 @@ test('(b) failing endpoint: see the 500 attempts and body, fix the receiver, rep
     await page.getByRole('progressbar', { name: 'Replay progress' }).waitFor()
     await page.locator('.job').getByText('completed').waitFor({ timeout: 20_000 })
     await shot(page, 'b', '03-bulk-replay')
-    await accessible(page, 'the replay page')
+    await assertAccessible(page, 'the replay page')
 
     // Members: the owner invites a viewer, who gets an emailed link.
     await nav(page, 'Members')
@@ -265,7 +244,7 @@ test('(b) failing endpoint: see the 500 attempts and body, fix the receiver, rep
     await page.getByRole('button', { name: 'Invite' }).click()
     await page.getByRole('region', { name: 'New member' }).getByText('was invited as viewer').waitFor()
     await shot(page, 'b', '04-members')
-    await accessible(page, 'the members page')
+    await assertAccessible(page, 'the members page')
 
     // Billing (when the binary serves it): plan and usage against quota.
     const billing = page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Billing', exact: true })
@@ -273,7 +252,7 @@ test('(b) failing endpoint: see the 500 attempts and body, fix the receiver, rep
       await billing.click()
       await page.getByRole('progressbar', { name: 'Events this month' }).waitFor()
       await shot(page, 'b', '05-billing')
-      await accessible(page, 'the billing page')
+      await assertAccessible(page, 'the billing page')
     }
     assert.deepEqual(b.consoleErrors, [])
   } catch (e) {
@@ -288,7 +267,7 @@ test('(t) transformation: edit it beside the filter, try it on a sample, save, a
   const b = await launchBrowser()
   const { page } = b
   try {
-    await signUp(page, `Initech ${uniq()}`, `dev-${uniq()}@initech.test`)
+    await signUp(stack, page, `Initech ${uniq()}`, `dev-${uniq()}@initech.test`)
     const endpointId = await createEndpoint(page, stack.receiver.base + '/d/ok', 'Initech Slack relay')
     await page.getByRole('button', { name: 'Edit' }).click()
     const editor = page.getByLabel('Transformation (JavaScript)', { exact: true })
@@ -302,7 +281,7 @@ test('(t) transformation: edit it beside the filter, try it on a sample, save, a
     await page.getByTestId('test-payload').getByText('"text": "Event invoice.paid"').waitFor()
     await page.getByTestId('test-headers').getByText('X-Relay: slack').waitFor()
     await shot(page, 't', '01-transformation-test')
-    await accessible(page, 'the endpoint editor with a transformation')
+    await assertAccessible(page, 'the endpoint editor with a transformation')
 
     // A syntax error is refused beside the field, with line and column.
     await editor.fill('function handler(w) {\n  return w +;\n}')
@@ -334,7 +313,7 @@ test('(t) transformation: edit it beside the filter, try it on a sample, save, a
     await page.getByTestId('delivery').getByText('dropped').first().waitFor()
     assert.equal(sent(), before, 'no request for a failed transformation')
     await shot(page, 't', '02-transformation-error')
-    await accessible(page, 'an event with a transformation error')
+    await assertAccessible(page, 'an event with a transformation error')
     assert.deepEqual(b.consoleErrors, [])
   } catch (e) {
     await shot(page, 't', 'failure').catch(() => {})
@@ -387,7 +366,7 @@ test('(c) staff find an event by id, find the tenant, replay with a reason, and 
     await page.getByRole('heading', { name: org, level: 1 }).waitFor()
     await page.getByRole('link', { name: 'order.shipped' }).waitFor()
     await shot(page, 'c', '01-tenant')
-    await accessible(page, 'the staff tenant page')
+    await assertAccessible(page, 'the staff tenant page')
 
     await page.getByRole('link', { name: 'order.shipped' }).click()
     await page.getByRole('heading', { name: 'order.shipped', level: 1 }).waitFor()
@@ -397,7 +376,7 @@ test('(c) staff find an event by id, find the tenant, replay with a reason, and 
     await page.getByText('replay queued', { exact: false }).waitFor()
     await attempts(page).filter({ hasText: 'replay' }).filter({ hasText: 'HTTP 200' }).first().waitFor({ timeout: 30_000 })
     await shot(page, 'c', '02-event-replayed')
-    await accessible(page, 'the staff event page')
+    await assertAccessible(page, 'the staff event page')
 
     await nav(page, 'Audit log')
     const row = page.getByTestId('audit-row').filter({ hasText: reason })
@@ -405,7 +384,7 @@ test('(c) staff find an event by id, find the tenant, replay with a reason, and 
     assert.match(await row.first().textContent(), /replay/)
     assert.match(await row.first().textContent(), new RegExp(staffEmail.replace(/[.]/g, '\\.')))
     await shot(page, 'c', '03-audit-log')
-    await accessible(page, 'the audit log')
+    await assertAccessible(page, 'the audit log')
     assert.deepEqual(b.consoleErrors, [])
   } catch (e) {
     await shot(page, 'c', 'failure').catch(() => {})

@@ -7,38 +7,19 @@
 import assert from 'node:assert/strict'
 import { createHmac, randomUUID } from 'node:crypto'
 import { after, before, test } from 'node:test'
-import { accessibility, launchBrowser, shot, Stack, uniq, waitFor } from './harness.mjs'
+import { assertAccessible, launchBrowser, nav, shot, signUp, Stack, uniq, waitFor } from './harness.mjs'
 
-const PASSWORD = 'correct horse battery staple'
 const TEST_TIMEOUT = 90_000
 let stack
 
 before(async () => {
   stack = new Stack()
-  await stack.start({ keepScreenshots: true })
+  await stack.start()
 }, { timeout: 90_000 })
 
 after(async () => {
   await stack?.stop()
 }, { timeout: 30_000 })
-
-async function signUp(page, org, email) {
-  await page.goto(stack.baseURL + '/signup')
-  await page.getByLabel('Organisation name').fill(org)
-  await page.getByLabel('Email').fill(email)
-  await page.getByLabel('Password').fill(PASSWORD)
-  await page.getByRole('button', { name: 'Create account' }).click()
-  await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor()
-}
-
-async function nav(page, name) {
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true }).click()
-  await page.getByRole('heading', { level: 1 }).first().waitFor()
-}
-
-async function accessible(page, what) {
-  assert.deepEqual(await accessibility(page), [], `accessibility of ${what}`)
-}
 
 async function noSidewaysScroll(page, what) {
   const { scroll, width } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, width: document.documentElement.clientWidth }))
@@ -63,7 +44,7 @@ test('(s) a GitHub source: create it, send signed and tampered requests, inspect
   const b = await launchBrowser()
   const { page } = b
   try {
-    await signUp(page, `Hooli ${uniq()}`, `dev-${uniq()}@hooli.test`)
+    await signUp(stack, page, `Hooli ${uniq()}`, `dev-${uniq()}@hooli.test`)
 
     // A raw-format endpoint: it gets the provider's body as sent.
     await nav(page, 'Endpoints')
@@ -80,7 +61,7 @@ test('(s) a GitHub source: create it, send signed and tampered requests, inspect
     await page.getByText('No sources yet').waitFor()
     await page.getByText('verifies each request\'s signature', { exact: false }).waitFor()
     await shot(page, 's', '01-sources-empty')
-    await accessible(page, 'the empty sources page')
+    await assertAccessible(page, 'the empty sources page')
 
     // The form: GitHub shows only a secret, with where GitHub shows it.
     const secret = `gh-${uniq()}-secret`
@@ -99,7 +80,7 @@ test('(s) a GitHub source: create it, send signed and tampered requests, inspect
     assert.equal(await page.getByRole('alert').count(), 1)
     await page.getByLabel('Duplicate key header').fill('X-GitHub-Delivery')
     await shot(page, 's', '02-source-form')
-    await accessible(page, 'the source form')
+    await assertAccessible(page, 'the source form')
     await page.getByRole('button', { name: 'Create source' }).click()
     await page.waitForURL(/\/sources\/[0-9a-f-]{36}/)
     const sourceId = new URL(page.url()).pathname.split('/').pop()
@@ -129,7 +110,7 @@ test('(s) a GitHub source: create it, send signed and tampered requests, inspect
     await page.getByLabel('Status', { exact: true }).selectOption('')
     await waitFor(async () => (await rows.count()) === 2, { what: 'all requests again' })
     await shot(page, 's', '03-source-requests')
-    await accessible(page, 'the source page')
+    await assertAccessible(page, 'the source page')
 
     // The rejected one: why, and no replay.
     await rows.filter({ hasText: 'rejected' }).getByRole('link').first().click()
@@ -170,7 +151,7 @@ test('(s) a GitHub source: create it, send signed and tampered requests, inspect
     assert.equal(delivered[0].body, body)
     assert.equal(delivered[0].headers['content-type'], 'application/json')
     await shot(page, 's', '04-request-inspector')
-    await accessible(page, 'the request inspector')
+    await assertAccessible(page, 'the request inspector')
 
     // Replay: a new event, forwarded again (dedupe does not apply).
     await page.getByRole('button', { name: 'Replay' }).click()
@@ -208,7 +189,7 @@ test('(s) a GitHub source: create it, send signed and tampered requests, inspect
     await page.getByTestId('request-body').waitFor()
     await shot(page, 's', '05-request-inspector-phone')
     await noSidewaysScroll(page, 'the request inspector')
-    await accessible(page, 'the request inspector at phone width')
+    await assertAccessible(page, 'the request inspector at phone width')
     await page.goto(stack.baseURL + `/sources/${sourceId}`)
     await rows.first().waitFor()
     await shot(page, 's', '06-source-phone')
@@ -222,7 +203,7 @@ test('(s) a GitHub source: create it, send signed and tampered requests, inspect
     await page.getByLabel('Signature header').waitFor()
     await shot(page, 's', '08-source-form-phone')
     await noSidewaysScroll(page, 'the source form')
-    await accessible(page, 'the source form at phone width')
+    await assertAccessible(page, 'the source form at phone width')
     await page.getByRole('button', { name: 'Cancel' }).click()
     await page.setViewportSize({ width: 1280, height: 860 })
     await page.reload()
@@ -230,7 +211,7 @@ test('(s) a GitHub source: create it, send signed and tampered requests, inspect
     await page.getByRole('cell', { name: 'enabled' }).waitFor()
     assert.equal((await page.getByTestId('ingest-url').textContent()).trim(), ingestURL)
     await shot(page, 's', '09-sources')
-    await accessible(page, 'the sources page')
+    await assertAccessible(page, 'the sources page')
 
     // Rotate the URL: the new one is shown and the old one stops working.
     await page.getByRole('link', { name: 'GitHub: hooli/nucleus' }).click()
