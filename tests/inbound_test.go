@@ -312,6 +312,21 @@ func TestInboundRawBytes(t *testing.T) {
 	if fmtView.Format != "envelope" {
 		t.Errorf("default format %q", fmtView.Format)
 	}
+
+	// A raw endpoint forwards the body as received: no transformation,
+	// whichever of the two is set first.
+	const reshape = `function handler(w) { w.payload = {ok: true}; return w }`
+	if status := key.do("POST", "/endpoints", map[string]any{"url": rc.URL + "/y", "format": "raw", "transformation": reshape}, &e); status != 422 || e.Error.Field != "transformation" {
+		t.Errorf("raw endpoint with a transformation: %d %+v", status, e)
+	}
+	key.must(200, "PATCH", "/endpoints/"+plain.ID, map[string]any{"transformation": reshape}, nil)
+	if status := key.do("PATCH", "/endpoints/"+plain.ID, map[string]any{"format": "raw"}, &e); status != 422 || e.Error.Field != "transformation" {
+		t.Errorf("transformed endpoint made raw: %d %+v", status, e)
+	}
+	key.must(200, "PATCH", "/endpoints/"+plain.ID, map[string]any{"format": "raw", "transformation": ""}, &fmtView)
+	if fmtView.Format != "raw" {
+		t.Errorf("raw once the transformation is removed: %q", fmtView.Format)
+	}
 }
 
 // TestInboundVerificationOverHTTP: valid, tampered, expired and missing
