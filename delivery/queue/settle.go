@@ -188,13 +188,10 @@ func (s *Service) settle(ctx context.Context, tenantID, endpointID uuid.UUID, re
 			}
 			live := make(map[uuid.UUID]bool, len(locked))
 			n := len(locked)
-			upIDs, statuses := make([]uuid.UUID, n), make([]string, n)
-			nexts := make([]*time.Time, n)
 			attempts := make([]attempt, n)
 			for i, r := range locked {
 				live[r.ID] = true
 				st := decide(r, now)
-				upIDs[i], statuses[i], nexts[i] = r.ID, string(st.status), st.next
 				due = due || (st.next != nil && !st.next.After(now))
 				attempts[i] = attempt{tenantID: tenantID, deliveryID: r.ID, eventID: r.EventID, endpointID: endpointID,
 					number: r.AttemptCount, trigger: triggerOf(r.Status, r.AttemptCount), startedAt: r.LeasedAt, endedAt: now,
@@ -211,12 +208,6 @@ func (s *Service) settle(ctx context.Context, tenantID, endpointID uuid.UUID, re
 			if n == 0 {
 				return nil
 			}
-			if _, err := tx.Exec(ctx, `UPDATE deliveries d SET status = v.status, next_attempt_at = v.next, lease_id = NULL,
-					leased_at = NULL, lease_until = NULL, updated_at = $1
-				FROM unnest($2::uuid[], $3::text[], $4::timestamptz[]) AS v(id, status, next) WHERE d.id = v.id`,
-				now, pgval.Array(upIDs), pgval.Array(statuses), pgval.Array(nexts)); err != nil {
-				return fmt.Errorf("settle leases: %w", err)
-			}
 			// An ordered queue's next message, or a message nacked
 			// without delay, can be pulled now: wake the other replicas.
 			if ep.MaxInFlight == 1 || due {
@@ -224,7 +215,7 @@ func (s *Service) settle(ctx context.Context, tenantID, endpointID uuid.UUID, re
 					return fmt.Errorf("notify queue: %w", err)
 				}
 			}
-			after, err = s.recordAttempts(ctx, tx, attempts)
+			after, err = s.endLeases(ctx, tx, now, attempts)
 			return err
 		})
 	})

@@ -51,9 +51,6 @@ func (s *Service) sweepLeases(ctx context.Context, now time.Time, window time.Du
 			if err != nil {
 				return fmt.Errorf("find expired leases: %w", err)
 			}
-			var ids []uuid.UUID
-			var statuses []string
-			var nexts []*time.Time
 			var attempts []attempt
 			for rows.Next() {
 				var a attempt
@@ -75,23 +72,16 @@ func (s *Service) sweepLeases(ctx context.Context, now time.Time, window time.Du
 				}
 				a.trigger, a.outcome = triggerOf(status, a.number), delivery.OutcomeRetry
 				a.errorClass, a.errorMessage = classTimeout, timeoutMessage
-				ids, statuses, nexts = append(ids, a.deliveryID), append(statuses, string(a.status)), append(nexts, a.next)
 				attempts = append(attempts, a)
 			}
 			rows.Close()
 			if err := rows.Err(); err != nil {
 				return fmt.Errorf("find expired leases: %w", err)
 			}
-			if swept = len(ids); swept == 0 {
+			if swept = len(attempts); swept == 0 {
 				return nil
 			}
-			if _, err := tx.Exec(ctx, `UPDATE deliveries d SET status = v.status, next_attempt_at = v.next, lease_id = NULL,
-					leased_at = NULL, lease_until = NULL, updated_at = $1
-				FROM unnest($2::uuid[], $3::text[], $4::timestamptz[]) AS v(id, status, next) WHERE d.id = v.id`,
-				now, pgval.Array(ids), pgval.Array(statuses), pgval.Array(nexts)); err != nil {
-				return fmt.Errorf("return expired leases: %w", err)
-			}
-			if after, err = s.recordAttempts(ctx, tx, attempts); err != nil {
+			if after, err = s.endLeases(ctx, tx, now, attempts); err != nil {
 				return err
 			}
 			if len(queues) > 0 {

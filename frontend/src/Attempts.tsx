@@ -31,6 +31,21 @@ function Headers({ h }: { h: Record<string, string[]> | null }) {
   )
 }
 
+/** OutcomeSelect picks the attempt outcome an attempt log shows ('' for every outcome, labelled anyLabel). */
+export function OutcomeSelect({ id, value, onChange, anyLabel }: { id: string; value: string; onChange: (outcome: string) => void; anyLabel: string }) {
+  return (
+    <>
+      <label htmlFor={id}>Outcome</label>
+      <select id={id} value={value} onChange={(e) => onChange(e.target.value)}>
+        <option value="">{anyLabel}</option>
+        <option value="success">success</option>
+        <option value="retry">retry</option>
+        <option value="dropped">dropped</option>
+      </select>
+    </>
+  )
+}
+
 export function AttemptList({ attempts, showEvent, eventHref }: { attempts: Attempt[]; showEvent?: boolean; eventHref?: (id: string) => string }) {
   if (attempts.length === 0) return null
   return (

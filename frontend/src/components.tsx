@@ -4,6 +4,25 @@ import type { ApiError } from './api'
 import { formatCount } from './format'
 import type { PagedList } from './paging'
 
+/**
+ * useAction runs a page's actions (save, disable, rotate…): each clears the
+ * last notice and error, and an action that throws shows its error.
+ */
+export function useAction(initialNotice = '') {
+  const [notice, setNotice] = useState(initialNotice)
+  const [error, setError] = useState<unknown>(null)
+  async function act(what: () => Promise<void>) {
+    setError(null)
+    setNotice('')
+    try {
+      await what()
+    } catch (e) {
+      setError(e)
+    }
+  }
+  return { notice, setNotice, error, setError, act }
+}
+
 /** ErrorMessage shows an API error (or any error) as an alert: the message only, never codes or field names. */
 export function ErrorMessage({ error, title }: { error: unknown; title?: string }) {
   if (!error) return null

@@ -2,8 +2,8 @@
 // secret (reveal, rotate), send a test event, and its recent attempts.
 import { useEffect, useState } from 'react'
 import { api, query, type Page } from '../api'
-import { AttemptList } from '../Attempts'
-import { Badge, ConfirmButton, CopyButton, Empty, ErrorMessage, Loading, Notice, Pager } from '../components'
+import { AttemptList, OutcomeSelect } from '../Attempts'
+import { Badge, ConfirmButton, CopyButton, Empty, ErrorMessage, Loading, Notice, Pager, useAction } from '../components'
 import { EndpointForm } from '../EndpointForm'
 import { fromEndpoint } from '../endpointForm'
 import { formatCount, formatDuration, formatPercent, formatTime } from '../format'
@@ -92,8 +92,7 @@ export function EndpointDetailPage({ id }: { id: string }) {
   const [loadError, setLoadError] = useState<unknown>(null)
   const [editing, setEditing] = useState(false)
   const [secret, setSecret] = useState<SecretInfo | null>(null)
-  const [notice, setNotice] = useState(search.get('created') ? 'Endpoint created. Send a test event to check it.' : '')
-  const [error, setError] = useState<unknown>(null)
+  const { notice, setNotice, error, act } = useAction(search.get('created') ? 'Endpoint created. Send a test event to check it.' : '')
   const [outcome, setOutcome] = useState('')
   const [testEvent, setTestEvent] = useState<string | null>(null)
   const writer = canWrite(me.role)
@@ -110,16 +109,6 @@ export function EndpointDetailPage({ id }: { id: string }) {
   useEffect(() => {
     api.get<Stats>(`/endpoints/${id}/stats` + query({ window: '24h' })).then(setStats, () => setStats(null))
   }, [id, ep, attempts.items])
-
-  async function act(what: () => Promise<void>) {
-    setError(null)
-    setNotice('')
-    try {
-      await what()
-    } catch (e) {
-      setError(e)
-    }
-  }
 
   if (loadError) return <section><h1>Endpoint</h1><ErrorMessage error={loadError} title="Could not load the endpoint" /><Link href="/endpoints">Back to endpoints</Link></section>
   if (!ep) return <Loading />
@@ -227,13 +216,7 @@ export function EndpointDetailPage({ id }: { id: string }) {
         <div className="page-head">
           <h2>Recent attempts</h2>
           <div className="inline-field">
-            <label htmlFor="outcome-filter">Outcome</label>
-            <select id="outcome-filter" value={outcome} onChange={(e) => setOutcome(e.target.value)}>
-              <option value="">all</option>
-              <option value="success">success</option>
-              <option value="retry">retry</option>
-              <option value="dropped">dropped</option>
-            </select>
+            <OutcomeSelect id="outcome-filter" value={outcome} onChange={setOutcome} anyLabel="all" />
             <button type="button" className="btn btn-small" onClick={attempts.reload}>Refresh</button>
           </div>
         </div>

@@ -3,7 +3,7 @@
 // captured, filtered by status and paged.
 import { useEffect, useState } from 'react'
 import { api, query, type Page } from '../api'
-import { Badge, ConfirmButton, Empty, ErrorMessage, Loading, Notice, Pager } from '../components'
+import { Badge, ConfirmButton, Empty, ErrorMessage, Loading, Notice, Pager, useAction } from '../components'
 import { formatTime, relativeTime } from '../format'
 import { SourceForm } from '../SourceForm'
 import { eventTypeRuleText, fromSource, schemeInfo } from '../sourceForm'
@@ -54,8 +54,7 @@ export function SourceDetailPage({ id }: { id: string }) {
   const [src, setSrc] = useState<Source | null>(null)
   const [loadError, setLoadError] = useState<unknown>(null)
   const [editing, setEditing] = useState(false)
-  const [notice, setNotice] = useState(search.get('created') ? 'Source created. Paste its URL into the provider\'s webhook settings.' : '')
-  const [error, setError] = useState<unknown>(null)
+  const { notice, setNotice, error, act } = useAction(search.get('created') ? 'Source created. Paste its URL into the provider\'s webhook settings.' : '')
   const [status, setStatus] = useState('')
   useEffect(() => {
     api.get<Source>(`/sources/${id}`).then(setSrc, setLoadError)
@@ -71,16 +70,6 @@ export function SourceDetailPage({ id }: { id: string }) {
     const t = window.setInterval(reload, 5000)
     return () => window.clearInterval(t)
   }, [pageNumber, reload])
-
-  async function act(what: () => Promise<void>) {
-    setError(null)
-    setNotice('')
-    try {
-      await what()
-    } catch (e) {
-      setError(e)
-    }
-  }
 
   if (loadError) return <section><h1>Source</h1><ErrorMessage error={loadError} title="Could not load the source" /><Link href="/sources">Back to sources</Link></section>
   if (!src) return <Loading />

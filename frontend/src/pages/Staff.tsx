@@ -3,7 +3,7 @@
 // endpoint's attempt log, replay with a reason (audited), and the audit log.
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react'
 import { api, ApiError, query, type Page } from '../api'
-import { AttemptList } from '../Attempts'
+import { AttemptList, OutcomeSelect } from '../Attempts'
 import { BulkReplay } from '../BulkReplay'
 import { Badge, Empty, ErrorMessage, Field, Loading, Pager, ProgressBar } from '../components'
 import { formatAge, formatCount, formatPercent, formatTime, relativeTime } from '../format'
@@ -267,13 +267,7 @@ export function StaffEndpointPage({ tenantId, endpointId }: { tenantId: string; 
         <div className="page-head">
           <h2>Attempt log</h2>
           <div className="field inline-field">
-            <label htmlFor="staff-outcome">Outcome</label>
-            <select id="staff-outcome" value={outcome} onChange={(e) => setOutcome(e.target.value)}>
-              <option value="">any</option>
-              <option value="success">success</option>
-              <option value="retry">retry</option>
-              <option value="dropped">dropped</option>
-            </select>
+            <OutcomeSelect id="staff-outcome" value={outcome} onChange={setOutcome} anyLabel="any" />
           </div>
         </div>
         <ErrorMessage error={attempts.error} title="Could not load attempts" />
