@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -81,8 +80,7 @@ type Filters struct {
 	env *cel.Env
 	cfg Config
 
-	mu    sync.Mutex
-	cache map[string]cel.Program
+	cache *programCache[cel.Program]
 
 	evalErrors atomic.Int64
 }
@@ -100,7 +98,7 @@ func NewFilters(cfg Config) (*Filters, error) {
 	if err != nil {
 		return nil, fmt.Errorf("routing: CEL environment: %w", err)
 	}
-	return &Filters{env: env, cfg: cfg, cache: make(map[string]cel.Program)}, nil
+	return &Filters{env: env, cfg: cfg, cache: newProgramCache[cel.Program](cfg.CacheSize)}, nil
 }
 
 // Check compiles and type-checks src; an empty filter is valid. Errors:
@@ -185,23 +183,7 @@ func (f *Filters) eval(src string, in *Input) (bool, error) {
 
 // program returns the compiled program of src, compiling it on first use.
 func (f *Filters) program(src string) (cel.Program, error) {
-	f.mu.Lock()
-	prg, ok := f.cache[src]
-	f.mu.Unlock()
-	if ok {
-		return prg, nil
-	}
-	prg, err := f.compile(src)
-	if err != nil {
-		return nil, err
-	}
-	f.mu.Lock()
-	if len(f.cache) >= f.cfg.CacheSize {
-		clear(f.cache)
-	}
-	f.cache[src] = prg
-	f.mu.Unlock()
-	return prg, nil
+	return f.cache.get(src, f.compile)
 }
 
 func (f *Filters) compile(src string) (cel.Program, error) {

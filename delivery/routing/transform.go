@@ -130,9 +130,9 @@ type TransformResult struct {
 type Transformer struct {
 	cfg TransformConfig
 
-	mu    sync.Mutex
-	cache map[string]*goja.Program
+	cache *programCache[*goja.Program]
 	// suspects are programs that went over the memory bound run alone.
+	mu       sync.Mutex
 	suspects map[*goja.Program]bool
 
 	// exclusive lets a run stopped for memory be tried again alone, so a
@@ -166,7 +166,7 @@ func NewTransformer(cfg TransformConfig) *Transformer {
 	if cfg.CacheSize <= 0 {
 		cfg.CacheSize = DefaultCacheSize
 	}
-	return &Transformer{cfg: cfg, cache: make(map[string]*goja.Program), suspects: make(map[*goja.Program]bool),
+	return &Transformer{cfg: cfg, cache: newProgramCache[*goja.Program](cfg.CacheSize), suspects: make(map[*goja.Program]bool),
 		watch: newWatchdog(cfg.MaxMemory, cfg.SampleEvery), slots: make(chan struct{}, runtime.GOMAXPROCS(0))}
 }
 
@@ -255,12 +255,10 @@ func (t *Transformer) suspect(prg *goja.Program) {
 // program returns the compiled program of src, compiling it on first
 // use; a program is shared by every runtime that runs it.
 func (t *Transformer) program(src string) (*goja.Program, error) {
-	t.mu.Lock()
-	prg, ok := t.cache[src]
-	t.mu.Unlock()
-	if ok {
-		return prg, nil
-	}
+	return t.cache.get(src, compileTransformation)
+}
+
+func compileTransformation(src string) (*goja.Program, error) {
 	if len(src) > MaxTransformationLength {
 		return nil, transformErr(ErrInvalidTransformation, "transformation must be at most %d KiB", MaxTransformationLength>>10)
 	}
@@ -271,12 +269,6 @@ func (t *Transformer) program(src string) (*goja.Program, error) {
 	if err != nil {
 		return nil, transformErr(ErrInvalidTransformation, "%s", err.Error())
 	}
-	t.mu.Lock()
-	if len(t.cache) >= t.cfg.CacheSize {
-		clear(t.cache)
-	}
-	t.cache[src] = prg
-	t.mu.Unlock()
 	return prg, nil
 }
 
