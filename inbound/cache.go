@@ -3,8 +3,8 @@ package inbound
 import (
 	"context"
 	"fmt"
-	"sync"
-	"time"
+
+	"github.com/google/uuid"
 )
 
 // liveSource is what the ingest path needs of a source, secret opened.
@@ -14,54 +14,16 @@ type liveSource struct {
 	found  bool // false: no enabled source has the token
 }
 
-// sourceCache keeps recently used sources by token hash for a short TTL,
-// so a busy source costs no lookup per request. Unknown tokens are not
-// cached: a flood of guesses cannot evict real sources.
-type sourceCache struct {
-	ttl time.Duration
-	now func() time.Time
-
-	mu      sync.Mutex
-	entries map[[32]byte]cacheEntry
-}
-
-type cacheEntry struct {
-	src liveSource
-	at  time.Time
-}
-
-// maxCachedSources bounds the cache; when full it starts over.
+// maxCachedSources bounds the cache of live sources by token hash
+// (Service.cache), which spares a busy source a lookup per request.
+// Unknown tokens are not cached: a flood of guesses cannot evict real
+// sources.
 const maxCachedSources = 10_000
 
-func newSourceCache(ttl time.Duration, now func() time.Time) *sourceCache {
-	return &sourceCache{ttl: ttl, now: now, entries: map[[32]byte]cacheEntry{}}
-}
-
-func (c *sourceCache) get(key [32]byte) (liveSource, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	e, ok := c.entries[key]
-	if !ok || c.now().Sub(e.at) > c.ttl {
-		return liveSource{}, false
-	}
-	return e.src, true
-}
-
-func (c *sourceCache) put(key [32]byte, src liveSource) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if len(c.entries) >= maxCachedSources {
-		clear(c.entries)
-	}
-	c.entries[key] = cacheEntry{src: src, at: c.now()}
-}
-
-// clear forgets every source: after a change made through this process,
-// the next request reads it again.
-func (c *sourceCache) clear() {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	clear(c.entries)
+// forget drops source id from the cache after a change made through this
+// process, so the next request reads it again.
+func (s *Service) forget(id uuid.UUID) {
+	s.cache.Forget([32]byte{}, func(_ [32]byte, src liveSource) bool { return src.row.ID == id })
 }
 
 // lookup returns the enabled source holding tok (found false when none).
@@ -70,7 +32,7 @@ func (c *sourceCache) clear() {
 func (s *Service) lookup(ctx context.Context, tok string) (liveSource, error) {
 	var key [32]byte
 	copy(key[:], hashToken(tok))
-	if src, ok := s.cache.get(key); ok {
+	if src, ok := s.cache.Get(key, s.now()); ok {
 		return src, nil
 	}
 	var rows []sourceRow
@@ -89,6 +51,6 @@ func (s *Service) lookup(ctx context.Context, tok string) (liveSource, error) {
 		}
 		src.secret = secret
 	}
-	s.cache.put(key, src)
+	s.cache.Put(key, src, s.now())
 	return src, nil
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/ferry-dev/ferry/dbtx"
 	"github.com/ferry-dev/ferry/internal/batch"
+	"github.com/ferry-dev/ferry/internal/ttlcache"
 )
 
 // Sealer encrypts secrets at rest, bound to their owner by aad.
@@ -113,7 +114,7 @@ type Service struct {
 	log       *slog.Logger
 	now       func() time.Time
 
-	cache    *sourceCache
+	cache    *ttlcache.Cache[[32]byte, liveSource]
 	limiters *limiters
 	// group commits concurrent verified captures together (group.go).
 	group *batch.Coalescer[*pendingCapture]
@@ -145,7 +146,7 @@ func New(d Deps, cfg Config, log *slog.Logger, now func() time.Time) (*Service, 
 		return nil, errors.New("inbound.New: negative config value")
 	}
 	s := &Service{db: d.DB, sealer: d.Sealer, events: d.Events, retention: d.Retention, cfg: cfg, log: log, now: now,
-		cache: newSourceCache(cfg.CacheTTL, now), limiters: newLimiters(cfg.RejectedPerMinute)}
+		cache: ttlcache.New[[32]byte, liveSource](cfg.CacheTTL, maxCachedSources), limiters: newLimiters(cfg.RejectedPerMinute)}
 	s.group = batch.New(maxGroup, maxCommitters, s.commitGroup)
 	return s, nil
 }

@@ -255,7 +255,7 @@ func (s *Service) UpdateSource(ctx context.Context, tenantID, id uuid.UUID, patc
 	if err != nil {
 		return Source{}, fmt.Errorf("update source %s: %w", id, err)
 	}
-	s.cache.clear()
+	s.forget(id)
 	return s.source(row)
 }
 
@@ -270,7 +270,7 @@ func (s *Service) DeleteSource(ctx context.Context, tenantID, id uuid.UUID) erro
 	if res.RowsAffected == 0 {
 		return ferry.NotFound("source")
 	}
-	s.cache.clear()
+	s.forget(id)
 	return nil
 }
 
@@ -293,6 +293,6 @@ func (s *Service) RotateToken(ctx context.Context, tenantID, id uuid.UUID) (Sour
 	if len(rows) == 0 {
 		return Source{}, ferry.NotFound("source")
 	}
-	s.cache.clear()
+	s.forget(id)
 	return s.source(rows[0])
 }

@@ -1,6 +1,6 @@
 // Package ttlcache is a small bounded map whose entries go stale after a
-// fixed time: the in-process caches of API keys, sessions and queue
-// signing targets are built on it.
+// fixed time: the in-process caches of API keys, sessions, queue signing
+// targets and inbound sources are built on it.
 package ttlcache
 
 import (
