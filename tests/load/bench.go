@@ -7,7 +7,6 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 )
 
@@ -122,14 +121,7 @@ func (b *Bench) Run(ctx context.Context, sc Scenario) Outcome {
 		}
 	}
 
-	stagesBefore := b.scrapeStages(ctx)
-	sctx, stopSampling := context.WithCancel(ctx)
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		out.Ferry = sample(sctx, b.FerryPIDs)
-	}()
+	m := b.startMeasuring(ctx, true)
 	res := Generate(ctx, t, plan, Hooks{})
 	sendEnd := time.Now()
 	src := RemoteSink{URL: b.SinkURL}
@@ -146,11 +138,43 @@ func (b *Bench) Run(ctx context.Context, sc Scenario) Outcome {
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
-	stopSampling()
-	wg.Wait()
+	out.Ferry = m.stop()
 	out.Report = rep
-	out.Stages = Breakdown(stagesBefore, b.scrapeStages(ctx))
+	out.Stages = b.stages(ctx, m)
 	return out
+}
+
+// measurement samples Ferry's processes (CPU, RSS) from start until
+// stop, and keeps Ferry's stage histograms as they were at the start.
+type measurement struct {
+	before map[string]Histogram
+	cancel context.CancelFunc
+	done   chan ProcStats
+}
+
+// startMeasuring scrapes the stage histograms (withStages) and starts
+// sampling Ferry's processes.
+func (b *Bench) startMeasuring(ctx context.Context, withStages bool) *measurement {
+	m := &measurement{done: make(chan ProcStats, 1)}
+	if withStages {
+		m.before = b.scrapeStages(ctx)
+	}
+	sctx, cancel := context.WithCancel(ctx)
+	m.cancel = cancel
+	go func() { m.done <- sample(sctx, b.FerryPIDs) }()
+	return m
+}
+
+// stop ends the sampling and returns what it saw. Call it once.
+func (m *measurement) stop() ProcStats {
+	m.cancel()
+	return <-m.done
+}
+
+// stages is the stage breakdown from the start until now, once Ferry's
+// histograms are still (scrapeStages).
+func (b *Bench) stages(ctx context.Context, m *measurement) []StageLatency {
+	return Breakdown(m.before, b.scrapeStages(ctx))
 }
 
 // scrapeStages reads Ferry's stage histograms once they are still: the

@@ -11,7 +11,6 @@ import (
 	"io"
 	"net/http"
 	"strconv"
-	"sync"
 	"time"
 )
 
@@ -70,14 +69,7 @@ func (b *Bench) RunInbound(ctx context.Context, sc InboundScenario) Outcome {
 		Concurrency: conc, Ingest: &Ingest{URL: src.IngestURL, Secret: secret}}
 	out.Scenario.Plan = plan
 
-	stagesBefore := b.scrapeStages(ctx)
-	sctx, stopSampling := context.WithCancel(ctx)
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		out.Ferry = sample(sctx, b.FerryPIDs)
-	}()
+	m := b.startMeasuring(ctx, true)
 	res := Generate(ctx, t, plan, Hooks{})
 	sendEnd := time.Now()
 	sink := RemoteSink{URL: b.SinkURL}
@@ -94,9 +86,8 @@ func (b *Bench) RunInbound(ctx context.Context, sc InboundScenario) Outcome {
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
-	stopSampling()
-	wg.Wait()
-	out.Stages = Breakdown(stagesBefore, b.scrapeStages(ctx))
+	out.Ferry = m.stop()
+	out.Stages = b.stages(ctx, m)
 	r := out.Report
 	out.Note = fmt.Sprintf("provider-facing response (scheduled send → answer): p50 %.1f ms, p95 %.1f ms, p99 %.1f ms, max %.1f ms; "+
 		"accepted %.0f/s, forwarded %d of %d (%.0f/s while sending)", r.AckLatency.P50, r.AckLatency.P95, r.AckLatency.P99, r.AckLatency.Max,

@@ -3,7 +3,6 @@ package load
 import (
 	"context"
 	"fmt"
-	"sync"
 	"time"
 )
 
@@ -57,14 +56,7 @@ func (b *Bench) RunNoisy(ctx context.Context, sc NoisyScenario) []Outcome {
 		}
 		tarpits = append(tarpits, name)
 	}
-	stagesBefore := b.scrapeStages(ctx)
-	sctx, stopSampling := context.WithCancel(ctx)
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		noisy.Ferry = sample(sctx, b.FerryPIDs)
-	}()
+	m := b.startMeasuring(ctx, true)
 
 	// The burst: as fast as Ferry takes it.
 	nplan := noisy.Scenario.Plan
@@ -91,8 +83,7 @@ func (b *Bench) RunNoisy(ctx context.Context, sc NoisyScenario) []Outcome {
 	// The victim, beside the noisy tenant.
 	vres, vRoute, err := b.sendVictim(ctx, victim.Scenario.Name, victimPlan)
 	if err != nil {
-		stopSampling()
-		wg.Wait()
+		noisy.Ferry = m.stop()
 		return fail(err)
 	}
 	vEnd := time.Now()
@@ -130,10 +121,9 @@ func (b *Bench) RunNoisy(ctx context.Context, sc NoisyScenario) []Outcome {
 		}
 		time.Sleep(250 * time.Millisecond)
 	}
-	stopSampling()
-	wg.Wait()
+	noisy.Ferry = m.stop()
 	noisy.Report, victim.Report, victim.Ferry = nrep, vrep, noisy.Ferry
-	noisy.Stages = Breakdown(stagesBefore, b.scrapeStages(ctx))
+	noisy.Stages = b.stages(ctx, m)
 	noisy.Note = fmt.Sprintf("%d endpoints (max_in_flight 1, timeout %d s) at a tarpit; drain measured from the release", sc.NoisyEndpoints, sc.NoisyTimeout)
 	ratio := 0.0
 	if alone.Report.Latency.P99 > 0 {
@@ -147,21 +137,10 @@ func (b *Bench) RunNoisy(ctx context.Context, sc NoisyScenario) []Outcome {
 // runVictim runs the victim's trickle alone and closes its ledger.
 func (b *Bench) runVictim(ctx context.Context, name string, plan Plan, settle time.Duration) Outcome {
 	out := Outcome{Scenario: Scenario{Name: name, OK: 1, Plan: plan, Settle: settle}}
-	stagesBefore := b.scrapeStages(ctx)
-	sctx, stopSampling := context.WithCancel(ctx)
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		out.Ferry = sample(sctx, b.FerryPIDs)
-	}()
-	stop := func() {
-		stopSampling()
-		wg.Wait()
-	}
+	m := b.startMeasuring(ctx, true)
 	res, route, err := b.sendVictim(ctx, name, plan)
 	if err != nil {
-		stop()
+		out.Ferry = m.stop()
 		out.Error = err.Error()
 		return out
 	}
@@ -179,8 +158,8 @@ func (b *Bench) runVictim(ctx context.Context, name string, plan Plan, settle ti
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	stop()
-	out.Stages = Breakdown(stagesBefore, b.scrapeStages(ctx))
+	out.Ferry = m.stop()
+	out.Stages = b.stages(ctx, m)
 	return out
 }
 

@@ -111,20 +111,13 @@ func (b *Bench) RunQueue(ctx context.Context, sc QueueScenario) []Outcome {
 	// (meaningful for the latency phase only: the drain's messages waited
 	// in a backlog on purpose).
 	run := func(phase *Outcome, stages bool, f func() error) {
-		var before map[string]Histogram
-		if stages {
-			before = b.scrapeStages(ctx)
-		}
-		sctx, stop := context.WithCancel(ctx)
-		done := make(chan ProcStats, 1)
-		go func() { done <- sample(sctx, b.FerryPIDs) }()
+		m := b.startMeasuring(ctx, stages)
 		if err := f(); err != nil {
 			phase.Error = err.Error()
 		}
-		stop()
-		phase.Ferry = <-done
+		phase.Ferry = m.stop()
 		if stages {
-			phase.Stages = Breakdown(before, b.scrapeStages(ctx))
+			phase.Stages = b.stages(ctx, m)
 		}
 	}
 
