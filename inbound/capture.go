@@ -57,14 +57,15 @@ type requestRow struct {
 func (requestRow) TableName() string { return "source_requests" }
 
 // Receive handles one request to an ingest URL: it finds the source by
-// token, verifies the request, applies the source's rate limit, captures it and,
-// when verified and not a duplicate, turns it into an event, all before
-// answering. Nothing is answered 2xx unless its capture committed.
+// token, verifies the request, applies the source's rate limit and
+// captures it before answering; a verified capture becomes an event
+// (unless it is a duplicate) once it has committed (group.go). Nothing
+// is answered 2xx unless its capture committed.
 // Errors: ENOTFOUND (unknown or disabled token), ETOOLARGE, ERATELIMIT
 // (with RetryAfterSeconds), EUNAUTHORIZED (verification failed; the
 // request is captured as rejected within the per-minute cap),
-// EBADREQUEST (GET without a handshake), what Events.IngestInTx returns,
-// and wrapped database errors (the HTTP layer answers 503).
+// EBADREQUEST (GET without a handshake), and wrapped database errors
+// (the HTTP layer answers 503).
 func (s *Service) Receive(ctx context.Context, in Incoming) (Answer, error) {
 	if len(in.Body) > MaxBodyBytes {
 		return Answer{}, &ferry.Error{Code: ferry.ETOOLARGE, Message: "request body exceeds " + ferry.FormatBytes(MaxBodyBytes)}
@@ -96,11 +97,10 @@ func (s *Service) Receive(ctx context.Context, in Incoming) (Answer, error) {
 			Message: fmt.Sprintf("this source accepts %d requests per second; retry later", src.row.RateLimitPerSecond)}
 	}
 	doc, compact, isJSON := decodeJSON(in.Body)
-	capture.Status = StatusVerified
 	if ch, ok := slackChallenge(doc, isJSON); ok {
 		// Slack's url_verification: answered with its challenge, and
 		// captured, but it is no event.
-		capture.Reason = "url_verification handshake"
+		capture.Status, capture.Reason = StatusVerified, "url_verification handshake"
 		if err := s.db.WithContext(ctx).Create(&capture).Error; err != nil {
 			return Answer{}, fmt.Errorf("capture request: %w", err)
 		}
@@ -110,14 +110,7 @@ func (s *Service) Receive(ctx context.Context, in Incoming) (Answer, error) {
 	if key := dedupeKey(src.row.Dedupe.V, in.Header, doc, isJSON); key != "" {
 		capture.DedupeKey = &key
 	}
-	ev := EventInput{
-		Type:        eventType(src.row.EventType.V, in.Header, doc, isJSON, s.events.ValidEventType),
-		Data:        eventData(compact, isJSON, in.Body),
-		Body:        capture.Body,
-		ContentType: capture.ContentType,
-		Request:     requestInfo(in.Method, in.Path, in.RawQuery, in.Header),
-	}
-	if err := s.commitVerified(ctx, capture, ev); err != nil {
+	if err := s.captureVerified(ctx, capture, s.eventInputFrom(src.row.EventType.V, capture, doc, compact, isJSON)); err != nil {
 		return Answer{}, err
 	}
 	return s.answer(src.row), nil
@@ -167,4 +160,21 @@ func slackChallenge(doc any, isJSON bool) (string, bool) {
 	}
 	ch, ok := m["challenge"].(string)
 	return ch, ok
+}
+
+// eventInput is the event capture r of a source with rule becomes.
+func (s *Service) eventInput(rule EventTypeRule, r requestRow) EventInput {
+	doc, compact, isJSON := decodeJSON(r.Body)
+	return s.eventInputFrom(rule, r, doc, compact, isJSON)
+}
+
+// eventInputFrom is eventInput for a body already decoded.
+func (s *Service) eventInputFrom(rule EventTypeRule, r requestRow, doc any, compact []byte, isJSON bool) EventInput {
+	return EventInput{
+		Type:        eventType(rule, r.Headers.V, doc, isJSON, s.events.ValidEventType),
+		Data:        eventData(compact, isJSON, r.Body),
+		Body:        r.Body,
+		ContentType: r.ContentType,
+		Request:     requestInfo(r.Method, r.Path, r.Query, r.Headers.V),
+	}
 }

@@ -80,9 +80,9 @@ func (r requestRow) view(size int) Request {
 // first, optionally only those with status. Errors: ENOTFOUND, EINVALID.
 func (s *Service) ListRequests(ctx context.Context, tenantID, sourceID uuid.UUID, status string, pg page.Request) ([]Request, string, error) {
 	switch Status(status) {
-	case "", StatusVerified, StatusRejected, StatusDuplicate:
+	case "", StatusReceived, StatusVerified, StatusRejected, StatusDuplicate, StatusRefused:
 	default:
-		return nil, "", ferry.Invalid("status", "status must be verified, rejected or duplicate")
+		return nil, "", ferry.Invalid("status", "status must be received, verified, rejected, duplicate or refused")
 	}
 	cur, err := page.DecodeAt(pg.Cursor)
 	if err != nil {
@@ -168,14 +168,7 @@ func (s *Service) Replay(ctx context.Context, tenantID, sourceID, requestID uuid
 	if err != nil {
 		return ReplayResult{}, err
 	}
-	doc, compact, isJSON := decodeJSON(r.Body)
-	ev := EventInput{
-		Type:        eventType(src.EventType.V, r.Headers.V, doc, isJSON, s.events.ValidEventType),
-		Data:        eventData(compact, isJSON, r.Body),
-		Body:        r.Body,
-		ContentType: r.ContentType,
-		Request:     requestInfo(r.Method, r.Path, r.Query, r.Headers.V),
-	}
+	ev := s.eventInput(src.EventType.V, r)
 	var id uuid.UUID
 	var after func()
 	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {

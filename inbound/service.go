@@ -30,8 +30,8 @@ type Sealer interface {
 
 // Events is what inbound needs from delivery: turning a verified capture
 // into an event of the tenant, in inbound's own transaction, so the
-// capture, the event, its deliveries and its metering commit together.
-// app plugs delivery in.
+// capture's outcome, the event, its deliveries and its metering commit
+// together. app plugs delivery in.
 type Events interface {
 	// IngestInTx accepts ev as an event of tenantID in tx: metered,
 	// stored with its raw body and fanned out. after must be called once
@@ -116,8 +116,9 @@ type Service struct {
 
 	cache    *ttlcache.Cache[[32]byte, liveSource]
 	limiters *limiters
-	// group commits concurrent verified captures together (group.go).
-	group *batch.Coalescer[*pendingCapture]
+	// captures commits concurrent verified captures together, and
+	// making then makes their events (group.go).
+	captures, making *batch.Coalescer[*pendingCapture]
 }
 
 // Deps are the Service's collaborators; all are required but Retention
@@ -147,16 +148,20 @@ func New(d Deps, cfg Config, log *slog.Logger, now func() time.Time) (*Service, 
 	}
 	s := &Service{db: d.DB, sealer: d.Sealer, events: d.Events, retention: d.Retention, cfg: cfg, log: log, now: now,
 		cache: ttlcache.New[[32]byte, liveSource](cfg.CacheTTL, maxCachedSources), limiters: newLimiters(cfg.RejectedPerMinute)}
-	s.group = batch.New(maxGroup, maxCommitters, s.commitGroup)
+	s.captures = batch.New(maxGroup, maxCommitters, s.commitCaptures)
+	s.making = batch.New(maxGroup, maxCommitters, func(ctx context.Context, b []*pendingCapture) { s.makeEvents(ctx, b) })
 	return s, nil
 }
 
-// Run flushes the counts of unstored rejected requests every
-// JobInterval and prunes captures past retention every PruneInterval
+// Run sweeps captures whose event was not made every second
+// (sweepReceived), flushes the counts of unstored rejected requests every
+// JobInterval and prunes captures past retention every PruneInterval,
 // until ctx ends.
 func (s *Service) Run(ctx context.Context) error {
-	t := time.NewTicker(s.cfg.JobInterval)
-	defer t.Stop()
+	jobs := time.NewTicker(s.cfg.JobInterval)
+	defer jobs.Stop()
+	sweep := time.NewTicker(sweepInterval)
+	defer sweep.Stop()
 	var pruned time.Time
 	for {
 		if s.now().Sub(pruned) >= s.cfg.PruneInterval {
@@ -167,16 +172,22 @@ func (s *Service) Run(ctx context.Context) error {
 		}
 		select {
 		case <-ctx.Done():
-			// Captures being committed finish, and one last flush makes
-			// the counts survive a clean shutdown.
+			// Captures being committed finish, then the events being
+			// made; one last flush makes the counts survive a clean
+			// shutdown. What is left received, the next start sweeps.
 			fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-			_ = s.group.Wait(fctx)
+			_ = s.captures.Wait(fctx)
+			_ = s.making.Wait(fctx)
 			s.flushUnstored(fctx)
 			cancel()
 			return nil
-		case <-t.C:
+		case <-sweep.C:
+			if err := s.sweepReceived(ctx); err != nil && ctx.Err() == nil {
+				s.log.ErrorContext(ctx, "sweep received captures", "err", err)
+			}
+		case <-jobs.C:
+			s.flushUnstored(ctx)
 		}
-		s.flushUnstored(ctx)
 	}
 }
 

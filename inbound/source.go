@@ -79,12 +79,18 @@ type Status string
 
 // Capture statuses.
 const (
+	// StatusReceived: the signature held and the request is captured;
+	// its event is being made (within milliseconds, normally).
+	StatusReceived Status = "received"
 	// StatusVerified: the signature held; the request made an event.
 	StatusVerified Status = "verified"
 	// StatusRejected: verification failed (answered 401, never forwarded).
 	StatusRejected Status = "rejected"
 	// StatusDuplicate: its dedupe key was seen within the window; no event.
 	StatusDuplicate Status = "duplicate"
+	// StatusRefused: the tenant's plan refused its event (monthly quota,
+	// unpaid account); kept, and replayable.
+	StatusRefused Status = "refused"
 )
 
 // Verification is a source's verification scheme as the API shows it:

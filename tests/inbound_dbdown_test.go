@@ -100,8 +100,10 @@ func TestInboundPostgresDown(t *testing.T) {
 	proxy.setCut(true)
 	// The source is cached from the request above for a second, then
 	// looked up again: requests for longer than that cover both paths,
-	// and every one of them must fail closed.
+	// and every one of them must fail closed. They are paced below the
+	// source's rate limit (1,000/s), which would answer 429 first.
 	for i, start := 0, time.Now(); time.Since(start) < 1500*time.Millisecond; i++ {
+		time.Sleep(2 * time.Millisecond)
 		res := postIngest(t, src.IngestURL, []byte(`{"n":2}`), nil)
 		var e apiError
 		if res.StatusCode != 503 || json.Unmarshal(res.Body, &e) != nil || e.Error.Code != "unavailable" || res.Header.Get("Retry-After") == "" {

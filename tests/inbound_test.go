@@ -61,17 +61,25 @@ func createSource(t *testing.T, c *client, body map[string]any) sourceView {
 	return s
 }
 
+// listCaptured lists a source's captures (only those with status, unless
+// empty) once none of them is received any more: a capture's event is
+// made after its request has been answered.
 func listCaptured(t *testing.T, c *client, sourceID, status string) []captured {
 	t.Helper()
-	var out struct {
-		Data []captured `json:"data"`
+	list := func(status string) []captured {
+		var out struct {
+			Data []captured `json:"data"`
+		}
+		path := "/sources/" + sourceID + "/requests?limit=200"
+		if status != "" {
+			path += "&status=" + status
+		}
+		c.must(200, "GET", path, nil, &out)
+		return out.Data
 	}
-	path := "/sources/" + sourceID + "/requests?limit=200"
-	if status != "" {
-		path += "&status=" + status
-	}
-	c.must(200, "GET", path, nil, &out)
-	return out.Data
+	testenv.Eventually(t, 30*time.Second, func() bool { return len(list("received")) == 0 },
+		"captures of source %s still received: their events were not made", sourceID)
+	return list(status)
 }
 
 func capturedDetail(t *testing.T, c *client, sourceID, requestID string) captured {

@@ -45,8 +45,8 @@ func (s *server) ingest(c *fiber.Ctx) error {
 	}
 	header := http.Header{}
 	c.Request().Header.VisitAll(func(k, v []byte) { header.Add(string(k), string(v)) })
-	// fasthttp reuses the body buffer after the handler returns; the
-	// capture is written before, but a copy keeps that from mattering.
+	// fasthttp reuses the body buffer after the handler returns, and the
+	// capture's event is made after the answer: it keeps its own copy.
 	body := append([]byte(nil), c.Request().Body()...)
 	ctx, cancel := context.WithTimeout(c.UserContext(), ingestTimeout)
 	defer cancel()

@@ -1,0 +1,105 @@
+package tests
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/ferry-dev/ferry/tests/testenv"
+)
+
+// TestInboundEventsAfterTheAnswer: a provider is answered once its
+// request is captured, and the event follows. What the plan refuses is
+// kept as refused and can be replayed after an upgrade; what the
+// tenant's rate of events holds back is made as the rate allows; and a
+// capture whose event was never made (the process died in between) is
+// found by the sweeper and forwarded.
+func TestInboundEventsAfterTheAnswer(t *testing.T) {
+	t.Parallel()
+	f := startFerry(t, testConfig(t))
+
+	t.Run("quota", func(t *testing.T) {
+		owner, key := signUpLimited(t, f, "in-quota@example.com")
+		setOverride(t, f, tenantID(t, owner), "free", 2, 1000)
+		src := createSource(t, key, map[string]any{"name": "quota", "verification": map[string]string{"type": "none"},
+			"event_type": map[string]string{"value": "quota.event"}})
+		for i := range 3 {
+			if res := postIngest(t, src.IngestURL, []byte(fmt.Sprintf(`{"n":%d}`, i)), nil); res.StatusCode != 200 {
+				t.Fatalf("request %d: %d %s", i, res.StatusCode, res.Body)
+			}
+		}
+		verified, refused := listCaptured(t, key, src.ID, "verified"), listCaptured(t, key, src.ID, "refused")
+		if len(verified) != 2 || len(refused) != 1 {
+			t.Fatalf("%d verified and %d refused captures, want 2 and 1", len(verified), len(refused))
+		}
+		if r := refused[0]; r.EventID != nil || !strings.Contains(r.Reason, "used up") {
+			t.Errorf("refused capture: event %v, reason %q", r.EventID, r.Reason)
+		}
+		owner.must(200, "PUT", "/billing/plan", map[string]string{"plan": "pro"}, nil)
+		var replay struct {
+			EventID string `json:"event_id"`
+		}
+		key.must(202, "POST", "/sources/"+src.ID+"/requests/"+refused[0].ID+"/replay", nil, &replay)
+		if replay.EventID == "" {
+			t.Errorf("replay of the refused capture made no event")
+		}
+	})
+
+	t.Run("tenant rate", func(t *testing.T) {
+		owner, key := signUpLimited(t, f, "in-rate@example.com")
+		setOverride(t, f, tenantID(t, owner), "free", 10000, 1)
+		src := createSource(t, key, map[string]any{"name": "rate", "verification": map[string]string{"type": "none"},
+			"event_type": map[string]string{"value": "rate.event"}})
+		var wg sync.WaitGroup
+		for i := range 4 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				if res := postIngest(t, src.IngestURL, []byte(fmt.Sprintf(`{"n":%d}`, i)), nil); res.StatusCode != 200 {
+					t.Errorf("request %d: %d %s", i, res.StatusCode, res.Body)
+				}
+			}()
+		}
+		wg.Wait()
+		// One event a second: all four within the helper's 30 s.
+		caps := listCaptured(t, key, src.ID, "")
+		events := map[string]bool{}
+		for _, c := range caps {
+			if c.Status != "verified" || c.EventID == nil {
+				t.Errorf("capture %s: %s, event %v", c.ID, c.Status, c.EventID)
+				continue
+			}
+			events[*c.EventID] = true
+		}
+		if len(caps) != 4 || len(events) != 4 {
+			t.Errorf("%d captures made %d events, want 4 and 4", len(caps), len(events))
+		}
+	})
+
+	t.Run("sweep", func(t *testing.T) {
+		owner, key := signUp(t, f, "in-sweep@example.com")
+		rc := newReceiver(t, nil)
+		key.must(201, "POST", "/endpoints", map[string]any{"url": rc.URL + "/raw", "format": "raw", "event_types": []string{"sweep.event"}}, nil)
+		src := createSource(t, key, map[string]any{"name": "sweep", "verification": map[string]string{"type": "none"},
+			"event_type": map[string]string{"value": "sweep.event"}})
+		// A capture committed a minute ago whose event was never made.
+		body := []byte("plain \xff bytes")
+		db := testenv.DB(t, f.Cfg.DatabaseURL)
+		var id string
+		if err := db.QueryRow(`INSERT INTO source_requests (id, tenant_id, source_id, received_at, method, path, headers, content_type, body, status)
+			VALUES (gen_random_uuid(), $1, $2, now() - interval '1 minute', 'POST', '/in/{token}', '{"Content-Type":["text/plain"]}',
+				'text/plain', $3, 'received') RETURNING id`, tenantID(t, owner), src.ID, body).Scan(&id); err != nil {
+			t.Fatalf("insert capture: %v", err)
+		}
+		testenv.Eventually(t, 30*time.Second, func() bool { return len(rc.requests()) == 1 }, "the swept capture was not forwarded")
+		if got := rc.requests()[0]; !bytes.Equal(got.Body, body) || got.Header.Get("Content-Type") != "text/plain" {
+			t.Errorf("forwarded %q (%s), want %q", got.Body, got.Header.Get("Content-Type"), body)
+		}
+		if d := capturedDetail(t, key, src.ID, id); d.Status != "verified" || d.EventID == nil {
+			t.Errorf("swept capture: %s, event %v", d.Status, d.EventID)
+		}
+	})
+}
