@@ -154,7 +154,7 @@ func enumOf(t reflect.Type) []any {
 	case reflect.TypeFor[inbound.Encoding]():
 		return enum(inbound.EncodingHex, inbound.EncodingBase64)
 	case reflect.TypeFor[inbound.Status]():
-		return enum(inbound.StatusVerified, inbound.StatusRejected, inbound.StatusDuplicate)
+		return enum(inbound.StatusReceived, inbound.StatusVerified, inbound.StatusRejected, inbound.StatusDuplicate, inbound.StatusRefused)
 	case reflect.TypeFor[delivery.Status]():
 		return enum(delivery.StatusPending, delivery.StatusRetrying, delivery.StatusSucceeded, delivery.StatusDropped, delivery.StatusExhausted)
 	case reflect.TypeFor[delivery.Outcome]():

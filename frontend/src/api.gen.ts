@@ -1968,7 +1968,7 @@ export interface components {
             /** Format: uuid */
             source_id: string;
             /** @enum {string} */
-            status: "verified" | "rejected" | "duplicate";
+            status: "received" | "verified" | "rejected" | "duplicate" | "refused";
         };
         SourceRequestDetail: {
             /** @description the exact body */
@@ -2003,7 +2003,7 @@ export interface components {
             /** Format: uuid */
             source_id: string;
             /** @enum {string} */
-            status: "verified" | "rejected" | "duplicate";
+            status: "received" | "verified" | "rejected" | "duplicate" | "refused";
         };
         SourceResponse: {
             body: string;
@@ -4026,7 +4026,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description only requests with this status */
-                status?: "verified" | "rejected" | "duplicate";
+                status?: "received" | "verified" | "rejected" | "duplicate" | "refused";
                 /** @description page size (1-200, default 50) */
                 limit?: number;
                 /** @description next_cursor of the previous page */

@@ -65,7 +65,7 @@ const statusTone: Record<string, string> = {
   pending: 'info', queued: 'info', running: 'info', idle: 'info',
   retrying: 'warn', retry: 'warn', failing: 'bad', cancelled: 'warn', disabled: 'warn', degraded: 'warn',
   dropped: 'bad', exhausted: 'bad', failed: 'bad', revoked: 'bad', change: 'warn',
-  verified: 'ok', duplicate: 'warn', rejected: 'bad',
+  verified: 'ok', duplicate: 'warn', rejected: 'bad', received: 'info', refused: 'bad',
 }
 
 /** Badge renders a status word with a colour and the word itself (never colour alone). */

@@ -97,13 +97,13 @@ test('(s) a GitHub source: create it, send signed and tampered requests, inspect
     const bad = github(ingestURL, body, secret, { tamper: true })
     assert.equal((await bad.response).status, 401)
 
-    // Both show in the list: verified and rejected.
+    // Both show in the list: verified (once its event is made, right
+    // after the answer) and rejected.
     const rows = page.getByTestId('source-request')
     await waitFor(async () => {
       await page.getByRole('button', { name: 'Refresh' }).click()
-      return (await rows.count()) === 2
-    }, { timeout: 10_000, what: 'two captured requests' })
-    await rows.filter({ hasText: 'verified' }).waitFor()
+      return (await rows.count()) === 2 && (await rows.filter({ hasText: 'verified' }).count()) === 1
+    }, { timeout: 10_000, what: 'two captured requests, one verified' })
     await rows.filter({ hasText: 'rejected' }).filter({ hasText: 'signature does not match' }).waitFor()
     await page.getByLabel('Status', { exact: true }).selectOption('rejected')
     await waitFor(async () => (await rows.count()) === 1 && (await rows.first().textContent()).includes('rejected'), { what: 'the rejected filter' })

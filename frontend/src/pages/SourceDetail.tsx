@@ -128,9 +128,11 @@ export function SourceDetailPage({ id }: { id: string }) {
             <label htmlFor="request-status">Status</label>
             <select id="request-status" value={status} onChange={(e) => setStatus(e.target.value)}>
               <option value="">all</option>
+              <option value="received">received</option>
               <option value="verified">verified</option>
               <option value="rejected">rejected</option>
               <option value="duplicate">duplicate</option>
+              <option value="refused">refused</option>
             </select>
             <button type="button" className="btn btn-small" onClick={requests.reload}>Refresh</button>
           </div>

@@ -99,9 +99,11 @@ export function SourceRequestPage({ sourceId, requestId }: { sourceId: string; r
           <dt>Result</dt>
           <dd>
             <Badge status={d.status} />{' '}
+            {d.status === 'received' && 'The signature holds and the request is stored: its event is being made. Refresh in a moment.'}
             {d.status === 'verified' && 'The signature holds: the request became an event.'}
             {d.status === 'rejected' && <>Refused with 401 and never forwarded: {d.reason || 'verification failed'}.</>}
             {d.status === 'duplicate' && <>Already received: {d.reason || 'same duplicate key'}. No second event was made.</>}
+            {d.status === 'refused' && <>Stored, but your plan refused its event: {d.reason}. Replay it once the plan allows.</>}
           </dd>
           {d.dedupe_key && (<><dt>Duplicate key</dt><dd><code>{d.dedupe_key}</code></dd></>)}
           <dt>Method</dt><dd><code>{d.method}</code></dd>
@@ -159,6 +161,8 @@ export function SourceRequestPage({ sourceId, requestId }: { sourceId: string; r
           <p className="muted">
             {d.status === 'rejected' ? 'None: rejected requests are never forwarded.'
               : d.status === 'duplicate' ? 'None: the first request with this key made the event.'
+                : d.status === 'received' ? 'Not yet: it is being made.'
+                  : d.status === 'refused' ? 'None: your plan refused it. Replay the request to make it.'
                 : d.event_id ? 'The event is no longer kept.' : 'None.'}
           </p>
         )}
