@@ -155,14 +155,19 @@ func (s *Service) RequestDetail(ctx context.Context, tenantID, sourceID, request
 // Replay re-runs routing on a stored request: it becomes a new event
 // with the source's current event-type rule (dedupe does not apply). A
 // rejected request is never forwarded. Errors: ENOTFOUND, EINVALID (a
-// rejected request), what Events.IngestInTx returns.
+// rejected request, or one still received), what Events.IngestInTx
+// returns.
 func (s *Service) Replay(ctx context.Context, tenantID, sourceID, requestID uuid.UUID) (ReplayResult, error) {
 	r, err := s.requestRow(ctx, tenantID, sourceID, requestID)
 	if err != nil {
 		return ReplayResult{}, err
 	}
-	if r.Status == StatusRejected {
+	switch r.Status {
+	case StatusRejected:
 		return ReplayResult{}, ferry.Invalid("request", "a rejected request failed verification and is never forwarded")
+	case StatusReceived:
+		// Its event is still to be made: a replay now would make two.
+		return ReplayResult{}, ferry.Invalid("request", "this request's event is still being made; replay it once it is verified")
 	}
 	src, err := s.sourceRow(ctx, tenantID, sourceID)
 	if err != nil {

@@ -85,21 +85,35 @@ func TestInboundEventsAfterTheAnswer(t *testing.T) {
 		key.must(201, "POST", "/endpoints", map[string]any{"url": rc.URL + "/raw", "format": "raw", "event_types": []string{"sweep.event"}}, nil)
 		src := createSource(t, key, map[string]any{"name": "sweep", "verification": map[string]string{"type": "none"},
 			"event_type": map[string]string{"value": "sweep.event"}})
-		// A capture committed a minute ago whose event was never made.
+		// Captures whose event was never made: one committed a minute ago
+		// (the process died right after), one just now (not yet the
+		// sweeper's: its own process would make it).
 		body := []byte("plain \xff bytes")
 		db := testenv.DB(t, f.Cfg.DatabaseURL)
-		var id string
-		if err := db.QueryRow(`INSERT INTO source_requests (id, tenant_id, source_id, received_at, method, path, headers, content_type, body, status)
-			VALUES (gen_random_uuid(), $1, $2, now() - interval '1 minute', 'POST', '/in/{token}', '{"Content-Type":["text/plain"]}',
-				'text/plain', $3, 'received') RETURNING id`, tenantID(t, owner), src.ID, body).Scan(&id); err != nil {
-			t.Fatalf("insert capture: %v", err)
+		insert := func(age string) string {
+			var id string
+			if err := db.QueryRow(`INSERT INTO source_requests (id, tenant_id, source_id, received_at, method, path, headers, content_type, body, status)
+				VALUES (gen_random_uuid(), $1, $2, now() - $4::interval, 'POST', '/in/{token}', '{"Content-Type":["text/plain"]}',
+					'text/plain', $3, 'received') RETURNING id`, tenantID(t, owner), src.ID, body, age).Scan(&id); err != nil {
+				t.Fatalf("insert capture: %v", err)
+			}
+			return id
 		}
-		testenv.Eventually(t, 30*time.Second, func() bool { return len(rc.requests()) == 1 }, "the swept capture was not forwarded")
-		if got := rc.requests()[0]; !bytes.Equal(got.Body, body) || got.Header.Get("Content-Type") != "text/plain" {
-			t.Errorf("forwarded %q (%s), want %q", got.Body, got.Header.Get("Content-Type"), body)
+		old, young := insert("1 minute"), insert("0 seconds")
+		var e apiError
+		if code := key.do("POST", "/sources/"+src.ID+"/requests/"+young+"/replay", nil, &e); code != 422 || !strings.Contains(e.Error.Message, "still being made") {
+			t.Errorf("replay of a received capture: %d %+v", code, e)
 		}
-		if d := capturedDetail(t, key, src.ID, id); d.Status != "verified" || d.EventID == nil {
-			t.Errorf("swept capture: %s, event %v", d.Status, d.EventID)
+		testenv.Eventually(t, 30*time.Second, func() bool { return len(rc.requests()) == 2 }, "the swept captures were not forwarded")
+		for _, got := range rc.requests() {
+			if !bytes.Equal(got.Body, body) || got.Header.Get("Content-Type") != "text/plain" {
+				t.Errorf("forwarded %q (%s), want %q", got.Body, got.Header.Get("Content-Type"), body)
+			}
+		}
+		for _, id := range []string{old, young} {
+			if d := capturedDetail(t, key, src.ID, id); d.Status != "verified" || d.EventID == nil {
+				t.Errorf("swept capture: %s, event %v", d.Status, d.EventID)
+			}
 		}
 	})
 }
