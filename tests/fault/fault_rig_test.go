@@ -17,6 +17,7 @@ import (
 // in-process sink.
 type rig struct {
 	sink    *load.Sink
+	sinkURL string
 	tenant  *load.Tenant
 	healthy []string
 	// routed: endpoint i subscribes to event type "fault.<i>" only, and
@@ -46,7 +47,7 @@ func setupRig(t *testing.T, p *proc, endpoints int, routed bool) *rig {
 	if err != nil {
 		t.Fatalf("set up tenant: %v", err)
 	}
-	r := &rig{sink: sink, tenant: tenant, routed: routed}
+	r := &rig{sink: sink, sinkURL: srv.URL, tenant: tenant, routed: routed}
 	for i := range endpoints {
 		name := fmt.Sprintf("ok-%d", i)
 		spec := load.EndpointSpec{URL: srv.URL + "/hook/" + name, TimeoutSeconds: 5}

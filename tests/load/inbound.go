@@ -49,24 +49,18 @@ func (b *Bench) RunInbound(ctx context.Context, sc InboundScenario) Outcome {
 		return out
 	}
 	ep := KindOK + "-0"
-	if _, err := t.call(ctx, t.http, http.MethodPost, "/api/v1/endpoints", map[string]any{"url": b.SinkURL + "/hook/" + ep,
-		"format": "raw", "description": "load test"}, http.StatusCreated, nil); err != nil {
+	if _, err := t.CreateEndpoint(ctx, EndpointSpec{URL: b.SinkURL + "/hook/" + ep, Format: "raw"}); err != nil {
 		out.Error = err.Error()
 		return out
 	}
 	const secret = "load-github-secret"
-	var src struct {
-		IngestURL string `json:"ingest_url"`
-	}
-	if _, err := t.call(ctx, t.http, http.MethodPost, "/api/v1/sources", map[string]any{"name": "load",
-		"verification": map[string]string{"type": "github", "secret": secret},
-		"event_type":   map[string]string{"header": "X-GitHub-Event"}, "dedupe": map[string]string{"header": "X-GitHub-Delivery"},
-		"rate_limit_per_second": 10000}, http.StatusCreated, &src); err != nil {
+	ingestURL, err := t.CreateGitHubSource(ctx, secret, 10000)
+	if err != nil {
 		out.Error = err.Error()
 		return out
 	}
 	plan := Plan{Run: fmt.Sprintf("%s-%d", sc.Name, time.Now().UnixNano()), Rate: sc.Rate, Duration: sc.Duration,
-		Concurrency: conc, Ingest: &Ingest{URL: src.IngestURL, Secret: secret}}
+		Concurrency: conc, Ingest: &Ingest{URL: ingestURL, Secret: secret}}
 	out.Scenario.Plan = plan
 
 	m := b.startMeasuring(ctx, true)

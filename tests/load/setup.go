@@ -110,6 +110,9 @@ type EndpointSpec struct {
 	MaxInFlight    int
 	TimeoutSeconds int
 	EventTypes     []string
+	// Format is "raw" for an endpoint that receives a source's request
+	// bodies as they came; empty is the envelope.
+	Format string
 }
 
 // CreateEndpoint creates an endpoint with the API key and returns its id.
@@ -124,6 +127,9 @@ func (t *Tenant) CreateEndpoint(ctx context.Context, e EndpointSpec) (string, er
 	if len(e.EventTypes) > 0 {
 		body["event_types"] = e.EventTypes
 	}
+	if e.Format != "" {
+		body["format"] = e.Format
+	}
 	var out struct {
 		ID string `json:"id"`
 	}
@@ -131,6 +137,21 @@ func (t *Tenant) CreateEndpoint(ctx context.Context, e EndpointSpec) (string, er
 		return "", err
 	}
 	return out.ID, nil
+}
+
+// CreateGitHubSource creates an inbound source as a GitHub webhook needs
+// it (X-Hub-Signature-256 with secret, the event type from
+// X-GitHub-Event, resends dropped by X-GitHub-Delivery) that accepts
+// perSecond requests a second, and returns its ingest URL.
+func (t *Tenant) CreateGitHubSource(ctx context.Context, secret string, perSecond int) (string, error) {
+	var out struct {
+		IngestURL string `json:"ingest_url"`
+	}
+	_, err := t.call(ctx, t.http, http.MethodPost, "/api/v1/sources", map[string]any{"name": "load",
+		"verification": map[string]string{"type": "github", "secret": secret},
+		"event_type":   map[string]string{"header": "X-GitHub-Event"}, "dedupe": map[string]string{"header": "X-GitHub-Delivery"},
+		"rate_limit_per_second": perSecond}, http.StatusCreated, &out)
+	return out.IngestURL, err
 }
 
 // call sends a JSON request (with the CSRF token for cookie sessions, the
