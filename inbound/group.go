@@ -2,6 +2,7 @@ package inbound
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -83,11 +84,7 @@ func (s *Service) commitCaptures(ctx context.Context, batch []*pendingCapture) {
 		}
 	}
 	if len(batch) > 1 {
-		rows := make([]requestRow, len(batch))
-		for i, p := range batch {
-			rows[i] = p.capture
-		}
-		err := s.db.WithContext(ctx).Create(&rows).Error
+		err := insertReceived(ctx, s.db, batch)
 		if err == nil {
 			settle(batch, nil)
 			return
@@ -95,12 +92,39 @@ func (s *Service) commitCaptures(ctx context.Context, batch []*pendingCapture) {
 		s.log.DebugContext(ctx, "capture batch failed; committing its captures one by one", "err", err, "captures", len(batch))
 	}
 	for _, p := range batch {
-		err := s.db.WithContext(ctx).Create(&p.capture).Error
-		if err != nil {
-			err = fmt.Errorf("capture request: %w", err)
-		}
-		settle([]*pendingCapture{p}, err)
+		settle([]*pendingCapture{p}, insertReceived(ctx, s.db, []*pendingCapture{p}))
 	}
+}
+
+// insertReceived inserts the captures of batch as received in one
+// statement. Hand-written: its text is the same for any number of
+// captures, so PostgreSQL parses and plans it once per connection, and
+// each column is one array parameter instead of one parameter per value.
+func insertReceived(ctx context.Context, db *gorm.DB, batch []*pendingCapture) error {
+	n := len(batch)
+	ids, tenants, sources := make([]string, n), make([]string, n), make([]string, n)
+	methods, paths, queries, headers, types := make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]string, n)
+	ats, bodies, keys := make([]time.Time, n), make([][]byte, n), make([]*string, n)
+	for i, p := range batch {
+		c := p.capture
+		h, err := json.Marshal(c.Headers.V)
+		if err != nil {
+			return fmt.Errorf("encode headers: %w", err)
+		}
+		ids[i], tenants[i], sources[i] = c.ID.String(), c.TenantID.String(), c.SourceID.String()
+		methods[i], paths[i], queries[i], headers[i], types[i] = c.Method, c.Path, c.Query, string(h), c.ContentType
+		ats[i], bodies[i], keys[i] = c.ReceivedAt, c.Body, c.DedupeKey
+	}
+	err := db.WithContext(ctx).Exec(`INSERT INTO source_requests
+			(id, tenant_id, source_id, received_at, method, path, query, headers, content_type, body, status, dedupe_key)
+		SELECT id, tenant_id, source_id, received_at, method, path, query, headers, content_type, body, ?, dedupe_key
+		FROM unnest(?::uuid[], ?::uuid[], ?::uuid[], ?::timestamptz[], ?::text[], ?::text[], ?::text[], ?::jsonb[], ?::text[], ?::bytea[], ?::text[])
+			AS t(id, tenant_id, source_id, received_at, method, path, query, headers, content_type, body, dedupe_key)`,
+		StatusReceived, &ids, &tenants, &sources, &ats, &methods, &paths, &queries, &headers, &types, &bodies, &keys).Error
+	if err != nil {
+		return fmt.Errorf("capture %d requests: %w", n, err)
+	}
+	return nil
 }
 
 // makeEvents turns received captures into events, all in one
