@@ -120,7 +120,7 @@ func insertReceived(ctx context.Context, db *gorm.DB, batch []*pendingCapture) e
 		SELECT id, tenant_id, source_id, received_at, method, path, query, headers, content_type, body, ?, dedupe_key
 		FROM unnest(?::uuid[], ?::uuid[], ?::uuid[], ?::timestamptz[], ?::text[], ?::text[], ?::text[], ?::jsonb[], ?::text[], ?::bytea[], ?::text[])
 			AS t(id, tenant_id, source_id, received_at, method, path, query, headers, content_type, body, dedupe_key)`,
-		StatusReceived, &ids, &tenants, &sources, &ats, &methods, &paths, &queries, &headers, &types, &bodies, &keys).Error
+		string(StatusReceived), &ids, &tenants, &sources, &ats, &methods, &paths, &queries, &headers, &types, &bodies, &keys).Error
 	if err != nil {
 		return fmt.Errorf("capture %d requests: %w", n, err)
 	}
