@@ -172,9 +172,12 @@ type Source struct {
 	IngestURL string `json:"ingest_url"`
 	// RejectedUnstored counts rejected requests over the per-minute cap
 	// that were answered 401 but not stored.
-	RejectedUnstored int64     `json:"rejected_unstored"`
-	CreatedAt        time.Time `json:"created_at"`
-	UpdatedAt        time.Time `json:"updated_at"`
+	RejectedUnstored int64 `json:"rejected_unstored"`
+	// LastRequestAt is when the source last captured a request (of any
+	// status), null if it never did: whether the provider is sending.
+	LastRequestAt *time.Time `json:"last_request_at"`
+	CreatedAt     time.Time  `json:"created_at"`
+	UpdatedAt     time.Time  `json:"updated_at"`
 }
 
 // SourceInput creates a source.

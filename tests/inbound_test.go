@@ -19,10 +19,11 @@ import (
 
 // sourceView is a source as the API answers it.
 type sourceView struct {
-	ID               string `json:"id"`
-	IngestURL        string `json:"ingest_url"`
-	Enabled          bool   `json:"enabled"`
-	RejectedUnstored int64  `json:"rejected_unstored"`
+	ID               string     `json:"id"`
+	IngestURL        string     `json:"ingest_url"`
+	Enabled          bool       `json:"enabled"`
+	RejectedUnstored int64      `json:"rejected_unstored"`
+	LastRequestAt    *time.Time `json:"last_request_at"`
 }
 
 // captured is a captured request as the API details it.
@@ -147,6 +148,16 @@ func TestInboundForwardRawAndEnvelope(t *testing.T) {
 		t.Errorf("raw endpoint content type %q", got.Header.Get("Content-Type"))
 	}
 	verifyFerrySignature(t, rawEp.Secret, got.Header, got.Body)
+	if src.LastRequestAt != nil {
+		t.Errorf("a new source shows a last request at %s", src.LastRequestAt)
+	}
+	var listed struct {
+		Data []sourceView `json:"data"`
+	}
+	key.must(200, "GET", "/sources", nil, &listed)
+	if len(listed.Data) != 1 || listed.Data[0].LastRequestAt == nil || time.Since(*listed.Data[0].LastRequestAt) > time.Minute {
+		t.Errorf("sources list after a request: %+v", listed.Data)
+	}
 
 	e := env.requests()[0]
 	var envelope struct {

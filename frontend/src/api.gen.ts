@@ -1883,6 +1883,8 @@ export interface components {
             id: string;
             /** @description where the provider sends: <public url>/in/<token>; the token is [redacted] for viewers */
             ingest_url: string;
+            /** Format: date-time */
+            last_request_at: string | null;
             name: string;
             rate_limit_per_second: number;
             /**

@@ -209,6 +209,8 @@ test('(s) a GitHub source: create it, send signed and tampered requests, inspect
     await page.reload()
     await page.getByRole('link', { name: 'GitHub: hooli/nucleus' }).waitFor()
     await page.getByRole('cell', { name: 'enabled' }).waitFor()
+    // The provider's requests above show as the last request's age.
+    await page.getByRole('cell', { name: /ago|just now/ }).waitFor()
     assert.equal((await page.getByTestId('ingest-url').textContent()).trim(), ingestURL)
     await shot(page, 's', '09-sources')
     await assertAccessible(page, 'the sources page')

@@ -4,6 +4,7 @@ import { api, query, type Page } from '../api'
 import { Badge, CopyButton, Empty, ErrorMessage, Loading, Pager } from '../components'
 import { SourceForm } from '../SourceForm'
 import { emptySourceForm, schemeInfo } from '../sourceForm'
+import { formatTime, relativeTime } from '../format'
 import { usePaged } from '../paging'
 import { Link, navigate } from '../router'
 import { canWrite, useSession } from '../session'
@@ -68,7 +69,7 @@ export function SourcesPage() {
         <div className="table-wrap">
           <table className="stack">
             <thead>
-              <tr><th>Source</th><th>State</th><th>Ingest URL</th></tr>
+              <tr><th>Source</th><th>State</th><th>Last request</th><th>Ingest URL</th></tr>
             </thead>
             <tbody>
               {list.items.map((s) => (
@@ -78,6 +79,11 @@ export function SourcesPage() {
                     <div className="muted">{schemeInfo(s.verification.type).label}</div>
                   </td>
                   <td data-label="State"><Badge status={s.enabled ? 'enabled' : 'disabled'} /></td>
+                  <td data-label="Last request">
+                    {s.last_request_at
+                      ? <span title={formatTime(s.last_request_at)}>{relativeTime(s.last_request_at)}</span>
+                      : <span className="muted">none yet</span>}
+                  </td>
                   <td data-label="Ingest URL"><IngestURL url={s.ingest_url} /></td>
                 </tr>
               ))}
