@@ -152,7 +152,15 @@ func TestOpenAPIDescribesLiveResponses(t *testing.T) {
 		t.Fatalf("captured %v", reqs)
 	}
 	rid := captured[0].(map[string]any)["id"].(string)
-	key.call(200, "GET /sources/{id}/requests/{request_id}", nil, srcID, rid)
+	// The event is made right after the answer; a replay waits for it.
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if key.call(200, "GET /sources/{id}/requests/{request_id}", nil, srcID, rid)["status"] != "received" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("request %s still received after 10 s", rid)
+		}
+	}
 	key.call(202, "POST /sources/{id}/requests/{request_id}/replay", nil, srcID, rid)
 	key.call(404, "POST /sources/{id}/requests/{request_id}/replay", nil, srcID, uuid.NewString())
 	key.call(204, "DELETE /sources/{id}", nil, srcID)
