@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"log/slog"
 	"time"
 
 	"github.com/google/uuid"
@@ -131,22 +130,27 @@ func insertReceived(ctx context.Context, db *gorm.DB, batch []*pendingCapture) e
 // transaction or, when that fails, one by one. A capture whose event the
 // plan refuses is marked refused; one that fails otherwise (the database,
 // the tenant's rate of events) stays received for the sweeper. It
-// returns how many captures were settled.
-func (s *Service) makeEvents(ctx context.Context, batch []*pendingCapture) int {
+// returns how many captures were settled and the tenants whose rate of
+// events was used up: their other captures in batch were not tried, as
+// they would fail the same way.
+func (s *Service) makeEvents(ctx context.Context, batch []*pendingCapture) (settled int, limited []uuid.UUID) {
 	ctx, cancel := context.WithTimeout(ctx, groupTimeout)
 	defer cancel()
 	if len(batch) > 1 {
 		n, err := s.makeEventsTx(ctx, batch)
 		if err == nil {
-			return n
+			return n, nil
 		}
 		s.log.DebugContext(ctx, "event batch failed; making its events one by one", "err", err, "captures", len(batch))
 		for _, p := range batch {
 			p.capture.Status, p.capture.Reason, p.capture.EventID = StatusReceived, "", nil
 		}
 	}
-	settled := 0
+	isLimited := map[uuid.UUID]bool{}
 	for _, p := range batch {
+		if isLimited[p.capture.TenantID] {
+			continue
+		}
 		n, err := s.makeEventsTx(ctx, []*pendingCapture{p})
 		if err == nil {
 			settled += n
@@ -160,13 +164,14 @@ func (s *Service) makeEvents(ctx context.Context, batch []*pendingCapture) int {
 			settled++
 			continue
 		}
-		level := slog.LevelWarn
 		if ferry.ErrorCode(err) == ferry.ERATELIMIT {
-			level = slog.LevelDebug
+			isLimited[p.capture.TenantID] = true
+			limited = append(limited, p.capture.TenantID)
+			continue
 		}
-		s.log.Log(ctx, level, "make event of capture; the sweeper retries", "request", p.capture.ID, "source", p.capture.SourceID, "err", err)
+		s.log.WarnContext(ctx, "make event of capture; the sweeper retries", "request", p.capture.ID, "source", p.capture.SourceID, "err", err)
 	}
-	return settled
+	return settled, limited
 }
 
 // planRefusal is the reason to keep on a capture whose event failed with
@@ -292,12 +297,18 @@ func (s *Service) makeEventsInTx(ctx context.Context, tx *gorm.DB, batch []*pend
 
 // sweepReceived makes the events of captures left received for longer
 // than sweepAfter, oldest first, a batch at a time, until none is left
-// or a batch settles none (they wait for the next sweep).
+// or a batch settles none. A tenant whose rate of events is used up is
+// left out for the rest of the sweep, so its backlog neither costs a
+// failed transaction per capture nor holds back other tenants' captures.
 func (s *Service) sweepReceived(ctx context.Context) error {
+	var skip []string
 	for {
 		var rows []requestRow
-		if err := s.db.WithContext(ctx).Where("status = ? AND received_at < ?", StatusReceived, s.now().Add(-sweepAfter)).
-			Order("received_at").Limit(maxGroup).Find(&rows).Error; err != nil {
+		q := s.db.WithContext(ctx).Where("status = ? AND received_at < ?", StatusReceived, s.now().Add(-sweepAfter))
+		if len(skip) > 0 {
+			q = q.Where("tenant_id <> ALL(?::uuid[])", &skip)
+		}
+		if err := q.Order("received_at").Limit(maxGroup).Find(&rows).Error; err != nil {
 			return fmt.Errorf("find received captures: %w", err)
 		}
 		if len(rows) == 0 {
@@ -311,9 +322,12 @@ func (s *Service) sweepReceived(ctx context.Context) error {
 		for i, r := range rows {
 			batch[i] = &pendingCapture{capture: r, ev: s.eventInput(rules[r.SourceID], r)}
 		}
-		settled := s.makeEvents(ctx, batch)
-		s.log.DebugContext(ctx, "swept received captures", "found", len(rows), "settled", settled)
-		if settled == 0 || len(rows) < maxGroup {
+		settled, limited := s.makeEvents(ctx, batch)
+		s.log.DebugContext(ctx, "swept received captures", "found", len(rows), "settled", settled, "rate-limited tenants", len(limited))
+		for _, id := range limited {
+			skip = append(skip, id.String())
+		}
+		if len(rows) < maxGroup || (settled == 0 && len(limited) == 0) {
 			return nil
 		}
 	}
