@@ -20,7 +20,10 @@
 // is single-use because settling clears lease_id. Each lease is one
 // attempt in the attempt log, written when the lease ends: ack (success),
 // nack (retry, after the given delay or the retry schedule), reject
-// (dropped) or expiry (retry, error class "timeout"). The attempt is
+// (dropped) or expiry (retry, error class "timeout"); a message whose
+// retry window ends unleased gets one more attempt (retry, "timeout")
+// as the sweeper exhausts it, so every exhaustion is in the attempt log,
+// the stats and ferry.delivery.exhausted as a push's is. The attempt is
 // logged through AttemptLog.RecordTx in the transaction that settles the
 // row, with the endpoint stats rollups and health, so the log, the stats
 // and the delivery never disagree. Expired leases of unordered queues are
