@@ -36,8 +36,10 @@
 // and settles that free a message send pg_notify(delivery.QueueChannel,
 // endpoint id) in their transaction, so the notification arrives when
 // the messages are committed, on every replica; ingest also calls
-// WakeQueues in its own process once it has committed. A wake-up goes to
-// one waiter of the queue (listener.go). Waiters re-check every
+// WakeQueues in its own process once it has committed, and names the
+// process (Config.Instance) in its notifications so that this process's
+// listener skips them rather than wake a second waiter for the same
+// messages. A wake-up goes to one waiter of the queue (listener.go). Waiters re-check every
 // PollInterval only for what no notification announces: a nack's delay
 // ending, or notifications missed while the listener reconnected.
 package queue
