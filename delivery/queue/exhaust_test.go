@@ -218,3 +218,41 @@ func TestExhaustionBySettleAndExpiryEmitsTheEvent(t *testing.T) {
 		}
 	})
 }
+
+// TestOrderedPullLeavesAnExpiredLeasePastItsWindowToTheSweeper: an
+// ordered queue's pull takes its oldest message back from an expired
+// lease, but not once the message's window is over: the sweeper
+// exhausts it (with ferry.delivery.exhausted) instead of the pull
+// leasing it once more.
+func TestOrderedPullLeavesAnExpiredLeasePastItsWindowToTheSweeper(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	ctx := context.Background()
+	if err := b.db.Exec(`UPDATE endpoints SET max_in_flight = 1 WHERE id = ?`, b.seed.EndpointID).Error; err != nil {
+		t.Fatal(err)
+	}
+	b.pullOne(t, 30) // starts the window at t0
+	// Within the window, the pull takes the expired lease back itself.
+	b.clock.Set(b.t0.Add(72*time.Hour - time.Hour))
+	if m := b.pullOne(t, 7200); m.Attempt != 2 {
+		t.Fatalf("pulled as attempt %d, want 2", m.Attempt)
+	}
+	// That lease ends after the window: the next pull leaves it alone.
+	b.clock.Set(b.t0.Add(72*time.Hour + 2*time.Hour))
+	msgs, err := b.svc.Pull(ctx, b.seed.TenantID, b.seed.EndpointID, PullInput{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(msgs) != 0 {
+		t.Fatalf("pulled attempt %d of a message past its window", msgs[0].Attempt)
+	}
+	if err := b.svc.Sweep(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := b.status(t); st != "exhausted" {
+		t.Fatalf("status %s, want exhausted", st)
+	}
+	if _, ok := b.exhaustedEvent(t, b.seed.DeliveryID, 2); !ok {
+		t.Error("no ferry.delivery.exhausted for attempt 2")
+	}
+}
