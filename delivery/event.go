@@ -219,7 +219,7 @@ func (s *Service) fanOut(tx *gorm.DB, tenantID uuid.UUID, ev Event, matches []ba
 			pushed = append(pushed, m)
 		}
 	}
-	if err := queued.insert(tx); err != nil {
+	if err := queued.insert(tx, s.queueSender()); err != nil {
 		return nil, nil, err
 	}
 	if len(pushed) == 0 {
@@ -258,8 +258,16 @@ func (s *Service) fanOut(tx *gorm.DB, tenantID uuid.UUID, ev Event, matches []ba
 }
 
 // QueueChannel is the Postgres NOTIFY channel that says a queue endpoint
-// (the payload is its id) has new messages; delivery/queue listens.
+// has new messages; delivery/queue listens. The payload is the
+// endpoint's id, followed by QueueSenderSep and the sending process's
+// instance (QueueWaker.Instance) when that process wakes its own
+// long-polls itself, so that its listener skips it; a payload of the id
+// alone (what older versions send) wakes every process.
 const QueueChannel = "ferry_queue"
+
+// QueueSenderSep separates the endpoint id from the sender's instance in
+// a QueueChannel payload.
+const QueueSenderSep = "/"
 
 // queuedDeliveries are the deliveries of queue endpoints that one fan-out
 // creates. They get no outbox row: the rows themselves are the queue,
@@ -274,7 +282,9 @@ func (q *queuedDeliveries) add(tenantID, eventID, endpointID uuid.UUID, at time.
 	q.endpoints, q.ats = append(q.endpoints, endpointID), append(q.ats, at)
 }
 
-func (q *queuedDeliveries) insert(tx *gorm.DB) error {
+// insert writes the deliveries in tx and notifies their queues, as
+// sender (see notifyQueues).
+func (q *queuedDeliveries) insert(tx *gorm.DB, sender string) error {
 	if len(q.endpoints) == 0 {
 		return nil
 	}
@@ -288,17 +298,25 @@ func (q *queuedDeliveries) insert(tx *gorm.DB) error {
 	if err != nil {
 		return fmt.Errorf("insert queued deliveries: %w", err)
 	}
-	return notifyQueues(tx, q.endpoints)
+	return notifyQueues(tx, q.endpoints, sender)
 }
 
 // notifyQueues wakes the consumers of the queue endpoints once tx commits
-// (Postgres folds duplicate notifications of one transaction).
-func notifyQueues(tx *gorm.DB, endpoints []uuid.UUID) error {
+// (Postgres folds duplicate notifications of one transaction). sender,
+// unless empty, is the instance of this process, which wakes its own
+// long-polls after the commit (Service.wakeQueues): its listener skips
+// the notification instead of waking a second waiter for the same
+// messages (QueueChannel).
+func notifyQueues(tx *gorm.DB, endpoints []uuid.UUID, sender string) error {
 	if len(endpoints) == 0 {
 		return nil
 	}
-	if err := tx.Exec(`SELECT pg_notify(?, e::text) FROM unnest(?::uuid[]) AS t(e)`,
-		QueueChannel, pgval.Array(endpoints)).Error; err != nil {
+	suffix := ""
+	if sender != "" {
+		suffix = QueueSenderSep + sender
+	}
+	if err := tx.Exec(`SELECT pg_notify(?, e::text || ?) FROM unnest(?::uuid[]) AS t(e)`,
+		QueueChannel, suffix, pgval.Array(endpoints)).Error; err != nil {
 		return fmt.Errorf("notify queues: %w", err)
 	}
 	return nil

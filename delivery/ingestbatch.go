@@ -153,7 +153,7 @@ func (s *Service) insertBatch(ctx context.Context, tx *gorm.DB, batch []*ingestR
 			pushed = append(pushed, match)
 		}
 	}
-	if err := queued.insert(tx); err != nil {
+	if err := queued.insert(tx, s.queueSender()); err != nil {
 		return nil, nil, err
 	}
 	matches = pushed

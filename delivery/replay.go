@@ -189,7 +189,7 @@ func (s *Service) requeue(tx *gorm.DB, tenantID uuid.UUID, ids []uuid.UUID, acto
 			pushed = append(pushed, r)
 		}
 	}
-	if err := notifyQueues(tx, queues); err != nil {
+	if err := notifyQueues(tx, queues, ""); err != nil {
 		return nil, err
 	}
 	rows = pushed

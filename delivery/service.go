@@ -50,6 +50,11 @@ type QueueWaker interface {
 	// WakeQueues says that the queue endpoints got messages that are
 	// committed now. It must not block.
 	WakeQueues(endpointIDs []uuid.UUID)
+	// Instance names this process in the notifications of the ingests
+	// that WakeQueues is told of (QueueChannel): its own listener skips
+	// them, since WakeQueues woke a waiter already; other replicas' do
+	// not.
+	Instance() string
 }
 
 // DefaultRotationGrace is how long a rotated-out signing secret keeps
@@ -138,6 +143,16 @@ func (s *Service) wakeQueues(endpointIDs []uuid.UUID) {
 	if s.cfg.Queues != nil && len(endpointIDs) > 0 {
 		s.cfg.Queues.WakeQueues(endpointIDs)
 	}
+}
+
+// queueSender is the instance that ingest names in its queue
+// notifications: this process's, when it wakes its own long-polls
+// (wakeQueues); empty, so every listener wakes, when it does not.
+func (s *Service) queueSender() string {
+	if s.cfg.Queues == nil {
+		return ""
+	}
+	return s.cfg.Queues.Instance()
 }
 
 // accepted tells the observer, if any, that tenantID's events committed.

@@ -20,7 +20,10 @@
 // is single-use because settling clears lease_id. Each lease is one
 // attempt in the attempt log, written when the lease ends: ack (success),
 // nack (retry, after the given delay or the retry schedule), reject
-// (dropped) or expiry (retry, error class "timeout"). The attempt is
+// (dropped) or expiry (retry, error class "timeout"); a message whose
+// retry window ends unleased gets one more attempt (retry, "timeout")
+// as the sweeper exhausts it, so every exhaustion is in the attempt log,
+// the stats and ferry.delivery.exhausted as a push's is. The attempt is
 // logged through AttemptLog.RecordTx in the transaction that settles the
 // row, with the endpoint stats rollups and health, so the log, the stats
 // and the delivery never disagree. Expired leases of unordered queues are
@@ -33,8 +36,10 @@
 // and settles that free a message send pg_notify(delivery.QueueChannel,
 // endpoint id) in their transaction, so the notification arrives when
 // the messages are committed, on every replica; ingest also calls
-// WakeQueues in its own process once it has committed. A wake-up goes to
-// one waiter of the queue (listener.go). Waiters re-check every
+// WakeQueues in its own process once it has committed, and names the
+// process (Config.Instance) in its notifications so that this process's
+// listener skips them rather than wake a second waiter for the same
+// messages. A wake-up goes to one waiter of the queue (listener.go). Waiters re-check every
 // PollInterval only for what no notification announces: a nack's delay
 // ending, or notifications missed while the listener reconnected.
 package queue

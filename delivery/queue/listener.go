@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"log/slog"
 	"slices"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/google/uuid"
@@ -28,7 +30,12 @@ import (
 // wake-up is lost.
 type listener struct {
 	url string
-	log *slog.Logger
+	// instance names this process in the notifications its ingests send
+	// after waking their queues' waiters directly: those are skipped.
+	instance string
+	log      *slog.Logger
+	// skipped counts notifications skipped as this process's own.
+	skipped atomic.Int64
 
 	mu      sync.Mutex
 	waiters map[uuid.UUID][]*waiter
@@ -40,8 +47,8 @@ type waiter struct {
 	parked bool          // blocked in its wait, not leasing
 }
 
-func newListener(url string, log *slog.Logger) *listener {
-	return &listener{url: url, log: log, waiters: map[uuid.UUID][]*waiter{}}
+func newListener(url, instance string, log *slog.Logger) *listener {
+	return &listener{url: url, instance: instance, log: log, waiters: map[uuid.UUID][]*waiter{}}
 }
 
 // subscription is a long-poll's place in line for a queue's wake-ups.
@@ -174,8 +181,25 @@ func (l *listener) listen(ctx context.Context) error {
 		if err != nil {
 			return fmt.Errorf("wait for notification: %w", err)
 		}
-		if id, err := uuid.Parse(n.Payload); err == nil {
-			l.wake(id)
-		}
+		l.notified(n.Payload)
 	}
+}
+
+// notified handles the payload of one notification (delivery.QueueChannel):
+// the queue's id, then, from an ingest that woke its own process's
+// waiters directly, the sender's instance. This process's own are
+// skipped: a second waiter would only run an empty lease. A payload of
+// the id alone (replay, the sweeper, settles, operational events, and
+// ingests of older versions during a rolling deploy) wakes a waiter.
+func (l *listener) notified(payload string) {
+	id, sender, _ := strings.Cut(payload, delivery.QueueSenderSep)
+	endpointID, err := uuid.Parse(id)
+	if err != nil {
+		return
+	}
+	if sender != "" && sender == l.instance {
+		l.skipped.Add(1)
+		return
+	}
+	l.wake(endpointID)
 }

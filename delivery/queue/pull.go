@@ -177,7 +177,9 @@ type leasedRow struct {
 // not per row), and leases nothing once the endpoint is disabled or
 // deleted. %s says which leased rows may be taken: none on
 // the fast path (expired leases are the sweeper's), or expired ones too
-// on an ordered queue, whose oldest message must go out first. A lease
+// on an ordered queue, whose oldest message must go out first, unless
+// its retry window ($6: the earliest first attempt still inside it) is
+// over: that one the sweeper exhausts, as it would on any queue. A lease
 // taken back makes the delivery retrying.
 const leaseSQL = `WITH ep AS MATERIALIZED (
 		SELECT e.updated_at::text || '/' || (SELECT count(*)::text || '/' || coalesce(max(s.created_at)::text, '')
@@ -202,7 +204,7 @@ const leaseSQL = `WITH ep AS MATERIALIZED (
 
 var (
 	leaseFastSQL    = fmt.Sprintf(leaseSQL, "d.lease_until IS NULL")
-	leaseOrderedSQL = fmt.Sprintf(leaseSQL, "(d.lease_until IS NULL OR d.lease_until <= $3)")
+	leaseOrderedSQL = fmt.Sprintf(leaseSQL, "(d.lease_until IS NULL OR (d.lease_until <= $3 AND d.first_attempt_at >= $6))")
 )
 
 // querier is what the lease statement runs on: a connection (one
@@ -211,8 +213,10 @@ type querier interface {
 	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
 }
 
-func leaseRows(ctx context.Context, q querier, sql string, tenantID, endpointID uuid.UUID, now, until time.Time, limit int) ([]leasedRow, error) {
-	rows, err := q.Query(ctx, sql, tenantID, endpointID, now, until, limit)
+// leaseRows runs a lease statement; extra are the arguments after $5.
+func leaseRows(ctx context.Context, q querier, sql string, tenantID, endpointID uuid.UUID, now, until time.Time, limit int,
+	extra ...any) ([]leasedRow, error) {
+	rows, err := q.Query(ctx, sql, append([]any{tenantID, endpointID, now, until, limit}, extra...)...)
 	if err != nil {
 		return nil, fmt.Errorf("lease messages: %w", err)
 	}
@@ -236,6 +240,7 @@ func leaseRows(ctx context.Context, q querier, sql string, tenantID, endpointID 
 // back through release, or when the lease runs out.
 func (s *Service) lease(ctx context.Context, tenantID uuid.UUID, ep endpointInfo, p pullParams) ([]Message, []leasedRow, error) {
 	// Postgres keeps microseconds: lease_until reads back as answered.
+	s.leases.Add(1)
 	now := s.now().UTC().Truncate(time.Microsecond)
 	until := now.Add(p.visibility)
 	var rows []leasedRow
@@ -262,7 +267,8 @@ func (s *Service) lease(ctx context.Context, tenantID uuid.UUID, ep endpointInfo
 				return nil
 			}
 			var err error
-			if rows, err = leaseRows(ctx, tx, leaseOrderedSQL, tenantID, ep.ID, now, until, 1); err != nil {
+			windowStart := now.Add(-s.cfg.Policy.Window())
+			if rows, err = leaseRows(ctx, tx, leaseOrderedSQL, tenantID, ep.ID, now, until, 1, windowStart); err != nil {
 				return err
 			}
 			var timeouts []attempt

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -46,6 +47,10 @@ type Config struct {
 	SweepInterval time.Duration
 	// Attempts logs ended leases (required).
 	Attempts AttemptLog
+	// Instance names this process in the queue notifications of its
+	// ingests, which its listener skips (WakeQueues has woken a waiter
+	// already); default a random UUID. Replicas must differ.
+	Instance string
 	// Leased, if set, observes for each message leased for the first
 	// time how long after its event's acceptance that was, in seconds:
 	// the server's side of "how soon can a consumer pull it" (app passes
@@ -69,6 +74,9 @@ type Service struct {
 	// targetLoads counts its misses.
 	targets     *targetCache
 	targetLoads atomic.Int64
+	// leases counts lease statements run, empty ones included: what a
+	// spurious wake-up costs.
+	leases atomic.Int64
 	// done is closed when Run returns, so long-polls and streams end
 	// before the HTTP server shuts down.
 	done chan struct{}
@@ -85,6 +93,10 @@ func New(db *gorm.DB, cipher *delivery.Cipher, cfg Config, log *slog.Logger, now
 	cfg.PollInterval = cmp.Or(cfg.PollInterval, time.Second)
 	cfg.SweepInterval = cmp.Or(cfg.SweepInterval, time.Second)
 	cfg.UserAgent = cmp.Or(cfg.UserAgent, "Ferry")
+	cfg.Instance = cmp.Or(cfg.Instance, uuid.NewString())
+	if strings.Contains(cfg.Instance, delivery.QueueSenderSep) {
+		return nil, fmt.Errorf("queue.New: Instance must not contain %q", delivery.QueueSenderSep)
+	}
 	if cfg.Leased == nil {
 		cfg.Leased = prometheus.ObserverFunc(func(float64) {})
 	}
@@ -92,17 +104,22 @@ func New(db *gorm.DB, cipher *delivery.Cipher, cfg Config, log *slog.Logger, now
 		now = time.Now
 	}
 	return &Service{db: db, cipher: cipher, cfg: cfg, log: log, now: now,
-		listener: newListener(cfg.DatabaseURL, log), targets: newTargetCache(), done: make(chan struct{})}, nil
+		listener: newListener(cfg.DatabaseURL, cfg.Instance, log), targets: newTargetCache(), done: make(chan struct{})}, nil
 }
 
 // WakeQueues wakes a long-poll of each queue endpoint, for an ingest in
 // this process that has just committed messages for them: quicker than
-// the NOTIFY, which still arrives and wakes the other replicas.
+// the NOTIFY, which wakes the other replicas (this one's listener skips
+// it, see Instance).
 func (s *Service) WakeQueues(endpointIDs []uuid.UUID) {
 	for _, id := range endpointIDs {
 		s.listener.wake(id)
 	}
 }
+
+// Instance names this process in the notifications of the ingests that
+// call WakeQueues (delivery.QueueWaker).
+func (s *Service) Instance() string { return s.cfg.Instance }
 
 // Run listens for notifications and sweeps expired leases until ctx ends.
 func (s *Service) Run(ctx context.Context) error {

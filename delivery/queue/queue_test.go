@@ -108,18 +108,6 @@ func TestSweepReturnsExpiredLeaseAsTimeout(t *testing.T) {
 	}
 }
 
-func TestSweepExhaustsWhatNobodyPulledInTheWindow(t *testing.T) {
-	t.Parallel()
-	b := setup(t)
-	b.clock.Set(b.t0.Add(72*time.Hour + time.Minute))
-	if err := b.svc.Sweep(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	if st, _ := b.status(t); st != "exhausted" {
-		t.Fatalf("status %s, want exhausted", st)
-	}
-}
-
 func TestNackBeyondTheWindowExhausts(t *testing.T) {
 	t.Parallel()
 	b := setup(t)

@@ -18,8 +18,9 @@ const sweepBatch = 1000
 // Sweep takes back leases that ran out and nobody pulled again (each
 // logged as a timeout attempt; the message is due at once, or exhausted
 // when the retry window is over), and exhausts queued messages whose
-// retry window ended unacked. Replicas may sweep at once: rows are taken
-// with SKIP LOCKED. Errors: wrapped database errors.
+// retry window ended unacked (each with a failed attempt, as a push
+// exhaustion has). Replicas may sweep at once: rows are taken with SKIP
+// LOCKED. Errors: wrapped database errors.
 func (s *Service) Sweep(ctx context.Context) error {
 	now := s.now().UTC()
 	window := s.cfg.Policy.Window()
@@ -102,17 +103,88 @@ func (s *Service) sweepLeases(ctx context.Context, now time.Time, window time.Du
 	return swept, nil
 }
 
-// exhaustUnpulled ends the window of messages nobody settled in time: they
-// are exhausted, like a push that kept failing. created_at before the
-// cutoff is implied by the window start before it, and lets the head
-// index do the work.
+// exhaustUnpulled ends the window of messages nobody settled in time,
+// exhaustBatch rows per transaction while it finds full batches (the
+// sweeper may meet millions at once).
 func (s *Service) exhaustUnpulled(ctx context.Context, now time.Time, window time.Duration) error {
-	cutoff := now.Add(-window)
-	if err := s.db.WithContext(ctx).Exec(`UPDATE deliveries d SET status = 'exhausted', next_attempt_at = NULL, updated_at = ?
-		FROM endpoints e
-		WHERE e.kind = 'queue' AND d.endpoint_id = e.id AND d.status IN ('pending', 'retrying') AND d.created_at < ?
-			AND coalesce(d.first_attempt_at, d.updated_at) < ? AND d.lease_until IS NULL`, now, cutoff, cutoff).Error; err != nil {
-		return fmt.Errorf("exhaust queued messages: %w", err)
+	for {
+		n, err := s.exhaustUnpulledBatch(ctx, now, window)
+		if err != nil {
+			return err
+		}
+		if n < exhaustBatch || ctx.Err() != nil {
+			return nil
+		}
 	}
-	return nil
+}
+
+// exhaustBatch bounds the messages one transaction of exhaustUnpulled
+// exhausts.
+const exhaustBatch = 1000
+
+// windowEndedMessage is the error message of the attempt that exhausts
+// a message nobody pulled (or pulled again) before its window ended.
+const windowEndedMessage = "the retry window ended before the message was pulled and acked"
+
+// exhaustUnpulledBatch exhausts up to exhaustBatch messages whose window
+// ended unleased, as a push that kept failing is: each gets a failed
+// attempt (outcome retry, error class timeout: the window ran out) logged
+// through the attempt log, which counts it in the endpoint stats and
+// health and emits ferry.delivery.exhausted, in the transaction that
+// exhausts the row. created_at before the cutoff is implied by the window
+// start before it, and lets the head index do the work. Replicas skip
+// each other's rows (SKIP LOCKED). It says how many it exhausted.
+func (s *Service) exhaustUnpulledBatch(ctx context.Context, now time.Time, window time.Duration) (int, error) {
+	cutoff := now.Add(-window)
+	var after func(context.Context)
+	var n int
+	err := pgval.WithConn(ctx, s.db, func(pc *pgx.Conn) error {
+		return pgx.BeginFunc(ctx, pc, func(tx pgx.Tx) error {
+			rows, err := tx.Query(ctx, `SELECT d.id, d.tenant_id, d.event_id, d.endpoint_id, d.status, d.attempt_count, d.first_attempt_at
+				FROM deliveries d JOIN endpoints e ON e.id = d.endpoint_id
+				WHERE e.kind = 'queue' AND d.status IN ('pending', 'retrying') AND d.created_at < $1
+					AND coalesce(d.first_attempt_at, d.updated_at) < $1 AND d.lease_until IS NULL
+				LIMIT $2 FOR UPDATE OF d SKIP LOCKED`, cutoff, exhaustBatch)
+			if err != nil {
+				return fmt.Errorf("find messages past their window: %w", err)
+			}
+			var attempts []attempt
+			var ids []uuid.UUID
+			for rows.Next() {
+				var a attempt
+				var status delivery.Status
+				if err := rows.Scan(&a.deliveryID, &a.tenantID, &a.eventID, &a.endpointID, &status, &a.number, &a.firstAttemptAt); err != nil {
+					rows.Close()
+					return fmt.Errorf("find messages past their window: %w", err)
+				}
+				a.number++ // the window's end is one more (failed) attempt
+				a.trigger, a.startedAt, a.endedAt = triggerOf(status, a.number), now, now
+				a.outcome, a.status = delivery.OutcomeRetry, delivery.StatusExhausted
+				a.errorClass, a.errorMessage = classTimeout, windowEndedMessage
+				attempts, ids = append(attempts, a), append(ids, a.deliveryID)
+			}
+			rows.Close()
+			if err := rows.Err(); err != nil {
+				return fmt.Errorf("find messages past their window: %w", err)
+			}
+			if n = len(attempts); n == 0 {
+				return nil
+			}
+			// The rows are locked: attempt_count + 1 is the number logged.
+			if _, err := tx.Exec(ctx, `UPDATE deliveries SET status = 'exhausted', next_attempt_at = NULL,
+					attempt_count = attempt_count + 1, first_attempt_at = coalesce(first_attempt_at, $1), last_attempt_at = $1, updated_at = $1
+				WHERE id = ANY($2)`, now, pgval.Array(ids)); err != nil {
+				return fmt.Errorf("exhaust messages past their window: %w", err)
+			}
+			after, err = s.recordAttempts(ctx, tx, attempts)
+			return err
+		})
+	})
+	if err != nil {
+		return 0, err
+	}
+	if after != nil {
+		after(ctx)
+	}
+	return n, nil
 }
