@@ -149,7 +149,7 @@ func New(d Deps, cfg Config, log *slog.Logger, now func() time.Time) (*Service, 
 	s := &Service{db: d.DB, sealer: d.Sealer, events: d.Events, retention: d.Retention, cfg: cfg, log: log, now: now,
 		cache: ttlcache.New[[32]byte, liveSource](cfg.CacheTTL, maxCachedSources), limiters: newLimiters(cfg.RejectedPerMinute)}
 	s.captures = batch.New(maxGroup, maxCommitters, s.commitCaptures)
-	s.making = batch.New(maxGroup, maxCommitters, func(ctx context.Context, b []*pendingCapture) { _, _ = s.makeEvents(ctx, b) })
+	s.making = batch.NewLingering(maxGroup, maxCommitters, makeLinger, func(ctx context.Context, b []*pendingCapture) { _, _ = s.makeEvents(ctx, b) })
 	return s, nil
 }
 

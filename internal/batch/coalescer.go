@@ -5,6 +5,7 @@ package batch
 import (
 	"context"
 	"sync"
+	"time"
 )
 
 // Coalescer gathers concurrent requests into batches: callers queue items,
@@ -15,6 +16,7 @@ import (
 // the dispatcher's state reads and inbound captures use it.
 type Coalescer[T any] struct {
 	maxBatch, maxWorkers int
+	linger               time.Duration
 	process              func(ctx context.Context, batch []T)
 
 	mu      sync.Mutex
@@ -27,6 +29,14 @@ type Coalescer[T any] struct {
 // process, from at most maxWorkers goroutines at a time.
 func New[T any](maxBatch, maxWorkers int, process func(context.Context, []T)) *Coalescer[T] {
 	return &Coalescer[T]{maxBatch: maxBatch, maxWorkers: maxWorkers, process: process}
+}
+
+// NewLingering is New for work nobody waits on: before taking a batch
+// that is not full, a worker waits linger for more items, trading that
+// much latency for fewer, larger batches (fewer round trips and commits
+// for the same work).
+func NewLingering[T any](maxBatch, maxWorkers int, linger time.Duration, process func(context.Context, []T)) *Coalescer[T] {
+	return &Coalescer[T]{maxBatch: maxBatch, maxWorkers: maxWorkers, linger: linger, process: process}
 }
 
 // Add queues item. A worker started here is not cancelled with ctx (the
@@ -66,6 +76,14 @@ func (c *Coalescer[T]) Wait(ctx context.Context) error {
 func (c *Coalescer[T]) run(ctx context.Context) {
 	defer c.running.Done()
 	for {
+		if c.linger > 0 {
+			c.mu.Lock()
+			full := len(c.pending) >= c.maxBatch
+			c.mu.Unlock()
+			if !full {
+				time.Sleep(c.linger)
+			}
+		}
 		c.mu.Lock()
 		n := min(len(c.pending), c.maxBatch)
 		if n == 0 {
