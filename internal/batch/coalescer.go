@@ -13,11 +13,14 @@ import (
 // maxBatch) and hand it to process, until the queue is empty. Under light
 // load a batch is one item, so no caller waits for others; under heavy
 // load a round trip (and a commit) is shared by many. Ingest group commit,
-// the dispatcher's state reads and inbound captures use it.
+// the dispatcher's state reads and inbound captures use it, and inbound's
+// event maker a lingering one (NewLingering).
 type Coalescer[T any] struct {
 	maxBatch, maxWorkers int
 	linger               time.Duration
-	process              func(ctx context.Context, batch []T)
+	// full cuts a linger short once a full batch is queued.
+	full    chan struct{}
+	process func(ctx context.Context, batch []T)
 
 	mu      sync.Mutex
 	pending []T
@@ -36,7 +39,7 @@ func New[T any](maxBatch, maxWorkers int, process func(context.Context, []T)) *C
 // much latency for fewer, larger batches (fewer round trips and commits
 // for the same work).
 func NewLingering[T any](maxBatch, maxWorkers int, linger time.Duration, process func(context.Context, []T)) *Coalescer[T] {
-	return &Coalescer[T]{maxBatch: maxBatch, maxWorkers: maxWorkers, linger: linger, process: process}
+	return &Coalescer[T]{maxBatch: maxBatch, maxWorkers: maxWorkers, linger: linger, full: make(chan struct{}, 1), process: process}
 }
 
 // Add queues item. A worker started here is not cancelled with ctx (the
@@ -45,6 +48,12 @@ func NewLingering[T any](maxBatch, maxWorkers int, linger time.Duration, process
 func (c *Coalescer[T]) Add(ctx context.Context, item T) {
 	c.mu.Lock()
 	c.pending = append(c.pending, item)
+	if c.linger > 0 && len(c.pending) >= c.maxBatch {
+		select {
+		case c.full <- struct{}{}:
+		default:
+		}
+	}
 	start := c.workers < c.maxWorkers
 	if start {
 		c.workers++
@@ -81,7 +90,12 @@ func (c *Coalescer[T]) run(ctx context.Context) {
 			full := len(c.pending) >= c.maxBatch
 			c.mu.Unlock()
 			if !full {
-				time.Sleep(c.linger)
+				t := time.NewTimer(c.linger)
+				select {
+				case <-t.C:
+				case <-c.full:
+					t.Stop()
+				}
 			}
 		}
 		c.mu.Lock()
