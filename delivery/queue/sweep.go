@@ -27,16 +27,26 @@ func (s *Service) Sweep(ctx context.Context) error {
 	// Pulls of an unordered queue leave expired leases to the sweeper, so
 	// it goes on while it finds full batches: a consumer that crashed
 	// holding many messages gets them back at once, not a batch a tick.
+	// Unpulled messages past their window may be millions at once, so
+	// they too go a batch per transaction.
+	if err := whileFull(ctx, sweepBatch, func() (int, error) { return s.sweepLeases(ctx, now, window) }); err != nil {
+		return err
+	}
+	return whileFull(ctx, exhaustBatch, func() (int, error) { return s.exhaustUnpulledBatch(ctx, now, window) })
+}
+
+// whileFull runs step until it handles fewer than batch rows, fails, or
+// ctx ends.
+func whileFull(ctx context.Context, batch int, step func() (int, error)) error {
 	for {
-		n, err := s.sweepLeases(ctx, now, window)
+		n, err := step()
 		if err != nil {
 			return err
 		}
-		if n < sweepBatch || ctx.Err() != nil {
-			break
+		if n < batch || ctx.Err() != nil {
+			return nil
 		}
 	}
-	return s.exhaustUnpulled(ctx, now, window)
 }
 
 // sweepLeases returns up to sweepBatch expired leases and says how many.
@@ -103,23 +113,8 @@ func (s *Service) sweepLeases(ctx context.Context, now time.Time, window time.Du
 	return swept, nil
 }
 
-// exhaustUnpulled ends the window of messages nobody settled in time,
-// exhaustBatch rows per transaction while it finds full batches (the
-// sweeper may meet millions at once).
-func (s *Service) exhaustUnpulled(ctx context.Context, now time.Time, window time.Duration) error {
-	for {
-		n, err := s.exhaustUnpulledBatch(ctx, now, window)
-		if err != nil {
-			return err
-		}
-		if n < exhaustBatch || ctx.Err() != nil {
-			return nil
-		}
-	}
-}
-
-// exhaustBatch bounds the messages one transaction of exhaustUnpulled
-// exhausts.
+// exhaustBatch bounds the messages one transaction of
+// exhaustUnpulledBatch exhausts.
 const exhaustBatch = 1000
 
 // windowEndedMessage is the error message of the attempt that exhausts
