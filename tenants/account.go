@@ -122,9 +122,14 @@ func (s *Service) RequestPasswordReset(ctx context.Context, emailIn, clientAddr 
 		window: s.cfg.SignupWindow, message: "too many requests from this address; try again later"}); err != nil {
 		return err
 	}
-	p, _, err := s.findCredentials(ctx, email)
+	p, hash, err := s.findCredentials(ctx, email)
 	if err != nil || p.Kind == "" {
 		return err
+	}
+	if hash == "" {
+		// A pending invite sets its first password through its invite
+		// link only (ResendInvite sends a new one).
+		return nil
 	}
 	// Mail bombing one address is bounded; the answer does not change.
 	if err := s.reserve(ctx, throttleLimit{key: keyResetAccount + email, max: 5, window: s.cfg.SignupWindow}); err != nil {
@@ -154,6 +159,11 @@ func (s *Service) ConfirmPasswordReset(ctx context.Context, token, password stri
 		var err error
 		if row, err = useAccountToken(tx, s.now().UTC(), purposeReset, token); err != nil {
 			return err
+		}
+		current, err := s.loadCredentials(tx, row.Kind, row.SubjectID)
+		if err != nil || current == "" {
+			// A reset never gives a pending invite its first password.
+			return ferry.Invalid("token", "this link is invalid, used or expired; ask for a new one")
 		}
 		return s.setPassword(tx, row.Kind, row.SubjectID, password)
 	})

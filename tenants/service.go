@@ -3,6 +3,7 @@ package tenants
 import (
 	"cmp"
 	"context"
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -98,8 +99,10 @@ type Service struct {
 	cfg Config
 	log *slog.Logger
 	now func() time.Time
-	// dummyHash is compared against when an email is unknown, so a login
-	// takes as long for a stranger as for a member.
+	// dummyHash is compared against when an account has no usable
+	// password (unknown email, pending invite), so a login takes as long
+	// for a stranger as for a member. Its password is random and never
+	// kept: nothing can match it, and login refuses such accounts anyway.
 	dummyHash string
 	keys      *apiKeyCache
 	sessions  *sessionCache
@@ -113,7 +116,7 @@ func NewService(db *gorm.DB, cfg Config, log *slog.Logger, now func() time.Time)
 	if now == nil {
 		now = time.Now
 	}
-	dummy, err := hashPassword("ferry-timing-equaliser", cfg.BcryptCost)
+	dummy, err := hashPassword(rand.Text(), cfg.BcryptCost)
 	if err != nil {
 		return nil, err
 	}
@@ -237,14 +240,18 @@ func (s *Service) Login(ctx context.Context, in LoginInput) (Principal, error) {
 	if err != nil {
 		return Principal{}, err
 	}
-	if hash == "" {
+	// An account without a password (an invite not yet accepted) can
+	// only be entered through its invite link; the compare still runs so
+	// that it answers in the same time as any other wrong password.
+	usable := hash != "" && p.Kind != ""
+	if !usable {
 		hash = s.dummyHash
 	}
 	ok, err := checkPassword(hash, in.Password)
 	if err != nil {
 		return Principal{}, err
 	}
-	if !ok || p.Kind == "" {
+	if !ok || !usable {
 		return Principal{}, ferry.Errorf(ferry.EUNAUTHORIZED, "email or password is incorrect")
 	}
 	if p.Kind == KindStaff {

@@ -154,10 +154,17 @@ func TestInviteByEmailLink(t *testing.T) {
 	if len(members.Data) != 2 || !members.Data[1].Invited {
 		t.Errorf("members before acceptance: %+v", members.Data)
 	}
-	// No password works before the invite is accepted.
-	if r := newClient(t, f.URL+"/api/v1").raw("POST", "/auth/login", []byte(`{"email":"vic@invite.example","password":""}`), nil); r.Status != 401 {
-		t.Errorf("invited member signs in without a password: %d", r.Status)
+	// No password works before the invite is accepted: not an empty one,
+	// nor the password of the hash a login compares against when an
+	// account has none (before, a string in the source: a takeover of
+	// every pending invitee).
+	for _, pw := range []string{"", "ferry-timing-equaliser", "correct horse battery"} {
+		if r := newClient(t, f.URL+"/api/v1").raw("POST", "/auth/login", mustJSON(t, map[string]string{"email": "vic@invite.example", "password": pw}), nil); r.Status != 401 {
+			t.Errorf("invited member signs in with password %q: %d %s", pw, r.Status, r.Body)
+		}
 	}
+	// Nor does a password reset give a pending invite its first password.
+	newClient(t, f.URL+"/api/v1").must(202, "POST", "/auth/password-reset", map[string]string{"email": "vic@invite.example"}, nil)
 	// The owner resends the invite: only the newest link works.
 	first, _ := mailedLinks(t, "vic@invite.example", f.URL+"/accept-invite#token=")
 	var invitedID struct {
@@ -171,6 +178,11 @@ func TestInviteByEmailLink(t *testing.T) {
 		links, mails = mailedLinks(t, "vic@invite.example", f.URL+"/accept-invite#token=")
 		return links[0] != first[0]
 	}, "no second invite mail")
+	for _, m := range mailsTo(t, "vic@invite.example") {
+		if strings.Contains(m.Text, "/reset-password#token=") {
+			t.Errorf("a pending invite was mailed a password reset link: %q", m.Subject)
+		}
+	}
 	if r := newClient(t, f.URL+"/api/v1").raw("POST", "/auth/invites/accept", mustJSON(t, map[string]string{"token": tokenOf(first[0]), "password": "from the old link"}), nil); r.Status != 422 {
 		t.Errorf("superseded invite link: %d", r.Status)
 	}
