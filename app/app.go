@@ -4,13 +4,16 @@
 package app
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
+	"strings"
 	"sync"
 	"time"
 
@@ -309,7 +312,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 	}
 	retention := max(cfg.AttemptRetention, time.Duration(retentionDays)*24*time.Hour)
 	if a.Inbound, err = inbound.New(inbound.Deps{DB: a.db, Sealer: cipher, Events: inboundEvents{a.Delivery},
-		Retention: billingLimits{a.Billing}}, inbound.Config{PublicURL: a.URL(), MaxRetention: retention}, log, nil); err != nil {
+		Retention: billingLimits{a.Billing}}, inbound.Config{PublicURL: cmp.Or(cfg.IngestURL, a.URL()), MaxRetention: retention}, log, nil); err != nil {
 		return nil, err
 	}
 	registry.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "ferry_queue_waiting_consumers",
@@ -336,11 +339,17 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 	}
 	a.metricsHandler = promhttp.HandlerFor(registry, promhttp.HandlerOpts{})
 	mainMetrics := a.metricsHandler
-	if cfg.MetricsAddr != "" {
+	switch {
+	case cfg.MetricsAddr != "":
 		if a.metricsListener, err = net.Listen("tcp", cfg.MetricsAddr); err != nil {
 			return nil, fmt.Errorf("listen for metrics on %s: %w", cfg.MetricsAddr, err)
 		}
 		mainMetrics = nil
+	case !cfg.Dev:
+		// The public listener faces the internet in production: metrics
+		// (tenant counts, queue depths, error rates) are for the operator.
+		mainMetrics = nil
+		log.Warn("metrics are off: set FERRY_METRICS_ADDR (e.g. 127.0.0.1:9100) to serve /metrics on a private listener")
 	}
 	a.http = httpapi.New(httpapi.Deps{
 		Tenants: a.Tenants, Sessions: sessions, Delivery: a.Delivery, Billing: a.Billing, Metrics: metrics, Queues: a.Queues,
@@ -353,6 +362,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 		HSTS:           !cfg.Dev,
 		APIRateLimit:   cfg.APIRateLimitPerSecond,
 		TrustedProxies: cfg.TrustedProxies,
+		IngestHost:     ingestHost(cfg),
 	})
 	return a, nil
 }
@@ -592,4 +602,20 @@ func newBillingService(db *gorm.DB, cfg Config, log *slog.Logger, t *tenants.Ser
 	usage := delivery.NewUsage(db)
 	deps := billing.Deps{Tenants: t, Endpoints: usage, Attempts: usage}
 	return billing.NewService(db, deps, billing.Config{JobInterval: cfg.BillingInterval, Payments: payments, Invoices: invoices}, log, nil)
+}
+
+// ingestHost is the host that alone serves ingest URLs, when
+// FERRY_INGEST_URL names one apart from the portal's; empty otherwise.
+func ingestHost(cfg Config) string {
+	if cfg.IngestURL == "" {
+		return ""
+	}
+	in, err := url.Parse(cfg.IngestURL)
+	if err != nil {
+		return "" // validated in LoadConfig
+	}
+	if pub, err := url.Parse(cfg.PublicURL); err == nil && cfg.PublicURL != "" && strings.EqualFold(pub.Hostname(), in.Hostname()) {
+		return ""
+	}
+	return in.Hostname()
 }

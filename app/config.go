@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"net/url"
 	"os"
 	"strconv"
 	"strings"
@@ -31,9 +32,14 @@ const (
 // Production is the default; FERRY_ENV=dev relaxes what only makes sense
 // on a laptop.
 type Config struct {
-	Dev              bool
-	HTTPAddr         string
-	PublicURL        string
+	Dev       bool
+	HTTPAddr  string
+	PublicURL string
+	// IngestURL, when set, is the origin that serves the public ingest
+	// URLs of inbound sources (<IngestURL>/in/<token>), apart from the
+	// portal's, so a provider-facing URL shares no cookies or origin with
+	// signed-in users. Empty: ingest URLs are under PublicURL.
+	IngestURL        string
 	DatabaseURL      string
 	DBMaxConns       int
 	KafkaBrokers     []string
@@ -208,6 +214,12 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 		}
 	}
 	c.PublicURL = str("FERRY_PUBLIC_URL", "")
+	c.IngestURL = strings.TrimRight(str("FERRY_INGEST_URL", ""), "/")
+	if c.IngestURL != "" {
+		if err := validateIngestURL(c.IngestURL, dev); err != nil {
+			errs = append(errs, fmt.Errorf("FERRY_INGEST_URL: %w", err))
+		}
+	}
 	c.KafkaSecurity = kafka.Security{
 		TLS:           boolean("FERRY_KAFKA_TLS", false),
 		TLSCAFile:     str("FERRY_KAFKA_TLS_CA_FILE", ""),
@@ -306,4 +318,17 @@ var Version = "0.1.0-dev"
 // scaled applies FERRY_RETRY_SCALE to a duration of the retry contract.
 func (c Config) scaled(d time.Duration) time.Duration {
 	return time.Duration(float64(d) * c.RetryScale)
+}
+
+// validateIngestURL checks FERRY_INGEST_URL: an origin (scheme and host,
+// no path, query or credentials), https outside dev.
+func validateIngestURL(raw string, dev bool) error {
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" || u.User != nil || (u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" {
+		return fmt.Errorf("want an origin such as https://in.example.com, got %q", raw)
+	}
+	if u.Scheme != "https" && (u.Scheme != "http" || !dev) {
+		return fmt.Errorf("want an https origin (http only with FERRY_ENV=dev), got %q", raw)
+	}
+	return nil
 }

@@ -82,7 +82,7 @@ func (s *Service) Receive(ctx context.Context, in Incoming) (Answer, error) {
 	}
 	now := s.now().UTC()
 	capture := requestRow{ID: uuid.New(), TenantID: src.row.TenantID, SourceID: src.row.ID, ReceivedAt: now.Truncate(time.Microsecond),
-		Method: in.Method, Path: in.Path, Query: in.RawQuery, Headers: jsonb[http.Header]{in.Header},
+		Method: in.Method, Path: in.Path, Query: in.RawQuery, Headers: jsonb[http.Header]{storedHeaders(in.Header, src.row.Verification.V)},
 		ContentType: in.Header.Get("Content-Type"), Body: in.Body}
 	if capture.Body == nil {
 		capture.Body = []byte{}
@@ -122,7 +122,7 @@ func (s *Service) answer(row sourceRow) Answer {
 	if r == nil {
 		return defaultAnswer
 	}
-	return Answer{Status: r.Status, ContentType: r.ContentType, Body: []byte(r.Body)}
+	return Answer{Status: r.Status, ContentType: answerType(r.ContentType), Body: []byte(r.Body)}
 }
 
 // reject captures a request that failed verification (unless the

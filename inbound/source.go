@@ -370,8 +370,9 @@ func (r *ResponseInput) validate() (*Response, error) {
 	if out.ContentType == "" {
 		out.ContentType = "application/json"
 	}
-	if len(out.ContentType) > 200 || strings.ContainsAny(out.ContentType, "\r\n\x00") {
-		return nil, ferry.Invalid("response.content_type", "response.content_type is not a valid content type")
+	if len(out.ContentType) > 200 || strings.ContainsAny(out.ContentType, "\r\n\x00") || !allowedResponseType(out.ContentType) {
+		return nil, ferry.Invalid("response.content_type",
+			"response.content_type must be application/json, text/plain, application/xml or text/xml (with an optional charset)")
 	}
 	if len(out.Body) > maxResponseBody {
 		return nil, ferry.Invalid("response.body", "response.body must be at most %d bytes", maxResponseBody)

@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"context"
+	"net"
 	"net/http"
 	"strings"
 	"time"
@@ -62,3 +63,25 @@ func (s *server) ingest(c *fiber.Ctx) error {
 // isIngest reports whether a request is for an ingest URL, which has its
 // own body limit (inbound.MaxBodyBytes).
 func isIngest(c *fiber.Ctx) bool { return strings.HasPrefix(c.Path(), ingestPrefix) }
+
+// ingestOrigin keeps ingest URLs and the portal on separate origins when
+// FERRY_INGEST_URL names one (host): on that host only ingest URLs and the
+// health probes answer, so no page of the portal and no cookie of a
+// signed-in user is ever on the origin providers (and anyone holding an
+// ingest URL) post to; on every other host ingest URLs answer 404.
+func ingestOrigin(host string) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		name := c.Hostname()
+		if h, _, err := net.SplitHostPort(name); err == nil {
+			name = h
+		}
+		onIngestHost := strings.EqualFold(name, host)
+		switch {
+		case isIngest(c) && !onIngestHost:
+			return &ferry.Error{Code: ferry.ENOTFOUND, Message: "ingest URLs are served on their own origin (FERRY_INGEST_URL)"}
+		case onIngestHost && !isIngest(c) && c.Path() != "/healthz" && c.Path() != "/readyz":
+			return &ferry.Error{Code: ferry.ENOTFOUND, Message: "only ingest URLs are served on this origin"}
+		}
+		return c.Next()
+	}
+}

@@ -15,6 +15,11 @@ const portalCSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-
 // apiCSP is for JSON responses, which never load anything.
 const apiCSP = "default-src 'none'; frame-ancestors 'none'"
 
+// ingestCSP is for the public ingest URLs: whatever a source answers, a
+// browser that opens one renders nothing active and sends nothing on
+// (sandbox: a unique origin, no scripts, no forms).
+const ingestCSP = "sandbox; default-src 'none'; frame-ancestors 'none'"
+
 // hstsValue asks browsers to use https only for two years.
 const hstsValue = "max-age=63072000; includeSubDomains"
 
@@ -35,10 +40,14 @@ func securityHeaders(hsts bool) fiber.Handler {
 		if hsts {
 			h.Set(fiber.HeaderStrictTransportSecurity, hstsValue)
 		}
-		if isAPIPath(c.Path()) {
+		switch p := c.Path(); {
+		case isIngest(c):
+			h.Set(fiber.HeaderCacheControl, "no-store")
+			h.Set(fiber.HeaderContentSecurityPolicy, ingestCSP)
+		case isAPIPath(p):
 			h.Set(fiber.HeaderCacheControl, "no-store")
 			h.Set(fiber.HeaderContentSecurityPolicy, apiCSP)
-		} else {
+		default:
 			h.Set(fiber.HeaderContentSecurityPolicy, portalCSP)
 		}
 		return c.Next()

@@ -52,6 +52,9 @@ type Deps struct {
 	TrustedProxies []string
 	// HSTS sends Strict-Transport-Security (production, behind https).
 	HSTS bool
+	// IngestHost, when set, is the host (FERRY_INGEST_URL's) that alone
+	// serves ingest URLs, and serves nothing else (see ingestOrigin).
+	IngestHost string
 }
 
 type server struct {
@@ -90,6 +93,9 @@ func New(d Deps) *fiber.App {
 	}
 	app := fiber.New(cfg)
 	app.Use(securityHeaders(d.HSTS))
+	if d.IngestHost != "" {
+		app.Use(ingestOrigin(d.IngestHost))
+	}
 	app.Use(limitBody)
 	app.Get("/healthz", func(c *fiber.Ctx) error { return c.JSON(fiber.Map{"status": "ok"}) })
 	app.Get("/readyz", s.readyz)

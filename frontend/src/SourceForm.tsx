@@ -162,8 +162,8 @@ export function SourceForm({
               <Field label="Status" hint="200–299" error={fieldErr('response.status')}>
                 {(id, d) => <input id={id} inputMode="numeric" aria-describedby={d} value={v.responseStatus} onChange={set('responseStatus')} />}
               </Field>
-              <Field label="Content type" error={fieldErr('response.content_type')}>
-                {(id) => <input id={id} spellCheck={false} value={v.responseContentType} onChange={set('responseContentType')} />}
+              <Field label="Content type" hint="application/json, text/plain, application/xml or text/xml" error={fieldErr('response.content_type')}>
+                {(id, d) => <input id={id} spellCheck={false} aria-describedby={d} value={v.responseContentType} onChange={set('responseContentType')} />}
               </Field>
             </div>
             <Field label="Response body" hint="At most 4 KiB." error={fieldErr('response.body')}>

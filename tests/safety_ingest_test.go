@@ -1,0 +1,144 @@
+package tests
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/cookiejar"
+	"net/url"
+	"strings"
+	"testing"
+)
+
+// The attack on ingest URLs, as it was made: a tenant's source answered
+// text/html on the portal's origin, so a page elsewhere could auto-post a
+// signed-in user there and the tenant-written page could post them on to
+// a second source whose capture kept their session cookie.
+
+const ingestCSPWant = "sandbox; default-src 'none'"
+
+// TestIngestURLsServeNoDocumentsAndKeepNoCookies: a source cannot answer
+// HTML; every ingest answer is sandboxed and unsniffable; a capture keeps
+// neither the visitor's cookies nor an Authorization its scheme does not
+// read.
+func TestIngestURLsServeNoDocumentsAndKeepNoCookies(t *testing.T) {
+	t.Parallel()
+	f := startFerry(t, testConfig(t))
+	_, key := signUp(t, f, "in-html@example.com")
+
+	for _, ct := range []string{"text/html", "text/html; charset=utf-8", "image/svg+xml", "application/xhtml+xml",
+		"application/javascript", "text/plain\r\nSet-Cookie: x=1"} {
+		r := key.raw("POST", "/sources", mustJSON(t, map[string]any{"name": "page", "verification": map[string]string{"type": "none"},
+			"event_type": map[string]string{"value": "x.y"}, "response": map[string]any{"content_type": ct, "body": "<form action=/in/x>"}}), nil)
+		if r.Status != 422 || !strings.Contains(string(r.Body), "response.content_type") {
+			t.Errorf("source answering %q: %d %s", ct, r.Status, r.Body)
+		}
+	}
+	src := createSource(t, key, map[string]any{"name": "xml", "verification": map[string]string{"type": "none"},
+		"event_type": map[string]string{"value": "x.y"}, "response": map[string]any{"content_type": "text/xml; charset=utf-8", "body": "<ok/>"}})
+	if r := key.raw("PATCH", "/sources/"+src.ID, mustJSON(t, map[string]any{"response": map[string]any{"content_type": "text/html", "body": "<p>"}}), nil); r.Status != 422 {
+		t.Errorf("patching a source to answer HTML: %d %s", r.Status, r.Body)
+	}
+
+	// A signed-in portal user's browser posts there: it carries their
+	// session and CSRF cookies.
+	res := postIngest(t, src.IngestURL+"/hook?x=1", []byte(`{"n":1}`), map[string]string{
+		"Content-Type":        "application/json",
+		"Cookie":              "__Host-ferry_session=stolen-session; __Host-ferry_csrf=stolen-csrf",
+		"Authorization":       "Bearer fry_live_not-for-a-capture",
+		"Proxy-Authorization": "Basic cHJveHk6c2VjcmV0",
+	})
+	if res.StatusCode != 200 || string(res.Body) != "<ok/>" || res.Header.Get("Content-Type") != "text/xml; charset=utf-8" {
+		t.Fatalf("ingest answer: %d %q %q", res.StatusCode, res.Header.Get("Content-Type"), res.Body)
+	}
+	caps := listCaptured(t, key, src.ID, "")
+	if len(caps) != 1 {
+		t.Fatalf("%d captures", len(caps))
+	}
+	d := capturedDetail(t, key, src.ID, caps[0].ID)
+	for _, h := range []string{"Cookie", "Authorization", "Proxy-Authorization"} {
+		if v, ok := d.Headers[h]; ok {
+			t.Errorf("the capture kept %s: %q", h, v)
+		}
+	}
+	if d.Headers["Content-Type"] == nil {
+		t.Errorf("the capture lost its other headers: %v", d.Headers)
+	}
+
+	// Every answer of an ingest URL is sandboxed, whatever its status.
+	answers := map[string]ingestResponse{
+		"accepted":      res,
+		"unknown token": postIngest(t, f.URL+"/in/src_unknown", []byte(`{}`), nil),
+		"bad method":    doIngest(t, http.MethodDelete, src.IngestURL),
+		"handshake":     doIngest(t, http.MethodGet, src.IngestURL+"?hub.challenge=%3Cscript%3E"),
+	}
+	for name, a := range answers {
+		if got := a.Header.Get("Content-Security-Policy"); !strings.HasPrefix(got, ingestCSPWant) {
+			t.Errorf("%s (%d): Content-Security-Policy %q", name, a.StatusCode, got)
+		}
+		if a.Header.Get("X-Content-Type-Options") != "nosniff" {
+			t.Errorf("%s: X-Content-Type-Options %q", name, a.Header.Get("X-Content-Type-Options"))
+		}
+		if strings.Contains(strings.ToLower(a.Header.Get("Content-Type")), "html") {
+			t.Errorf("%s: served as %q", name, a.Header.Get("Content-Type"))
+		}
+	}
+}
+
+// TestIngestOnItsOwnOrigin: with FERRY_INGEST_URL, ingest URLs are served
+// on that origin only, and nothing else is: no portal page, no API.
+func TestIngestOnItsOwnOrigin(t *testing.T) {
+	t.Parallel()
+	port := freePort(t)
+	cfg := testConfig(t)
+	cfg.HTTPAddr = fmt.Sprintf("127.0.0.1:%d", port)
+	cfg.PublicURL = fmt.Sprintf("http://127.0.0.1:%d", port)
+	cfg.IngestURL = fmt.Sprintf("http://localhost:%d", port)
+	f := startFerry(t, cfg)
+	_, key := signUp(t, f, "in-origin@example.com")
+	src := createSource(t, key, map[string]any{"name": "own origin", "verification": map[string]string{"type": "none"},
+		"event_type": map[string]string{"value": "x.y"}})
+	if !strings.HasPrefix(src.IngestURL, cfg.IngestURL+"/in/src_") {
+		t.Fatalf("ingest URL %q is not on %s", src.IngestURL, cfg.IngestURL)
+	}
+	if res := postIngest(t, src.IngestURL, []byte(`{}`), map[string]string{"Content-Type": "application/json"}); res.StatusCode != 200 {
+		t.Fatalf("ingest on its origin: %d %s", res.StatusCode, res.Body)
+	}
+	onPortal := strings.Replace(src.IngestURL, cfg.IngestURL, cfg.PublicURL, 1)
+	if res := postIngest(t, onPortal, []byte(`{}`), nil); res.StatusCode != 404 {
+		t.Errorf("ingest URL on the portal's origin: %d %s", res.StatusCode, res.Body)
+	}
+	jar, _ := cookiejar.New(nil)
+	hc := &http.Client{Jar: jar}
+	for _, p := range []string{"/", "/login", "/api/v1/me", "/api/v1/openapi.json"} {
+		res, err := hc.Get(cfg.IngestURL + p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.StatusCode != 404 || strings.Contains(res.Header.Get("Content-Type"), "html") {
+			t.Errorf("GET %s on the ingest origin: %d %s", p, res.StatusCode, res.Header.Get("Content-Type"))
+		}
+	}
+	u, _ := url.Parse(cfg.IngestURL)
+	if cs := jar.Cookies(u); len(cs) != 0 {
+		t.Errorf("the ingest origin set cookies: %v", cs)
+	}
+	if res, err := http.Get(cfg.IngestURL + "/healthz"); err != nil || res.StatusCode != 200 {
+		t.Errorf("health probe on the ingest origin: %v %v", res, err)
+	}
+}
+
+// doIngest sends a bodiless request to an ingest URL.
+func doIngest(t *testing.T, method, u string) ingestResponse {
+	t.Helper()
+	req, err := http.NewRequest(method, u, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("%s %s: %v", method, u, err)
+	}
+	defer res.Body.Close()
+	return ingestResponse{StatusCode: res.StatusCode, Header: res.Header}
+}
