@@ -352,6 +352,12 @@ func TestHostPrefixedCookiesOverHTTPS(t *testing.T) {
 	cfg := testConfig(t)
 	cfg.Dev = false // production: Secure, __Host- cookies
 	f := startFerry(t, cfg)
+	// Production without FERRY_METRICS_ADDR: no metrics on the public listener.
+	if res, err := http.Get(f.URL + "/metrics"); err != nil || res.StatusCode != 404 {
+		t.Errorf("production /metrics on the public listener: %v %v", res, err)
+	} else {
+		res.Body.Close()
+	}
 	res, err := http.Post(f.URL+"/api/v1/auth/signup", "application/json",
 		strings.NewReader(`{"email":"ann@host.example","password":"correct horse battery","organization":"Host"}`))
 	if err != nil {
