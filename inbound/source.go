@@ -142,6 +142,22 @@ type DedupeInput DedupeRule
 // and content_type to application/json.
 type ResponseInput Response
 
+// defaultDedupe is the dedupe rule a source of scheme gets unless it
+// sets its own: the provider's delivery id where the provider sends one
+// with every delivery and keeps it on redelivery. These schemes sign no
+// timestamp, so a captured request could otherwise be replayed to the
+// ingest URL by anyone who saw it; with the id, a replay within
+// DedupeWindow is a duplicate and makes no second event.
+func defaultDedupe(scheme Scheme) *DedupeRule {
+	switch scheme {
+	case SchemeGitHub:
+		return &DedupeRule{Header: "X-GitHub-Delivery"}
+	case SchemeShopify:
+		return &DedupeRule{Header: "X-Shopify-Webhook-Id"}
+	}
+	return nil
+}
+
 // DedupeRule names where a request's dedupe key is: a Header (e.g.
 // X-GitHub-Delivery) or a JSONPath (e.g. "id" for Stripe's event id).
 type DedupeRule struct {

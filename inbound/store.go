@@ -124,6 +124,9 @@ func (s *Service) CreateSource(ctx context.Context, tenantID uuid.UUID, in Sourc
 	if err != nil {
 		return Source{}, err
 	}
+	if dd == nil {
+		dd = defaultDedupe(v.Type)
+	}
 	rl, err := validateRate(in.RateLimitPerSecond)
 	if err != nil {
 		return Source{}, err
@@ -282,12 +285,15 @@ func (s *Service) UpdateSource(ctx context.Context, tenantID, id uuid.UUID, patc
 			return Source{}, err
 		}
 	}
-	if patch.ClearDedupe {
+	switch {
+	case patch.ClearDedupe:
 		row.Dedupe.V = nil
-	} else if patch.Dedupe != nil {
+	case patch.Dedupe != nil:
 		if row.Dedupe.V, err = patch.Dedupe.validate(); err != nil {
 			return Source{}, err
 		}
+	case patch.Verification != nil && row.Dedupe.V == nil:
+		row.Dedupe.V = defaultDedupe(row.Verification.V.Type)
 	}
 	if patch.RateLimitPerSecond != nil {
 		if row.RateLimitPerSecond, err = validateRate(patch.RateLimitPerSecond); err != nil {

@@ -142,3 +142,47 @@ func doIngest(t *testing.T, method, u string) ingestResponse {
 	defer res.Body.Close()
 	return ingestResponse{StatusCode: res.StatusCode, Header: res.Header}
 }
+
+// TestInboundDedupeOnByDefault: GitHub and Shopify sign no timestamp, so
+// a request seen once could be sent again by anyone; their sources
+// dedupe on the provider's delivery id unless told otherwise.
+func TestInboundDedupeOnByDefault(t *testing.T) {
+	t.Parallel()
+	f := startFerry(t, testConfig(t))
+	_, key := signUp(t, f, "in-dedupe-default@example.com")
+	var src struct {
+		sourceView
+		Dedupe *struct {
+			Header string `json:"header"`
+		} `json:"dedupe"`
+	}
+	key.must(201, "POST", "/sources", map[string]any{"name": "gh", "verification": map[string]string{"type": "github", "secret": "gh-secret"},
+		"event_type": map[string]string{"header": "X-GitHub-Event"}}, &src)
+	if src.Dedupe == nil || src.Dedupe.Header != "X-GitHub-Delivery" {
+		t.Fatalf("github source's dedupe: %+v", src.Dedupe)
+	}
+	body := []byte(`{"ref":"refs/heads/main"}`)
+	for i := 0; i < 2; i++ {
+		if res := signedGitHubPost(t, src.IngestURL, "gh-secret", body, map[string]string{"X-GitHub-Delivery": "d-1"}); res.StatusCode != 200 {
+			t.Fatalf("post %d: %d %s", i, res.StatusCode, res.Body)
+		}
+	}
+	caps := listCaptured(t, key, src.ID, "")
+	statuses := map[string]int{}
+	for _, c := range caps {
+		statuses[c.Status]++
+	}
+	if statuses["verified"] != 1 || statuses["duplicate"] != 1 {
+		t.Errorf("a resent GitHub delivery: %v", statuses)
+	}
+	var shop struct {
+		Dedupe *struct {
+			Header string `json:"header"`
+		} `json:"dedupe"`
+	}
+	key.must(201, "POST", "/sources", map[string]any{"name": "shop", "verification": map[string]string{"type": "shopify", "secret": "s"},
+		"event_type": map[string]string{"value": "shop.order"}}, &shop)
+	if shop.Dedupe == nil || shop.Dedupe.Header != "X-Shopify-Webhook-Id" {
+		t.Errorf("shopify source's dedupe: %+v", shop.Dedupe)
+	}
+}
