@@ -90,3 +90,54 @@ func TestRedactionForViewersAndStaff(t *testing.T) {
 		}
 	}
 }
+
+// TestCaptureRedactionForViewers: a provider authenticates itself to an
+// ingest URL with a token header (GitLab's X-Gitlab-Token), a secret in
+// the query and one in the path. A viewer reads the source's captures and
+// sees none of them; an admin sees them all.
+func TestCaptureRedactionForViewers(t *testing.T) {
+	t.Parallel()
+	f := startFerry(t, testConfig(t))
+	owner, key := signUp(t, f, "ann@capture-redact.example")
+	viewer := addMember(t, f, tenantID(t, owner), "vic@capture-redact.example", "viewer")
+	src := createSource(t, key, map[string]any{"name": "gitlab", "verification": map[string]string{"type": "none"},
+		"event_type": map[string]string{"value": "gitlab.push"}})
+	const headerSecret, querySecret, pathSecret = "glpat-hdr-5e1f", "qry-secret-93ab", "path-secret-1c7d"
+	res := postIngest(t, src.IngestURL+"/"+pathSecret+"?access_token="+querySecret+"&sig=x", []byte(`{"object_kind":"push"}`),
+		map[string]string{"Content-Type": "application/json", "X-Gitlab-Token": headerSecret, "X-Gitlab-Event": "Push Hook"})
+	if res.StatusCode != 200 {
+		t.Fatalf("ingest: %d %s", res.StatusCode, res.Body)
+	}
+	caps := listCaptured(t, key, src.ID, "")
+	if len(caps) != 1 {
+		t.Fatalf("%d captures", len(caps))
+	}
+	paths := []string{"/sources/" + src.ID + "/requests", "/sources/" + src.ID + "/requests/" + caps[0].ID}
+	for _, who := range []struct {
+		name string
+		c    *client
+		sees bool
+	}{{"owner", owner, true}, {"viewer", viewer, false}} {
+		for _, p := range paths {
+			r := who.c.raw("GET", p, nil, nil)
+			if r.Status != 200 {
+				t.Fatalf("%s GET %s: %d %s", who.name, p, r.Status, r.Body)
+			}
+			body := string(r.Body)
+			secrets := []string{querySecret, pathSecret}
+			if strings.HasSuffix(p, caps[0].ID) {
+				secrets = append(secrets, headerSecret) // lists show no headers
+			}
+			for _, secret := range secrets {
+				if strings.Contains(body, secret) != who.sees {
+					t.Errorf("%s GET %s: shows %q = %v, want %v", who.name, p, secret, !who.sees, who.sees)
+				}
+			}
+		}
+	}
+	// The viewer still sees what is no credential.
+	d := capturedDetail(t, viewer, src.ID, caps[0].ID)
+	if d.Headers["X-Gitlab-Event"] == nil || d.Headers["X-Gitlab-Event"][0] != "Push Hook" || !strings.HasPrefix(d.Query, "access_token=") {
+		t.Errorf("viewer's capture lost what is no secret: %v %q", d.Headers, d.Query)
+	}
+}

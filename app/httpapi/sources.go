@@ -3,6 +3,7 @@ package httpapi
 import (
 	"errors"
 	"net/http"
+	"net/url"
 	"strings"
 
 	"github.com/gofiber/fiber/v2"
@@ -45,8 +46,57 @@ func sourceView(p tenants.Principal, src inbound.Source) inbound.Source {
 // redactedToken stands for an ingest token a caller may not see.
 const redactedToken = delivery.Redacted
 
-// credentialHeaders carry a sender's credentials; viewers see them redacted.
-var credentialHeaders = []string{"Authorization", "Proxy-Authorization", "Cookie"}
+// credentialWords mark the names of headers and query parameters that
+// may carry a sender's credentials (Authorization, X-Gitlab-Token,
+// X-Api-Key, a ?token= or ?secret= in the URL): viewers see their values
+// redacted.
+var credentialWords = []string{"auth", "token", "secret", "key", "password", "passwd", "cookie", "session",
+	"signature", "credential", "jwt", "sig"}
+
+// isCredentialName reports whether a header or parameter name looks like
+// one that carries a credential.
+func isCredentialName(name string) bool {
+	name = strings.ToLower(name)
+	for _, w := range credentialWords {
+		if strings.Contains(name, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// redactRequest is a captured request as a caller without full
+// visibility sees it: every query value redacted (a provider may put its
+// secret there under any name), and the path past the ingest token too
+// (some providers are given a URL with a secret segment).
+func redactRequest(r inbound.Request) inbound.Request {
+	if r.Query != "" {
+		var parts []string
+		for _, kv := range strings.Split(r.Query, "&") {
+			name, _, _ := strings.Cut(kv, "=")
+			parts = append(parts, name+"="+url.QueryEscape(delivery.Redacted))
+		}
+		r.Query = strings.Join(parts, "&")
+	}
+	const tokenPath = "/in/{token}"
+	if strings.HasPrefix(r.Path, tokenPath+"/") && len(r.Path) > len(tokenPath)+1 {
+		r.Path = tokenPath + "/" + delivery.Redacted
+	}
+	return r
+}
+
+// redactHeaders is h with the values of credential-bearing headers
+// redacted.
+func redactHeaders(h http.Header) http.Header {
+	out := http.Header{}
+	for k, v := range h {
+		if isCredentialName(k) {
+			v = []string{delivery.Redacted}
+		}
+		out[k] = v
+	}
+	return out
+}
 
 func (s *server) createSource(c *fiber.Ctx) error {
 	var in inbound.SourceInput
@@ -137,9 +187,15 @@ func (s *server) listSourceRequests(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	reqs, next, err := s.Inbound.ListRequests(c.UserContext(), principal(c).TenantID, id, c.Query("status"), pg)
+	p := principal(c)
+	reqs, next, err := s.Inbound.ListRequests(c.UserContext(), p.TenantID, id, c.Query("status"), pg)
 	if err != nil {
 		return err
+	}
+	if visibility(p) != delivery.VisibilityFull {
+		for i := range reqs {
+			reqs[i] = redactRequest(reqs[i])
+		}
 	}
 	return c.JSON(newList(reqs, next))
 }
@@ -186,16 +242,8 @@ func (s *server) getSourceRequest(c *fiber.Ctx) error {
 		}
 	}
 	if visibility(p) != delivery.VisibilityFull {
-		h := http.Header{}
-		for k, v := range out.Headers {
-			h[k] = v
-		}
-		for _, k := range credentialHeaders {
-			if _, ok := h[k]; ok {
-				h[k] = []string{delivery.Redacted}
-			}
-		}
-		out.Headers = h
+		out.Request = redactRequest(out.Request)
+		out.Headers = redactHeaders(out.Headers)
 	}
 	return c.JSON(out)
 }
