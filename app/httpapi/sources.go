@@ -3,7 +3,6 @@ package httpapi
 import (
 	"errors"
 	"net/http"
-	"net/url"
 	"strings"
 
 	"github.com/gofiber/fiber/v2"
@@ -74,7 +73,7 @@ func redactRequest(r inbound.Request) inbound.Request {
 		var parts []string
 		for _, kv := range strings.Split(r.Query, "&") {
 			name, _, _ := strings.Cut(kv, "=")
-			parts = append(parts, name+"="+url.QueryEscape(delivery.Redacted))
+			parts = append(parts, name+"="+delivery.Redacted)
 		}
 		r.Query = strings.Join(parts, "&")
 	}
