@@ -353,16 +353,17 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 	}
 	a.http = httpapi.New(httpapi.Deps{
 		Tenants: a.Tenants, Sessions: sessions, Delivery: a.Delivery, Billing: a.Billing, Metrics: metrics, Queues: a.Queues,
-		Inbound:        a.Inbound,
-		Ready:          a.ready,
-		MetricsHandler: mainMetrics,
-		Portal:         frontend.Dist(),
-		Log:            log,
-		SecureCookies:  !cfg.Dev,
-		HSTS:           !cfg.Dev,
-		APIRateLimit:   cfg.APIRateLimitPerSecond,
-		TrustedProxies: cfg.TrustedProxies,
-		IngestHost:     ingestHost(cfg),
+		Inbound:               a.Inbound,
+		Ready:                 a.ready,
+		MetricsHandler:        mainMetrics,
+		Portal:                frontend.Dist(),
+		Log:                   log,
+		SecureCookies:         !cfg.Dev,
+		HSTS:                  !cfg.Dev,
+		APIRateLimit:          cfg.APIRateLimitPerSecond,
+		TrustedProxies:        cfg.TrustedProxies,
+		IngestHost:            ingestHost(cfg),
+		TokenGuessesPerMinute: cfg.TokenGuessesPerMinute,
 	})
 	return a, nil
 }

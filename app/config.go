@@ -93,6 +93,10 @@ type Config struct {
 	// TrustedProxies are the addresses of reverse proxies whose
 	// X-Forwarded-For names the client (for the per-address limits).
 	TrustedProxies []string
+	// TokenGuessesPerMinute bounds failed lookups of ingest tokens, API
+	// keys and consumer tokens per client address
+	// (FERRY_TOKEN_GUESSES_PER_MINUTE, default 60; -1: no bound).
+	TokenGuessesPerMinute int
 	// MetricsAddr, when set, serves /metrics on its own listener there
 	// instead of on HTTPAddr.
 	MetricsAddr string
@@ -184,6 +188,7 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 		AttemptRetention:      duration("FERRY_ATTEMPT_RETENTION", 30*24*time.Hour),
 		BillingInterval:       duration("FERRY_BILLING_INTERVAL", 5*time.Minute),
 		APIRateLimitPerSecond: integer("FERRY_API_RATE_LIMIT", 2000),
+		TokenGuessesPerMinute: integer("FERRY_TOKEN_GUESSES_PER_MINUTE", map[bool]int{true: 1000, false: 60}[dev]),
 		ReplayRatePerSecond:   integer("FERRY_REPLAY_RATE_LIMIT", delivery.DefaultReplayRatePerSecond),
 		Version:               str("FERRY_VERSION", Version),
 		PprofAddr:             str("FERRY_PPROF_ADDR", ""),

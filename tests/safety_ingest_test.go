@@ -186,3 +186,38 @@ func TestInboundDedupeOnByDefault(t *testing.T) {
 		t.Errorf("shopify source's dedupe: %+v", shop.Dedupe)
 	}
 }
+
+// TestUnknownCredentialsBoundedPerAddress: every unknown ingest token or
+// bearer credential costs a database read, so an address that keeps
+// guessing is refused; a credential that worked before still works from
+// it (a provider's shared addresses keep delivering to live sources).
+func TestUnknownCredentialsBoundedPerAddress(t *testing.T) {
+	t.Parallel()
+	cfg := testConfig(t)
+	cfg.TokenGuessesPerMinute = 5
+	f := startFerry(t, cfg)
+	_, key := signUp(t, f, "in-guess@example.com")
+	src := createSource(t, key, map[string]any{"name": "live", "verification": map[string]string{"type": "none"},
+		"event_type": map[string]string{"value": "x.y"}})
+	if res := postIngest(t, src.IngestURL, []byte(`{}`), nil); res.StatusCode != 200 {
+		t.Fatalf("live source: %d %s", res.StatusCode, res.Body)
+	}
+	for i := 0; i < 5; i++ {
+		if res := postIngest(t, fmt.Sprintf("%s/in/src_guess%d", f.URL, i), []byte(`{}`), nil); res.StatusCode != 404 {
+			t.Fatalf("guess %d: %d %s", i, res.StatusCode, res.Body)
+		}
+	}
+	res := postIngest(t, f.URL+"/in/src_guess-next", []byte(`{}`), nil)
+	if res.StatusCode != 429 || res.Header.Get("Retry-After") == "" {
+		t.Errorf("guess past the budget: %d %q %s", res.StatusCode, res.Header.Get("Retry-After"), res.Body)
+	}
+	guesser := newClient(t, f.URL+"/api/v1")
+	guesser.apiKey = "fry_live_" + strings.Repeat("x", 40)
+	if r := guesser.raw("GET", "/endpoints", nil, nil); r.Status != 429 {
+		t.Errorf("an API key guess past the budget: %d %s", r.Status, r.Body)
+	}
+	if res := postIngest(t, src.IngestURL, []byte(`{}`), nil); res.StatusCode != 200 {
+		t.Errorf("a live source from the guessing address: %d %s", res.StatusCode, res.Body)
+	}
+	key.must(200, "GET", "/endpoints", nil, nil)
+}

@@ -52,6 +52,10 @@ type Deps struct {
 	TrustedProxies []string
 	// HSTS sends Strict-Transport-Security (production, behind https).
 	HSTS bool
+	// TokenGuessesPerMinute bounds failed lookups of unsessioned
+	// credentials (ingest tokens, API keys, consumer tokens) per client
+	// address (0: DefaultTokenGuessesPerMinute; negative: no bound).
+	TokenGuessesPerMinute int
 	// IngestHost, when set, is the host (FERRY_INGEST_URL's) that alone
 	// serves ingest URLs, and serves nothing else (see ingestOrigin).
 	IngestHost string
@@ -60,6 +64,7 @@ type Deps struct {
 type server struct {
 	Deps
 	limiter *tenantLimiter
+	guesses *guessLimiter
 	openapi []byte
 }
 
@@ -72,7 +77,7 @@ func New(d Deps) *fiber.App {
 		// is a programming error.
 		panic(err)
 	}
-	s := &server{Deps: d, limiter: newTenantLimiter(d.APIRateLimit), openapi: doc}
+	s := &server{Deps: d, limiter: newTenantLimiter(d.APIRateLimit), guesses: newGuessLimiter(d.TokenGuessesPerMinute), openapi: doc}
 	cfg := fiber.Config{
 		// fasthttp answers a body over BodyLimit and closes at once, while
 		// the client is still writing: the client then sees a connection
@@ -97,6 +102,7 @@ func New(d Deps) *fiber.App {
 		app.Use(ingestOrigin(d.IngestHost))
 	}
 	app.Use(limitBody)
+	app.Use(s.guardLookups)
 	app.Get("/healthz", func(c *fiber.Ctx) error { return c.JSON(fiber.Map{"status": "ok"}) })
 	app.Get("/readyz", s.readyz)
 	if d.MetricsHandler != nil {
