@@ -568,6 +568,7 @@ func tenantsConfig(cfg Config, portalURL string, mail tenants.Notifier, sealer t
 		MaxLoginFailures:        cfg.LoginMaxFailures,
 		MaxLoginFailuresPerAddr: cfg.LoginAddrMaxFailures,
 		SignupsPerAddr:          cfg.SignupAddrLimit,
+		InvitesPerHour:          cfg.InvitesPerHour,
 		SessionCacheTTL:         cfg.SessionCacheTTL,
 		RequireStaffTOTP:        cfg.StaffTOTPRequired,
 		PortalURL:               portalURL,

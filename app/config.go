@@ -93,6 +93,9 @@ type Config struct {
 	// TrustedProxies are the addresses of reverse proxies whose
 	// X-Forwarded-For names the client (for the per-address limits).
 	TrustedProxies []string
+	// InvitesPerHour bounds the invite mails a tenant sends per hour
+	// (FERRY_INVITES_PER_HOUR, default 20).
+	InvitesPerHour int
 	// TokenGuessesPerMinute bounds failed lookups of ingest tokens, API
 	// keys and consumer tokens per client address
 	// (FERRY_TOKEN_GUESSES_PER_MINUTE, default 60; -1: no bound).
@@ -188,6 +191,7 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 		AttemptRetention:      duration("FERRY_ATTEMPT_RETENTION", 30*24*time.Hour),
 		BillingInterval:       duration("FERRY_BILLING_INTERVAL", 5*time.Minute),
 		APIRateLimitPerSecond: integer("FERRY_API_RATE_LIMIT", 2000),
+		InvitesPerHour:        integer("FERRY_INVITES_PER_HOUR", 20),
 		TokenGuessesPerMinute: integer("FERRY_TOKEN_GUESSES_PER_MINUTE", map[bool]int{true: 1000, false: 60}[dev]),
 		ReplayRatePerSecond:   integer("FERRY_REPLAY_RATE_LIMIT", delivery.DefaultReplayRatePerSecond),
 		Version:               str("FERRY_VERSION", Version),

@@ -17,6 +17,7 @@ const (
 	keyLoginAccount = "login:"      // failed logins per email
 	keyLoginAddr    = "login-addr:" // failed logins per client address
 	keySignupAddr   = "signup-addr:"
+	keyInviteTenant = "invite-tenant:"
 	keyResetAccount = "reset:" // reset mails per email
 	keyResetAddr    = "reset-addr:"
 )

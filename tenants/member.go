@@ -3,6 +3,7 @@ package tenants
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/google/uuid"
 	"gorm.io/gorm"
@@ -49,13 +50,18 @@ func (s *Service) ListMembers(ctx context.Context, tenantID uuid.UUID) ([]User, 
 
 // InviteMember creates a member without a password and mails them a
 // link to set their own (AcceptInvite): the inviter never learns it.
-// Errors: EINVALID, ECONFLICT (email taken).
+// Errors: EINVALID, ECONFLICT (email taken), EFORBIDDEN (the inviter has
+// not verified their own address), ERATELIMIT (the tenant's invites for
+// the hour are used up).
 func (s *Service) InviteMember(ctx context.Context, inviter Principal, in MemberInput) (User, error) {
 	email, err := normalizeEmail("email", in.Email)
 	if err != nil {
 		return User{}, err
 	}
 	if err := validateRole(in.Role); err != nil {
+		return User{}, err
+	}
+	if err := s.mayInvite(ctx, inviter); err != nil {
 		return User{}, err
 	}
 	t, err := s.Tenant(ctx, inviter.TenantID)
@@ -88,7 +94,7 @@ func (s *Service) InviteMember(ctx context.Context, inviter Principal, in Member
 
 // ResendInvite mails a pending member a fresh invite link; earlier links
 // stop working. Errors: ENOTFOUND (no such member in the tenant),
-// ECONFLICT (the member has already accepted).
+// ECONFLICT (the member has already accepted), and those of mayInvite.
 func (s *Service) ResendInvite(ctx context.Context, inviter Principal, userID uuid.UUID) (User, error) {
 	t, err := s.Tenant(ctx, inviter.TenantID)
 	if err != nil {
@@ -105,6 +111,9 @@ func (s *Service) ResendInvite(ctx context.Context, inviter Principal, userID uu
 	u := rows[0].user()
 	if !u.Invited {
 		return User{}, &ferry.Error{Code: ferry.ECONFLICT, Message: "this member has already accepted the invitation"}
+	}
+	if err := s.mayInvite(ctx, inviter); err != nil {
+		return User{}, err
 	}
 	tok, err := newAccountToken(s.db.WithContext(ctx), s.now().UTC(), purposeInvite, KindUser, u.ID, s.cfg.InviteTokenTTL)
 	if err != nil {
@@ -248,4 +257,24 @@ func (s *Service) Refresh(ctx context.Context, p Principal) (Principal, error) {
 		}
 	}
 	return p, nil
+}
+
+// mayInvite checks that inviter may send an invite mail now. An invite
+// is a mail from Ferry, carrying an organisation name the tenant chose,
+// to any address: only a member who has proved their own address sends
+// them, and a tenant sends at most InvitesPerHour (so a throwaway
+// sign-up cannot use Ferry to mail strangers). Errors: EFORBIDDEN,
+// ERATELIMIT.
+func (s *Service) mayInvite(ctx context.Context, inviter Principal) error {
+	var verified []bool
+	if err := s.db.WithContext(ctx).Model(&userRow{}).Where("id = ? AND tenant_id = ?", inviter.UserID, inviter.TenantID).
+		Limit(1).Pluck("email_verified_at IS NOT NULL", &verified).Error; err != nil {
+		return fmt.Errorf("load inviter: %w", err)
+	}
+	if len(verified) == 0 || !verified[0] {
+		return &ferry.Error{Code: ferry.EFORBIDDEN,
+			Message: "verify your email address before inviting members (the link is in the mail we sent; ask for a new one on the account page)"}
+	}
+	return s.reserve(ctx, throttleLimit{key: keyInviteTenant + inviter.TenantID.String(), max: s.cfg.InvitesPerHour,
+		window: time.Hour, message: "this organisation has sent as many invites as it may this hour; try again later"})
 }

@@ -38,6 +38,9 @@ type Config struct {
 	// SignupWindow defaults to an hour).
 	SignupsPerAddr int
 	SignupWindow   time.Duration
+	// InvitesPerHour bounds the invite mails (new and resent) a tenant
+	// sends per hour (default 20).
+	InvitesPerHour int
 	// APIKeyCacheTTL is how long an authenticated API key is trusted
 	// without asking Postgres (default 5 s; negative turns caching off).
 	// A key revoked on another replica keeps working here for up to this
@@ -80,6 +83,7 @@ func (c Config) withDefaults(log *slog.Logger) Config {
 	c.LoginWindow = cmp.Or(c.LoginWindow, 15*time.Minute)
 	c.MaxLoginFailures = cmp.Or(c.MaxLoginFailures, 10)
 	c.SignupWindow = cmp.Or(c.SignupWindow, time.Hour)
+	c.InvitesPerHour = cmp.Or(c.InvitesPerHour, 20)
 	c.APIKeyCacheTTL = cmp.Or(c.APIKeyCacheTTL, 5*time.Second)
 	c.SessionCacheTTL = min(cmp.Or(c.SessionCacheTTL, 2*time.Second), 5*time.Second)
 	c.ResetTokenTTL = cmp.Or(c.ResetTokenTTL, time.Hour)

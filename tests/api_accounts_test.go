@@ -140,6 +140,13 @@ func TestInviteByEmailLink(t *testing.T) {
 	t.Parallel()
 	f := startFerry(t, testConfig(t))
 	owner, _ := signUp(t, f, "ann@invite.example")
+	// Until the owner has proved their own address, Ferry mails nobody
+	// on their behalf.
+	if r := owner.raw("POST", "/members", mustJSON(t, map[string]string{"email": "vic@invite.example", "role": "admin"}), nil); r.Status != 403 ||
+		!strings.Contains(string(r.Body), "verify your email") {
+		t.Fatalf("invite from an unverified owner: %d %s", r.Status, r.Body)
+	}
+	verifyOwnEmail(t, f, owner)
 	r := owner.raw("POST", "/members", mustJSON(t, map[string]string{"email": "vic@invite.example", "role": "admin"}), nil)
 	if r.Status != 201 || strings.Contains(string(r.Body), "password") {
 		t.Fatalf("invite: %d %s (the inviter must never see a password)", r.Status, r.Body)
@@ -415,5 +422,30 @@ func TestSignupMailsAnAddressVerificationLink(t *testing.T) {
 	c.must(204, "POST", "/auth/verify-email", map[string]string{"token": tokenOf(links[0])}, nil)
 	if r := c.raw("POST", "/auth/verify-email", mustJSON(t, map[string]string{"token": tokenOf(links[0])}), nil); r.Status != 422 {
 		t.Errorf("verification link used twice: %d", r.Status)
+	}
+}
+
+// TestInvitesAreRateLimited: a tenant sends at most so many invite
+// mails an hour, new and resent alike.
+func TestInvitesAreRateLimited(t *testing.T) {
+	t.Parallel()
+	cfg := testConfig(t)
+	cfg.InvitesPerHour = 3
+	f := startFerry(t, cfg)
+	owner, _ := signUp(t, f, "ann@invite-limit.example")
+	verifyOwnEmail(t, f, owner)
+	var first struct {
+		ID string `json:"id"`
+	}
+	owner.must(201, "POST", "/members", map[string]string{"email": "m0@invite-limit.example", "role": "viewer"}, &first)
+	owner.must(201, "POST", "/members", map[string]string{"email": "m1@invite-limit.example", "role": "viewer"}, nil)
+	owner.must(202, "POST", "/members/"+first.ID+"/invite", nil, nil)
+	for _, r := range []response{
+		owner.raw("POST", "/members", mustJSON(t, map[string]string{"email": "m3@invite-limit.example", "role": "viewer"}), nil),
+		owner.raw("POST", "/members/"+first.ID+"/invite", nil, nil),
+	} {
+		if r.Status != 429 {
+			t.Errorf("an invite past the hour's budget: %d %s", r.Status, r.Body)
+		}
 	}
 }

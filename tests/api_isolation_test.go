@@ -46,6 +46,7 @@ func TestTenantIsolation(t *testing.T) {
 	rcB := newReceiver(t, nil)
 	aSession, aKey := signUp(t, f, "ann@a.example")
 	bSession, bKey := signUp(t, f, "bob@b.example")
+	verifyOwnEmail(t, f, bSession) // invites need a verified address
 
 	// Tenant A's objects.
 	var ep struct {

@@ -6,10 +6,9 @@
 import assert from 'node:assert/strict'
 import { createHmac } from 'node:crypto'
 import { after, before, test } from 'node:test'
-import { ApiClient, assertAccessible, launchBrowser, PASSWORD, shot, Stack, uniq, waitFor } from './harness.mjs'
+import { ApiClient, assertAccessible, launchBrowser, MAIL_API, mailedLink, PASSWORD, shot, Stack, uniq, waitFor } from './harness.mjs'
 
 const TEST_TIMEOUT = 60_000
-const MAIL_API = process.env.FERRY_TEST_MAIL_API ?? 'http://127.0.0.1:19026'
 let stack
 
 before(async () => {
@@ -23,20 +22,6 @@ before(async () => {
 after(async () => {
   await stack?.stop()
 }, { timeout: 30_000 })
-
-/** mailedLink waits for a mail to address with a link to page on this stack and returns the link. */
-async function mailedLink(address, page) {
-  const prefix = `${stack.baseURL}/${page}#token=`
-  return waitFor(async () => {
-    const r = await fetch(`${MAIL_API}/api/v1/search?query=${encodeURIComponent(`to:"${address}"`)}`)
-    for (const m of (await r.json()).messages ?? []) {
-      const full = await (await fetch(`${MAIL_API}/api/v1/message/${m.ID}`)).json()
-      const link = (full.Text.match(/https?:\/\/\S+#token=[A-Za-z0-9_-]+/g) ?? []).find((l) => l.startsWith(prefix))
-      if (link) return link
-    }
-    return null
-  }, { timeout: 15_000, what: `a ${page} mail to ${address}` })
-}
 
 /** totp computes the RFC 6238 code (SHA-1, 6 digits, 30 s) of a base32 secret at time t. */
 function totp(secret, t = Date.now()) {
@@ -61,7 +46,10 @@ async function signIn(page, email, password) {
 test('(d) an invited member joins from the emailed link; a forgotten password is reset by email and changed', { timeout: TEST_TIMEOUT }, async () => {
   const owner = new ApiClient(stack.baseURL)
   const org = `Umbrella ${uniq()}`
-  await owner.call('POST', '/auth/signup', { email: `boss-${uniq()}@umbrella.test`, password: PASSWORD, organization: org })
+  const boss = `boss-${uniq()}@umbrella.test`
+  await owner.call('POST', '/auth/signup', { email: boss, password: PASSWORD, organization: org })
+  // Invites go out only from a verified address.
+  await owner.call('POST', '/auth/verify-email', { token: new URL(await mailedLink(stack, boss, 'verify-email')).hash.replace('#token=', '') })
   const vic = `vic-${uniq()}@umbrella.test`
   const invited = await owner.call('POST', '/members', { email: vic, role: 'admin' })
   assert.equal(invited.temporary_password, undefined)
@@ -69,7 +57,7 @@ test('(d) an invited member joins from the emailed link; a forgotten password is
   const b = await launchBrowser()
   const { page } = b
   try {
-    await page.goto(await mailedLink(vic, 'accept-invite'))
+    await page.goto(await mailedLink(stack, vic, 'accept-invite'))
     await page.getByRole('heading', { name: 'Join your team on Ferry' }).waitFor()
     assert.equal(new URL(page.url()).hash, '', 'the token leaves the address bar')
     await shot(page, 'd', '01-accept-invite')
@@ -87,7 +75,7 @@ test('(d) an invited member joins from the emailed link; a forgotten password is
     await page.getByRole('button', { name: 'Email me a link' }).click()
     await page.getByText('we have emailed it a link').waitFor()
     await shot(page, 'd', '02-forgot-password')
-    await page.goto(await mailedLink(vic, 'reset-password'))
+    await page.goto(await mailedLink(stack, vic, 'reset-password'))
     await page.getByLabel('New password').fill('a reset password')
     await page.getByLabel('Repeat it').fill('a reset password')
     await page.getByRole('button', { name: 'Set password' }).click()

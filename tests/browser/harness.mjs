@@ -314,3 +314,20 @@ export async function signUp(stack, page, org, email) {
   await page.getByRole('button', { name: 'Create account' }).click()
   await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor()
 }
+
+/** MAIL_API is the local mail catcher's HTTP API (scripts/mail.sh). */
+export const MAIL_API = process.env.FERRY_TEST_MAIL_API ?? 'http://127.0.0.1:19026'
+
+/** mailedLink waits for a mail to address with a link to page on stack and returns the link (read from the mail catcher, as its recipient would). */
+export async function mailedLink(stack, address, page) {
+  const prefix = `${stack.baseURL}/${page}#token=`
+  return waitFor(async () => {
+    const r = await fetch(`${MAIL_API}/api/v1/search?query=${encodeURIComponent(`to:"${address}"`)}`)
+    for (const m of (await r.json()).messages ?? []) {
+      const full = await (await fetch(`${MAIL_API}/api/v1/message/${m.ID}`)).json()
+      const link = (full.Text.match(/https?:\/\/\S+#token=[A-Za-z0-9_-]+/g) ?? []).find((l) => l.startsWith(prefix))
+      if (link) return link
+    }
+    return null
+  }, { timeout: 15_000, what: `a ${page} mail to ${address}` })
+}

@@ -4,7 +4,7 @@
 // Screenshots of the main pages go to tests/screenshots/ (git-ignored).
 import assert from 'node:assert/strict'
 import { after, before, test } from 'node:test'
-import { ApiClient, assertAccessible, launchBrowser, nav, PASSWORD, shot, signUp, Stack, uniq, waitFor } from './harness.mjs'
+import { ApiClient, assertAccessible, launchBrowser, mailedLink, nav, PASSWORD, shot, signUp, Stack, uniq, waitFor } from './harness.mjs'
 
 const TEST_TIMEOUT = 60_000
 let stack
@@ -203,7 +203,8 @@ test('(b) failing endpoint: see the 500 attempts and body, fix the receiver, rep
   const b = await launchBrowser()
   const { page } = b
   try {
-    await signUp(stack, page, `Globex ${uniq()}`, `ops-${uniq()}@globex.test`)
+    const ops = `ops-${uniq()}@globex.test`
+    await signUp(stack, page, `Globex ${uniq()}`, ops)
     await createEndpoint(page, stack.receiver.base + '/b/flaky', 'Globex flaky receiver')
     const eventId = await sendTestEvent(page)
 
@@ -237,7 +238,13 @@ test('(b) failing endpoint: see the 500 attempts and body, fix the receiver, rep
     await shot(page, 'b', '03-bulk-replay')
     await assertAccessible(page, 'the replay page')
 
-    // Members: the owner invites a viewer, who gets an emailed link.
+    // Members: the owner confirms their address from the emailed link
+    // (invites go out only from a verified address), then invites a
+    // viewer, who gets an emailed link.
+    await page.goto(await mailedLink(stack, ops, 'verify-email'))
+    await page.getByText('Your email address is confirmed.').waitFor()
+    await page.getByRole('link', { name: 'Continue to Ferry' }).click()
+    await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor()
     await nav(page, 'Members')
     await page.getByLabel('Email', { exact: true }).fill(`viewer-${uniq()}@globex.test`)
     await page.getByLabel('Role', { exact: true }).selectOption('viewer')
