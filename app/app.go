@@ -198,13 +198,28 @@ func OpenDB(ctx context.Context, cfg Config) (*gorm.DB, error) {
 	return db, nil
 }
 
-// Migrate applies pending migrations.
-func Migrate(ctx context.Context, db *gorm.DB) error {
+// Migrate applies pending migrations, then seals what older versions
+// stored in clear and only the master key can seal (staff authenticator
+// keys).
+func Migrate(ctx context.Context, db *gorm.DB, cfg Config) error {
 	sqlDB, err := db.DB()
 	if err != nil {
 		return err
 	}
-	return migrations.Up(ctx, sqlDB)
+	if err := migrations.Up(ctx, sqlDB); err != nil {
+		return err
+	}
+	if len(cfg.MasterKey) == 0 {
+		return nil // nothing can be sealed; login seals each key as it is used
+	}
+	cipher, err := delivery.NewCipher(cfg.MasterKey)
+	if err != nil {
+		return err
+	}
+	if _, err := tenants.SealClearTOTPSecrets(ctx, db, cipher); err != nil {
+		return fmt.Errorf("seal stored secrets: %w", err)
+	}
+	return nil
 }
 
 // New connects to Postgres and Kafka, migrates, creates missing topics,
@@ -220,7 +235,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 	if a.db, err = OpenDB(ctx, cfg); err != nil {
 		return nil, err
 	}
-	if err = Migrate(ctx, a.db); err != nil {
+	if err = Migrate(ctx, a.db, cfg); err != nil {
 		return nil, err
 	}
 

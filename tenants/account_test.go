@@ -270,3 +270,38 @@ func TestStaffTOTPClearKeyIsSealedAtSignIn(t *testing.T) {
 		t.Fatalf("sign-in with the sealed key: %v", err)
 	}
 }
+
+// Keys enrolled before keys were sealed are sealed by the migration step,
+// without waiting for their owner's next sign-in, and still work.
+func TestSealClearTOTPSecrets(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	ctx := context.Background()
+	staff, err := b.svc.CreateStaff(ctx, StaffInput{Email: "dormant@ferry.dev", Password: "staff password 1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const secret = "JBSWY3DPEHPK3PXP"
+	if err := b.db.Model(&staffRow{}).Where("id = ?", staff.ID).
+		Updates(map[string]any{"totp_secret": secret, "totp_enabled_at": b.now}).Error; err != nil {
+		t.Fatal(err)
+	}
+	n, err := SealClearTOTPSecrets(ctx, b.db, b.svc.cfg.Sealer)
+	if err != nil || n != 1 {
+		t.Fatalf("sealed %d, %v; want 1", n, err)
+	}
+	var stored staffRow
+	if err := b.db.Where("id = ?", staff.ID).Take(&stored).Error; err != nil {
+		t.Fatal(err)
+	}
+	if stored.TOTPSecret != "" || stored.TOTPSealed == nil {
+		t.Fatalf("still in clear: totp_secret %q, sealed %x", stored.TOTPSecret, stored.TOTPSealed)
+	}
+	if n, err := SealClearTOTPSecrets(ctx, b.db, b.svc.cfg.Sealer); err != nil || n != 0 {
+		t.Errorf("a second run sealed %d, %v", n, err)
+	}
+	code, _ := totp.GenerateCode(secret, b.now)
+	if _, err := b.svc.Login(ctx, LoginInput{Email: "dormant@ferry.dev", Password: "staff password 1", TOTPCode: code}); err != nil {
+		t.Fatalf("sign-in with the sealed key: %v", err)
+	}
+}

@@ -163,7 +163,7 @@ func staff(ctx context.Context, args []string, getenv func(string) string, stdin
 	if sqlDB, err := db.DB(); err == nil {
 		defer sqlDB.Close()
 	}
-	if err := app.Migrate(ctx, db); err != nil {
+	if err := app.Migrate(ctx, db, cfg); err != nil {
 		return err
 	}
 	svc, err := app.NewTenantsService(db, cfg)
@@ -282,7 +282,7 @@ func openMigrated(ctx context.Context, getenv func(string) string) (app.Config, 
 	if err != nil {
 		return app.Config{}, nil, err
 	}
-	if err := app.Migrate(ctx, db); err != nil {
+	if err := app.Migrate(ctx, db, cfg); err != nil {
 		return app.Config{}, nil, err
 	}
 	return cfg, db, nil
