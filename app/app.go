@@ -59,6 +59,7 @@ var (
 	_ inbound.Events          = inboundEvents{}
 	_ inbound.Sealer          = (*delivery.Cipher)(nil)
 	_ inbound.Retention       = billingLimits{}
+	_ inbound.Limits          = billingLimits{}
 )
 
 // inboundEvents plugs delivery into inbound: a verified capture becomes
@@ -94,6 +95,22 @@ func (inboundEvents) ValidEventType(t string) bool { return delivery.ValidEventT
 // billingLimits plugs billing into delivery as its Limits: per
 // transaction, billing's Meter is delivery's Meter.
 type billingLimits struct{ billing *billing.Service }
+
+// CaptureLimits returns the tenant's plan bounds on inbound sources and
+// this month's captured bytes.
+func (l billingLimits) CaptureLimits(ctx context.Context, tenantID uuid.UUID) (inbound.CaptureLimits, error) {
+	t, err := l.billing.CaptureTerms(ctx, tenantID)
+	if err != nil {
+		return inbound.CaptureLimits{}, err
+	}
+	return inbound.CaptureLimits{MaxSources: t.MaxSources, BytesPerMonth: t.CapturedBytesPerMonth, UsedBytes: t.CapturedBytes,
+		MonthEnds: t.MonthEnds}, nil
+}
+
+// MeterCapturedBytes adds captured bytes to billing's meter.
+func (l billingLimits) MeterCapturedBytes(ctx context.Context, usage map[uuid.UUID]int64, at time.Time) error {
+	return l.billing.MeterCapturedBytes(ctx, usage, at)
+}
 
 // Meter returns billing's meter for tx.
 func (l billingLimits) Meter(tx dbtx.Tx) delivery.Meter { return l.billing.Meter(tx) }
@@ -327,7 +344,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 	}
 	retention := max(cfg.AttemptRetention, time.Duration(retentionDays)*24*time.Hour)
 	if a.Inbound, err = inbound.New(inbound.Deps{DB: a.db, Sealer: cipher, Events: inboundEvents{a.Delivery},
-		Retention: billingLimits{a.Billing}}, inbound.Config{PublicURL: cmp.Or(cfg.IngestURL, a.URL()), MaxRetention: retention}, log, nil); err != nil {
+		Retention: billingLimits{a.Billing}, Limits: billingLimits{a.Billing}}, inbound.Config{PublicURL: cmp.Or(cfg.IngestURL, a.URL()), MaxRetention: retention}, log, nil); err != nil {
 		return nil, err
 	}
 	registry.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "ferry_queue_waiting_consumers",

@@ -34,6 +34,11 @@ type Plan struct {
 	OveragePriceMinor int64  `json:"overage_price_minor"`
 	Currency          string `json:"currency"`
 	SelfServe         bool   `json:"self_serve"`
+	// MaxSources bounds the tenant's inbound sources.
+	MaxSources int `json:"max_sources"`
+	// CapturedBytesPerMonth bounds the bytes of requests its sources
+	// capture per calendar month (UTC); past it captures are refused.
+	CapturedBytesPerMonth int64 `json:"captured_bytes_per_month"`
 }
 
 // Entitlements are one tenant's terms right now: its plan with any
@@ -72,7 +77,10 @@ const overriddenColumns = `p.name, p.display_name,
 	coalesce(o.base_fee_minor, p.base_fee_minor) AS base_fee_minor,
 	p.overage_unit_events,
 	coalesce(o.overage_price_minor, p.overage_price_minor) AS overage_price_minor,
-	p.currency, p.self_serve, o.tenant_id IS NOT NULL AS custom`
+	p.currency, p.self_serve,
+	coalesce(o.max_sources, p.max_sources) AS max_sources,
+	coalesce(o.captured_bytes_per_month, p.captured_bytes_per_month) AS captured_bytes_per_month,
+	o.tenant_id IS NOT NULL AS custom`
 
 // entitlements loads a tenant's current terms in tx (a transaction, or
 // the pool): its plan, asked of tenants, with billing's override for it.

@@ -24,9 +24,11 @@ func TestPlansSeeded(t *testing.T) {
 	}
 	free, pro, ent := byName[PlanFree], byName[PlanPro], byName[PlanEnterprise]
 	require.Equal(t, Plan{Name: "free", DisplayName: "Free", EventsPerMonth: 10000, MaxEndpoints: 3, RetentionDays: 3,
-		EventsPerSecond: 10, HardCap: true, OverageUnitEvents: 10000, Currency: "USD", SelfServe: true}, free)
+		EventsPerSecond: 10, HardCap: true, OverageUnitEvents: 10000, Currency: "USD", SelfServe: true,
+		MaxSources: 3, CapturedBytesPerMonth: 100 << 20}, free)
 	require.Equal(t, Plan{Name: "pro", DisplayName: "Pro", EventsPerMonth: 1000000, MaxEndpoints: 50, RetentionDays: 30,
-		EventsPerSecond: 200, BaseFeeMinor: 4900, OverageUnitEvents: 10000, OveragePriceMinor: 100, Currency: "USD", SelfServe: true}, pro)
+		EventsPerSecond: 200, BaseFeeMinor: 4900, OverageUnitEvents: 10000, OveragePriceMinor: 100, Currency: "USD", SelfServe: true,
+		MaxSources: 50, CapturedBytesPerMonth: 10 << 30}, pro)
 	require.False(t, ent.SelfServe)
 	require.False(t, ent.HardCap)
 

@@ -25,6 +25,9 @@ type planRow struct {
 	Currency          string
 	SelfServe         bool
 	SortOrder         int
+	MaxSources        int
+	// CapturedBytesPerMonth is named for its column (captured_bytes_per_month).
+	CapturedBytesPerMonth int64
 }
 
 func (planRow) TableName() string { return "plans" }
@@ -32,20 +35,23 @@ func (planRow) TableName() string { return "plans" }
 func (r planRow) plan() Plan {
 	return Plan{Name: r.Name, DisplayName: r.DisplayName, EventsPerMonth: r.EventsPerMonth, MaxEndpoints: r.MaxEndpoints,
 		RetentionDays: r.RetentionDays, EventsPerSecond: r.EventsPerSecond, HardCap: r.HardCap, BaseFeeMinor: r.BaseFeeMinor,
-		OverageUnitEvents: r.OverageUnitEvents, OveragePriceMinor: r.OveragePriceMinor, Currency: r.Currency, SelfServe: r.SelfServe}
+		OverageUnitEvents: r.OverageUnitEvents, OveragePriceMinor: r.OveragePriceMinor, Currency: r.Currency, SelfServe: r.SelfServe,
+		MaxSources: r.MaxSources, CapturedBytesPerMonth: r.CapturedBytesPerMonth}
 }
 
 // overrideRow is a row of plan_overrides: a nil column keeps the plan's
 // value.
 type overrideRow struct {
-	TenantID          uuid.UUID `gorm:"primaryKey"`
-	Plan              string    `gorm:"primaryKey"`
-	EventsPerMonth    *int64
-	MaxEndpoints      *int
-	RetentionDays     *int
-	EventsPerSecond   *int
-	BaseFeeMinor      *int64
-	OveragePriceMinor *int64
+	TenantID              uuid.UUID `gorm:"primaryKey"`
+	Plan                  string    `gorm:"primaryKey"`
+	EventsPerMonth        *int64
+	MaxEndpoints          *int
+	RetentionDays         *int
+	EventsPerSecond       *int
+	BaseFeeMinor          *int64
+	OveragePriceMinor     *int64
+	MaxSources            *int
+	CapturedBytesPerMonth *int64
 }
 
 func (overrideRow) TableName() string { return "plan_overrides" }

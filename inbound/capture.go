@@ -90,6 +90,10 @@ func (s *Service) Receive(ctx context.Context, in Incoming) (Answer, error) {
 	if reason := verifyRequest(src.row.Verification.V, src.secret, in.Header, in.Body, now); reason != "" {
 		return Answer{}, s.reject(ctx, capture, reason, now)
 	}
+	size := captureSize(capture)
+	if err := s.quota.allow(ctx, capture.TenantID, size, now); err != nil {
+		return Answer{}, err
+	}
 	// Only authentic requests count against the source's rate, so a flood
 	// of forged ones (capped on its own) cannot crowd out the provider.
 	if ok, wait := s.limiters.accept(src.row.ID, src.row.RateLimitPerSecond, now); !ok {
@@ -104,6 +108,7 @@ func (s *Service) Receive(ctx context.Context, in Incoming) (Answer, error) {
 		if err := s.db.WithContext(ctx).Create(&capture).Error; err != nil {
 			return Answer{}, fmt.Errorf("capture request: %w", err)
 		}
+		s.quota.record(capture.TenantID, size)
 		b, _ := json.Marshal(map[string]string{"challenge": ch}) // cannot fail
 		return Answer{Status: http.StatusOK, ContentType: "application/json", Body: b}, nil
 	}
@@ -113,6 +118,7 @@ func (s *Service) Receive(ctx context.Context, in Incoming) (Answer, error) {
 	if err := s.captureVerified(ctx, capture, s.eventInputFrom(src.row.EventType.V, capture, doc, compact, isJSON)); err != nil {
 		return Answer{}, err
 	}
+	s.quota.record(capture.TenantID, size)
 	return s.answer(src.row), nil
 }
 
@@ -129,11 +135,15 @@ func (s *Service) answer(row sourceRow) Answer {
 // source's cap on stored rejections is reached: then it is only
 // counted) and returns the 401 to answer.
 func (s *Service) reject(ctx context.Context, capture requestRow, reason string, now time.Time) error {
-	if s.limiters.storeRejected(capture.SourceID, now) {
+	size := captureSize(capture)
+	// A rejected request past the month's bytes is counted, not stored,
+	// as one past the per-minute cap is.
+	if s.quota.allow(ctx, capture.TenantID, size, now) == nil && s.limiters.storeRejected(capture.SourceID, now) {
 		capture.Status, capture.Reason = StatusRejected, reason
 		if err := s.db.WithContext(ctx).Create(&capture).Error; err != nil {
 			return fmt.Errorf("capture rejected request: %w", err)
 		}
+		s.quota.record(capture.TenantID, size)
 	}
 	return &ferry.Error{Code: ferry.EUNAUTHORIZED, Message: "request verification failed"}
 }

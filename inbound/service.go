@@ -116,18 +116,22 @@ type Service struct {
 
 	cache    *ttlcache.Cache[[32]byte, liveSource]
 	limiters *limiters
+	// quota bounds sources and captured bytes by plan (nil: no bound).
+	quota *captureQuota
 	// captures commits concurrent verified captures together, and
 	// making then makes their events (group.go).
 	captures, making *batch.Coalescer[*pendingCapture]
 }
 
 // Deps are the Service's collaborators; all are required but Retention
-// (nil: only Config.MaxRetention applies).
+// (nil: only Config.MaxRetention applies) and Limits (nil: sources and
+// captured bytes are unbounded).
 type Deps struct {
 	DB        *gorm.DB
 	Sealer    Sealer
 	Events    Events
 	Retention Retention
+	Limits    Limits
 }
 
 // New returns a Service.
@@ -148,14 +152,17 @@ func New(d Deps, cfg Config, log *slog.Logger, now func() time.Time) (*Service, 
 	}
 	s := &Service{db: d.DB, sealer: d.Sealer, events: d.Events, retention: d.Retention, cfg: cfg, log: log, now: now,
 		cache: ttlcache.New[[32]byte, liveSource](cfg.CacheTTL, maxCachedSources), limiters: newLimiters(cfg.RejectedPerMinute)}
+	if d.Limits != nil {
+		s.quota = newCaptureQuota(d.Limits)
+	}
 	s.captures = batch.New(maxGroup, maxCommitters, s.commitCaptures)
 	s.making = batch.NewLingering(maxGroup, maxCommitters, makeLinger, func(ctx context.Context, b []*pendingCapture) { _, _ = s.makeEvents(ctx, b) })
 	return s, nil
 }
 
 // Run sweeps captures whose event was not made every second
-// (sweepReceived), flushes the counts of unstored rejected requests every
-// JobInterval and prunes captures past retention every PruneInterval,
+// (sweepReceived), flushes the counts of unstored rejected requests and
+// of captured bytes every JobInterval and prunes captures past retention every PruneInterval,
 // until ctx ends.
 func (s *Service) Run(ctx context.Context) error {
 	jobs := time.NewTicker(s.cfg.JobInterval)
@@ -179,6 +186,7 @@ func (s *Service) Run(ctx context.Context) error {
 			_ = s.captures.Wait(fctx)
 			_ = s.making.Wait(fctx)
 			s.flushUnstored(fctx)
+			s.flushCaptured(fctx)
 			cancel()
 			return nil
 		case <-sweep.C:
@@ -187,6 +195,7 @@ func (s *Service) Run(ctx context.Context) error {
 			}
 		case <-jobs.C:
 			s.flushUnstored(ctx)
+			s.flushCaptured(ctx)
 		}
 	}
 }
@@ -197,4 +206,11 @@ func randomBytes(n int) ([]byte, error) {
 		return nil, fmt.Errorf("randomness: %w", err)
 	}
 	return b, nil
+}
+
+// flushCaptured meters the bytes captured since the last flush.
+func (s *Service) flushCaptured(ctx context.Context) {
+	if err := s.quota.flush(ctx, s.now()); err != nil && ctx.Err() == nil {
+		s.log.WarnContext(ctx, "meter captured bytes", "err", err)
+	}
 }

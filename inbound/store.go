@@ -143,8 +143,17 @@ func (s *Service) CreateSource(ctx context.Context, tenantID uuid.UUID, in Sourc
 	if secret != "" {
 		row.SecretCiphertext = s.sealer.Seal([]byte(secret), secretAAD(row.ID))
 	}
-	if err := s.db.WithContext(ctx).Create(&row).Error; err != nil {
-		return Source{}, fmt.Errorf("insert source: %w", err)
+	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		if err := s.checkSourceLimit(ctx, tx, tenantID); err != nil {
+			return err
+		}
+		if err := tx.Create(&row).Error; err != nil {
+			return fmt.Errorf("insert source: %w", err)
+		}
+		return nil
+	})
+	if err != nil {
+		return Source{}, err
 	}
 	return s.source(row)
 }

@@ -129,10 +129,12 @@ func secondsToNextMonth() int {
 func liftLimits(t *testing.T, f *ferry, session *client) {
 	t.Helper()
 	db := testenv.DB(t, f.Cfg.DatabaseURL)
-	_, err := db.Exec(`INSERT INTO plan_overrides (tenant_id, plan, events_per_month, max_endpoints, events_per_second)
-		SELECT id, plan, 1000000000, 100000, 1000000 FROM tenants WHERE id = $1
+	_, err := db.Exec(`INSERT INTO plan_overrides (tenant_id, plan, events_per_month, max_endpoints, events_per_second,
+			max_sources, captured_bytes_per_month)
+		SELECT id, plan, 1000000000, 100000, 1000000, 10000, 1099511627776 FROM tenants WHERE id = $1
 		ON CONFLICT (tenant_id, plan) DO UPDATE SET events_per_month = EXCLUDED.events_per_month,
-			max_endpoints = EXCLUDED.max_endpoints, events_per_second = EXCLUDED.events_per_second`, tenantID(t, session))
+			max_endpoints = EXCLUDED.max_endpoints, events_per_second = EXCLUDED.events_per_second,
+			max_sources = EXCLUDED.max_sources, captured_bytes_per_month = EXCLUDED.captured_bytes_per_month`, tenantID(t, session))
 	if err != nil {
 		t.Fatalf("lift plan limits: %v", err)
 	}

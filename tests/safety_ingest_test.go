@@ -7,6 +7,8 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+
+	"github.com/ferry-dev/ferry/tests/testenv"
 )
 
 // The attack on ingest URLs, as it was made: a tenant's source answered
@@ -220,4 +222,69 @@ func TestUnknownCredentialsBoundedPerAddress(t *testing.T) {
 		t.Errorf("a live source from the guessing address: %d %s", res.StatusCode, res.Body)
 	}
 	key.must(200, "GET", "/endpoints", nil, nil)
+}
+
+// TestSourcesAndCapturesBoundedByPlan: a tenant has as many sources as
+// its plan allows, and its sources store requests only while the month's
+// captured bytes last; past them a provider is answered 429 and nothing
+// is stored (a flood of forged requests neither). A bystander's source
+// keeps capturing.
+func TestSourcesAndCapturesBoundedByPlan(t *testing.T) {
+	t.Parallel()
+	f := startFerry(t, testConfig(t))
+	owner, key := signUpLimited(t, f, "in-quota@example.com") // free: 3 sources
+	var srcs []sourceView
+	for i := 0; i < 3; i++ {
+		srcs = append(srcs, createSource(t, key, map[string]any{"name": fmt.Sprintf("s%d", i), "verification": map[string]string{"type": "none"},
+			"event_type": map[string]string{"value": "x.y"}}))
+	}
+	r := key.raw("POST", "/sources", mustJSON(t, map[string]any{"name": "one too many", "verification": map[string]string{"type": "none"},
+		"event_type": map[string]string{"value": "x.y"}}), nil)
+	if r.Status != 422 || !strings.Contains(string(r.Body), "plan_limit") {
+		t.Errorf("a fourth source on the free plan: %d %s", r.Status, r.Body)
+	}
+	key.must(204, "DELETE", "/sources/"+srcs[2].ID, nil, nil)
+	srcs[2] = createSource(t, key, map[string]any{"name": "in its place", "verification": map[string]string{"type": "hmac_sha256", "secret": "s3cret", "header": "X-Signature"},
+		"event_type": map[string]string{"value": "x.y"}})
+
+	// 4 KiB of captures a month.
+	db := testenv.DB(t, f.Cfg.DatabaseURL)
+	if _, err := db.Exec(`INSERT INTO plan_overrides (tenant_id, plan, captured_bytes_per_month, events_per_second)
+		SELECT id, plan, 4096, 1000 FROM tenants WHERE id = $1`, tenantID(t, owner)); err != nil {
+		t.Fatal(err)
+	}
+	_, bystander := signUp(t, f, "in-quota-bystander@example.com")
+	other := createSource(t, bystander, map[string]any{"name": "bystander", "verification": map[string]string{"type": "none"},
+		"event_type": map[string]string{"value": "x.y"}})
+
+	body := []byte(`{"pad":"` + strings.Repeat("p", 900) + `"}`)
+	statuses := map[int]int{}
+	for i := 0; i < 10; i++ {
+		res := postIngest(t, srcs[i%2].IngestURL, body, map[string]string{"Content-Type": "application/json"})
+		statuses[res.StatusCode]++
+		if res.StatusCode == 429 && (res.Header.Get("Retry-After") == "" || !strings.Contains(string(res.Body), "quota")) {
+			t.Errorf("refusal: %q %s", res.Header.Get("Retry-After"), res.Body)
+		}
+	}
+	if statuses[200] < 3 || statuses[200] > 4 || statuses[429] != 10-statuses[200] {
+		t.Errorf("10 requests of 1 KiB against 4 KiB a month: %v", statuses)
+	}
+	// Forged requests past the month's bytes are refused and not stored.
+	for i := 0; i < 5; i++ {
+		if res := postIngest(t, srcs[2].IngestURL, body, map[string]string{"X-Signature": "forged"}); res.StatusCode != 401 {
+			t.Errorf("forged: %d", res.StatusCode)
+		}
+	}
+	stored := 0
+	for _, s := range srcs {
+		stored += len(listCaptured(t, key, s.ID, ""))
+	}
+	if stored != statuses[200] {
+		t.Errorf("%d captures stored for %d accepted requests", stored, statuses[200])
+	}
+	for i := 0; i < 10; i++ {
+		if res := postIngest(t, other.IngestURL, body, map[string]string{"Content-Type": "application/json"}); res.StatusCode != 200 {
+			t.Fatalf("bystander's source: %d %s", res.StatusCode, res.Body)
+		}
+	}
 }

@@ -156,8 +156,8 @@ func operations() map[string]op {
 			body: reflect.TypeFor[bulkReplayInput](), optionalBody: true, response: typ[delivery.ReplayPreview](), errors: []int{400, 404, 422}},
 
 		"GET /members":              {summary: "List members", tag: "members", access: accessSession, status: 200, response: typ[list[tenants.User]]()},
-		"POST /members":             {summary: "Invite member", tag: "members", access: accessSession, status: 201, body: reflect.TypeFor[tenants.MemberInput](), response: typ[tenants.User](), errors: []int{400, 409, 422}},
-		"POST /members/{id}/invite": {summary: "Resend a member's invite", tag: "members", access: accessSession, status: 202, response: typ[tenants.User](), errors: []int{404, 409}},
+		"POST /members":             {summary: "Invite member", tag: "members", access: accessSession, status: 201, body: reflect.TypeFor[tenants.MemberInput](), response: typ[tenants.User](), errors: []int{400, 403, 409, 422, 429}},
+		"POST /members/{id}/invite": {summary: "Resend a member's invite", tag: "members", access: accessSession, status: 202, response: typ[tenants.User](), errors: []int{403, 404, 409, 429}},
 		"PATCH /members/{id}":       {summary: "Change member role", tag: "members", access: accessSession, status: 200, body: reflect.TypeFor[tenants.MemberPatch](), response: typ[tenants.User](), errors: []int{400, 404, 409, 422}},
 		"DELETE /members/{id}":      {summary: "Remove member", tag: "members", access: accessSession, status: 204, errors: []int{404, 409}},
 

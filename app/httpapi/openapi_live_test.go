@@ -35,7 +35,7 @@ func TestOpenAPIDescribesLiveResponses(t *testing.T) {
 	if testing.Short() {
 		t.Skip("needs PostgreSQL and Kafka")
 	}
-	a := startApp(t)
+	a, dbURL := startApp(t)
 	v := newValidator(t)
 	receiver := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusNoContent) }))
 	t.Cleanup(receiver.Close)
@@ -166,6 +166,10 @@ func TestOpenAPIDescribesLiveResponses(t *testing.T) {
 	key.call(204, "DELETE /sources/{id}", nil, srcID)
 
 	owner.call(200, "GET /members", nil)
+	owner.call(403, "POST /members", map[string]string{"email": "viewer@example.com", "role": "viewer"}) // address unverified
+	if _, err := testenv.DB(t, dbURL).Exec(`UPDATE users SET email_verified_at = now() WHERE email = 'owner@example.com'`); err != nil {
+		t.Fatal(err) // what following the emailed link does
+	}
 	invited := owner.call(201, "POST /members", map[string]string{"email": "viewer@example.com", "role": "viewer"}).str(t, "id")
 	owner.call(202, "POST /members/{id}/invite", nil, invited)
 	anon.call(422, "POST /auth/invites/accept", map[string]string{"token": "not-a-token", "password": "a long new password"})
@@ -375,7 +379,7 @@ func (c *client) call(want int, op string, body any, args ...string) object {
 
 // startApp runs the whole app, dev mode, on its own database, topics and
 // consumer groups until the test ends.
-func startApp(t *testing.T) *app.App {
+func startApp(t *testing.T) (*app.App, string) {
 	t.Helper()
 	brokers := testenv.Kafka(t)
 	cfg := app.Config{
@@ -425,5 +429,5 @@ func startApp(t *testing.T) *app.App {
 		}
 		a.Close()
 	})
-	return a
+	return a, cfg.DatabaseURL
 }

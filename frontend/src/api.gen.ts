@@ -1478,6 +1478,8 @@ export interface components {
              * @description monthly fee in minor units (cents)
              */
             base_fee_minor: number;
+            /** Format: int64 */
+            captured_bytes_per_month: number;
             currency: string;
             custom: boolean;
             display_name: string;
@@ -1486,6 +1488,7 @@ export interface components {
             events_per_second: number;
             hard_cap: boolean;
             max_endpoints: number;
+            max_sources: number;
             name: string;
             /**
              * Format: int64
@@ -1666,6 +1669,8 @@ export interface components {
              * @description monthly fee in minor units (cents)
              */
             base_fee_minor: number;
+            /** Format: int64 */
+            captured_bytes_per_month: number;
             currency: string;
             display_name: string;
             /** Format: int64 */
@@ -1673,6 +1678,7 @@ export interface components {
             events_per_second: number;
             hard_cap: boolean;
             max_endpoints: number;
+            max_sources: number;
             name: string;
             /**
              * Format: int64
