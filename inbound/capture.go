@@ -131,10 +131,19 @@ func (s *Service) answer(row sourceRow) Answer {
 	return Answer{Status: r.Status, ContentType: answerType(r.ContentType), Body: []byte(r.Body)}
 }
 
+// maxRejectedBody is how much of a rejected request's body is stored.
+const maxRejectedBody = 64 << 10
+
 // reject captures a request that failed verification (unless the
 // source's cap on stored rejections is reached: then it is only
 // counted) and returns the 401 to answer.
 func (s *Service) reject(ctx context.Context, capture requestRow, reason string, now time.Time) error {
+	// A forged request is kept to show why it failed, not to be
+	// forwarded: the start of its body is enough for that.
+	if n := len(capture.Body); n > maxRejectedBody {
+		capture.Body = capture.Body[:maxRejectedBody]
+		reason += fmt.Sprintf(" (body cut to its first %s of %s)", ferry.FormatBytes(maxRejectedBody), ferry.FormatBytes(n))
+	}
 	size := captureSize(capture)
 	// A rejected request past the month's bytes is counted, not stored,
 	// as one past the per-minute cap is.

@@ -288,3 +288,21 @@ func TestSourcesAndCapturesBoundedByPlan(t *testing.T) {
 		}
 	}
 }
+
+// TestRejectedBodiesAreCut: a forged request is stored to show why it
+// failed, with the first 64 KiB of its body, not a whole MiB.
+func TestRejectedBodiesAreCut(t *testing.T) {
+	t.Parallel()
+	f := startFerry(t, testConfig(t))
+	_, key := signUp(t, f, "in-rejected-cut@example.com")
+	src := createSource(t, key, map[string]any{"name": "signed", "verification": map[string]string{"type": "github", "secret": "gh"},
+		"event_type": map[string]string{"value": "x.y"}})
+	big := []byte(strings.Repeat("f", 1<<20))
+	if res := postIngest(t, src.IngestURL, big, map[string]string{"X-Hub-Signature-256": "sha256=00"}); res.StatusCode != 401 {
+		t.Fatalf("forged: %d %s", res.StatusCode, res.Body)
+	}
+	caps := listCaptured(t, key, src.ID, "rejected")
+	if len(caps) != 1 || caps[0].BodySize != 64<<10 || !strings.Contains(caps[0].Reason, "cut to its first 64 KiB of 1 MiB") {
+		t.Errorf("rejected capture: %+v", caps)
+	}
+}
