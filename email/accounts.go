@@ -26,6 +26,8 @@ const (
 	MailPasswordReset = "password_reset"
 	MailMemberInvite  = "member_invite"
 	MailVerifyAddress = "verify_address"
+	MailFinishSignup  = "finish_signup"
+	MailAccountExists = "account_exists"
 
 	MailEndpointFailing   = "endpoint_failing"
 	MailEndpointDisabled  = "endpoint_disabled"
@@ -37,7 +39,7 @@ const (
 // ParseTemplates parses the embedded templates.
 func ParseTemplates() (*Templates, error) {
 	t := &Templates{text: map[string]*texttemplate.Template{}, html: map[string]*htmltemplate.Template{}}
-	for _, name := range []string{MailPasswordReset, MailMemberInvite, MailVerifyAddress,
+	for _, name := range []string{MailPasswordReset, MailMemberInvite, MailVerifyAddress, MailFinishSignup, MailAccountExists,
 		MailEndpointFailing, MailEndpointDisabled, MailEndpointRecovered, MailQuotaWarning, MailInvoiceIssued} {
 		txt, err := texttemplate.ParseFS(templateFS, "templates/"+name+".txt")
 		if err != nil {
@@ -58,6 +60,7 @@ type Data struct {
 	Subject      string
 	Link         string
 	Action       string // the HTML button's label
+	SecondLink   string // a further link, plain (account_exists: password reset)
 	ValidFor     string // e.g. "1 hour"
 	Organization string
 	Inviter      string
@@ -123,6 +126,19 @@ func (a *Accounts) MemberInvite(ctx context.Context, to, organization, inviter, 
 func (a *Accounts) VerifyAddress(ctx context.Context, to, link string) error {
 	return a.send(ctx, MailVerifyAddress, Data{To: to, Subject: "Confirm your email address for Ferry", Link: link,
 		Action: "Confirm my address", ValidFor: humanDuration(a.VerifyValidFor)})
+}
+
+// FinishSignup mails the link that finishes a sign-up.
+func (a *Accounts) FinishSignup(ctx context.Context, to, organization, link string) error {
+	return a.send(ctx, MailFinishSignup, Data{To: to, Subject: "Finish signing up for Ferry", Link: link,
+		Action: "Create my account", ValidFor: humanDuration(a.VerifyValidFor), Organization: organization})
+}
+
+// AccountExists tells an account holder that their address was used to
+// sign up again.
+func (a *Accounts) AccountExists(ctx context.Context, to, signInLink, resetLink string) error {
+	return a.send(ctx, MailAccountExists, Data{To: to, Subject: "You already have a Ferry account", Link: signInLink,
+		Action: "Sign in to Ferry", SecondLink: resetLink})
 }
 
 // humanDuration says d in whole days, hours or minutes.

@@ -58,7 +58,7 @@ func TestTemplatesCarryTheLink(t *testing.T) {
 	if !strings.Contains(m.HTML, `href="https://ferry.example/accept-invite#token=abc&amp;x=%3cy%3e"`) {
 		t.Errorf("html body lacks the link:\n%s", m.HTML)
 	}
-	for _, name := range []string{MailPasswordReset, MailVerifyAddress} {
+	for _, name := range []string{MailPasswordReset, MailVerifyAddress, MailFinishSignup, MailAccountExists} {
 		if m, err := tpl.Render(name, Data{To: "a@example.com", Link: "https://x/y#token=t", ValidFor: "1 hour"}); err != nil ||
 			!strings.Contains(m.Text, "https://x/y#token=t") || !strings.Contains(m.HTML, "https://x/y#token=t") {
 			t.Errorf("%s: %v\n%s", name, err, m.Text)

@@ -43,6 +43,9 @@ else
   bash scripts/services.sh start
 fi
 eval "$(bash scripts/env.sh)"
+# Tenants sign up through the link mailed to them: the mail catcher
+# receives it (Ferry in dev mode sends to it by default).
+eval "$(bash scripts/mail.sh start)"
 ADMIN_URL="$FERRY_DATABASE_URL"
 BENCH_DB_URL="${ADMIN_URL%/*}/$DB?sslmode=disable"
 

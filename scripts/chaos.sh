@@ -84,6 +84,9 @@ cat "$ROOT"/k?.start.log
 (( fail == 0 )) || { echo "chaos: a broker did not start" >&2; exit 1; }
 echo "chaos: 3-broker KRaft cluster up at $BROKERS (cluster id $CLUSTER_ID)"
 
+# The load's tenant signs up through the link mailed to it: the mail
+# catcher receives it (Ferry in dev mode sends to it by default).
+eval "$(bash scripts/mail.sh start)"
 SINK_ADDR="127.0.0.1:$(free_port)"
 ./bin/ferry-load sink -addr "$SINK_ADDR" >"$ROOT/sink.log" 2>&1 &
 SINK_PID=$!

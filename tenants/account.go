@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/google/uuid"
 	"gorm.io/gorm"
@@ -14,12 +15,14 @@ import (
 
 // Throttle key prefixes.
 const (
-	keyLoginAccount = "login:"      // failed logins per email
-	keyLoginAddr    = "login-addr:" // failed logins per client address
-	keySignupAddr   = "signup-addr:"
-	keyInviteTenant = "invite-tenant:"
-	keyResetAccount = "reset:" // reset mails per email
-	keyResetAddr    = "reset-addr:"
+	keyLoginAccount  = "login:"      // failed logins per email
+	keyLoginAddr     = "login-addr:" // failed logins per client address
+	keySignupAddr    = "signup-addr:"
+	keySignupAccount = "signup-account:"
+	keyVerifyAccount = "verify-account:"
+	keyInviteTenant  = "invite-tenant:"
+	keyResetAccount  = "reset:" // reset mails per email
+	keyResetAddr     = "reset-addr:"
 )
 
 // onField moves a validation error to the request field that carried the
@@ -236,10 +239,35 @@ func (s *Service) AcceptInvite(ctx context.Context, token, password string) (Pri
 	return Principal{Kind: KindUser, TenantID: u.TenantID, UserID: u.ID, Email: u.Email, Role: u.Role}, nil
 }
 
-// SendVerification mails an address-verification link to a member.
+// EmailVerified reports whether a member's address is verified (staff:
+// always). Errors: wrapped database errors.
+func (s *Service) EmailVerified(ctx context.Context, p Principal) (bool, error) {
+	if p.Kind != KindUser {
+		return true, nil
+	}
+	var verified []bool
+	if err := s.db.WithContext(ctx).Model(&userRow{}).Where("id = ?", p.UserID).Limit(1).
+		Pluck("email_verified_at IS NOT NULL", &verified).Error; err != nil {
+		return false, fmt.Errorf("load address verification: %w", err)
+	}
+	return len(verified) == 1 && verified[0], nil
+}
+
+// SendVerification mails an address-verification link to a member whose
+// address is not verified yet (members who signed up or accepted an
+// invite proved theirs by following the link; older accounts may not
+// have). At most a few mails per hour go to one address. Errors:
+// ERATELIMIT, wrapped database errors.
 func (s *Service) SendVerification(ctx context.Context, p Principal) error {
 	if p.Kind != KindUser {
 		return nil
+	}
+	if ok, err := s.EmailVerified(ctx, p); err != nil || ok {
+		return err
+	}
+	if err := s.reserve(ctx, throttleLimit{key: keyVerifyAccount + p.UserID.String(), max: 5, window: time.Hour,
+		message: "a verification mail was sent several times this hour; check your inbox or try again later"}); err != nil {
+		return err
 	}
 	tok, err := newAccountToken(s.db.WithContext(ctx), s.now().UTC(), purposeVerify, KindUser, p.UserID, s.cfg.VerifyTokenTTL)
 	if err != nil {

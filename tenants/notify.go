@@ -16,6 +16,12 @@ type Notifier interface {
 	MemberInvite(ctx context.Context, to, organization, inviter, link string) error
 	// VerifyAddress mails an address-verification link to to.
 	VerifyAddress(ctx context.Context, to, link string) error
+	// FinishSignup mails the link that finishes signing organization up.
+	FinishSignup(ctx context.Context, to, organization, link string) error
+	// AccountExists tells to that someone tried to sign up with their
+	// address, which already has an account, with links to sign in and
+	// to reset the password.
+	AccountExists(ctx context.Context, to, signInLink, resetLink string) error
 }
 
 // discardNotifier drops every mail; Service uses it when given none.
@@ -35,5 +41,15 @@ func (d discardNotifier) MemberInvite(ctx context.Context, to, _, _, _ string) e
 
 func (d discardNotifier) VerifyAddress(ctx context.Context, to, _ string) error {
 	d.log.WarnContext(ctx, "no mail configured: address verification not sent")
+	return nil
+}
+
+func (d discardNotifier) FinishSignup(ctx context.Context, to, _, _ string) error {
+	d.log.WarnContext(ctx, "no mail configured: sign-up link not sent")
+	return nil
+}
+
+func (d discardNotifier) AccountExists(ctx context.Context, to, _, _ string) error {
+	d.log.WarnContext(ctx, "no mail configured: existing-account notice not sent")
 	return nil
 }

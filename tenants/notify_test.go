@@ -36,6 +36,12 @@ func (f *fakeNotifier) MemberInvite(_ context.Context, to, _, _, link string) er
 func (f *fakeNotifier) VerifyAddress(_ context.Context, to, link string) error {
 	return f.record(to, link)
 }
+func (f *fakeNotifier) FinishSignup(_ context.Context, to, _, link string) error {
+	return f.record(to, link)
+}
+func (f *fakeNotifier) AccountExists(_ context.Context, to, signIn, _ string) error {
+	return f.record(to, signIn+"#token=account-exists")
+}
 
 // token returns the token of the newest link to page (reset-password,
 // accept-invite, verify-email) mailed to to, waiting briefly for the

@@ -129,13 +129,6 @@ func NewService(db *gorm.DB, cfg Config, log *slog.Logger, now func() time.Time)
 		mail: cfg.Notifier}, nil
 }
 
-// SignupInput is what the sign-up form sends.
-type SignupInput struct {
-	Email        string `json:"email"`
-	Password     string `json:"password"`
-	Organization string `json:"organization"`
-}
-
 // maxEmailLen is the longest email address (RFC 5321 path limit less the
 // angle brackets); staff search takes queries up to the same length.
 const maxEmailLen = 254
@@ -154,60 +147,6 @@ func normalizeEmail(field, s string) (string, error) {
 		return "", ferry.Invalid(field, "email is not a valid address")
 	}
 	return strings.ToLower(s), nil
-}
-
-// Signup creates a tenant and its owner and mails them an
-// address-verification link. It returns ECONFLICT when the email is
-// taken, EINVALID for bad fields and ERATELIMIT when clientAddr has
-// signed up too often.
-func (s *Service) Signup(ctx context.Context, in SignupInput, clientAddr string) (Principal, error) {
-	email, err := normalizeEmail("email", in.Email)
-	if err != nil {
-		return Principal{}, err
-	}
-	if err := s.reserve(ctx, throttleLimit{key: keySignupAddr + clientKey(clientAddr), max: s.cfg.SignupsPerAddr,
-		window: s.cfg.SignupWindow, message: "too many sign-ups from this address; try again later"}); err != nil {
-		return Principal{}, err
-	}
-	if err := validatePassword(in.Password); err != nil {
-		return Principal{}, err
-	}
-	org := strings.TrimSpace(in.Organization)
-	if org == "" {
-		return Principal{}, ferry.Invalid("organization", "organization is required")
-	}
-	if utf8.RuneCountInString(org) > 200 || !utf8.ValidString(org) {
-		return Principal{}, ferry.Invalid("organization", "organization must be at most 200 characters of valid UTF-8")
-	}
-	hash, err := hashPassword(in.Password, s.cfg.BcryptCost)
-	if err != nil {
-		return Principal{}, err
-	}
-	tenantID, userID := uuid.New(), uuid.New()
-	now := s.now().UTC()
-	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		// Plan is left empty so the column default (free) applies.
-		if err := tx.Create(&tenantRow{ID: tenantID, Name: org, CreatedAt: now}).Error; err != nil {
-			return fmt.Errorf("insert tenant: %w", err)
-		}
-		err := tx.Create(&userRow{ID: userID, TenantID: tenantID, Email: email, PasswordHash: hash, Role: RoleOwner, CreatedAt: now}).Error
-		if isUniqueViolation(err) {
-			return &ferry.Error{Code: ferry.ECONFLICT, Message: "an account with this email already exists", Field: "email"}
-		}
-		if err != nil {
-			return fmt.Errorf("insert user: %w", err)
-		}
-		return nil
-	})
-	if err != nil {
-		return Principal{}, err
-	}
-	s.log.InfoContext(ctx, "tenant signed up", "tenant_id", tenantID, "user_id", userID)
-	p := Principal{Kind: KindUser, TenantID: tenantID, UserID: userID, Email: email, Role: RoleOwner}
-	if err := s.SendVerification(ctx, p); err != nil {
-		s.log.WarnContext(ctx, "address verification", "err", err, "tenant_id", tenantID)
-	}
-	return p, nil
 }
 
 // LoginInput is what the login form sends, plus the client's address.

@@ -55,7 +55,11 @@ func setup(t *testing.T) *serviceBundle {
 
 func (b *serviceBundle) signup(t *testing.T, email string) Principal {
 	t.Helper()
-	p, err := b.svc.Signup(context.Background(), SignupInput{Email: email, Password: "correct horse battery", Organization: "Org"}, "192.0.2.1")
+	ctx := context.Background()
+	if err := b.svc.Signup(ctx, SignupInput{Email: email, Password: "correct horse battery", Organization: "Org"}, "192.0.2.1"); err != nil {
+		t.Fatal(err)
+	}
+	p, err := b.svc.FinishSignup(ctx, b.mail.token(t, email, "finish-signup"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -465,4 +469,54 @@ func (s testSealer) Open(ciphertext, aad []byte) ([]byte, error) {
 		return nil, errors.New("short ciphertext")
 	}
 	return s.aead.Open(nil, ciphertext[:n], ciphertext[n:], aad)
+}
+
+// The sign-up form answers the same for a taken address as for a new
+// one; the mail to the address says which, and only a followed link
+// creates anything.
+func TestSignupRevealsNoAccounts(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	ctx := context.Background()
+	owner := b.signup(t, "ann@example.com")
+	if owner.Role != RoleOwner {
+		t.Fatalf("finished sign-up: %+v", owner)
+	}
+	in := SignupInput{Email: "ANN@example.com", Password: "another password", Organization: "Copycat"}
+	if err := b.svc.Signup(ctx, in, "192.0.2.9"); err != nil {
+		t.Fatalf("sign-up with a taken address: %v (must answer as for a new one)", err)
+	}
+	if tok := b.mail.token(t, "ann@example.com", "login"); tok != "account-exists" {
+		t.Errorf("the account holder was not told: %q", tok)
+	}
+	var pending int64
+	if err := b.db.Model(&pendingSignupRow{}).Count(&pending).Error; err != nil || pending != 0 {
+		t.Errorf("%d pending sign-ups for a taken address (%v)", pending, err)
+	}
+	if _, err := b.svc.Login(ctx, LoginInput{Email: "ann@example.com", Password: "another password"}); ferry.ErrorCode(err) != ferry.EUNAUTHORIZED {
+		t.Errorf("the second sign-up's password works: %v", err)
+	}
+
+	// A link works once, and not after it expires.
+	if err := b.svc.Signup(ctx, SignupInput{Email: "bob@example.com", Password: "correct horse battery", Organization: "Bob's"}, "192.0.2.9"); err != nil {
+		t.Fatal(err)
+	}
+	tok := b.mail.token(t, "bob@example.com", "finish-signup")
+	if _, err := b.svc.Login(ctx, LoginInput{Email: "bob@example.com", Password: "correct horse battery"}); ferry.ErrorCode(err) != ferry.EUNAUTHORIZED {
+		t.Errorf("an unconfirmed sign-up signs in: %v", err)
+	}
+	if _, err := b.svc.FinishSignup(ctx, tok); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.svc.FinishSignup(ctx, tok); ferry.ErrorCode(err) != ferry.EINVALID {
+		t.Errorf("a sign-up link used twice: %v", err)
+	}
+	if err := b.svc.Signup(ctx, SignupInput{Email: "cy@example.com", Password: "correct horse battery", Organization: "Cy"}, "192.0.2.9"); err != nil {
+		t.Fatal(err)
+	}
+	late := b.mail.token(t, "cy@example.com", "finish-signup")
+	b.now = b.now.Add(49 * time.Hour)
+	if _, err := b.svc.FinishSignup(ctx, late); ferry.ErrorCode(err) != ferry.EINVALID {
+		t.Errorf("an expired sign-up link: %v", err)
+	}
 }

@@ -140,8 +140,9 @@ func TestInviteByEmailLink(t *testing.T) {
 	t.Parallel()
 	f := startFerry(t, testConfig(t))
 	owner, _ := signUp(t, f, "ann@invite.example")
-	// Until the owner has proved their own address, Ferry mails nobody
-	// on their behalf.
+	// Until the owner has proved their own address (an account from
+	// before sign-up proved it), Ferry mails nobody on their behalf.
+	unverify(t, f, owner)
 	if r := owner.raw("POST", "/members", mustJSON(t, map[string]string{"email": "vic@invite.example", "role": "admin"}), nil); r.Status != 403 ||
 		!strings.Contains(string(r.Body), "verify your email") {
 		t.Fatalf("invite from an unverified owner: %d %s", r.Status, r.Body)
@@ -251,7 +252,7 @@ func TestSignupIsLimitedPerAddress(t *testing.T) {
 	c := newClient(t, f.URL+"/api/v1")
 	for i, email := range []string{"a@signup.example", "b@signup.example", "c@signup.example"} {
 		r := c.raw("POST", "/auth/signup", mustJSON(t, map[string]string{"email": email, "password": "correct horse battery", "organization": "O"}), nil)
-		want := 201
+		want := 202
 		if i == 2 {
 			want = 429
 		}
@@ -365,12 +366,7 @@ func TestHostPrefixedCookiesOverHTTPS(t *testing.T) {
 	} else {
 		res.Body.Close()
 	}
-	res, err := http.Post(f.URL+"/api/v1/auth/signup", "application/json",
-		strings.NewReader(`{"email":"ann@host.example","password":"correct horse battery","organization":"Host"}`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	res.Body.Close()
+	res := confirmedSignup(t, f, "ann@host.example", "Host")
 	got := map[string]*http.Cookie{}
 	for _, c := range res.Cookies() {
 		got[c.Name] = c
@@ -410,10 +406,25 @@ func TestHostPrefixedCookiesOverHTTPS(t *testing.T) {
 	}
 }
 
-func TestSignupMailsAnAddressVerificationLink(t *testing.T) {
+// TestAddressVerification: a sign-up's address is verified by its
+// link; an older account verifies its address from a link it asks for.
+func TestAddressVerification(t *testing.T) {
 	t.Parallel()
 	f := startFerry(t, testConfig(t))
-	signUp(t, f, "ann@verify.example")
+	owner, _ := signUp(t, f, "ann@verify.example")
+	var me struct {
+		EmailVerified bool `json:"email_verified"`
+	}
+	owner.must(200, "GET", "/me", nil, &me)
+	if !me.EmailVerified {
+		t.Errorf("a finished sign-up's address is not verified")
+	}
+	unverify(t, f, owner)
+	owner.must(200, "GET", "/me", nil, &me)
+	if me.EmailVerified {
+		t.Fatalf("unverified address shown as verified")
+	}
+	owner.must(202, "POST", "/me/verify-email", nil, nil)
 	links, mails := mailedLinks(t, "ann@verify.example", f.URL+"/verify-email#token=")
 	if m := mails[0]; !strings.Contains(m.Subject, "Confirm your email address") || !strings.Contains(m.HTML, links[0]) {
 		t.Errorf("verification mail: %q\n%s", m.Subject, m.HTML)
@@ -422,6 +433,10 @@ func TestSignupMailsAnAddressVerificationLink(t *testing.T) {
 	c.must(204, "POST", "/auth/verify-email", map[string]string{"token": tokenOf(links[0])}, nil)
 	if r := c.raw("POST", "/auth/verify-email", mustJSON(t, map[string]string{"token": tokenOf(links[0])}), nil); r.Status != 422 {
 		t.Errorf("verification link used twice: %d", r.Status)
+	}
+	owner.must(200, "GET", "/me", nil, &me)
+	if !me.EmailVerified {
+		t.Errorf("address not verified after following the link")
 	}
 }
 
@@ -433,7 +448,6 @@ func TestInvitesAreRateLimited(t *testing.T) {
 	cfg.InvitesPerHour = 3
 	f := startFerry(t, cfg)
 	owner, _ := signUp(t, f, "ann@invite-limit.example")
-	verifyOwnEmail(t, f, owner)
 	var first struct {
 		ID string `json:"id"`
 	}
@@ -447,5 +461,60 @@ func TestInvitesAreRateLimited(t *testing.T) {
 		if r.Status != 429 {
 			t.Errorf("an invite past the hour's budget: %d %s", r.Status, r.Body)
 		}
+	}
+}
+
+// confirmedSignup signs email up through the form and the mailed link,
+// with plain HTTP, and returns the link's answer (which signs in) with its
+// body closed.
+func confirmedSignup(t *testing.T, f *ferry, email, org string) *http.Response {
+	t.Helper()
+	res, err := http.Post(f.URL+"/api/v1/auth/signup", "application/json",
+		strings.NewReader(`{"email":"`+email+`","password":"correct horse battery","organization":"`+org+`"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != 202 {
+		t.Fatalf("signup: %d", res.StatusCode)
+	}
+	links, _ := mailedLinks(t, email, f.URL+"/finish-signup#token=")
+	res, err = http.Post(f.URL+"/api/v1/auth/signup/confirm", "application/json", strings.NewReader(`{"token":"`+tokenOf(links[0])+`"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	return res
+}
+
+// TestSignupRevealsNoAccounts: the sign-up form answers the same for an
+// address that has an account as for a new one; the account holder gets
+// a mail saying so, and nothing is created.
+func TestSignupRevealsNoAccounts(t *testing.T) {
+	t.Parallel()
+	f := startFerry(t, testConfig(t))
+	signUp(t, f, "ann@enum.example")
+	anon := newClient(t, f.URL+"/api/v1")
+	taken := anon.raw("POST", "/auth/signup", mustJSON(t, map[string]string{"email": "ann@enum.example", "password": "an attacker's pick", "organization": "X"}), nil)
+	fresh := anon.raw("POST", "/auth/signup", mustJSON(t, map[string]string{"email": "nobody@enum.example", "password": "an attacker's pick", "organization": "X"}), nil)
+	norm := func(b []byte) string { return strings.ReplaceAll(string(b), "nobody@", "ann@") }
+	if taken.Status != 202 || taken.Status != fresh.Status || norm(taken.Body) != norm(fresh.Body) {
+		t.Errorf("sign-up answers differ: taken %d %s, fresh %d %s", taken.Status, taken.Body, fresh.Status, fresh.Body)
+	}
+	var notice *caughtMail
+	testenv.Eventually(t, 15*time.Second, func() bool {
+		for _, m := range mailsTo(t, "ann@enum.example") {
+			if strings.Contains(m.Subject, "already have a Ferry account") {
+				notice = &m
+				return true
+			}
+		}
+		return false
+	}, "no existing-account notice to the account holder")
+	if !strings.Contains(notice.Text, f.URL+"/login") || !strings.Contains(notice.Text, f.URL+"/forgot-password") {
+		t.Errorf("the account holder's notice:\n%s", notice.Text)
+	}
+	if r := anon.raw("POST", "/auth/login", mustJSON(t, map[string]string{"email": "ann@enum.example", "password": "an attacker's pick"}), nil); r.Status != 401 {
+		t.Errorf("the second sign-up's password: %d", r.Status)
 	}
 }

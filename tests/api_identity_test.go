@@ -17,12 +17,7 @@ func TestIdentityOverHTTP(t *testing.T) {
 	base := f.URL + "/api/v1"
 
 	// Sign-up sets an httpOnly SameSite session cookie and a readable CSRF cookie.
-	res, err := http.Post(base+"/auth/signup", "application/json",
-		strings.NewReader(`{"email":"ann@id.example","password":"correct horse battery","organization":"Id"}`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	res.Body.Close()
+	res := confirmedSignup(t, f, "ann@id.example", "Id")
 	cookies := map[string]*http.Cookie{}
 	for _, c := range res.Cookies() {
 		cookies[c.Name] = c

@@ -90,7 +90,7 @@ var roleTable = map[string]string{
 
 // publicRoutes need no credentials.
 var publicRoutes = map[string]bool{
-	"POST /auth/signup": true, "POST /auth/login": true, "POST /auth/logout": true, "GET /openapi.json": true,
+	"POST /auth/signup": true, "POST /auth/signup/confirm": true, "POST /me/verify-email": true, "POST /auth/login": true, "POST /auth/logout": true, "GET /openapi.json": true,
 	"POST /auth/password-reset": true, "POST /auth/password-reset/confirm": true, "POST /auth/invites/accept": true,
 	"POST /auth/verify-email": true,
 }

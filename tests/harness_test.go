@@ -176,8 +176,7 @@ func signUp(t *testing.T, f *ferry, email string) (session, key *client) {
 func signUpLimited(t *testing.T, f *ferry, email string) (session, key *client) {
 	t.Helper()
 	session = newClient(t, f.URL+"/api/v1")
-	session.must(201, "POST", "/auth/signup", map[string]string{
-		"email": email, "password": "correct horse battery", "organization": "Org of " + email}, nil)
+	finishSignup(t, f, session, email, "correct horse battery", "Org of "+email)
 	var k struct {
 		Key string `json:"key"`
 	}
@@ -185,4 +184,13 @@ func signUpLimited(t *testing.T, f *ferry, email string) (session, key *client) 
 	key = newClient(t, f.URL+"/api/v1")
 	key.apiKey = k.Key
 	return session, key
+}
+
+// finishSignup signs up as a person does: the form, then the link mailed
+// to the address (read from the mail catcher), which signs c in.
+func finishSignup(t *testing.T, f *ferry, c *client, email, password, org string) {
+	t.Helper()
+	c.must(202, "POST", "/auth/signup", map[string]string{"email": email, "password": password, "organization": org}, nil)
+	links, _ := mailedLinks(t, email, f.URL+"/finish-signup#token=")
+	c.must(201, "POST", "/auth/signup/confirm", map[string]string{"token": tokenOf(links[0])}, nil)
 }

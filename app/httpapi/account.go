@@ -17,9 +17,10 @@ type passwordResetInput struct {
 	Email string `json:"email" required:"true" format:"email"`
 }
 
-// passwordResetAccepted answers POST /auth/password-reset, the same
-// whether or not the address has an account.
-type passwordResetAccepted struct {
+// acceptedMessage answers a request whose work goes on by mail
+// (POST /auth/password-reset: the same whether or not the address has an
+// account; POST /me/verify-email).
+type acceptedMessage struct {
 	Message string `json:"message"`
 }
 
@@ -68,7 +69,7 @@ func (s *server) requestPasswordReset(c *fiber.Ctx) error {
 	if err := s.Tenants.RequestPasswordReset(c.UserContext(), in.Email, c.IP()); err != nil {
 		return err
 	}
-	return c.Status(fiber.StatusAccepted).JSON(passwordResetAccepted{
+	return c.Status(fiber.StatusAccepted).JSON(acceptedMessage{
 		Message: "if an account uses this address, a link to reset its password is on its way"})
 }
 
@@ -137,4 +138,14 @@ func (s *server) confirmTOTP(c *fiber.Ctx) error {
 		return err
 	}
 	return c.SendStatus(fiber.StatusNoContent)
+}
+
+// sendVerification: POST /me/verify-email mails the member a link that
+// verifies their address (nothing when it is verified already).
+func (s *server) sendVerification(c *fiber.Ctx) error {
+	if err := s.Tenants.SendVerification(c.UserContext(), principal(c)); err != nil {
+		return err
+	}
+	return c.Status(fiber.StatusAccepted).JSON(acceptedMessage{
+		Message: "unless your address is verified already, a link to verify it is on its way"})
 }

@@ -176,14 +176,46 @@ type meResponse struct {
 	// Restriction, when set, is what the session must do first:
 	// password_change or totp_enrolment.
 	Restriction tenants.Restriction `json:"restriction,omitempty"`
+	// EmailVerified is false for a member who has not proved their
+	// address yet (accounts older than sign-up by emailed link); invites
+	// need it (POST /me/verify-email mails a link).
+	EmailVerified bool `json:"email_verified"`
 }
 
+// signupAccepted answers a sign-up: the same whether or not the address
+// already has an account.
+type signupAccepted struct {
+	Email   string `json:"email" description:"the address the link was mailed to"`
+	Message string `json:"message"`
+}
+
+// signup: POST /auth/signup mails the address a link that finishes the
+// sign-up (or, for an address with an account, a note saying so).
 func (s *server) signup(c *fiber.Ctx) error {
 	var in tenants.SignupInput
 	if err := decode(c, &in); err != nil {
 		return err
 	}
-	p, err := s.Tenants.Signup(c.UserContext(), in, c.IP())
+	if err := s.Tenants.Signup(c.UserContext(), in, c.IP()); err != nil {
+		return err
+	}
+	return c.Status(fiber.StatusAccepted).JSON(signupAccepted{Email: strings.TrimSpace(in.Email),
+		Message: "check your inbox: follow the link we sent to finish signing up"})
+}
+
+// finishSignupInput is the emailed token of a sign-up.
+type finishSignupInput struct {
+	Token string `json:"token"`
+}
+
+// finishSignup: POST /auth/signup/confirm creates the tenant and its
+// owner from the emailed link and signs the owner in.
+func (s *server) finishSignup(c *fiber.Ctx) error {
+	var in finishSignupInput
+	if err := decode(c, &in); err != nil {
+		return err
+	}
+	p, err := s.Tenants.FinishSignup(c.UserContext(), in.Token)
 	if err != nil {
 		return err
 	}
@@ -235,7 +267,8 @@ func (s *server) me(c *fiber.Ctx) error {
 }
 
 func (s *server) writeMe(c *fiber.Ctx, status int, p tenants.Principal) error {
-	out := meResponse{Kind: p.Kind, UserID: p.UserID.String(), Email: p.Email, Role: string(p.Role), Restriction: p.Restriction}
+	out := meResponse{Kind: p.Kind, UserID: p.UserID.String(), Email: p.Email, Role: string(p.Role), Restriction: p.Restriction,
+		EmailVerified: true}
 	if p.IsStaff() {
 		out.Role = "staff"
 	} else {
@@ -244,6 +277,9 @@ func (s *server) writeMe(c *fiber.Ctx, status int, p tenants.Principal) error {
 			return err
 		}
 		out.Tenant = &t
+		if out.EmailVerified, err = s.Tenants.EmailVerified(c.UserContext(), p); err != nil {
+			return err
+		}
 	}
 	return c.Status(status).JSON(out)
 }

@@ -97,15 +97,20 @@ func operations() map[string]op {
 		openapi3.NewStringSchema().WithEnum("1h", "24h", "7d"))
 
 	return map[string]op{
-		"POST /auth/signup": {summary: "Sign up", tag: "auth", status: 201, body: reflect.TypeFor[tenants.SignupInput](), response: typ[meResponse](), errors: []int{400, 409, 422}},
+		"POST /auth/signup": {summary: "Sign up: mails the address a link that finishes it (the answer is the same for an address that has an account)", tag: "auth", status: 202,
+			body: reflect.TypeFor[tenants.SignupInput](), response: typ[signupAccepted](), errors: []int{400, 422, 429}},
+		"POST /auth/signup/confirm": {summary: "Finish a sign-up with the emailed token (creates the organisation, signs in)", tag: "auth", status: 201,
+			body: reflect.TypeFor[finishSignupInput](), response: typ[meResponse](), errors: []int{400, 409, 422}},
 		"POST /auth/login":  {summary: "Log in", tag: "auth", status: 200, body: reflect.TypeFor[loginInput](), response: typ[meResponse](), errors: []int{400, 401, 422, 429}},
 		"POST /auth/logout": {summary: "Log out (ends the session server-side)", tag: "auth", status: 204},
 		"POST /auth/password-reset": {summary: "Request a password reset email", tag: "auth", status: 202,
-			body: reflect.TypeFor[passwordResetInput](), response: typ[passwordResetAccepted](), errors: []int{400, 422, 429}},
+			body: reflect.TypeFor[passwordResetInput](), response: typ[acceptedMessage](), errors: []int{400, 422, 429}},
 		"POST /auth/password-reset/confirm": {summary: "Reset the password with an emailed token", tag: "auth", status: 204,
 			body: reflect.TypeFor[passwordResetConfirmInput](), errors: []int{400, 422}},
 		"POST /auth/invites/accept": {summary: "Accept a member invite and set a password", tag: "auth", status: 200,
 			body: reflect.TypeFor[inviteAcceptInput](), response: typ[meResponse](), errors: []int{400, 422}},
+		"POST /me/verify-email": {summary: "Mail a link that verifies the signed-in member's address", tag: "auth", access: accessSession, status: 202,
+			response: typ[acceptedMessage](), errors: []int{429}},
 		"POST /auth/verify-email": {summary: "Verify the email address with an emailed token", tag: "auth", status: 204,
 			body: reflect.TypeFor[verifyEmailInput](), errors: []int{400, 422}},
 		"POST /me/password": {summary: "Change password (ends the other sessions)", tag: "auth", access: accessSession, status: 204,

@@ -9,7 +9,9 @@ import (
 	"net/http"
 	"net/http/cookiejar"
 	"net/http/httptest"
+	"net/url"
 	"os"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -43,9 +45,12 @@ func TestOpenAPIDescribesLiveResponses(t *testing.T) {
 	anon := v.client(a.URL())
 	anon.call(401, "GET /me", nil)
 	owner := v.client(a.URL())
-	owner.call(201, "POST /auth/signup", map[string]string{"email": "owner@example.com", "password": "correct horse battery", "organization": "Acme"})
-	owner.call(401, "POST /auth/login", map[string]string{"email": "owner@example.com", "password": "wrong password!"})
-	owner.call(200, "POST /auth/login", map[string]string{"email": "owner@example.com", "password": "correct horse battery"})
+	ownerEmail := testenv.Name("owner") + "@example.com"
+	owner.call(202, "POST /auth/signup", map[string]string{"email": ownerEmail, "password": "correct horse battery", "organization": "Acme"})
+	owner.call(422, "POST /auth/signup/confirm", map[string]string{"token": "not-a-token"})
+	owner.call(201, "POST /auth/signup/confirm", map[string]string{"token": mailedToken(t, ownerEmail, "finish-signup")})
+	owner.call(401, "POST /auth/login", map[string]string{"email": ownerEmail, "password": "wrong password!"})
+	owner.call(200, "POST /auth/login", map[string]string{"email": ownerEmail, "password": "correct horse battery"})
 	me := owner.call(200, "GET /me", nil)
 	tenantID := me.str(t, "tenant", "id")
 
@@ -166,14 +171,22 @@ func TestOpenAPIDescribesLiveResponses(t *testing.T) {
 	key.call(204, "DELETE /sources/{id}", nil, srcID)
 
 	owner.call(200, "GET /members", nil)
-	owner.call(403, "POST /members", map[string]string{"email": "viewer@example.com", "role": "viewer"}) // address unverified
-	if _, err := testenv.DB(t, dbURL).Exec(`UPDATE users SET email_verified_at = now() WHERE email = 'owner@example.com'`); err != nil {
-		t.Fatal(err) // what following the emailed link does
+	// An account from before sign-up proved addresses invites nobody
+	// until it has verified its address.
+	verified := func(v bool) {
+		t.Helper()
+		if _, err := testenv.DB(t, dbURL).Exec(`UPDATE users SET email_verified_at = CASE WHEN $2 THEN now() END WHERE email = $1`, ownerEmail, v); err != nil {
+			t.Fatal(err)
+		}
 	}
+	verified(false)
+	owner.call(403, "POST /members", map[string]string{"email": "viewer@example.com", "role": "viewer"})
+	owner.call(202, "POST /me/verify-email", nil)
+	owner.call(204, "POST /auth/verify-email", map[string]string{"token": mailedToken(t, ownerEmail, "verify-email")})
 	invited := owner.call(201, "POST /members", map[string]string{"email": "viewer@example.com", "role": "viewer"}).str(t, "id")
 	owner.call(202, "POST /members/{id}/invite", nil, invited)
 	anon.call(422, "POST /auth/invites/accept", map[string]string{"token": "not-a-token", "password": "a long new password"})
-	anon.call(202, "POST /auth/password-reset", map[string]string{"email": "owner@example.com"})
+	anon.call(202, "POST /auth/password-reset", map[string]string{"email": ownerEmail})
 	anon.call(422, "POST /auth/password-reset/confirm", map[string]string{"token": "not-a-token", "new_password": "a long new password"})
 	anon.call(422, "POST /auth/verify-email", map[string]string{"token": "not-a-token"})
 	owner.call(200, "PATCH /members/{id}", map[string]string{"role": "admin"}, invited)
@@ -407,6 +420,8 @@ func startApp(t *testing.T) (*app.App, string) {
 		BcryptCost:            bcrypt.MinCost,
 		APIRateLimitPerSecond: 100000,
 		Version:               "test",
+		SMTPURL:               os.Getenv("FERRY_TEST_SMTP_URL"),
+		MailFrom:              "Ferry <no-reply@ferry.test>",
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
@@ -430,4 +445,47 @@ func startApp(t *testing.T) (*app.App, string) {
 		a.Close()
 	})
 	return a, cfg.DatabaseURL
+}
+
+// mailedToken waits for a mail to to with a link to page and returns the
+// link's token, read from the mail catcher (scripts/mail.sh) as the
+// recipient would.
+func mailedToken(t *testing.T, to, page string) string {
+	t.Helper()
+	api := os.Getenv("FERRY_TEST_MAIL_API")
+	if api == "" || os.Getenv("FERRY_TEST_SMTP_URL") == "" {
+		t.Fatal(`no mail catcher: start it with  eval "$(bash scripts/mail.sh start)"  (make test does), which sets FERRY_TEST_SMTP_URL and FERRY_TEST_MAIL_API`)
+	}
+	re := regexp.MustCompile(`/` + regexp.QuoteMeta(page) + `#token=([A-Za-z0-9_-]+)`)
+	for deadline := time.Now().Add(15 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		var found struct {
+			Messages []struct {
+				ID string `json:"ID"`
+			} `json:"messages"`
+		}
+		getMailJSON(t, api+"/api/v1/search?query="+url.QueryEscape(`to:"`+to+`"`), &found)
+		for _, m := range found.Messages {
+			var full struct {
+				Text string `json:"Text"`
+			}
+			getMailJSON(t, api+"/api/v1/message/"+m.ID, &full)
+			if sub := re.FindStringSubmatch(full.Text); sub != nil {
+				return sub[1]
+			}
+		}
+	}
+	t.Fatalf("no %s mail to %s within 15 s", page, to)
+	return ""
+}
+
+func getMailJSON(t *testing.T, u string, out any) {
+	t.Helper()
+	res, err := http.Get(u)
+	if err != nil {
+		t.Fatalf("mail catcher: %v", err)
+	}
+	defer res.Body.Close()
+	if err := json.NewDecoder(res.Body).Decode(out); err != nil {
+		t.Fatalf("mail catcher %s: %v", u, err)
+	}
 }

@@ -114,6 +114,7 @@ func New(d Deps) *fiber.App {
 
 	api := app.Group("/api/v1")
 	api.Post("/auth/signup", s.signup)
+	api.Post("/auth/signup/confirm", s.finishSignup)
 	api.Post("/auth/login", s.login)
 	api.Post("/auth/logout", s.logout)
 	api.Post("/auth/password-reset", s.requestPasswordReset)
@@ -122,6 +123,7 @@ func New(d Deps) *fiber.App {
 	api.Post("/auth/verify-email", s.verifyEmail)
 	api.Get("/me", s.auth(restrictedSession, tenants.RoleViewer), s.me)
 	api.Post("/me/password", s.auth(restrictedSession, tenants.RoleViewer), s.changePassword)
+	api.Post("/me/verify-email", s.auth(sessionOnly, tenants.RoleViewer), s.sendVerification)
 	api.Post("/me/totp", s.auth(restrictedSession, tenants.RoleViewer), s.startTOTP)
 	api.Post("/me/totp/confirm", s.auth(restrictedSession, tenants.RoleViewer), s.confirmTOTP)
 	api.Get("/me/notifications", s.auth(sessionOnly, tenants.RoleViewer), s.getNotificationPrefs)

@@ -8,7 +8,7 @@ import { SessionContext, type Session } from './session'
 import type { Me } from './types'
 import { Loading, ErrorMessage } from './components'
 import { LoginPage, SignupPage } from './pages/Auth'
-import { AcceptInvitePage, AccountPage, ForgotPasswordPage, ResetPasswordPage, RestrictedPage, VerifyEmailPage } from './pages/Account'
+import { AcceptInvitePage, AccountPage, FinishSignupPage, ForgotPasswordPage, ResetPasswordPage, RestrictedPage, VerifyEmailPage } from './pages/Account'
 import { isPublicPath } from './account'
 import { DashboardPage } from './pages/Dashboard'
 import { EndpointsPage } from './pages/Endpoints'
@@ -113,7 +113,7 @@ export function App() {
     )
   }, [state, isStaff])
   // Pages reached from emailed links work signed in or out.
-  const linkPage = path === '/reset-password' || path === '/accept-invite' || path === '/verify-email'
+  const linkPage = path === '/reset-password' || path === '/accept-invite' || path === '/verify-email' || path === '/finish-signup'
   useEffect(() => {
     if (linkPage) return
     if (state === 'in' && isPublicPath(path)) navigate(isStaff ? '/staff' : '/', true)
@@ -133,8 +133,9 @@ export function App() {
   if (path === '/reset-password') return <ResetPasswordPage />
   if (path === '/accept-invite') return <AcceptInvitePage onDone={refresh} />
   if (path === '/verify-email') return <VerifyEmailPage />
+  if (path === '/finish-signup') return <FinishSignupPage onDone={refresh} />
   if (state === 'out' || !me) {
-    if (path === '/signup') return <SignupPage onDone={refresh} />
+    if (path === '/signup') return <SignupPage />
     if (path === '/forgot-password') return <ForgotPasswordPage />
     return <LoginPage onDone={refresh} />
   }

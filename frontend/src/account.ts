@@ -41,7 +41,7 @@ export function secretGroups(secret: string): string {
 }
 
 /** publicPaths are the portal pages reachable without a session. */
-export const publicPaths = ['/login', '/signup', '/forgot-password', '/reset-password', '/accept-invite', '/verify-email']
+export const publicPaths = ['/login', '/signup', '/finish-signup', '/forgot-password', '/reset-password', '/accept-invite', '/verify-email']
 
 /** isPublicPath reports whether path is one of publicPaths. */
 export function isPublicPath(path: string): boolean {

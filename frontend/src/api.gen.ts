@@ -133,8 +133,25 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Sign up */
-        post: operations["SignUp"];
+        /** Sign up: mails the address a link that finishes it (the answer is the same for an address that has an account) */
+        post: operations["SignUpMailsTheAddressALinkThatFinishesItTheAnswerIsTheSameForAnAddressThatHasAnAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/signup/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Finish a sign-up with the emailed token (creates the organisation, signs in) */
+        post: operations["FinishASignUpWithTheEmailedTokenCreatesTheOrganisationSignsIn"];
         delete?: never;
         options?: never;
         head?: never;
@@ -532,6 +549,23 @@ export interface paths {
         put?: never;
         /** Staff: confirm TOTP enrolment */
         post: operations["StaffConfirmTOTPEnrolment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me/verify-email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Mail a link that verifies the signed-in member's address */
+        post: operations["MailALinkThatVerifiesTheSignedInMemberSAddress"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1141,6 +1175,9 @@ export interface components {
             /** @description label */
             name: string;
         };
+        AcceptedMessage: {
+            message: string;
+        };
         AckInput: {
             receipts: string[];
         };
@@ -1546,6 +1583,9 @@ export interface components {
             /** @description event type, e.g. invoice.paid */
             type: string;
         };
+        FinishSignupInput: {
+            token?: string;
+        };
         InviteAcceptInput: {
             password: string;
             /** @description from the emailed link */
@@ -1598,6 +1638,7 @@ export interface components {
         };
         Me: {
             email: string;
+            email_verified: boolean;
             /** @enum {string} */
             kind: "user" | "staff" | "api_key";
             /** @enum {string} */
@@ -1647,9 +1688,6 @@ export interface components {
             invoices: boolean | null;
             /** @description 80 % and 100 % of the monthly events */
             quota: boolean | null;
-        };
-        PasswordResetAccepted: {
-            message: string;
         };
         PasswordResetConfirmInput: {
             new_password: string;
@@ -1870,6 +1908,11 @@ export interface components {
             previous: components["schemas"]["PreviousSecret"][] | null;
             /** @description current whsec_ secret */
             secret: string;
+        };
+        SignupAccepted: {
+            /** @description the address the link was mailed to */
+            email: string;
+            message: string;
         };
         SignupInput: {
             /** Format: email */
@@ -2492,7 +2535,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PasswordResetAccepted"];
+                    "application/json": components["schemas"]["AcceptedMessage"];
                 };
             };
             400: components["responses"]["Error400"];
@@ -2524,7 +2567,7 @@ export interface operations {
             422: components["responses"]["Error422"];
         };
     };
-    SignUp: {
+    SignUpMailsTheAddressALinkThatFinishesItTheAnswerIsTheSameForAnAddressThatHasAnAccount: {
         parameters: {
             query?: never;
             header?: never;
@@ -2534,6 +2577,33 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["SignupInput"];
+            };
+        };
+        responses: {
+            /** @description success */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignupAccepted"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+        };
+    };
+    FinishASignUpWithTheEmailedTokenCreatesTheOrganisationSignsIn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FinishSignupInput"];
             };
         };
         responses: {
@@ -3391,6 +3461,29 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+        };
+    };
+    MailALinkThatVerifiesTheSignedInMemberSAddress: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AcceptedMessage"];
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             429: components["responses"]["Error429"];
         };
     };

@@ -13,6 +13,7 @@ const plan = (name: string, fee: number): Plan => ({
   name, display_name: name === 'pro' ? 'Pro' : 'Free', events_per_month: fee ? 1000000 : 10000, max_endpoints: fee ? 50 : 3,
   retention_days: fee ? 30 : 3, events_per_second: fee ? 200 : 10, hard_cap: !fee, base_fee_minor: fee,
   overage_unit_events: fee ? 10000 : 0, overage_price_minor: fee ? 100 : 0, currency: 'usd', self_serve: true,
+  max_sources: fee ? 50 : 3, captured_bytes_per_month: fee ? 10 << 30 : 100 << 20,
 })
 
 function overview(extra: Partial<BillingOverview>): BillingOverview {

@@ -79,3 +79,14 @@ export function formatAge(seconds: number): string {
   if (seconds < 86400) return `${Math.round(seconds / 3600)} h`
   return `${formatCount(Math.round(seconds / 86400))} d`
 }
+
+/** formatBytes says n bytes in binary units (KiB, MiB, GiB, TiB), as Ferry's limits are set. */
+export function formatBytes(n: number): string {
+  const units = ['bytes', 'KiB', 'MiB', 'GiB', 'TiB']
+  let i = 0
+  while (n >= 1024 && i < units.length - 1) {
+    n /= 1024
+    i++
+  }
+  return `${Number.isInteger(n) ? n : n.toFixed(1)} ${units[i]}`
+}

@@ -12,6 +12,7 @@ export type Tenant = Schemas['Tenant']
 export type Me = Schemas['Me']
 export type LoginInput = Schemas['LoginInput']
 export type SignupInput = Schemas['SignupInput']
+export type SignupAccepted = Schemas['SignupAccepted']
 export type Role = Schemas['Member']['role']
 export type NotificationPrefs = Schemas['NotificationPrefs']
 

@@ -41,7 +41,7 @@ async function tenantWithHistory(name, { ok, refused }) {
   const email = `${name.toLowerCase()}-${uniq()}@${name.toLowerCase()}.test`
   const org = `${name} ${uniq()}`
   const api = new ApiClient(stack.baseURL)
-  const me = await api.call('POST', '/auth/signup', { email, password: PASSWORD, organization: org })
+  const me = await api.signUp(stack, { email, password: PASSWORD, organization: org })
   const p = `/${name.toLowerCase()}-${uniq()}`
   const okEp = await api.call('POST', '/endpoints', { url: `${stack.receiver.base}${p}/ok`, description: 'orders', event_types: ['ok.*'] })
   const badEp = await api.call('POST', '/endpoints', { url: `${stack.receiver.base}${p}/refuse`, description: 'legacy', event_types: ['bad.*'] })
@@ -174,7 +174,7 @@ test('(g) portal: dashboard on desktop and phone, bulk replay preview and jobs l
   try {
     const fresh = new ApiClient(stack.baseURL)
     const freshEmail = `new-${uniq()}@hooli.test`
-    await fresh.call('POST', '/auth/signup', { email: freshEmail, password: PASSWORD, organization: `Hooli ${uniq()}` })
+    await fresh.signUp(stack, { email: freshEmail, password: PASSWORD, organization: `Hooli ${uniq()}` })
     await login(page, freshEmail)
     await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor()
     await page.getByText('No endpoints yet').waitFor()

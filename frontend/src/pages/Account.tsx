@@ -1,11 +1,12 @@
 // Account.tsx: the password lifecycle and the staff second factor —
 // forgot/reset password and accept-invite (reached from emailed links),
 // address verification, changing the password, and TOTP enrolment.
-import { useEffect, useState, type FormEvent, type ReactNode } from 'react'
+import { useContext, useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react'
 import { api } from '../api'
 import { isTotpCode, normalizeCode, passwordProblem, secretGroups, tokenFromHash } from '../account'
 import { CopyButton, ErrorMessage, Field, Loading, Notice } from '../components'
 import { Link, navigate } from '../router'
+import { SessionContext } from '../session'
 import type { NotificationPrefs } from '../types'
 import { AuthFrame } from './Auth'
 
@@ -154,6 +155,28 @@ export function AcceptInvitePage({ onDone }: { onDone: () => Promise<void> }) {
   )
 }
 
+/** FinishSignupPage creates the account from the emailed sign-up link and signs in. */
+export function FinishSignupPage({ onDone }: { onDone: () => Promise<void> }) {
+  const token = useTokenFromLink()
+  const [error, setError] = useState<unknown>(null)
+  // The token works once: a second render must not send it again.
+  const sent = useRef(false)
+  useEffect(() => {
+    if (!token || sent.current) return
+    sent.current = true
+    api.post('/auth/signup/confirm', { token }).then(async () => {
+      await onDone()
+      navigate('/', true)
+    }, setError)
+  }, [token, onDone])
+  return (
+    <AuthFrame title="Finishing your sign-up">
+      {!token ? <MissingToken what="sign-up" /> : error ? <ErrorMessage error={error} title="Could not finish signing up" /> : <Loading what="Creating your account" />}
+      <p className="muted"><Link href="/signup">Sign up again</Link> · <Link href="/login">Sign in</Link></p>
+    </AuthFrame>
+  )
+}
+
 /** VerifyEmailPage confirms the address with the emailed token. */
 export function VerifyEmailPage() {
   const token = useTokenFromLink()
@@ -252,9 +275,16 @@ export function NotificationsForm() {
  * for tenant users, choose the notification emails.
  */
 export function AccountPage({ notifications = false }: { notifications?: boolean }) {
+  const unverified = useContext(SessionContext)?.me.email_verified === false
   return (
     <section>
       <h1>Account</h1>
+      {unverified && (
+        <div className="card">
+          <h2>Verify your email address</h2>
+          <VerifyAddressForm />
+        </div>
+      )}
       <div className="card">
         <h2>Change password</h2>
         <ChangePasswordForm />
@@ -266,6 +296,21 @@ export function AccountPage({ notifications = false }: { notifications?: boolean
         </div>
       )}
     </section>
+  )
+}
+
+/** VerifyAddressForm mails the member a link that verifies their address (invites need it). */
+function VerifyAddressForm() {
+  const [sent, setSent] = useState(false)
+  const s = useSubmit()
+  return (
+    <>
+      <ErrorMessage error={s.error} title="Could not send the link" />
+      <p className="muted">Your address is not verified yet: until it is, you cannot invite members.</p>
+      {sent ? <Notice>A link is on its way to your inbox.</Notice> :
+        <button className="btn" type="button" disabled={s.busy} onClick={() => s.run(async () => { await api.post('/me/verify-email'); setSent(true) })}>
+          Send me a verification link</button>}
+    </>
   )
 }
 

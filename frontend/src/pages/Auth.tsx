@@ -4,9 +4,9 @@ import { Logo } from '../Logo'
 import { useState, type FormEvent } from 'react'
 import { api, ApiError } from '../api'
 import { normalizeCode } from '../account'
-import { ErrorMessage, Field } from '../components'
-import { Link, navigate } from '../router'
-import type { LoginInput, Me, SignupInput } from '../types'
+import { ErrorMessage, Field, Notice } from '../components'
+import { Link } from '../router'
+import type { LoginInput, Me, SignupAccepted, SignupInput } from '../types'
 
 /** AuthFrame is the centred card of the signed-out pages. */
 export function AuthFrame({ title, children }: { title: string; children: React.ReactNode }) {
@@ -71,25 +71,39 @@ export function LoginPage({ onDone }: { onDone: () => Promise<void> }) {
   )
 }
 
-export function SignupPage({ onDone }: { onDone: () => Promise<void> }) {
+/**
+ * SignupPage starts a sign-up: Ferry mails the address a link that
+ * finishes it (FinishSignupPage). The answer is the same whether or not
+ * the address already has an account, so the page never says which.
+ */
+export function SignupPage() {
   const [organization, setOrganization] = useState('')
   const [email, setEmail] = useState('')
   const [password, setPassword] = useState('')
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<unknown>(null)
+  const [sentTo, setSentTo] = useState('')
   async function submit(e: FormEvent) {
     e.preventDefault()
     setBusy(true)
     setError(null)
     try {
-      await api.post<Me>('/auth/signup', { organization, email, password } satisfies SignupInput)
-      await onDone()
-      navigate('/', true)
+      const r = await api.post<SignupAccepted>('/auth/signup', { organization, email, password } satisfies SignupInput)
+      setSentTo(r.email)
     } catch (err) {
       setError(err)
     } finally {
       setBusy(false)
     }
+  }
+  if (sentTo) {
+    return (
+      <AuthFrame title="Check your inbox">
+        <Notice>We sent a link to <strong>{sentTo}</strong>. Follow it to finish creating your account; it works for 2 days.</Notice>
+        <p className="muted">No mail? Check your spam folder, or send the form again.</p>
+        <button className="btn" type="button" onClick={() => setSentTo('')}>Sign up again</button>
+      </AuthFrame>
+    )
   }
   return (
     <AuthFrame title="Create your account">

@@ -2,7 +2,7 @@
 import { useEffect, useState } from 'react'
 import { api, type Page } from '../api'
 import { Badge, Empty, ErrorMessage, Loading, Notice, Pager, ProgressBar, ConfirmButton } from '../components'
-import { formatCount, formatMoney, formatPercent, formatTime } from '../format'
+import { formatCount, formatMoney, formatPercent, formatTime, formatBytes } from '../format'
 import { usePaged } from '../paging'
 import { useSession } from '../session'
 import type { BillingOverview, Invoice, Plan, PlanInput } from '../types'
@@ -109,6 +109,7 @@ export function BillingPage() {
                     <li>{formatCount(p.events_per_month)} events / month{p.hard_cap ? ' (hard cap)' : ''}</li>
                     {!p.hard_cap && p.overage_unit_events > 0 && <li>then {formatMoney(p.overage_price_minor, p.currency)} per {formatCount(p.overage_unit_events)}</li>}
                     <li>{formatCount(p.max_endpoints)} endpoints</li>
+                    <li>{formatCount(p.max_sources)} inbound sources, {formatBytes(p.captured_bytes_per_month)} of captured requests / month</li>
                     <li>{formatCount(p.retention_days)}-day logs</li>
                     <li>{formatCount(p.events_per_second)} events/s</li>
                   </ul>
