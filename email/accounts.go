@@ -23,11 +23,12 @@ type Templates struct {
 
 // Mail names.
 const (
-	MailPasswordReset = "password_reset"
-	MailMemberInvite  = "member_invite"
-	MailVerifyAddress = "verify_address"
-	MailFinishSignup  = "finish_signup"
-	MailAccountExists = "account_exists"
+	MailPasswordReset      = "password_reset"
+	MailMemberInvite       = "member_invite"
+	MailVerifyAddress      = "verify_address"
+	MailFinishSignup       = "finish_signup"
+	MailAccountExists      = "account_exists"
+	MailInvitedWithAccount = "invited_with_account"
 
 	MailEndpointFailing   = "endpoint_failing"
 	MailEndpointDisabled  = "endpoint_disabled"
@@ -39,7 +40,7 @@ const (
 // ParseTemplates parses the embedded templates.
 func ParseTemplates() (*Templates, error) {
 	t := &Templates{text: map[string]*texttemplate.Template{}, html: map[string]*htmltemplate.Template{}}
-	for _, name := range []string{MailPasswordReset, MailMemberInvite, MailVerifyAddress, MailFinishSignup, MailAccountExists,
+	for _, name := range []string{MailPasswordReset, MailMemberInvite, MailVerifyAddress, MailFinishSignup, MailAccountExists, MailInvitedWithAccount,
 		MailEndpointFailing, MailEndpointDisabled, MailEndpointRecovered, MailQuotaWarning, MailInvoiceIssued} {
 		txt, err := texttemplate.ParseFS(templateFS, "templates/"+name+".txt")
 		if err != nil {
@@ -139,6 +140,13 @@ func (a *Accounts) FinishSignup(ctx context.Context, to, organization, link stri
 func (a *Accounts) AccountExists(ctx context.Context, to, signInLink, resetLink string) error {
 	return a.send(ctx, MailAccountExists, Data{To: to, Subject: "You already have a Ferry account", Link: signInLink,
 		Action: "Sign in to Ferry", SecondLink: resetLink})
+}
+
+// InvitedWithAccount tells an account holder that an organisation
+// invited their address, which cannot join it.
+func (a *Accounts) InvitedWithAccount(ctx context.Context, to, organization, inviter string) error {
+	return a.send(ctx, MailInvitedWithAccount, Data{To: to, Subject: inviter + " invited you to " + organization + " on Ferry",
+		Organization: organization, Inviter: inviter})
 }
 
 // humanDuration says d in whole days, hours or minutes.

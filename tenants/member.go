@@ -1,8 +1,11 @@
 package tenants
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -41,16 +44,28 @@ func (s *Service) ListMembers(ctx context.Context, tenantID uuid.UUID) ([]User, 
 		Find(&rows).Error; err != nil {
 		return nil, fmt.Errorf("list members: %w", err)
 	}
-	users := make([]User, len(rows))
-	for i, r := range rows {
-		users[i] = r.user()
+	var elsewhere []elsewhereRow
+	if err := s.db.WithContext(ctx).Scopes(forTenant(tenantID)).Find(&elsewhere).Error; err != nil {
+		return nil, fmt.Errorf("list invites: %w", err)
 	}
+	users := make([]User, 0, len(rows)+len(elsewhere))
+	for _, r := range rows {
+		users = append(users, r.user())
+	}
+	for _, r := range elsewhere {
+		users = append(users, r.user())
+	}
+	slices.SortStableFunc(users, func(a, b User) int {
+		return cmp.Or(a.CreatedAt.Compare(b.CreatedAt), strings.Compare(a.ID.String(), b.ID.String()))
+	})
 	return users, nil
 }
 
 // InviteMember creates a member without a password and mails them a
 // link to set their own (AcceptInvite): the inviter never learns it.
-// Errors: EINVALID, ECONFLICT (email taken), EFORBIDDEN (the inviter has
+// An address whose account belongs to another organisation is invited
+// like any other (see inviteelsewhere.go): the answer reveals no account.
+// Errors: EINVALID, ECONFLICT (already a member or invited here), EFORBIDDEN (the inviter has
 // not verified their own address), ERATELIMIT (the tenant's invites for
 // the hour are used up).
 func (s *Service) InviteMember(ctx context.Context, inviter Principal, in MemberInput) (User, error) {
@@ -70,10 +85,21 @@ func (s *Service) InviteMember(ctx context.Context, inviter Principal, in Member
 	}
 	u := User{ID: uuid.New(), TenantID: t.ID, Email: email, Role: in.Role, CreatedAt: s.now().UTC(), Invited: true}
 	var tok string
+	var hasAccount bool
 	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		err := tx.Create(&userRow{ID: u.ID, TenantID: t.ID, Email: u.Email, Role: u.Role, CreatedAt: u.CreatedAt}).Error
+		holder, exists, err := memberOf(tx, email)
+		switch {
+		case err != nil:
+			return err
+		case exists && holder == t.ID:
+			return alreadyInvited()
+		case exists:
+			hasAccount = true
+			return inviteElsewhere(tx, u)
+		}
+		err = tx.Create(&userRow{ID: u.ID, TenantID: t.ID, Email: u.Email, Role: u.Role, CreatedAt: u.CreatedAt}).Error
 		if isUniqueViolation(err) {
-			return &ferry.Error{Code: ferry.ECONFLICT, Message: "an account with this email already exists", Field: "email"}
+			return alreadyInvited() // a concurrent invite or sign-up won; the caller retries
 		}
 		if err != nil {
 			return fmt.Errorf("insert member: %w", err)
@@ -83,6 +109,11 @@ func (s *Service) InviteMember(ctx context.Context, inviter Principal, in Member
 	})
 	if err != nil {
 		return User{}, err
+	}
+	if hasAccount {
+		s.mailInvitedElsewhere(ctx, email, t.Name, inviter.Email)
+		s.log.InfoContext(ctx, "member invited", "tenant_id", t.ID, "user_id", u.ID, "role", u.Role)
+		return u, nil
 	}
 	link := s.link("accept-invite", tok)
 	s.sendMail(ctx, "member_invite", func(ctx context.Context) error {
@@ -106,7 +137,18 @@ func (s *Service) ResendInvite(ctx context.Context, inviter Principal, userID uu
 		return User{}, fmt.Errorf("load member: %w", err)
 	}
 	if len(rows) == 0 {
-		return User{}, ferry.NotFound("member")
+		el, ok, err := elsewhereInvite(s.db.WithContext(ctx), t.ID, userID)
+		if err != nil {
+			return User{}, err
+		}
+		if !ok {
+			return User{}, ferry.NotFound("member")
+		}
+		if err := s.mayInvite(ctx, inviter); err != nil {
+			return User{}, err
+		}
+		s.mailInvitedElsewhere(ctx, el.Email, t.Name, inviter.Email)
+		return el.user(), nil
 	}
 	u := rows[0].user()
 	if !u.Invited {
@@ -134,6 +176,18 @@ func (s *Service) UpdateMember(ctx context.Context, tenantID, userID uuid.UUID, 
 	}
 	var u User
 	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		el, ok, err := elsewhereInvite(tx, tenantID, userID)
+		if err != nil {
+			return err
+		}
+		if ok {
+			if err := tx.Model(&elsewhereRow{}).Where("id = ?", el.ID).Update("role", patch.Role).Error; err != nil {
+				return fmt.Errorf("update invite: %w", err)
+			}
+			u = el.user()
+			u.Role = patch.Role
+			return nil
+		}
 		cur, err := lockMember(tx, tenantID, userID)
 		if err != nil {
 			return err
@@ -158,6 +212,13 @@ func (s *Service) UpdateMember(ctx context.Context, tenantID, userID uuid.UUID, 
 // owner. Errors: ENOTFOUND, ECONFLICT (last owner).
 func (s *Service) RemoveMember(ctx context.Context, tenantID, userID uuid.UUID) error {
 	return s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		res := tx.Scopes(forTenant(tenantID)).Where("id = ?", userID).Delete(&elsewhereRow{})
+		if res.Error != nil {
+			return fmt.Errorf("delete invite: %w", res.Error)
+		}
+		if res.RowsAffected > 0 {
+			return nil
+		}
 		cur, err := lockMember(tx, tenantID, userID)
 		if err != nil {
 			return err

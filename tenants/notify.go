@@ -22,6 +22,10 @@ type Notifier interface {
 	// address, which already has an account, with links to sign in and
 	// to reset the password.
 	AccountExists(ctx context.Context, to, signInLink, resetLink string) error
+	// InvitedWithAccount tells to that inviter invited them to
+	// organization, which their address cannot join: it has an account
+	// in another organisation.
+	InvitedWithAccount(ctx context.Context, to, organization, inviter string) error
 }
 
 // discardNotifier drops every mail; Service uses it when given none.
@@ -51,5 +55,10 @@ func (d discardNotifier) FinishSignup(ctx context.Context, to, _, _ string) erro
 
 func (d discardNotifier) AccountExists(ctx context.Context, to, _, _ string) error {
 	d.log.WarnContext(ctx, "no mail configured: existing-account notice not sent")
+	return nil
+}
+
+func (d discardNotifier) InvitedWithAccount(ctx context.Context, to, _, _ string) error {
+	d.log.WarnContext(ctx, "no mail configured: invite notice not sent")
 	return nil
 }

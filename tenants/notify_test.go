@@ -39,6 +39,9 @@ func (f *fakeNotifier) VerifyAddress(_ context.Context, to, link string) error {
 func (f *fakeNotifier) FinishSignup(_ context.Context, to, _, link string) error {
 	return f.record(to, link)
 }
+func (f *fakeNotifier) InvitedWithAccount(_ context.Context, to, _, _ string) error {
+	return f.record(to, "invited-with-account#token=notice")
+}
 func (f *fakeNotifier) AccountExists(_ context.Context, to, signIn, _ string) error {
 	return f.record(to, signIn+"#token=account-exists")
 }

@@ -518,3 +518,63 @@ func TestSignupRevealsNoAccounts(t *testing.T) {
 		t.Errorf("the second sign-up's password: %d", r.Status)
 	}
 }
+
+// TestInviteRevealsNoAccounts: inviting an address whose account belongs
+// to another organisation is answered, listed and handled exactly as any
+// pending invite; the address's holder is mailed what happened and their
+// account is untouched.
+func TestInviteRevealsNoAccounts(t *testing.T) {
+	t.Parallel()
+	f := startFerry(t, testConfig(t))
+	owner, _ := signUp(t, f, "ann@invite-enum.example")
+	signUp(t, f, "bob@elsewhere-enum.example")
+
+	type member struct {
+		ID      string `json:"id"`
+		Email   string `json:"email"`
+		Role    string `json:"role"`
+		Invited bool   `json:"invited"`
+	}
+	invite := func(email string) (response, member) {
+		r := owner.raw("POST", "/members", mustJSON(t, map[string]string{"email": email, "role": "viewer"}), nil)
+		var m member
+		jsonUnmarshal(r.Body, &m)
+		return r, m
+	}
+	taken, bob := invite("bob@elsewhere-enum.example")
+	fresh, cy := invite("cy@invite-enum.example")
+	if taken.Status != 201 || fresh.Status != 201 || !bob.Invited || !cy.Invited || bob.Role != cy.Role {
+		t.Fatalf("invites answer differently: %d %s / %d %s", taken.Status, taken.Body, fresh.Status, fresh.Body)
+	}
+	var list struct {
+		Data []member `json:"data"`
+	}
+	owner.must(200, "GET", "/members", nil, &list)
+	if len(list.Data) != 3 || !list.Data[1].Invited || !list.Data[2].Invited {
+		t.Fatalf("members: %+v", list.Data)
+	}
+	owner.must(202, "POST", "/members/"+bob.ID+"/invite", nil, nil)
+	var changed member
+	owner.must(200, "PATCH", "/members/"+bob.ID, map[string]string{"role": "admin"}, &changed)
+	if changed.Role != "admin" || !changed.Invited {
+		t.Errorf("role change of the invite: %+v", changed)
+	}
+	if r, _ := invite("bob@elsewhere-enum.example"); r.Status != 409 {
+		t.Errorf("inviting the same address twice: %d %s", r.Status, r.Body)
+	}
+	testenv.Eventually(t, 15*time.Second, func() bool {
+		n := 0
+		for _, m := range mailsTo(t, "bob@elsewhere-enum.example") {
+			if strings.Contains(m.Subject, "invited you to") && strings.Contains(m.Text, "cannot join") {
+				n++
+			}
+		}
+		return n == 2 // the invite and its resend
+	}, "the account holder was not told of the invite and its resend")
+	owner.must(204, "DELETE", "/members/"+bob.ID, nil, nil)
+	owner.must(200, "GET", "/members", nil, &list)
+	if len(list.Data) != 2 {
+		t.Errorf("after removing the invite: %+v", list.Data)
+	}
+	login(t, f, "bob@elsewhere-enum.example", "correct horse battery")
+}
