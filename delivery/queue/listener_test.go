@@ -38,7 +38,7 @@ func TestListenerSkipsItsOwnIngestNotifications(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			l := newListener("postgres://unused", "me", deliverytest.Logger())
-			sub := l.subscribe(q)
+			sub := l.subscribe(uuid.New(), q)
 			defer sub.cancel()
 			l.notified(tt.payload)
 			select {
@@ -80,7 +80,7 @@ func (b testBundle) replica(t *testing.T, instance string) *Service {
 	go func() { defer close(done); _ = svc.Run(ctx) }()
 	t.Cleanup(func() { cancel(); <-done })
 	// Listening once a notification reaches a waiter of a queue of its own.
-	probe := svc.listener.subscribe(uuid.New())
+	probe := svc.listener.subscribe(uuid.New(), uuid.New())
 	defer probe.cancel()
 	for deadline := time.Now().Add(10 * time.Second); ; {
 		if err := b.db.Exec(`SELECT pg_notify(?, ?)`, delivery.QueueChannel, probe.endpointID.String()).Error; err != nil {
