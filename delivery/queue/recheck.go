@@ -14,9 +14,9 @@ import (
 // have a message a lease would take at $3: an unleased pending or
 // retrying one that is due, on an enabled endpoint, and for an ordered
 // queue no live lease. Hand-written: one read for every queue with
-// waiters in the process, each EXISTS an index probe of the queue's head
-// (deliveries_queue_head_idx), the rows a lease statement would scan, but
-// read-only: no locks, no row versions, no WAL.
+// waiters in the process. Each EXISTS reads the queue's open rows through
+// an index on endpoint_id, as an empty lease statement does (it stops at
+// the first due row), but takes no locks and writes nothing.
 const dueSQL = `SELECT q.endpoint_id FROM unnest($1::uuid[], $2::uuid[]) AS q(tenant_id, endpoint_id)
 	JOIN endpoints e ON e.id = q.endpoint_id AND e.tenant_id = q.tenant_id AND e.enabled AND e.deleted_at IS NULL
 	WHERE EXISTS (SELECT 1 FROM deliveries d WHERE d.tenant_id = q.tenant_id AND d.endpoint_id = q.endpoint_id
