@@ -2,7 +2,7 @@ package queue
 
 import (
 	"context"
-		"sync"
+	"sync"
 	"testing"
 	"time"
 
