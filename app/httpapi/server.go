@@ -52,6 +52,12 @@ type Deps struct {
 	TrustedProxies []string
 	// HSTS sends Strict-Transport-Security (production, behind https).
 	HSTS bool
+	// WriteTimeout bounds writing a response (default 30 s); a queue
+	// stream applies it to each of its writes instead (queuestream.go).
+	WriteTimeout time.Duration
+	// StreamAuthInterval is how often a queue stream re-checks the
+	// credential that opened it (default 30 s).
+	StreamAuthInterval time.Duration
 }
 
 type server struct {
@@ -82,7 +88,7 @@ func New(d Deps) *fiber.App {
 		// values handed to services valid.
 		Immutable:    true,
 		ReadTimeout:  30 * time.Second,
-		WriteTimeout: 30 * time.Second,
+		WriteTimeout: s.writeTimeout(),
 		IdleTimeout:  120 * time.Second,
 	}
 	if len(d.TrustedProxies) > 0 {
