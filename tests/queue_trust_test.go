@@ -226,8 +226,10 @@ func TestQueueWaitingIsCapped(t *testing.T) {
 
 // TestQueueStreamEndsWhenItsCredentialIsRevoked: an open stream re-checks
 // the credential that opened it every QueueStreamAuthInterval (100 ms
-// here) and ends with an "event: error" (unauthorized) once it is
-// revoked: a consumer token, an API key, a portal session logged out.
+// here) and ends with an "event: error" once it no longer grants access:
+// a consumer token or an API key revoked, a portal session logged out,
+// its member removed (unauthorized) or demoted to viewer (forbidden).
+// The members' cases follow emailed invites (the mail catcher).
 func TestQueueStreamEndsWhenItsCredentialIsRevoked(t *testing.T) {
 	t.Parallel()
 	cfg := testConfig(t)
@@ -235,12 +237,14 @@ func TestQueueStreamEndsWhenItsCredentialIsRevoked(t *testing.T) {
 	f := startFerry(t, cfg)
 	session, api := signUp(t, f, "queue-revoke@example.com")
 	tenant := tenantOf(t, session)
+	memberIDs := map[string]string{}
 
 	for _, tt := range []struct {
 		name   string
 		typ    string
 		open   func(t *testing.T, queueID string) *client
 		revoke func(t *testing.T, queueID string, c *client)
+		code   string // of the error event; unauthorized if empty
 	}{
 		{
 			name: "consumer token",
@@ -305,6 +309,31 @@ func TestQueueStreamEndsWhenItsCredentialIsRevoked(t *testing.T) {
 				c.must(204, "POST", "/auth/logout", nil, nil)
 			},
 		},
+		{
+			name: "member removed",
+			typ:  "q.revoke.removed",
+			open: func(t *testing.T, _ string) *client {
+				c, id := member(t, f, session, "removed@queue-revoke.example", "admin")
+				memberIDs["removed"] = id
+				return c
+			},
+			revoke: func(t *testing.T, _ string, _ *client) {
+				session.must(204, "DELETE", "/members/"+memberIDs["removed"], nil, nil)
+			},
+		},
+		{
+			name: "member demoted",
+			typ:  "q.revoke.demoted",
+			open: func(t *testing.T, _ string) *client {
+				c, id := member(t, f, session, "demoted@queue-revoke.example", "admin")
+				memberIDs["demoted"] = id
+				return c
+			},
+			revoke: func(t *testing.T, _ string, _ *client) {
+				session.must(200, "PATCH", "/members/"+memberIDs["demoted"], map[string]string{"role": "viewer"}, nil)
+			},
+			code: "forbidden",
+		},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			q := createQueue(t, api, tt.typ, nil)
@@ -322,7 +351,11 @@ func TestQueueStreamEndsWhenItsCredentialIsRevoked(t *testing.T) {
 			require.Equal(t, "error", end.Event)
 			var body apiError
 			require.NoError(t, json.Unmarshal([]byte(end.Data), &body))
-			require.Equal(t, "unauthorized", body.Error.Code, "error event %s", end.Data)
+			want := tt.code
+			if want == "" {
+				want = "unauthorized"
+			}
+			require.Equal(t, want, body.Error.Code, "error event %s", end.Data)
 			require.NotEmpty(t, body.Error.Message)
 			require.Less(t, time.Since(revoked), 2*time.Second, "the stream outlived its credential by more than the re-check")
 			require.Equal(t, sseEvent{}, stream.next(5*time.Second), "the stream did not close after its error event")
