@@ -6,7 +6,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -14,6 +16,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/stretchr/testify/require"
 
+	"github.com/ferry-dev/ferry/app"
 	"github.com/ferry-dev/ferry/tests/testenv"
 )
 
@@ -390,4 +393,60 @@ func TestQueueStreamOutlivesTheWriteTimeout(t *testing.T) {
 	}
 	// Other responses keep the timeout: the server is configured with it.
 	require.Equal(t, 200, api.raw("GET", "/queues/"+q.ID, nil, nil).Status)
+}
+
+// TestQueueWaitersEndOnShutdown: a shutdown ends waiting long-polls and
+// streams promptly (the HTTP server's shutdown waits for them) and every
+// waiting slot is given back.
+func TestQueueWaitersEndOnShutdown(t *testing.T) {
+	t.Parallel()
+	cfg := testConfig(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	a, err := app.New(ctx, cfg, slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
+	require.NoError(t, err)
+	defer a.Close()
+	ran := make(chan error, 1)
+	go func() { ran <- a.Run(ctx) }()
+	f := &ferry{URL: a.URL(), App: a, Cfg: cfg}
+	session, api := signUp(t, f, "queue-shutdown@example.com")
+	tenant := tenantOf(t, session)
+	q := createQueue(t, api, "q.shutdown", nil)
+
+	stream := openStream(t, api, q.ID)
+	poll := make(chan int, 1)
+	go func() {
+		req, err := http.NewRequest("POST", api.base+"/queues/"+q.ID+"/pull", strings.NewReader(`{"wait_seconds":30}`))
+		if err != nil {
+			poll <- 0
+			return
+		}
+		req.Header.Set("Authorization", "Bearer "+api.apiKey)
+		req.Header.Set("Content-Type", "application/json")
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			poll <- 0
+			return
+		}
+		res.Body.Close()
+		poll <- res.StatusCode
+	}()
+	testenv.Eventually(t, 10*time.Second, func() bool {
+		n, _ := a.Queues.Holding(tenant, uuid.MustParse(q.ID))
+		return n == 2
+	}, "the stream and the long-poll never waited")
+
+	stopped := time.Now()
+	cancel()
+	select {
+	case err := <-ran:
+		require.NoError(t, err)
+	case <-time.After(20 * time.Second):
+		t.Fatal("Ferry did not shut down with a stream and a long-poll open")
+	}
+	require.Less(t, time.Since(stopped), 10*time.Second, "the shutdown waited for the waiters")
+	require.Equal(t, 200, <-poll, "the long-poll's answer")
+	require.Equal(t, sseEvent{}, stream.next(5*time.Second), "the stream did not end")
+	n, _ := a.Queues.Holding(tenant, uuid.MustParse(q.ID))
+	require.Zero(t, n, "waiting slots held after the shutdown")
 }
