@@ -120,13 +120,13 @@ func (s *server) credentialOf(c *fiber.Ctx) (credential, error) {
 		if !ok {
 			return credential{}, ferry.Errorf(ferry.EUNAUTHORIZED, "Authorization must be \"Bearer <API key>\"")
 		}
-		return credential{bearer: strings.Clone(strings.TrimSpace(key))}, nil
+		return credential{bearer: strings.TrimSpace(key)}, nil
 	}
 	tok := c.Cookies(s.cookie(sessionCookie))
 	if tok == "" {
 		return credential{}, ferry.Errorf(ferry.EUNAUTHORIZED, "sign in, or send an API key as \"Authorization: Bearer <key>\"")
 	}
-	return credential{session: strings.Clone(tok)}, nil
+	return credential{session: tok}, nil
 }
 
 // principalOf looks up who cred belongs to, as of now: an API key that
