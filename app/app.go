@@ -324,7 +324,8 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 	// Pull queues log ended leases through the attempt log, in their own
 	// transactions; ingest wakes their long-polls in this process.
 	if a.Queues, err = queue.New(a.db, cipher, queue.Config{DatabaseURL: cfg.DatabaseURL, Policy: policy,
-		UserAgent: "Ferry/" + cfg.Version, Attempts: a.attempts, Leased: metrics.Stages.WithLabelValues(queue.StageLeased)}, log, nil); err != nil {
+		UserAgent: "Ferry/" + cfg.Version, Attempts: a.attempts, Leased: metrics.Stages.WithLabelValues(queue.StageLeased),
+		MaxWaitersPerTenant: cfg.QueueMaxWaitersPerTenant, MaxWaitersPerQueue: cfg.QueueMaxWaitersPerQueue}, log, nil); err != nil {
 		return nil, err
 	}
 	a.quota = delivery.NewQuotaWarner(a.db, billingLimits{a.Billing}, delivery.QuotaWarnerConfig{Relay: a.relay, Notifier: a.notices,
@@ -396,6 +397,8 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 		TrustedProxies:        cfg.TrustedProxies,
 		IngestHost:            ingestHost(cfg),
 		TokenGuessesPerMinute: cfg.TokenGuessesPerMinute,
+		WriteTimeout:          cfg.HTTPWriteTimeout,
+		StreamAuthInterval:    cfg.QueueStreamAuthInterval,
 	})
 	return a, nil
 }

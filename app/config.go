@@ -14,6 +14,7 @@ import (
 
 	"github.com/ferry-dev/ferry/delivery"
 	"github.com/ferry-dev/ferry/delivery/kafka"
+	"github.com/ferry-dev/ferry/delivery/queue"
 )
 
 // Payment providers (FERRY_PAYMENT_PROVIDER).
@@ -103,11 +104,26 @@ type Config struct {
 	// MetricsAddr, when set, serves /metrics on its own listener there
 	// instead of on HTTPAddr.
 	MetricsAddr string
+	// HTTPWriteTimeout bounds writing one response; a queue stream
+	// applies it to each of its writes, so it lives on (FERRY_HTTP_WRITE_TIMEOUT).
+	HTTPWriteTimeout time.Duration
+	// QueueMaxWaitersPerTenant and QueueMaxWaitersPerQueue cap the
+	// long-polls and streams waiting at once in one process, over a
+	// tenant's queues and on one queue; 0 takes the defaults.
+	QueueMaxWaitersPerTenant int
+	QueueMaxWaitersPerQueue  int
+	// QueueStreamAuthInterval is how often a queue stream re-checks the
+	// credential that opened it (at most 30 s; 0: 30 s).
+	QueueStreamAuthInterval time.Duration
 	// PaymentProvider is "test" (the built-in provider that accepts every
 	// payment method and charge; dev only, the dev default) or "none" (the
 	// production default: paid self-serve plans answer 402).
 	PaymentProvider string
 }
+
+// maxStreamAuthInterval bounds FERRY_QUEUE_STREAM_AUTH_INTERVAL: how long
+// a queue stream may outlive the revocation of its credential.
+const maxStreamAuthInterval = 30 * time.Second
 
 // DevSMTPURL is the local mail catcher that scripts/mail.sh starts.
 const DevSMTPURL = "smtp://127.0.0.1:19025"
@@ -172,39 +188,53 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 	}
 	dev := env == "dev"
 	c := Config{
-		Dev:                   dev,
-		HTTPAddr:              str("FERRY_HTTP_ADDR", map[bool]string{true: "127.0.0.1:8088", false: ":8080"}[dev]),
-		DatabaseURL:           str("FERRY_DATABASE_URL", ""),
-		DBMaxConns:            integer("FERRY_DB_MAX_CONNS", 40),
-		KafkaTopicPrefix:      str("FERRY_KAFKA_TOPIC_PREFIX", ""),
-		KafkaGroup:            str("FERRY_KAFKA_GROUP", "ferry"),
-		KafkaPartitions:       integer("FERRY_KAFKA_PARTITIONS", 8),
-		KafkaReplication:      integer("FERRY_KAFKA_REPLICATION_FACTOR", 1),
-		KafkaMinInsync:        integer("FERRY_KAFKA_MIN_INSYNC_REPLICAS", 0),
-		SessionTTL:            duration("FERRY_SESSION_TTL", 12*time.Hour),
-		AllowPrivateEndpoints: boolean("FERRY_ALLOW_PRIVATE_ENDPOINTS", dev),
-		AllowHTTPEndpoints:    boolean("FERRY_ALLOW_HTTP_ENDPOINTS", dev),
-		LogFormat:             str("FERRY_LOG_FORMAT", map[bool]string{true: "text", false: "json"}[dev]),
-		LogLevel:              str("FERRY_LOG_LEVEL", "info"),
-		ShutdownGrace:         duration("FERRY_SHUTDOWN_GRACE", 20*time.Second),
-		OutboxSweepAfter:      duration("FERRY_OUTBOX_SWEEP_AFTER", 15*time.Second),
-		AttemptRetention:      duration("FERRY_ATTEMPT_RETENTION", 30*24*time.Hour),
-		BillingInterval:       duration("FERRY_BILLING_INTERVAL", 5*time.Minute),
-		APIRateLimitPerSecond: integer("FERRY_API_RATE_LIMIT", 2000),
-		InvitesPerHour:        integer("FERRY_INVITES_PER_HOUR", 20),
-		TokenGuessesPerMinute: integer("FERRY_TOKEN_GUESSES_PER_MINUTE", map[bool]int{true: 1000, false: 60}[dev]),
-		ReplayRatePerSecond:   integer("FERRY_REPLAY_RATE_LIMIT", delivery.DefaultReplayRatePerSecond),
-		Version:               str("FERRY_VERSION", Version),
-		PprofAddr:             str("FERRY_PPROF_ADDR", ""),
-		SMTPURL:               str("FERRY_SMTP_URL", map[bool]string{true: DevSMTPURL, false: ""}[dev]),
-		MailFrom:              str("FERRY_MAIL_FROM", "Ferry <no-reply@ferry.localhost>"),
-		StaffTOTPRequired:     !dev || boolean("FERRY_STAFF_TOTP_REQUIRED", false),
-		LoginMaxFailures:      integer("FERRY_LOGIN_MAX_FAILURES", 10),
-		LoginAddrMaxFailures:  integer("FERRY_LOGIN_ADDR_MAX_FAILURES", map[bool]int{true: 1000, false: 100}[dev]),
-		SignupAddrLimit:       integer("FERRY_SIGNUP_ADDR_LIMIT", map[bool]int{true: 1000, false: 10}[dev]),
-		SessionCacheTTL:       duration("FERRY_SESSION_CACHE_TTL", 2*time.Second),
-		MetricsAddr:           str("FERRY_METRICS_ADDR", ""),
-		PaymentProvider:       str("FERRY_PAYMENT_PROVIDER", map[bool]string{true: PaymentProviderTest, false: PaymentProviderNone}[dev]),
+		Dev:                      dev,
+		HTTPAddr:                 str("FERRY_HTTP_ADDR", map[bool]string{true: "127.0.0.1:8088", false: ":8080"}[dev]),
+		DatabaseURL:              str("FERRY_DATABASE_URL", ""),
+		DBMaxConns:               integer("FERRY_DB_MAX_CONNS", 40),
+		KafkaTopicPrefix:         str("FERRY_KAFKA_TOPIC_PREFIX", ""),
+		KafkaGroup:               str("FERRY_KAFKA_GROUP", "ferry"),
+		KafkaPartitions:          integer("FERRY_KAFKA_PARTITIONS", 8),
+		KafkaReplication:         integer("FERRY_KAFKA_REPLICATION_FACTOR", 1),
+		KafkaMinInsync:           integer("FERRY_KAFKA_MIN_INSYNC_REPLICAS", 0),
+		SessionTTL:               duration("FERRY_SESSION_TTL", 12*time.Hour),
+		AllowPrivateEndpoints:    boolean("FERRY_ALLOW_PRIVATE_ENDPOINTS", dev),
+		AllowHTTPEndpoints:       boolean("FERRY_ALLOW_HTTP_ENDPOINTS", dev),
+		LogFormat:                str("FERRY_LOG_FORMAT", map[bool]string{true: "text", false: "json"}[dev]),
+		LogLevel:                 str("FERRY_LOG_LEVEL", "info"),
+		ShutdownGrace:            duration("FERRY_SHUTDOWN_GRACE", 20*time.Second),
+		OutboxSweepAfter:         duration("FERRY_OUTBOX_SWEEP_AFTER", 15*time.Second),
+		AttemptRetention:         duration("FERRY_ATTEMPT_RETENTION", 30*24*time.Hour),
+		BillingInterval:          duration("FERRY_BILLING_INTERVAL", 5*time.Minute),
+		APIRateLimitPerSecond:    integer("FERRY_API_RATE_LIMIT", 2000),
+		InvitesPerHour:           integer("FERRY_INVITES_PER_HOUR", 20),
+		TokenGuessesPerMinute:    integer("FERRY_TOKEN_GUESSES_PER_MINUTE", map[bool]int{true: 1000, false: 60}[dev]),
+		ReplayRatePerSecond:      integer("FERRY_REPLAY_RATE_LIMIT", delivery.DefaultReplayRatePerSecond),
+		Version:                  str("FERRY_VERSION", Version),
+		PprofAddr:                str("FERRY_PPROF_ADDR", ""),
+		SMTPURL:                  str("FERRY_SMTP_URL", map[bool]string{true: DevSMTPURL, false: ""}[dev]),
+		MailFrom:                 str("FERRY_MAIL_FROM", "Ferry <no-reply@ferry.localhost>"),
+		StaffTOTPRequired:        !dev || boolean("FERRY_STAFF_TOTP_REQUIRED", false),
+		LoginMaxFailures:         integer("FERRY_LOGIN_MAX_FAILURES", 10),
+		LoginAddrMaxFailures:     integer("FERRY_LOGIN_ADDR_MAX_FAILURES", map[bool]int{true: 1000, false: 100}[dev]),
+		SignupAddrLimit:          integer("FERRY_SIGNUP_ADDR_LIMIT", map[bool]int{true: 1000, false: 10}[dev]),
+		SessionCacheTTL:          duration("FERRY_SESSION_CACHE_TTL", 2*time.Second),
+		MetricsAddr:              str("FERRY_METRICS_ADDR", ""),
+		PaymentProvider:          str("FERRY_PAYMENT_PROVIDER", map[bool]string{true: PaymentProviderTest, false: PaymentProviderNone}[dev]),
+		HTTPWriteTimeout:         duration("FERRY_HTTP_WRITE_TIMEOUT", 30*time.Second),
+		QueueMaxWaitersPerTenant: integer("FERRY_QUEUE_MAX_WAITERS_PER_TENANT", queue.DefaultMaxWaitersPerTenant),
+		QueueMaxWaitersPerQueue:  integer("FERRY_QUEUE_MAX_WAITERS_PER_QUEUE", queue.DefaultMaxWaitersPerQueue),
+		QueueStreamAuthInterval:  duration("FERRY_QUEUE_STREAM_AUTH_INTERVAL", maxStreamAuthInterval),
+	}
+	if c.HTTPWriteTimeout == 0 {
+		errs = append(errs, errors.New("FERRY_HTTP_WRITE_TIMEOUT: must be positive"))
+	}
+	if c.QueueMaxWaitersPerTenant == 0 || c.QueueMaxWaitersPerQueue == 0 {
+		errs = append(errs, errors.New("FERRY_QUEUE_MAX_WAITERS_PER_TENANT, FERRY_QUEUE_MAX_WAITERS_PER_QUEUE: at least 1"))
+	}
+	if c.QueueStreamAuthInterval == 0 || c.QueueStreamAuthInterval > maxStreamAuthInterval {
+		errs = append(errs, fmt.Errorf("FERRY_QUEUE_STREAM_AUTH_INTERVAL: more than 0 and at most %s (a revoked credential keeps a stream open this long), got %s",
+			maxStreamAuthInterval, c.QueueStreamAuthInterval))
 	}
 	if c.SessionCacheTTL > 5*time.Second {
 		errs = append(errs, fmt.Errorf("FERRY_SESSION_CACHE_TTL: at most 5s (a revoked session keeps working on other replicas this long), got %s", c.SessionCacheTTL))

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/stretchr/testify/require"
 )
 
 func TestAccountConfig(t *testing.T) {
@@ -50,5 +52,59 @@ func TestAccountConfig(t *testing.T) {
 	}
 	if _, err := DBConfigFromEnv(func(string) string { return "" }); err == nil || !strings.Contains(err.Error(), "FERRY_DATABASE_URL") {
 		t.Errorf("DBConfigFromEnv without a database: %v", err)
+	}
+}
+
+// TestQueueAndStreamConfig: the waiting caps, the stream re-check and the
+// write timeout have defaults, and values that would switch off what
+// they protect are refused.
+func TestQueueAndStreamConfig(t *testing.T) {
+	t.Parallel()
+	base := map[string]string{
+		"FERRY_DATABASE_URL":  "postgres://x/y",
+		"FERRY_KAFKA_BROKERS": "127.0.0.1:1",
+		"FERRY_MASTER_KEY":    strings.Repeat("ab", 32),
+		"FERRY_JWT_SECRET":    strings.Repeat("s", 32),
+	}
+	for _, tt := range []struct {
+		name    string
+		env     map[string]string
+		wantErr string
+		check   func(t *testing.T, c Config)
+	}{
+		{name: "defaults", check: func(t *testing.T, c Config) {
+			require.Equal(t, 100, c.QueueMaxWaitersPerTenant)
+			require.Equal(t, 20, c.QueueMaxWaitersPerQueue)
+			require.Equal(t, 30*time.Second, c.QueueStreamAuthInterval)
+			require.Equal(t, 30*time.Second, c.HTTPWriteTimeout)
+		}},
+		{name: "set", env: map[string]string{"FERRY_QUEUE_MAX_WAITERS_PER_TENANT": "7", "FERRY_QUEUE_MAX_WAITERS_PER_QUEUE": "3",
+			"FERRY_QUEUE_STREAM_AUTH_INTERVAL": "5s", "FERRY_HTTP_WRITE_TIMEOUT": "1m"}, check: func(t *testing.T, c Config) {
+			require.Equal(t, 7, c.QueueMaxWaitersPerTenant)
+			require.Equal(t, 3, c.QueueMaxWaitersPerQueue)
+			require.Equal(t, 5*time.Second, c.QueueStreamAuthInterval)
+			require.Equal(t, time.Minute, c.HTTPWriteTimeout)
+		}},
+		{name: "no tenant cap", env: map[string]string{"FERRY_QUEUE_MAX_WAITERS_PER_TENANT": "0"}, wantErr: "FERRY_QUEUE_MAX_WAITERS_PER_TENANT"},
+		{name: "no queue cap", env: map[string]string{"FERRY_QUEUE_MAX_WAITERS_PER_QUEUE": "0"}, wantErr: "FERRY_QUEUE_MAX_WAITERS_PER_QUEUE"},
+		{name: "re-check too rare", env: map[string]string{"FERRY_QUEUE_STREAM_AUTH_INTERVAL": "1m"}, wantErr: "FERRY_QUEUE_STREAM_AUTH_INTERVAL"},
+		{name: "no re-check", env: map[string]string{"FERRY_QUEUE_STREAM_AUTH_INTERVAL": "0s"}, wantErr: "FERRY_QUEUE_STREAM_AUTH_INTERVAL"},
+		{name: "no write timeout", env: map[string]string{"FERRY_HTTP_WRITE_TIMEOUT": "0s"}, wantErr: "FERRY_HTTP_WRITE_TIMEOUT"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			c, err := ConfigFromEnv(func(k string) string {
+				if v, ok := tt.env[k]; ok {
+					return v
+				}
+				return base[k]
+			})
+			if tt.wantErr != "" {
+				require.ErrorContains(t, err, tt.wantErr)
+				return
+			}
+			require.NoError(t, err)
+			tt.check(t, c)
+		})
 	}
 }

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"context"
 	"crypto/rand"
 	"crypto/subtle"
 	"encoding/base64"
@@ -63,27 +64,36 @@ func (s *server) auth(route credentials, minRole tenants.Role) fiber.Handler {
 				return err
 			}
 		}
-		if accept == restrictedSession {
-			accept = anySession
-		} else if p.Restriction != "" {
-			return &ferry.Error{Code: ferry.EFORBIDDEN, Message: restrictionMessage(p.Restriction)}
-		}
-		switch {
-		case accept == staffOnly && !p.IsStaff():
-			return ferry.NotFound("route") // staff routes do not exist for tenants
-		case accept == anySession && p.Kind == tenants.KindAPIKey:
-			return &ferry.Error{Code: ferry.EFORBIDDEN, Message: "this route needs a portal session, not an API key"}
-		case accept == anySession && p.IsStaff():
-		case accept != staffOnly && p.IsStaff():
-			return &ferry.Error{Code: ferry.EFORBIDDEN, Message: "support staff use the staff console routes"}
-		case accept == sessionOnly && p.Kind == tenants.KindAPIKey:
-			return &ferry.Error{Code: ferry.EFORBIDDEN, Message: "this route needs a portal session, not an API key"}
-		case !p.IsStaff() && !p.Role.AtLeast(minRole):
-			return &ferry.Error{Code: ferry.EFORBIDDEN, Message: "your role does not allow this action"}
+		if err := permit(p, accept, minRole); err != nil {
+			return err
 		}
 		c.Locals(principalKey, p)
 		return c.Next()
 	}
+}
+
+// permit checks that p may use a route that accepts route callers with
+// at least minRole.
+func permit(p tenants.Principal, route credentials, minRole tenants.Role) error {
+	if route == restrictedSession {
+		route = anySession
+	} else if p.Restriction != "" {
+		return &ferry.Error{Code: ferry.EFORBIDDEN, Message: restrictionMessage(p.Restriction)}
+	}
+	switch {
+	case route == staffOnly && !p.IsStaff():
+		return ferry.NotFound("route") // staff routes do not exist for tenants
+	case route == anySession && p.Kind == tenants.KindAPIKey:
+		return &ferry.Error{Code: ferry.EFORBIDDEN, Message: "this route needs a portal session, not an API key"}
+	case route == anySession && p.IsStaff():
+	case route != staffOnly && p.IsStaff():
+		return &ferry.Error{Code: ferry.EFORBIDDEN, Message: "support staff use the staff console routes"}
+	case route == sessionOnly && p.Kind == tenants.KindAPIKey:
+		return &ferry.Error{Code: ferry.EFORBIDDEN, Message: "this route needs a portal session, not an API key"}
+	case !p.IsStaff() && !p.Role.AtLeast(minRole):
+		return &ferry.Error{Code: ferry.EFORBIDDEN, Message: "your role does not allow this action"}
+	}
+	return nil
 }
 
 func restrictionMessage(r tenants.Restriction) string {
@@ -93,26 +103,58 @@ func restrictionMessage(r tenants.Restriction) string {
 	return "change your password before continuing (POST /api/v1/me/password)"
 }
 
-func (s *server) authenticate(c *fiber.Ctx) (tenants.Principal, error) {
+// credential is what a request authenticates with: the bearer token of
+// its Authorization header (an API key, or a consumer token on queue
+// routes) or else its session cookie. Streams keep it to re-run the same
+// lookup while they last.
+type credential struct {
+	bearer  string
+	session string
+}
+
+// credentialOf reads the request's credential. Errors: EUNAUTHORIZED
+// (none, or a malformed Authorization header).
+func (s *server) credentialOf(c *fiber.Ctx) (credential, error) {
 	if h := c.Get(fiber.HeaderAuthorization); h != "" {
 		key, ok := strings.CutPrefix(h, "Bearer ")
 		if !ok {
-			return tenants.Principal{}, ferry.Errorf(ferry.EUNAUTHORIZED, "Authorization must be \"Bearer <API key>\"")
+			return credential{}, ferry.Errorf(ferry.EUNAUTHORIZED, "Authorization must be \"Bearer <API key>\"")
 		}
-		return s.Tenants.AuthenticateAPIKey(c.UserContext(), strings.TrimSpace(key))
+		return credential{bearer: strings.TrimSpace(key)}, nil
 	}
 	tok := c.Cookies(s.cookie(sessionCookie))
 	if tok == "" {
-		return tenants.Principal{}, ferry.Errorf(ferry.EUNAUTHORIZED, "sign in, or send an API key as \"Authorization: Bearer <key>\"")
+		return credential{}, ferry.Errorf(ferry.EUNAUTHORIZED, "sign in, or send an API key as \"Authorization: Bearer <key>\"")
 	}
-	p, err := s.Sessions.Verify(tok)
+	return credential{session: tok}, nil
+}
+
+// principalOf looks up who cred belongs to, as of now: an API key that
+// is not revoked, or a session that is live (not ended, not expired) of
+// a user who is still a member, or of a staff account still enabled,
+// with the role they have now. Errors: EUNAUTHORIZED, wrapped database
+// errors.
+func (s *server) principalOf(ctx context.Context, cred credential) (tenants.Principal, error) {
+	if cred.session == "" {
+		return s.Tenants.AuthenticateAPIKey(ctx, cred.bearer)
+	}
+	p, err := s.Sessions.Verify(cred.session)
 	if err != nil {
 		return tenants.Principal{}, err
 	}
 	// A revoked session, a removed member or a disabled staff account
 	// loses access at once; a role change applies now.
-	if p, err = s.Tenants.Refresh(c.UserContext(), p); err != nil {
+	return s.Tenants.Refresh(ctx, p)
+}
+
+func (s *server) authenticate(c *fiber.Ctx) (tenants.Principal, error) {
+	cred, err := s.credentialOf(c)
+	if err != nil {
 		return tenants.Principal{}, err
+	}
+	p, err := s.principalOf(c.UserContext(), cred)
+	if err != nil || cred.session == "" {
+		return p, err
 	}
 	switch c.Method() {
 	case fiber.MethodGet, fiber.MethodHead, fiber.MethodOptions:

@@ -1,10 +1,7 @@
 package httpapi
 
 import (
-	"bufio"
-	"context"
 	"encoding/json"
-	"strconv"
 	"strings"
 
 	"github.com/gofiber/fiber/v2"
@@ -19,7 +16,7 @@ import (
 // stream a queue endpoint's messages with an API key of its tenant or a
 // consumer token of that queue; admins manage consumer tokens.
 func (s *server) queueRoutes(api fiber.Router) {
-	consume := s.queueAuth(tenants.RoleAdmin)
+	consume := s.queueAuth(queueConsumeRole)
 	api.Get("/queues/:endpoint_id", s.queueAuth(tenants.RoleViewer), s.queueStats)
 	api.Post("/queues/:endpoint_id/pull", consume, s.queuePull)
 	api.Post("/queues/:endpoint_id/ack", consume, s.queueAck)
@@ -32,6 +29,10 @@ func (s *server) queueRoutes(api fiber.Router) {
 	api.Get("/endpoints/:id/consumer-tokens", admin, s.listConsumerTokens)
 	api.Delete("/endpoints/:id/consumer-tokens/:token_id", admin, s.revokeConsumerToken)
 }
+
+// queueConsumeRole is the role that consumes a queue (pull, settle,
+// stream) with a session or an API key.
+const queueConsumeRole = tenants.RoleAdmin
 
 // queueAuth accepts a consumer token on its own queue's routes (another
 // queue is not found), and otherwise what every tenant route accepts.
@@ -179,87 +180,6 @@ func (s *server) queueStats(c *fiber.Ctx) error {
 		return err
 	}
 	return c.JSON(st)
-}
-
-// queueStream serves Server-Sent Events: each leased message is an
-// "event: message" whose data is the message as pull returns it; a
-// comment line keeps the connection alive while the queue is empty. The
-// stream ends when the client goes away or Ferry shuts down. A client
-// that hangs up gets nothing more leased; a message leased but not
-// written goes back to the queue at once (one written into the socket
-// just before the client vanished returns when its lease runs out).
-func (s *server) queueStream(c *fiber.Ctx) error {
-	id, err := queueID(c)
-	if err != nil {
-		return err
-	}
-	vis := 0
-	if v := c.Query("visibility_seconds"); v != "" {
-		if vis, err = strconv.Atoi(v); err != nil || vis == 0 {
-			return ferry.Invalid("visibility_seconds", "visibility_seconds must be between 1 and %d", queue.MaxVisibilitySeconds)
-		}
-	}
-	stream, err := s.Queues.OpenStream(c.UserContext(), principal(c).TenantID, id, vis)
-	if err != nil {
-		return err
-	}
-	c.Set(fiber.HeaderContentType, "text/event-stream")
-	c.Set(fiber.HeaderCacheControl, "no-cache")
-	c.Set("X-Accel-Buffering", "no")
-	// The fiber.Ctx is not valid once the handler returns: the writer
-	// runs on its own context, ended when the client hangs up or the
-	// queue service stops. The connection stays valid while the writer
-	// runs.
-	done := s.Queues.Done()
-	conn := c.Context().Conn()
-	c.Context().SetBodyStreamWriter(func(w *bufio.Writer) {
-		ctx, stop := watchClient(context.Background(), conn)
-		defer stop()
-		go func() {
-			select {
-			case <-done:
-				stop()
-			case <-ctx.Done():
-			}
-		}()
-		if _, err := w.WriteString(": stream open\n\n"); err != nil || w.Flush() != nil {
-			return
-		}
-		for ctx.Err() == nil {
-			msgs, err := stream.Next(ctx)
-			if err != nil {
-				_, _ = w.WriteString("event: error\ndata: {\"error\":{\"code\":\"internal\",\"message\":\"stream failed\"}}\n\n")
-				_ = w.Flush()
-				return
-			}
-			if !writeEvents(w, msgs) {
-				// Leased but not delivered: back to the queue at once.
-				stream.Unsent(context.Background())
-				return
-			}
-		}
-	})
-	return nil
-}
-
-// writeEvents writes msgs as SSE message events, or a keep-alive comment
-// when there are none, and flushes; false means the client is gone.
-func writeEvents(w *bufio.Writer, msgs []queue.Message) bool {
-	if len(msgs) == 0 {
-		if _, err := w.WriteString(": keep-alive\n\n"); err != nil {
-			return false
-		}
-	}
-	for _, m := range msgs {
-		b, err := json.Marshal(m)
-		if err != nil {
-			return false
-		}
-		if _, err := w.WriteString("event: message\ndata: " + string(b) + "\n\n"); err != nil {
-			return false
-		}
-	}
-	return w.Flush() == nil
 }
 
 // consumerTokenCreated answers POST /endpoints/{id}/consumer-tokens.

@@ -59,6 +59,12 @@ type Deps struct {
 	// IngestHost, when set, is the host (FERRY_INGEST_URL's) that alone
 	// serves ingest URLs, and serves nothing else (see ingestOrigin).
 	IngestHost string
+	// WriteTimeout bounds writing a response (default 30 s); a queue
+	// stream applies it to each of its writes instead (queuestream.go).
+	WriteTimeout time.Duration
+	// StreamAuthInterval is how often a queue stream re-checks the
+	// credential that opened it (default 30 s).
+	StreamAuthInterval time.Duration
 }
 
 type server struct {
@@ -90,7 +96,7 @@ func New(d Deps) *fiber.App {
 		// values handed to services valid.
 		Immutable:    true,
 		ReadTimeout:  30 * time.Second,
-		WriteTimeout: 30 * time.Second,
+		WriteTimeout: s.writeTimeout(),
 		IdleTimeout:  120 * time.Second,
 	}
 	if len(d.TrustedProxies) > 0 {

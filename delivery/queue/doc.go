@@ -39,7 +39,30 @@
 // WakeQueues in its own process once it has committed, and names the
 // process (Config.Instance) in its notifications so that this process's
 // listener skips them rather than wake a second waiter for the same
-// messages. A wake-up goes to one waiter of the queue (listener.go). Waiters re-check every
-// PollInterval only for what no notification announces: a nack's delay
-// ending, or notifications missed while the listener reconnected.
+// messages. A wake-up goes to one waiter of the queue (listener.go).
+//
+// A waiter runs a lease when it starts and when it is woken, never on a
+// timer of its own: idle waiters cost the database nothing. What no
+// notification announces, a nack's delay ending (or the retry schedule's),
+// and notifications missed while the listener reconnected, is found by
+// one shared re-check (recheck.go): every PollInterval, and at once after
+// the listener (re)connects, one read-only statement asks which of the
+// queues with waiters in this process have a message a lease would take
+// now, and one waiter of each such queue is woken. Its cost grows with
+// the queues that have waiters, not with the waiters: before, each of N
+// waiters ran the lease statement every second. A per-queue timer at the
+// earliest due time was the alternative; but a nack settled on another
+// replica tells this one nothing of its due time, so that design still
+// needs a periodic look at the database, and the shared re-check is that
+// look, once for all queues. After a reconnect the same re-check replaces
+// waking every waiter: it wakes one per queue with work, and a waiter
+// that fills its batch passes the wake-up on, so a backlog is drained
+// without a herd of empty leases hitting a database that just came back.
+//
+// Waiting is capped (slots.go): each process lets a tenant have at most
+// MaxWaitersPerTenant long-polls and streams at once over all its
+// queues, and at most MaxWaitersPerQueue on one queue; beyond that Pull
+// and OpenStream answer ERATELIMIT with a Retry-After, before any
+// statement runs. A long-poll holds its slot until it returns, a stream
+// until Close, whatever ends it.
 package queue

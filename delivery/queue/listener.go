@@ -37,18 +37,24 @@ type listener struct {
 	// skipped counts notifications skipped as this process's own.
 	skipped atomic.Int64
 
+	// listening receives each time the listener has (re)connected and
+	// LISTENs: notifications sent meanwhile were missed, so the Service
+	// re-checks the queues with waiters at once (recheck.go).
+	listening chan struct{}
+
 	mu      sync.Mutex
 	waiters map[uuid.UUID][]*waiter
 }
 
 // waiter is one long-poll waiting on a queue.
 type waiter struct {
-	ch     chan struct{} // holds one pending wake-up
-	parked bool          // blocked in its wait, not leasing
+	ch       chan struct{} // holds one pending wake-up
+	parked   bool          // blocked in its wait, not leasing
+	tenantID uuid.UUID     // the queue's tenant, for the re-check
 }
 
 func newListener(url, instance string, log *slog.Logger) *listener {
-	return &listener{url: url, instance: instance, log: log, waiters: map[uuid.UUID][]*waiter{}}
+	return &listener{url: url, instance: instance, log: log, listening: make(chan struct{}, 1), waiters: map[uuid.UUID][]*waiter{}}
 }
 
 // subscription is a long-poll's place in line for a queue's wake-ups.
@@ -58,10 +64,10 @@ type subscription struct {
 	w          *waiter
 }
 
-// subscribe puts a long-poll in line for endpointID's wake-ups; call
-// cancel when done waiting.
-func (l *listener) subscribe(endpointID uuid.UUID) *subscription {
-	w := &waiter{ch: make(chan struct{}, 1)}
+// subscribe puts a long-poll in line for the wake-ups of tenantID's
+// queue endpointID; call cancel when done waiting.
+func (l *listener) subscribe(tenantID, endpointID uuid.UUID) *subscription {
+	w := &waiter{ch: make(chan struct{}, 1), tenantID: tenantID}
 	l.mu.Lock()
 	l.waiters[endpointID] = append(l.waiters[endpointID], w)
 	l.mu.Unlock()
@@ -136,19 +142,20 @@ func (l *listener) count() int {
 	return n
 }
 
-// wakeAll signals every waiter (after a reconnect, when notifications
-// may have been missed).
-func (l *listener) wakeAll() {
+// queueRef names a queue with its tenant.
+type queueRef struct {
+	tenantID, endpointID uuid.UUID
+}
+
+// queues returns the queues that have waiters now.
+func (l *listener) queues() []queueRef {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	for _, ws := range l.waiters {
-		for _, w := range ws {
-			select {
-			case w.ch <- struct{}{}:
-			default:
-			}
-		}
+	out := make([]queueRef, 0, len(l.waiters))
+	for id, ws := range l.waiters {
+		out = append(out, queueRef{tenantID: ws[0].tenantID, endpointID: id})
 	}
+	return out
 }
 
 // run listens until ctx ends, reconnecting after a second on errors.
@@ -174,8 +181,12 @@ func (l *listener) listen(ctx context.Context) error {
 	if _, err := conn.Exec(ctx, "LISTEN "+pgx.Identifier{delivery.QueueChannel}.Sanitize()); err != nil {
 		return fmt.Errorf("listen: %w", err)
 	}
-	// Anything notified while disconnected was missed: re-check all.
-	l.wakeAll()
+	// Anything notified while disconnected was missed: have the queues
+	// with waiters re-checked.
+	select {
+	case l.listening <- struct{}{}:
+	default:
+	}
 	for {
 		n, err := conn.WaitForNotification(ctx)
 		if err != nil {

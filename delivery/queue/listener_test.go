@@ -38,7 +38,7 @@ func TestListenerSkipsItsOwnIngestNotifications(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			l := newListener("postgres://unused", "me", deliverytest.Logger())
-			sub := l.subscribe(q)
+			sub := l.subscribe(uuid.New(), q)
 			defer sub.cancel()
 			l.notified(tt.payload)
 			select {
@@ -62,25 +62,39 @@ func (nopRelay) Enqueue([]delivery.Job) {}
 var _ delivery.Enqueuer = nopRelay{}
 
 // replica is a queue Service with its own listener on b's database, as
-// another Ferry process would have, running until the test ends.
-func (b testBundle) replica(t *testing.T, instance string) *Service {
+// another Ferry process would have, running until the test ends; tune,
+// if given, changes its Config.
+func (b testBundle) replica(t *testing.T, instance string, tune ...func(*Config)) *Service {
+	t.Helper()
+	svc, _ := b.running(t, instance, tune...)
+	return svc
+}
+
+// running is replica, with stop, which ends the Service's Run (as a
+// shutdown does) and waits for it to return.
+func (b testBundle) running(t *testing.T, instance string, tune ...func(*Config)) (svc *Service, stop func()) {
 	t.Helper()
 	cipher, err := delivery.NewCipher(bytes.Repeat([]byte{7}, 32))
 	if err != nil {
 		t.Fatal(err)
 	}
 	attempts := attemptlog.New(b.db, attemptlog.Config{Now: b.clock.Now}, deliverytest.Logger())
-	svc, err := New(b.db, cipher, Config{DatabaseURL: b.db.Dialector.(*postgres.Dialector).DSN, Policy: dispatch.RetryPolicy{Scale: 1},
-		Attempts: attempts, Instance: instance, PollInterval: time.Hour, SweepInterval: time.Hour}, deliverytest.Logger(), b.clock.Now)
+	cfg := Config{DatabaseURL: b.db.Dialector.(*postgres.Dialector).DSN, Policy: dispatch.RetryPolicy{Scale: 1},
+		Attempts: attempts, Instance: instance, PollInterval: time.Hour, SweepInterval: time.Hour}
+	for _, f := range tune {
+		f(&cfg)
+	}
+	svc, err = New(b.db, cipher, cfg, deliverytest.Logger(), b.clock.Now)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { defer close(done); _ = svc.Run(ctx) }()
-	t.Cleanup(func() { cancel(); <-done })
+	stop = func() { cancel(); <-done }
+	t.Cleanup(stop)
 	// Listening once a notification reaches a waiter of a queue of its own.
-	probe := svc.listener.subscribe(uuid.New())
+	probe := svc.listener.subscribe(uuid.New(), uuid.New())
 	defer probe.cancel()
 	for deadline := time.Now().Add(10 * time.Second); ; {
 		if err := b.db.Exec(`SELECT pg_notify(?, ?)`, delivery.QueueChannel, probe.endpointID.String()).Error; err != nil {
@@ -88,7 +102,7 @@ func (b testBundle) replica(t *testing.T, instance string) *Service {
 		}
 		select {
 		case <-probe.wake():
-			return svc
+			return svc, stop
 		case <-time.After(50 * time.Millisecond):
 		}
 		if time.Now().After(deadline) {

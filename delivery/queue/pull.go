@@ -77,11 +77,21 @@ type Message struct {
 
 // Pull leases up to in.Max due messages of the tenant's queue endpoint,
 // oldest first, waiting up to in.WaitSeconds for one when there are none.
-// Errors: EINVALID, ENOTFOUND, wrapped database errors.
+// A pull that may wait holds one of the tenant's and the queue's waiting
+// slots until it returns. Errors: EINVALID, ENOTFOUND, ERATELIMIT (no
+// slot free), wrapped database errors.
 func (s *Service) Pull(ctx context.Context, tenantID, endpointID uuid.UUID, in PullInput) ([]Message, error) {
 	p, err := in.validate()
 	if err != nil {
 		return nil, err
+	}
+	if p.wait > 0 {
+		// Before the endpoint is read: a refusal costs no statement.
+		release, err := s.slots.acquire(tenantID, endpointID)
+		if err != nil {
+			return nil, err
+		}
+		defer release()
 	}
 	ep, err := s.queueEndpoint(ctx, tenantID, endpointID)
 	if err != nil {
@@ -104,7 +114,7 @@ func (s *Service) pullRows(ctx context.Context, tenantID uuid.UUID, ep endpointI
 	var sub *subscription
 	var wake <-chan struct{}
 	if p.wait > 0 {
-		sub = s.listener.subscribe(ep.ID)
+		sub = s.listener.subscribe(tenantID, ep.ID)
 		defer sub.cancel()
 		wake = sub.wake()
 	}
@@ -135,7 +145,10 @@ func (s *Service) pullRows(ctx context.Context, tenantID uuid.UUID, ep endpointI
 		if left <= 0 {
 			return []Message{}, nil, nil
 		}
-		t := time.NewTimer(min(left, s.cfg.PollInterval))
+		// No timer of its own re-checks the queue: a notification, or the
+		// Service's shared re-check (recheck.go), wakes it when there is
+		// something to lease.
+		t := time.NewTimer(left)
 		sub.park(true)
 		select {
 		case <-wake:

@@ -40,9 +40,16 @@ type Config struct {
 	Policy dispatch.RetryPolicy
 	// UserAgent goes into the webhook headers of pulled messages.
 	UserAgent string
-	// PollInterval is how often a long-poll re-checks without a
-	// notification (default 1 s).
+	// PollInterval is how often the process re-checks the queues that
+	// have waiters for messages no notification announced (default 1 s;
+	// see recheck.go).
 	PollInterval time.Duration
+	// MaxWaitersPerTenant and MaxWaitersPerQueue cap the long-polls and
+	// streams waiting at once in this process, over all of a tenant's
+	// queues and on one queue (defaults DefaultMaxWaitersPerTenant and
+	// DefaultMaxWaitersPerQueue).
+	MaxWaitersPerTenant int
+	MaxWaitersPerQueue  int
 	// SweepInterval is how often the sweeper runs (default 1 s).
 	SweepInterval time.Duration
 	// Attempts logs ended leases (required).
@@ -70,6 +77,8 @@ type Service struct {
 	log      *slog.Logger
 	now      func() time.Time
 	listener *listener
+	// slots caps the waiting long-polls and streams (slots.go).
+	slots *waitSlots
 	// targets caches endpoints' decrypted signing state (target.go);
 	// targetLoads counts its misses.
 	targets     *targetCache
@@ -77,6 +86,8 @@ type Service struct {
 	// leases counts lease statements run, empty ones included: what a
 	// spurious wake-up costs.
 	leases atomic.Int64
+	// rechecks counts re-check statements run (recheck.go).
+	rechecks atomic.Int64
 	// done is closed when Run returns, so long-polls and streams end
 	// before the HTTP server shuts down.
 	done chan struct{}
@@ -92,6 +103,11 @@ func New(db *gorm.DB, cipher *delivery.Cipher, cfg Config, log *slog.Logger, now
 	}
 	cfg.PollInterval = cmp.Or(cfg.PollInterval, time.Second)
 	cfg.SweepInterval = cmp.Or(cfg.SweepInterval, time.Second)
+	if cfg.PollInterval < 0 || cfg.SweepInterval < 0 || cfg.MaxWaitersPerTenant < 0 || cfg.MaxWaitersPerQueue < 0 {
+		return nil, errors.New("queue.New: intervals and waiter caps must not be negative")
+	}
+	cfg.MaxWaitersPerTenant = cmp.Or(cfg.MaxWaitersPerTenant, DefaultMaxWaitersPerTenant)
+	cfg.MaxWaitersPerQueue = cmp.Or(cfg.MaxWaitersPerQueue, DefaultMaxWaitersPerQueue)
 	cfg.UserAgent = cmp.Or(cfg.UserAgent, "Ferry")
 	cfg.Instance = cmp.Or(cfg.Instance, uuid.NewString())
 	if strings.Contains(cfg.Instance, delivery.QueueSenderSep) {
@@ -104,7 +120,7 @@ func New(db *gorm.DB, cipher *delivery.Cipher, cfg Config, log *slog.Logger, now
 		now = time.Now
 	}
 	return &Service{db: db, cipher: cipher, cfg: cfg, log: log, now: now,
-		listener: newListener(cfg.DatabaseURL, cfg.Instance, log), targets: newTargetCache(), done: make(chan struct{})}, nil
+		listener: newListener(cfg.DatabaseURL, cfg.Instance, log), slots: newWaitSlots(cfg.MaxWaitersPerTenant, cfg.MaxWaitersPerQueue), targets: newTargetCache(), done: make(chan struct{})}, nil
 }
 
 // WakeQueues wakes a long-poll of each queue endpoint, for an ingest in
@@ -121,21 +137,32 @@ func (s *Service) WakeQueues(endpointIDs []uuid.UUID) {
 // call WakeQueues (delivery.QueueWaker).
 func (s *Service) Instance() string { return s.cfg.Instance }
 
-// Run listens for notifications and sweeps expired leases until ctx ends.
+// Run listens for notifications, re-checks the queues with waiters and
+// sweeps expired leases until ctx ends.
 func (s *Service) Run(ctx context.Context) error {
 	defer close(s.done)
 	errc := make(chan error, 1)
 	go func() { errc <- s.listener.run(ctx) }()
-	t := time.NewTicker(s.cfg.SweepInterval)
-	defer t.Stop()
+	sweep := time.NewTicker(s.cfg.SweepInterval)
+	defer sweep.Stop()
+	poll := time.NewTicker(s.cfg.PollInterval)
+	defer poll.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			<-errc
 			return nil
-		case <-t.C:
+		case <-sweep.C:
 			if err := s.Sweep(ctx); err != nil && ctx.Err() == nil {
 				s.log.WarnContext(ctx, "queue sweep failed", "err", err)
+			}
+		case <-poll.C:
+			if err := s.recheck(ctx); err != nil && ctx.Err() == nil {
+				s.log.WarnContext(ctx, "queue re-check failed", "err", err)
+			}
+		case <-s.listener.listening:
+			if err := s.recheck(ctx); err != nil && ctx.Err() == nil {
+				s.log.WarnContext(ctx, "queue re-check after the listener connected failed", "err", err)
 			}
 		}
 	}
@@ -144,6 +171,13 @@ func (s *Service) Run(ctx context.Context) error {
 // Waiting returns how many long-polls and streams of this process are
 // waiting for messages now (a gauge for /metrics).
 func (s *Service) Waiting() int { return s.listener.count() }
+
+// Holding returns how many waiting slots (long-polls and streams in this
+// process) the tenant holds over all its queues, and how many of them
+// are on its queue endpointID.
+func (s *Service) Holding(tenantID, endpointID uuid.UUID) (tenant, queue int) {
+	return s.slots.held(tenantID, endpointID)
+}
 
 // Done is closed once the Service stops; streams end then.
 func (s *Service) Done() <-chan struct{} { return s.done }

@@ -13,17 +13,20 @@ const streamWait = 15 * time.Second
 
 // Stream leases a queue's messages one at a time for a long-lived
 // consumer (Server-Sent Events), like a pull of one that always waits.
+// It holds a waiting slot of its tenant and queue until Close.
 type Stream struct {
 	s        *Service
 	tenantID uuid.UUID
 	ep       endpointInfo
 	p        pullParams
+	release  func()
 	// last is what the latest Next leased.
 	last []leasedRow
 }
 
 // OpenStream checks the queue and the lease length (visibilitySeconds 0
-// means the default) and returns a Stream. Errors: EINVALID, ENOTFOUND.
+// means the default), takes a waiting slot and returns a Stream; Close
+// it when done. Errors: EINVALID, ENOTFOUND, ERATELIMIT (no slot free).
 func (s *Service) OpenStream(ctx context.Context, tenantID, endpointID uuid.UUID, visibilitySeconds int) (*Stream, error) {
 	in := PullInput{}
 	if visibilitySeconds != 0 {
@@ -33,12 +36,17 @@ func (s *Service) OpenStream(ctx context.Context, tenantID, endpointID uuid.UUID
 	if err != nil {
 		return nil, err
 	}
-	ep, err := s.queueEndpoint(ctx, tenantID, endpointID)
+	release, err := s.slots.acquire(tenantID, endpointID)
 	if err != nil {
 		return nil, err
 	}
+	ep, err := s.queueEndpoint(ctx, tenantID, endpointID)
+	if err != nil {
+		release()
+		return nil, err
+	}
 	p.wait = streamWait
-	return &Stream{s: s, tenantID: tenantID, ep: ep, p: p}, nil
+	return &Stream{s: s, tenantID: tenantID, ep: ep, p: p, release: release}, nil
 }
 
 // Next leases the next message, waiting up to 15 s; it returns none when
@@ -56,3 +64,7 @@ func (st *Stream) Unsent(ctx context.Context) {
 	st.s.release(ctx, st.tenantID, st.ep.ID, st.last)
 	st.last = nil
 }
+
+// Close gives the stream's waiting slot back; it may be called more
+// than once.
+func (st *Stream) Close() { st.release() }
