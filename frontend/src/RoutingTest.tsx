@@ -16,8 +16,15 @@ const postTest: RunTest = (endpointId, body) => api.post<RoutingTestResult>(`/en
 
 /** verdict is the panel's one-line answer. */
 export function verdict(r: RoutingTestResult): { text: string; tone: 'ok' | 'warn' | 'error' } {
+  // Errors first: a filter that cannot be evaluated, or a transformation
+  // that throws, is a bug to fix, not an event that merely does not match.
+  if (r.filter_error) return { text: 'Filter error: the filter could not be evaluated on this event, so the endpoint would not get it. Fix the filter (test for optional fields with has() or in).', tone: 'error' }
+  if (r.error) {
+    return r.matched
+      ? { text: 'Transformation failed: the delivery would be dropped (transformation_error), nothing sent.', tone: 'error' }
+      : { text: 'Transformation failed on this sample (and the event does not match this endpoint).', tone: 'error' }
+  }
   if (!r.matched) return { text: 'Not matched: this endpoint would not get the event.', tone: 'warn' }
-  if (r.error) return { text: 'Transformation failed: the delivery would be dropped (transformation_error), nothing sent.', tone: 'error' }
   if (r.cancelled) return { text: 'Cancelled by the transformation: the delivery would be dropped, nothing sent.', tone: 'warn' }
   return { text: 'Matched: this endpoint would get the event.', tone: 'ok' }
 }

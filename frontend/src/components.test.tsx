@@ -207,7 +207,7 @@ describe('RoutingTest', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Test with this filter' }))
     await waitFor(() => expect(runTest).toHaveBeenCalledWith('e1', { event: { type: 'order.created', data: { total: 5 } }, filter: 'event.data.amount > 1000' }))
     const status = await screen.findByRole('status')
-    expect(status.textContent).toContain('Not matched')
+    expect(status.textContent).toContain('Filter error')
     expect(status.textContent).toContain('no such key: amount')
   })
 
