@@ -493,17 +493,19 @@ func confirmedSignup(t *testing.T, f *ferry, email, org string) *http.Response {
 func TestSignupRevealsNoAccounts(t *testing.T) {
 	t.Parallel()
 	f := startFerry(t, testConfig(t))
-	signUp(t, f, "ann@enum.example")
+	// The catcher keeps mail across runs: this run's account holder is new.
+	ann := testenv.Name("ann") + "@enum.example"
+	signUp(t, f, ann)
 	anon := newClient(t, f.URL+"/api/v1")
-	taken := anon.raw("POST", "/auth/signup", mustJSON(t, map[string]string{"email": "ann@enum.example", "password": "an attacker's pick", "organization": "X"}), nil)
+	taken := anon.raw("POST", "/auth/signup", mustJSON(t, map[string]string{"email": ann, "password": "an attacker's pick", "organization": "X"}), nil)
 	fresh := anon.raw("POST", "/auth/signup", mustJSON(t, map[string]string{"email": "nobody@enum.example", "password": "an attacker's pick", "organization": "X"}), nil)
-	norm := func(b []byte) string { return strings.ReplaceAll(string(b), "nobody@", "ann@") }
+	norm := func(b []byte) string { return strings.ReplaceAll(string(b), "nobody@", strings.Split(ann, "@")[0]+"@") }
 	if taken.Status != 202 || taken.Status != fresh.Status || norm(taken.Body) != norm(fresh.Body) {
 		t.Errorf("sign-up answers differ: taken %d %s, fresh %d %s", taken.Status, taken.Body, fresh.Status, fresh.Body)
 	}
 	var notice *caughtMail
 	testenv.Eventually(t, 15*time.Second, func() bool {
-		for _, m := range mailsTo(t, "ann@enum.example") {
+		for _, m := range mailsTo(t, ann) {
 			if strings.Contains(m.Subject, "already have a Ferry account") {
 				notice = &m
 				return true
@@ -514,7 +516,7 @@ func TestSignupRevealsNoAccounts(t *testing.T) {
 	if !strings.Contains(notice.Text, f.URL+"/login") || !strings.Contains(notice.Text, f.URL+"/forgot-password") {
 		t.Errorf("the account holder's notice:\n%s", notice.Text)
 	}
-	if r := anon.raw("POST", "/auth/login", mustJSON(t, map[string]string{"email": "ann@enum.example", "password": "an attacker's pick"}), nil); r.Status != 401 {
+	if r := anon.raw("POST", "/auth/login", mustJSON(t, map[string]string{"email": ann, "password": "an attacker's pick"}), nil); r.Status != 401 {
 		t.Errorf("the second sign-up's password: %d", r.Status)
 	}
 }
@@ -526,8 +528,10 @@ func TestSignupRevealsNoAccounts(t *testing.T) {
 func TestInviteRevealsNoAccounts(t *testing.T) {
 	t.Parallel()
 	f := startFerry(t, testConfig(t))
+	// The catcher keeps mail across runs: this run's holder is new.
+	bob := testenv.Name("bob") + "@elsewhere-enum.example"
 	owner, _ := signUp(t, f, "ann@invite-enum.example")
-	signUp(t, f, "bob@elsewhere-enum.example")
+	signUp(t, f, bob)
 
 	type member struct {
 		ID      string `json:"id"`
@@ -541,9 +545,9 @@ func TestInviteRevealsNoAccounts(t *testing.T) {
 		jsonUnmarshal(r.Body, &m)
 		return r, m
 	}
-	taken, bob := invite("bob@elsewhere-enum.example")
+	taken, invited := invite(bob)
 	fresh, cy := invite("cy@invite-enum.example")
-	if taken.Status != 201 || fresh.Status != 201 || !bob.Invited || !cy.Invited || bob.Role != cy.Role {
+	if taken.Status != 201 || fresh.Status != 201 || !invited.Invited || !cy.Invited || invited.Role != cy.Role {
 		t.Fatalf("invites answer differently: %d %s / %d %s", taken.Status, taken.Body, fresh.Status, fresh.Body)
 	}
 	var list struct {
@@ -553,28 +557,28 @@ func TestInviteRevealsNoAccounts(t *testing.T) {
 	if len(list.Data) != 3 || !list.Data[1].Invited || !list.Data[2].Invited {
 		t.Fatalf("members: %+v", list.Data)
 	}
-	owner.must(202, "POST", "/members/"+bob.ID+"/invite", nil, nil)
+	owner.must(202, "POST", "/members/"+invited.ID+"/invite", nil, nil)
 	var changed member
-	owner.must(200, "PATCH", "/members/"+bob.ID, map[string]string{"role": "admin"}, &changed)
+	owner.must(200, "PATCH", "/members/"+invited.ID, map[string]string{"role": "admin"}, &changed)
 	if changed.Role != "admin" || !changed.Invited {
 		t.Errorf("role change of the invite: %+v", changed)
 	}
-	if r, _ := invite("bob@elsewhere-enum.example"); r.Status != 409 {
+	if r, _ := invite(bob); r.Status != 409 {
 		t.Errorf("inviting the same address twice: %d %s", r.Status, r.Body)
 	}
 	testenv.Eventually(t, 15*time.Second, func() bool {
 		n := 0
-		for _, m := range mailsTo(t, "bob@elsewhere-enum.example") {
+		for _, m := range mailsTo(t, bob) {
 			if strings.Contains(m.Subject, "invited you to") && strings.Contains(m.Text, "cannot join") {
 				n++
 			}
 		}
 		return n == 2 // the invite and its resend
 	}, "the account holder was not told of the invite and its resend")
-	owner.must(204, "DELETE", "/members/"+bob.ID, nil, nil)
+	owner.must(204, "DELETE", "/members/"+invited.ID, nil, nil)
 	owner.must(200, "GET", "/members", nil, &list)
 	if len(list.Data) != 2 {
 		t.Errorf("after removing the invite: %+v", list.Data)
 	}
-	login(t, f, "bob@elsewhere-enum.example", "correct horse battery")
+	login(t, f, bob, "correct horse battery")
 }
