@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -108,11 +109,23 @@ func (s *Service) Ingest(ctx context.Context, tenantID uuid.UUID, in EventInput)
 		// (group commit, ingestbatch.go).
 		return s.ingestBatched(ctx, tenantID, in, ev)
 	}
-	return s.ingestOne(ctx, tenantID, in, ev)
+	return s.ingestOne(ctx, &ingestRequest{tenantID: tenantID, in: in, ev: ev}, true)
 }
 
-// ingestOne accepts one validated event in its own transaction.
-func (s *Service) ingestOne(ctx context.Context, tenantID uuid.UUID, in EventInput, ev Event) (_ Event, created bool, err error) {
+// errTransformFirst ends an ingest transaction that routed its event to
+// endpoints whose transformations are still to run: they run outside any
+// transaction, and the event is committed afterwards with their results.
+var errTransformFirst = errors.New("transformations to run first")
+
+// ingestOne accepts r's validated event in its own transaction. Routing
+// reads in the transaction, before any lock; if the event goes to
+// endpoints with transformations not yet run, the transaction ends
+// (nothing written) and, when inline, they run (in the sandbox, with
+// only this request waiting) and the transaction is made again with the
+// results; when not inline (a committer, which others wait on), it
+// returns errTransformFirst for the caller to run them elsewhere.
+func (s *Service) ingestOne(ctx context.Context, r *ingestRequest, inline bool) (_ Event, created bool, err error) {
+	tenantID, in, ev := r.tenantID, r.in, r.ev
 	now := ev.CreatedAt
 	var key *string
 	if in.IdempotencyKey != "" {
@@ -121,46 +134,56 @@ func (s *Service) ingestOne(ctx context.Context, tenantID uuid.UUID, in EventInp
 	}
 	var jobs []Job
 	var queues []uuid.UUID
-	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		if key != nil {
-			prior, found, err := claimIdempotencyKey(tx, tenantID, *key, now)
-			if err != nil {
+	for {
+		err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+			if key != nil {
+				prior, found, err := claimIdempotencyKey(tx, tenantID, *key, now)
+				if err != nil {
+					return err
+				}
+				if found {
+					ev, created = prior, false
+					return nil
+				}
+			}
+			if err := s.route(tx, []*ingestRequest{r}); err != nil {
 				return err
 			}
-			if found {
-				ev, created = prior, false
-				return nil
+			if r.pendingTransforms() {
+				return errTransformFirst
 			}
-		}
-		// Routing (and transformations) before any lock: see route.
-		matches, err := s.route(ctx, tx, []uuid.UUID{tenantID}, []Event{ev})
-		if err != nil {
+			if s.limits != nil {
+				if err := s.limits.Meter(dbtx.Wrap(tx)).ConsumeEvents(ctx, tenantID, 1); err != nil {
+					return err
+				}
+			}
+			res := tx.Exec(`INSERT INTO events (id, tenant_id, type, data, idempotency_key, created_at)
+				VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`, ev.ID, tenantID, ev.Type, string(ev.Data), key, now)
+			if res.Error != nil {
+				return fmt.Errorf("insert event: %w", res.Error)
+			}
+			if res.RowsAffected == 0 {
+				if key == nil {
+					// This very event committed already: a group-commit batch
+					// whose commit reported an error after succeeding.
+					created = true
+					return nil
+				}
+				// A concurrent request with the same key committed first.
+				return errIdempotencyRace
+			}
+			created = true
+			var err error
+			jobs, queues, err = s.fanOut(tx, tenantID, ev, r.matches)
 			return err
+		})
+		if !errors.Is(err, errTransformFirst) || !inline {
+			break
 		}
-		if s.limits != nil {
-			if err := s.limits.Meter(dbtx.Wrap(tx)).ConsumeEvents(ctx, tenantID, 1); err != nil {
-				return err
-			}
+		if err := s.transformMatches(ctx, tenantID, r.ev, r.matches); err != nil {
+			return Event{}, false, err
 		}
-		res := tx.Exec(`INSERT INTO events (id, tenant_id, type, data, idempotency_key, created_at)
-			VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`, ev.ID, tenantID, ev.Type, string(ev.Data), key, now)
-		if res.Error != nil {
-			return fmt.Errorf("insert event: %w", res.Error)
-		}
-		if res.RowsAffected == 0 {
-			if key == nil {
-				// This very event committed already: a group-commit batch
-				// whose commit reported an error after succeeding.
-				created = true
-				return nil
-			}
-			// A concurrent request with the same key committed first.
-			return errIdempotencyRace
-		}
-		created = true
-		jobs, queues, err = s.fanOut(tx, tenantID, ev, matches)
-		return err
-	})
+	}
 	if err == errIdempotencyRace {
 		return s.Ingest(ctx, tenantID, in)
 	}

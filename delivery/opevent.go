@@ -200,7 +200,10 @@ func fanOutOperational(ctx context.Context, tx PgxTx, router *Router, op Operati
 			if err := json.Unmarshal(t.Headers, &headers); err != nil {
 				return nil, fmt.Errorf("endpoint %s headers: %w", t.ID, err)
 			}
-			res := router.transform(ctx, t.Transformation, ev, headers)
+			res, err := router.transform(ctx, op.TenantID, t.Transformation, false, ev, headers)
+			if err != nil {
+				return nil, err
+			}
 			tr = &res
 		}
 		transformed = append(transformed, tr)

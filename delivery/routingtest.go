@@ -121,7 +121,10 @@ func (s *Service) TestRouting(ctx context.Context, tenantID, endpointID uuid.UUI
 		if ep.Kind == KindQueue {
 			return RoutingTestResult{}, ferry.Invalid("transformation", "transformations apply to http endpoints")
 		}
-		t := s.router.transform(ctx, transformation, ev, ep.Headers)
+		t, err := s.router.transform(ctx, tenantID, transformation, in.Transformation != nil, ev, ep.Headers)
+		if err != nil {
+			return RoutingTestResult{}, err
+		}
 		switch {
 		case t.Err != "":
 			res.Payload, res.Headers, res.Error = nil, map[string]string{}, t.Err

@@ -3,7 +3,9 @@ package delivery
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/google/uuid"
@@ -48,8 +50,11 @@ func (s *Service) IngestInTx(ctx context.Context, tx dbtx.Tx, tenantID uuid.UUID
 	db := tx.DB(ctx)
 	// Routing (and transformations) first, before billing's counters are
 	// locked, as in Ingest.
-	matches, err := s.route(ctx, db, []uuid.UUID{tenantID}, []Event{ev})
-	if err != nil {
+	r := &ingestRequest{tenantID: tenantID, in: ein, ev: ev}
+	if err := s.route(db, []*ingestRequest{r}); err != nil {
+		return Event{}, nil, err
+	}
+	if err := s.transformMatches(ctx, tenantID, ev, r.matches); err != nil {
 		return Event{}, nil, err
 	}
 	if s.limits != nil {
@@ -69,7 +74,7 @@ func (s *Service) IngestInTx(ctx context.Context, tx dbtx.Tx, tenantID uuid.UUID
 		ev.ID, tenantID, in.ContentType, body).Error; err != nil {
 		return Event{}, nil, fmt.Errorf("insert raw body: %w", err)
 	}
-	jobs, queues, err := s.fanOut(db, tenantID, ev, matches)
+	jobs, queues, err := s.fanOut(db, tenantID, ev, r.matches)
 	if err != nil {
 		return Event{}, nil, err
 	}
@@ -86,6 +91,20 @@ func (s *Service) IngestInTx(ctx context.Context, tx dbtx.Tx, tenantID uuid.UUID
 type SourceEventItem struct {
 	TenantID uuid.UUID
 	Input    SourceEventInput
+}
+
+// transformAll runs the pending transformations of every request of
+// batch, concurrently (the sandbox bounds each tenant's share).
+func (s *Service) transformAll(ctx context.Context, batch []*ingestRequest) error {
+	errs := make([]error, len(batch))
+	var wg sync.WaitGroup
+	for i, r := range batch {
+		if r.pendingTransforms() {
+			wg.Go(func() { errs[i] = s.transformMatches(ctx, r.tenantID, r.ev, r.matches) })
+		}
+	}
+	wg.Wait()
+	return errors.Join(errs...)
 }
 
 // IngestBatchInTx is IngestInTx for many events in one statement per
@@ -113,15 +132,13 @@ func (s *Service) IngestBatchInTx(ctx context.Context, tx dbtx.Tx, items []Sourc
 		}
 	}
 	db := tx.DB(ctx)
-	evs := make([]Event, len(batch))
-	for i, r := range batch {
-		evs[i] = r.ev
-	}
-	matches, err := s.route(ctx, db, tenants, evs)
-	if err != nil {
+	if err := s.route(db, batch); err != nil {
 		return nil, nil, err
 	}
-	jobs, queues, err := s.insertBatch(ctx, db, batch, matches)
+	if err := s.transformAll(ctx, batch); err != nil {
+		return nil, nil, err
+	}
+	jobs, queues, err := s.insertBatch(ctx, db, batch)
 	if err != nil {
 		return nil, nil, err
 	}

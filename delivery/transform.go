@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"runtime"
 	"sync"
 	"time"
 
@@ -46,16 +45,24 @@ func transformWebhook(ev Event, headers map[string]string) routing.Webhook {
 		Headers: headers}
 }
 
-// transform runs src on ev for an endpoint with custom headers headers.
-func (r *Router) transform(ctx context.Context, src string, ev Event, headers map[string]string) Transformed {
-	res, err := r.transforms.Run(ctx, src, transformWebhook(ev, headers))
+// transform runs src, tenantID's transformation, on ev for an endpoint
+// with custom headers headers; unsaved is code being tried, not cached.
+// What the transformation made of it, failures included, is the
+// Transformed; the error is the sandbox's (sandbox.ErrUnavailable), not
+// a result to store.
+func (r *Router) transform(ctx context.Context, tenantID uuid.UUID, src string, unsaved bool, ev Event, headers map[string]string) (Transformed, error) {
+	res, err := r.transforms.Run(ctx, routing.Source{Tenant: tenantID.String(), Code: src, Unsaved: unsaved},
+		transformWebhook(ev, headers))
+	var te *routing.TransformError
 	switch {
+	case errors.As(err, &te):
+		return Transformed{Err: te.Error()}, nil
 	case err != nil:
-		return Transformed{Err: err.Error()}
+		return Transformed{}, fmt.Errorf("run transformation: %w", err)
 	case res.Cancelled:
-		return Transformed{Cancelled: true}
+		return Transformed{Cancelled: true}, nil
 	}
-	return Transformed{Body: res.Payload, Headers: headerOverrides(headers, res.Headers)}
+	return Transformed{Body: res.Payload, Headers: headerOverrides(headers, res.Headers)}, nil
 }
 
 // headerOverrides is what changed from before to after: set or changed
@@ -95,26 +102,34 @@ func ApplyHeaderOverrides(headers map[string]string, overrides map[string]*strin
 	return out
 }
 
-// transformMatches runs the transformation of every match that has one,
-// concurrently (at most GOMAXPROCS at a time: runs are CPU-bound), and
-// stores each result in its match. ev(i) is the i-th event (from 1).
-func (s *Service) transformMatches(ctx context.Context, matches []batchMatch, ev func(i int) Event) {
-	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+// needsTransform reports whether m's transformation is still to run.
+func (m *batchMatch) needsTransform() bool {
+	return m.Transformation != "" && m.Kind != KindQueue && m.Transformed == nil
+}
+
+// transformMatches runs the transformation of every match of tenantID's
+// event ev that still needs one, concurrently (the sandbox bounds how
+// many of the tenant's runs go at once), and stores each result in its
+// match. Errors: the sandbox's (sandbox.ErrUnavailable).
+func (s *Service) transformMatches(ctx context.Context, tenantID uuid.UUID, ev Event, matches []batchMatch) error {
+	errs := make([]error, len(matches))
 	var wg sync.WaitGroup
 	for k := range matches {
 		m := &matches[k]
-		if m.Transformation == "" || m.Kind == KindQueue {
+		if !m.needsTransform() {
 			continue
 		}
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer func() { <-sem; wg.Done() }()
-			t := s.router.transform(ctx, m.Transformation, ev(m.I), m.Headers.V)
+		wg.Go(func() {
+			t, err := s.router.transform(ctx, tenantID, m.Transformation, false, ev, m.Headers.V)
+			if err != nil {
+				errs[k] = err
+				return
+			}
 			m.Transformed = &t
-		}()
+		})
 	}
 	wg.Wait()
+	return errors.Join(errs...)
 }
 
 // deliveryTransformRow is a row of delivery_transforms.
@@ -196,6 +211,9 @@ func (s *Service) transformNewDelivery(ctx context.Context, tx *gorm.DB, tenantI
 	if len(eps) == 0 || eps[0].Transformation == "" || eps[0].Kind == KindQueue {
 		return nil
 	}
-	t := s.router.transform(ctx, eps[0].Transformation, ev, eps[0].Headers.V)
+	t, err := s.router.transform(ctx, tenantID, eps[0].Transformation, false, ev, eps[0].Headers.V)
+	if err != nil {
+		return err
+	}
 	return insertTransforms(tx, []deliveryTransformRow{newTransformRow(deliveryID, tenantID, &t, s.now().UTC())})
 }
