@@ -352,15 +352,16 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 	}
 	a.http = httpapi.New(httpapi.Deps{
 		Tenants: a.Tenants, Sessions: sessions, Delivery: a.Delivery, Billing: a.Billing, Metrics: metrics, Queues: a.Queues,
-		Inbound:        a.Inbound,
-		Ready:          a.ready,
-		MetricsHandler: mainMetrics,
-		Portal:         frontend.Dist(),
-		Log:            log,
-		SecureCookies:  !cfg.Dev,
-		HSTS:           !cfg.Dev,
-		APIRateLimit:   cfg.APIRateLimitPerSecond,
-		TrustedProxies: cfg.TrustedProxies,
+		Inbound:              a.Inbound,
+		Ready:                a.ready,
+		MetricsHandler:       mainMetrics,
+		Portal:               frontend.Dist(),
+		Log:                  log,
+		SecureCookies:        !cfg.Dev,
+		HSTS:                 !cfg.Dev,
+		APIRateLimit:         cfg.APIRateLimitPerSecond,
+		TestRoutingRateLimit: cfg.TestRoutingPerSecond,
+		TrustedProxies:       cfg.TrustedProxies,
 	})
 	return a, nil
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
 	"sync"
 	"time"
@@ -192,13 +193,31 @@ func DecodeTransformed(present, cancelled bool, errMsg *string, body []byte, hea
 	return t, true, nil
 }
 
-// transformNewDelivery runs the endpoint's transformation, if it has one,
-// for a delivery made outside fan-out (a replay of an event to an
-// endpoint that never had it) and stores the result in tx, so that
-// delivery too is sent as its transformation made it, every time. It runs
-// inside the replay's transaction: replays are single requests, not the
-// shared ingest path.
-func (s *Service) transformNewDelivery(ctx context.Context, tx *gorm.DB, tenantID, deliveryID, endpointID uuid.UUID, ev Event) error {
+// newDeliveryTransform is the transformation of an endpoint that is to
+// get a new delivery outside fan-out (a replay of an event to an
+// endpoint that never had it), run outside the transaction that makes
+// the delivery.
+type newDeliveryTransform struct {
+	src     string
+	headers map[string]string
+	result  Transformed
+}
+
+// needTransform ends a transaction that was to make a new delivery for an
+// endpoint whose transformation has not run yet (or ran on code edited
+// since): it runs outside, and the transaction is made again.
+type needTransform struct{ newDeliveryTransform }
+
+func (*needTransform) Error() string { return "transformation to run first" }
+
+// transformNewDelivery stores, in tx, the result of the endpoint's
+// transformation, if it has one, for a delivery made outside fan-out, so
+// that delivery too is sent as its transformation made it, every time.
+// done is the result of a run outside the transaction, if any; without
+// one for the endpoint's current code it returns a *needTransform for
+// the caller to run it (runTransform) and try again: no transaction
+// waits on a transformation.
+func (s *Service) transformNewDelivery(tx *gorm.DB, tenantID, deliveryID, endpointID uuid.UUID, done *newDeliveryTransform) error {
 	var eps []struct {
 		Kind           Kind
 		Transformation string
@@ -211,9 +230,19 @@ func (s *Service) transformNewDelivery(ctx context.Context, tx *gorm.DB, tenantI
 	if len(eps) == 0 || eps[0].Transformation == "" || eps[0].Kind == KindQueue {
 		return nil
 	}
-	t, err := s.router.transform(ctx, tenantID, eps[0].Transformation, false, ev, eps[0].Headers.V)
-	if err != nil {
-		return err
+	if done == nil || done.src != eps[0].Transformation || !maps.Equal(done.headers, eps[0].Headers.V) {
+		return &needTransform{newDeliveryTransform{src: eps[0].Transformation, headers: eps[0].Headers.V}}
 	}
-	return insertTransforms(tx, []deliveryTransformRow{newTransformRow(deliveryID, tenantID, &t, s.now().UTC())})
+	return insertTransforms(tx, []deliveryTransformRow{newTransformRow(deliveryID, tenantID, &done.result, s.now().UTC())})
+}
+
+// runTransform runs what a *needTransform asked for, on ev.
+func (s *Service) runTransform(ctx context.Context, tenantID uuid.UUID, need *needTransform, ev Event) (*newDeliveryTransform, error) {
+	t, err := s.router.transform(ctx, tenantID, need.src, false, ev, need.headers)
+	if err != nil {
+		return nil, err
+	}
+	done := need.newDeliveryTransform
+	done.result = t
+	return &done, nil
 }
