@@ -138,6 +138,8 @@ type deliveryTransformRow struct {
 	DeliveryID uuid.UUID `gorm:"primaryKey"`
 	TenantID   uuid.UUID
 	Cancelled  bool
+	// Pending: the transformation is still to run (pendingtransform.go).
+	Pending bool
 	Error      *string
 	Body       []byte
 	Headers    *jsonColumn[map[string]*string] `gorm:"type:jsonb"`
@@ -188,7 +190,9 @@ func DecodeTransformed(present, cancelled bool, errMsg *string, body []byte, hea
 		}
 	}
 	if t.Err == "" && !t.Cancelled && t.Body == nil {
-		return Transformed{}, false, errors.New("delivery transform row has neither body, error nor cancel")
+		// A pending row (pendingtransform.go): its outbox row comes with
+		// the result, so only a replay in between gets here.
+		return Transformed{}, false, errors.New("the delivery's transformation has not run yet")
 	}
 	return t, true, nil
 }
