@@ -139,11 +139,11 @@ type deliveryTransformRow struct {
 	TenantID   uuid.UUID
 	Cancelled  bool
 	// Pending: the transformation is still to run (pendingtransform.go).
-	Pending bool
-	Error      *string
-	Body       []byte
-	Headers    *jsonColumn[map[string]*string] `gorm:"type:jsonb"`
-	CreatedAt  time.Time
+	Pending   bool
+	Error     *string
+	Body      []byte
+	Headers   *jsonColumn[map[string]*string] `gorm:"type:jsonb"`
+	CreatedAt time.Time
 }
 
 // TableName names the table (GORM).
