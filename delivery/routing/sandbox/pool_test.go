@@ -170,3 +170,9 @@ func TestPoolRunsConcurrently(t *testing.T) {
 	defer p.mu.Unlock()
 	require.LessOrEqual(t, len(p.live), 4)
 }
+
+func TestWorkerEnv(t *testing.T) {
+	t.Parallel()
+	got := workerEnv([]string{"FERRY_MASTER_KEY=k", "GOMAXPROCS=2", "PATH=/bin", "GODEBUG=x=1", "FERRY_DATABASE_URL=postgres://"})
+	require.Equal(t, []string{"GOMAXPROCS=2", "GODEBUG=x=1"}, got)
+}

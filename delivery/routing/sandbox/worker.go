@@ -51,7 +51,7 @@ func start(exe string, cfg workerConfig, timeout time.Duration) (*worker, error)
 	// test binary that forgot to runs no test and exits, failing the
 	// handshake at once instead of running its tests in a worker's place.
 	cmd := exec.Command(exe, "-test.run=^$")
-	cmd.Env = append(os.Environ(), EnvWorker+"="+string(spec))
+	cmd.Env = append(workerEnv(os.Environ()), EnvWorker+"="+string(spec))
 	cmd.Stdin, cmd.Stdout = reqR, respW
 	st := &tail{}
 	cmd.Stderr = st
@@ -83,6 +83,20 @@ func start(exe string, cfg workerConfig, timeout time.Duration) (*worker, error)
 			exe, err, strings.TrimSpace(st.String()))
 	}
 	return w, nil
+}
+
+// workerEnv is what a worker inherits of env: the Go runtime's settings
+// (GOMAXPROCS, GODEBUG, GOCOVERDIR …), nothing else. Ferry's own
+// configuration holds its database URL and keys, which a worker has no
+// use for and an engine bug could otherwise read.
+func workerEnv(env []string) []string {
+	var out []string
+	for _, kv := range env {
+		if strings.HasPrefix(kv, "GO") {
+			out = append(out, kv)
+		}
+	}
+	return out
 }
 
 // alive reports whether the process has not exited.
