@@ -102,13 +102,14 @@ type Pool struct {
 	cfg Config
 	log *slog.Logger
 
-	mu     sync.Mutex
-	closed bool
-	busy   int            // runs holding a worker
-	active map[string]int // of them, per tenant
-	queue  []*waiter      // runs waiting, first come first
-	idle   []*worker
-	live   map[*worker]struct{} // every worker not yet discarded
+	mu      sync.Mutex
+	closed  bool
+	busy    int            // runs holding a worker
+	active  map[string]int // of them, per tenant
+	queue   []*waiter      // runs waiting, first come first
+	idle    []*worker
+	live    map[*worker]struct{} // every worker not yet discarded
+	warming bool                 // a spare is starting (warmLocked)
 }
 
 // waiter is a run waiting for its turn.
@@ -278,6 +279,7 @@ func (p *Pool) worker() (*worker, error) {
 		w := p.idle[len(p.idle)-1]
 		p.idle = p.idle[:len(p.idle)-1]
 		if w.alive() {
+			p.warmLocked()
 			p.mu.Unlock()
 			return w, nil
 		}
@@ -289,6 +291,23 @@ func (p *Pool) worker() (*worker, error) {
 	if closed {
 		return nil, ErrUnavailable
 	}
+	w, err := p.spawn()
+	if err != nil {
+		return nil, err
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed {
+		w.close()
+		return nil, ErrUnavailable
+	}
+	p.live[w] = struct{}{}
+	p.warmLocked()
+	return w, nil
+}
+
+// spawn starts a worker process.
+func (p *Pool) spawn() (*worker, error) {
 	if os.Getenv(EnvWorker) != "" {
 		// A worker's executable running pool code would start workers
 		// of workers: refuse.
@@ -300,14 +319,33 @@ func (p *Pool) worker() (*worker, error) {
 		p.log.Error("transformation worker did not start", "err", err)
 		return nil, fmt.Errorf("%w: %v", ErrUnavailable, err)
 	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.closed {
-		w.close()
-		return nil, ErrUnavailable
-	}
-	p.live[w] = struct{}{}
 	return w, nil
+}
+
+// warmLocked starts a spare worker in the background when none is idle
+// and the pool has room, so that the next run (a bystander's, after a
+// hog's workers were killed) does not wait for a process to start.
+// Called with p.mu held.
+func (p *Pool) warmLocked() {
+	if p.closed || p.warming || len(p.idle) > 0 || len(p.live) >= p.cfg.Workers {
+		return
+	}
+	p.warming = true
+	go func() {
+		w, err := p.spawn()
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		p.warming = false
+		if err != nil {
+			return
+		}
+		if p.closed || len(p.live) >= p.cfg.Workers {
+			w.close()
+			return
+		}
+		p.live[w] = struct{}{}
+		p.idle = append(p.idle, w)
+	}()
 }
 
 // put makes w idle again, or retires it once it has used half of its CPU
@@ -319,17 +357,21 @@ func (p *Pool) put(w *worker) {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.closed {
+	if p.closed || len(p.live) > p.cfg.Workers {
+		// Closed, or one too many: a run started its own worker while
+		// the spare was starting.
+		delete(p.live, w)
 		w.close()
 		return
 	}
 	p.idle = append(p.idle, w)
 }
 
-// discard ends w for good.
+// discard ends w for good, and warms a spare in its place.
 func (p *Pool) discard(w *worker) {
 	w.close()
 	p.mu.Lock()
+	defer p.mu.Unlock()
 	delete(p.live, w)
-	p.mu.Unlock()
+	p.warmLocked()
 }

@@ -54,9 +54,10 @@ const benign = `function handler(w) { w.payload = {paid: w.event.data.amount}; r
 // process, past every limit.
 func TestPoolStopsWhatTheEngineCannot(t *testing.T) {
 	p := newPool(t, Config{Workers: 2, PerTenant: 1})
-	// Memory cases get a pool with a longer deadline: on a loaded
-	// machine the deadline must not be what stops them.
-	mem := newPool(t, Config{Workers: 2, PerTenant: 1, Deadline: 5 * time.Second})
+	// Memory cases get a pool with longer time limits: on a loaded
+	// machine time must not be what stops them.
+	mem := newPool(t, Config{Workers: 2, PerTenant: 1, Deadline: 5 * time.Second,
+		Transform: routing.TransformConfig{Timeout: 2 * time.Second, WallTimeout: 4 * time.Second}})
 	tests := []struct {
 		name string
 		pool *Pool
