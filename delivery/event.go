@@ -174,7 +174,7 @@ func (s *Service) ingestOne(ctx context.Context, r *ingestRequest, inline bool) 
 			}
 			created = true
 			var err error
-			jobs, queues, err = s.fanOut(tx, tenantID, ev, r.matches)
+			jobs, queues, _, err = s.fanOut(tx, tenantID, ev, r.matches) // nothing deferred on this path
 			return err
 		})
 		if !errors.Is(err, errTransformFirst) || !inline {
@@ -226,12 +226,13 @@ func claimIdempotencyKey(tx *gorm.DB, tenantID uuid.UUID, key string, now time.T
 // fanOut creates one delivery per endpoint route found for ev (enabled,
 // subscribed to its type exactly or by a wildcard, filter accepting it),
 // in the caller's transaction, with an outbox row for each http endpoint
-// and the stored result of its transformation, if it has one; queue
+// and the stored result of its transformation, if it has one (or, when
+// deferred, a pending result and no outbox row, returned in pending); queue
 // endpoints get no outbox row (their consumers pull). It returns the jobs
 // to publish and the queue endpoints to wake once tx commits.
-func (s *Service) fanOut(tx *gorm.DB, tenantID uuid.UUID, ev Event, matches []batchMatch) ([]Job, []uuid.UUID, error) {
+func (s *Service) fanOut(tx *gorm.DB, tenantID uuid.UUID, ev Event, matches []batchMatch) ([]Job, []uuid.UUID, PendingTransforms, error) {
 	if len(matches) == 0 {
-		return nil, nil, nil
+		return nil, nil, nil, nil
 	}
 	var pushed []batchMatch
 	var queued queuedDeliveries
@@ -243,41 +244,53 @@ func (s *Service) fanOut(tx *gorm.DB, tenantID uuid.UUID, ev Event, matches []ba
 		}
 	}
 	if err := queued.insert(tx, s.queueSender()); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	if len(pushed) == 0 {
-		return nil, queued.endpoints, nil
+		return nil, queued.endpoints, nil, nil
 	}
-	jobs := make([]Job, len(pushed))
+	var jobs []Job
 	deliveryIDs := make([]uuid.UUID, len(pushed))
 	endpointIDs := make([]uuid.UUID, len(pushed))
-	payloads := make([]string, len(pushed))
+	var outboxIDs []uuid.UUID
+	var payloads []string
 	var transforms []deliveryTransformRow
+	var pending PendingTransforms
 	for i, m := range pushed {
-		jobs[i] = Job{DeliveryID: uuid.New(), EventID: ev.ID, EndpointID: m.EndpointID, TenantID: tenantID,
-			Attempt: 1, Trigger: TriggerInitial, AcceptedAt: ev.CreatedAt, OutboxAt: ev.CreatedAt}
-		b, err := json.Marshal(jobs[i])
-		if err != nil {
-			return nil, nil, fmt.Errorf("encode job: %w", err)
+		id := uuid.New()
+		deliveryIDs[i], endpointIDs[i] = id, m.EndpointID
+		if m.deferred {
+			pending = append(pending, m.pending(id, tenantID, ev))
+			transforms = append(transforms, deliveryTransformRow{DeliveryID: id, TenantID: tenantID, Pending: true, CreatedAt: ev.CreatedAt})
+			continue // no outbox row until its transformation has run
 		}
-		deliveryIDs[i], endpointIDs[i], payloads[i] = jobs[i].DeliveryID, m.EndpointID, string(b)
+		job := Job{DeliveryID: id, EventID: ev.ID, EndpointID: m.EndpointID, TenantID: tenantID,
+			Attempt: 1, Trigger: TriggerInitial, AcceptedAt: ev.CreatedAt, OutboxAt: ev.CreatedAt}
+		b, err := json.Marshal(job)
+		if err != nil {
+			return nil, nil, nil, fmt.Errorf("encode job: %w", err)
+		}
+		jobs = append(jobs, job)
+		outboxIDs, payloads = append(outboxIDs, id), append(payloads, string(b))
 		if m.Transformed != nil {
-			transforms = append(transforms, newTransformRow(jobs[i].DeliveryID, tenantID, m.Transformed, ev.CreatedAt))
+			transforms = append(transforms, newTransformRow(id, tenantID, m.Transformed, ev.CreatedAt))
 		}
 	}
 	err := tx.Exec(`INSERT INTO deliveries (id, tenant_id, event_id, endpoint_id, created_at)
 		SELECT d, ?, ?, e, ? FROM unnest(?::uuid[], ?::uuid[]) AS t(d, e)`,
 		tenantID, ev.ID, ev.CreatedAt, pgval.Array(deliveryIDs), pgval.Array(endpointIDs)).Error
 	if err != nil {
-		return nil, nil, fmt.Errorf("insert deliveries: %w", err)
+		return nil, nil, nil, fmt.Errorf("insert deliveries: %w", err)
 	}
 	if err := insertTransforms(tx, transforms); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	if err := insertOutbox(tx, deliveryIDs, payloads, ev.CreatedAt); err != nil {
-		return nil, nil, err
+	if len(outboxIDs) > 0 {
+		if err := insertOutbox(tx, outboxIDs, payloads, ev.CreatedAt); err != nil {
+			return nil, nil, nil, err
+		}
 	}
-	return jobs, queued.endpoints, nil
+	return jobs, queued.endpoints, pending, nil
 }
 
 // QueueChannel is the Postgres NOTIFY channel that says a queue endpoint

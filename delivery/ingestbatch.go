@@ -108,7 +108,7 @@ func (s *Service) commitBatch(ctx context.Context, batch []*ingestRequest) {
 			return nil
 		}
 		var err error
-		jobs, queues, err = s.insertBatch(tctx, tx, rest)
+		jobs, queues, _, err = s.insertBatch(tctx, tx, rest) // nothing deferred on this path
 		return err
 	})
 	for _, r := range later {
@@ -181,8 +181,10 @@ func (s *Service) transformLater(ctx context.Context, r *ingestRequest) {
 // insertBatch writes the events of batch, their deliveries and outbox
 // rows in tx, and returns the jobs to publish and the queue endpoints to
 // wake once tx commits. Every request of batch is routed, its
-// transformations run.
-func (s *Service) insertBatch(ctx context.Context, tx *gorm.DB, batch []*ingestRequest) ([]Job, []uuid.UUID, error) {
+// transformations run or deferred: a deferred one's delivery is stored
+// pending, without an outbox row, and returned in pending for
+// FinishTransforms once tx commits.
+func (s *Service) insertBatch(ctx context.Context, tx *gorm.DB, batch []*ingestRequest) ([]Job, []uuid.UUID, PendingTransforms, error) {
 	if s.limits != nil {
 		perTenant := map[uuid.UUID]int{}
 		for _, r := range batch {
@@ -191,7 +193,7 @@ func (s *Service) insertBatch(ctx context.Context, tx *gorm.DB, batch []*ingestR
 		meter := s.limits.Meter(dbtx.Wrap(tx))
 		for tenantID, n := range perTenant {
 			if err := meter.ConsumeEvents(ctx, tenantID, n); err != nil {
-				return nil, nil, err
+				return nil, nil, nil, err
 			}
 		}
 	}
@@ -206,10 +208,10 @@ func (s *Service) insertBatch(ctx context.Context, tx *gorm.DB, batch []*ingestR
 		SELECT i, t, ty, d::json, c FROM unnest(?::uuid[], ?::uuid[], ?::text[], ?::text[], ?::timestamptz[]) AS v(i, t, ty, d, c)`,
 		pgval.Array(ids), pgval.Array(tenants), pgval.Array(types), pgval.Array(data), pgval.Array(ats))
 	if res.Error != nil {
-		return nil, nil, fmt.Errorf("insert events: %w", res.Error)
+		return nil, nil, nil, fmt.Errorf("insert events: %w", res.Error)
 	}
 	if res.RowsAffected != int64(n) {
-		return nil, nil, fmt.Errorf("insert events: %d of %d rows", res.RowsAffected, n)
+		return nil, nil, nil, fmt.Errorf("insert events: %d of %d rows", res.RowsAffected, n)
 	}
 
 	// Queue endpoints' deliveries wait for their consumers: no job.
@@ -230,45 +232,57 @@ func (s *Service) insertBatch(ctx context.Context, tx *gorm.DB, batch []*ingestR
 		}
 	}
 	if err := queued.insert(tx, s.queueSender()); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	if len(pushed) == 0 {
-		return nil, queued.endpoints, nil
+		return nil, queued.endpoints, nil, nil
 	}
 	m := len(pushed)
-	jobs := make([]Job, m)
 	dIDs, dTenants, dEvents, dEndpoints := make([]uuid.UUID, m), make([]uuid.UUID, m), make([]uuid.UUID, m), make([]uuid.UUID, m)
-	payloads := make([]string, m)
 	dAts := make([]time.Time, m)
+	var jobs []Job
+	var oIDs []uuid.UUID
+	var payloads []string
+	var oAts []time.Time
 	var transforms []deliveryTransformRow
+	var pending PendingTransforms
 	for k, p := range pushed {
 		r, match := p.r, p.m
-		jobs[k] = Job{DeliveryID: uuid.New(), EventID: r.ev.ID, EndpointID: match.EndpointID, TenantID: r.tenantID,
-			Attempt: 1, Trigger: TriggerInitial, AcceptedAt: r.ev.CreatedAt, OutboxAt: r.ev.CreatedAt}
-		b, err := json.Marshal(jobs[k])
-		if err != nil {
-			return nil, nil, fmt.Errorf("encode job: %w", err)
+		id := uuid.New()
+		dIDs[k], dTenants[k], dEvents[k], dEndpoints[k], dAts[k] = id, r.tenantID, r.ev.ID, match.EndpointID, r.ev.CreatedAt
+		if match.deferred {
+			pending = append(pending, match.pending(id, r.tenantID, r.ev))
+			transforms = append(transforms, deliveryTransformRow{DeliveryID: id, TenantID: r.tenantID, Pending: true, CreatedAt: r.ev.CreatedAt})
+			continue // no outbox row until its transformation has run
 		}
-		dIDs[k], dTenants[k], dEvents[k], dEndpoints[k] = jobs[k].DeliveryID, r.tenantID, r.ev.ID, match.EndpointID
-		payloads[k], dAts[k] = string(b), r.ev.CreatedAt
+		job := Job{DeliveryID: id, EventID: r.ev.ID, EndpointID: match.EndpointID, TenantID: r.tenantID,
+			Attempt: 1, Trigger: TriggerInitial, AcceptedAt: r.ev.CreatedAt, OutboxAt: r.ev.CreatedAt}
+		b, err := json.Marshal(job)
+		if err != nil {
+			return nil, nil, nil, fmt.Errorf("encode job: %w", err)
+		}
+		jobs = append(jobs, job)
+		oIDs, payloads, oAts = append(oIDs, id), append(payloads, string(b)), append(oAts, r.ev.CreatedAt)
 		if match.Transformed != nil {
-			transforms = append(transforms, newTransformRow(jobs[k].DeliveryID, r.tenantID, match.Transformed, r.ev.CreatedAt))
+			transforms = append(transforms, newTransformRow(id, r.tenantID, match.Transformed, r.ev.CreatedAt))
 		}
 	}
 	err := tx.Exec(`INSERT INTO deliveries (id, tenant_id, event_id, endpoint_id, created_at)
 		SELECT * FROM unnest(?::uuid[], ?::uuid[], ?::uuid[], ?::uuid[], ?::timestamptz[])`,
 		pgval.Array(dIDs), pgval.Array(dTenants), pgval.Array(dEvents), pgval.Array(dEndpoints), pgval.Array(dAts)).Error
 	if err != nil {
-		return nil, nil, fmt.Errorf("insert deliveries: %w", err)
+		return nil, nil, nil, fmt.Errorf("insert deliveries: %w", err)
 	}
 	if err := insertTransforms(tx, transforms); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	err = tx.Exec(`INSERT INTO outbox (delivery_id, job, created_at)
-		SELECT d, j::jsonb, c FROM unnest(?::uuid[], ?::text[], ?::timestamptz[]) AS t(d, j, c)`,
-		pgval.Array(dIDs), pgval.Array(payloads), pgval.Array(dAts)).Error
-	if err != nil {
-		return nil, nil, fmt.Errorf("insert outbox: %w", err)
+	if len(oIDs) > 0 {
+		err = tx.Exec(`INSERT INTO outbox (delivery_id, job, created_at)
+			SELECT d, j::jsonb, c FROM unnest(?::uuid[], ?::text[], ?::timestamptz[]) AS t(d, j, c)`,
+			pgval.Array(oIDs), pgval.Array(payloads), pgval.Array(oAts)).Error
+		if err != nil {
+			return nil, nil, nil, fmt.Errorf("insert outbox: %w", err)
+		}
 	}
-	return jobs, queued.endpoints, nil
+	return jobs, queued.endpoints, pending, nil
 }

@@ -40,17 +40,45 @@ type pendingTransform struct {
 // dropped rather than sent untransformed.
 const removedTransformation = "the endpoint's transformation was removed before it ran"
 
-// FinishTransforms runs the transformations of pending (concurrently;
-// the sandbox bounds each tenant's share), stores their results in place
-// of the pending marks with their deliveries' outbox rows, and returns
-// the jobs to hand to the relay. A delivery another process finished
-// first is skipped. Those whose run could not happen (the sandbox is
-// unavailable) stay pending for FinishPendingTransforms, and the error
-// says so. Errors: the sandbox's, wrapped database errors.
-func FinishTransforms(ctx context.Context, db *gorm.DB, router *Router, pending PendingTransforms, now time.Time) ([]Job, error) {
-	if len(pending) == 0 {
-		return nil, nil
+// FinishTransforms runs the transformations of pending, stores their
+// results in place of the pending marks with their deliveries' outbox
+// rows, and hands those deliveries to relay (nil: the outbox sweeper
+// publishes them). Each tenant's are run (concurrently; the sandbox
+// bounds the tenant's share), stored and handed on by themselves, as
+// soon as they are done: one tenant's slow transformations do not hold
+// back another's deliveries made in the same transaction. A delivery
+// another process finished first is skipped. Those whose run could not
+// happen (the sandbox is unavailable) stay pending for
+// FinishPendingTransforms, and the error says so. Errors: the sandbox's,
+// wrapped database errors.
+func FinishTransforms(ctx context.Context, db *gorm.DB, router *Router, relay Enqueuer, pending PendingTransforms, now time.Time) error {
+	byTenant := map[uuid.UUID]PendingTransforms{}
+	for _, p := range pending {
+		byTenant[p.TenantID] = append(byTenant[p.TenantID], p)
 	}
+	var mu sync.Mutex
+	var errs []error
+	var wg sync.WaitGroup
+	for _, group := range byTenant {
+		wg.Go(func() {
+			jobs, err := finishTransforms(ctx, db, router, group, now)
+			if len(jobs) > 0 && relay != nil {
+				relay.Enqueue(jobs)
+			}
+			if err != nil {
+				mu.Lock()
+				errs = append(errs, err)
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+// finishTransforms is FinishTransforms for one tenant's pending, returning
+// the jobs of the deliveries it finished.
+func finishTransforms(ctx context.Context, db *gorm.DB, router *Router, pending PendingTransforms, now time.Time) ([]Job, error) {
 	results := make([]*Transformed, len(pending))
 	errs := make([]error, len(pending))
 	var wg sync.WaitGroup
@@ -146,9 +174,9 @@ func storeFinished(ctx context.Context, db *gorm.DB, done []pendingTransform, ro
 // FinishPendingTransforms finishes (FinishTransforms) up to limit
 // deliveries left pending for longer than olderThan, oldest first: the
 // transformations of a process that stopped before running them. It runs
-// each endpoint's transformation as it is now. Errors: as
-// FinishTransforms.
-func FinishPendingTransforms(ctx context.Context, db *gorm.DB, router *Router, olderThan time.Duration, limit int, now time.Time) ([]Job, int, error) {
+// each endpoint's transformation as it is now, and returns how many it
+// found. Errors: as FinishTransforms.
+func FinishPendingTransforms(ctx context.Context, db *gorm.DB, router *Router, relay Enqueuer, olderThan time.Duration, limit int, now time.Time) (int, error) {
 	var rows []struct {
 		DeliveryID, TenantID, EndpointID, EventID uuid.UUID
 		Type                                      string
@@ -167,7 +195,7 @@ func FinishPendingTransforms(ctx context.Context, db *gorm.DB, router *Router, o
 		JOIN endpoints ep ON ep.id = d.endpoint_id AND ep.tenant_id = t.tenant_id
 		WHERE t.pending AND t.created_at < ?
 		ORDER BY t.created_at LIMIT ?`, now.Add(-olderThan), limit).Scan(&rows).Error; err != nil {
-		return nil, 0, fmt.Errorf("find pending transformations: %w", err)
+		return 0, fmt.Errorf("find pending transformations: %w", err)
 	}
 	pending := make(PendingTransforms, len(rows))
 	for i, r := range rows {
@@ -175,6 +203,5 @@ func FinishPendingTransforms(ctx context.Context, db *gorm.DB, router *Router, o
 			src: r.Transformation, headers: r.Headers.V,
 			ev: Event{ID: r.EventID, Type: r.Type, Data: r.Data, CreatedAt: r.CreatedAt.UTC()}}
 	}
-	jobs, err := FinishTransforms(ctx, db, router, pending, now)
-	return jobs, len(rows), err
+	return len(rows), FinishTransforms(ctx, db, router, relay, pending, now)
 }

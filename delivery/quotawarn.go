@@ -146,13 +146,9 @@ func (w *QuotaWarner) Check(ctx context.Context, tenantID uuid.UUID) error {
 		// On a goroutine of its own: the warner's other tenants do not
 		// wait on this one's transformations.
 		go func() {
-			jobs, err := FinishTransforms(context.WithoutCancel(ctx), w.db, w.cfg.Router, pending, w.now())
-			if err != nil {
+			if err := FinishTransforms(context.WithoutCancel(ctx), w.db, w.cfg.Router, w.cfg.Relay, pending, w.now()); err != nil {
 				w.log.Warn("quota warning's transformations not finished; the attempt log's sweep retries them",
 					"tenant_id", tenantID, "err", err)
-			}
-			if len(jobs) > 0 && w.cfg.Relay != nil {
-				w.cfg.Relay.Enqueue(jobs)
 			}
 		}()
 	}

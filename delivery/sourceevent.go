@@ -3,9 +3,7 @@ package delivery
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"sync"
 	"time"
 
 	"github.com/google/uuid"
@@ -38,7 +36,11 @@ func ValidEventType(t string) bool {
 // open transaction (which also holds the capture): it meters the event,
 // stores it with its raw body, and fans it out, filters seeing the
 // request. The caller commits tx, then calls after, which hands the jobs
-// to the relay (uncalled, the outbox sweeper publishes them later).
+// to the relay (uncalled, the outbox sweeper publishes them later). The
+// endpoints' transformations do not run in tx, which the event maker
+// shares among tenants: their deliveries are stored pending, and after
+// runs them on a goroutine of its own (FinishTransforms; uncalled, the
+// attempt log's sweep does).
 // Errors: EINVALID, EQUOTA, ERATELIMIT, EPAYMENT, wrapped database errors.
 func (s *Service) IngestInTx(ctx context.Context, tx dbtx.Tx, tenantID uuid.UUID, in SourceEventInput) (_ Event, after func(), err error) {
 	ein := EventInput{Type: in.Type, Data: in.Data}
@@ -48,15 +50,12 @@ func (s *Service) IngestInTx(ctx context.Context, tx dbtx.Tx, tenantID uuid.UUID
 	req := in.Request
 	ev := Event{ID: uuid.New(), Type: ein.Type, Data: ein.Data, CreatedAt: s.now().UTC().Truncate(time.Millisecond), request: &req}
 	db := tx.DB(ctx)
-	// Routing (and transformations) first, before billing's counters are
-	// locked, as in Ingest.
+	// Routing first, before billing's counters are locked, as in Ingest.
 	r := &ingestRequest{tenantID: tenantID, in: ein, ev: ev}
 	if err := s.route(db, []*ingestRequest{r}); err != nil {
 		return Event{}, nil, err
 	}
-	if err := s.transformMatches(ctx, tenantID, ev, r.matches); err != nil {
-		return Event{}, nil, err
-	}
+	deferTransforms([]*ingestRequest{r})
 	if s.limits != nil {
 		if err := s.limits.Meter(tx).ConsumeEvents(ctx, tenantID, 1); err != nil {
 			return Event{}, nil, err
@@ -74,7 +73,7 @@ func (s *Service) IngestInTx(ctx context.Context, tx dbtx.Tx, tenantID uuid.UUID
 		ev.ID, tenantID, in.ContentType, body).Error; err != nil {
 		return Event{}, nil, fmt.Errorf("insert raw body: %w", err)
 	}
-	jobs, queues, err := s.fanOut(db, tenantID, ev, r.matches)
+	jobs, queues, pending, err := s.fanOut(db, tenantID, ev, r.matches)
 	if err != nil {
 		return Event{}, nil, err
 	}
@@ -84,6 +83,7 @@ func (s *Service) IngestInTx(ctx context.Context, tx dbtx.Tx, tenantID uuid.UUID
 		if len(jobs) > 0 {
 			s.relay.Enqueue(jobs)
 		}
+		s.finishLater(ctx, pending)
 	}, nil
 }
 
@@ -91,20 +91,6 @@ func (s *Service) IngestInTx(ctx context.Context, tx dbtx.Tx, tenantID uuid.UUID
 type SourceEventItem struct {
 	TenantID uuid.UUID
 	Input    SourceEventInput
-}
-
-// transformAll runs the pending transformations of every request of
-// batch, concurrently (the sandbox bounds each tenant's share).
-func (s *Service) transformAll(ctx context.Context, batch []*ingestRequest) error {
-	errs := make([]error, len(batch))
-	var wg sync.WaitGroup
-	for i, r := range batch {
-		if r.pendingTransforms() {
-			wg.Go(func() { errs[i] = s.transformMatches(ctx, r.tenantID, r.ev, r.matches) })
-		}
-	}
-	wg.Wait()
-	return errors.Join(errs...)
 }
 
 // IngestBatchInTx is IngestInTx for many events in one statement per
@@ -135,10 +121,8 @@ func (s *Service) IngestBatchInTx(ctx context.Context, tx dbtx.Tx, items []Sourc
 	if err := s.route(db, batch); err != nil {
 		return nil, nil, err
 	}
-	if err := s.transformAll(ctx, batch); err != nil {
-		return nil, nil, err
-	}
-	jobs, queues, err := s.insertBatch(ctx, db, batch)
+	deferTransforms(batch)
+	jobs, queues, pending, err := s.insertBatch(ctx, db, batch)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -155,6 +139,7 @@ func (s *Service) IngestBatchInTx(ctx context.Context, tx dbtx.Tx, items []Sourc
 		if len(jobs) > 0 {
 			s.relay.Enqueue(jobs)
 		}
+		s.finishLater(ctx, pending)
 		s.cfg.IngestBatch.Observe(float64(len(items)))
 	}, nil
 }

@@ -37,6 +37,16 @@ type batchMatch struct {
 	Headers jsonColumn[map[string]string]
 	// Transformed is the transformation's result, once run.
 	Transformed *Transformed
+	// deferred: the transformation runs after the transaction that makes
+	// the delivery commits (deferTransforms).
+	deferred bool
+}
+
+// pending is m's deferred transformation for the delivery id of
+// tenantID's event ev.
+func (m *batchMatch) pending(id, tenantID uuid.UUID, ev Event) pendingTransform {
+	return pendingTransform{DeliveryID: id, TenantID: tenantID, EndpointID: m.EndpointID, src: m.Transformation,
+		headers: m.Headers.V, ev: ev}
 }
 
 // route finds, in tx, the endpoints each request of batch not routed yet

@@ -105,7 +105,40 @@ func ApplyHeaderOverrides(headers map[string]string, overrides map[string]*strin
 
 // needsTransform reports whether m's transformation is still to run.
 func (m *batchMatch) needsTransform() bool {
-	return m.Transformation != "" && m.Kind != KindQueue && m.Transformed == nil
+	return m.Transformation != "" && m.Kind != KindQueue && m.Transformed == nil && !m.deferred
+}
+
+// deferTransforms marks every transformation batch's matches still need
+// to run after the transaction that makes the deliveries: inside a
+// transaction that others share and that cannot be left (an inbound
+// source's event maker), the deliveries are stored pending instead
+// (insertBatch, fanOut; see FinishTransforms).
+func deferTransforms(batch []*ingestRequest) {
+	for _, r := range batch {
+		for k := range r.matches {
+			if m := &r.matches[k]; m.needsTransform() {
+				m.deferred = true
+			}
+		}
+	}
+}
+
+// finishLater runs pending's transformations on a goroutine of its own,
+// once the transaction that stored them pending has committed, and hands
+// their deliveries to the relay. What fails here, the attempt log's
+// sweep finishes.
+func (s *Service) finishLater(ctx context.Context, pending PendingTransforms) {
+	if len(pending) == 0 {
+		return
+	}
+	ctx = context.WithoutCancel(ctx)
+	go func() {
+		ctx, cancel := context.WithTimeout(ctx, time.Minute)
+		defer cancel()
+		if err := FinishTransforms(ctx, s.db, s.router, s.relay, pending, s.now()); err != nil {
+			s.log.Warn("transformations not finished; the sweep retries them", "err", err)
+		}
+	}()
 }
 
 // transformMatches runs the transformation of every match of tenantID's

@@ -148,23 +148,25 @@ func TestOperationalEventsRouted(t *testing.T) {
 	require.Nil(t, got[slack.ID].Body, "pending until finished")
 	require.Zero(t, outbox(pending[0].DeliveryID), "nothing sends a pending delivery")
 
-	finished, err := FinishTransforms(ctx, s.db, s.router, pending, s.now())
-	require.NoError(t, err)
+	var relay collectingRelay
+	require.NoError(t, FinishTransforms(ctx, s.db, s.router, &relay, pending, s.now()))
+	finished := relay.jobs
 	require.Len(t, finished, 1)
 	require.Equal(t, slack.ID, finished[0].EndpointID)
 	require.Equal(t, `{"text":"ferry.endpoint.failing 1"}`, string(storedTransforms(t, s, jobs[0].EventID)[slack.ID].Body))
 	require.Equal(t, 1, outbox(pending[0].DeliveryID))
-	again, err := FinishTransforms(ctx, s.db, s.router, pending, s.now())
-	require.NoError(t, err)
-	require.Empty(t, again, "finished once only")
+	var again collectingRelay
+	require.NoError(t, FinishTransforms(ctx, s.db, s.router, &again, pending, s.now()))
+	require.Empty(t, again.jobs, "finished once only")
 
 	// A process that stopped before finishing: the sweep does it.
 	_, jobs, pending = emit()
-	swept, n, err := FinishPendingTransforms(ctx, s.db, s.router, 0, 100, s.now().Add(time.Second))
+	var swept collectingRelay
+	n, err := FinishPendingTransforms(ctx, s.db, s.router, &swept, 0, 100, s.now().Add(time.Second))
 	require.NoError(t, err)
 	require.GreaterOrEqual(t, n, 1)
-	require.Len(t, swept, 1)
-	require.Equal(t, pending[0].DeliveryID, swept[0].DeliveryID)
+	require.Len(t, swept.jobs, 1)
+	require.Equal(t, pending[0].DeliveryID, swept.jobs[0].DeliveryID)
 	require.Equal(t, `{"text":"ferry.endpoint.failing 1"}`, string(storedTransforms(t, s, jobs[0].EventID)[slack.ID].Body))
 }
 

@@ -260,3 +260,70 @@ func TestTestRoutingRedactsSavedTransformationForViewers(t *testing.T) {
 		})
 	}
 }
+
+// TestInboundHostileTransformationStallsNobody: the event maker of
+// inbound sources batches many tenants' captures in one transaction. A
+// hostile tenant's source feeds an endpoint whose transformation loops
+// inside a builtin; a bystander's source, captured at the same time,
+// feeds a plain endpoint and one with a transformation. The bystander's
+// deliveries all arrive within seconds, transformed where they should
+// be; the hostile ones end as transformation_error.
+func TestInboundHostileTransformationStallsNobody(t *testing.T) {
+	t.Parallel()
+	f := startFerry(t, testConfig(t))
+	_, hostile := signUp(t, f, "hostile@inbound-isolation.example")
+	_, bystander := signUp(t, f, "bystander@inbound-isolation.example")
+	source := func(c *client) sourceView {
+		return createSource(t, c, map[string]any{"name": "in", "verification": map[string]string{"type": "none"},
+			"event_type": map[string]string{"value": "in.event"}})
+	}
+	hostileSrc, bystanderSrc := source(hostile), source(bystander)
+	sink := newHookServer(t, nil)
+	createEndpoint(t, hostile, map[string]any{"url": sink.URL, "transformation": builtinLoop})
+	plain := newHookServer(t, nil)
+	shaped := newHookServer(t, nil)
+	createEndpoint(t, bystander, map[string]any{"url": plain.URL})
+	createEndpoint(t, bystander, map[string]any{"url": shaped.URL,
+		"transformation": `function handler(w) { w.payload = {n: w.event.data.n}; return w }`})
+
+	// 20 hostile captures hold the hostile tenant's 2 workers for 10 s:
+	// the time a bystander's events waited when a batch ran them.
+	const n, hostileN = 10, 20
+	var wg sync.WaitGroup
+	post := func(src sourceView, i int) {
+		wg.Go(func() {
+			if res := postIngest(t, src.IngestURL, fmt.Appendf(nil, `{"n":%d}`, i),
+				map[string]string{"Content-Type": "application/json"}); res.StatusCode != http.StatusOK {
+				t.Errorf("ingest: %d %s", res.StatusCode, res.Body)
+			}
+		})
+	}
+	for i := range hostileN {
+		post(hostileSrc, i)
+		if i < n {
+			post(bystanderSrc, i)
+		}
+	}
+	wg.Wait()
+	start := time.Now()
+	testenvEventually(t, 5*time.Second, func() bool { return plain.count() == n && shaped.count() == n },
+		"bystander deliveries: %d plain, %d transformed of %d", plain.count(), shaped.count(), n)
+	t.Logf("bystander's deliveries all arrived %s after its captures", time.Since(start))
+	for _, h := range shaped.all() {
+		if !strings.HasPrefix(string(h.Body), `{"n":`) {
+			t.Errorf("bystander's transformed delivery: %s", h.Body)
+		}
+	}
+	for _, c := range listCaptured(t, hostile, hostileSrc.ID, "") {
+		if c.EventID == nil {
+			t.Fatalf("hostile capture without its event: %+v", c)
+		}
+		testenvEventually(t, 60*time.Second, func() bool {
+			atts := eventAttempts(t, hostile, *c.EventID)
+			return len(atts) == 1 && atts[0].ErrorClass == "transformation_error" && strings.Contains(atts[0].ErrorMessage, "ran longer than")
+		}, "hostile event %s: no transformation_error", *c.EventID)
+	}
+	if sink.count() != 0 {
+		t.Errorf("the hostile endpoint got %d requests, want none", sink.count())
+	}
+}

@@ -347,12 +347,8 @@ func (l *Log) account(ctx context.Context, tx pgx.Tx, p prepared, now time.Time)
 func (l *Log) finishTransforms(ctx context.Context, pending delivery.PendingTransforms) {
 	ctx, cancel := context.WithTimeout(ctx, finishTimeout)
 	defer cancel()
-	jobs, err := delivery.FinishTransforms(ctx, l.db, l.cfg.Router, pending, l.cfg.Now())
-	if err != nil {
+	if err := delivery.FinishTransforms(ctx, l.db, l.cfg.Router, l.cfg.Relay, pending, l.cfg.Now()); err != nil {
 		l.log.Warn("operational events' transformations not finished; the sweep retries them", "err", err)
-	}
-	if len(jobs) > 0 && l.cfg.Relay != nil {
-		l.cfg.Relay.Enqueue(jobs)
 	}
 }
 
@@ -378,13 +374,11 @@ func (l *Log) sweepTransforms(ctx context.Context) {
 		}
 		for ctx.Err() == nil {
 			fctx, cancel := context.WithTimeout(ctx, finishTimeout)
-			jobs, n, err := delivery.FinishPendingTransforms(fctx, l.db, l.cfg.Router, sweepTransformsAfter, sweepTransformsBatch, l.cfg.Now())
+			n, err := delivery.FinishPendingTransforms(fctx, l.db, l.cfg.Router, l.cfg.Relay, sweepTransformsAfter, sweepTransformsBatch,
+				l.cfg.Now())
 			cancel()
 			if err != nil {
 				l.log.Warn("sweep pending transformations", "err", err)
-			}
-			if len(jobs) > 0 && l.cfg.Relay != nil {
-				l.cfg.Relay.Enqueue(jobs)
 			}
 			if err != nil || n < sweepTransformsBatch {
 				break
