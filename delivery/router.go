@@ -2,6 +2,7 @@ package delivery
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 
@@ -60,5 +61,9 @@ func (r *Router) accepts(tenantID uuid.UUID, ev Event, in *routing.Input, endpoi
 // check validates a transformation about to be saved (see
 // sandbox.Pool.Check).
 func (r *Router) check(ctx context.Context, tenantID uuid.UUID, src string) error {
-	return r.transforms.Check(ctx, routing.Source{Tenant: tenantID.String(), Code: src})
+	err := r.transforms.Check(ctx, routing.Source{Tenant: tenantID.String(), Code: src})
+	if errors.Is(err, sandbox.ErrUnavailable) {
+		return sandboxUnavailable("check transformation", err)
+	}
+	return err
 }

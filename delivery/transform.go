@@ -13,7 +13,9 @@ import (
 	"github.com/google/uuid"
 	"gorm.io/gorm"
 
+	"github.com/ferry-dev/ferry"
 	"github.com/ferry-dev/ferry/delivery/routing"
+	"github.com/ferry-dev/ferry/delivery/routing/sandbox"
 	"github.com/ferry-dev/ferry/delivery/webhook"
 )
 
@@ -58,12 +60,22 @@ func (r *Router) transform(ctx context.Context, tenantID uuid.UUID, src string, 
 	switch {
 	case errors.As(err, &te):
 		return Transformed{Err: te.Error()}, nil
+	case errors.Is(err, sandbox.ErrUnavailable):
+		return Transformed{}, sandboxUnavailable("run transformation", err)
 	case err != nil:
 		return Transformed{}, fmt.Errorf("run transformation: %w", err)
 	case res.Cancelled:
 		return Transformed{Cancelled: true}, nil
 	}
 	return Transformed{Body: res.Payload, Headers: headerOverrides(headers, res.Headers)}, nil
+}
+
+// sandboxUnavailable wraps a sandbox.ErrUnavailable of what as
+// EUNAVAILABLE: the API answers 503 with Retry-After, since a retry may
+// find workers again.
+func sandboxUnavailable(what string, err error) error {
+	return fmt.Errorf("%s: %w: %w", what, err, &ferry.Error{Code: ferry.EUNAVAILABLE,
+		Message: "transformations cannot run right now; retry shortly", RetryAfterSeconds: 1})
 }
 
 // headerOverrides is what changed from before to after: set or changed

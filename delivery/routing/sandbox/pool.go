@@ -133,7 +133,8 @@ func (p *Pool) Config() Config { return p.cfg }
 
 // Run runs the transformation s on in in a worker. Errors: a
 // *routing.TransformError wrapping one of routing's Err* sentinels (the
-// transformation's outcome, to store), or ErrUnavailable.
+// transformation's outcome, to store); ErrUnavailable; or ctx's cause
+// when ctx ends first (no outcome).
 func (p *Pool) Run(ctx context.Context, s routing.Source, in routing.Webhook) (routing.TransformResult, error) {
 	in.Event.Request = nil // transformations do not see the captured request
 	res, err := p.do(ctx, request{Op: opRun, Source: s, Webhook: &in})
@@ -198,12 +199,21 @@ func (p *Pool) do(ctx context.Context, req request) (response, error) {
 		switch {
 		case errors.Is(err, errNotSent):
 			return res, fmt.Errorf("%w: workers die before taking requests", ErrUnavailable)
+		case err != nil && p.isClosed():
+			// Killed by Close, not by its deadline or limits: no outcome.
+			return res, ErrUnavailable
 		case te != nil && !w.alive():
 			p.log.Warn("transformation worker stopped", "tenant_id", tenant, "pid", w.pid, "err", te.Message,
 				"stderr", firstLine(w.stderr.String()))
 		}
 		return res, err
 	}
+}
+
+func (p *Pool) isClosed() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.closed
 }
 
 // acquire waits until tenant may hold a worker: one is free and fewer
@@ -240,8 +250,7 @@ func (p *Pool) acquire(ctx context.Context, tenant string) error {
 	default:
 		p.queue = slices.DeleteFunc(p.queue, func(q *waiter) bool { return q == wt })
 	}
-	return &routing.TransformError{Kind: routing.ErrTransformTimeout,
-		Message: fmt.Sprintf("transformation not started: %v", context.Cause(ctx))}
+	return fmt.Errorf("transformation not started: %w", context.Cause(ctx))
 }
 
 // release ends a run's hold and lets the next one in.

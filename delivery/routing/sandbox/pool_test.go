@@ -183,3 +183,29 @@ func TestWorkerEnv(t *testing.T) {
 	got := workerEnv([]string{"FERRY_MASTER_KEY=k", "GOMAXPROCS=2", "PATH=/bin", "GODEBUG=x=1", "FERRY_DATABASE_URL=postgres://"})
 	require.Equal(t, []string{"GOMAXPROCS=2", "GODEBUG=x=1"}, got)
 }
+
+// TestPoolNoOutcomeWithoutARun: a run whose caller gave up, or whose pool
+// closed under it, has no outcome to store: its error is no
+// TransformError.
+func TestPoolNoOutcomeWithoutARun(t *testing.T) {
+	p := newPool(t, Config{Workers: 2})
+	loop := routing.Source{Tenant: "t", Code: `function handler(w) { Array.prototype.join.call({length: 2e8}, ''); return w }`}
+	var te *routing.TransformError
+
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	_, err := p.Run(ctx, loop, sample())
+	require.ErrorIs(t, err, context.DeadlineExceeded)
+	require.False(t, errors.As(err, &te), "%v", err)
+
+	done := make(chan error, 1)
+	go func() {
+		_, err := p.Run(context.Background(), loop, sample())
+		done <- err
+	}()
+	time.Sleep(300 * time.Millisecond)
+	require.NoError(t, p.Close())
+	err = <-done
+	require.ErrorIs(t, err, ErrUnavailable)
+	require.False(t, errors.As(err, &te), "%v", err)
+}

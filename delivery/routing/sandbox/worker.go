@@ -126,7 +126,9 @@ var errNotSent = errors.New("worker gone before the request was sent")
 // call sends req and waits for the answer, for at most deadline (or
 // until ctx ends): then the worker is killed. A call that returns an
 // error other than a *routing.TransformError or errNotSent leaves a dead
-// worker, as does any call whose error came from the worker's death.
+// worker, as does any call whose error came from the worker's death. A
+// call whose ctx ended returns ctx's cause, not a TransformError: the
+// transformation has no outcome to store.
 func (w *worker) call(ctx context.Context, req request, deadline time.Duration) (response, error) {
 	var killed atomic.Bool
 	timer := time.AfterFunc(deadline, func() {
@@ -165,8 +167,8 @@ func (w *worker) call(ctx context.Context, req request, deadline time.Duration) 
 		return res, &routing.TransformError{Kind: routing.ErrTransformTimeout,
 			Message: fmt.Sprintf("transformation ran longer than %s and was stopped", deadline)}
 	case cancelled.Load():
-		return res, &routing.TransformError{Kind: routing.ErrTransformTimeout,
-			Message: fmt.Sprintf("transformation stopped: %v", context.Cause(ctx))}
+		// The caller gave up: no outcome of the transformation's.
+		return res, fmt.Errorf("transformation stopped: %w", context.Cause(ctx))
 	case !sent:
 		return res, errNotSent
 	}
