@@ -23,6 +23,7 @@ import (
 	"github.com/ferry-dev/ferry/delivery/outbox"
 	"github.com/ferry-dev/ferry/delivery/queue"
 	"github.com/ferry-dev/ferry/delivery/routing"
+	"github.com/ferry-dev/ferry/delivery/routing/sandbox"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/google/uuid"
@@ -169,7 +170,10 @@ type App struct {
 	partitions *attemptlog.Partitions
 	replays    *delivery.ReplayWorker
 	quota      *delivery.QuotaWarner
-	notices    *notify.Mailer
+	// router filters and transforms for ingest and operational events;
+	// Close stops its transformation workers.
+	router  *delivery.Router
+	notices *notify.Mailer
 
 	http     *fiber.App
 	listener net.Listener
@@ -315,10 +319,14 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 	// and mailed to the tenant's owners and admins. One router (filters,
 	// transformations) serves ingest and the operational events that the
 	// quota warner and attempt log emit.
-	router, err := delivery.NewRouter(routing.Config{}, routing.TransformConfig{}, log)
+	// Transformations run in worker processes started from this
+	// executable (its main calls sandbox.MainHook).
+	router, err := delivery.NewRouter(routing.Config{}, sandbox.Config{Workers: cfg.TransformWorkers,
+		PerTenant: cfg.TransformPerTenant}, log)
 	if err != nil {
 		return nil, err
 	}
+	a.router = router
 	a.attempts = attemptlog.New(a.db, attemptlog.Config{DisableAfter: cfg.scaled(attemptlog.DefaultDisableAfter), BatchSize: metrics.AttemptLogBatch,
 		FailingAfter: cfg.scaled(15 * time.Minute), Relay: a.relay, Notifier: a.notices, Router: router}, log)
 	// Pull queues log ended leases through the attempt log, in their own
@@ -399,6 +407,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 		TokenGuessesPerMinute: cfg.TokenGuessesPerMinute,
 		WriteTimeout:          cfg.HTTPWriteTimeout,
 		StreamAuthInterval:    cfg.QueueStreamAuthInterval,
+		TestRoutingRateLimit:  cfg.TestRoutingPerSecond,
 	})
 	return a, nil
 }
@@ -564,6 +573,9 @@ func (a *App) Run(parent context.Context) error {
 // Close releases connections; call it after Run returns.
 func (a *App) Close() error {
 	var errs []error
+	if a.router != nil {
+		errs = append(errs, a.router.Close())
+	}
 	if a.writer != nil {
 		errs = append(errs, a.writer.Close())
 	}

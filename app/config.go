@@ -68,7 +68,16 @@ type Config struct {
 	BcryptCost            int
 	APIRateLimitPerSecond int
 	ReplayRatePerSecond   int
-	Version               string
+	// TestRoutingPerSecond is each tenant's rate of test-routing requests
+	// (POST /endpoints/{id}/test-routing), which run code on demand; 0
+	// means no limit beyond the API's.
+	TestRoutingPerSecond int
+	// TransformWorkers is how many transformation worker processes may
+	// run at once (0: GOMAXPROCS, at least 4); TransformPerTenant how many
+	// of them one tenant's transformations may hold (0: 2).
+	TransformWorkers   int
+	TransformPerTenant int
+	Version            string
 	// PprofAddr, when set, serves net/http/pprof there (opt-in profiling;
 	// bind it to loopback).
 	PprofAddr string
@@ -210,6 +219,9 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 		InvitesPerHour:           integer("FERRY_INVITES_PER_HOUR", 20),
 		TokenGuessesPerMinute:    integer("FERRY_TOKEN_GUESSES_PER_MINUTE", map[bool]int{true: 1000, false: 60}[dev]),
 		ReplayRatePerSecond:      integer("FERRY_REPLAY_RATE_LIMIT", delivery.DefaultReplayRatePerSecond),
+		TestRoutingPerSecond:     integer("FERRY_TEST_ROUTING_RATE_LIMIT", 5),
+		TransformWorkers:         integer("FERRY_TRANSFORM_WORKERS", 0),
+		TransformPerTenant:       integer("FERRY_TRANSFORM_PER_TENANT", 0),
 		Version:                  str("FERRY_VERSION", Version),
 		PprofAddr:                str("FERRY_PPROF_ADDR", ""),
 		SMTPURL:                  str("FERRY_SMTP_URL", map[bool]string{true: DevSMTPURL, false: ""}[dev]),

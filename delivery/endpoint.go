@@ -2,6 +2,7 @@ package delivery
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/netip"
@@ -237,12 +238,16 @@ func validateHeaders(h map[string]string) (map[string]string, error) {
 // validateTransformation compiles a transformation and runs its top
 // level; the error carries goja's message with line and column. Only http
 // endpoints take one (queue consumers get the event's envelope).
-func (s *Service) validateTransformation(ctx context.Context, kind Kind, src string) error {
+func (s *Service) validateTransformation(ctx context.Context, tenantID uuid.UUID, kind Kind, src string) error {
 	if src != "" && kind == KindQueue {
 		return ferry.Invalid("transformation", "transformations apply to http endpoints; a queue endpoint's consumers get the envelope")
 	}
-	if err := s.router.transforms.Check(ctx, src); err != nil {
-		return ferry.Invalid("transformation", "%s", err.Error())
+	if err := s.router.check(ctx, tenantID, src); err != nil {
+		var te *routing.TransformError
+		if !errors.As(err, &te) {
+			return fmt.Errorf("check transformation: %w", err)
+		}
+		return ferry.Invalid("transformation", "%s", te.Message)
 	}
 	return nil
 }
@@ -343,7 +348,7 @@ func (s *Service) CreateEndpoint(ctx context.Context, tenantID uuid.UUID, in End
 	if err := s.validateFilter(in.Filter); err != nil {
 		return Endpoint{}, "", err
 	}
-	if err := s.validateTransformation(ctx, in.Kind, in.Transformation); err != nil {
+	if err := s.validateTransformation(ctx, tenantID, in.Kind, in.Transformation); err != nil {
 		return Endpoint{}, "", err
 	}
 	format, err := validateFormat(in.Format, in.Kind)
@@ -486,7 +491,7 @@ func (s *Service) UpdateEndpoint(ctx context.Context, tenantID, id uuid.UUID, pa
 		}
 	}
 	if patch.Transformation != nil {
-		if err := s.validateTransformation(ctx, ep.Kind, *patch.Transformation); err != nil {
+		if err := s.validateTransformation(ctx, tenantID, ep.Kind, *patch.Transformation); err != nil {
 			return Endpoint{}, err
 		}
 		ep.Transformation = *patch.Transformation

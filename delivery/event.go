@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -108,11 +109,23 @@ func (s *Service) Ingest(ctx context.Context, tenantID uuid.UUID, in EventInput)
 		// (group commit, ingestbatch.go).
 		return s.ingestBatched(ctx, tenantID, in, ev)
 	}
-	return s.ingestOne(ctx, tenantID, in, ev)
+	return s.ingestOne(ctx, &ingestRequest{tenantID: tenantID, in: in, ev: ev}, true)
 }
 
-// ingestOne accepts one validated event in its own transaction.
-func (s *Service) ingestOne(ctx context.Context, tenantID uuid.UUID, in EventInput, ev Event) (_ Event, created bool, err error) {
+// errTransformFirst ends an ingest transaction that routed its event to
+// endpoints whose transformations are still to run: they run outside any
+// transaction, and the event is committed afterwards with their results.
+var errTransformFirst = errors.New("transformations to run first")
+
+// ingestOne accepts r's validated event in its own transaction. Routing
+// reads in the transaction, before any lock; if the event goes to
+// endpoints with transformations not yet run, the transaction ends
+// (nothing written) and, when inline, they run (in the sandbox, with
+// only this request waiting) and the transaction is made again with the
+// results; when not inline (a committer, which others wait on), it
+// returns errTransformFirst for the caller to run them elsewhere.
+func (s *Service) ingestOne(ctx context.Context, r *ingestRequest, inline bool) (_ Event, created bool, err error) {
+	tenantID, in, ev := r.tenantID, r.in, r.ev
 	now := ev.CreatedAt
 	var key *string
 	if in.IdempotencyKey != "" {
@@ -121,46 +134,56 @@ func (s *Service) ingestOne(ctx context.Context, tenantID uuid.UUID, in EventInp
 	}
 	var jobs []Job
 	var queues []uuid.UUID
-	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		if key != nil {
-			prior, found, err := claimIdempotencyKey(tx, tenantID, *key, now)
-			if err != nil {
+	for {
+		err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+			if key != nil {
+				prior, found, err := claimIdempotencyKey(tx, tenantID, *key, now)
+				if err != nil {
+					return err
+				}
+				if found {
+					ev, created = prior, false
+					return nil
+				}
+			}
+			if err := s.route(tx, []*ingestRequest{r}); err != nil {
 				return err
 			}
-			if found {
-				ev, created = prior, false
-				return nil
+			if r.pendingTransforms() {
+				return errTransformFirst
 			}
-		}
-		// Routing (and transformations) before any lock: see route.
-		matches, err := s.route(ctx, tx, []uuid.UUID{tenantID}, []Event{ev})
-		if err != nil {
+			if s.limits != nil {
+				if err := s.limits.Meter(dbtx.Wrap(tx)).ConsumeEvents(ctx, tenantID, 1); err != nil {
+					return err
+				}
+			}
+			res := tx.Exec(`INSERT INTO events (id, tenant_id, type, data, idempotency_key, created_at)
+				VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`, ev.ID, tenantID, ev.Type, string(ev.Data), key, now)
+			if res.Error != nil {
+				return fmt.Errorf("insert event: %w", res.Error)
+			}
+			if res.RowsAffected == 0 {
+				if key == nil {
+					// This very event committed already: a group-commit batch
+					// whose commit reported an error after succeeding.
+					created = true
+					return nil
+				}
+				// A concurrent request with the same key committed first.
+				return errIdempotencyRace
+			}
+			created = true
+			var err error
+			jobs, queues, _, err = s.fanOut(tx, tenantID, ev, r.matches) // nothing deferred on this path
 			return err
+		})
+		if !errors.Is(err, errTransformFirst) || !inline {
+			break
 		}
-		if s.limits != nil {
-			if err := s.limits.Meter(dbtx.Wrap(tx)).ConsumeEvents(ctx, tenantID, 1); err != nil {
-				return err
-			}
+		if err := s.transformMatches(ctx, tenantID, r.ev, r.matches); err != nil {
+			return Event{}, false, err
 		}
-		res := tx.Exec(`INSERT INTO events (id, tenant_id, type, data, idempotency_key, created_at)
-			VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`, ev.ID, tenantID, ev.Type, string(ev.Data), key, now)
-		if res.Error != nil {
-			return fmt.Errorf("insert event: %w", res.Error)
-		}
-		if res.RowsAffected == 0 {
-			if key == nil {
-				// This very event committed already: a group-commit batch
-				// whose commit reported an error after succeeding.
-				created = true
-				return nil
-			}
-			// A concurrent request with the same key committed first.
-			return errIdempotencyRace
-		}
-		created = true
-		jobs, queues, err = s.fanOut(tx, tenantID, ev, matches)
-		return err
-	})
+	}
 	if err == errIdempotencyRace {
 		return s.Ingest(ctx, tenantID, in)
 	}
@@ -203,12 +226,13 @@ func claimIdempotencyKey(tx *gorm.DB, tenantID uuid.UUID, key string, now time.T
 // fanOut creates one delivery per endpoint route found for ev (enabled,
 // subscribed to its type exactly or by a wildcard, filter accepting it),
 // in the caller's transaction, with an outbox row for each http endpoint
-// and the stored result of its transformation, if it has one; queue
+// and the stored result of its transformation, if it has one (or, when
+// deferred, a pending result and no outbox row, returned in pending); queue
 // endpoints get no outbox row (their consumers pull). It returns the jobs
 // to publish and the queue endpoints to wake once tx commits.
-func (s *Service) fanOut(tx *gorm.DB, tenantID uuid.UUID, ev Event, matches []batchMatch) ([]Job, []uuid.UUID, error) {
+func (s *Service) fanOut(tx *gorm.DB, tenantID uuid.UUID, ev Event, matches []batchMatch) ([]Job, []uuid.UUID, PendingTransforms, error) {
 	if len(matches) == 0 {
-		return nil, nil, nil
+		return nil, nil, nil, nil
 	}
 	var pushed []batchMatch
 	var queued queuedDeliveries
@@ -220,41 +244,53 @@ func (s *Service) fanOut(tx *gorm.DB, tenantID uuid.UUID, ev Event, matches []ba
 		}
 	}
 	if err := queued.insert(tx, s.queueSender()); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	if len(pushed) == 0 {
-		return nil, queued.endpoints, nil
+		return nil, queued.endpoints, nil, nil
 	}
-	jobs := make([]Job, len(pushed))
+	var jobs []Job
 	deliveryIDs := make([]uuid.UUID, len(pushed))
 	endpointIDs := make([]uuid.UUID, len(pushed))
-	payloads := make([]string, len(pushed))
+	var outboxIDs []uuid.UUID
+	var payloads []string
 	var transforms []deliveryTransformRow
+	var pending PendingTransforms
 	for i, m := range pushed {
-		jobs[i] = Job{DeliveryID: uuid.New(), EventID: ev.ID, EndpointID: m.EndpointID, TenantID: tenantID,
-			Attempt: 1, Trigger: TriggerInitial, AcceptedAt: ev.CreatedAt, OutboxAt: ev.CreatedAt}
-		b, err := json.Marshal(jobs[i])
-		if err != nil {
-			return nil, nil, fmt.Errorf("encode job: %w", err)
+		id := uuid.New()
+		deliveryIDs[i], endpointIDs[i] = id, m.EndpointID
+		if m.deferred {
+			pending = append(pending, m.pending(id, tenantID, ev))
+			transforms = append(transforms, deliveryTransformRow{DeliveryID: id, TenantID: tenantID, Pending: true, CreatedAt: ev.CreatedAt})
+			continue // no outbox row until its transformation has run
 		}
-		deliveryIDs[i], endpointIDs[i], payloads[i] = jobs[i].DeliveryID, m.EndpointID, string(b)
+		job := Job{DeliveryID: id, EventID: ev.ID, EndpointID: m.EndpointID, TenantID: tenantID,
+			Attempt: 1, Trigger: TriggerInitial, AcceptedAt: ev.CreatedAt, OutboxAt: ev.CreatedAt}
+		b, err := json.Marshal(job)
+		if err != nil {
+			return nil, nil, nil, fmt.Errorf("encode job: %w", err)
+		}
+		jobs = append(jobs, job)
+		outboxIDs, payloads = append(outboxIDs, id), append(payloads, string(b))
 		if m.Transformed != nil {
-			transforms = append(transforms, newTransformRow(jobs[i].DeliveryID, tenantID, m.Transformed, ev.CreatedAt))
+			transforms = append(transforms, newTransformRow(id, tenantID, m.Transformed, ev.CreatedAt))
 		}
 	}
 	err := tx.Exec(`INSERT INTO deliveries (id, tenant_id, event_id, endpoint_id, created_at)
 		SELECT d, ?, ?, e, ? FROM unnest(?::uuid[], ?::uuid[]) AS t(d, e)`,
 		tenantID, ev.ID, ev.CreatedAt, pgval.Array(deliveryIDs), pgval.Array(endpointIDs)).Error
 	if err != nil {
-		return nil, nil, fmt.Errorf("insert deliveries: %w", err)
+		return nil, nil, nil, fmt.Errorf("insert deliveries: %w", err)
 	}
 	if err := insertTransforms(tx, transforms); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	if err := insertOutbox(tx, deliveryIDs, payloads, ev.CreatedAt); err != nil {
-		return nil, nil, err
+	if len(outboxIDs) > 0 {
+		if err := insertOutbox(tx, outboxIDs, payloads, ev.CreatedAt); err != nil {
+			return nil, nil, nil, err
+		}
 	}
-	return jobs, queued.endpoints, nil
+	return jobs, queued.endpoints, pending, nil
 }
 
 // QueueChannel is the Postgres NOTIFY channel that says a queue endpoint

@@ -3,6 +3,7 @@ package delivery
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -27,6 +28,15 @@ import (
 // A batch that fails for any reason is retried event by event on the
 // ordinary path, so each caller gets its own answer (a quota refusal for
 // one tenant never fails another's event).
+//
+// Transformations never run in a batch's transaction, nor while other
+// events wait: the committer routes the batch (one read, in the
+// transaction), commits at once the events none of whose endpoints has a
+// transformation, and hands the others to a goroutine of their own,
+// which runs their transformations (at most a few of a tenant's at a
+// time, in the sandbox) and queues them again with the results, to be
+// committed by a later batch without routing them again. An event whose
+// tenant's transformations hang waits for them alone.
 const (
 	maxIngestBatch = 500
 	// Two committers keep one commit's fsync overlapping the next batch's
@@ -41,6 +51,21 @@ type ingestRequest struct {
 	in       EventInput
 	ev       Event
 	done     chan ingestResult
+	// routed says matches holds the endpoints the event goes to (route),
+	// with their transformations' results once run.
+	routed  bool
+	matches []batchMatch
+}
+
+// pendingTransforms reports whether a transformation of r's matches is
+// still to run.
+func (r *ingestRequest) pendingTransforms() bool {
+	for k := range r.matches {
+		if r.matches[k].needsTransform() {
+			return true
+		}
+	}
+	return false
 }
 
 type ingestResult struct {
@@ -67,52 +92,99 @@ func (s *Service) commitBatch(ctx context.Context, batch []*ingestRequest) {
 	tctx, cancel := context.WithTimeout(ctx, ingestBatchTimeout)
 	defer cancel()
 	if len(batch) == 1 {
-		r := batch[0]
-		ev, created, err := s.ingestOne(tctx, r.tenantID, r.in, r.ev)
-		r.done <- ingestResult{ev, created, err}
-		if err == nil && created {
-			s.cfg.IngestBatch.Observe(1)
-		}
+		s.commitOne(ctx, tctx, batch[0])
 		return
 	}
 	var jobs []Job
 	var queues []uuid.UUID
-	tenants, evs := make([]uuid.UUID, len(batch)), make([]Event, len(batch))
-	for i, r := range batch {
-		tenants[i], evs[i] = r.tenantID, r.ev
-	}
+	rest := batch // what this transaction commits, or else the fallback
+	var later []*ingestRequest
 	err := s.db.WithContext(tctx).Transaction(func(tx *gorm.DB) error {
-		// Routing (and transformations) first, before any lock: see route.
-		matches, err := s.route(tctx, tx, tenants, evs)
-		if err != nil {
+		if err := s.route(tx, batch); err != nil {
 			return err
 		}
-		jobs, queues, err = s.insertBatch(tctx, tx, batch, matches)
+		rest, later = splitPending(batch)
+		if len(rest) == 0 {
+			return nil
+		}
+		var err error
+		jobs, queues, _, err = s.insertBatch(tctx, tx, rest) // nothing deferred on this path
 		return err
 	})
+	for _, r := range later {
+		s.transformLater(ctx, r)
+	}
 	if err != nil {
-		s.log.Debug("ingest batch failed; retrying its events one by one", "err", err, "events", len(batch))
-		for _, r := range batch {
-			ev, created, err := s.ingestOne(tctx, r.tenantID, r.in, r.ev)
-			r.done <- ingestResult{ev, created, err}
+		s.log.Debug("ingest batch failed; retrying its events one by one", "err", err, "events", len(rest))
+		for _, r := range rest {
+			s.commitOne(ctx, tctx, r)
 		}
+		return
+	}
+	if len(rest) == 0 {
 		return
 	}
 	s.wakeQueues(queues)
 	if len(jobs) > 0 {
 		s.relay.Enqueue(jobs)
 	}
-	for _, r := range batch {
+	for _, r := range rest {
 		s.accepted(r.tenantID)
 		r.done <- ingestResult{ev: r.ev, created: true}
 	}
-	s.cfg.IngestBatch.Observe(float64(len(batch)))
+	s.cfg.IngestBatch.Observe(float64(len(rest)))
+}
+
+// splitPending splits routed requests into those ready to commit and
+// those with transformations still to run.
+func splitPending(batch []*ingestRequest) (ready, pending []*ingestRequest) {
+	for _, r := range batch {
+		if r.pendingTransforms() {
+			pending = append(pending, r)
+		} else {
+			ready = append(ready, r)
+		}
+	}
+	return ready, pending
+}
+
+// commitOne commits r in a transaction of its own (with tctx, the
+// batch's deadline), or hands it to transformLater when its
+// transformations are still to run.
+func (s *Service) commitOne(ctx, tctx context.Context, r *ingestRequest) {
+	ev, created, err := s.ingestOne(tctx, r, false)
+	if errors.Is(err, errTransformFirst) {
+		s.transformLater(ctx, r)
+		return
+	}
+	r.done <- ingestResult{ev, created, err}
+	if err == nil && created {
+		s.cfg.IngestBatch.Observe(1)
+	}
+}
+
+// transformLater runs r's pending transformations on a goroutine of its
+// own and queues r again to be committed with their results; r's caller
+// keeps waiting on r.done. ctx is not cancelled with any caller's request
+// (as a batch's is not): the sandbox's deadline bounds each run.
+func (s *Service) transformLater(ctx context.Context, r *ingestRequest) {
+	ctx = context.WithoutCancel(ctx)
+	go func() {
+		if err := s.transformMatches(ctx, r.tenantID, r.ev, r.matches); err != nil {
+			r.done <- ingestResult{err: err}
+			return
+		}
+		s.ingest.Add(ctx, r)
+	}()
 }
 
 // insertBatch writes the events of batch, their deliveries and outbox
 // rows in tx, and returns the jobs to publish and the queue endpoints to
-// wake once tx commits. matches are the batch's routes (route).
-func (s *Service) insertBatch(ctx context.Context, tx *gorm.DB, batch []*ingestRequest, matches []batchMatch) ([]Job, []uuid.UUID, error) {
+// wake once tx commits. Every request of batch is routed, its
+// transformations run or deferred: a deferred one's delivery is stored
+// pending, without an outbox row, and returned in pending for
+// FinishTransforms once tx commits.
+func (s *Service) insertBatch(ctx context.Context, tx *gorm.DB, batch []*ingestRequest) ([]Job, []uuid.UUID, PendingTransforms, error) {
 	if s.limits != nil {
 		perTenant := map[uuid.UUID]int{}
 		for _, r := range batch {
@@ -121,7 +193,7 @@ func (s *Service) insertBatch(ctx context.Context, tx *gorm.DB, batch []*ingestR
 		meter := s.limits.Meter(dbtx.Wrap(tx))
 		for tenantID, n := range perTenant {
 			if err := meter.ConsumeEvents(ctx, tenantID, n); err != nil {
-				return nil, nil, err
+				return nil, nil, nil, err
 			}
 		}
 	}
@@ -136,64 +208,81 @@ func (s *Service) insertBatch(ctx context.Context, tx *gorm.DB, batch []*ingestR
 		SELECT i, t, ty, d::json, c FROM unnest(?::uuid[], ?::uuid[], ?::text[], ?::text[], ?::timestamptz[]) AS v(i, t, ty, d, c)`,
 		pgval.Array(ids), pgval.Array(tenants), pgval.Array(types), pgval.Array(data), pgval.Array(ats))
 	if res.Error != nil {
-		return nil, nil, fmt.Errorf("insert events: %w", res.Error)
+		return nil, nil, nil, fmt.Errorf("insert events: %w", res.Error)
 	}
 	if res.RowsAffected != int64(n) {
-		return nil, nil, fmt.Errorf("insert events: %d of %d rows", res.RowsAffected, n)
+		return nil, nil, nil, fmt.Errorf("insert events: %d of %d rows", res.RowsAffected, n)
 	}
 
 	// Queue endpoints' deliveries wait for their consumers: no job.
 	var queued queuedDeliveries
-	pushed := matches[:0]
-	for _, match := range matches {
-		if match.Kind == KindQueue {
-			r := batch[match.I-1]
-			queued.add(r.tenantID, r.ev.ID, match.EndpointID, r.ev.CreatedAt)
-		} else {
-			pushed = append(pushed, match)
+	type pushedMatch struct {
+		r *ingestRequest
+		m *batchMatch
+	}
+	var pushed []pushedMatch
+	for _, r := range batch {
+		for k := range r.matches {
+			m := &r.matches[k]
+			if m.Kind == KindQueue {
+				queued.add(r.tenantID, r.ev.ID, m.EndpointID, r.ev.CreatedAt)
+			} else {
+				pushed = append(pushed, pushedMatch{r, m})
+			}
 		}
 	}
 	if err := queued.insert(tx, s.queueSender()); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	matches = pushed
-	if len(matches) == 0 {
-		return nil, queued.endpoints, nil
+	if len(pushed) == 0 {
+		return nil, queued.endpoints, nil, nil
 	}
-	m := len(matches)
-	jobs := make([]Job, m)
+	m := len(pushed)
 	dIDs, dTenants, dEvents, dEndpoints := make([]uuid.UUID, m), make([]uuid.UUID, m), make([]uuid.UUID, m), make([]uuid.UUID, m)
-	payloads := make([]string, m)
 	dAts := make([]time.Time, m)
+	var jobs []Job
+	var oIDs []uuid.UUID
+	var payloads []string
+	var oAts []time.Time
 	var transforms []deliveryTransformRow
-	for k, match := range matches {
-		r := batch[match.I-1] // ORDINALITY counts from 1
-		jobs[k] = Job{DeliveryID: uuid.New(), EventID: r.ev.ID, EndpointID: match.EndpointID, TenantID: r.tenantID,
-			Attempt: 1, Trigger: TriggerInitial, AcceptedAt: r.ev.CreatedAt, OutboxAt: r.ev.CreatedAt}
-		b, err := json.Marshal(jobs[k])
-		if err != nil {
-			return nil, nil, fmt.Errorf("encode job: %w", err)
+	var pending PendingTransforms
+	for k, p := range pushed {
+		r, match := p.r, p.m
+		id := uuid.New()
+		dIDs[k], dTenants[k], dEvents[k], dEndpoints[k], dAts[k] = id, r.tenantID, r.ev.ID, match.EndpointID, r.ev.CreatedAt
+		if match.deferred {
+			pending = append(pending, match.pending(id, r.tenantID, r.ev))
+			transforms = append(transforms, deliveryTransformRow{DeliveryID: id, TenantID: r.tenantID, Pending: true, CreatedAt: r.ev.CreatedAt})
+			continue // no outbox row until its transformation has run
 		}
-		dIDs[k], dTenants[k], dEvents[k], dEndpoints[k] = jobs[k].DeliveryID, r.tenantID, r.ev.ID, match.EndpointID
-		payloads[k], dAts[k] = string(b), r.ev.CreatedAt
+		job := Job{DeliveryID: id, EventID: r.ev.ID, EndpointID: match.EndpointID, TenantID: r.tenantID,
+			Attempt: 1, Trigger: TriggerInitial, AcceptedAt: r.ev.CreatedAt, OutboxAt: r.ev.CreatedAt}
+		b, err := json.Marshal(job)
+		if err != nil {
+			return nil, nil, nil, fmt.Errorf("encode job: %w", err)
+		}
+		jobs = append(jobs, job)
+		oIDs, payloads, oAts = append(oIDs, id), append(payloads, string(b)), append(oAts, r.ev.CreatedAt)
 		if match.Transformed != nil {
-			transforms = append(transforms, newTransformRow(jobs[k].DeliveryID, r.tenantID, match.Transformed, r.ev.CreatedAt))
+			transforms = append(transforms, newTransformRow(id, r.tenantID, match.Transformed, r.ev.CreatedAt))
 		}
 	}
 	err := tx.Exec(`INSERT INTO deliveries (id, tenant_id, event_id, endpoint_id, created_at)
 		SELECT * FROM unnest(?::uuid[], ?::uuid[], ?::uuid[], ?::uuid[], ?::timestamptz[])`,
 		pgval.Array(dIDs), pgval.Array(dTenants), pgval.Array(dEvents), pgval.Array(dEndpoints), pgval.Array(dAts)).Error
 	if err != nil {
-		return nil, nil, fmt.Errorf("insert deliveries: %w", err)
+		return nil, nil, nil, fmt.Errorf("insert deliveries: %w", err)
 	}
 	if err := insertTransforms(tx, transforms); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	err = tx.Exec(`INSERT INTO outbox (delivery_id, job, created_at)
-		SELECT d, j::jsonb, c FROM unnest(?::uuid[], ?::text[], ?::timestamptz[]) AS t(d, j, c)`,
-		pgval.Array(dIDs), pgval.Array(payloads), pgval.Array(dAts)).Error
-	if err != nil {
-		return nil, nil, fmt.Errorf("insert outbox: %w", err)
+	if len(oIDs) > 0 {
+		err = tx.Exec(`INSERT INTO outbox (delivery_id, job, created_at)
+			SELECT d, j::jsonb, c FROM unnest(?::uuid[], ?::text[], ?::timestamptz[]) AS t(d, j, c)`,
+			pgval.Array(oIDs), pgval.Array(payloads), pgval.Array(oAts)).Error
+		if err != nil {
+			return nil, nil, nil, fmt.Errorf("insert outbox: %w", err)
+		}
 	}
-	return jobs, queued.endpoints, nil
+	return jobs, queued.endpoints, pending, nil
 }

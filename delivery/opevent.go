@@ -111,17 +111,23 @@ type PgxTx interface {
 // deliveries and outbox rows, and returns the emitted events and the jobs
 // to hand to the relay once tx commits. An event whose idempotency key the
 // tenant already holds was emitted before and is skipped. Not metered.
-// Endpoints' filters and transformations apply as to any event, through
-// router (nil: every subscribed endpoint, untransformed). Errors: wrapped
-// database errors.
-func EmitOperational(ctx context.Context, tx PgxTx, router *Router, evs []OperationalEvent, now time.Time) ([]OperationalEvent, []Job, error) {
+// Endpoints' filters apply as to any event, through router (nil: every
+// subscribed endpoint, untransformed). Their transformations do not run
+// here: tx is shared by other tenants' work (the attempt log's), and no
+// transaction waits on a transformation. A delivery to an endpoint with
+// one is stored with a pending result and no outbox row, and returned in
+// pending: once tx has committed, the caller hands pending to
+// FinishTransforms (on a goroutine of its own), which runs them and
+// makes their outbox rows; what a crash leaves pending,
+// FinishPendingTransforms finds. Errors: wrapped database errors.
+func EmitOperational(ctx context.Context, tx PgxTx, router *Router, evs []OperationalEvent, now time.Time) (_ []OperationalEvent, _ []Job, pending PendingTransforms, _ error) {
 	now = now.UTC().Truncate(time.Millisecond)
 	var emitted []OperationalEvent
 	var jobs []Job
 	for _, op := range evs {
 		data, err := json.Marshal(op.Data)
 		if err != nil {
-			return nil, nil, fmt.Errorf("encode %s: %w", op.Type, err)
+			return nil, nil, nil, fmt.Errorf("encode %s: %w", op.Type, err)
 		}
 		id := uuid.New()
 		// Hand-written: runs inside the attempt log's pgx transaction.
@@ -130,20 +136,21 @@ func EmitOperational(ctx context.Context, tx PgxTx, router *Router, evs []Operat
 			ON CONFLICT (tenant_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING`,
 			[16]byte(id), [16]byte(op.TenantID), op.Type, string(data), op.Key, now)
 		if err != nil {
-			return nil, nil, fmt.Errorf("insert %s: %w", op.Type, err)
+			return nil, nil, nil, fmt.Errorf("insert %s: %w", op.Type, err)
 		}
 		if tag.RowsAffected() == 0 {
 			continue // emitted before
 		}
 		emitted = append(emitted, op)
 		ev := Event{ID: id, Type: op.Type, Data: data, CreatedAt: now}
-		evJobs, err := fanOutOperational(ctx, tx, router, op, ev)
+		evJobs, evPending, err := fanOutOperational(ctx, tx, router, op, ev)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		jobs = append(jobs, evJobs...)
+		pending = append(pending, evPending...)
 	}
-	return emitted, jobs, nil
+	return emitted, jobs, pending, nil
 }
 
 // opTarget is an endpoint an operational event is routed to.
@@ -157,29 +164,29 @@ type opTarget struct {
 
 // fanOutOperational creates the deliveries of one operational event: to
 // the tenant's enabled endpoints that name its type or ferry.*, except
-// the endpoint it is about, and whose filter accepts it; each http
-// endpoint's transformation runs and its result is stored as at ingest
-// (operational events are rare, so running it inside the emitter's
-// transaction costs little). "All events" (an empty list) means all of
-// the tenant's own events, not Ferry's. Queue endpoints' deliveries get
-// no outbox row (their consumers pull; a notification wakes them at
-// commit).
-func fanOutOperational(ctx context.Context, tx PgxTx, router *Router, op OperationalEvent, ev Event) ([]Job, error) {
+// the endpoint it is about, and whose filter accepts it. A delivery to an
+// http endpoint with a transformation gets a pending result and no
+// outbox row (returned in pending, see EmitOperational); other http
+// endpoints' deliveries get their outbox row and job. "All events" (an
+// empty list) means all of the tenant's own events, not Ferry's. Queue
+// endpoints' deliveries get no outbox row (their consumers pull; a
+// notification wakes them at commit).
+func fanOutOperational(ctx context.Context, tx PgxTx, router *Router, op OperationalEvent, ev Event) ([]Job, PendingTransforms, error) {
 	rows, err := tx.Query(ctx, `SELECT id, kind, filter, transformation,
 			CASE WHEN transformation <> '' THEN convert_to(headers::text, 'UTF8') END
 		FROM endpoints WHERE tenant_id = $1 AND enabled AND deleted_at IS NULL
 		AND id <> $2 AND (event_types @> jsonb_build_array($3::text) OR event_types @> jsonb_build_array($4::text))
 		ORDER BY created_at, id`, [16]byte(op.TenantID), [16]byte(op.About), op.Type, OpWildcard)
 	if err != nil {
-		return nil, fmt.Errorf("select endpoints for %s: %w", op.Type, err)
+		return nil, nil, fmt.Errorf("select endpoints for %s: %w", op.Type, err)
 	}
 	targets, err := pgx.CollectRows(rows, pgx.RowToStructByPos[opTarget])
 	if err != nil {
-		return nil, fmt.Errorf("select endpoints for %s: %w", op.Type, err)
+		return nil, nil, fmt.Errorf("select endpoints for %s: %w", op.Type, err)
 	}
 	var endpointIDs, queueIDs []uuid.UUID
-	var transformed []*Transformed // by position in endpointIDs; nil: none
-	var in *routing.Input          // decoded on first use
+	var pending PendingTransforms
+	var in *routing.Input // decoded on first use
 	for _, t := range targets {
 		if router != nil && t.Filter != "" {
 			if in == nil {
@@ -189,21 +196,19 @@ func fanOutOperational(ctx context.Context, tx PgxTx, router *Router, op Operati
 				continue
 			}
 		}
-		if t.Kind == KindQueue {
+		switch {
+		case t.Kind == KindQueue:
 			queueIDs = append(queueIDs, t.ID)
-			continue
-		}
-		endpointIDs = append(endpointIDs, t.ID)
-		var tr *Transformed
-		if router != nil && t.Transformation != "" {
+		case router != nil && t.Transformation != "":
 			var headers map[string]string
 			if err := json.Unmarshal(t.Headers, &headers); err != nil {
-				return nil, fmt.Errorf("endpoint %s headers: %w", t.ID, err)
+				return nil, nil, fmt.Errorf("endpoint %s headers: %w", t.ID, err)
 			}
-			res := router.transform(ctx, t.Transformation, ev, headers)
-			tr = &res
+			pending = append(pending, pendingTransform{DeliveryID: uuid.New(), TenantID: op.TenantID, EndpointID: t.ID,
+				src: t.Transformation, headers: headers, ev: ev})
+		default:
+			endpointIDs = append(endpointIDs, t.ID)
 		}
-		transformed = append(transformed, tr)
 	}
 	now := ev.CreatedAt
 	if len(queueIDs) > 0 {
@@ -214,46 +219,55 @@ func fanOutOperational(ctx context.Context, tx PgxTx, router *Router, op Operati
 		if _, err := tx.Exec(ctx, `INSERT INTO deliveries (id, tenant_id, event_id, endpoint_id, created_at)
 			SELECT d, $1, $2, e, $3 FROM unnest($4::uuid[], $5::uuid[]) AS t(d, e)`,
 			[16]byte(op.TenantID), [16]byte(ev.ID), now, pgval.Array(ids), pgval.Array(queueIDs)); err != nil {
-			return nil, fmt.Errorf("insert queued deliveries of %s: %w", op.Type, err)
+			return nil, nil, fmt.Errorf("insert queued deliveries of %s: %w", op.Type, err)
 		}
 		if _, err := tx.Exec(ctx, `SELECT pg_notify($1, e::text) FROM unnest($2::uuid[]) AS t(e)`,
 			QueueChannel, pgval.Array(queueIDs)); err != nil {
-			return nil, fmt.Errorf("notify queues: %w", err)
+			return nil, nil, fmt.Errorf("notify queues: %w", err)
+		}
+	}
+	if len(pending) > 0 {
+		ids, eps := make([]uuid.UUID, len(pending)), make([]uuid.UUID, len(pending))
+		rows := make([]deliveryTransformRow, len(pending))
+		for i, p := range pending {
+			ids[i], eps[i] = p.DeliveryID, p.EndpointID
+			rows[i] = deliveryTransformRow{DeliveryID: p.DeliveryID, TenantID: op.TenantID, Pending: true, CreatedAt: now}
+		}
+		if _, err := tx.Exec(ctx, `INSERT INTO deliveries (id, tenant_id, event_id, endpoint_id, created_at)
+			SELECT d, $1, $2, e, $3 FROM unnest($4::uuid[], $5::uuid[]) AS t(d, e)`,
+			[16]byte(op.TenantID), [16]byte(ev.ID), now, pgval.Array(ids), pgval.Array(eps)); err != nil {
+			return nil, nil, fmt.Errorf("insert deliveries of %s: %w", op.Type, err)
+		}
+		if err := insertTransformsPgx(ctx, tx, rows); err != nil {
+			return nil, nil, err
 		}
 	}
 	if len(endpointIDs) == 0 {
-		return nil, nil
+		return nil, pending, nil
 	}
 	jobs := make([]Job, len(endpointIDs))
 	deliveryIDs := make([]uuid.UUID, len(endpointIDs))
 	payloads := make([]string, len(endpointIDs))
-	var trRows []deliveryTransformRow
 	for i, epID := range endpointIDs {
 		jobs[i] = Job{DeliveryID: uuid.New(), EventID: ev.ID, EndpointID: epID, TenantID: op.TenantID,
 			Attempt: 1, Trigger: TriggerInitial, AcceptedAt: now, OutboxAt: now}
 		b, err := json.Marshal(jobs[i])
 		if err != nil {
-			return nil, fmt.Errorf("encode job: %w", err)
+			return nil, nil, fmt.Errorf("encode job: %w", err)
 		}
 		deliveryIDs[i], payloads[i] = jobs[i].DeliveryID, string(b)
-		if transformed[i] != nil {
-			trRows = append(trRows, newTransformRow(jobs[i].DeliveryID, op.TenantID, transformed[i], now))
-		}
 	}
 	if _, err := tx.Exec(ctx, `INSERT INTO deliveries (id, tenant_id, event_id, endpoint_id, created_at)
 		SELECT d, $1, $2, e, $3 FROM unnest($4::uuid[], $5::uuid[]) AS t(d, e)`,
 		[16]byte(op.TenantID), [16]byte(ev.ID), now, pgval.Array(deliveryIDs), pgval.Array(endpointIDs)); err != nil {
-		return nil, fmt.Errorf("insert deliveries of %s: %w", op.Type, err)
-	}
-	if err := insertTransformsPgx(ctx, tx, trRows); err != nil {
-		return nil, err
+		return nil, nil, fmt.Errorf("insert deliveries of %s: %w", op.Type, err)
 	}
 	if _, err := tx.Exec(ctx, `INSERT INTO outbox (delivery_id, job, created_at)
 		SELECT d, j::jsonb, $1 FROM unnest($2::uuid[], $3::text[]) AS t(d, j)`,
 		now, pgval.Array(deliveryIDs), pgval.Array(payloads)); err != nil {
-		return nil, fmt.Errorf("insert outbox of %s: %w", op.Type, err)
+		return nil, nil, fmt.Errorf("insert outbox of %s: %w", op.Type, err)
 	}
-	return jobs, nil
+	return jobs, pending, nil
 }
 
 // insertTransformsPgx is insertTransforms for a pgx transaction.
@@ -263,10 +277,12 @@ func insertTransformsPgx(ctx context.Context, tx PgxTx, rows []deliveryTransform
 	}
 	n := len(rows)
 	ids, tenants := make([]uuid.UUID, n), make([]uuid.UUID, n)
-	cancelled, errs, bodies, headers := make([]bool, n), make([]*string, n), make([][]byte, n), make([]*string, n)
+	cancelled, pending, errs := make([]bool, n), make([]bool, n), make([]*string, n)
+	bodies, headers := make([][]byte, n), make([]*string, n)
 	ats := make([]time.Time, n)
 	for i, r := range rows {
-		ids[i], tenants[i], cancelled[i], errs[i], bodies[i], ats[i] = r.DeliveryID, r.TenantID, r.Cancelled, r.Error, r.Body, r.CreatedAt
+		ids[i], tenants[i], cancelled[i], pending[i], errs[i], bodies[i], ats[i] = r.DeliveryID, r.TenantID, r.Cancelled, r.Pending,
+			r.Error, r.Body, r.CreatedAt
 		if r.Headers != nil {
 			b, err := json.Marshal(r.Headers.V)
 			if err != nil {
@@ -276,11 +292,12 @@ func insertTransformsPgx(ctx context.Context, tx PgxTx, rows []deliveryTransform
 			headers[i] = &h
 		}
 	}
-	if _, err := tx.Exec(ctx, `INSERT INTO delivery_transforms (delivery_id, tenant_id, cancelled, error, body, headers, created_at)
-		SELECT d, t, c, e, b, h::jsonb, a
-		FROM unnest($1::uuid[], $2::uuid[], $3::bool[], $4::text[], $5::bytea[], $6::text[], $7::timestamptz[]) AS v(d, t, c, e, b, h, a)`,
-		pgval.Array(ids), pgval.Array(tenants), pgval.Array(cancelled), pgval.Array(errs), pgval.Array(bodies),
-		pgval.Array(headers), pgval.Array(ats)); err != nil {
+	if _, err := tx.Exec(ctx, `INSERT INTO delivery_transforms (delivery_id, tenant_id, cancelled, pending, error, body, headers, created_at)
+		SELECT d, t, c, p, e, b, h::jsonb, a
+		FROM unnest($1::uuid[], $2::uuid[], $3::bool[], $4::bool[], $5::text[], $6::bytea[], $7::text[], $8::timestamptz[])
+			AS v(d, t, c, p, e, b, h, a)`,
+		pgval.Array(ids), pgval.Array(tenants), pgval.Array(cancelled), pgval.Array(pending), pgval.Array(errs),
+		pgval.Array(bodies), pgval.Array(headers), pgval.Array(ats)); err != nil {
 		return fmt.Errorf("insert delivery transforms: %w", err)
 	}
 	return nil

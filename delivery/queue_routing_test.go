@@ -86,7 +86,7 @@ func TestQueueEndpointsRouting(t *testing.T) {
 	defer conn.Close(ctx)
 	tx, err := conn.Begin(ctx)
 	require.NoError(t, err)
-	emitted, jobs, err := EmitOperational(ctx, tx, nil, []OperationalEvent{{TenantID: tenantID, About: httpEP.ID,
+	emitted, jobs, _, err := EmitOperational(ctx, tx, nil, []OperationalEvent{{TenantID: tenantID, About: httpEP.ID,
 		Type: OpPrefix + "endpoint.failing", Key: uuid.NewString(), Data: map[string]any{"x": 1}}}, time.Now())
 	require.NoError(t, err)
 	require.NoError(t, tx.Commit(ctx))

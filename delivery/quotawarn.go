@@ -135,12 +135,22 @@ func (w *QuotaWarner) Check(ctx context.Context, tenantID uuid.UUID) error {
 	if len(evs) == 0 {
 		return nil
 	}
-	emitted, jobs, err := emitInOwnTx(ctx, w.db, w.cfg.Router, evs, w.now())
+	emitted, jobs, pending, err := emitInOwnTx(ctx, w.db, w.cfg.Router, evs, w.now())
 	if err != nil {
 		return err
 	}
 	if len(jobs) > 0 && w.cfg.Relay != nil {
 		w.cfg.Relay.Enqueue(jobs)
+	}
+	if len(pending) > 0 {
+		// On a goroutine of its own: the warner's other tenants do not
+		// wait on this one's transformations.
+		go func() {
+			if err := FinishTransforms(context.WithoutCancel(ctx), w.db, w.cfg.Router, w.cfg.Relay, pending, w.now()); err != nil {
+				w.log.Warn("quota warning's transformations not finished; the attempt log's sweep retries them",
+					"tenant_id", tenantID, "err", err)
+			}
+		}()
 	}
 	for _, ev := range emitted {
 		w.log.Info("quota warning emitted", "tenant_id", tenantID, "key", ev.Key)
@@ -150,27 +160,28 @@ func (w *QuotaWarner) Check(ctx context.Context, tenantID uuid.UUID) error {
 }
 
 // emitInOwnTx runs EmitOperational in a transaction of its own.
-func emitInOwnTx(ctx context.Context, db *gorm.DB, router *Router, evs []OperationalEvent, now time.Time) ([]OperationalEvent, []Job, error) {
+func emitInOwnTx(ctx context.Context, db *gorm.DB, router *Router, evs []OperationalEvent, now time.Time) ([]OperationalEvent, []Job, PendingTransforms, error) {
 	sqlDB, err := db.DB()
 	if err != nil {
-		return nil, nil, fmt.Errorf("emit operational events: %w", err)
+		return nil, nil, nil, fmt.Errorf("emit operational events: %w", err)
 	}
 	conn, err := sqlDB.Conn(ctx)
 	if err != nil {
-		return nil, nil, fmt.Errorf("emit operational events: %w", err)
+		return nil, nil, nil, fmt.Errorf("emit operational events: %w", err)
 	}
 	defer conn.Close()
 	var emitted []OperationalEvent
 	var jobs []Job
+	var pending PendingTransforms
 	err = conn.Raw(func(dc any) error {
 		return pgx.BeginFunc(ctx, dc.(*stdlib.Conn).Conn(), func(tx pgx.Tx) error {
 			var err error
-			emitted, jobs, err = EmitOperational(ctx, tx, router, evs, now)
+			emitted, jobs, pending, err = EmitOperational(ctx, tx, router, evs, now)
 			return err
 		})
 	})
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	return emitted, jobs, nil
+	return emitted, jobs, pending, nil
 }

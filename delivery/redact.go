@@ -1,6 +1,7 @@
 package delivery
 
 import (
+	"encoding/json"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -59,8 +60,16 @@ func (v Visibility) Endpoint(ep Endpoint) Endpoint {
 	return ep
 }
 
+// redactedPayload stands for a payload the caller may not see.
+var redactedPayload = json.RawMessage(`"` + Redacted + `"`)
+
 // RoutingTest returns res as the caller may see it: custom header
-// values hidden, like the endpoint's own.
+// values hidden, like the endpoint's own; and when the endpoint's saved
+// transformation ran, its payload and error hidden too, as its code is:
+// they may quote credentials written in it. Whether the event matched,
+// the filter's error and a cancel stay visible; so does what an unsaved
+// transformation (the caller's own code, run on hidden header values)
+// made.
 func (v Visibility) RoutingTest(res RoutingTestResult) RoutingTestResult {
 	if v == VisibilityFull {
 		return res
@@ -70,6 +79,14 @@ func (v Visibility) RoutingTest(res RoutingTestResult) RoutingTestResult {
 		h[k] = Redacted
 	}
 	res.Headers = h
+	if res.savedRan {
+		if res.Payload != nil {
+			res.Payload = redactedPayload
+		}
+		if res.Error != "" {
+			res.Error = Redacted
+		}
+	}
 	return res
 }
 

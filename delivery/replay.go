@@ -3,6 +3,7 @@ package delivery
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -39,53 +40,65 @@ func (s *Service) ReplayEvent(ctx context.Context, tenantID, eventID uuid.UUID, 
 	res := ReplayResult{EventID: eventID, Deliveries: []uuid.UUID{}}
 	var jobs []Job
 	var ids []uuid.UUID
-	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+	// A new delivery's transformation runs between two transactions,
+	// never inside one (see transformNewDelivery).
+	var done *newDeliveryTransform
+	for {
 		var ev Event
-		q := tx.Raw(`SELECT id, type, data, created_at FROM events WHERE id = ? AND tenant_id = ?`, eventID, tenantID).Scan(&ev)
-		if q.Error != nil {
-			return fmt.Errorf("load event %s: %w", eventID, q.Error)
-		}
-		if q.RowsAffected == 0 {
-			return ferry.NotFound("event")
-		}
-		if endpointID != nil {
-			if err := replayableEndpoint(tx, tenantID, *endpointID); err != nil {
-				return err
+		err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+			q := tx.Raw(`SELECT id, type, data, created_at FROM events WHERE id = ? AND tenant_id = ?`, eventID, tenantID).Scan(&ev)
+			if q.Error != nil {
+				return fmt.Errorf("load event %s: %w", eventID, q.Error)
 			}
-			if err := tx.Raw(`SELECT id FROM deliveries WHERE tenant_id = ? AND event_id = ? AND endpoint_id = ?`,
-				tenantID, eventID, *endpointID).Scan(&ids).Error; err != nil {
-				return fmt.Errorf("find delivery: %w", err)
+			if q.RowsAffected == 0 {
+				return ferry.NotFound("event")
 			}
-			if len(ids) == 0 {
-				id := uuid.New()
-				if err := tx.Exec(`INSERT INTO deliveries (id, tenant_id, event_id, endpoint_id, created_at) VALUES (?, ?, ?, ?, ?)`,
-					id, tenantID, eventID, *endpointID, s.now().UTC()).Error; err != nil {
-					return fmt.Errorf("insert delivery: %w", err)
-				}
-				if err := s.transformNewDelivery(ctx, tx, tenantID, id, *endpointID, ev); err != nil {
+			if endpointID != nil {
+				if err := replayableEndpoint(tx, tenantID, *endpointID); err != nil {
 					return err
 				}
-				ids = []uuid.UUID{id}
+				if err := tx.Raw(`SELECT id FROM deliveries WHERE tenant_id = ? AND event_id = ? AND endpoint_id = ?`,
+					tenantID, eventID, *endpointID).Scan(&ids).Error; err != nil {
+					return fmt.Errorf("find delivery: %w", err)
+				}
+				if len(ids) == 0 {
+					id := uuid.New()
+					if err := tx.Exec(`INSERT INTO deliveries (id, tenant_id, event_id, endpoint_id, created_at) VALUES (?, ?, ?, ?, ?)`,
+						id, tenantID, eventID, *endpointID, s.now().UTC()).Error; err != nil {
+						return fmt.Errorf("insert delivery: %w", err)
+					}
+					if err := s.transformNewDelivery(tx, tenantID, id, *endpointID, done); err != nil {
+						return err
+					}
+					ids = []uuid.UUID{id}
+				}
+			} else {
+				if err := tx.Raw(`SELECT d.id FROM deliveries d JOIN endpoints e ON e.id = d.endpoint_id
+					WHERE d.tenant_id = ? AND d.event_id = ? AND e.enabled AND e.deleted_at IS NULL
+					ORDER BY d.created_at, d.id`, tenantID, eventID).Scan(&ids).Error; err != nil {
+					return fmt.Errorf("find deliveries: %w", err)
+				}
+				if len(ids) == 0 {
+					return ferry.Invalid("endpoint_id", "the event has no deliveries to enabled endpoints; pass endpoint_id to send it to one")
+				}
 			}
-		} else {
-			if err := tx.Raw(`SELECT d.id FROM deliveries d JOIN endpoints e ON e.id = d.endpoint_id
-				WHERE d.tenant_id = ? AND d.event_id = ? AND e.enabled AND e.deleted_at IS NULL
-				ORDER BY d.created_at, d.id`, tenantID, eventID).Scan(&ids).Error; err != nil {
-				return fmt.Errorf("find deliveries: %w", err)
+			if err := s.meterReplay(ctx, tx, tenantID, len(ids)); err != nil {
+				return err
 			}
-			if len(ids) == 0 {
-				return ferry.Invalid("endpoint_id", "the event has no deliveries to enabled endpoints; pass endpoint_id to send it to one")
-			}
-		}
-		if err := s.meterReplay(ctx, tx, tenantID, len(ids)); err != nil {
+			var err error
+			jobs, err = s.requeue(tx, tenantID, ids, actor)
 			return err
+		})
+		var need *needTransform
+		if !errors.As(err, &need) {
+			if err != nil {
+				return ReplayResult{}, err
+			}
+			break
 		}
-		var err error
-		jobs, err = s.requeue(tx, tenantID, ids, actor)
-		return err
-	})
-	if err != nil {
-		return ReplayResult{}, err
+		if done, err = s.runTransform(ctx, tenantID, need, ev); err != nil {
+			return ReplayResult{}, err
+		}
 	}
 	// Every delivery is re-queued; only those of http endpoints have jobs.
 	res.Deliveries = append(res.Deliveries, ids...)

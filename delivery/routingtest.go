@@ -56,6 +56,9 @@ type RoutingTestResult struct {
 	// Error is why the transformation failed (the delivery would be
 	// dropped with error class transformation_error), if it would.
 	Error string `json:"error,omitempty"`
+	// savedRan: the endpoint's saved transformation made Payload and
+	// Error, which may then quote its code (Visibility.RoutingTest).
+	savedRan bool
 }
 
 // TestRouting runs the endpoint's event-type patterns, filter (or
@@ -63,7 +66,9 @@ type RoutingTestResult struct {
 // without storing or sending anything. The transformation runs whether or
 // not the event matched, so an editor can try it on any sample.
 // A caller with redacted visibility runs it with the custom header values
-// hidden (a transformation could otherwise copy them into the payload).
+// hidden (a transformation could otherwise copy them into the payload),
+// and gets what the saved transformation made redacted (vis.RoutingTest).
+// An unsaved transformation is compiled, run once and not cached.
 // Errors: ENOTFOUND, EINVALID for a malformed sample event.
 func (s *Service) TestRouting(ctx context.Context, tenantID, endpointID uuid.UUID, in RoutingTestInput, vis Visibility) (RoutingTestResult, error) {
 	ep, err := s.Endpoint(ctx, tenantID, endpointID)
@@ -121,7 +126,11 @@ func (s *Service) TestRouting(ctx context.Context, tenantID, endpointID uuid.UUI
 		if ep.Kind == KindQueue {
 			return RoutingTestResult{}, ferry.Invalid("transformation", "transformations apply to http endpoints")
 		}
-		t := s.router.transform(ctx, transformation, ev, ep.Headers)
+		t, err := s.router.transform(ctx, tenantID, transformation, in.Transformation != nil, ev, ep.Headers)
+		if err != nil {
+			return RoutingTestResult{}, err
+		}
+		res.savedRan = in.Transformation == nil
 		switch {
 		case t.Err != "":
 			res.Payload, res.Headers, res.Error = nil, map[string]string{}, t.Err

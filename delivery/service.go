@@ -13,6 +13,7 @@ import (
 
 	"github.com/ferry-dev/ferry/delivery/egress"
 	"github.com/ferry-dev/ferry/delivery/routing"
+	"github.com/ferry-dev/ferry/delivery/routing/sandbox"
 	"github.com/ferry-dev/ferry/internal/batch"
 
 	"github.com/ferry-dev/ferry/dbtx"
@@ -129,7 +130,7 @@ func NewService(db *gorm.DB, cipher *Cipher, relay Enqueuer, limits Limits, cfg 
 	router := cfg.Router
 	if router == nil {
 		var err error
-		if router, err = NewRouter(routing.Config{}, routing.TransformConfig{}, log); err != nil {
+		if router, err = NewRouter(routing.Config{}, sandbox.Config{}, log); err != nil {
 			return nil, fmt.Errorf("delivery.NewService: %w", err)
 		}
 	}

@@ -36,7 +36,11 @@ func ValidEventType(t string) bool {
 // open transaction (which also holds the capture): it meters the event,
 // stores it with its raw body, and fans it out, filters seeing the
 // request. The caller commits tx, then calls after, which hands the jobs
-// to the relay (uncalled, the outbox sweeper publishes them later).
+// to the relay (uncalled, the outbox sweeper publishes them later). The
+// endpoints' transformations do not run in tx, which the event maker
+// shares among tenants: their deliveries are stored pending, and after
+// runs them on a goroutine of its own (FinishTransforms; uncalled, the
+// attempt log's sweep does).
 // Errors: EINVALID, EQUOTA, ERATELIMIT, EPAYMENT, wrapped database errors.
 func (s *Service) IngestInTx(ctx context.Context, tx dbtx.Tx, tenantID uuid.UUID, in SourceEventInput) (_ Event, after func(), err error) {
 	ein := EventInput{Type: in.Type, Data: in.Data}
@@ -46,12 +50,12 @@ func (s *Service) IngestInTx(ctx context.Context, tx dbtx.Tx, tenantID uuid.UUID
 	req := in.Request
 	ev := Event{ID: uuid.New(), Type: ein.Type, Data: ein.Data, CreatedAt: s.now().UTC().Truncate(time.Millisecond), request: &req}
 	db := tx.DB(ctx)
-	// Routing (and transformations) first, before billing's counters are
-	// locked, as in Ingest.
-	matches, err := s.route(ctx, db, []uuid.UUID{tenantID}, []Event{ev})
-	if err != nil {
+	// Routing first, before billing's counters are locked, as in Ingest.
+	r := &ingestRequest{tenantID: tenantID, in: ein, ev: ev}
+	if err := s.route(db, []*ingestRequest{r}); err != nil {
 		return Event{}, nil, err
 	}
+	deferTransforms([]*ingestRequest{r})
 	if s.limits != nil {
 		if err := s.limits.Meter(tx).ConsumeEvents(ctx, tenantID, 1); err != nil {
 			return Event{}, nil, err
@@ -69,7 +73,7 @@ func (s *Service) IngestInTx(ctx context.Context, tx dbtx.Tx, tenantID uuid.UUID
 		ev.ID, tenantID, in.ContentType, body).Error; err != nil {
 		return Event{}, nil, fmt.Errorf("insert raw body: %w", err)
 	}
-	jobs, queues, err := s.fanOut(db, tenantID, ev, matches)
+	jobs, queues, pending, err := s.fanOut(db, tenantID, ev, r.matches)
 	if err != nil {
 		return Event{}, nil, err
 	}
@@ -79,6 +83,7 @@ func (s *Service) IngestInTx(ctx context.Context, tx dbtx.Tx, tenantID uuid.UUID
 		if len(jobs) > 0 {
 			s.relay.Enqueue(jobs)
 		}
+		s.finishLater(ctx, pending)
 	}, nil
 }
 
@@ -113,15 +118,11 @@ func (s *Service) IngestBatchInTx(ctx context.Context, tx dbtx.Tx, items []Sourc
 		}
 	}
 	db := tx.DB(ctx)
-	evs := make([]Event, len(batch))
-	for i, r := range batch {
-		evs[i] = r.ev
-	}
-	matches, err := s.route(ctx, db, tenants, evs)
-	if err != nil {
+	if err := s.route(db, batch); err != nil {
 		return nil, nil, err
 	}
-	jobs, queues, err := s.insertBatch(ctx, db, batch, matches)
+	deferTransforms(batch)
+	jobs, queues, pending, err := s.insertBatch(ctx, db, batch)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -138,6 +139,7 @@ func (s *Service) IngestBatchInTx(ctx context.Context, tx dbtx.Tx, items []Sourc
 		if len(jobs) > 0 {
 			s.relay.Enqueue(jobs)
 		}
+		s.finishLater(ctx, pending)
 		s.cfg.IngestBatch.Observe(float64(len(items)))
 	}, nil
 }

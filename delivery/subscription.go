@@ -1,7 +1,6 @@
 package delivery
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 
@@ -36,24 +35,57 @@ type batchMatch struct {
 	// Headers are the endpoint's custom headers, read only when it has a
 	// transformation (they are its input).
 	Headers jsonColumn[map[string]string]
-	// Transformed is the transformation's result, once run (route).
+	// Transformed is the transformation's result, once run.
 	Transformed *Transformed
+	// deferred: the transformation runs after the transaction that makes
+	// the delivery commits (deferTransforms).
+	deferred bool
 }
 
-// route returns the endpoints each evs[i] of tenants[i] goes to, with
-// each endpoint's transformation run on it. Ingest calls it first in its
-// transaction tx, before billing's counters are locked and before any
-// insert: a transformation may take up to its time limit, and no lock
-// that other ingests need is held meanwhile. (Reading the endpoints on
-// the pool before the transaction instead cost an extra connection per
-// batch, and measurably slowed the noisy-neighbour test's drain.)
-func (s *Service) route(ctx context.Context, tx *gorm.DB, tenants []uuid.UUID, evs []Event) ([]batchMatch, error) {
+// pending is m's deferred transformation for the delivery id of
+// tenantID's event ev.
+func (m *batchMatch) pending(id, tenantID uuid.UUID, ev Event) pendingTransform {
+	return pendingTransform{DeliveryID: id, TenantID: tenantID, EndpointID: m.EndpointID, src: m.Transformation,
+		headers: m.Headers.V, ev: ev}
+}
+
+// route finds, in tx, the endpoints each request of batch not routed yet
+// goes to (subscriptions). It runs no transformation: a request whose
+// matches need one leaves its transaction or batch to run them
+// (Service.transformMatches) and comes back with the results, so that
+// nobody waits on a tenant's transformations but that tenant's own
+// events. Routes read in a transaction that then rolled back are still
+// good: they are reads of committed endpoints. The read is the first
+// statement of the ingest's own transaction, before billing's counters
+// are locked: reading on the pool before the transaction instead cost an
+// extra connection per batch, and measurably slowed the noisy-neighbour
+// test's drain.
+func (s *Service) route(tx *gorm.DB, batch []*ingestRequest) error {
+	var todo []*ingestRequest
+	for _, r := range batch {
+		if !r.routed {
+			todo = append(todo, r)
+		}
+	}
+	if len(todo) == 0 {
+		return nil
+	}
+	tenants, evs := make([]uuid.UUID, len(todo)), make([]Event, len(todo))
+	for i, r := range todo {
+		tenants[i], evs[i] = r.tenantID, r.ev
+	}
 	matches, err := s.subscriptions(tx, tenants, evs)
 	if err != nil {
-		return nil, fmt.Errorf("select endpoints: %w", err)
+		return fmt.Errorf("select endpoints: %w", err)
 	}
-	s.transformMatches(ctx, matches, func(i int) Event { return evs[i-1] })
-	return matches, nil
+	for _, r := range todo {
+		r.matches, r.routed = nil, true
+	}
+	for _, m := range matches {
+		r := todo[m.I-1]
+		r.matches = append(r.matches, m)
+	}
+	return nil
 }
 
 // subscriptions returns the endpoints of tenants[i] subscribed to evs[i]

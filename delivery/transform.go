@@ -5,15 +5,17 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
-	"runtime"
 	"sync"
 	"time"
 
 	"github.com/google/uuid"
 	"gorm.io/gorm"
 
+	"github.com/ferry-dev/ferry"
 	"github.com/ferry-dev/ferry/delivery/routing"
+	"github.com/ferry-dev/ferry/delivery/routing/sandbox"
 	"github.com/ferry-dev/ferry/delivery/webhook"
 )
 
@@ -46,16 +48,34 @@ func transformWebhook(ev Event, headers map[string]string) routing.Webhook {
 		Headers: headers}
 }
 
-// transform runs src on ev for an endpoint with custom headers headers.
-func (r *Router) transform(ctx context.Context, src string, ev Event, headers map[string]string) Transformed {
-	res, err := r.transforms.Run(ctx, src, transformWebhook(ev, headers))
+// transform runs src, tenantID's transformation, on ev for an endpoint
+// with custom headers headers; unsaved is code being tried, not cached.
+// What the transformation made of it, failures included, is the
+// Transformed; the error is the sandbox's (sandbox.ErrUnavailable), not
+// a result to store.
+func (r *Router) transform(ctx context.Context, tenantID uuid.UUID, src string, unsaved bool, ev Event, headers map[string]string) (Transformed, error) {
+	res, err := r.transforms.Run(ctx, routing.Source{Tenant: tenantID.String(), Code: src, Unsaved: unsaved},
+		transformWebhook(ev, headers))
+	var te *routing.TransformError
 	switch {
+	case errors.As(err, &te):
+		return Transformed{Err: te.Error()}, nil
+	case errors.Is(err, sandbox.ErrUnavailable):
+		return Transformed{}, sandboxUnavailable("run transformation", err)
 	case err != nil:
-		return Transformed{Err: err.Error()}
+		return Transformed{}, fmt.Errorf("run transformation: %w", err)
 	case res.Cancelled:
-		return Transformed{Cancelled: true}
+		return Transformed{Cancelled: true}, nil
 	}
-	return Transformed{Body: res.Payload, Headers: headerOverrides(headers, res.Headers)}
+	return Transformed{Body: res.Payload, Headers: headerOverrides(headers, res.Headers)}, nil
+}
+
+// sandboxUnavailable wraps a sandbox.ErrUnavailable of what as
+// EUNAVAILABLE: the API answers 503 with Retry-After, since a retry may
+// find workers again.
+func sandboxUnavailable(what string, err error) error {
+	return fmt.Errorf("%s: %w: %w", what, err, &ferry.Error{Code: ferry.EUNAVAILABLE,
+		Message: "transformations cannot run right now; retry shortly", RetryAfterSeconds: 1})
 }
 
 // headerOverrides is what changed from before to after: set or changed
@@ -95,26 +115,67 @@ func ApplyHeaderOverrides(headers map[string]string, overrides map[string]*strin
 	return out
 }
 
-// transformMatches runs the transformation of every match that has one,
-// concurrently (at most GOMAXPROCS at a time: runs are CPU-bound), and
-// stores each result in its match. ev(i) is the i-th event (from 1).
-func (s *Service) transformMatches(ctx context.Context, matches []batchMatch, ev func(i int) Event) {
-	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+// needsTransform reports whether m's transformation is still to run.
+func (m *batchMatch) needsTransform() bool {
+	return m.Transformation != "" && m.Kind != KindQueue && m.Transformed == nil && !m.deferred
+}
+
+// deferTransforms marks every transformation batch's matches still need
+// to run after the transaction that makes the deliveries: inside a
+// transaction that others share and that cannot be left (an inbound
+// source's event maker), the deliveries are stored pending instead
+// (insertBatch, fanOut; see FinishTransforms).
+func deferTransforms(batch []*ingestRequest) {
+	for _, r := range batch {
+		for k := range r.matches {
+			if m := &r.matches[k]; m.needsTransform() {
+				m.deferred = true
+			}
+		}
+	}
+}
+
+// finishLater runs pending's transformations on a goroutine of its own,
+// once the transaction that stored them pending has committed, and hands
+// their deliveries to the relay. What fails here, the attempt log's
+// sweep finishes.
+func (s *Service) finishLater(ctx context.Context, pending PendingTransforms) {
+	if len(pending) == 0 {
+		return
+	}
+	ctx = context.WithoutCancel(ctx)
+	go func() {
+		ctx, cancel := context.WithTimeout(ctx, time.Minute)
+		defer cancel()
+		if err := FinishTransforms(ctx, s.db, s.router, s.relay, pending, s.now()); err != nil {
+			s.log.Warn("transformations not finished; the sweep retries them", "err", err)
+		}
+	}()
+}
+
+// transformMatches runs the transformation of every match of tenantID's
+// event ev that still needs one, concurrently (the sandbox bounds how
+// many of the tenant's runs go at once), and stores each result in its
+// match. Errors: the sandbox's (sandbox.ErrUnavailable).
+func (s *Service) transformMatches(ctx context.Context, tenantID uuid.UUID, ev Event, matches []batchMatch) error {
+	errs := make([]error, len(matches))
 	var wg sync.WaitGroup
 	for k := range matches {
 		m := &matches[k]
-		if m.Transformation == "" || m.Kind == KindQueue {
+		if !m.needsTransform() {
 			continue
 		}
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer func() { <-sem; wg.Done() }()
-			t := s.router.transform(ctx, m.Transformation, ev(m.I), m.Headers.V)
+		wg.Go(func() {
+			t, err := s.router.transform(ctx, tenantID, m.Transformation, false, ev, m.Headers.V)
+			if err != nil {
+				errs[k] = err
+				return
+			}
 			m.Transformed = &t
-		}()
+		})
 	}
 	wg.Wait()
+	return errors.Join(errs...)
 }
 
 // deliveryTransformRow is a row of delivery_transforms.
@@ -122,10 +183,12 @@ type deliveryTransformRow struct {
 	DeliveryID uuid.UUID `gorm:"primaryKey"`
 	TenantID   uuid.UUID
 	Cancelled  bool
-	Error      *string
-	Body       []byte
-	Headers    *jsonColumn[map[string]*string] `gorm:"type:jsonb"`
-	CreatedAt  time.Time
+	// Pending: the transformation is still to run (pendingtransform.go).
+	Pending   bool
+	Error     *string
+	Body      []byte
+	Headers   *jsonColumn[map[string]*string] `gorm:"type:jsonb"`
+	CreatedAt time.Time
 }
 
 // TableName names the table (GORM).
@@ -172,18 +235,38 @@ func DecodeTransformed(present, cancelled bool, errMsg *string, body []byte, hea
 		}
 	}
 	if t.Err == "" && !t.Cancelled && t.Body == nil {
-		return Transformed{}, false, errors.New("delivery transform row has neither body, error nor cancel")
+		// A pending row (pendingtransform.go): its outbox row comes with
+		// the result, so only a replay in between gets here.
+		return Transformed{}, false, errors.New("the delivery's transformation has not run yet")
 	}
 	return t, true, nil
 }
 
-// transformNewDelivery runs the endpoint's transformation, if it has one,
-// for a delivery made outside fan-out (a replay of an event to an
-// endpoint that never had it) and stores the result in tx, so that
-// delivery too is sent as its transformation made it, every time. It runs
-// inside the replay's transaction: replays are single requests, not the
-// shared ingest path.
-func (s *Service) transformNewDelivery(ctx context.Context, tx *gorm.DB, tenantID, deliveryID, endpointID uuid.UUID, ev Event) error {
+// newDeliveryTransform is the transformation of an endpoint that is to
+// get a new delivery outside fan-out (a replay of an event to an
+// endpoint that never had it), run outside the transaction that makes
+// the delivery.
+type newDeliveryTransform struct {
+	src     string
+	headers map[string]string
+	result  Transformed
+}
+
+// needTransform ends a transaction that was to make a new delivery for an
+// endpoint whose transformation has not run yet (or ran on code edited
+// since): it runs outside, and the transaction is made again.
+type needTransform struct{ newDeliveryTransform }
+
+func (*needTransform) Error() string { return "transformation to run first" }
+
+// transformNewDelivery stores, in tx, the result of the endpoint's
+// transformation, if it has one, for a delivery made outside fan-out, so
+// that delivery too is sent as its transformation made it, every time.
+// done is the result of a run outside the transaction, if any; without
+// one for the endpoint's current code it returns a *needTransform for
+// the caller to run it (runTransform) and try again: no transaction
+// waits on a transformation.
+func (s *Service) transformNewDelivery(tx *gorm.DB, tenantID, deliveryID, endpointID uuid.UUID, done *newDeliveryTransform) error {
 	var eps []struct {
 		Kind           Kind
 		Transformation string
@@ -196,6 +279,19 @@ func (s *Service) transformNewDelivery(ctx context.Context, tx *gorm.DB, tenantI
 	if len(eps) == 0 || eps[0].Transformation == "" || eps[0].Kind == KindQueue {
 		return nil
 	}
-	t := s.router.transform(ctx, eps[0].Transformation, ev, eps[0].Headers.V)
-	return insertTransforms(tx, []deliveryTransformRow{newTransformRow(deliveryID, tenantID, &t, s.now().UTC())})
+	if done == nil || done.src != eps[0].Transformation || !maps.Equal(done.headers, eps[0].Headers.V) {
+		return &needTransform{newDeliveryTransform{src: eps[0].Transformation, headers: eps[0].Headers.V}}
+	}
+	return insertTransforms(tx, []deliveryTransformRow{newTransformRow(deliveryID, tenantID, &done.result, s.now().UTC())})
+}
+
+// runTransform runs what a *needTransform asked for, on ev.
+func (s *Service) runTransform(ctx context.Context, tenantID uuid.UUID, need *needTransform, ev Event) (*newDeliveryTransform, error) {
+	t, err := s.router.transform(ctx, tenantID, need.src, false, ev, need.headers)
+	if err != nil {
+		return nil, err
+	}
+	done := need.newDeliveryTransform
+	done.result = t
+	return &done, nil
 }

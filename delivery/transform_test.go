@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
@@ -95,7 +96,10 @@ func TestFanOutStoresTransforms(t *testing.T) {
 }
 
 // TestOperationalEventsRouted: operational events honour endpoints'
-// filters and transformations like any event.
+// filters and transformations like any event. A transformation does not
+// run in the emitting transaction: its delivery is pending there, with no
+// outbox row, until FinishTransforms runs it after the commit; the sweep
+// finishes what a stopped process left pending.
 func TestOperationalEventsRouted(t *testing.T) {
 	t.Parallel()
 	db := openTestDB(t)
@@ -115,20 +119,55 @@ func TestOperationalEventsRouted(t *testing.T) {
 	conn, err := pgx.Connect(ctx, db.Dialector.(*postgres.Dialector).DSN)
 	require.NoError(t, err)
 	defer conn.Close(ctx)
-	tx, err := conn.Begin(ctx)
-	require.NoError(t, err)
-	emitted, jobs, err := EmitOperational(ctx, tx, s.router, []OperationalEvent{{TenantID: tenantID,
-		Type: OpEndpointFailing, Key: uuid.NewString(), Data: map[string]any{"x": 1}}}, s.now())
-	require.NoError(t, err)
-	require.NoError(t, tx.Commit(ctx))
-	require.Len(t, emitted, 1)
-	require.Len(t, jobs, 2, "the filter keeps ferry.endpoint.failing from one endpoint")
+	emit := func() (*OperationalEvent, []Job, PendingTransforms) {
+		t.Helper()
+		tx, err := conn.Begin(ctx)
+		require.NoError(t, err)
+		emitted, jobs, pending, err := EmitOperational(ctx, tx, s.router, []OperationalEvent{{TenantID: tenantID,
+			Type: OpEndpointFailing, Key: uuid.NewString(), Data: map[string]any{"x": 1}}}, s.now())
+		require.NoError(t, err)
+		require.NoError(t, tx.Commit(ctx))
+		require.Len(t, emitted, 1)
+		require.Len(t, jobs, 1, "the filter keeps ferry.endpoint.failing from one endpoint; the transformed one waits")
+		require.Len(t, pending, 1)
+		return &emitted[0], jobs, pending
+	}
+	outbox := func(deliveryID uuid.UUID) int {
+		var n int
+		require.NoError(t, db.Raw(`SELECT count(*) FROM outbox WHERE delivery_id = ?`, deliveryID).Scan(&n).Error)
+		return n
+	}
+
+	_, jobs, pending := emit()
 	got := storedTransforms(t, s, jobs[0].EventID)
 	require.Len(t, got, 2)
 	require.Contains(t, got, all.ID)
 	require.NotContains(t, got, onlyDisabled.ID)
 	require.False(t, got[all.ID].Present)
-	require.Equal(t, `{"text":"ferry.endpoint.failing 1"}`, string(got[slack.ID].Body))
+	require.True(t, got[slack.ID].Present)
+	require.Nil(t, got[slack.ID].Body, "pending until finished")
+	require.Zero(t, outbox(pending[0].DeliveryID), "nothing sends a pending delivery")
+
+	var relay collectingRelay
+	require.NoError(t, FinishTransforms(ctx, s.db, s.router, &relay, pending, s.now()))
+	finished := relay.jobs
+	require.Len(t, finished, 1)
+	require.Equal(t, slack.ID, finished[0].EndpointID)
+	require.Equal(t, `{"text":"ferry.endpoint.failing 1"}`, string(storedTransforms(t, s, jobs[0].EventID)[slack.ID].Body))
+	require.Equal(t, 1, outbox(pending[0].DeliveryID))
+	var again collectingRelay
+	require.NoError(t, FinishTransforms(ctx, s.db, s.router, &again, pending, s.now()))
+	require.Empty(t, again.jobs, "finished once only")
+
+	// A process that stopped before finishing: the sweep does it.
+	_, jobs, pending = emit()
+	var swept collectingRelay
+	n, err := FinishPendingTransforms(ctx, s.db, s.router, &swept, 0, 100, s.now().Add(time.Second))
+	require.NoError(t, err)
+	require.GreaterOrEqual(t, n, 1)
+	require.Len(t, swept.jobs, 1)
+	require.Equal(t, pending[0].DeliveryID, swept.jobs[0].DeliveryID)
+	require.Equal(t, `{"text":"ferry.endpoint.failing 1"}`, string(storedTransforms(t, s, jobs[0].EventID)[slack.ID].Body))
 }
 
 func TestHeaderOverrides(t *testing.T) {

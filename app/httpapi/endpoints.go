@@ -123,11 +123,16 @@ func (s *server) testRouting(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
+	p := principal(c)
+	// Each test may run a transformation for up to its deadline: a
+	// tenant gets a few a second, whoever of its members asks.
+	if err := s.testRoutingLimiter.allow(p.TenantID); err != nil {
+		return err
+	}
 	var in delivery.RoutingTestInput
 	if err := decode(c, &in); err != nil {
 		return err
 	}
-	p := principal(c)
 	res, err := s.Delivery.TestRouting(c.UserContext(), p.TenantID, id, in, visibility(p))
 	if err != nil {
 		return err

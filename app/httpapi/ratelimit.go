@@ -11,11 +11,14 @@ import (
 	"github.com/ferry-dev/ferry"
 )
 
-// tenantLimiter is the per-tenant API rate limit: a token bucket per
-// tenant in this process (rate and burst = the limit per second). With N
-// API replicas a tenant may get up to N times the limit.
+// tenantLimiter is a per-tenant rate limit: a token bucket per tenant in
+// this process (rate and burst = the limit per second). With N API
+// replicas a tenant may get up to N times the limit. The API as a whole
+// has one; test-routing, which runs code on demand, a stricter one of its
+// own.
 type tenantLimiter struct {
 	perSecond int
+	message   string // the 429's message
 	mu        sync.Mutex
 	buckets   map[uuid.UUID]*rate.Limiter
 	now       func() time.Time
@@ -26,7 +29,17 @@ type tenantLimiter struct {
 const maxBuckets = 100_000
 
 func newTenantLimiter(perSecond int) *tenantLimiter {
-	return &tenantLimiter{perSecond: perSecond, buckets: map[uuid.UUID]*rate.Limiter{}, now: time.Now}
+	return newLimiter(perSecond, "too many API requests for this tenant; slow down")
+}
+
+// newTestRoutingLimiter limits test-routing requests: each may run a
+// transformation for up to its deadline.
+func newTestRoutingLimiter(perSecond int) *tenantLimiter {
+	return newLimiter(perSecond, "too many routing tests for this tenant; slow down")
+}
+
+func newLimiter(perSecond int, message string) *tenantLimiter {
+	return &tenantLimiter{perSecond: perSecond, message: message, buckets: map[uuid.UUID]*rate.Limiter{}, now: time.Now}
 }
 
 // allow takes a token for tenantID or returns ERATELIMIT with the wait
@@ -55,7 +68,7 @@ func (l *tenantLimiter) allow(tenantID uuid.UUID) error {
 	if delay := r.DelayFrom(now); delay > 0 {
 		r.CancelAt(now)
 		return &ferry.Error{Code: ferry.ERATELIMIT,
-			Message:           "too many API requests for this tenant; slow down",
+			Message:           l.message,
 			RetryAfterSeconds: max(1, int(math.Ceil(delay.Seconds())))}
 	}
 	return nil

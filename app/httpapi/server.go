@@ -46,6 +46,9 @@ type Deps struct {
 	// APIRateLimit is the API requests per second allowed per tenant in
 	// this process (0 = unlimited).
 	APIRateLimit int
+	// TestRoutingRateLimit is the test-routing requests per second allowed
+	// per tenant in this process, within APIRateLimit (0 = no other limit).
+	TestRoutingRateLimit int
 	// TrustedProxies are reverse proxies whose X-Forwarded-For names the
 	// client address (login and sign-up limits per address); without
 	// them the connection's address is the client's.
@@ -69,9 +72,10 @@ type Deps struct {
 
 type server struct {
 	Deps
-	limiter *tenantLimiter
-	guesses *guessLimiter
-	openapi []byte
+	limiter            *tenantLimiter
+	testRoutingLimiter *tenantLimiter
+	guesses            *guessLimiter
+	openapi            []byte
 }
 
 // New returns the Fiber app serving everything.
@@ -83,7 +87,8 @@ func New(d Deps) *fiber.App {
 		// is a programming error.
 		panic(err)
 	}
-	s := &server{Deps: d, limiter: newTenantLimiter(d.APIRateLimit), guesses: newGuessLimiter(d.TokenGuessesPerMinute), openapi: doc}
+	s := &server{Deps: d, limiter: newTenantLimiter(d.APIRateLimit), testRoutingLimiter: newTestRoutingLimiter(d.TestRoutingRateLimit),
+		guesses: newGuessLimiter(d.TokenGuessesPerMinute), openapi: doc}
 	cfg := fiber.Config{
 		// fasthttp answers a body over BodyLimit and closes at once, while
 		// the client is still writing: the client then sees a connection

@@ -116,6 +116,9 @@ func (l *Log) Record(ctx context.Context, rec Record) error {
 // Run writes batches until ctx ends. Writers still waiting get an error;
 // their jobs are not committed to Kafka and will be redelivered.
 func (l *Log) Run(ctx context.Context) error {
+	if l.cfg.Router != nil {
+		go l.sweepTransforms(ctx)
+	}
 	batch := make([]pendingRecord, 0, l.cfg.MaxBatch)
 	for {
 		select {
@@ -312,7 +315,7 @@ func (l *Log) account(ctx context.Context, tx pgx.Tx, p prepared, now time.Time)
 	if err != nil {
 		return nil, err
 	}
-	emitted, jobs, err := delivery.EmitOperational(ctx, tx, l.cfg.Router, append(ops, exhausted...), now)
+	emitted, jobs, pending, err := delivery.EmitOperational(ctx, tx, l.cfg.Router, append(ops, exhausted...), now)
 	if err != nil {
 		return nil, err
 	}
@@ -327,10 +330,61 @@ func (l *Log) account(ctx context.Context, tx pgx.Tx, p prepared, now time.Time)
 		if len(jobs) > 0 && l.cfg.Relay != nil {
 			l.cfg.Relay.Enqueue(jobs)
 		}
+		if len(pending) > 0 {
+			// Off the writer's goroutine: the next batch, whoever's
+			// attempts it holds, does not wait on these transformations.
+			go l.finishTransforms(context.WithoutCancel(ctx), pending)
+		}
 		for _, ev := range emitted {
 			l.cfg.Notifier.OperationalEvent(ctx, ev)
 		}
 	}, nil
+}
+
+// finishTransforms runs the transformations of operational events'
+// deliveries made by a committed batch and hands those deliveries to the
+// relay (delivery.FinishTransforms); what fails here, the sweep finishes.
+func (l *Log) finishTransforms(ctx context.Context, pending delivery.PendingTransforms) {
+	ctx, cancel := context.WithTimeout(ctx, finishTimeout)
+	defer cancel()
+	if err := delivery.FinishTransforms(ctx, l.db, l.cfg.Router, l.cfg.Relay, pending, l.cfg.Now()); err != nil {
+		l.log.Warn("operational events' transformations not finished; the sweep retries them", "err", err)
+	}
+}
+
+// Pending transformations (delivery.FinishPendingTransforms) a process
+// left behind are swept this often, once this old, this many at a time.
+const (
+	sweepTransformsEvery = 30 * time.Second
+	sweepTransformsAfter = time.Minute
+	sweepTransformsBatch = 100
+	finishTimeout        = time.Minute
+)
+
+// sweepTransforms finishes pending transformations left behind by a
+// process that stopped before running them, until ctx ends.
+func (l *Log) sweepTransforms(ctx context.Context) {
+	t := time.NewTicker(sweepTransformsEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		for ctx.Err() == nil {
+			fctx, cancel := context.WithTimeout(ctx, finishTimeout)
+			n, err := delivery.FinishPendingTransforms(fctx, l.db, l.cfg.Router, l.cfg.Relay, sweepTransformsAfter, sweepTransformsBatch,
+				l.cfg.Now())
+			cancel()
+			if err != nil {
+				l.log.Warn("sweep pending transformations", "err", err)
+			}
+			if err != nil || n < sweepTransformsBatch {
+				break
+			}
+		}
+	}
 }
 
 // trackHealth clears failing_since on success, starts it on failure, and

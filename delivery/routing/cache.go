@@ -2,9 +2,12 @@ package routing
 
 import "sync"
 
-// programCache keeps compiled programs (CEL filters, JavaScript
-// transformations) by their source, so each is compiled once. When full
-// it starts over: sources change rarely, and a bound is all it needs.
+// programCache keeps compiled CEL filters by their source, so each is
+// compiled once. When full it starts over: saved filters change rarely
+// and are at most MaxFilterLength bytes, so a count is bound enough.
+// Filters tried on a sample event (test-routing) are not kept: they are
+// whatever an editor typed, and could otherwise push out every tenant's
+// saved filters.
 type programCache[P any] struct {
 	size int
 
@@ -16,9 +19,10 @@ func newProgramCache[P any](size int) *programCache[P] {
 	return &programCache[P]{size: size, programs: make(map[string]P)}
 }
 
-// get returns the program of src, compiling it on first use; a failed
-// compilation is not kept.
-func (c *programCache[P]) get(src string, compile func(string) (P, error)) (P, error) {
+// get returns the program of src, compiling it on first use; keep says
+// whether a newly compiled program is kept. A failed compilation is
+// never kept.
+func (c *programCache[P]) get(src string, keep bool, compile func(string) (P, error)) (P, error) {
 	c.mu.Lock()
 	prg, ok := c.programs[src]
 	c.mu.Unlock()
@@ -26,7 +30,7 @@ func (c *programCache[P]) get(src string, compile func(string) (P, error)) (P, e
 		return prg, nil
 	}
 	prg, err := compile(src)
-	if err != nil {
+	if err != nil || !keep {
 		return prg, err
 	}
 	c.mu.Lock()

@@ -11,5 +11,13 @@
 //
 // A filter can never fail or slow ingest: evaluation is bounded by CEL's
 // cost budget, and an evaluation error counts as "not matched", is
-// counted, and is returned to the caller to log.
+// counted, and is returned to the caller to log. A filter tried on a
+// sample event (test-routing) is compiled for that one evaluation and not
+// cached.
+//
+// It also holds the JavaScript engine of transformations (Transformer,
+// on goja) with its program cache, bounded in bytes per tenant and in
+// total. The engine's own limits are cooperative; Ferry runs it only in
+// the worker processes of package sandbox, which kill a run at its
+// deadline.
 package routing

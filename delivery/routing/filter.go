@@ -108,7 +108,7 @@ func (f *Filters) Check(src string) error {
 	if strings.TrimSpace(src) == "" {
 		return nil
 	}
-	_, err := f.program(src)
+	_, err := f.program(src, true)
 	return err
 }
 
@@ -146,24 +146,25 @@ func (f *Filters) Eval(src string, in *Input) (bool, error) {
 	if strings.TrimSpace(src) == "" {
 		return true, nil
 	}
-	ok, err := f.eval(src, in)
+	ok, err := f.eval(src, in, true)
 	if err != nil {
 		f.evalErrors.Add(1)
 	}
 	return ok, err
 }
 
-// Try is Eval without counting errors: for trying a filter on a sample
-// event rather than routing a real one.
+// Try is Eval without counting errors and without caching the compiled
+// filter: for trying a filter on a sample event rather than routing a
+// real one.
 func (f *Filters) Try(src string, in *Input) (bool, error) {
 	if strings.TrimSpace(src) == "" {
 		return true, nil
 	}
-	return f.eval(src, in)
+	return f.eval(src, in, false)
 }
 
-func (f *Filters) eval(src string, in *Input) (bool, error) {
-	prg, err := f.program(src)
+func (f *Filters) eval(src string, in *Input, keep bool) (bool, error) {
+	prg, err := f.program(src, keep)
 	if err != nil {
 		return false, err
 	}
@@ -181,9 +182,10 @@ func (f *Filters) eval(src string, in *Input) (bool, error) {
 	return bool(b), nil
 }
 
-// program returns the compiled program of src, compiling it on first use.
-func (f *Filters) program(src string) (cel.Program, error) {
-	return f.cache.get(src, f.compile)
+// program returns the compiled program of src, compiling it on first
+// use; keep says whether to cache it (not for a filter being tried).
+func (f *Filters) program(src string, keep bool) (cel.Program, error) {
+	return f.cache.get(src, keep, f.compile)
 }
 
 func (f *Filters) compile(src string) (cel.Program, error) {

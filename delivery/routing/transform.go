@@ -100,8 +100,23 @@ type TransformConfig struct {
 	// SampleEvery is how often the memory watchdog reads the heap while
 	// runs are in progress (default 1 ms).
 	SampleEvery time.Duration
-	// CacheSize bounds the compiled programs kept (DefaultCacheSize).
-	CacheSize int
+	// CacheBytes bounds the estimated size of the compiled programs kept
+	// (DefaultCacheBytes).
+	CacheBytes int64
+	// TenantCacheBytes bounds it per owner (DefaultTenantCacheBytes).
+	TenantCacheBytes int64
+}
+
+// Source is a transformation to compile and run, with its owner.
+type Source struct {
+	// Tenant owns the code; its compiled program counts against the
+	// tenant's share of the cache.
+	Tenant string
+	// Code is the JavaScript source.
+	Code string
+	// Unsaved is code being tried (test-routing's editor): compiled, run
+	// once and dropped, never cached.
+	Unsaved bool
 }
 
 // Webhook is what a handler receives: the event, the payload Ferry would
@@ -123,23 +138,20 @@ type TransformResult struct {
 }
 
 // Transformer compiles, caches and runs JavaScript transformations in
-// goja. Every run gets a fresh runtime: nothing one run leaves behind is
-// seen by another. The runtime has no network, no timers and no
-// filesystem (goja offers none unless given them). It is safe for
-// concurrent use.
+// goja, in this process. Every run gets a fresh runtime: nothing one run
+// leaves behind is seen by another. The runtime has no network, no timers
+// and no filesystem (goja offers none unless given them). It is safe for
+// concurrent use, but its bounds are cooperative: goja checks for an
+// interrupt only between instructions, so a loop inside a builtin or a
+// backtracking regular expression is not stopped by them, and the memory
+// bound is on the growth of the whole process's heap. Ferry therefore
+// runs a Transformer only inside a sandbox worker process, one run at a
+// time (package sandbox), which is killed when a run outlives its
+// deadline.
 type Transformer struct {
-	cfg TransformConfig
-
-	cache *programCache[*goja.Program]
-	// suspects are programs that went over the memory bound run alone.
-	mu       sync.Mutex
-	suspects map[*goja.Program]bool
-
-	// exclusive lets a run stopped for memory be tried again alone, so a
-	// run that was only next to a hog is not blamed for it (see Run).
-	exclusive sync.RWMutex
-	watch     *watchdog
-	slots     chan struct{}
+	cfg   TransformConfig
+	cache *transformCache
+	watch *watchdog
 }
 
 // NewTransformer returns a Transformer with cfg's defaults filled in.
@@ -163,26 +175,39 @@ func NewTransformer(cfg TransformConfig) *Transformer {
 	if cfg.SampleEvery <= 0 {
 		cfg.SampleEvery = time.Millisecond
 	}
-	if cfg.CacheSize <= 0 {
-		cfg.CacheSize = DefaultCacheSize
+	if cfg.CacheBytes <= 0 {
+		cfg.CacheBytes = DefaultCacheBytes
 	}
-	return &Transformer{cfg: cfg, cache: newProgramCache[*goja.Program](cfg.CacheSize), suspects: make(map[*goja.Program]bool),
-		watch: newWatchdog(cfg.MaxMemory, cfg.SampleEvery), slots: make(chan struct{}, runtime.GOMAXPROCS(0))}
+	if cfg.TenantCacheBytes <= 0 {
+		cfg.TenantCacheBytes = DefaultTenantCacheBytes
+	}
+	return &Transformer{cfg: cfg, cache: newTransformCache(cfg.CacheBytes, cfg.TenantCacheBytes),
+		watch: newWatchdog(cfg.MaxMemory, cfg.SampleEvery)}
 }
 
-// Check compiles src and runs its top level (under the usual limits) to
+// Config returns t's configuration with the defaults filled in.
+func (t *Transformer) Config() TransformConfig { return t.cfg }
+
+// Check compiles s and runs its top level (under the usual limits) to
 // make sure it defines function handler; an empty transformation is
 // valid. Errors: a *TransformError wrapping ErrInvalidTransformation with
 // goja's message and position.
-func (t *Transformer) Check(ctx context.Context, src string) error {
-	if strings.TrimSpace(src) == "" {
+func (t *Transformer) Check(ctx context.Context, s Source) error {
+	if strings.TrimSpace(s.Code) == "" {
 		return nil
 	}
-	prg, err := t.program(src)
+	prg, err := t.program(s)
 	if err != nil {
 		return err
 	}
 	_, err = t.runOnce(ctx, prg, nil)
+	return AsInvalid(err)
+}
+
+// AsInvalid turns the error of a transformation's top level, run to check
+// it, into ErrInvalidTransformation (a top level that loops or throws is
+// an invalid transformation, not a failed delivery); other errors pass.
+func AsInvalid(err error) error {
 	var te *TransformError
 	if errors.As(err, &te) && te.Kind != ErrInvalidTransformation {
 		return transformErr(ErrInvalidTransformation, "%s", te.Message)
@@ -190,72 +215,27 @@ func (t *Transformer) Check(ctx context.Context, src string) error {
 	return err
 }
 
-// Run runs the transformation src on in. Errors: a *TransformError
+// Run runs the transformation s on in. Errors: a *TransformError
 // wrapping one of ErrInvalidTransformation, ErrTransformFailed,
 // ErrTransformTimeout or ErrTransformMemory.
 //
 // The memory bound is process-wide (Go has no per-goroutine allocation
 // count): a run is stopped when the heap has grown by more than
-// MaxMemory since it started, which may be another run's doing. A run
-// stopped so is tried once more holding every other run off, where the
-// growth can only be its own; only then is the memory error final. A
-// program whose retry failed too is remembered, and its later runs get
-// no retry, so a hog cannot make every other tenant's runs wait behind
-// it event after event. The time limit is final at once: a retry would
-// let a loop run twice as long and hold others off while it did.
-func (t *Transformer) Run(ctx context.Context, src string, in Webhook) (TransformResult, error) {
-	prg, err := t.program(src)
+// MaxMemory since it started, which is only the run's own doing when it
+// is the process's only run, as in a sandbox worker.
+func (t *Transformer) Run(ctx context.Context, s Source, in Webhook) (TransformResult, error) {
+	prg, err := t.program(s)
 	if err != nil {
 		return TransformResult{}, err
 	}
-	// A slot per CPU: runs are CPU-bound, and a wall-clock limit is only
-	// fair to a run that has a CPU to itself; more runs at once would
-	// starve each other into timeouts.
-	select {
-	case t.slots <- struct{}{}:
-	case <-ctx.Done():
-		return TransformResult{}, transformErr(ErrTransformTimeout, "transformation not started: %v", ctx.Err())
-	}
-	t.exclusive.RLock()
-	res, err := t.runOnce(ctx, prg, &in)
-	t.exclusive.RUnlock()
-	<-t.slots
-	if errors.Is(err, ErrTransformMemory) && ctx.Err() == nil && !t.isSuspect(prg) {
-		t.exclusive.Lock()
-		// What the stopped run (and any hog next to it) allocated is
-		// garbage now; collect it so the retry's bound starts from the
-		// live heap, not from the debris.
-		runtime.GC()
-		res, err = t.runOnce(ctx, prg, &in)
-		t.exclusive.Unlock()
-		if err != nil {
-			t.suspect(prg)
-		}
-	}
-	return res, err
+	return t.runOnce(ctx, prg, &in)
 }
 
-// isSuspect reports whether prg went over the memory bound even when run
-// alone.
-func (t *Transformer) isSuspect(prg *goja.Program) bool {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.suspects[prg]
-}
-
-func (t *Transformer) suspect(prg *goja.Program) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if len(t.suspects) >= t.cfg.CacheSize {
-		clear(t.suspects)
-	}
-	t.suspects[prg] = true
-}
-
-// program returns the compiled program of src, compiling it on first
-// use; a program is shared by every runtime that runs it.
-func (t *Transformer) program(src string) (*goja.Program, error) {
-	return t.cache.get(src, compileTransformation)
+// program returns the compiled program of s, compiling it on first use
+// (every use, if it is unsaved); a program is shared by every runtime
+// that runs it.
+func (t *Transformer) program(s Source) (*goja.Program, error) {
+	return t.cache.get(s, compileTransformation)
 }
 
 func compileTransformation(src string) (*goja.Program, error) {

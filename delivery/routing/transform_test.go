@@ -73,7 +73,7 @@ func TestTransformerRun(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			res, err := tr.Run(context.Background(), tt.src, sampleWebhook())
+			res, err := tr.Run(context.Background(), Source{Code: tt.src}, sampleWebhook())
 			if tt.err != nil {
 				if !errors.Is(err, tt.err) || !strings.Contains(err.Error(), tt.msg) {
 					t.Fatalf("err = %v; want %v containing %q", err, tt.err, tt.msg)
@@ -112,7 +112,7 @@ func TestTransformerNoSharedState(t *testing.T) {
 	src := `var n = (typeof n === "number") ? n + 1 : 1;
 		function handler(w) { globalThis.seen = (globalThis.seen || 0) + 1; w.payload = {n: n, seen: seen}; return w }`
 	for range 3 {
-		res, err := tr.Run(context.Background(), src, sampleWebhook())
+		res, err := tr.Run(context.Background(), Source{Code: src}, sampleWebhook())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -126,8 +126,7 @@ func TestTransformerNoSharedState(t *testing.T) {
 // many as there are CPUs, are stopped once they used their 50 ms (of CPU
 // time, on Linux: about 50 ms of wall clock on an idle machine, longer on
 // a loaded one, never more than the wall-clock backstop plus slack),
-// while transformations started meanwhile succeed, waiting at most for a
-// CPU slot.
+// while transformations started meanwhile in the same process succeed.
 func TestTransformerTimeoutIsolated(t *testing.T) {
 	t.Parallel()
 	tr := NewTransformer(TransformConfig{})
@@ -142,7 +141,7 @@ func TestTransformerTimeoutIsolated(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			start := time.Now()
-			_, err := tr.Run(context.Background(), `function handler(w) { while (true) {} }`, sampleWebhook())
+			_, err := tr.Run(context.Background(), Source{Code: `function handler(w) { while (true) {} }`}, sampleWebhook())
 			took := time.Since(start)
 			if took > DefaultTransformWallTimeout+slack {
 				err = errors.Join(err, errors.New("loop ran "+took.String()))
@@ -153,7 +152,7 @@ func TestTransformerTimeoutIsolated(t *testing.T) {
 	}
 	for range 50 {
 		start := time.Now()
-		res, err := tr.Run(context.Background(), `function handler(w) { w.payload = {ok: true}; return w }`, sampleWebhook())
+		res, err := tr.Run(context.Background(), Source{Code: `function handler(w) { w.payload = {ok: true}; return w }`}, sampleWebhook())
 		if err != nil || string(res.Payload) != `{"ok":true}` {
 			t.Fatalf("bystander: %s, %v", res.Payload, err)
 		}
@@ -194,7 +193,8 @@ func TestTransformerMemoryBound(t *testing.T) {
 	}()
 	start := time.Now()
 	// Concatenation copies 1 MB a step, far faster than repeat builds one.
-	_, err := tr.Run(context.Background(), `function handler(w) { let a = [], s = 'x'.repeat(1e6); while (true) a.push(s + a.length); }`, sampleWebhook())
+	const hog = `function handler(w) { let a = [], s = 'x'.repeat(1e6); while (true) a.push(s + a.length); }`
+	_, err := tr.Run(context.Background(), Source{Code: hog}, sampleWebhook())
 	close(stop)
 	<-sampled
 	if !errors.Is(err, ErrTransformMemory) {
@@ -206,16 +206,14 @@ func TestTransformerMemoryBound(t *testing.T) {
 		t.Errorf("heap grew by %d MiB; bound %d MiB", grew>>20, bound>>20)
 	}
 	t.Logf("stopped after %s; heap peak %d MiB over the start", time.Since(start), (peak-before)>>20)
-	// The hog is remembered: its next run is stopped without a retry
-	// holding every other run off.
+	// Its next run is stopped the same way.
 	start = time.Now()
-	if _, err := tr.Run(context.Background(), `function handler(w) { let a = [], s = 'x'.repeat(1e6); while (true) a.push(s + a.length); }`,
-		sampleWebhook()); !errors.Is(err, ErrTransformMemory) {
+	if _, err := tr.Run(context.Background(), Source{Code: hog}, sampleWebhook()); !errors.Is(err, ErrTransformMemory) {
 		t.Fatalf("second run: %v", err)
 	}
 	t.Logf("second run stopped after %s", time.Since(start))
 	// A normal run afterwards is fine.
-	if _, err := tr.Run(context.Background(), `function handler(w) { return w }`, sampleWebhook()); err != nil {
+	if _, err := tr.Run(context.Background(), Source{Code: `function handler(w) { return w }`}, sampleWebhook()); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -224,14 +222,14 @@ func TestTransformerCheck(t *testing.T) {
 	t.Parallel()
 	tr := NewTransformer(TransformConfig{})
 	ctx := context.Background()
-	if err := tr.Check(ctx, ""); err != nil {
+	if err := tr.Check(ctx, Source{}); err != nil {
 		t.Fatal(err)
 	}
-	if err := tr.Check(ctx, `function handler(w) { return w }`); err != nil {
+	if err := tr.Check(ctx, Source{Code: `function handler(w) { return w }`}); err != nil {
 		t.Fatal(err)
 	}
 	for _, src := range []string{"function handler(w) {", `var handler = 3`, `while (true) {}`, "//" + strings.Repeat("x", MaxTransformationLength)} {
-		err := tr.Check(ctx, src)
+		err := tr.Check(ctx, Source{Code: src})
 		if !errors.Is(err, ErrInvalidTransformation) {
 			t.Errorf("Check(%.30q) = %v; want invalid", src, err)
 		}
@@ -248,7 +246,7 @@ func BenchmarkTransformerRun(b *testing.B) {
 	in := sampleWebhook()
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := tr.Run(context.Background(), src, in); err != nil {
+		if _, err := tr.Run(context.Background(), Source{Code: src}, in); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -24,6 +24,7 @@ import (
 	"github.com/ferry-dev/ferry/app"
 	"github.com/ferry-dev/ferry/app/httpapi"
 	"github.com/ferry-dev/ferry/billing"
+	"github.com/ferry-dev/ferry/delivery/routing/sandbox"
 	"github.com/ferry-dev/ferry/tenants"
 )
 
@@ -50,6 +51,9 @@ Configuration comes from FERRY_* environment variables; see README.md.
 `
 
 func main() {
+	// A transformation worker started by this process's sandbox pool
+	// serves its parent and exits here, before anything else runs.
+	sandbox.MainHook()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if err := run(ctx, os.Args[1:], os.Getenv, os.Stdin, os.Stdout); err != nil {

@@ -1,0 +1,84 @@
+//go:build linux
+
+package sandbox
+
+import (
+	"fmt"
+	"os"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// maxWorkerFiles bounds a worker's descriptors: it needs its three
+// standard streams and what the Go runtime opens for itself.
+const maxWorkerFiles = 32
+
+// applyLimits sets the worker's own resource limits, before it reads any
+// request: memory (RLIMIT_DATA: the Go heap is private anonymous
+// memory, and its PROT_NONE address reservations do not count, as they
+// would for RLIMIT_AS), total CPU time as a backstop (the pool retires a
+// worker at half of it; the kernel kills one that reaches it), no core
+// files, no files written, few descriptors.
+func applyLimits(cfg workerConfig) error {
+	limits := []struct {
+		name     string
+		resource int
+		value    uint64
+	}{
+		{"RLIMIT_CORE", unix.RLIMIT_CORE, 0},
+		{"RLIMIT_FSIZE", unix.RLIMIT_FSIZE, 0},
+		{"RLIMIT_NOFILE", unix.RLIMIT_NOFILE, maxWorkerFiles},
+	}
+	if cfg.Memory > 0 {
+		limits = append(limits, struct {
+			name     string
+			resource int
+			value    uint64
+		}{"RLIMIT_DATA", unix.RLIMIT_DATA, cfg.Memory})
+	}
+	if cfg.CPU > 0 {
+		// Soft and hard alike: the Go runtime ignores SIGXCPU, so only
+		// the hard limit's SIGKILL would end the worker anyway.
+		limits = append(limits, struct {
+			name     string
+			resource int
+			value    uint64
+		}{"RLIMIT_CPU", unix.RLIMIT_CPU, uint64((cfg.CPU + time.Second - 1) / time.Second)})
+	}
+	for _, l := range limits {
+		var cur unix.Rlimit
+		if err := unix.Getrlimit(l.resource, &cur); err != nil {
+			return fmt.Errorf("get %s: %w", l.name, err)
+		}
+		v := min(l.value, cur.Max) // an unprivileged process can only lower
+		if err := unix.Setrlimit(l.resource, &unix.Rlimit{Cur: v, Max: v}); err != nil {
+			return fmt.Errorf("set %s to %d: %w", l.name, v, err)
+		}
+	}
+	return nil
+}
+
+// processCPU is the CPU time this process has used (user and system).
+func processCPU() time.Duration {
+	var ru unix.Rusage
+	if err := unix.Getrusage(unix.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// workerAttr makes a worker die with its parent: a worker looping inside
+// a builtin never reads the end of its stdin.
+func workerAttr() *syscall.SysProcAttr {
+	return &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+}
+
+// killedByLimit reports whether a worker the pool did not kill was
+// killed by the kernel: its CPU limit (SIGKILL at the hard limit, SIGXCPU
+// at the soft one) or the OOM killer.
+func killedByLimit(ps *os.ProcessState) bool {
+	ws, ok := ps.Sys().(syscall.WaitStatus)
+	return ok && ws.Signaled() && (ws.Signal() == syscall.SIGKILL || ws.Signal() == syscall.SIGXCPU)
+}
