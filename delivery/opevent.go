@@ -19,7 +19,8 @@ import (
 // any event) to the tenant's endpoints that subscribe to them by name or
 // with "ferry.*". They are not metered: they count against neither the
 // monthly quota nor the events/s limit. Tenants may not send events whose
-// type starts with "ferry." (but ferry.test, the portal's test event).
+// type starts with "ferry." (the test event, ferry.test, goes to one
+// endpoint through SendTestEvent).
 //
 // Loop rule: an operational event about an endpoint is never delivered to
 // that endpoint, and a delivery of an operational event that is exhausted
@@ -303,12 +304,8 @@ func insertTransformsPgx(ctx context.Context, tx PgxTx, rows []deliveryTransform
 	return nil
 }
 
-// TestEventType is the type of the portal's "Send test event": the one
-// ferry.* type a tenant may send.
-const TestEventType = "ferry.test"
-
-// isOperationalType reports whether typ is reserved for Ferry's
-// operational events.
+// isOperationalType reports whether typ is reserved for Ferry's own
+// events (operational events and the test event).
 func isOperationalType(typ string) bool {
-	return strings.HasPrefix(typ, OpPrefix) && typ != TestEventType
+	return strings.HasPrefix(typ, OpPrefix)
 }

@@ -65,7 +65,6 @@ func TestFanOutWildcardsAndFilters(t *testing.T) {
 		{"order.refund.issued", `{"amount":2000}`, []string{"all", "big-orders", "orders"}},
 		{"invoice.paid", `{"amount":5000}`, []string{"all", "invoices"}},
 		{"orders.created", `{"amount":5000}`, []string{"all"}},
-		{"ferry.test", `{}`, []string{"all", "ops"}},
 	}
 	errorsBefore := s.FilterErrors()
 	// Single-event path (an idempotency key takes it).
@@ -93,6 +92,23 @@ func TestFanOutWildcardsAndFilters(t *testing.T) {
 		}
 	}
 	wg.Wait()
+
+	// A test event reaches the one endpoint it is sent to, whatever that
+	// endpoint subscribes to, and no other: not "all", not "ops".
+	var created uuid.UUID
+	for id, name := range eps {
+		if name == "created" {
+			created = id
+		}
+	}
+	ev, err := s.SendTestEvent(ctx, tenantID, created)
+	require.NoError(t, err)
+	require.Equal(t, TestEventType, ev.Type)
+	require.Equal(t, []string{"created"}, routed(ev.ID))
+	_, _, err = s.Ingest(ctx, tenantID, EventInput{Type: TestEventType, Data: []byte(`{}`)})
+	require.Equal(t, ferry.EINVALID, ferry.ErrorCode(err), "a tenant sends ferry.test to everyone: %v", err)
+	_, err = s.SendTestEvent(ctx, tenantID, uuid.New())
+	require.Equal(t, ferry.ENOTFOUND, ferry.ErrorCode(err))
 }
 
 func assertNoError(t *testing.T, err error) bool {

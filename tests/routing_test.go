@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/google/uuid"
 )
 
 // TestRoutingAmountFilterAndWildcards drives routing over HTTP: an
@@ -101,4 +103,38 @@ func TestRoutingAmountFilterAndWildcards(t *testing.T) {
 	if res.Matched || res.FilterError == "" {
 		t.Errorf("test-routing failing filter: %+v", res)
 	}
+}
+
+// TestTestEventGoesToItsEndpointOnly: "Send test event" on one endpoint
+// used to be an ordinary ferry.test event, delivered to every endpoint
+// taking all types (a tenant's customers got it whenever anyone tested
+// one endpoint). It reaches the endpoint it was sent from, only, whatever
+// that endpoint subscribes to; nobody can send ferry.test to everyone.
+func TestTestEventGoesToItsEndpointOnly(t *testing.T) {
+	t.Parallel()
+	f := startFerry(t, testConfig(t))
+	_, key := signUp(t, f, "ann@test-event.example")
+	var tested, everything, queue idOnly
+	key.must(201, "POST", "/endpoints", map[string]any{"url": "http://127.0.0.1:" + closedPort(t) + "/orders", "event_types": []string{"order.*"}}, &tested)
+	key.must(201, "POST", "/endpoints", map[string]any{"url": "http://127.0.0.1:" + closedPort(t) + "/all"}, &everything)
+	key.must(201, "POST", "/endpoints", map[string]any{"kind": "queue", "description": "all, pulled"}, &queue)
+
+	var ev struct {
+		ID   string `json:"id"`
+		Type string `json:"type"`
+	}
+	key.must(202, "POST", "/endpoints/"+tested.ID+"/test", nil, &ev)
+	var detail struct {
+		Deliveries []struct {
+			EndpointID string `json:"endpoint_id"`
+		} `json:"deliveries"`
+	}
+	key.must(200, "GET", "/events/"+ev.ID, nil, &detail)
+	if ev.Type != "ferry.test" || len(detail.Deliveries) != 1 || detail.Deliveries[0].EndpointID != tested.ID {
+		t.Errorf("test event %s went to %+v, want only %s", ev.Type, detail.Deliveries, tested.ID)
+	}
+	if r := key.raw("POST", "/events", mustJSON(t, map[string]any{"type": "ferry.test", "data": map[string]int{"n": 1}}), nil); r.Status != 422 {
+		t.Errorf("ferry.test through POST /events: %d %s", r.Status, r.Body)
+	}
+	key.must(404, "POST", "/endpoints/"+uuid.NewString()+"/test", nil, nil)
 }

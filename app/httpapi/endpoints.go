@@ -4,6 +4,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/ferry-dev/ferry/delivery"
+	"github.com/ferry-dev/ferry/delivery/webhook"
 )
 
 // endpointCreated answers POST /endpoints.
@@ -138,4 +139,20 @@ func (s *server) testRouting(c *fiber.Ctx) error {
 		return err
 	}
 	return c.JSON(visibility(p).RoutingTest(res))
+}
+
+// sendTestEvent: POST /endpoints/{id}/test sends a ferry.test event to
+// this endpoint alone.
+func (s *server) sendTestEvent(c *fiber.Ctx) error {
+	id, err := pathID(c, "endpoint")
+	if err != nil {
+		return err
+	}
+	ev, err := s.Delivery.SendTestEvent(c.UserContext(), principal(c).TenantID, id)
+	if err != nil {
+		return err
+	}
+	s.Metrics.EventsAccepted.Inc()
+	return c.Status(fiber.StatusAccepted).JSON(eventAccepted{
+		ID: ev.ID.String(), Type: ev.Type, CreatedAt: ev.CreatedAt.UTC().Format(webhook.TimeFormat)})
 }

@@ -136,7 +136,9 @@ func operations() map[string]op {
 		"DELETE /endpoints/{id}":             {summary: "Delete endpoint", tag: "endpoints", access: accessKey, status: 204, errors: []int{404}},
 		"GET /endpoints/{id}/secret":         {summary: "Reveal endpoint secret", tag: "endpoints", access: accessKey, status: 200, response: typ[delivery.SecretInfo](), errors: []int{404}},
 		"POST /endpoints/{id}/secret/rotate": {summary: "Rotate endpoint secret", tag: "endpoints", access: accessKey, status: 200, response: typ[delivery.SecretInfo](), errors: []int{404}},
-		"POST /endpoints/{id}/test-routing":  {summary: "Test endpoint routing on a sample event", tag: "endpoints", access: accessKey, status: 200, body: reflect.TypeFor[delivery.RoutingTestInput](), response: typ[delivery.RoutingTestResult](), errors: []int{400, 404, 422}},
+		"POST /endpoints/{id}/test": {summary: "Send a ferry.test event to this endpoint only (whatever its event types and filter)", tag: "endpoints", access: accessKey, status: 202,
+			response: typ[eventAccepted](), errors: []int{402, 404, 422, 429, 503}},
+		"POST /endpoints/{id}/test-routing": {summary: "Test endpoint routing on a sample event", tag: "endpoints", access: accessKey, status: 200, body: reflect.TypeFor[delivery.RoutingTestInput](), response: typ[delivery.RoutingTestResult](), errors: []int{400, 404, 422}},
 		"GET /endpoints/{id}/attempts": {summary: "List endpoint attempts", tag: "endpoints", access: accessKey, status: 200, response: typ[list[delivery.Attempt]](),
 			params: append(openapi3.Parameters{outcome}, pageParams()...), errors: []int{404, 422}},
 

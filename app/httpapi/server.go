@@ -155,6 +155,7 @@ func New(d Deps) *fiber.App {
 	api.Get("/endpoints/:id/stats", s.auth(sessionOrKey, tenants.RoleViewer), s.endpointStats)
 	api.Get("/stats", s.auth(sessionOrKey, tenants.RoleViewer), s.tenantStats)
 	api.Post("/endpoints/:id/test-routing", s.auth(sessionOrKey, tenants.RoleViewer), s.testRouting)
+	api.Post("/endpoints/:id/test", s.auth(sessionOrKey, tenants.RoleAdmin), s.sendTestEvent)
 
 	api.Post("/events", s.auth(sessionOrKey, tenants.RoleAdmin), s.createEvent)
 	api.Get("/events", s.auth(sessionOrKey, tenants.RoleViewer), s.listEvents)

@@ -12,7 +12,7 @@ import { endpointHealth, rateOf } from '../stats'
 import { usePaged } from '../paging'
 import { Link, navigate, useLocation } from '../router'
 import { canWrite, useSession } from '../session'
-import type { Attempt, ConsumerToken, ConsumerTokenCreated, ConsumerTokenInput, Endpoint, EndpointPatch, EventAccepted, EventInput, QueueStats, SecretInfo, Stats } from '../types'
+import type { Attempt, ConsumerToken, ConsumerTokenCreated, ConsumerTokenInput, Endpoint, EndpointPatch, EventAccepted, QueueStats, SecretInfo, Stats } from '../types'
 import { endpointName } from './Endpoints'
 
 /** QueueCard shows a pull queue's stats and, to admins, its consumer tokens. */
@@ -126,9 +126,10 @@ export function EndpointDetailPage({ id }: { id: string }) {
       {writer && (
         <div className="actions">
           <button type="button" className="btn btn-primary" onClick={() => act(async () => {
-            const r = await api.post<EventAccepted>('/events', { type: 'ferry.test', data: { message: 'Test event from the Ferry portal', endpoint_id: ep.id, sent_at: new Date().toISOString() } } satisfies EventInput)
+            // Sent to this endpoint only, whatever it subscribes to.
+            const r = await api.post<EventAccepted>(`/endpoints/${ep.id}/test`)
             setTestEvent(r.id)
-            setNotice('Test event sent.')
+            setNotice('Test event sent to this endpoint only.')
             setTimeout(attempts.reload, 1500)
           })}>Send test event</button>
           <button type="button" className="btn" onClick={() => setEditing(!editing)} aria-expanded={editing}>Edit</button>
