@@ -515,6 +515,9 @@ func (a *App) Run(parent context.Context) error {
 	}
 	// Pull queues: long-poll wake-ups and the lease sweeper.
 	goRun("queues", func() error { return a.Queues.Run(ctx) })
+	// Filters fail to evaluate wherever events are routed (ingest here,
+	// operational events in workers): each process records its own.
+	goRun("filter errors", func() error { return a.Delivery.RunFilterErrors(ctx) })
 	if a.listener != nil {
 		goRun("quota warnings", func() error { return a.quota.Run(ctx) })
 		// Counts of unstored rejected requests and capture retention.

@@ -103,8 +103,11 @@ type Endpoint struct {
 	Format             Format            `json:"format"`
 	Transformation     string            `json:"transformation"`
 	FailingSince       *time.Time        `json:"failing_since"`
-	CreatedAt          time.Time         `json:"created_at"`
-	UpdatedAt          time.Time         `json:"updated_at"`
+	// FilterErrors: the filter could not be evaluated on some events since
+	// it was last saved (they were not sent here); null when never.
+	FilterErrors *FilterErrors `json:"filter_errors"`
+	CreatedAt    time.Time     `json:"created_at"`
+	UpdatedAt    time.Time     `json:"updated_at"`
 }
 
 // EndpointInput creates an endpoint; nil fields take defaults.
@@ -293,6 +296,9 @@ type endpointRow struct {
 	Format             string
 	Transformation     string
 	FailingSince       *time.Time
+	FilterErrors       int64
+	LastFilterError    *string
+	LastFilterErrorAt  *time.Time
 	CreatedAt          time.Time
 	UpdatedAt          time.Time
 	DeletedAt          *time.Time
@@ -307,16 +313,21 @@ func (r endpointRow) endpoint() Endpoint {
 	if headers == nil {
 		headers = map[string]string{}
 	}
-	return Endpoint{
+	ep := Endpoint{
 		ID: r.ID, Kind: Kind(r.Kind), URL: r.URL, Description: r.Description, EventTypes: types, Enabled: r.Enabled,
 		DisabledReason: r.DisabledReason, TimeoutSeconds: r.TimeoutMs / 1000, RateLimitPerSecond: r.RateLimitPerSecond,
 		MaxInFlight: r.MaxInFlight, Headers: headers, Filter: r.Filter, Format: Format(r.Format), Transformation: r.Transformation,
 		FailingSince: r.FailingSince, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
 	}
+	if r.FilterErrors > 0 && r.LastFilterError != nil && r.LastFilterErrorAt != nil {
+		ep.FilterErrors = &FilterErrors{Count: r.FilterErrors, LastError: *r.LastFilterError, LastAt: *r.LastFilterErrorAt}
+	}
+	return ep
 }
 
 const endpointColumns = `id, tenant_id, kind, url, description, event_types, enabled, disabled_reason, timeout_ms,
-	rate_limit_per_second, max_in_flight, headers, filter, format, transformation, failing_since, created_at, updated_at, deleted_at`
+	rate_limit_per_second, max_in_flight, headers, filter, format, transformation, failing_since,
+	filter_errors, last_filter_error, last_filter_error_at, created_at, updated_at, deleted_at`
 
 // CreateEndpoint validates in, stores the endpoint with a fresh signing
 // secret, and returns both. Errors: EINVALID, EPLANLIMIT.
@@ -479,11 +490,12 @@ func (s *Service) UpdateEndpoint(ctx context.Context, tenantID, id uuid.UUID, pa
 			return Endpoint{}, err
 		}
 	}
+	filterSaved := false
 	if patch.Filter != nil {
 		if err := s.validateFilter(*patch.Filter); err != nil {
 			return Endpoint{}, err
 		}
-		ep.Filter = *patch.Filter
+		ep.Filter, filterSaved = *patch.Filter, true
 	}
 	if patch.Format != nil {
 		if ep.Format, err = validateFormat(*patch.Format, ep.Kind); err != nil {
@@ -530,12 +542,18 @@ func (s *Service) UpdateEndpoint(ctx context.Context, tenantID, id uuid.UUID, pa
 		ep.FailingSince = nil
 	}
 	ep.UpdatedAt = s.now().UTC()
+	cols := map[string]any{"url": ep.URL, "description": ep.Description,
+		"event_types": jsonColumn[[]string]{ep.EventTypes}, "enabled": ep.Enabled, "disabled_reason": ep.DisabledReason,
+		"timeout_ms": ep.TimeoutSeconds * 1000, "rate_limit_per_second": ep.RateLimitPerSecond,
+		"max_in_flight": ep.MaxInFlight, "headers": jsonColumn[map[string]string]{ep.Headers},
+		"filter": ep.Filter, "format": string(ep.Format), "transformation": ep.Transformation, "failing_since": ep.FailingSince, "updated_at": ep.UpdatedAt}
+	if filterSaved {
+		// A saved filter starts with a clean record of its errors.
+		cols["filter_errors"], cols["last_filter_error"], cols["last_filter_error_at"] = 0, nil, nil
+		ep.FilterErrors = nil
+	}
 	err = s.db.WithContext(ctx).Model(&endpointRow{}).Scopes(forTenant(tenantID)).Where("id = ?", id).
-		UpdateColumns(map[string]any{"url": ep.URL, "description": ep.Description,
-			"event_types": jsonColumn[[]string]{ep.EventTypes}, "enabled": ep.Enabled, "disabled_reason": ep.DisabledReason,
-			"timeout_ms": ep.TimeoutSeconds * 1000, "rate_limit_per_second": ep.RateLimitPerSecond,
-			"max_in_flight": ep.MaxInFlight, "headers": jsonColumn[map[string]string]{ep.Headers},
-			"filter": ep.Filter, "format": string(ep.Format), "transformation": ep.Transformation, "failing_since": ep.FailingSince, "updated_at": ep.UpdatedAt}).Error
+		UpdateColumns(cols).Error
 	if err != nil {
 		return Endpoint{}, fmt.Errorf("update endpoint %s: %w", id, err)
 	}

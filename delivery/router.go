@@ -18,9 +18,12 @@ import (
 // filter is cached once, and every transformation, from any path, counts
 // against its tenant's share of one sandbox pool.
 type Router struct {
-	filters    *routing.Filters
-	transforms *sandbox.Pool
-	log        *slog.Logger
+	filters *routing.Filters
+	// filterErrors counts failed filter evaluations per endpoint, for
+	// Service.FlushFilterErrors to record on the endpoints.
+	filterErrors filterErrorLog
+	transforms   *sandbox.Pool
+	log          *slog.Logger
 }
 
 // NewRouter returns a Router with the given filter and transformation
@@ -52,6 +55,7 @@ func (r *Router) accepts(tenantID uuid.UUID, ev Event, in *routing.Input, endpoi
 	}
 	ok, err := r.filters.Eval(filter, in)
 	if err != nil {
+		r.filterErrors.add(tenantID, endpointID, err.Error())
 		r.log.Warn("endpoint filter failed; event not routed to it", "tenant_id", tenantID, "event_id", ev.ID,
 			"endpoint_id", endpointID, "err", err)
 	}

@@ -74,6 +74,26 @@ func TestFanOutWildcardsAndFilters(t *testing.T) {
 		require.Equal(t, tc.want, routed(ev.ID), "%s %s", tc.typ, tc.data)
 	}
 	require.Greater(t, s.FilterErrors(), errorsBefore, "the broken filter's errors are counted")
+	// ... and shown on its endpoint until the filter is saved again.
+	var broken uuid.UUID
+	for id, name := range eps {
+		if name == "broken" {
+			broken = id
+		}
+	}
+	require.NoError(t, s.FlushFilterErrors(ctx))
+	ep, err := s.Endpoint(ctx, tenantID, broken)
+	require.NoError(t, err)
+	require.NotNil(t, ep.FilterErrors, "the broken filter's errors are not on its endpoint")
+	require.EqualValues(t, 3, ep.FilterErrors.Count) // the three order.* events
+	require.Contains(t, ep.FilterErrors.LastError, "missing")
+	fixed := "has(event.data.missing) && event.data.missing == 1"
+	ep, err = s.UpdateEndpoint(ctx, tenantID, broken, EndpointPatch{Filter: &fixed})
+	require.NoError(t, err)
+	require.Nil(t, ep.FilterErrors)
+	ep, err = s.Endpoint(ctx, tenantID, broken)
+	require.NoError(t, err)
+	require.Nil(t, ep.FilterErrors, "a saved filter starts clean")
 	// Group-commit path: concurrent ingests share one fan-out query.
 	var wg sync.WaitGroup
 	for range 8 {
