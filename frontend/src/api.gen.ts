@@ -1482,6 +1482,7 @@ export interface components {
             url?: string | null;
         };
         EndpointRef: {
+            description: string;
             enabled: boolean;
             /** Format: uuid */
             id: string;
@@ -1646,6 +1647,7 @@ export interface components {
             /** @enum {string} */
             role: "owner" | "admin" | "viewer" | "staff";
             tenant?: components["schemas"]["Tenant"];
+            totp_enabled?: boolean;
             /** Format: uuid */
             user_id: string;
         };
