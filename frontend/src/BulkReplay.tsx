@@ -5,6 +5,7 @@ import { useEffect, useRef, useState, type FormEvent } from 'react'
 import { ErrorMessage, Field, Notice, ProgressBar, Badge } from './components'
 import { formatCount, toISOFromLocal } from './format'
 import { bulkReplayBody, jobProgress, statusChoices, type ReplayBody, type StatusChoice } from './replayJob'
+import { endpointName } from './endpointName'
 import type { Endpoint, ReplayJob, ReplayPreview } from './types'
 
 export interface BulkReplayProps {
@@ -133,7 +134,7 @@ export function BulkReplay({ endpoints, start, get, cancel, preview, onJobChange
             {(id) => (
               <select id={id} value={f.endpointId} onChange={(e) => setF({ ...f, endpointId: e.target.value })}>
                 <option value="">all endpoints</option>
-                {endpoints.map((ep) => <option key={ep.id} value={ep.id}>{ep.url || ep.description || ep.id}</option>)}
+                {endpoints.map((ep) => <option key={ep.id} value={ep.id}>{endpointName(ep)}</option>)}
               </select>
             )}
           </Field>

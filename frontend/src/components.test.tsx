@@ -6,6 +6,8 @@ import { ConfirmButton, ErrorMessage, ProgressBar } from './components'
 import { DeliveryChart } from './Chart'
 import { RoutingTest } from './RoutingTest'
 import { CodeEditor } from './CodeEditor'
+import { EndpointForm } from './EndpointForm'
+import { emptyEndpointForm } from './endpointForm'
 import { attemptSummary } from './Attempts'
 import type { ReplayJob } from './types'
 
@@ -143,20 +145,38 @@ describe('attempt rows', () => {
 })
 
 describe('events list', () => {
-  it('shows a status badge per delivery, naming the endpoint', async () => {
+  it('names the endpoint of every delivery badge: description, URL host and path, queue name, or a deleted one', async () => {
     const { EventTable } = await import('./pages/Events')
     const ev = {
       id: 'ev1', type: 'order.paid', data: {}, created_at: '2026-11-22T10:00:00.000Z',
       deliveries: [
         { id: 'd1', endpoint_id: 'e1', status: 'succeeded', attempt_count: 1 },
         { id: 'd2', endpoint_id: 'e2', status: 'retrying', attempt_count: 3 },
+        { id: 'd3', endpoint_id: 'q1', status: 'pending', attempt_count: 0 },
+        { id: 'd4', endpoint_id: 'q2abcdef-0000', status: 'succeeded', attempt_count: 1 },
+        { id: 'd5', endpoint_id: 'gone1234-5678', status: 'dropped', attempt_count: 2 },
       ],
     } as never
-    render(<EventTable events={[ev]} href={(id) => `/events/${id}`} endpoints={[{ id: 'e1', url: 'https://a.test/h' } as never]} />)
-    expect(screen.getByText('succeeded')).toBeTruthy()
-    expect(screen.getByText('retrying')).toBeTruthy()
-    expect(document.body.textContent).toContain('to https://a.test/h after 1 attempt')
-    expect(document.body.textContent).toContain('after 3 attempts')
+    const endpoints = [
+      { id: 'e1', kind: 'http', url: 'https://a.test/h?token=[redacted]', description: '' },
+      { id: 'e2', kind: 'http', url: 'https://b.test/in', description: 'orders' },
+      { id: 'q1', kind: 'queue', url: '', description: 'billing worker' },
+      { id: 'q2abcdef-0000', kind: 'queue', url: '', description: '' },
+    ] as never
+    render(<EventTable events={[ev]} href={(id) => `/events/${id}`} endpoints={endpoints} />)
+    const badges = screen.getAllByTestId('delivery-badge')
+    const visible = (el: HTMLElement) => el.querySelector('.delivery-badge-name')?.textContent
+    expect(badges.map(visible)).toEqual(['a.test/h', 'orders', 'billing worker', 'Pull queue q2abcdef', 'endpoint gone1234'])
+    expect(badges.map((b) => b.title)).toEqual([
+      'https://a.test/h?token=[redacted]: succeeded after 1 attempt',
+      'https://b.test/in: retrying after 3 attempts',
+      'billing worker: pending after 0 attempts',
+      'Pull queue q2abcdef: succeeded after 1 attempt',
+      'endpoint gone1234-5678 (deleted or not listed): dropped after 2 attempts',
+    ])
+    // Screen readers hear the status, the endpoint and the attempts.
+    expect(badges[1].textContent).toBe('retrying orders (https://b.test/in), after 3 attempts')
+    expect(badges[2].textContent).toBe('pending billing worker, after 0 attempts')
   })
 })
 
@@ -265,5 +285,21 @@ describe('attemptSummary', () => {
     expect(attemptSummary({ response_status: null, error_class: 'transformation_error', error_message: 'Error: boom' })).toBe('Transformation failed (no request made): Error: boom')
     expect(attemptSummary({ response_status: null, error_class: 'transformation_cancelled', error_message: 'cancelled' })).toBe('Cancelled by the transformation (no request made)')
     expect(attemptSummary({ response_status: null, error_class: 'timeout', error_message: 'deadline' })).toBe('timeout: deadline')
+  })
+})
+
+describe('EndpointForm', () => {
+  it('asks a queue only for what applies to it: no URL, format, timeout, rate limit or transformation', async () => {
+    const onSubmit = vi.fn(async () => undefined)
+    render(<EndpointForm initial={emptyEndpointForm} chooseKind submitLabel="Create endpoint" onSubmit={onSubmit} />)
+    for (const label of ['URL', 'Format', 'Timeout (seconds)', 'Rate limit (per second)', 'Transformation (JavaScript)']) expect(screen.getByLabelText(label)).toBeTruthy()
+    fireEvent.change(screen.getByLabelText('Kind'), { target: { value: 'queue' } })
+    for (const label of ['URL', 'Format', 'Timeout (seconds)', 'Rate limit (per second)', 'Transformation (JavaScript)']) expect(screen.queryByLabelText(label)).toBeNull()
+    expect(screen.getByLabelText('Max in flight')).toBeTruthy()
+    expect(screen.getByLabelText('Custom headers')).toBeTruthy()
+    fireEvent.change(screen.getByLabelText('Description'), { target: { value: 'billing worker' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Create endpoint' }))
+    await waitFor(() => expect(onSubmit).toHaveBeenCalledOnce())
+    expect(onSubmit.mock.calls[0]).toEqual([{ kind: 'queue', description: 'billing worker', event_types: [], max_in_flight: 16, headers: {}, filter: '' }])
   })
 })

@@ -7,6 +7,7 @@ import { Badge, ErrorMessage, Loading, Notice } from '../components'
 import { formatTime, prettyJSON, relativeTime } from '../format'
 import { Link } from '../router'
 import { canWrite, useSession } from '../session'
+import { endpointName } from '../endpointName'
 import type { Attempt, Endpoint, EventDetail, ReplayEventInput, ReplayResult } from '../types'
 
 /** EventViewProps plug tenant or staff routes into the shared event view. */
@@ -146,7 +147,7 @@ export function EventDetailPage({ id }: { id: string }) {
     <EventView
       load={load}
       replay={canWrite(me.role) ? replay : undefined}
-      endpointName={(eid) => endpoints[eid]?.url}
+      endpointName={(eid) => (endpoints[eid] ? endpointName(endpoints[eid]) : undefined)}
       endpointHref={(eid) => `/endpoints/${eid}`}
       back={{ href: '/events', label: 'Events' }}
     />
