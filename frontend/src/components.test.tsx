@@ -66,12 +66,13 @@ describe('DeliveryChart', () => {
 })
 
 describe('BulkReplay', () => {
-  it('sends the filters and reason, then polls the job and offers cancel', async () => {
+  const job: ReplayJob = {
+    id: 'job-1', state: 'running', total: 10, done: 4, actor: 'fry_live_ab12cd', created_at: '2026-11-23T10:00:00Z', updated_at: '2026-11-23T10:00:01Z',
+    started_at: '2026-11-23T10:00:01Z', finished_at: null, filter: { endpoint_id: 'e1', event_type: '', since: null, until: null, status: 'exhausted' },
+  }
+
+  it('starts nothing until confirmed, then sends the filters and reason, polls the job and offers cancel', async () => {
     const start = vi.fn(async () => ({ id: 'job-1' }))
-    const job: ReplayJob = {
-      id: 'job-1', state: 'running', total: 10, done: 4, actor: 'fry_live_ab12cd', created_at: '2026-11-23T10:00:00Z', updated_at: '2026-11-23T10:00:01Z',
-      started_at: '2026-11-23T10:00:01Z', finished_at: null, filter: { endpoint_id: 'e1', event_type: '', since: null, until: null, status: 'exhausted' },
-    }
     const get = vi.fn(async () => job)
     const cancel = vi.fn(async () => ({}))
     render(<BulkReplay endpoints={[{ id: 'e1', url: 'https://a.test/h' } as never]} start={start} get={get} cancel={cancel} needReason storageKey="k" />)
@@ -79,6 +80,12 @@ describe('BulkReplay', () => {
     fireEvent.change(screen.getByLabelText('Delivery status'), { target: { value: 'exhausted' } })
     fireEvent.change(screen.getByLabelText('Reason'), { target: { value: 'ticket 7' } })
     fireEvent.click(screen.getByRole('button', { name: 'Start bulk replay' }))
+    const confirm = await screen.findByRole('group', { name: 'Start this bulk replay?' })
+    expect(confirm.textContent).toContain('status exhausted, to https://a.test/h')
+    expect(confirm.textContent).toContain('Your reason is recorded in the audit log.')
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Yes, start the replay' }))
+    expect(start).not.toHaveBeenCalled()
+    fireEvent.click(screen.getByRole('button', { name: 'Yes, start the replay' }))
     await waitFor(() => expect(start).toHaveBeenCalledWith({ endpoint_id: 'e1', status: 'exhausted', reason: 'ticket 7' }))
     const bar = await screen.findByRole('progressbar', { name: 'Replay progress' })
     await waitFor(() => expect(bar.getAttribute('aria-valuenow')).toBe('4'))
@@ -93,8 +100,11 @@ describe('BulkReplay', () => {
     render(<BulkReplay endpoints={[]} start={start} storageKey="k2" />)
     fireEvent.change(screen.getByLabelText('Delivery status'), { target: { value: 'any' } })
     fireEvent.click(screen.getByRole('button', { name: 'Start bulk replay' }))
+    fireEvent.click(await screen.findByRole('button', { name: 'Yes, start the replay' }))
     expect((await screen.findByRole('alert')).textContent?.toLowerCase()).toContain('your role does not allow this action')
     expect(start).toHaveBeenCalledWith({})
+    // Refused: the form can be tried again.
+    expect((screen.getByRole('button', { name: 'Start bulk replay' }) as HTMLButtonElement).disabled).toBe(false)
   })
 
   it('starts with no status chosen and counts the matching deliveries once one is', async () => {
@@ -108,6 +118,93 @@ describe('BulkReplay', () => {
     fireEvent.change(screen.getByLabelText('Delivery status'), { target: { value: 'dropped' } })
     await waitFor(() => expect(screen.getByTestId('replay-preview').textContent).toBe('1,234 deliveries match; starting replays them.'))
     expect(preview).toHaveBeenLastCalledWith({ endpoint_id: 'e1', status: 'dropped' })
+  })
+
+  it('confirms with a fresh count, starts one job per confirmation, and none while it runs', async () => {
+    let matched = 1234
+    const preview = vi.fn(async () => ({ matched, until: '2026-11-23T10:05:00.000Z' }))
+    let resolveStart!: (v: { id: string }) => void
+    const start = vi.fn(() => new Promise<{ id: string }>((r) => { resolveStart = r }))
+    let state: ReplayJob['state'] = 'running'
+    let openGet!: () => void
+    const gate = new Promise<void>((r) => { openGet = r })
+    const get = vi.fn(async () => {
+      await gate
+      return { ...job, state, done: state === 'completed' ? 10 : 4 }
+    })
+    render(<BulkReplay endpoints={[]} start={start} get={get} preview={preview} storageKey="k4" />)
+    fireEvent.change(screen.getByLabelText('Delivery status'), { target: { value: 'exhausted' } })
+    await waitFor(() => expect(screen.getByTestId('replay-preview').textContent).toContain('1,234'))
+
+    // More deliveries have failed for good since that count.
+    matched = 5
+    const startButton = () => screen.getByRole('button', { name: /Start bulk replay|Counting…|Starting…/ }) as HTMLButtonElement
+    fireEvent.click(startButton())
+    const confirm = await screen.findByRole('group', { name: 'Replay 5 deliveries?' })
+    expect(confirm.textContent).toContain('the 5 deliveries that match now (status exhausted, to every endpoint)')
+    expect(preview).toHaveBeenLastCalledWith({ status: 'exhausted' })
+    expect(startButton().disabled).toBe(true)
+
+    // Two presses of "Yes" before anything re-renders: one job.
+    const yes = screen.getByRole('button', { name: 'Yes, replay 5 deliveries' })
+    fireEvent.click(yes)
+    fireEvent.click(yes)
+    expect(start).toHaveBeenCalledTimes(1)
+    // The job replays what was counted: the range ends where the count did.
+    expect(start).toHaveBeenCalledWith({ status: 'exhausted', until: '2026-11-23T10:05:00.000Z' })
+    expect(startButton().textContent).toBe('Starting…')
+    expect(startButton().disabled).toBe(true)
+
+    // Started, its state not read yet: no second job, whatever is pressed.
+    resolveStart({ id: 'job-1' })
+    await screen.findByText('Bulk replay started.')
+    expect(startButton().disabled).toBe(true)
+    expect(screen.getByTestId('replay-running')).toBeTruthy()
+    fireEvent.submit(screen.getByRole('form', { name: 'Bulk replay' }))
+    expect(screen.queryByRole('group')).toBeNull()
+    // Running: still none.
+    openGet()
+    await screen.findByRole('progressbar', { name: 'Replay progress' })
+    expect(startButton().disabled).toBe(true)
+    fireEvent.submit(screen.getByRole('form', { name: 'Bulk replay' }))
+    expect(screen.queryByRole('group')).toBeNull()
+    expect(start).toHaveBeenCalledTimes(1)
+
+    // Once it has finished, another can be asked for (and confirmed again).
+    state = 'completed'
+    await waitFor(() => expect(startButton().disabled).toBe(false), { timeout: 3000 })
+    fireEvent.click(startButton())
+    await screen.findByRole('group', { name: 'Replay 5 deliveries?' })
+    expect(start).toHaveBeenCalledTimes(1)
+  })
+
+  it('drops an open confirmation when the filters change, and says when nothing matches', async () => {
+    let matched = 3
+    const preview = vi.fn(async () => ({ matched, until: '2026-11-23T10:05:00.000Z' }))
+    const start = vi.fn(async () => ({ id: 'job-5' }))
+    render(<BulkReplay endpoints={[]} start={start} preview={preview} storageKey="k5" />)
+    fireEvent.change(screen.getByLabelText('Delivery status'), { target: { value: 'dropped' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Start bulk replay' }))
+    await screen.findByRole('group', { name: 'Replay 3 deliveries?' })
+    fireEvent.change(screen.getByLabelText('Delivery status'), { target: { value: 'succeeded' } })
+    expect(screen.queryByRole('group')).toBeNull()
+
+    matched = 0
+    fireEvent.click(screen.getByRole('button', { name: 'Start bulk replay' }))
+    const none = await screen.findByRole('group', { name: 'Nothing to replay' })
+    expect(none.textContent).toContain('No delivery matches these filters now')
+    expect(screen.queryByRole('button', { name: /^Yes/ })).toBeNull()
+    fireEvent.click(screen.getByRole('button', { name: 'Close' }))
+    expect(screen.queryByRole('group')).toBeNull()
+
+    // Cancel and Escape start nothing either.
+    matched = 2
+    fireEvent.click(screen.getByRole('button', { name: 'Start bulk replay' }))
+    fireEvent.click(await screen.findByRole('button', { name: 'Cancel' }))
+    fireEvent.click(screen.getByRole('button', { name: 'Start bulk replay' }))
+    fireEvent.keyDown(await screen.findByRole('group', { name: 'Replay 2 deliveries?' }), { key: 'Escape' })
+    expect(screen.queryByRole('group')).toBeNull()
+    expect(start).not.toHaveBeenCalled()
   })
 })
 

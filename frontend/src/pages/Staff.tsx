@@ -304,6 +304,8 @@ export function StaffEventPage({ tenantId, eventId }: { tenantId: string; eventI
       endpointName={(eid) => urls[eid] ?? 'deleted endpoint'}
       endpointHref={(eid) => (urls[eid] ? staffEndpointHref(tenantId, eid) : undefined)}
       back={{ href: base(tenantId), label: 'Tenant' }}
+      replayProblem={() => (reasonRef.current.trim() ? undefined : 'Enter a reason for the replay first; it is recorded in the audit log.')}
+      replayNote="Your reason is recorded in the audit log."
       replayExtra={
         <div className="field reason">
           <label htmlFor="replay-reason">Reason for replay (audited)</label>
