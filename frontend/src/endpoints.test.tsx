@@ -52,6 +52,8 @@ describe('endpoint page', () => {
     expect(terms).not.toContain('Format')
     expect(terms).not.toContain('Transformation')
     expect(terms).toContain('Custom headers (in each pulled message)')
+    // Nothing answers a pulled message: no answer time either.
+    expect(screen.getAllByRole('term').map((t) => t.textContent)).not.toContain('Answer time')
     expect(settings.textContent).not.toContain('7 s')
     expect(settings.textContent).not.toContain('42/s')
     expect(settings.textContent).toContain('ordered: one message leased at a time')
@@ -68,7 +70,7 @@ describe('endpoint page', () => {
     await renderEndpoint(endpoint({}), stats({ succeeded: 3, failed: 1, success_rate: 0.75 }))
     expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('https://hooks.acme.test/in')
     const terms = screen.getAllByRole('term').map((t) => t.textContent)
-    expect(terms).toEqual(expect.arrayContaining(['Timeout', 'Rate limit', 'Format']))
+    expect(terms).toEqual(expect.arrayContaining(['Timeout', 'Rate limit', 'Format', 'Answer time']))
     expect(screen.getByTestId('deliveries-summary').textContent).toBe('3 succeeded, 1 failed for good (75.0% succeeded).')
   })
 

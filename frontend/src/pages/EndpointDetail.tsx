@@ -162,7 +162,7 @@ export function EndpointDetailPage({ id }: { id: string }) {
             <dl className="props">
               <dt>Deliveries</dt><dd data-testid="deliveries-summary">{deliveriesText({ ...stats, ...stats.backlog })}</dd>
               <dt>Attempts</dt><dd>{formatCount(stats.attempts)}, {formatCount(stats.attempts_failed)} failed{Object.keys(stats.by_error_class).length > 0 && <> ({Object.entries(stats.by_error_class).map(([k, v]) => `${k.replace(/^http_/, 'HTTP ')}: ${v}`).join(', ')})</>}</dd>
-              <dt>Answer time</dt><dd>{stats.response_ms.p50 == null ? '—' : `p50 ${formatDuration(stats.response_ms.p50)}, p95 ${formatDuration(stats.response_ms.p95)}, p99 ${formatDuration(stats.response_ms.p99)}`}</dd>
+              {!queue && <><dt>Answer time</dt><dd>{stats.response_ms.p50 == null ? '—' : `p50 ${formatDuration(stats.response_ms.p50)}, p95 ${formatDuration(stats.response_ms.p95)}, p99 ${formatDuration(stats.response_ms.p99)}`}</dd></>}
               <dt>Waiting</dt><dd>{stats.backlog.pending} pending, {stats.backlog.retrying} retrying</dd>
             </dl>
           </>
