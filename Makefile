@@ -14,7 +14,7 @@ help:
 	@echo "make run          start PostgreSQL + Kafka locally, build and run Ferry (dev mode), print the portal URL"
 	@echo "make test         check go.mod is tidy, start the services, go vet, and run every test against them"
 	@echo "make services     start only PostgreSQL and Kafka;  make stop / make status / make clean-state"
-	@echo "make staff EMAIL=you@example.com   create a local support staff account"
+	@echo "make staff EMAIL=you@example.com   create a local support staff account (prints where to sign in and how to enrol an authenticator)"
 	@echo "make bench        end-to-end benchmark (≈10 min): table + bench-results.json"
 	@echo "make chaos        three-broker KRaft cluster, one broker killed mid-load (private services)"
 

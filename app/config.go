@@ -198,7 +198,7 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 	dev := env == "dev"
 	c := Config{
 		Dev:                      dev,
-		HTTPAddr:                 str("FERRY_HTTP_ADDR", map[bool]string{true: "127.0.0.1:8088", false: ":8080"}[dev]),
+		HTTPAddr:                 str("FERRY_HTTP_ADDR", map[bool]string{true: DevHTTPAddr, false: ":8080"}[dev]),
 		DatabaseURL:              str("FERRY_DATABASE_URL", ""),
 		DBMaxConns:               integer("FERRY_DB_MAX_CONNS", 40),
 		KafkaTopicPrefix:         str("FERRY_KAFKA_TOPIC_PREFIX", ""),
@@ -362,6 +362,10 @@ func decodeKey(name, v string, errs *[]error) []byte {
 	*errs = append(*errs, fmt.Errorf("%s: want 32 bytes as base64 or hex", name))
 	return nil
 }
+
+// DevHTTPAddr is where Ferry listens in dev mode unless FERRY_HTTP_ADDR
+// says otherwise (make run prints it as the portal's address).
+const DevHTTPAddr = "127.0.0.1:8088"
 
 // Version is Ferry's version, set at build time with -ldflags.
 var Version = "0.1.0-dev"

@@ -133,28 +133,38 @@ func redactHeaders(h http.Header) http.Header {
 }
 
 // RedactURLQuery hides the values of raw's query parameters, where
-// receivers often put a token. A URL that does not parse is hidden whole.
+// receivers often put a token, and any user information. A URL that does
+// not parse is hidden whole. The marker is written as is, never
+// percent-escaped: people read these URLs (the staff console, viewers),
+// and "%5Bredacted%5D" reads as a value rather than as a hidden one.
 func RedactURLQuery(raw string) string {
 	u, err := url.Parse(raw)
 	if err != nil {
 		return Redacted
 	}
-	if u.User != nil {
-		u.User = url.User(Redacted)
-	}
-	if u.RawQuery == "" && !u.ForceQuery {
-		return u.String()
-	}
-	parts := strings.Split(u.RawQuery, "&")
-	for i, p := range parts {
-		if p == "" {
-			continue
+	hadUser := u.User != nil
+	u.User = nil
+	if u.RawQuery != "" {
+		parts := strings.Split(u.RawQuery, "&")
+		for i, p := range parts {
+			if p == "" {
+				continue
+			}
+			name, _, _ := strings.Cut(p, "=")
+			parts[i] = name + "=" + Redacted
 		}
-		name, _, _ := strings.Cut(p, "=")
-		parts[i] = name + "=" + url.QueryEscape(Redacted)
+		// url.URL.String writes RawQuery verbatim.
+		u.RawQuery = strings.Join(parts, "&")
 	}
-	u.RawQuery = strings.Join(parts, "&")
-	return u.String()
+	s := u.String()
+	if hadUser {
+		// url.URL.String would escape the marker in user information, so
+		// it goes in after the authority's "//".
+		if i := strings.Index(s, "//"); i >= 0 {
+			s = s[:i+2] + Redacted + "@" + s[i+2:]
+		}
+	}
+	return s
 }
 
 // RedactURLs replaces every absolute URL in text with Redacted.

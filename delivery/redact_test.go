@@ -47,7 +47,7 @@ func TestVisibilityRedacts(t *testing.T) {
 			if c.open {
 				return
 			}
-			if gotEp.URL != "https://hooks.example.com/in?token=%5Bredacted%5D&team=%5Bredacted%5D&flag=%5Bredacted%5D" {
+			if gotEp.URL != "https://hooks.example.com/in?token=[redacted]&team=[redacted]&flag=[redacted]" {
 				t.Errorf("url = %s", gotEp.URL)
 			}
 			if gotEp.Headers["Authorization"] != Redacted {
@@ -72,9 +72,12 @@ func TestRedactURLQuery(t *testing.T) {
 	for in, want := range map[string]string{
 		"https://a.example/x":            "https://a.example/x",
 		"https://a.example/x?":           "https://a.example/x?",
-		"https://a.example/x?a=1&b=2":    "https://a.example/x?a=%5Bredacted%5D&b=%5Bredacted%5D",
-		"https://a.example/x?a=1&&b=%zz": "https://a.example/x?a=%5Bredacted%5D&&b=%5Bredacted%5D",
-		"https://u:p@a.example/x":        "https://%5Bredacted%5D@a.example/x",
+		"https://a.example/x?a=1&b=2":    "https://a.example/x?a=[redacted]&b=[redacted]",
+		"https://a.example/x?a=1&&b=%zz": "https://a.example/x?a=[redacted]&&b=[redacted]",
+		"https://u:p@a.example/x":        "https://[redacted]@a.example/x",
+		"https://u@a.example/x?t=1#f":    "https://[redacted]@a.example/x?t=[redacted]#f",
+		"//u:p@a.example/x":              "//[redacted]@a.example/x",
+		"https://a.example/p%20q?t=1":    "https://a.example/p%20q?t=[redacted]",
 		"%zz://bad":                      Redacted,
 	} {
 		if got := RedactURLQuery(in); got != want {

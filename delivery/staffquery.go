@@ -29,10 +29,12 @@ type StaffEventDetail struct {
 
 // EndpointRef names an endpoint for support staff.
 type EndpointRef struct {
-	ID      uuid.UUID `json:"id"`
-	URL     string    `json:"url"`
-	Kind    Kind      `json:"kind"`
-	Enabled bool      `json:"enabled"`
+	ID  uuid.UUID `json:"id"`
+	URL string    `json:"url"`
+	// Description names a queue endpoint, which has no URL.
+	Description string `json:"description"`
+	Kind        Kind   `json:"kind"`
+	Enabled     bool   `json:"enabled"`
 }
 
 // MarshalJSON adds the attempts to EventDetail's JSON.
@@ -89,7 +91,7 @@ func (s *Service) endpointRefs(ctx context.Context, tenantID uuid.UUID, ids []uu
 	if len(ids) == 0 {
 		return refs, nil
 	}
-	if err := s.db.WithContext(ctx).Raw(`SELECT id, url, kind, enabled FROM endpoints
+	if err := s.db.WithContext(ctx).Raw(`SELECT id, url, description, kind, enabled FROM endpoints
 		WHERE tenant_id = ? AND id = ANY(?::uuid[]) AND deleted_at IS NULL ORDER BY url, id`,
 		tenantID, pgval.Array(ids)).Scan(&refs).Error; err != nil {
 		return nil, fmt.Errorf("name endpoints: %w", err)

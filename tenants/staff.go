@@ -155,6 +155,21 @@ func (s *Service) ConfirmTOTP(ctx context.Context, p Principal, code string) err
 	return s.endSessions(ctx, p.UserID, p.SessionID)
 }
 
+// TOTPEnrolled reports whether a staff member has a confirmed
+// authenticator (false for anyone else), so the account page can say
+// whether sign-in asks for a code. Errors: wrapped database errors.
+func (s *Service) TOTPEnrolled(ctx context.Context, p Principal) (bool, error) {
+	if !p.IsStaff() {
+		return false, nil
+	}
+	var enabled []bool
+	if err := s.db.WithContext(ctx).Model(&staffRow{}).Where("id = ?", p.UserID).Limit(1).
+		Pluck("totp_enabled_at IS NOT NULL", &enabled).Error; err != nil {
+		return false, fmt.Errorf("load totp state: %w", err)
+	}
+	return len(enabled) == 1 && enabled[0], nil
+}
+
 // ResetStaffTOTP removes a staff member's authenticator (lost phone) and
 // ends their sessions; they enrol again at the next sign-in. Errors:
 // ENOTFOUND.

@@ -278,7 +278,11 @@ func TestStaffNeedTOTPInProduction(t *testing.T) {
 	cfg := testConfig(t)
 	cfg.StaffTOTPRequired = true // what production always sets
 	f := startFerry(t, cfg)
-	signUp(t, f, "ann@totp.example")
+	owner, _ := signUp(t, f, "ann@totp.example")
+	// Only staff have an authenticator to speak of.
+	if r := owner.raw("GET", "/me", nil, nil); r.Status != 200 || strings.Contains(string(r.Body), "totp_enabled") {
+		t.Errorf("a member's /me: %d %s", r.Status, r.Body)
+	}
 	ctx := context.Background()
 	// Created with a generated password, as `ferry staff create` does.
 	if _, err := f.App.Tenants.CreateStaff(ctx, tenants.StaffInput{Email: "sam@ferry.example", Password: "generated pw 123", MustChangePassword: true}); err != nil {
@@ -287,6 +291,7 @@ func TestStaffNeedTOTPInProduction(t *testing.T) {
 	c, r := staffLogin(t, f, "sam@ferry.example", "generated pw 123", "")
 	var me struct {
 		Restriction string `json:"restriction"`
+		TOTPEnabled *bool  `json:"totp_enabled"`
 	}
 	if r.Status != 200 || jsonUnmarshal(r.Body, &me) != nil || me.Restriction != "password_change" {
 		t.Fatalf("first login: %d %s; want a session that must change its password", r.Status, r.Body)
@@ -298,6 +303,9 @@ func TestStaffNeedTOTPInProduction(t *testing.T) {
 	c.must(200, "GET", "/me", nil, &me)
 	if me.Restriction != "totp_enrolment" {
 		t.Fatalf("after the password change: restriction %q, want totp_enrolment", me.Restriction)
+	}
+	if me.TOTPEnabled == nil || *me.TOTPEnabled {
+		t.Errorf("before enrolment: totp_enabled %v, want false", me.TOTPEnabled)
 	}
 	// Without a second factor the console stays closed.
 	if r := c.raw("GET", "/staff/tenants", nil, nil); r.Status != 403 {
@@ -317,6 +325,11 @@ func TestStaffNeedTOTPInProduction(t *testing.T) {
 	code, _ := totp.GenerateCode(enr.Secret, time.Now())
 	c.must(204, "POST", "/me/totp/confirm", map[string]string{"code": code}, nil)
 	c.must(200, "GET", "/staff/tenants", nil, nil)
+	me.TOTPEnabled = nil
+	c.must(200, "GET", "/me", nil, &me)
+	if me.TOTPEnabled == nil || !*me.TOTPEnabled {
+		t.Errorf("after enrolment: totp_enabled %v, want true", me.TOTPEnabled)
+	}
 
 	// From now on the password alone is refused.
 	if _, r := staffLogin(t, f, "sam@ferry.example", "sam's own password", ""); r.Status != 401 || r.apiError(t).Error.Field != "totp_code" {

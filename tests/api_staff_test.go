@@ -226,7 +226,8 @@ func TestStaffTenantHealthAuditAndPreview(t *testing.T) {
 
 	var ep1, ep2, ep3 idOnly
 	key.must(201, "POST", "/endpoints", map[string]any{"url": ok.URL + "/ok", "event_types": []string{"ok.*"}}, &ep1)
-	key.must(201, "POST", "/endpoints", map[string]any{"url": bad.URL + "/bad", "event_types": []string{"bad.*"}}, &ep2)
+	key.must(201, "POST", "/endpoints", map[string]any{"url": bad.URL + "/bad", "event_types": []string{"bad.*"},
+		"description": "legacy receiver"}, &ep2)
 	key.must(201, "POST", "/endpoints", map[string]any{"url": ok.URL + "/off", "event_types": []string{"off.*"}}, &ep3)
 	key.must(200, "PATCH", "/endpoints/"+ep3.ID, map[string]any{"enabled": false}, nil)
 	for i := range 3 {
@@ -338,12 +339,14 @@ func TestStaffTenantHealthAuditAndPreview(t *testing.T) {
 	}
 	var detail struct {
 		Endpoints []struct {
-			ID  string `json:"id"`
-			URL string `json:"url"`
+			ID          string `json:"id"`
+			URL         string `json:"url"`
+			Description string `json:"description"`
 		} `json:"endpoints"`
 	}
 	staff.must(200, "GET", base+"/events/"+evs.Data[0].ID, nil, &detail)
-	if len(detail.Endpoints) != 1 || detail.Endpoints[0].ID != ep2.ID || detail.Endpoints[0].URL != bad.URL+"/bad" {
+	if len(detail.Endpoints) != 1 || detail.Endpoints[0].ID != ep2.ID || detail.Endpoints[0].URL != bad.URL+"/bad" ||
+		detail.Endpoints[0].Description != "legacy receiver" {
 		t.Errorf("staff event endpoints = %+v, want %s", detail.Endpoints, bad.URL+"/bad")
 	}
 

@@ -72,6 +72,13 @@ func TestRedactionForViewersAndStaff(t *testing.T) {
 			if !who.sees && path != "/events/"+ev.ID && !strings.Contains(body, "[redacted]") {
 				t.Errorf("%s GET %s: no [redacted] marker: %s", who.name, path, body)
 			}
+			// People read the URL: the marker is literal, not percent-escaped.
+			if !who.sees && strings.HasPrefix(path, "/endpoints") && !strings.HasSuffix(path, "/attempts") && !strings.Contains(body, "/hook?token=[redacted]") {
+				t.Errorf("%s GET %s: URL token not shown as [redacted]: %s", who.name, path, body)
+			}
+			if strings.Contains(body, "%5Bredacted%5D") {
+				t.Errorf("%s GET %s: escaped marker: %s", who.name, path, body)
+			}
 			if who.sees && strings.Contains(path, "endpoints") && !strings.Contains(body, querySecret) {
 				t.Errorf("%s GET %s hides the URL token: %s", who.name, path, body)
 			}
@@ -87,6 +94,9 @@ func TestRedactionForViewersAndStaff(t *testing.T) {
 			if strings.Contains(string(r.Body), secret) {
 				t.Errorf("staff GET %s shows %q: %s", path, secret, r.Body)
 			}
+		}
+		if !strings.Contains(string(r.Body), "/hook?token=[redacted]") || strings.Contains(string(r.Body), "%5Bredacted%5D") {
+			t.Errorf("staff GET %s: the URL token does not read [redacted]: %s", path, r.Body)
 		}
 	}
 }

@@ -222,6 +222,9 @@ type meResponse struct {
 	// address yet (accounts older than sign-up by emailed link); invites
 	// need it (POST /me/verify-email mails a link).
 	EmailVerified bool `json:"email_verified"`
+	// TOTPEnabled, for staff only, says whether an authenticator is
+	// enrolled (sign-in then asks for its code).
+	TOTPEnabled *bool `json:"totp_enabled,omitempty"`
 }
 
 // signupAccepted answers a sign-up: the same whether or not the address
@@ -313,6 +316,11 @@ func (s *server) writeMe(c *fiber.Ctx, status int, p tenants.Principal) error {
 		EmailVerified: true}
 	if p.IsStaff() {
 		out.Role = "staff"
+		enrolled, err := s.Tenants.TOTPEnrolled(c.UserContext(), p)
+		if err != nil {
+			return err
+		}
+		out.TOTPEnabled = &enrolled
 	} else {
 		t, err := s.Tenants.Tenant(c.UserContext(), p.TenantID)
 		if err != nil {

@@ -71,6 +71,8 @@ func TestOpenAPIDescribesLiveResponses(t *testing.T) {
 	key.call(200, "GET /endpoints/{id}/secret", nil, ep)
 	key.call(200, "POST /endpoints/{id}/secret/rotate", nil, ep)
 	key.call(422, "PATCH /endpoints/{id}", map[string]any{"filter": "event.data.id >"}, ep)
+	key.call(202, "POST /endpoints/{id}/test", nil, ep)
+	key.call(404, "POST /endpoints/{id}/test", nil, uuid.NewString())
 	key.call(200, "POST /endpoints/{id}/test-routing", map[string]any{"event": map[string]any{"type": "order.paid", "data": map[string]any{"id": 42}},
 		"filter": "event.data.id > 40"}, ep)
 	key.call(200, "POST /endpoints/{id}/test-routing", map[string]any{"event": map[string]any{"type": "order.paid", "data": map[string]any{"id": 42}},

@@ -1,10 +1,12 @@
 // BulkReplay.tsx: the bulk replay form with a count of the deliveries it
-// would re-send, and a running job's progress bar with cancel; shared by
-// the tenant portal and the staff console.
+// would re-send, a confirmation that counts them afresh before anything
+// starts, and a running job's progress bar with cancel; shared by the
+// tenant portal and the staff console.
 import { useEffect, useRef, useState, type FormEvent } from 'react'
-import { ErrorMessage, Field, Notice, ProgressBar, Badge } from './components'
+import { ConfirmPanel, ErrorMessage, Field, Notice, ProgressBar, Badge } from './components'
 import { formatCount, toISOFromLocal } from './format'
-import { bulkReplayBody, jobProgress, statusChoices, type ReplayBody, type StatusChoice } from './replayJob'
+import { bulkReplayBody, jobProgress, replayScope, statusChoices, type ReplayBody, type StatusChoice } from './replayJob'
+import { endpointName } from './endpointName'
 import type { Endpoint, ReplayJob, ReplayPreview } from './types'
 
 export interface BulkReplayProps {
@@ -23,6 +25,9 @@ export interface BulkReplayProps {
 
 type PreviewState = { state: 'idle' } | { state: 'counting' } | { state: 'done'; matched: number } | { state: 'error'; error: unknown }
 
+/** Confirming is the confirmation step: counting afresh, or the body to start and what it matched (null: no count offered). */
+type Confirming = { state: 'counting' } | { state: 'ready'; body: ReplayBody; matched: number | null; scope: string }
+
 export function BulkReplay({ endpoints, start, get, cancel, preview, onJobChange, needReason, storageKey }: BulkReplayProps) {
   // The status starts unchosen: replaying every delivery and replaying only
   // the exhausted ones are very different jobs, so the user picks one.
@@ -33,6 +38,13 @@ export function BulkReplay({ endpoints, start, get, cancel, preview, onJobChange
   const [busy, setBusy] = useState(false)
   const [notice, setNotice] = useState('')
   const [count, setCount] = useState<PreviewState>({ state: 'idle' })
+  const [confirming, setConfirming] = useState<Confirming | null>(null)
+  // starting guards the start itself: one job per confirmation, even when
+  // "Yes" is pressed twice before React re-renders.
+  const starting = useRef(false)
+  // confirmSeq drops a count that arrives after the form changed or the
+  // confirmation was cancelled: its number would describe other filters.
+  const confirmSeq = useRef(0)
   const onChange = useRef(onJobChange)
   onChange.current = onJobChange
 
@@ -90,6 +102,20 @@ export function BulkReplay({ endpoints, start, get, cancel, preview, onJobChange
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [previewKey, preview])
 
+  // A change to the form voids an open confirmation: it was for other filters.
+  const formKey = JSON.stringify(f)
+  useEffect(() => {
+    confirmSeq.current++
+    setConfirming(null)
+  }, [formKey])
+
+  const p = job ? jobProgress(job) : null
+  // A job started here and not seen to finish blocks another start.
+  const jobActive = !!jobId && (!p || !p.finished)
+
+  // submit asks for confirmation: it counts the deliveries afresh (the
+  // count beside the button may be seconds old) and shows what starting
+  // will do; nothing starts until the user says yes.
   async function submit(e: FormEvent) {
     e.preventDefault()
     setError(null)
@@ -98,9 +124,39 @@ export function BulkReplay({ endpoints, start, get, cancel, preview, onJobChange
       setError(new Error('Choose which deliveries to replay: one status, or any status.'))
       return
     }
+    if (jobActive || busy || confirming) return
+    const b = body()
+    const endpoint = endpoints.find((ep) => ep.id === f.endpointId)
+    const scope = replayScope({ ...f, endpoint: endpoint && endpointName(endpoint) })
+    if (!preview) {
+      setConfirming({ state: 'ready', body: b, matched: null, scope })
+      return
+    }
+    const seq = ++confirmSeq.current
+    setConfirming({ state: 'counting' })
+    try {
+      const counted = { ...b }
+      delete counted.reason
+      const r = await preview(counted)
+      if (seq !== confirmSeq.current) return
+      // The job replays what was counted: without an end of its own, the
+      // range ends where the count did.
+      setConfirming({ state: 'ready', body: b.until ? b : { ...b, until: r.until }, matched: r.matched, scope })
+    } catch (err) {
+      if (seq !== confirmSeq.current) return
+      setConfirming(null)
+      setError(err)
+    }
+  }
+
+  async function confirmStart() {
+    if (confirming?.state !== 'ready' || starting.current) return
+    starting.current = true
+    const b = confirming.body
+    setConfirming(null)
     setBusy(true)
     try {
-      const r = await start(body())
+      const r = await start(b)
       setJob(null)
       setJobId(r.id)
       sessionStorage.setItem(storageKey, r.id)
@@ -109,6 +165,7 @@ export function BulkReplay({ endpoints, start, get, cancel, preview, onJobChange
     } catch (err) {
       setError(err)
     } finally {
+      starting.current = false
       setBusy(false)
     }
   }
@@ -124,7 +181,6 @@ export function BulkReplay({ endpoints, start, get, cancel, preview, onJobChange
     }
   }
 
-  const p = job ? jobProgress(job) : null
   return (
     <div>
       <form className="form" onSubmit={submit} aria-label="Bulk replay">
@@ -133,7 +189,7 @@ export function BulkReplay({ endpoints, start, get, cancel, preview, onJobChange
             {(id) => (
               <select id={id} value={f.endpointId} onChange={(e) => setF({ ...f, endpointId: e.target.value })}>
                 <option value="">all endpoints</option>
-                {endpoints.map((ep) => <option key={ep.id} value={ep.id}>{ep.url || ep.description || ep.id}</option>)}
+                {endpoints.map((ep) => <option key={ep.id} value={ep.id}>{endpointName(ep)}</option>)}
               </select>
             )}
           </Field>
@@ -159,10 +215,16 @@ export function BulkReplay({ endpoints, start, get, cancel, preview, onJobChange
           </Field>
         )}
         <div className="actions">
-          <button className="btn btn-primary" type="submit" disabled={busy || (!!p && !p.finished)}>{busy ? 'Starting…' : 'Start bulk replay'}</button>
-          {preview && <PreviewCount count={count} chosen={!!f.status} />}
+          <button className="btn btn-primary" type="submit" disabled={busy || jobActive || !!confirming}>
+            {busy ? 'Starting…' : confirming?.state === 'counting' ? 'Counting…' : 'Start bulk replay'}
+          </button>
+          {preview && !confirming && <PreviewCount count={count} chosen={!!f.status} />}
         </div>
+        {jobActive && !busy && <p className="muted" data-testid="replay-running">A replay job from here is under way: start another once it has finished{cancel ? ' or been cancelled' : ''}.</p>}
       </form>
+      {confirming?.state === 'ready' && (
+        <ConfirmDialog c={confirming} needReason={!!needReason} onConfirm={confirmStart} onCancel={() => { confirmSeq.current++; setConfirming(null) }} />
+      )}
       <Notice>{notice}</Notice>
       <ErrorMessage error={error} title="Bulk replay failed" />
       {jobId && (
@@ -177,6 +239,33 @@ export function BulkReplay({ endpoints, start, get, cancel, preview, onJobChange
         </div>
       )}
     </div>
+  )
+}
+
+/** ConfirmDialog says what a bulk replay will re-send, from the count made when confirming. */
+function ConfirmDialog({ c, needReason, onConfirm, onCancel }: { c: Extract<Confirming, { state: 'ready' }>; needReason: boolean; onConfirm: () => void; onCancel: () => void }) {
+  if (c.matched === 0) {
+    return (
+      <ConfirmPanel title="Nothing to replay" onCancel={onCancel} testId="replay-confirm">
+        <p>No delivery matches these filters now ({c.scope}), so a job would re-send nothing.</p>
+      </ConfirmPanel>
+    )
+  }
+  const what = c.matched === null ? 'every matching delivery' : `${formatCount(c.matched)} ${c.matched === 1 ? 'delivery' : 'deliveries'}`
+  return (
+    <ConfirmPanel
+      title={c.matched === null ? 'Start this bulk replay?' : `Replay ${what}?`}
+      confirmLabel={c.matched === null ? 'Yes, start the replay' : `Yes, replay ${what}`}
+      onConfirm={onConfirm}
+      onCancel={onCancel}
+      testId="replay-confirm"
+    >
+      <p>
+        Ferry re-sends {c.matched === null ? 'every delivery that matches' : `the ${what} that match${c.matched === 1 ? 'es' : ''} now`} ({c.scope}), with the same event id
+        and payload: receivers get each event again and can dedupe on <code>webhook-id</code>.
+        {needReason && ' Your reason is recorded in the audit log.'}
+      </p>
+    </ConfirmPanel>
   )
 }
 

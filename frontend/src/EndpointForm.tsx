@@ -73,24 +73,29 @@ export function EndpointForm({
             )}
           </Field>
         )}
-        <Field label="Description" error={fieldErr('description')}>
-          {(id) => <input id={id} value={v.description} onChange={set('description')} />}
+        <Field label="Description" hint={v.kind === 'queue' ? 'The queue\'s name in the portal, e.g. billing worker.' : undefined} error={fieldErr('description')}>
+          {(id, d) => <input id={id} aria-describedby={d} value={v.description} onChange={set('description')} />}
         </Field>
         <Field label="Event types" hint="Comma-separated, e.g. invoice.paid, order.*, ferry.*. A trailing * matches any rest; leave empty (or *) to receive every event type." error={fieldErr('event_types')}>
           {(id, d) => <input id={id} aria-describedby={d} value={v.eventTypes} onChange={set('eventTypes')} />}
         </Field>
         <div className="row">
-          <Field label="Timeout (seconds)" hint="1–30" error={fieldErr('timeout_seconds')}>
-            {(id, d) => <input id={id} inputMode="numeric" aria-describedby={d} value={v.timeoutSeconds} onChange={set('timeoutSeconds')} />}
-          </Field>
-          <Field label="Rate limit (per second)" hint="Optional" error={fieldErr('rate_limit_per_second')}>
-            {(id, d) => <input id={id} inputMode="numeric" aria-describedby={d} value={v.rateLimit} onChange={set('rateLimit')} />}
-          </Field>
-          <Field label="Max in flight" hint="1 = strictly ordered" error={fieldErr('max_in_flight')}>
+          {/* A queue is pulled: Ferry makes no request that could time out or be rate limited. */}
+          {v.kind !== 'queue' && (
+            <Field label="Timeout (seconds)" hint="1–30" error={fieldErr('timeout_seconds')}>
+              {(id, d) => <input id={id} inputMode="numeric" aria-describedby={d} value={v.timeoutSeconds} onChange={set('timeoutSeconds')} />}
+            </Field>
+          )}
+          {v.kind !== 'queue' && (
+            <Field label="Rate limit (per second)" hint="Optional" error={fieldErr('rate_limit_per_second')}>
+              {(id, d) => <input id={id} inputMode="numeric" aria-describedby={d} value={v.rateLimit} onChange={set('rateLimit')} />}
+            </Field>
+          )}
+          <Field label="Max in flight" hint={v.kind === 'queue' ? '1 = strictly ordered: one message leased at a time' : '1 = strictly ordered'} error={fieldErr('max_in_flight')}>
             {(id, d) => <input id={id} inputMode="numeric" aria-describedby={d} value={v.maxInFlight} onChange={set('maxInFlight')} />}
           </Field>
         </div>
-        <Field label="Custom headers" hint='One per line, "Name: value".' error={fieldErr('headers')}>
+        <Field label="Custom headers" hint={v.kind === 'queue' ? 'One per line, "Name: value"; added to each pulled message\'s headers.' : 'One per line, "Name: value".'} error={fieldErr('headers')}>
           {(id, d) => <textarea id={id} rows={3} aria-describedby={d} value={v.headers} onChange={set('headers')} />}
         </Field>
         <Field label="Filter (CEL)" hint={<>Optional. The endpoint gets an event only when this is true, e.g. <code>event.data.amount &gt;= 1000</code>. Fields: <code>event.id</code>, <code>event.type</code>, <code>event.created_at</code>, <code>event.data</code>.</>} error={fieldErr('filter')}>

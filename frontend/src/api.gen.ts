@@ -1377,6 +1377,7 @@ export interface components {
             failing_since: string | null;
             /** @description CEL expression over event (id, type, created_at, data) and request (method, path, headers, query of a source's captured request; empty otherwise); the endpoint gets an event only when it is true; empty: every event. Invalid: 422 with the compiler's message */
             filter: string;
+            filter_errors: components["schemas"]["FilterErrors"] | null;
             /** @enum {string} */
             format: "envelope" | "raw";
             headers: {
@@ -1422,6 +1423,7 @@ export interface components {
             failing_since: string | null;
             /** @description CEL expression over event (id, type, created_at, data) and request (method, path, headers, query of a source's captured request; empty otherwise); the endpoint gets an event only when it is true; empty: every event. Invalid: 422 with the compiler's message */
             filter: string;
+            filter_errors: components["schemas"]["FilterErrors"] | null;
             /** @enum {string} */
             format: "envelope" | "raw";
             headers: {
@@ -1499,6 +1501,7 @@ export interface components {
             url?: string | null;
         };
         EndpointRef: {
+            description: string;
             enabled: boolean;
             /** Format: uuid */
             id: string;
@@ -1600,6 +1603,13 @@ export interface components {
             /** @description event type, e.g. invoice.paid */
             type: string;
         };
+        FilterErrors: {
+            /** Format: int64 */
+            count: number;
+            /** Format: date-time */
+            last_at: string;
+            last_error: string;
+        };
         FinishSignupInput: {
             token?: string;
         };
@@ -1663,6 +1673,7 @@ export interface components {
             /** @enum {string} */
             role: "owner" | "admin" | "viewer" | "staff";
             tenant?: components["schemas"]["Tenant"];
+            totp_enabled?: boolean;
             /** Format: uuid */
             user_id: string;
         };

@@ -1,7 +1,8 @@
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { LoginPage } from './pages/Auth'
-import { ResetPasswordPage } from './pages/Account'
+import { AccountPage, ResetPasswordPage } from './pages/Account'
+import { SessionContext, type Session } from './session'
 
 afterEach(() => {
   cleanup()
@@ -52,5 +53,51 @@ describe('ResetPasswordPage', () => {
     const [url, init] = fetchMock.mock.calls[0] as [string, RequestInit]
     expect(url).toBe('/api/v1/auth/password-reset/confirm')
     expect(JSON.parse(String(init.body))).toEqual({ token: 'tok_123', new_password: 'a new password' })
+  })
+})
+
+describe('AccountPage for staff', () => {
+  function staffSession(totp: boolean, refresh: () => Promise<void> = async () => {}) {
+    return { me: { kind: 'staff', user_id: 's1', email: 'sam@ferry.example', role: 'staff', email_verified: true, totp_enabled: totp }, refresh, signOut: async () => {} } as Session
+  }
+
+  it('enrols an authenticator when none is, and then says one is', async () => {
+    const fetchMock = vi.fn(async (url: string) => {
+      if (url === '/api/v1/me/totp') return json(201, { secret: 'JBSWY3DPEHPK3PXP', otpauth_url: 'otpauth://totp/Ferry:sam@ferry.example?secret=JBSWY3DPEHPK3PXP' })
+      return new Response(null, { status: 204 })
+    })
+    vi.stubGlobal('fetch', fetchMock)
+    let session = staffSession(false)
+    const refresh = vi.fn(async () => {
+      session = staffSession(true, refresh)
+      view.rerender(<SessionContext.Provider value={session}><AccountPage /></SessionContext.Provider>)
+    })
+    session = staffSession(false, refresh)
+    const view = render(<SessionContext.Provider value={session}><AccountPage /></SessionContext.Provider>)
+    screen.getByRole('heading', { name: 'Two-factor sign-in' })
+    expect(screen.getByTestId('totp-state').textContent).toContain('No authenticator is enrolled.')
+    fireEvent.click(screen.getByRole('button', { name: 'Set up an authenticator' }))
+    await screen.findByText('JBSW Y3DP EHPK 3PXP')
+    fireEvent.change(screen.getByLabelText('Code from the app'), { target: { value: '123 456' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Confirm' }))
+    await waitFor(() => expect(refresh).toHaveBeenCalledOnce())
+    const [url, init] = fetchMock.mock.calls[1] as unknown as [string, RequestInit]
+    expect(url).toBe('/api/v1/me/totp/confirm')
+    expect(JSON.parse(String(init.body))).toEqual({ code: '123456' })
+    expect(screen.getByTestId('totp-state').textContent).toContain('An authenticator is enrolled.')
+    screen.getByText(/Authenticator enrolled\. Your other sessions were signed out/)
+  })
+
+  it('says an authenticator is enrolled and how a lost one is reset, offering no second enrolment', () => {
+    render(<SessionContext.Provider value={staffSession(true)}><AccountPage /></SessionContext.Provider>)
+    expect(screen.getByTestId('totp-state').textContent).toContain('An authenticator is enrolled.')
+    expect(screen.getByTestId('totp-state').textContent).toContain('ferry staff reset-totp --email sam@ferry.example')
+    expect(screen.queryByRole('button', { name: 'Set up an authenticator' })).toBeNull()
+  })
+
+  it('is not shown to tenant members', () => {
+    const member = { me: { kind: 'user', user_id: 'u1', email: 'o@a.test', role: 'owner', email_verified: true }, refresh: async () => {}, signOut: async () => {} } as Session
+    render(<SessionContext.Provider value={member}><AccountPage /></SessionContext.Provider>)
+    expect(screen.queryByRole('heading', { name: 'Two-factor sign-in' })).toBeNull()
   })
 })

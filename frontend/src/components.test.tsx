@@ -6,6 +6,8 @@ import { ConfirmButton, ErrorMessage, ProgressBar } from './components'
 import { DeliveryChart } from './Chart'
 import { RoutingTest } from './RoutingTest'
 import { CodeEditor } from './CodeEditor'
+import { EndpointForm } from './EndpointForm'
+import { emptyEndpointForm } from './endpointForm'
 import { attemptSummary } from './Attempts'
 import type { ReplayJob } from './types'
 
@@ -64,12 +66,13 @@ describe('DeliveryChart', () => {
 })
 
 describe('BulkReplay', () => {
-  it('sends the filters and reason, then polls the job and offers cancel', async () => {
+  const job: ReplayJob = {
+    id: 'job-1', state: 'running', total: 10, done: 4, actor: 'fry_live_ab12cd', created_at: '2026-11-23T10:00:00Z', updated_at: '2026-11-23T10:00:01Z',
+    started_at: '2026-11-23T10:00:01Z', finished_at: null, filter: { endpoint_id: 'e1', event_type: '', since: null, until: null, status: 'exhausted' },
+  }
+
+  it('starts nothing until confirmed, then sends the filters and reason, polls the job and offers cancel', async () => {
     const start = vi.fn(async () => ({ id: 'job-1' }))
-    const job: ReplayJob = {
-      id: 'job-1', state: 'running', total: 10, done: 4, actor: 'fry_live_ab12cd', created_at: '2026-11-23T10:00:00Z', updated_at: '2026-11-23T10:00:01Z',
-      started_at: '2026-11-23T10:00:01Z', finished_at: null, filter: { endpoint_id: 'e1', event_type: '', since: null, until: null, status: 'exhausted' },
-    }
     const get = vi.fn(async () => job)
     const cancel = vi.fn(async () => ({}))
     render(<BulkReplay endpoints={[{ id: 'e1', url: 'https://a.test/h' } as never]} start={start} get={get} cancel={cancel} needReason storageKey="k" />)
@@ -77,6 +80,12 @@ describe('BulkReplay', () => {
     fireEvent.change(screen.getByLabelText('Delivery status'), { target: { value: 'exhausted' } })
     fireEvent.change(screen.getByLabelText('Reason'), { target: { value: 'ticket 7' } })
     fireEvent.click(screen.getByRole('button', { name: 'Start bulk replay' }))
+    const confirm = await screen.findByRole('group', { name: 'Start this bulk replay?' })
+    expect(confirm.textContent).toContain('status exhausted, to https://a.test/h')
+    expect(confirm.textContent).toContain('Your reason is recorded in the audit log.')
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Yes, start the replay' }))
+    expect(start).not.toHaveBeenCalled()
+    fireEvent.click(screen.getByRole('button', { name: 'Yes, start the replay' }))
     await waitFor(() => expect(start).toHaveBeenCalledWith({ endpoint_id: 'e1', status: 'exhausted', reason: 'ticket 7' }))
     const bar = await screen.findByRole('progressbar', { name: 'Replay progress' })
     await waitFor(() => expect(bar.getAttribute('aria-valuenow')).toBe('4'))
@@ -91,8 +100,11 @@ describe('BulkReplay', () => {
     render(<BulkReplay endpoints={[]} start={start} storageKey="k2" />)
     fireEvent.change(screen.getByLabelText('Delivery status'), { target: { value: 'any' } })
     fireEvent.click(screen.getByRole('button', { name: 'Start bulk replay' }))
+    fireEvent.click(await screen.findByRole('button', { name: 'Yes, start the replay' }))
     expect((await screen.findByRole('alert')).textContent?.toLowerCase()).toContain('your role does not allow this action')
     expect(start).toHaveBeenCalledWith({})
+    // Refused: the form can be tried again.
+    expect((screen.getByRole('button', { name: 'Start bulk replay' }) as HTMLButtonElement).disabled).toBe(false)
   })
 
   it('starts with no status chosen and counts the matching deliveries once one is', async () => {
@@ -106,6 +118,93 @@ describe('BulkReplay', () => {
     fireEvent.change(screen.getByLabelText('Delivery status'), { target: { value: 'dropped' } })
     await waitFor(() => expect(screen.getByTestId('replay-preview').textContent).toBe('1,234 deliveries match; starting replays them.'))
     expect(preview).toHaveBeenLastCalledWith({ endpoint_id: 'e1', status: 'dropped' })
+  })
+
+  it('confirms with a fresh count, starts one job per confirmation, and none while it runs', async () => {
+    let matched = 1234
+    const preview = vi.fn(async () => ({ matched, until: '2026-11-23T10:05:00.000Z' }))
+    let resolveStart!: (v: { id: string }) => void
+    const start = vi.fn(() => new Promise<{ id: string }>((r) => { resolveStart = r }))
+    let state: ReplayJob['state'] = 'running'
+    let openGet!: () => void
+    const gate = new Promise<void>((r) => { openGet = r })
+    const get = vi.fn(async () => {
+      await gate
+      return { ...job, state, done: state === 'completed' ? 10 : 4 }
+    })
+    render(<BulkReplay endpoints={[]} start={start} get={get} preview={preview} storageKey="k4" />)
+    fireEvent.change(screen.getByLabelText('Delivery status'), { target: { value: 'exhausted' } })
+    await waitFor(() => expect(screen.getByTestId('replay-preview').textContent).toContain('1,234'))
+
+    // More deliveries have failed for good since that count.
+    matched = 5
+    const startButton = () => screen.getByRole('button', { name: /Start bulk replay|Counting…|Starting…/ }) as HTMLButtonElement
+    fireEvent.click(startButton())
+    const confirm = await screen.findByRole('group', { name: 'Replay 5 deliveries?' })
+    expect(confirm.textContent).toContain('the 5 deliveries that match now (status exhausted, to every endpoint)')
+    expect(preview).toHaveBeenLastCalledWith({ status: 'exhausted' })
+    expect(startButton().disabled).toBe(true)
+
+    // Two presses of "Yes" before anything re-renders: one job.
+    const yes = screen.getByRole('button', { name: 'Yes, replay 5 deliveries' })
+    fireEvent.click(yes)
+    fireEvent.click(yes)
+    expect(start).toHaveBeenCalledTimes(1)
+    // The job replays what was counted: the range ends where the count did.
+    expect(start).toHaveBeenCalledWith({ status: 'exhausted', until: '2026-11-23T10:05:00.000Z' })
+    expect(startButton().textContent).toBe('Starting…')
+    expect(startButton().disabled).toBe(true)
+
+    // Started, its state not read yet: no second job, whatever is pressed.
+    resolveStart({ id: 'job-1' })
+    await screen.findByText('Bulk replay started.')
+    expect(startButton().disabled).toBe(true)
+    expect(screen.getByTestId('replay-running')).toBeTruthy()
+    fireEvent.submit(screen.getByRole('form', { name: 'Bulk replay' }))
+    expect(screen.queryByRole('group')).toBeNull()
+    // Running: still none.
+    openGet()
+    await screen.findByRole('progressbar', { name: 'Replay progress' })
+    expect(startButton().disabled).toBe(true)
+    fireEvent.submit(screen.getByRole('form', { name: 'Bulk replay' }))
+    expect(screen.queryByRole('group')).toBeNull()
+    expect(start).toHaveBeenCalledTimes(1)
+
+    // Once it has finished, another can be asked for (and confirmed again).
+    state = 'completed'
+    await waitFor(() => expect(startButton().disabled).toBe(false), { timeout: 3000 })
+    fireEvent.click(startButton())
+    await screen.findByRole('group', { name: 'Replay 5 deliveries?' })
+    expect(start).toHaveBeenCalledTimes(1)
+  })
+
+  it('drops an open confirmation when the filters change, and says when nothing matches', async () => {
+    let matched = 3
+    const preview = vi.fn(async () => ({ matched, until: '2026-11-23T10:05:00.000Z' }))
+    const start = vi.fn(async () => ({ id: 'job-5' }))
+    render(<BulkReplay endpoints={[]} start={start} preview={preview} storageKey="k5" />)
+    fireEvent.change(screen.getByLabelText('Delivery status'), { target: { value: 'dropped' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Start bulk replay' }))
+    await screen.findByRole('group', { name: 'Replay 3 deliveries?' })
+    fireEvent.change(screen.getByLabelText('Delivery status'), { target: { value: 'succeeded' } })
+    expect(screen.queryByRole('group')).toBeNull()
+
+    matched = 0
+    fireEvent.click(screen.getByRole('button', { name: 'Start bulk replay' }))
+    const none = await screen.findByRole('group', { name: 'Nothing to replay' })
+    expect(none.textContent).toContain('No delivery matches these filters now')
+    expect(screen.queryByRole('button', { name: /^Yes/ })).toBeNull()
+    fireEvent.click(screen.getByRole('button', { name: 'Close' }))
+    expect(screen.queryByRole('group')).toBeNull()
+
+    // Cancel and Escape start nothing either.
+    matched = 2
+    fireEvent.click(screen.getByRole('button', { name: 'Start bulk replay' }))
+    fireEvent.click(await screen.findByRole('button', { name: 'Cancel' }))
+    fireEvent.click(screen.getByRole('button', { name: 'Start bulk replay' }))
+    fireEvent.keyDown(await screen.findByRole('group', { name: 'Replay 2 deliveries?' }), { key: 'Escape' })
+    expect(screen.queryByRole('group')).toBeNull()
+    expect(start).not.toHaveBeenCalled()
   })
 })
 
@@ -143,20 +242,38 @@ describe('attempt rows', () => {
 })
 
 describe('events list', () => {
-  it('shows a status badge per delivery, naming the endpoint', async () => {
+  it('names the endpoint of every delivery badge: description, URL host and path, queue name, or a deleted one', async () => {
     const { EventTable } = await import('./pages/Events')
     const ev = {
       id: 'ev1', type: 'order.paid', data: {}, created_at: '2026-11-22T10:00:00.000Z',
       deliveries: [
         { id: 'd1', endpoint_id: 'e1', status: 'succeeded', attempt_count: 1 },
         { id: 'd2', endpoint_id: 'e2', status: 'retrying', attempt_count: 3 },
+        { id: 'd3', endpoint_id: 'q1', status: 'pending', attempt_count: 0 },
+        { id: 'd4', endpoint_id: 'q2abcdef-0000', status: 'succeeded', attempt_count: 1 },
+        { id: 'd5', endpoint_id: 'gone1234-5678', status: 'dropped', attempt_count: 2 },
       ],
     } as never
-    render(<EventTable events={[ev]} href={(id) => `/events/${id}`} endpoints={[{ id: 'e1', url: 'https://a.test/h' } as never]} />)
-    expect(screen.getByText('succeeded')).toBeTruthy()
-    expect(screen.getByText('retrying')).toBeTruthy()
-    expect(document.body.textContent).toContain('to https://a.test/h after 1 attempt')
-    expect(document.body.textContent).toContain('after 3 attempts')
+    const endpoints = [
+      { id: 'e1', kind: 'http', url: 'https://a.test/h?token=[redacted]', description: '' },
+      { id: 'e2', kind: 'http', url: 'https://b.test/in', description: 'orders' },
+      { id: 'q1', kind: 'queue', url: '', description: 'billing worker' },
+      { id: 'q2abcdef-0000', kind: 'queue', url: '', description: '' },
+    ] as never
+    render(<EventTable events={[ev]} href={(id) => `/events/${id}`} endpoints={endpoints} />)
+    const badges = screen.getAllByTestId('delivery-badge')
+    const visible = (el: HTMLElement) => el.querySelector('.delivery-badge-name')?.textContent
+    expect(badges.map(visible)).toEqual(['a.test/h', 'orders', 'billing worker', 'Pull queue q2abcdef', 'endpoint gone1234'])
+    expect(badges.map((b) => b.title)).toEqual([
+      'https://a.test/h?token=[redacted]: succeeded after 1 attempt',
+      'https://b.test/in: retrying after 3 attempts',
+      'billing worker: pending after 0 attempts',
+      'Pull queue q2abcdef: succeeded after 1 attempt',
+      'endpoint gone1234-5678 (deleted or not listed): dropped after 2 attempts',
+    ])
+    // Screen readers hear the status, the endpoint and the attempts.
+    expect(badges[1].textContent).toBe('retrying orders (https://b.test/in), after 3 attempts')
+    expect(badges[2].textContent).toBe('pending billing worker, after 0 attempts')
   })
 })
 
@@ -265,5 +382,21 @@ describe('attemptSummary', () => {
     expect(attemptSummary({ response_status: null, error_class: 'transformation_error', error_message: 'Error: boom' })).toBe('Transformation failed (no request made): Error: boom')
     expect(attemptSummary({ response_status: null, error_class: 'transformation_cancelled', error_message: 'cancelled' })).toBe('Cancelled by the transformation (no request made)')
     expect(attemptSummary({ response_status: null, error_class: 'timeout', error_message: 'deadline' })).toBe('timeout: deadline')
+  })
+})
+
+describe('EndpointForm', () => {
+  it('asks a queue only for what applies to it: no URL, format, timeout, rate limit or transformation', async () => {
+    const onSubmit = vi.fn(async () => undefined)
+    render(<EndpointForm initial={emptyEndpointForm} chooseKind submitLabel="Create endpoint" onSubmit={onSubmit} />)
+    for (const label of ['URL', 'Format', 'Timeout (seconds)', 'Rate limit (per second)', 'Transformation (JavaScript)']) expect(screen.getByLabelText(label)).toBeTruthy()
+    fireEvent.change(screen.getByLabelText('Kind'), { target: { value: 'queue' } })
+    for (const label of ['URL', 'Format', 'Timeout (seconds)', 'Rate limit (per second)', 'Transformation (JavaScript)']) expect(screen.queryByLabelText(label)).toBeNull()
+    expect(screen.getByLabelText('Max in flight')).toBeTruthy()
+    expect(screen.getByLabelText('Custom headers')).toBeTruthy()
+    fireEvent.change(screen.getByLabelText('Description'), { target: { value: 'billing worker' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Create endpoint' }))
+    await waitFor(() => expect(onSubmit).toHaveBeenCalledOnce())
+    expect(onSubmit.mock.calls[0]).toEqual([{ kind: 'queue', description: 'billing worker', event_types: [], max_in_flight: 16, headers: {}, filter: '' }])
   })
 })

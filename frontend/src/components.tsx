@@ -126,6 +126,43 @@ export function ConfirmButton({
   )
 }
 
+/**
+ * ConfirmPanel is an inline confirmation region: a question, what will
+ * happen, and the buttons to go ahead or not (Escape cancels too). It
+ * takes the focus when it opens, so keyboard and screen-reader users land
+ * on the choice, and gives it back to what opened it when cancelled.
+ * Without onConfirm it only informs (e.g. nothing matches) and offers
+ * Close.
+ */
+export function ConfirmPanel({
+  title, children, confirmLabel, onConfirm, onCancel, busy = false, testId = 'confirm',
+}: { title: string; children?: ReactNode; confirmLabel?: string; onConfirm?: () => void; onCancel: () => void; busy?: boolean; testId?: string }) {
+  const id = useId()
+  const box = useRef<HTMLDivElement>(null)
+  const opener = useRef<Element | null>(null)
+  useEffect(() => {
+    opener.current = document.activeElement
+    box.current?.querySelector<HTMLButtonElement>('button')?.focus()
+  }, [])
+  function cancel() {
+    onCancel()
+    if (opener.current instanceof HTMLElement && opener.current.isConnected) opener.current.focus()
+  }
+  return (
+    <div ref={box} className="confirm-box" role="group" aria-labelledby={id + '-title'} aria-describedby={children ? id + '-text' : undefined} data-testid={testId}
+      onKeyDown={(e) => { if (e.key === 'Escape') cancel() }}>
+      <p id={id + '-title'}><strong>{title}</strong></p>
+      {children && <div id={id + '-text'}>{children}</div>}
+      <div className="actions">
+        {onConfirm && (
+          <button type="button" className="btn btn-primary" onClick={onConfirm} disabled={busy}>{confirmLabel ?? 'Yes'}</button>
+        )}
+        <button type="button" className="btn" onClick={cancel} disabled={busy}>{onConfirm ? 'Cancel' : 'Close'}</button>
+      </div>
+    </div>
+  )
+}
+
 /** Pager steps through a paginated list. */
 export function Pager({ list, label }: { list: PagedList<unknown>; label: string }) {
   if (!list.hasPrev && !list.hasNext) return null

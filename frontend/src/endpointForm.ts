@@ -57,14 +57,17 @@ function optionalInt(field: string, label: string, s: string): number | null {
 }
 
 /** toEndpointBody builds the JSON body of POST/PATCH /api/v1/endpoints; a
- * queue endpoint has no URL. */
+ * queue endpoint has no URL, and no timeout or rate limit (the form hides
+ * them: nothing of Ferry's waits on a pulled message). */
 export function toEndpointBody(v: EndpointFormValues): EndpointInput {
   return {
-    ...(v.kind === 'queue' ? { kind: 'queue' as const } : { url: v.url.trim(), format: v.format }),
+    ...(v.kind === 'queue' ? { kind: 'queue' as const } : {
+      url: v.url.trim(), format: v.format,
+      timeout_seconds: optionalInt('timeout_seconds', 'Timeout', v.timeoutSeconds) ?? 10,
+      rate_limit_per_second: optionalInt('rate_limit_per_second', 'Rate limit', v.rateLimit),
+    }),
     description: v.description.trim(),
     event_types: parseEventTypes(v.eventTypes),
-    timeout_seconds: optionalInt('timeout_seconds', 'Timeout', v.timeoutSeconds) ?? 10,
-    rate_limit_per_second: optionalInt('rate_limit_per_second', 'Rate limit', v.rateLimit),
     max_in_flight: optionalInt('max_in_flight', 'Max in flight', v.maxInFlight) ?? 16,
     headers: parseHeaders(v.headers),
     filter: v.filter.trim(),

@@ -2,12 +2,13 @@ import { describe, expect, it } from 'vitest'
 import { FormError, fromEndpoint, parseEventTypes, parseHeaders, toEndpointBody, toRoutingTestBody, emptyEndpointForm } from './endpointForm'
 import { firstPage, nextTrail, prevTrail } from './paging'
 import { bulkReplayBody, jobProgress } from './replayJob'
-import { chartBuckets, endpointHealth, healthSummary, linesById, rateOf, troubledEndpoints } from './stats'
+import { chartBuckets, deliveriesText, waitingText, endpointHealth, healthSummary, linesById, rateOf, troubledEndpoints } from './stats'
 import { formatAge, formatCount, formatDuration } from './format'
 import { auditFiltersFrom, auditQuery } from './pages/StaffAudit'
 import { fieldError, sentence } from './components'
 import { labelEvery, labelX } from './Chart'
 import { attemptsText } from './pages/Events'
+import { endpointName, endpointShortName } from './endpointName'
 import type { Endpoint, EndpointStatsLine } from './types'
 
 describe('paging trail', () => {
@@ -34,10 +35,12 @@ describe('endpoint form', () => {
     const ep = { url: 'https://x.test/h', description: 'd', event_types: ['a.b'], timeout_seconds: 5, rate_limit_per_second: null, max_in_flight: 1, headers: { 'X-A': '1' } } as unknown as Endpoint
     expect(toEndpointBody(fromEndpoint(ep))).toMatchObject({ url: ep.url, event_types: ['a.b'], timeout_seconds: 5, rate_limit_per_second: null, max_in_flight: 1, headers: { 'X-A': '1' } })
   })
-  it('builds a queue endpoint without a URL', () => {
-    const body = toEndpointBody({ ...emptyEndpointForm, kind: 'queue', url: 'ignored', maxInFlight: '1' })
+  it('builds a queue endpoint without a URL, timeout or rate limit', () => {
+    const body = toEndpointBody({ ...emptyEndpointForm, kind: 'queue', url: 'ignored', maxInFlight: '1', timeoutSeconds: 'x', rateLimit: '5' })
     expect(body).toMatchObject({ kind: 'queue', max_in_flight: 1 })
     expect(body).not.toHaveProperty('url')
+    expect(body).not.toHaveProperty('timeout_seconds')
+    expect(body).not.toHaveProperty('rate_limit_per_second')
     const ep = { kind: 'queue', url: '', event_types: [], max_in_flight: 1, headers: {} } as unknown as Endpoint
     expect(toEndpointBody(fromEndpoint(ep))).not.toHaveProperty('url')
   })
@@ -163,5 +166,47 @@ describe('replay jobs', () => {
     expect(formatAge(3 * 3600)).toBe('3 h')
     expect(formatAge(2 * 86400)).toBe('2 d')
     expect(formatCount(10000)).toBe('10,000')
+  })
+})
+
+describe('endpoint names', () => {
+  const http = { id: '0a1b2c3d-aaaa', kind: 'http' as const, url: 'https://hooks.acme.test/in/orders?token=[redacted]', description: '' }
+  it('names an http endpoint by its URL, or in short by description or host and path', () => {
+    expect(endpointName(http)).toBe('https://hooks.acme.test/in/orders?token=[redacted]')
+    expect(endpointShortName(http)).toBe('hooks.acme.test/in/orders')
+    expect(endpointShortName({ ...http, url: 'https://hooks.acme.test/' })).toBe('hooks.acme.test')
+    expect(endpointShortName({ ...http, description: ' Orders ' })).toBe('Orders')
+  })
+  it('names a queue by its description or "Pull queue" and its short id, never by its empty URL', () => {
+    const q = { id: '9f8e7d6c-5b4a-3210', kind: 'queue' as const, url: '', description: '' }
+    expect(endpointName(q)).toBe('Pull queue 9f8e7d6c')
+    expect(endpointShortName(q)).toBe('Pull queue 9f8e7d6c')
+    expect(endpointName({ ...q, description: 'billing worker' })).toBe('billing worker')
+    expect(endpointShortName({ ...q, description: 'billing worker' })).toBe('billing worker')
+    // The staff console's endpoint refs may lack a description.
+    expect(endpointName({ id: q.id, kind: 'queue', url: '' })).toBe('Pull queue 9f8e7d6c')
+  })
+})
+
+describe('deliveries text', () => {
+  const none = { succeeded: 0, failed: 0, pending: 0, retrying: 0 }
+  it('says nothing has finished, and what is waiting, instead of a rate of "—"', () => {
+    expect(deliveriesText(none)).toBe('No delivery has finished yet.')
+    // A failing endpoint whose deliveries are all still being retried.
+    expect(deliveriesText({ ...none, retrying: 4 })).toBe('No delivery has finished yet; 4 retrying.')
+    expect(deliveriesText({ ...none, retrying: 2, pending: 1 })).toBe('No delivery has finished yet; 2 retrying, 1 pending.')
+    for (const c of [none, { ...none, retrying: 4 }]) expect(deliveriesText(c)).not.toMatch(/—|NaN/)
+  })
+  it('gives the rate of what finished when everything failed', () => {
+    expect(deliveriesText({ ...none, failed: 3 })).toBe('0 succeeded, 3 failed for good (0% succeeded).')
+    expect(deliveriesText({ ...none, failed: 3, retrying: 1 })).toBe('0 succeeded, 3 failed for good (0% succeeded); 1 retrying.')
+  })
+  it('gives the rate of a mix', () => {
+    expect(deliveriesText({ ...none, succeeded: 3, failed: 1 })).toBe('3 succeeded, 1 failed for good (75.0% succeeded).')
+    expect(deliveriesText({ ...none, succeeded: 1200, pending: 5 })).toBe('1,200 succeeded, 0 failed for good (100% succeeded); 5 pending.')
+  })
+  it('says what is waiting, or nothing', () => {
+    expect(waitingText({ pending: 0, retrying: 0 })).toBe('')
+    expect(waitingText({ pending: 2, retrying: 0 })).toBe('2 pending')
   })
 })

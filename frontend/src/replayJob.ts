@@ -1,5 +1,6 @@
 // replayJob.ts reads a bulk replay job's progress and builds the body that
 // starts one; both follow the API's types (ReplayJob, BulkReplayInput).
+import { formatTime } from './format'
 import type { BulkReplayInput, DeliveryStatus, ReplayJob, ReplayState, StaffReplayInput } from './types'
 
 export interface JobProgress {
@@ -42,4 +43,18 @@ export function bulkReplayBody(f: { endpointId: string; eventType: string; since
   if (f.status && f.status !== 'any') body.status = f.status
   if (f.reason !== undefined) body.reason = f.reason.trim()
   return body
+}
+
+/**
+ * replayScope says in words which deliveries a bulk replay form selects
+ * ("status exhausted, to every endpoint, since …"), for its confirmation.
+ * since and until are the form's datetime-local values; endpoint is the
+ * chosen endpoint's name (undefined: every endpoint).
+ */
+export function replayScope(f: { status: StatusChoice; endpoint?: string; eventType: string; since: string; until: string }): string {
+  const parts = [f.status === 'any' || !f.status ? 'any status' : `status ${f.status}`, f.endpoint ? `to ${f.endpoint}` : 'to every endpoint']
+  if (f.eventType.trim()) parts.push(`event type ${f.eventType.trim()}`)
+  if (f.since) parts.push(`since ${formatTime(f.since)}`)
+  if (f.until) parts.push(`until ${formatTime(f.until)}`)
+  return parts.join(', ')
 }

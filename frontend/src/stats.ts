@@ -1,6 +1,7 @@
 // stats.ts turns the server's stats (GET /stats, GET /endpoints/{id}/stats,
 // computed from hourly rollups in the database) into what the dashboard
 // and endpoint pages show.
+import { formatCount, formatPercent } from './format'
 import type { Endpoint, EndpointStatsLine, Stats } from './types'
 
 /** StatsWindow is a window the stats routes accept. */
@@ -99,4 +100,34 @@ export function healthSummary(endpointCount: number, troubled: number): string |
   if (endpointCount === 0) return null
   if (troubled === 0) return endpointCount === 1 ? 'Your endpoint is healthy.' : `All ${endpointCount} endpoints are healthy.`
   return `${troubled} of ${endpointCount} endpoints need attention.`
+}
+
+/** DeliveryCounts are the figures deliveriesText reads: finished in the window, and waiting now. */
+export interface DeliveryCounts {
+  succeeded: number
+  failed: number
+  pending: number
+  retrying: number
+}
+
+/** waitingText says what is still under way ("3 retrying, 1 pending"), or "" when nothing is. */
+export function waitingText({ pending, retrying }: Pick<DeliveryCounts, 'pending' | 'retrying'>): string {
+  const parts: string[] = []
+  if (retrying > 0) parts.push(`${formatCount(retrying)} retrying`)
+  if (pending > 0) parts.push(`${formatCount(pending)} pending`)
+  return parts.join(', ')
+}
+
+/**
+ * deliveriesText says how an endpoint's deliveries went: the finished
+ * ones with their success rate, then what is still retrying or pending.
+ * With nothing finished there is no rate to give, so it says so (and
+ * what is waiting) rather than showing a rate of "—".
+ */
+export function deliveriesText(c: DeliveryCounts): string {
+  const finished = c.succeeded + c.failed
+  const waiting = waitingText(c)
+  if (finished === 0) return waiting ? `No delivery has finished yet; ${waiting}.` : 'No delivery has finished yet.'
+  const done = `${formatCount(c.succeeded)} succeeded, ${formatCount(c.failed)} failed for good (${formatPercent(c.succeeded / finished)} succeeded)`
+  return waiting ? `${done}; ${waiting}.` : `${done}.`
 }

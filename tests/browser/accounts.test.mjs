@@ -4,9 +4,8 @@
 // authenticator (TOTP) and signs in with a code. Mail is read from the
 // local mail catcher (scripts/mail.sh), as its recipient would.
 import assert from 'node:assert/strict'
-import { createHmac } from 'node:crypto'
 import { after, before, test } from 'node:test'
-import { ApiClient, assertAccessible, launchBrowser, MAIL_API, mailedLink, PASSWORD, shot, Stack, uniq, waitFor } from './harness.mjs'
+import { ApiClient, assertAccessible, launchBrowser, MAIL_API, mailedLink, PASSWORD, shot, Stack, totp, uniq, waitFor } from './harness.mjs'
 
 const TEST_TIMEOUT = 60_000
 let stack
@@ -22,19 +21,6 @@ before(async () => {
 after(async () => {
   await stack?.stop()
 }, { timeout: 30_000 })
-
-/** totp computes the RFC 6238 code (SHA-1, 6 digits, 30 s) of a base32 secret at time t. */
-function totp(secret, t = Date.now()) {
-  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567'
-  let bits = ''
-  for (const c of secret.replace(/[\s=]/g, '').toUpperCase()) bits += alphabet.indexOf(c).toString(2).padStart(5, '0')
-  const key = Buffer.from((bits.match(/.{8}/g) ?? []).map((b) => parseInt(b, 2)))
-  const counter = Buffer.alloc(8)
-  counter.writeBigUInt64BE(BigInt(Math.floor(t / 1000 / 30)))
-  const h = createHmac('sha1', key).update(counter).digest()
-  const o = h[h.length - 1] & 0xf
-  return String((h.readUInt32BE(o) & 0x7fffffff) % 1_000_000).padStart(6, '0')
-}
 
 async function signIn(page, email, password) {
   await page.goto(stack.baseURL + '/login')
@@ -115,6 +101,13 @@ test('(e) staff enrol an authenticator, then sign in with its code', { timeout: 
     await page.getByLabel('Code from the app').fill(totp(secret))
     await page.getByRole('button', { name: 'Confirm' }).click()
     await page.getByRole('heading', { name: 'Tenants', level: 1 }).waitFor()
+    // The Account page says so, and how a lost one is replaced.
+    await page.getByRole('link', { name: 'Account' }).click()
+    const state = page.getByTestId('totp-state')
+    await state.getByText('An authenticator is enrolled.').waitFor()
+    assert.match(await state.textContent(), new RegExp(`ferry staff reset-totp --email ${staff.replace(/[.]/g, '\\.')}`))
+    assert.equal(await page.getByRole('button', { name: 'Set up an authenticator' }).count(), 0)
+    await assertAccessible(page, 'the staff account page')
 
     await page.getByRole('button', { name: 'Sign out' }).click()
     await signIn(page, staff, PASSWORD)

@@ -4,7 +4,7 @@
 // Debian's Chromium driven by playwright-core (never a downloaded browser).
 import assert from 'node:assert/strict'
 import { execFile, spawn } from 'node:child_process'
-import { randomBytes } from 'node:crypto'
+import { createHmac, randomBytes } from 'node:crypto'
 import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs'
 import http from 'node:http'
 import net from 'node:net'
@@ -84,6 +84,7 @@ export function withDatabase(url, name) {
 /**
  * Receiver is a local webhook endpoint. Paths ending in /ok answer 200;
  * paths ending in /flaky answer 500 with a JSON body until fix() is called;
+ * paths ending in /down always answer 500, so Ferry keeps retrying;
  * paths ending in /refuse answer 400, so Ferry drops the delivery at once.
  */
 export class Receiver {
@@ -100,7 +101,7 @@ export class Receiver {
           res.end(JSON.stringify({ error: 'unknown order' }))
           return
         }
-        if (req.url.endsWith('/flaky') && !this.fixed) {
+        if ((req.url.endsWith('/flaky') && !this.fixed) || req.url.endsWith('/down')) {
           res.writeHead(500, { 'Content-Type': 'application/json', 'X-Receiver': 'flaky' })
           res.end(JSON.stringify({ error: 'receiver database is down' }))
           return
@@ -339,4 +340,17 @@ export async function mailedLink(stack, address, page) {
     }
     return null
   }, { timeout: 15_000, what: `a ${page} mail to ${address}` })
+}
+
+/** totp computes the RFC 6238 code (SHA-1, 6 digits, 30 s) of a base32 secret at time t, as an authenticator app does. */
+export function totp(secret, t = Date.now()) {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567'
+  let bits = ''
+  for (const c of secret.replace(/[\s=]/g, '').toUpperCase()) bits += alphabet.indexOf(c).toString(2).padStart(5, '0')
+  const key = Buffer.from((bits.match(/.{8}/g) ?? []).map((b) => parseInt(b, 2)))
+  const counter = Buffer.alloc(8)
+  counter.writeBigUInt64BE(BigInt(Math.floor(t / 1000 / 30)))
+  const h = createHmac('sha1', key).update(counter).digest()
+  const o = h[h.length - 1] & 0xf
+  return String((h.readUInt32BE(o) & 0x7fffffff) % 1_000_000).padStart(6, '0')
 }

@@ -45,7 +45,8 @@ async function tenantWithHistory(name, { ok, refused }) {
   const p = `/${name.toLowerCase()}-${uniq()}`
   const okEp = await api.call('POST', '/endpoints', { url: `${stack.receiver.base}${p}/ok`, description: 'orders', event_types: ['ok.*'] })
   const badEp = await api.call('POST', '/endpoints', { url: `${stack.receiver.base}${p}/refuse`, description: 'legacy', event_types: ['bad.*'] })
-  const offEp = await api.call('POST', '/endpoints', { url: `${stack.receiver.base}${p}/off/ok`, description: 'old', event_types: ['off.*'] })
+  // Its receiver is told apart by a token in the query, which staff see redacted.
+  const offEp = await api.call('POST', '/endpoints', { url: `${stack.receiver.base}${p}/off/ok?token=off-secret-${uniq()}`, description: 'old', event_types: ['off.*'] })
   await api.call('PATCH', `/endpoints/${offEp.id}`, { enabled: false })
   const events = []
   for (let i = 0; i < ok; i++) events.push(await api.call('POST', '/events', { type: 'ok.placed', data: { n: i } }))
@@ -106,10 +107,14 @@ test('(f) staff: lookup by event id, endpoint by URL and its attempt log, tenant
     assert.match(await text(health), /3 of 4 deliveries finished/)
     assert.equal(await text(page.getByTestId('health-backlog')), '0')
     assert.match(await text(page.getByTestId('health-restriction')), /Not restricted/)
-    // Endpoints by URL, each linking to its attempt log.
-    for (const ep of [t.okEp, t.badEp, t.offEp]) {
-      assert.equal(await page.getByRole('link', { name: ep.url, exact: true }).getAttribute('href'), `/staff/tenants/${t.tenantId}/endpoints/${ep.id}`)
+    // Endpoints by URL, each linking to its attempt log; a token in a
+    // URL's query reads [redacted], literally.
+    const redactedOff = t.offEp.url.replace(/token=[^&]+/, 'token=[redacted]')
+    for (const [ep, name] of [[t.okEp, t.okEp.url], [t.badEp, t.badEp.url], [t.offEp, redactedOff]]) {
+      assert.equal(await page.getByRole('link', { name, exact: true }).getAttribute('href'), `/staff/tenants/${t.tenantId}/endpoints/${ep.id}`)
     }
+    const shown = await text(page.locator('main'))
+    assert.ok(!shown.includes('off-secret-') && !shown.includes('%5Bredacted%5D'), `the staff tenant page: ${shown}`)
     await shot(page, 'f', '03-staff-tenant-health')
     await assertAccessible(page, 'the staff tenant page')
 
@@ -119,6 +124,11 @@ test('(f) staff: lookup by event id, endpoint by URL and its attempt log, tenant
     await form.getByLabel('Reason').fill(reason)
     await waitFor(async () => (await text(form.getByTestId('replay-preview'))) === '3 deliveries match; starting replays them.', { what: 'the staff preview count' })
     await form.getByRole('button', { name: 'Start bulk replay' }).click()
+    const ask = page.getByRole('group', { name: 'Replay 3 deliveries?' })
+    assert.match(await text(ask), /status succeeded, to every endpoint/)
+    assert.match(await text(ask), /Your reason is recorded in the audit log/)
+    await assertAccessible(page, 'the staff bulk replay confirmation')
+    await ask.getByRole('button', { name: 'Yes, replay 3 deliveries' }).click()
     await page.locator('.job').getByText('completed').waitFor({ timeout: 30_000 })
 
     // The audit log opens on changes: the replay, naming the tenant in full.
@@ -260,6 +270,9 @@ test('(g) portal: dashboard on desktop and phone, bulk replay preview and jobs l
     await waitFor(async () => (await text(preview)).startsWith('2 deliveries'), { what: 'the preview of 2 again' })
     await shot(page, 'g', '06-replay-preview')
     await form.getByRole('button', { name: 'Start bulk replay' }).click()
+    const ask = page.getByRole('group', { name: 'Replay 2 deliveries?' })
+    assert.match(await text(ask), /the 2 deliveries that match now \(status dropped, to every endpoint\)/)
+    await ask.getByRole('button', { name: 'Yes, replay 2 deliveries' }).click()
     await page.locator('.job').getByText('completed').waitFor({ timeout: 30_000 })
     // The jobs list shows the job that just finished, never "No replay jobs yet".
     const jobs = page.getByRole('table').filter({ hasText: 'Progress' })

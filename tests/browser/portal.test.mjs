@@ -4,7 +4,7 @@
 // Screenshots of the main pages go to tests/screenshots/ (git-ignored).
 import assert from 'node:assert/strict'
 import { after, before, test } from 'node:test'
-import { ApiClient, assertAccessible, launchBrowser, nav, PASSWORD, shot, signUp, Stack, uniq, waitFor } from './harness.mjs'
+import { ApiClient, assertAccessible, launchBrowser, nav, PASSWORD, shot, signUp, Stack, totp, uniq, waitFor } from './harness.mjs'
 
 const TEST_TIMEOUT = 60_000
 let stack
@@ -91,8 +91,14 @@ test('(a) sign up, create an API key and an endpoint, send a test event, see the
     assert.match(got.headers['webhook-signature'], /^v1,/)
     await ok.first().locator('summary').click()
     await page.getByTestId('response-body').first().waitFor()
-    // Replay just this delivery: a second, replay-triggered success.
+    // Replay just this delivery: it asks first, then a second,
+    // replay-triggered success.
     await page.getByRole('button', { name: /^Replay delivery to / }).click()
+    const askOne = page.getByRole('group', { name: `Replay this delivery to ${stack.receiver.base}/a/ok?` })
+    await askOne.waitFor()
+    assert.match(await askOne.textContent(), /succeeded after 1 attempt/)
+    await assertAccessible(page, 'the delivery replay confirmation')
+    await askOne.getByRole('button', { name: 'Yes, replay this delivery' }).click()
     await page.getByText('Delivery replay queued').waitFor()
     await attempts(page).filter({ hasText: 'replay' }).filter({ hasText: 'HTTP 200' }).first().waitFor({ timeout: 20_000 })
     await shot(page, 'a', '05-event-success')
@@ -220,6 +226,9 @@ test('(b) failing endpoint: see the 500 attempts and body, fix the receiver, rep
     // Fix the receiver, replay the event, and see the successful replay.
     stack.receiver.fix()
     await page.getByRole('button', { name: 'Replay to all endpoints' }).click()
+    const askAll = page.getByRole('group', { name: 'Replay this event to its endpoint?' })
+    assert.match(await askAll.textContent(), new RegExp(`again to ${stack.receiver.base}/b/flaky`))
+    await askAll.getByRole('button', { name: 'Yes, replay to all endpoints' }).click()
     await page.getByText('replay queued', { exact: false }).waitFor()
     const replayed = attempts(page).filter({ hasText: 'HTTP 200' }).filter({ hasText: 'replay' })
     await replayed.first().waitFor({ timeout: 30_000 })
@@ -231,9 +240,21 @@ test('(b) failing endpoint: see the 500 attempts and body, fix the receiver, rep
     await nav(page, 'Replay')
     await page.getByLabel('Endpoint', { exact: true }).selectOption({ label: stack.receiver.base + '/b/flaky' })
     await page.getByLabel('Delivery status').selectOption('succeeded')
-    await page.getByRole('button', { name: 'Start bulk replay' }).click()
+    const startBulk = page.getByRole('button', { name: 'Start bulk replay' })
+    await startBulk.click()
+    // It asks first, with a count made just now; a double click on "yes"
+    // starts one job, and the form starts none while it runs.
+    const askBulk = page.getByRole('group', { name: 'Replay 1 delivery?' })
+    await askBulk.waitFor()
+    await shot(page, 'b', '03-bulk-replay-confirm')
+    await assertAccessible(page, 'the bulk replay confirmation')
+    await askBulk.getByRole('button', { name: 'Yes, replay 1 delivery' }).dblclick()
     await page.getByRole('progressbar', { name: 'Replay progress' }).waitFor()
     await page.locator('.job').getByText('completed').waitFor({ timeout: 20_000 })
+    const jobRows = page.getByRole('table').filter({ hasText: 'Progress' }).locator('tbody tr')
+    await waitFor(async () => (await jobRows.count()) === 1, { what: 'the one job in the list' })
+    await page.waitForTimeout(1000)
+    assert.equal(await jobRows.count(), 1, 'one job per confirmation')
     await shot(page, 'b', '03-bulk-replay')
     await assertAccessible(page, 'the replay page')
 
@@ -371,8 +392,15 @@ test('(c) staff find an event by id, find the tenant, replay with a reason, and 
     await page.getByRole('link', { name: 'order.shipped' }).click()
     await page.getByRole('heading', { name: 'order.shipped', level: 1 }).waitFor()
     await attempts(page).first().waitFor()
+    // Without a reason it says so before asking anything.
+    await page.getByRole('button', { name: 'Replay to all endpoints' }).click()
+    await page.getByRole('alert').getByText('Enter a reason for the replay first').waitFor()
+    assert.equal(await page.getByRole('group', { name: /^Replay this event/ }).count(), 0)
     await page.getByLabel('Reason for replay (audited)').fill(reason)
     await page.getByRole('button', { name: 'Replay to all endpoints' }).click()
+    const ask = page.getByRole('group', { name: 'Replay this event to its endpoint?' })
+    assert.match(await ask.textContent(), /Your reason is recorded in the audit log/)
+    await ask.getByRole('button', { name: 'Yes, replay to all endpoints' }).click()
     await page.getByText('replay queued', { exact: false }).waitFor()
     await attempts(page).filter({ hasText: 'replay' }).filter({ hasText: 'HTTP 200' }).first().waitFor({ timeout: 30_000 })
     await shot(page, 'c', '02-event-replayed')
@@ -385,9 +413,85 @@ test('(c) staff find an event by id, find the tenant, replay with a reason, and 
     assert.match(await row.first().textContent(), new RegExp(staffEmail.replace(/[.]/g, '\\.')))
     await shot(page, 'c', '03-audit-log')
     await assertAccessible(page, 'the audit log')
+
+    // Where a second factor is optional (dev), staff enrol one on the
+    // Account page; sign-in asks for its code from then on.
+    await page.getByRole('link', { name: 'Account' }).click()
+    const state = page.getByTestId('totp-state')
+    await state.getByText('No authenticator is enrolled.').waitFor()
+    await page.getByRole('button', { name: 'Set up an authenticator' }).click()
+    const secret = (await page.locator('.secret code').textContent()).replace(/\s/g, '')
+    await page.getByLabel('Code from the app').fill(totp(secret))
+    await page.getByRole('button', { name: 'Confirm' }).click()
+    await state.getByText('An authenticator is enrolled.').waitFor()
+    await shot(page, 'c', '04-staff-account-totp')
+    await assertAccessible(page, 'the staff account page')
+    await page.getByRole('button', { name: 'Sign out' }).click()
+    await page.getByLabel('Email').fill(staffEmail)
+    await page.getByLabel('Password', { exact: true }).fill(PASSWORD)
+    await page.getByRole('button', { name: 'Sign in' }).click()
+    await page.getByLabel('Authenticator code').fill(totp(secret, Date.now() + 30_000)) // the enrolment code works once
+    await page.getByRole('button', { name: 'Sign in' }).click()
+    await page.getByRole('heading', { name: 'Tenants', level: 1 }).waitFor()
     assert.deepEqual(b.consoleErrors, [])
   } catch (e) {
     await shot(page, 'c', 'failure').catch(() => {})
+    throw e
+  } finally {
+    await b.close()
+  }
+})
+
+test('(q) a pull queue and an always-failing endpoint: readable names, no push-only fields, named delivery badges, honest stats', { timeout: TEST_TIMEOUT }, async () => {
+  const b = await launchBrowser()
+  const { page } = b
+  try {
+    await signUp(stack, page, `Soylent ${uniq()}`, `ops-${uniq()}@soylent.test`)
+    // A queue without a description goes by "Pull queue" and its id.
+    await nav(page, 'Endpoints')
+    await page.getByRole('button', { name: 'Add endpoint' }).click()
+    await page.getByLabel('Kind').selectOption('queue')
+    for (const label of ['URL', 'Timeout (seconds)', 'Rate limit (per second)']) assert.equal(await page.getByLabel(label, { exact: true }).count(), 0, `${label} on a queue's form`)
+    await page.getByRole('button', { name: 'Create endpoint' }).click()
+    await page.waitForURL(/\/endpoints\/[0-9a-f-]{36}/)
+    const queueId = new URL(page.url()).pathname.split('/').pop()
+    const queueName = `Pull queue ${queueId.slice(0, 8)}`
+    await page.getByRole('heading', { name: queueName, level: 1 }).waitFor()
+    const settings = page.locator('.card').filter({ has: page.getByRole('heading', { name: 'Settings' }) })
+    const terms = await settings.locator('dt').allTextContents()
+    for (const t of ['Timeout', 'Rate limit', 'Format', 'Transformation']) assert.ok(!terms.includes(t), `a queue shows ${t}: ${terms}`)
+    await shot(page, 'q', '01-queue-endpoint')
+    await assertAccessible(page, 'a queue endpoint page')
+
+    // An endpoint that always answers 500: it retries, nothing finishes.
+    const downId = await createEndpoint(page, stack.receiver.base + '/q/down', 'Always down')
+    const eventId = await sendTestEvent(page)
+    await attempts(page).filter({ hasText: 'HTTP 500' }).first().waitFor({ timeout: 30_000 })
+    await page.goto(stack.baseURL + `/endpoints/${downId}`)
+    const summary = page.getByTestId('deliveries-summary')
+    await waitFor(async () => /^No delivery has finished yet; \d+ retrying\.$/.test(await summary.textContent()), { what: 'the retrying summary' })
+    assert.doesNotMatch(await page.locator('main').textContent(), /— succeeded/)
+    await shot(page, 'q', '02-failing-endpoint-stats')
+
+    // The events list names each delivery's endpoint on its badge.
+    await nav(page, 'Events')
+    const row = page.getByRole('row').filter({ has: page.getByRole('link', { name: 'ferry.test' }) })
+    await row.getByTestId('delivery-badge').first().waitFor()
+    const badges = (await row.getByTestId('delivery-badge').locator('.delivery-badge-name').allTextContents()).sort()
+    assert.deepEqual(badges, ['Always down', queueName].sort())
+    assert.match(await row.getByTestId('delivery-badge').filter({ hasText: 'Always down' }).getAttribute('title'), new RegExp(`^${stack.receiver.base}/q/down: retrying after \\d+ attempts?$`))
+    await shot(page, 'q', '03-events-badges')
+    await assertAccessible(page, 'the events page with named badges')
+
+    // The event page and the replay form name the queue too.
+    await page.goto(stack.baseURL + `/events/${eventId}`)
+    await page.getByRole('button', { name: `Replay delivery to ${queueName}` }).waitFor()
+    await nav(page, 'Replay')
+    const options = await page.getByLabel('Endpoint', { exact: true }).locator('option').allTextContents()
+    assert.ok(options.includes(queueName) && options.every((o) => o.trim() !== ''), `endpoint choices: ${options}`)
+    assert.deepEqual(b.consoleErrors, [])
+  } catch (e) {
+    await shot(page, 'q', 'failure').catch(() => {})
     throw e
   } finally {
     await b.close()

@@ -11,6 +11,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"os/signal"
 	"strings"
@@ -221,7 +222,52 @@ func staff(ctx context.Context, args []string, getenv func(string) string, stdin
 		}
 		fmt.Fprintln(stdout, ")")
 	}
+	staffNextSteps(stdout, st.Email, portalURL(getenv, cfg.Dev), cfg.Dev)
 	return nil
+}
+
+// staffNextSteps tells whoever created a staff account what its holder
+// does next: the account is of no use until they sign in, and the second
+// factor is easy to miss until production demands it.
+func staffNextSteps(w io.Writer, email, portal string, dev bool) {
+	signIn := "at the portal's address (FERRY_PUBLIC_URL)"
+	account := "the Account page (/staff/account)"
+	if portal != "" {
+		signIn = "at " + portal + "/login"
+		account = "the Account page (" + portal + "/staff/account)"
+	}
+	fmt.Fprintln(w, "next steps:")
+	fmt.Fprintf(w, "  1. sign in %s with %s; staff land in the staff console\n", signIn, email)
+	if dev {
+		fmt.Fprintf(w, "  2. enrol an authenticator app (TOTP) on %s: optional here, required at the first sign-in in production\n", account)
+	} else {
+		fmt.Fprintf(w, "  2. enrol an authenticator app (TOTP): the first sign-in requires it (later: %s shows it)\n", account)
+	}
+	fmt.Fprintf(w, "  3. a lost authenticator: an operator runs  ferry staff reset-totp --email %s  and a new one is enrolled at the next sign-in\n", email)
+}
+
+// portalURL is where the portal is served as far as the environment
+// says: FERRY_PUBLIC_URL, else the listen address of FERRY_HTTP_ADDR (or
+// dev's default, 127.0.0.1:8088); "" when it cannot tell.
+func portalURL(getenv func(string) string, dev bool) string {
+	if u := strings.TrimRight(strings.TrimSpace(getenv("FERRY_PUBLIC_URL")), "/"); u != "" {
+		return u
+	}
+	addr := strings.TrimSpace(getenv("FERRY_HTTP_ADDR"))
+	if addr == "" {
+		if !dev {
+			return ""
+		}
+		addr = app.DevHTTPAddr
+	}
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return ""
+	}
+	if ip := net.ParseIP(host); host == "" || (ip != nil && ip.IsUnspecified()) {
+		host = "127.0.0.1"
+	}
+	return "http://" + net.JoinHostPort(host, port)
 }
 
 func billingCmd(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer) error {

@@ -272,10 +272,12 @@ export function NotificationsForm() {
 
 /**
  * AccountPage is the signed-in "Account" page: change the password and,
- * for tenant users, choose the notification emails.
+ * for tenant users, choose the notification emails; staff enrol an
+ * authenticator here.
  */
 export function AccountPage({ notifications = false }: { notifications?: boolean }) {
-  const unverified = useContext(SessionContext)?.me.email_verified === false
+  const session = useContext(SessionContext)
+  const unverified = session?.me.email_verified === false
   return (
     <section>
       <h1>Account</h1>
@@ -283,6 +285,12 @@ export function AccountPage({ notifications = false }: { notifications?: boolean
         <div className="card">
           <h2>Verify your email address</h2>
           <VerifyAddressForm />
+        </div>
+      )}
+      {session?.me.kind === 'staff' && (
+        <div className="card">
+          <h2>Two-factor sign-in</h2>
+          <StaffTotpSection enrolled={session.me.totp_enabled === true} email={session.me.email} onDone={session.refresh} />
         </div>
       )}
       <div className="card">
@@ -314,8 +322,33 @@ function VerifyAddressForm() {
   )
 }
 
+/**
+ * StaffTotpSection says whether the staff member has an authenticator and,
+ * without one, enrols it (sign-in asks for its code from then on). A lost
+ * one is removed by an operator, not here: the password alone must not be
+ * enough to replace the second factor.
+ */
+function StaffTotpSection({ enrolled, email, onDone }: { enrolled: boolean; email: string; onDone: () => Promise<void> }) {
+  const [justEnrolled, setJustEnrolled] = useState(false)
+  if (enrolled) {
+    return (
+      <div data-testid="totp-state">
+        <p><strong>An authenticator is enrolled.</strong> Sign-in asks for the code it shows after your password.</p>
+        {justEnrolled && <Notice>Authenticator enrolled. Your other sessions were signed out: they were opened with the password alone.</Notice>}
+        <p className="muted">Lost it or changed phones? An operator runs <code>ferry staff reset-totp --email {email}</code>; you then enrol a new one.</p>
+      </div>
+    )
+  }
+  return (
+    <div data-testid="totp-state">
+      <p><strong>No authenticator is enrolled.</strong> Where Ferry requires a second factor (always in production), you must enrol one at sign-in; enrol it now and sign-in asks for its code from then on.</p>
+      <TotpEnrolment intro={<p className="muted">Add Ferry to an authenticator app (any RFC 6238 TOTP app), then enter the code it shows.</p>} onDone={async () => { setJustEnrolled(true); await onDone() }} />
+    </div>
+  )
+}
+
 /** TotpEnrolment sets up a staff member's authenticator app. */
-export function TotpEnrolment({ onDone }: { onDone: () => Promise<void> }) {
+export function TotpEnrolment({ onDone, intro }: { onDone: () => Promise<void>; intro?: ReactNode }) {
   const [enrolment, setEnrolment] = useState<{ secret: string; otpauth_url: string } | null>(null)
   const [code, setCode] = useState('')
   const s = useSubmit()
@@ -333,7 +366,7 @@ export function TotpEnrolment({ onDone }: { onDone: () => Promise<void> }) {
   }
   return (
     <div className="form">
-      <p>The staff console needs a second factor. Add Ferry to an authenticator app (any RFC 6238 TOTP app), then enter the code it shows.</p>
+      {intro === undefined ? <p>The staff console needs a second factor. Add Ferry to an authenticator app (any RFC 6238 TOTP app), then enter the code it shows.</p> : intro}
       <ErrorMessage error={s.error} title="Authenticator set-up failed" />
       {!enrolment ? (
         <button className="btn btn-primary" type="button" onClick={start} disabled={s.busy}>Set up an authenticator</button>

@@ -9,6 +9,7 @@ import { formatAge, formatCount, formatDuration, formatPercent, relativeTime } f
 import { Link } from '../router'
 import { chartBuckets, healthSummary, linesById, rateOf, statsWindows, troubledEndpoints, type StatsWindow } from '../stats'
 import type { Endpoint, TenantStats } from '../types'
+import { endpointName } from '../endpointName'
 
 interface Figures {
   endpoints: Endpoint[]
@@ -76,7 +77,7 @@ export function DashboardPage() {
             <div className="stat">
               <span className="stat-label">Success rate ({label})</span>
               <span className="stat-value" data-testid="stat-success">{formatPercent(rateOf(st.success_rate))}</span>
-              <small className="muted">of deliveries finished</small>
+              <small className="muted">{finished === 0 ? 'no delivery has finished yet' : 'of deliveries finished'}</small>
             </div>
             <div className="stat">
               <span className="stat-label">Answer time p95</span>
@@ -119,7 +120,7 @@ export function DashboardPage() {
                     <tbody>
                       {troubled.map(({ endpoint: ep, health: h }) => (
                         <tr key={ep.id}>
-                          <td data-label="Endpoint"><Link className="break" href={`/endpoints/${ep.id}`}>{ep.url}</Link></td>
+                          <td data-label="Endpoint"><Link className="break" href={`/endpoints/${ep.id}`}>{endpointName(ep)}</Link></td>
                           <td data-label="Health">
                             <Badge status={h.state} />
                             {h.failingSince && <div className="muted">failing since {relativeTime(h.failingSince)}</div>}

@@ -6,14 +6,14 @@ import { AttemptList, OutcomeSelect } from '../Attempts'
 import { Badge, ConfirmButton, CopyButton, Empty, ErrorMessage, Loading, Notice, Pager, useAction } from '../components'
 import { EndpointForm } from '../EndpointForm'
 import { fromEndpoint } from '../endpointForm'
-import { formatCount, formatDuration, formatPercent, formatTime } from '../format'
+import { formatCount, formatDuration, formatTime } from '../format'
 import { HealthCell } from '../HealthCell'
-import { endpointHealth, rateOf } from '../stats'
+import { deliveriesText, endpointHealth } from '../stats'
 import { usePaged } from '../paging'
 import { Link, navigate, useLocation } from '../router'
 import { canWrite, useSession } from '../session'
 import type { Attempt, ConsumerToken, ConsumerTokenCreated, ConsumerTokenInput, Endpoint, EndpointPatch, EventAccepted, QueueStats, SecretInfo, Stats } from '../types'
-import { endpointName } from './Endpoints'
+import { endpointName, isQueue } from '../endpointName'
 
 /** QueueCard shows a pull queue's stats and, to admins, its consumer tokens. */
 function QueueCard({ ep, writer }: { ep: Endpoint; writer: boolean }) {
@@ -112,6 +112,7 @@ export function EndpointDetailPage({ id }: { id: string }) {
 
   if (loadError) return <section><h1>Endpoint</h1><ErrorMessage error={loadError} title="Could not load the endpoint" /><Link href="/endpoints">Back to endpoints</Link></section>
   if (!ep) return <Loading />
+  const queue = isQueue(ep)
 
   return (
     <section>
@@ -121,6 +122,16 @@ export function EndpointDetailPage({ id }: { id: string }) {
         <Badge status={endpointHealth(ep, stats && { ...stats, ...stats.backlog }).state} />
       </div>
       {ep.disabled_reason && <p className="alert alert-warn">Disabled: {ep.disabled_reason}</p>}
+      {ep.filter_errors && (
+        <div className="alert alert-error" role="alert">
+          <p>
+            <strong>Its filter failed on {formatCount(ep.filter_errors.count)} {ep.filter_errors.count === 1 ? 'event' : 'events'}</strong>{' '}
+            since it was saved (last {formatTime(ep.filter_errors.last_at)}); those events were not sent here.
+            Test for optional fields with <code>has()</code> or <code>in</code>, and try the filter below.
+          </p>
+          <p>Last error: <code>{ep.filter_errors.last_error}</code></p>
+        </div>
+      )}
       <Notice>{notice}</Notice>
       <ErrorMessage error={error} />
       {writer && (
@@ -160,9 +171,9 @@ export function EndpointDetailPage({ id }: { id: string }) {
           <>
             <HealthCell health={endpointHealth(ep, { ...stats, ...stats.backlog })} window="24 h" />
             <dl className="props">
-              <dt>Deliveries</dt><dd>{formatCount(stats.succeeded)} succeeded, {formatCount(stats.failed)} failed for good ({formatPercent(rateOf(stats.success_rate))} succeeded)</dd>
+              <dt>Deliveries</dt><dd data-testid="deliveries-summary">{deliveriesText({ ...stats, ...stats.backlog })}</dd>
               <dt>Attempts</dt><dd>{formatCount(stats.attempts)}, {formatCount(stats.attempts_failed)} failed{Object.keys(stats.by_error_class).length > 0 && <> ({Object.entries(stats.by_error_class).map(([k, v]) => `${k.replace(/^http_/, 'HTTP ')}: ${v}`).join(', ')})</>}</dd>
-              <dt>Answer time</dt><dd>{stats.response_ms.p50 == null ? '—' : `p50 ${formatDuration(stats.response_ms.p50)}, p95 ${formatDuration(stats.response_ms.p95)}, p99 ${formatDuration(stats.response_ms.p99)}`}</dd>
+              {!queue && <><dt>Answer time</dt><dd>{stats.response_ms.p50 == null ? '—' : `p50 ${formatDuration(stats.response_ms.p50)}, p95 ${formatDuration(stats.response_ms.p95)}, p99 ${formatDuration(stats.response_ms.p99)}`}</dd></>}
               <dt>Waiting</dt><dd>{stats.backlog.pending} pending, {stats.backlog.retrying} retrying</dd>
             </dl>
           </>
@@ -171,17 +182,18 @@ export function EndpointDetailPage({ id }: { id: string }) {
       <div className="card">
         <h2>Settings</h2>
         <dl className="props">
-          <dt>Kind</dt><dd>{ep.kind === 'queue' ? 'Queue (consumers pull)' : 'HTTP (Ferry pushes)'}</dd>
-          {ep.kind !== 'queue' && <><dt>Format</dt><dd>{ep.format === 'raw' ? 'raw (the original body and content type)' : 'envelope'}</dd></>}
+          <dt>Kind</dt><dd>{queue ? 'Pull queue (consumers pull)' : 'HTTP (Ferry pushes)'}</dd>
+          {!queue && <><dt>Format</dt><dd>{ep.format === 'raw' ? 'raw (the original body and content type)' : 'envelope'}</dd></>}
           <dt>State</dt><dd>{ep.enabled ? 'enabled' : 'disabled'}</dd>
           <dt>Description</dt><dd>{ep.description || '—'}</dd>
           <dt>Event types</dt><dd>{ep.event_types?.length ? ep.event_types.join(', ') : 'All event types'}</dd>
           <dt>Filter</dt><dd>{ep.filter ? <code>{ep.filter}</code> : 'none'}</dd>
-          {ep.kind !== 'queue' && (<><dt>Transformation</dt><dd>{ep.transformation ? <pre className="code" data-testid="transformation-source">{ep.transformation}</pre> : 'none'}</dd></>)}
-          <dt>Timeout</dt><dd>{ep.timeout_seconds} s</dd>
-          <dt>Rate limit</dt><dd>{ep.rate_limit_per_second ? `${ep.rate_limit_per_second}/s` : 'none'}</dd>
-          <dt>Max in flight</dt><dd>{ep.max_in_flight}</dd>
-          <dt>Custom headers</dt><dd>{Object.keys(ep.headers ?? {}).length ? Object.entries(ep.headers!).map(([k, v]) => <div key={k}><code>{k}: {v}</code></div>) : 'none'}</dd>
+          {!queue && (<><dt>Transformation</dt><dd>{ep.transformation ? <pre className="code" data-testid="transformation-source">{ep.transformation}</pre> : 'none'}</dd></>)}
+          {/* A queue is pulled: no request of Ferry's waits on a timeout or a rate limit. */}
+          {!queue && <><dt>Timeout</dt><dd>{ep.timeout_seconds} s</dd></>}
+          {!queue && <><dt>Rate limit</dt><dd>{ep.rate_limit_per_second ? `${ep.rate_limit_per_second}/s` : 'none'}</dd></>}
+          <dt>Max in flight</dt><dd>{ep.max_in_flight}{queue && ep.max_in_flight === 1 ? ' (ordered: one message leased at a time)' : ''}</dd>
+          <dt>{queue ? 'Custom headers (in each pulled message)' : 'Custom headers'}</dt><dd>{Object.keys(ep.headers ?? {}).length ? Object.entries(ep.headers!).map(([k, v]) => <div key={k}><code>{k}: {v}</code></div>) : 'none'}</dd>
           <dt>Created</dt><dd>{formatTime(ep.created_at)}</dd>
         </dl>
       </div>
@@ -189,7 +201,9 @@ export function EndpointDetailPage({ id }: { id: string }) {
       {writer && (
         <div className="card">
           <h2>Signing secret</h2>
-          <p className="muted">Verify the <code>webhook-signature</code> header with this secret (Standard Webhooks).</p>
+          <p className="muted">
+            Verify the <code>webhook-signature</code> header {queue ? <>of each pulled message (its <code>headers</code>)</> : null} with this secret (Standard Webhooks).
+          </p>
           {secret ? (
             <>
               <div className="secret"><code data-testid="secret">{secret.secret}</code><CopyButton text={secret.secret} /></div>

@@ -6,16 +6,11 @@ import { EndpointForm } from '../EndpointForm'
 import { emptyEndpointForm } from '../endpointForm'
 import { HealthCell } from '../HealthCell'
 import { endpointHealth, linesById } from '../stats'
+import { endpointName, isQueue } from '../endpointName'
 import { usePaged } from '../paging'
 import { Link, navigate } from '../router'
 import { canWrite, useSession } from '../session'
 import type { Endpoint, EndpointCreated, EndpointPatch, EndpointStatsLine, TenantStats } from '../types'
-
-/** endpointName is how the portal names an endpoint: its URL, or for a
- * pull queue "Queue" and its id. */
-export function endpointName(ep: Endpoint): string {
-  return ep.kind === 'queue' ? `Queue ${ep.id}` : ep.url
-}
 
 export function EndpointsPage() {
   const { me } = useSession()
@@ -69,21 +64,21 @@ export function EndpointsPage() {
       {list.loading && list.items.length === 0 && <Loading />}
       {!list.loading && !list.error && list.items.length === 0 && (
         <Empty title="No endpoints yet">
-          An endpoint is a URL of yours that receives events. {canWrite(me.role) ? 'Use "Add endpoint" to create one.' : 'Ask an admin to add one.'}
+          An endpoint is a URL of yours that receives events, or a queue your consumers pull them from. {canWrite(me.role) ? 'Use "Add endpoint" to create one.' : 'Ask an admin to add one.'}
         </Empty>
       )}
       {list.items.length > 0 && (
         <div className="table-wrap">
           <table>
             <thead>
-              <tr><th>URL</th><th>Event types</th><th>Health</th><th><span className="visually-hidden">Actions</span></th></tr>
+              <tr><th>Endpoint</th><th>Event types</th><th>Health</th><th><span className="visually-hidden">Actions</span></th></tr>
             </thead>
             <tbody>
               {list.items.map((ep) => (
                 <tr key={ep.id}>
                   <td>
-                    <Link href={`/endpoints/${ep.id}`}>{endpointName(ep)}</Link>
-                    {ep.description && <div className="muted">{ep.description}</div>}
+                    <Link className="break" href={`/endpoints/${ep.id}`}>{endpointName(ep)}</Link>
+                    {isQueue(ep) ? <div className="muted">Pull queue: consumers pull its events</div> : ep.description && <div className="muted">{ep.description}</div>}
                   </td>
                   <td>{ep.event_types?.length ? ep.event_types.join(', ') : <span className="muted">all types</span>}</td>
                   <td>

@@ -1,12 +1,13 @@
 // EventDetail.tsx: an event's payload, its deliveries and every attempt,
-// with replay of the whole event, of one endpoint, or of one delivery.
+// with replay of the whole event or of one delivery, each confirmed first.
 import { useCallback, useEffect, useRef, useState } from 'react'
 import { api, query, type Page } from '../api'
 import { AttemptList } from '../Attempts'
-import { Badge, ErrorMessage, Loading, Notice } from '../components'
+import { Badge, ConfirmPanel, ErrorMessage, Loading, Notice } from '../components'
 import { formatTime, prettyJSON, relativeTime } from '../format'
 import { Link } from '../router'
 import { canWrite, useSession } from '../session'
+import { endpointName, shortId } from '../endpointName'
 import type { Attempt, Endpoint, EventDetail, ReplayEventInput, ReplayResult } from '../types'
 
 /** EventViewProps plug tenant or staff routes into the shared event view. */
@@ -19,11 +20,18 @@ export interface EventViewProps {
   back: { href: string; label: string }
   /** extra controls shown above replay buttons (e.g. the staff reason box) */
   replayExtra?: React.ReactNode
+  /** replayProblem says why a replay cannot be asked for yet (e.g. no reason given), checked before confirming. */
+  replayProblem?: () => string | undefined
+  /** replayNote is added to the confirmation (e.g. that the reason is audited). */
+  replayNote?: string
 }
+
+/** ReplayTarget is what a replay re-sends: the whole event, or one delivery. */
+type ReplayTarget = { deliveryId?: string; endpointId?: string }
 
 const active = (s: string) => s === 'pending' || s === 'retrying'
 
-export function EventView({ load, endpointName, endpointHref, replay, back, replayExtra }: EventViewProps) {
+export function EventView({ load, endpointName: nameOf, endpointHref, replay, back, replayExtra, replayProblem, replayNote }: EventViewProps) {
   const [data, setData] = useState<{ event: EventDetail; attempts: Attempt[] } | null>(null)
   const [error, setError] = useState<unknown>(null)
   const [actionError, setActionError] = useState<unknown>(null)
@@ -54,10 +62,29 @@ export function EventView({ load, endpointName, endpointHref, replay, back, repl
     return () => window.clearInterval(timer.current)
   }, [busy, refresh])
 
-  async function doReplay(target: { deliveryId?: string; endpointId?: string }) {
-    if (!replay) return
+  // A replay is asked for, confirmed, then sent once: replaying holds
+  // every replay button until the request is answered.
+  const [asking, setAsking] = useState<ReplayTarget | null>(null)
+  const [replaying, setReplaying] = useState(false)
+  const sending = useRef(false)
+
+  function ask(target: ReplayTarget) {
     setActionError(null)
     setNotice('')
+    const problem = replayProblem?.()
+    if (problem) {
+      setAsking(null)
+      setActionError(new Error(problem))
+      return
+    }
+    setAsking(target)
+  }
+
+  async function doReplay(target: ReplayTarget) {
+    if (!replay || sending.current) return
+    sending.current = true
+    setAsking(null)
+    setReplaying(true)
     try {
       await replay(target)
       setAwaitReplay({ until: Date.now() + 30_000, attempts: data?.attempts.length ?? 0 })
@@ -65,6 +92,9 @@ export function EventView({ load, endpointName, endpointHref, replay, back, repl
       setTimeout(refresh, 800)
     } catch (e) {
       setActionError(e)
+    } finally {
+      sending.current = false
+      setReplaying(false)
     }
   }
 
@@ -72,6 +102,8 @@ export function EventView({ load, endpointName, endpointHref, replay, back, repl
   if (!data) return <Loading />
   const { event, attempts } = data
   const deliveries = event.deliveries ?? []
+  const nameFor = (id: string) => nameOf?.(id) ?? `endpoint ${shortId(id)}`
+  const sameId = <>Receivers get it with the same <code>webhook-id</code> ({event.id}), so they can tell it is a repeat.{replayNote ? ' ' + replayNote : ''}</>
   return (
     <section>
       <p><Link href={back.href}>← {back.label}</Link></p>
@@ -92,13 +124,27 @@ export function EventView({ load, endpointName, endpointHref, replay, back, repl
       <div className="card">
         <div className="page-head">
           <h2>Deliveries</h2>
-          {replay && deliveries.length > 0 && <button type="button" className="btn" onClick={() => doReplay({})}>Replay to all endpoints</button>}
+          {replay && deliveries.length > 0 && (
+            <button type="button" className="btn" onClick={() => ask({})} disabled={replaying || !!asking}>{replaying && !asking ? 'Replaying…' : 'Replay to all endpoints'}</button>
+          )}
         </div>
         {replayExtra}
+        {asking && !asking.deliveryId && (
+          <ConfirmPanel
+            title={`Replay this event to ${deliveries.length === 1 ? 'its endpoint' : `all ${deliveries.length} endpoints`}?`}
+            confirmLabel="Yes, replay to all endpoints"
+            onConfirm={() => doReplay({})}
+            onCancel={() => setAsking(null)}
+            busy={replaying}
+            testId="replay-confirm"
+          >
+            <p>Ferry sends <strong>{event.type}</strong> again to {deliveries.map((d) => nameFor(d.endpoint_id)).join(', ')}. {sameId}</p>
+          </ConfirmPanel>
+        )}
         {deliveries.length === 0 && <p className="muted">No endpoint was subscribed to this event type when it arrived, so nothing was delivered.</p>}
         {deliveries.map((d) => {
           const mine = attempts.filter((a) => a.delivery_id === d.id).sort((a, b) => b.attempt_number - a.attempt_number || b.started_at.localeCompare(a.started_at))
-          const name = endpointName?.(d.endpoint_id) ?? d.endpoint_id
+          const name = nameFor(d.endpoint_id)
           const href = endpointHref?.(d.endpoint_id)
           return (
             <article key={d.id} className="delivery" data-testid="delivery" aria-label={`Delivery to ${name}`}>
@@ -110,8 +156,23 @@ export function EventView({ load, endpointName, endpointHref, replay, back, repl
                     {d.next_attempt_at && active(d.status) && <> · next attempt {relativeTime(d.next_attempt_at)}</>}
                   </div>
                 </div>
-                {replay && <button type="button" className="btn btn-small" onClick={() => doReplay({ deliveryId: d.id, endpointId: d.endpoint_id })} aria-label={`Replay delivery to ${name}`}>Replay</button>}
+                {replay && (
+                  <button type="button" className="btn btn-small" onClick={() => ask({ deliveryId: d.id, endpointId: d.endpoint_id })} disabled={replaying || !!asking}
+                    aria-label={`Replay delivery to ${name}`}>Replay</button>
+                )}
               </header>
+              {asking?.deliveryId === d.id && (
+                <ConfirmPanel
+                  title={`Replay this delivery to ${name}?`}
+                  confirmLabel="Yes, replay this delivery"
+                  onConfirm={() => doReplay({ deliveryId: d.id, endpointId: d.endpoint_id })}
+                  onCancel={() => setAsking(null)}
+                  busy={replaying}
+                  testId="replay-confirm"
+                >
+                  <p>Ferry sends <strong>{event.type}</strong> to {name} once more (this delivery is {d.status} after {d.attempt_count === 1 ? '1 attempt' : `${d.attempt_count} attempts`}). {sameId}</p>
+                </ConfirmPanel>
+              )}
               {mine.length === 0 ? <p className="muted">No attempt yet.</p> : <AttemptList attempts={mine} />}
             </article>
           )
@@ -146,7 +207,7 @@ export function EventDetailPage({ id }: { id: string }) {
     <EventView
       load={load}
       replay={canWrite(me.role) ? replay : undefined}
-      endpointName={(eid) => endpoints[eid]?.url}
+      endpointName={(eid) => (endpoints[eid] ? endpointName(endpoints[eid]) : undefined)}
       endpointHref={(eid) => `/endpoints/${eid}`}
       back={{ href: '/events', label: 'Events' }}
     />

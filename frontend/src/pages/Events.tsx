@@ -5,6 +5,7 @@ import { Badge, Empty, ErrorMessage, Loading, Pager } from '../components'
 import { formatTime, toISOFromLocal } from '../format'
 import { usePaged } from '../paging'
 import { Link, navigate } from '../router'
+import { endpointName, endpointShortName, shortId, type NamedEndpoint } from '../endpointName'
 import type { Delivery, Endpoint, EventDetail, FerryEvent } from '../types'
 
 /** EventFilters are the event list's filters (README, API routes). */
@@ -43,7 +44,7 @@ export function EventFilterForm({ onApply, endpoints }: { onApply: (f: EventFilt
           <label htmlFor="ev-endpoint">Endpoint</label>
           <select id="ev-endpoint" value={f.endpoint_id} onChange={(e) => setF({ ...f, endpoint_id: e.target.value })}>
             <option value="">any</option>
-            {endpoints.map((ep) => <option key={ep.id} value={ep.id}>{ep.url}</option>)}
+            {endpoints.map((ep) => <option key={ep.id} value={ep.id}>{endpointName(ep)}</option>)}
           </select>
         </div>
       )}
@@ -63,17 +64,36 @@ export function EventFilterForm({ onApply, endpoints }: { onApply: (f: EventFilt
   )
 }
 
-/** DeliveryBadges shows each delivery's status, naming its endpoint and attempts. */
-export function DeliveryBadges({ deliveries, endpointName }: { deliveries: Pick<Delivery, 'id' | 'endpoint_id' | 'status' | 'attempt_count'>[]; endpointName: (id: string) => string }) {
+/** EndpointNames names a delivery's endpoint: short on screen, full in the tooltip. */
+export interface EndpointNames {
+  short: string
+  full: string
+}
+
+/** endpointNamer names endpoints by id from a list; an id not in it (a deleted endpoint) by its start. */
+export function endpointNamer(endpoints: NamedEndpoint[] | undefined): (id: string) => EndpointNames {
+  const byId = new Map((endpoints ?? []).map((ep) => [ep.id, ep]))
+  return (id) => {
+    const ep = byId.get(id)
+    if (!ep) return { short: `endpoint ${shortId(id)}`, full: `endpoint ${id} (deleted or not listed)` }
+    return { short: endpointShortName(ep), full: endpointName(ep) }
+  }
+}
+
+/** DeliveryBadges shows each delivery's status with the name of its endpoint, and its attempts in the tooltip and to screen readers. */
+export function DeliveryBadges({ deliveries, names }: { deliveries: Pick<Delivery, 'id' | 'endpoint_id' | 'status' | 'attempt_count'>[]; names: (id: string) => EndpointNames }) {
   if (deliveries.length === 0) return <span className="muted">no endpoint subscribed</span>
   return (
     <span className="badges">
-      {deliveries.map((d) => (
-        <span key={d.id} title={`${endpointName(d.endpoint_id)}: ${d.status} after ${attemptsText(d.attempt_count)}`}>
-          <Badge status={d.status} />
-          <span className="visually-hidden"> to {endpointName(d.endpoint_id)} after {attemptsText(d.attempt_count)}</span>
-        </span>
-      ))}
+      {deliveries.map((d) => {
+        const n = names(d.endpoint_id)
+        return (
+          <span key={d.id} className="delivery-badge" data-testid="delivery-badge" title={`${n.full}: ${d.status} after ${attemptsText(d.attempt_count)}`}>
+            <Badge status={d.status} /> <span className="delivery-badge-name">{n.short}</span>
+            <span className="visually-hidden">{n.full === n.short ? '' : ` (${n.full})`}, after {attemptsText(d.attempt_count)}</span>
+          </span>
+        )
+      })}
     </span>
   )
 }
@@ -86,7 +106,7 @@ export function attemptsText(n: number): string {
 /** EventTable lists events, each linking to its page, with their deliveries when the list carries them. */
 export function EventTable({ events, href, endpoints }: { events: (FerryEvent & { deliveries?: EventDetail['deliveries'] })[]; href: (id: string) => string; endpoints?: Endpoint[] }) {
   const withDeliveries = events.some((ev) => ev.deliveries)
-  const name = (id: string) => endpoints?.find((ep) => ep.id === id)?.url ?? 'endpoint ' + id.slice(0, 8)
+  const names = endpointNamer(endpoints)
   return (
     <div className="table-wrap">
       <table>
@@ -95,7 +115,7 @@ export function EventTable({ events, href, endpoints }: { events: (FerryEvent & 
           {events.map((ev) => (
             <tr key={ev.id}>
               <td><Link href={href(ev.id)}>{ev.type}</Link></td>
-              {withDeliveries && <td><DeliveryBadges deliveries={ev.deliveries ?? []} endpointName={name} /></td>}
+              {withDeliveries && <td><DeliveryBadges deliveries={ev.deliveries ?? []} names={names} /></td>}
               <td><code className="id">{ev.id}</code></td>
               <td>{formatTime(ev.created_at)}</td>
             </tr>

@@ -10,7 +10,7 @@ import { Link } from '../router'
 import { canWrite, useSession } from '../session'
 import type { Endpoint, Source, SourceReplayResult, SourceRequestDetail } from '../types'
 import { attemptsText } from './Events'
-import { endpointName } from './Endpoints'
+import { endpointName } from '../endpointName'
 
 /** RequestBody shows a body as pretty JSON (or as received), as text, or as hex and base64 when it is not UTF-8. */
 function RequestBody({ d }: { d: SourceRequestDetail }) {

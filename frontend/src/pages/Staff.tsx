@@ -11,6 +11,7 @@ import { usePaged } from '../paging'
 import type { ReplayBody } from '../replayJob'
 import { Link, navigate } from '../router'
 import { rateOf } from '../stats'
+import { endpointName } from '../endpointName'
 import type { Attempt, AuditEntry, EventDetail, ReplayJob, ReplayPreview, ReplayResult, StaffEventDetail, StaffEventLookup, StaffReplayInput, StaffTenant, StaffTenantHealth, TenantSummary } from '../types'
 import { EventView } from './EventDetail'
 import { EventFilterForm, EventTable, type EventFilters } from './Events'
@@ -197,7 +198,7 @@ export function TenantHealth({ tenantId, h }: { tenantId: string; h: StaffTenant
         <div className="stat">
           <span className="stat-label">Success rate (24 h)</span>
           <span className="stat-value" data-testid="health-success">{formatPercent(rateOf(h.success_rate_24h))}</span>
-          <small className="muted">{formatCount(h.succeeded_24h)} of {formatCount(finished)} deliveries finished</small>
+          <small className="muted">{finished === 0 ? 'no delivery has finished yet' : `${formatCount(h.succeeded_24h)} of ${formatCount(finished)} deliveries finished`}</small>
         </div>
         <div className="stat">
           <span className="stat-label">Backlog now</span>
@@ -254,7 +255,7 @@ export function StaffEndpointPage({ tenantId, endpointId }: { tenantId: string; 
     <section>
       <p><Link href={base(tenantId)}>← {t?.name ?? 'Tenant'}</Link></p>
       <ErrorMessage error={error} title="Could not load the tenant" />
-      <h1 className="break">{ep ? ep.url || ep.description || 'Queue endpoint' : 'Endpoint'}</h1>
+      <h1 className="break">{ep ? endpointName(ep) : 'Endpoint'}</h1>
       {ep && (
         <p className="muted">
           <Badge status={!ep.enabled ? 'disabled' : ep.failing_since ? 'failing' : 'enabled'} />{' '}
@@ -287,7 +288,7 @@ export function StaffEventPage({ tenantId, eventId }: { tenantId: string; eventI
   const [urls, setUrls] = useState<Record<string, string>>({})
   const load = useCallback(async () => {
     const event = await api.get<StaffEventDetail>(`${base(tenantId)}/events/${eventId}`)
-    setUrls(Object.fromEntries((event.endpoints ?? []).map((e) => [e.id, e.url || 'queue endpoint'])))
+    setUrls(Object.fromEntries((event.endpoints ?? []).map((e) => [e.id, endpointName(e)])))
     return { event, attempts: event.attempts ?? [] }
   }, [tenantId, eventId])
   const replay = useCallback(async (t: { deliveryId?: string; endpointId?: string }) => {
@@ -303,6 +304,8 @@ export function StaffEventPage({ tenantId, eventId }: { tenantId: string; eventI
       endpointName={(eid) => urls[eid] ?? 'deleted endpoint'}
       endpointHref={(eid) => (urls[eid] ? staffEndpointHref(tenantId, eid) : undefined)}
       back={{ href: base(tenantId), label: 'Tenant' }}
+      replayProblem={() => (reasonRef.current.trim() ? undefined : 'Enter a reason for the replay first; it is recorded in the audit log.')}
+      replayNote="Your reason is recorded in the audit log."
       replayExtra={
         <div className="field reason">
           <label htmlFor="replay-reason">Reason for replay (audited)</label>
@@ -326,7 +329,7 @@ function TenantOverview({ t }: { t: StaffTenant }) {
             {endpoints.map((ep) => (
               <li key={ep.id}>
                 <Badge status={!ep.enabled ? 'disabled' : ep.failing_since ? 'failing' : 'enabled'} />{' '}
-                <Link className="break" href={staffEndpointHref(t.id, ep.id)}>{ep.url || ep.description || 'queue endpoint'}</Link>
+                <Link className="break" href={staffEndpointHref(t.id, ep.id)}>{endpointName(ep)}</Link>
                 {ep.failing_since && <div className="muted">failing since {formatTime(ep.failing_since)}</div>}
                 {ep.disabled_reason && <div className="muted">{ep.disabled_reason}</div>}
               </li>
