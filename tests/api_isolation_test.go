@@ -135,6 +135,7 @@ func TestTenantIsolation(t *testing.T) {
 		"GET /endpoints/:id/attempts":       {{"GET", "/endpoints/" + ep.ID + "/attempts", nil, 404}},
 		"GET /endpoints/:id/stats":          {{"GET", "/endpoints/" + ep.ID + "/stats", nil, 404}},
 		"GET /stats":                        {{"GET", "/stats", nil, 0}, {"GET", "/stats?window=7d", nil, 0}},
+		"POST /endpoints/:id/test":          {{"POST", "/endpoints/" + ep.ID + "/test", nil, 404}},
 		"POST /endpoints/:id/test-routing": {{"POST", "/endpoints/" + ep.ID + "/test-routing",
 			map[string]any{"event": map[string]any{"type": "order.created", "data": map[string]any{"amount": 1}}}, 404}},
 		// The same idempotency key in another tenant is another event.

@@ -62,6 +62,7 @@ var roleTable = map[string]string{
 	"GET /endpoints/:id/stats":                         "++++-",
 	"GET /stats":                                       "++++-",
 	"POST /endpoints/:id/test-routing":                 "++++-",
+	"POST /endpoints/:id/test":                         "++-+-",
 	"GET /queues/:endpoint_id":                         "++++-",
 	"POST /queues/:endpoint_id/pull":                   "++-+-",
 	"POST /queues/:endpoint_id/ack":                    "++-+-",
