@@ -85,7 +85,7 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz='^FuzzAddressPolicy$$' -fuzztime=$(FUZZTIME) ./delivery/egress
 	$(GO) test -run='^$$' -fuzz='^FuzzIngestParsing$$' -fuzztime=$(FUZZTIME) ./inbound
 
-## Performance and reliability (not part of make test; see README).
+## Performance and reliability (not part of make test; see docs/benchmarks.md and docs/operations.md).
 bench:
 	@bash scripts/bench.sh
 

@@ -234,7 +234,7 @@ func prorate(fee int64, part, whole time.Duration) int64 {
 }
 
 // computeInvoice prices one tenant's month (see the package doc and the
-// README's "Plans and billing" for the rules).
+// docs/billing.md for the rules).
 func computeInvoice(tx *gorm.DB, tenantID uuid.UUID, currentPlan string, created, start, end time.Time) (Invoice, error) {
 	inv := Invoice{TenantID: tenantID, Period: FormatPeriod(start), Currency: "USD"}
 	usage, err := usageOf(tx, tenantID, start)

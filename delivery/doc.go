@@ -3,7 +3,7 @@
 // transactional outbox, the dispatcher that makes attempts, the retry
 // policy, the attempt log and replay.
 //
-// The pipeline (README, Delivery guarantees; docs/contract.md#durability-on-ingest):
+// The pipeline (docs/delivery.md; docs/contract.md#durability-on-ingest):
 //
 //	POST /events → one transaction: event + deliveries + outbox rows
 //	            → 202

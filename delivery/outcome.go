@@ -3,7 +3,7 @@ package delivery
 // Outcome is the result of one attempt.
 type Outcome string
 
-// Outcomes (README, Delivery guarantees: What your answer means).
+// Outcomes (docs/delivery.md: What your answer means).
 const (
 	OutcomeSuccess Outcome = "success"
 	OutcomeRetry   Outcome = "retry"

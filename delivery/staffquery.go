@@ -135,7 +135,7 @@ type EndpointCounts struct {
 	Enabled  int64 `json:"enabled"`
 	Disabled int64 `json:"disabled"`
 	// Failing is the enabled endpoints whose every attempt has failed
-	// since failing_since (README, Stats and operational events).
+	// since failing_since (docs/api.md, Stats and operational events).
 	Failing int64 `json:"failing"`
 }
 

@@ -19,7 +19,7 @@ import (
 // The provider then waits for one small INSERT, not for routing,
 // transformations, fan-out and metering: with them on the request path,
 // a provider waited 85 ms at p99 at 1,000 requests/s on a quiet 2-core
-// machine (README, h-inbound).
+// machine (docs/benchmarks.md, h-inbound).
 //
 // Both steps are group commits. Concurrent captures queue, and a few
 // committers each take everything queued (up to maxGroup) and insert it

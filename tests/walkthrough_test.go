@@ -12,7 +12,7 @@ import (
 	"github.com/ferry-dev/ferry/tests/testenv"
 )
 
-// TestWalkthrough is the README's curl walk-through: sign up, create an
+// TestWalkthrough is the README's curl walk-through (A first delivered webhook): sign up, create an
 // API key and an endpoint, send an event, and see it delivered, signed,
 // and logged — through real PostgreSQL and Kafka.
 func TestWalkthrough(t *testing.T) {

@@ -7,7 +7,7 @@ import (
 	"github.com/ferry-dev/ferry/tenants"
 )
 
-// billingRoutes registers the billing API (README, Plans and billing): the tenant's plan,
+// billingRoutes registers the billing API (docs/billing.md): the tenant's plan,
 // usage and invoices, plan changes by the owner, and staff's view of a
 // tenant's billing.
 func (s *server) billingRoutes(api fiber.Router) {

@@ -15,7 +15,7 @@ import (
 	"github.com/ferry-dev/ferry"
 )
 
-// errorBody is the one error shape of the API (README, Errors).
+// errorBody is the one error shape of the API (docs/api.md, Errors).
 type errorBody struct {
 	Error errorDetail `json:"error"`
 }

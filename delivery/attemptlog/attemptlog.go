@@ -388,8 +388,8 @@ func (l *Log) sweepTransforms(ctx context.Context) {
 }
 
 // trackHealth clears failing_since on success, starts it on failure, and
-// disables an http endpoint that has failed for DisableAfter (README,
-// Delivery guarantees: Endpoint health; never a queue endpoint). It returns the operational events of the
+// disables an http endpoint that has failed for DisableAfter
+// (docs/delivery.md: Endpoint health; never a queue endpoint). It returns the operational events of the
 // transitions it made: failing (every attempt failed for FailingAfter; once
 // per failing period), disabled, and recovered (a success ending a period
 // that was reported failing).

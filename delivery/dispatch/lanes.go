@@ -14,7 +14,7 @@ import (
 // errStopped is returned by Submit once the dispatcher has stopped.
 var errStopped = errors.New("dispatcher stopped")
 
-// Admission, in one worker (see README "Delivery guarantees" → fairness):
+// Admission, in one worker (see docs/delivery.md, fairness):
 //
 //   - Each endpoint has a FIFO lane served by at most its concurrency
 //     limit of workers: max_in_flight, halved on every timed-out attempt

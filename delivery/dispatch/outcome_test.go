@@ -84,7 +84,7 @@ func closedPortURL(t *testing.T) string {
 }
 
 // TestClassificationAgainstRealReceiver sends real requests to a local
-// receiver and checks the outcome table (README, Delivery guarantees) for
+// receiver and checks the outcome table (docs/delivery.md) for
 // every listed status code, redirects and unlisted codes, and each kind of
 // network failure.
 func TestClassificationAgainstRealReceiver(t *testing.T) {
@@ -215,7 +215,7 @@ func TestClassifyErrorWrapped(t *testing.T) {
 }
 
 // TestClassifyStatusEveryCode checks every status code against the outcome
-// table (README, Delivery guarantees): only 2xx succeeds, only the six
+// table (docs/delivery.md): only 2xx succeeds, only the six
 // listed codes drop.
 func TestClassifyStatusEveryCode(t *testing.T) {
 	t.Parallel()

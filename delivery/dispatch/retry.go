@@ -5,7 +5,7 @@ import (
 	"time"
 )
 
-// The retry schedule of README, Delivery guarantees, before scaling.
+// The retry schedule of docs/delivery.md, before scaling.
 const (
 	firstRetryDelay = 30 * time.Second
 	maxRetryDelay   = 8 * time.Hour

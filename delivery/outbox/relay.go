@@ -41,7 +41,7 @@ type RelayConfig struct {
 
 // Relay publishes committed outbox jobs to the deliveries topic and
 // deletes their rows; its sweeper republishes rows left behind by a crash
-// between commit and publish (README "Delivery guarantees").
+// between commit and publish (docs/delivery.md).
 type Relay struct {
 	db  *gorm.DB
 	pub Publisher

@@ -51,7 +51,7 @@ func (b testBundle) exhaustedEvents(t *testing.T) int64 {
 // TestSweepExhaustsUnpulledLikeAPush: a message nobody pulled in its
 // window is exhausted as a push that kept failing is: a failed attempt
 // (retry, timeout) in the attempt log, counted in the endpoint stats and
-// health, and one ferry.delivery.exhausted (README, Pull queues).
+// health, and one ferry.delivery.exhausted (docs/queues.md).
 func TestSweepExhaustsUnpulledLikeAPush(t *testing.T) {
 	t.Parallel()
 	b := setup(t)

@@ -45,7 +45,7 @@ func NewHTTPClient(conns int, timeout time.Duration) *http.Client {
 //
 // When ferryDB (Ferry's database URL) is set, the tenant is moved to the
 // enterprise plan with an operator's override far above any load we send,
-// the way an operator sets custom terms (README, Plans and billing: plans
+// the way an operator sets custom terms (docs/billing.md: plans
 // and overrides are edited in the database). A load test measures Ferry, not the free
 // plan's 10 events/s; without ferryDB the tenant keeps the free plan.
 func Setup(ctx context.Context, base, email string, conns int, ferryDB string) (*Tenant, error) {

@@ -48,7 +48,7 @@ const usage = `usage:
                                      needs no configuration, database or Kafka
   ferry version
 
-Configuration comes from FERRY_* environment variables; see README.md.
+Configuration comes from FERRY_* environment variables; see docs/configuration.md.
 `
 
 func main() {

@@ -1,4 +1,4 @@
-// Billing.tsx: plan, usage against quota, plan change and invoices (README, Plans and billing).
+// Billing.tsx: plan, usage against quota, plan change and invoices (docs/billing.md).
 import { useEffect, useState } from 'react'
 import { api, type Page } from '../api'
 import { Badge, Empty, ErrorMessage, Loading, Notice, Pager, ProgressBar, ConfirmButton } from '../components'

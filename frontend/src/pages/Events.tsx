@@ -8,7 +8,7 @@ import { Link, navigate } from '../router'
 import { endpointName, endpointShortName, shortId, type NamedEndpoint } from '../endpointName'
 import type { Delivery, Endpoint, EventDetail, FerryEvent } from '../types'
 
-/** EventFilters are the event list's filters (README, API routes). */
+/** EventFilters are the event list's filters (docs/api.md). */
 export interface EventFilters {
   type: string
   status: string

@@ -15,8 +15,9 @@ import (
 	"github.com/google/uuid"
 )
 
-// verifyFerry is the README's Go verification example, verbatim;
-// TestReadmeGoVerifier checks the README still shows exactly this code.
+// verifyFerry is the Go verification example of docs/delivery.md,
+// verbatim; TestDocsGoVerifier checks the guide still shows exactly this
+// code.
 func verifyFerry(secret string, h http.Header, body []byte) bool {
 	key, err := base64.StdEncoding.DecodeString(strings.TrimPrefix(secret, "whsec_"))
 	if err != nil {
@@ -34,23 +35,23 @@ func verifyFerry(secret string, h http.Header, body []byte) bool {
 	return false
 }
 
-// TestReadmeGoVerifier checks the README's Go example verifies Ferry's
+// TestDocsGoVerifier checks the guide's Go example verifies Ferry's
 // signatures (both during a rotation), rejects a tampered body, and is
-// the code shown in the README.
-func TestReadmeGoVerifier(t *testing.T) {
+// the code shown in docs/delivery.md.
+func TestDocsGoVerifier(t *testing.T) {
 	t.Parallel()
-	readme, err := os.ReadFile("../README.md")
+	readme, err := os.ReadFile("../docs/delivery.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	src, err := os.ReadFile("readme_test.go")
+	src, err := os.ReadFile("docs_example_test.go")
 	if err != nil {
 		t.Fatal(err)
 	}
 	start := strings.Index(string(src), "func verifyFerry(")
 	end := strings.Index(string(src)[start:], "\n}\n") + start + 3
 	if !strings.Contains(string(readme), string(src)[start:end]) {
-		t.Error("README's Go verification example differs from verifyFerry in this test")
+		t.Error("docs/delivery.md's Go verification example differs from verifyFerry in this test")
 	}
 	s1, s2 := webhook.NewSigningSecret(), webhook.NewSigningSecret()
 	k1, _ := webhook.SecretKey(s1)
@@ -63,9 +64,9 @@ func TestReadmeGoVerifier(t *testing.T) {
 	h.Set("webhook-timestamp", webhook.WebhookTimestamp(created))
 	h.Set("webhook-signature", webhook.SignatureHeader([][]byte{k1, k2}, id.String(), created.Unix(), body))
 	if !verifyFerry(s1, h, body) || !verifyFerry(s2, h, body) {
-		t.Error("README verifier rejects a valid signature")
+		t.Error("the guide's verifier rejects a valid signature")
 	}
 	if verifyFerry(s1, h, append(body, ' ')) || verifyFerry(webhook.NewSigningSecret(), h, body) {
-		t.Error("README verifier accepts a tampered body or a foreign secret")
+		t.Error("the guide's verifier accepts a tampered body or a foreign secret")
 	}
 }
