@@ -15,13 +15,13 @@
 //	              (retry tier or dead) → attempt logged and delivery
 //	              updated → offset committed.
 //
-// Isolation: a lane holds at most DispatcherConfig.MaxQueuedPerEndpoint
+// Isolation: a lane holds at most dispatch.Config.MaxQueuedPerEndpoint
 // jobs; more are parked in the first retry tier, unattempted, so one slow
 // endpoint never takes the process-wide MaxQueued slots the others need.
-// Durability: Dispatcher.Handle returns nil only once the next step is
-// acknowledged by Kafka and the attempt is committed in Postgres; only
-// then does the consumer mark the offset done, and it commits only the
-// contiguous prefix of done offsets. Jobs for deliveries Postgres records
+// Durability: the dispatcher (dispatch.Dispatcher.Submit) reports a job
+// done only once its next step is acknowledged by Kafka and the attempt
+// is committed in Postgres; only then does the consumer mark the offset
+// done, and it commits only the contiguous prefix of done offsets. Jobs for deliveries Postgres records
 // as finished, or whose attempt is already logged, are skipped, so
 // republishing (sweeper, rebalance, crash) never repeats a finished one.
 //
@@ -33,6 +33,7 @@
 // QuotaWarner emits ferry.quota.warning off the ingest path
 // (quotawarn.go).
 //
-// Kafka itself is behind two small interfaces declared here (Publisher and
-// the Submit side of Dispatcher); delivery/kafka adapts segmentio/kafka-go.
+// Kafka itself is behind small interfaces declared by the packages that
+// publish (dispatch.Publisher, outbox.Publisher); delivery/kafka adapts
+// segmentio/kafka-go to them and feeds the dispatcher.
 package delivery

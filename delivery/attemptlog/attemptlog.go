@@ -30,7 +30,7 @@ type Record struct {
 	FirstAttemptAt time.Time
 }
 
-// AttemptLogConfig tunes the batch writer.
+// Config tunes the batch writer.
 type Config struct {
 	// MaxBatch bounds attempts per transaction (default 1000).
 	MaxBatch int
@@ -61,7 +61,7 @@ type Config struct {
 // before it is disabled, when Config.DisableAfter is unset.
 const DefaultDisableAfter = 5 * 24 * time.Hour
 
-// AttemptLog writes attempts in batches: each transaction COPYs the
+// Log writes attempts in batches: each transaction COPYs the
 // attempts into the partitioned log, advances their deliveries and tracks
 // endpoint health. Callers block until their attempt is committed, so many
 // concurrent attempts share one commit.
@@ -77,7 +77,7 @@ type pendingRecord struct {
 	done chan error
 }
 
-// NewAttemptLog returns an AttemptLog; call Run to start it.
+// New returns a Log; call Run to start it.
 func New(db *gorm.DB, cfg Config, log *slog.Logger) *Log {
 	cfg.MaxBatch = cmp.Or(cfg.MaxBatch, 1000)
 	cfg.DisableAfter = cmp.Or(cfg.DisableAfter, DefaultDisableAfter)
