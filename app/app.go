@@ -552,6 +552,13 @@ func (a *App) Run(parent context.Context) error {
 			a.log.Warn("http shutdown", "err", err)
 		}
 	}
+	// No new ingest starts now; what is being committed, or transformed
+	// for a commit, finishes while the database is still there.
+	drainCtx, cancelDrain := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	if err := a.Delivery.Drain(drainCtx); err != nil {
+		a.log.Warn("ingest did not drain in time; the outbox and transformation sweeps finish it after the next start", "err", err)
+	}
+	cancelDrain()
 	if a.consumer != nil {
 		graceCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), a.cfg.ShutdownGrace)
 		if err := a.dispatcher.Drain(graceCtx); err != nil {

@@ -169,7 +169,9 @@ func (s *Service) commitOne(ctx, tctx context.Context, r *ingestRequest) {
 // (as a batch's is not): the sandbox's deadline bounds each run.
 func (s *Service) transformLater(ctx context.Context, r *ingestRequest) {
 	ctx = context.WithoutCancel(ctx)
+	s.background.Add(1)
 	go func() {
+		defer s.background.Done()
 		if err := s.transformMatches(ctx, r.tenantID, r.ev, r.matches); err != nil {
 			r.done <- ingestResult{err: err}
 			return

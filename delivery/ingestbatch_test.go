@@ -227,3 +227,38 @@ func TestIngestGroupCommitBatches(t *testing.T) {
 	}
 	t.Logf("%d shared transactions for %d events", shared.Load(), n)
 }
+
+// TestDrainWaitsForAbandonedIngests: a request whose client went away
+// leaves its event queued for a batch; on shutdown Drain returns only
+// once every queued event is committed, so nothing accepted into a batch
+// is cut off by the database closing.
+func TestDrainWaitsForAbandonedIngests(t *testing.T) {
+	t.Parallel()
+	db := openTestDB(t)
+	tenantID, _ := seedTenant(t, db, nil)
+	s := newTestService(t, db, &collectingRelay{}, nil)
+	gone, cancel := context.WithCancel(context.Background())
+	cancel() // every client has left before its answer
+	const n = 200
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, _, _ = s.Ingest(gone, tenantID, EventInput{Type: "drain.test", Data: []byte(fmt.Sprintf(`{"i":%d}`, i))})
+		}()
+	}
+	wg.Wait()
+	ctx, stop := context.WithTimeout(context.Background(), 30*time.Second)
+	defer stop()
+	if err := s.Drain(ctx); err != nil {
+		t.Fatalf("drain: %v", err)
+	}
+	var committed int64
+	if err := db.Raw(`SELECT count(*) FROM events WHERE tenant_id = ?`, tenantID).Scan(&committed).Error; err != nil {
+		t.Fatal(err)
+	}
+	if committed != n {
+		t.Errorf("%d of %d queued events committed when Drain returned", committed, n)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/google/uuid"
@@ -111,6 +112,31 @@ type Service struct {
 	ingest *batch.Coalescer[*ingestRequest] // group commit of concurrent ingests (ingestbatch.go)
 	// router evaluates endpoints' filters and runs their transformations.
 	router *Router
+	// background tracks the goroutines ingest leaves running after a
+	// caller's answer or batch (transformLater, finishLater), so Drain can
+	// wait for them.
+	background sync.WaitGroup
+}
+
+// Drain waits, until ctx ends, for the ingest batches being committed
+// and the transformations ingest still runs in the background; the
+// owner calls it on shutdown once no new ingest can start, before the
+// database goes away. What ctx cuts short, the outbox and pending
+// transformation sweeps finish after the next start.
+func (s *Service) Drain(ctx context.Context) error {
+	idle := make(chan struct{})
+	go func() {
+		defer close(idle)
+		s.background.Wait() // may queue their events for a batch
+		_ = s.ingest.Wait(ctx)
+		s.background.Wait() // batches may defer transformations
+	}()
+	select {
+	case <-idle:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 // NewService returns a Service. limits may be nil.

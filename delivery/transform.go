@@ -144,7 +144,9 @@ func (s *Service) finishLater(ctx context.Context, pending PendingTransforms) {
 		return
 	}
 	ctx = context.WithoutCancel(ctx)
+	s.background.Add(1)
 	go func() {
+		defer s.background.Done()
 		ctx, cancel := context.WithTimeout(ctx, time.Minute)
 		defer cancel()
 		if err := FinishTransforms(ctx, s.db, s.router, s.relay, pending, s.now()); err != nil {
