@@ -671,7 +671,7 @@ func ingestHost(cfg Config) string {
 	}
 	in, err := url.Parse(cfg.IngestURL)
 	if err != nil {
-		return "" // validated in LoadConfig
+		return "" // ConfigFromEnv validated it
 	}
 	if pub, err := url.Parse(cfg.PublicURL); err == nil && cfg.PublicURL != "" && strings.EqualFold(pub.Hostname(), in.Hostname()) {
 		return ""
