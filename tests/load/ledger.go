@@ -2,7 +2,6 @@ package load
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -74,19 +73,10 @@ func (r RemoteSink) Fetch(ctx context.Context, run string) (RunLedger, error) {
 }
 
 func (r RemoteSink) get(ctx context.Context, path string, out any) error {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, r.URL+path, nil)
-	if err != nil {
-		return err
+	if err := getJSON(ctx, r.URL+path, out); err != nil {
+		return fmt.Errorf("sink: %w", err)
 	}
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return err
-	}
-	defer res.Body.Close()
-	if res.StatusCode != http.StatusOK {
-		return fmt.Errorf("sink %s: status %d", path, res.StatusCode)
-	}
-	return json.NewDecoder(res.Body).Decode(out)
+	return nil
 }
 
 // Latency summarises a latency distribution in milliseconds.

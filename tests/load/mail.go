@@ -57,6 +57,7 @@ func mailedToken(ctx context.Context, to, page string) (string, error) {
 	}
 }
 
+// getJSON decodes the JSON answer of GET u into out (a 200 only).
 func getJSON(ctx context.Context, u string, out any) error {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
