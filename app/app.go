@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/ferry-dev/ferry/internal/seal"
 	"log/slog"
 	"net"
 	"net/http"
@@ -58,7 +59,7 @@ var (
 	_ delivery.QuotaUsage     = billingLimits{}
 	_ notify.Directory        = (*tenants.Service)(nil)
 	_ inbound.Events          = inboundEvents{}
-	_ inbound.Sealer          = (*delivery.Cipher)(nil)
+	_ inbound.Sealer          = (*seal.Cipher)(nil)
 	_ inbound.Retention       = billingLimits{}
 	_ inbound.Limits          = billingLimits{}
 )
@@ -233,7 +234,7 @@ func Migrate(ctx context.Context, db *gorm.DB, cfg Config) error {
 	if len(cfg.MasterKey) == 0 {
 		return nil // nothing can be sealed; login seals each key as it is used
 	}
-	cipher, err := delivery.NewCipher(cfg.MasterKey)
+	cipher, err := seal.New(cfg.MasterKey)
 	if err != nil {
 		return err
 	}
@@ -280,7 +281,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 	metrics := delivery.NewMetrics(registry)
 	a.kafkaCfg.Lag = metrics // per-topic consumer lag
 
-	cipher, err := delivery.NewCipher(cfg.MasterKey)
+	cipher, err := seal.New(cfg.MasterKey)
 	if err != nil {
 		return nil, err
 	}
@@ -608,7 +609,7 @@ func (a *App) Close() error {
 func NewTenantsService(db *gorm.DB, cfg Config) (*tenants.Service, error) {
 	var sealer tenants.Sealer
 	if len(cfg.MasterKey) > 0 {
-		cipher, err := delivery.NewCipher(cfg.MasterKey)
+		cipher, err := seal.New(cfg.MasterKey)
 		if err != nil {
 			return nil, err
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/ferry-dev/ferry/internal/seal"
 	"net/http"
 	"net/netip"
 	"net/url"
@@ -640,7 +641,7 @@ type storedSecret struct {
 }
 
 // loadSecrets returns the endpoint's live secrets, current one first.
-func loadSecrets(ctx context.Context, db *gorm.DB, c *Cipher, endpointID uuid.UUID, now time.Time) ([]storedSecret, error) {
+func loadSecrets(ctx context.Context, db *gorm.DB, c *seal.Cipher, endpointID uuid.UUID, now time.Time) ([]storedSecret, error) {
 	var rows []endpointSecretRow
 	err := db.WithContext(ctx).Select("ciphertext", "expires_at").
 		Where("endpoint_id = ? AND (expires_at IS NULL OR expires_at > ?)", endpointID, now).

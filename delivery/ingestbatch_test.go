@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/ferry-dev/ferry/internal/seal"
 	"log/slog"
 	"sync"
 	"sync/atomic"
@@ -97,7 +98,7 @@ func seedTenant(tb testing.TB, db *gorm.DB, subscriptions ...[]string) (uuid.UUI
 
 func newTestService(tb testing.TB, db *gorm.DB, relay Enqueuer, limits Limits) *Service {
 	tb.Helper()
-	c, _ := NewCipher(bytes.Repeat([]byte{1}, 32))
+	c, _ := seal.New(bytes.Repeat([]byte{1}, 32))
 	s, err := NewService(db, c, relay, limits, Config{}, slog.New(slog.DiscardHandler), nil)
 	if err != nil {
 		tb.Fatal(err)
@@ -188,7 +189,7 @@ func TestIngestGroupCommitBatches(t *testing.T) {
 	a, _ := seedTenant(t, db, nil, nil)
 	relay := &collectingRelay{}
 	var shared atomic.Int64 // transactions that held more than one event
-	c, _ := NewCipher(bytes.Repeat([]byte{1}, 32))
+	c, _ := seal.New(bytes.Repeat([]byte{1}, 32))
 	s, err := NewService(db, c, relay, nil, Config{IngestBatch: prometheus.ObserverFunc(func(events float64) {
 		if events > 1 {
 			shared.Add(1)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/ferry-dev/ferry/internal/seal"
 	"log/slog"
 	"sync"
 	"testing"
@@ -70,7 +71,7 @@ func setupReplayWithLimits(t *testing.T, limits Limits) replayBundle {
 	if err := migrations.Up(ctx, sqlDB); err != nil {
 		t.Fatalf("migrate: %v", err)
 	}
-	cipher, err := NewCipher(bytes.Repeat([]byte{1}, 32))
+	cipher, err := seal.New(bytes.Repeat([]byte{1}, 32))
 	if err != nil {
 		t.Fatal(err)
 	}

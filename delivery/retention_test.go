@@ -2,6 +2,7 @@ package delivery_test
 
 import (
 	"context"
+	"github.com/ferry-dev/ferry/internal/seal"
 	"testing"
 	"time"
 
@@ -72,7 +73,7 @@ func TestAttemptsHiddenPastPlanRetention(t *testing.T) {
 		}
 		return 0
 	}}
-	svc, err := delivery.NewService(db, &delivery.Cipher{}, discardRelay{}, limits, delivery.Config{}, deliverytest.Logger(), nil)
+	svc, err := delivery.NewService(db, &seal.Cipher{}, discardRelay{}, limits, delivery.Config{}, deliverytest.Logger(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

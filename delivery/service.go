@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/ferry-dev/ferry/internal/seal"
 	"log/slog"
 	"sync"
 	"time"
@@ -103,7 +104,7 @@ type Enqueuer interface {
 // attempts and replay.
 type Service struct {
 	db     *gorm.DB
-	cipher *Cipher
+	cipher *seal.Cipher
 	relay  Enqueuer
 	limits Limits
 	cfg    Config
@@ -140,7 +141,7 @@ func (s *Service) Drain(ctx context.Context) error {
 }
 
 // NewService returns a Service. limits may be nil.
-func NewService(db *gorm.DB, cipher *Cipher, relay Enqueuer, limits Limits, cfg Config, log *slog.Logger, now func() time.Time) (*Service, error) {
+func NewService(db *gorm.DB, cipher *seal.Cipher, relay Enqueuer, limits Limits, cfg Config, log *slog.Logger, now func() time.Time) (*Service, error) {
 	if db == nil || cipher == nil || relay == nil || log == nil {
 		return nil, errors.New("delivery.NewService: db, cipher, relay and log are required")
 	}

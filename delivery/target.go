@@ -3,6 +3,7 @@ package delivery
 import (
 	"context"
 	"fmt"
+	"github.com/ferry-dev/ferry/internal/seal"
 	"time"
 
 	"github.com/google/uuid"
@@ -25,7 +26,7 @@ type Target struct {
 
 // LoadTarget reads endpoint id and decrypts its live signing secrets.
 // It returns a wrapped database or decryption error.
-func LoadTarget(ctx context.Context, db *gorm.DB, c *Cipher, id uuid.UUID, now time.Time) (Target, error) {
+func LoadTarget(ctx context.Context, db *gorm.DB, c *seal.Cipher, id uuid.UUID, now time.Time) (Target, error) {
 	var row endpointRow
 	// Hand-written: one indexed read per cache miss on the dispatch path.
 	res := db.WithContext(ctx).Raw(`SELECT `+endpointColumns+` FROM endpoints WHERE id = ?`, id).Scan(&row)

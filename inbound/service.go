@@ -19,7 +19,7 @@ import (
 )
 
 // Sealer encrypts secrets at rest, bound to their owner by aad.
-// delivery.Cipher satisfies it.
+// seal.Cipher satisfies it.
 type Sealer interface {
 	// Seal encrypts plaintext for aad.
 	Seal(plaintext, aad []byte) []byte

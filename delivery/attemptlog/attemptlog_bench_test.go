@@ -3,6 +3,7 @@ package attemptlog_test
 import (
 	"bytes"
 	"context"
+	"github.com/ferry-dev/ferry/internal/seal"
 	"log/slog"
 	"net/http"
 	"sync"
@@ -26,7 +27,7 @@ func (discardRelay) Enqueue([]delivery.Job) {}
 
 func newService(b *testing.B, db *gorm.DB) *delivery.Service {
 	b.Helper()
-	c, _ := delivery.NewCipher(bytes.Repeat([]byte{1}, 32))
+	c, _ := seal.New(bytes.Repeat([]byte{1}, 32))
 	s, err := delivery.NewService(db, c, discardRelay{}, nil, delivery.Config{}, slog.New(slog.DiscardHandler), nil)
 	if err != nil {
 		b.Fatal(err)

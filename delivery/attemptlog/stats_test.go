@@ -3,6 +3,7 @@ package attemptlog
 import (
 	"bytes"
 	"context"
+	"github.com/ferry-dev/ferry/internal/seal"
 	"net/http"
 	"sync"
 	"testing"
@@ -46,7 +47,7 @@ func setupStats(t *testing.T) statsBundle {
 	if err := NewPartitions(db, PartitionConfig{}, deliverytest.Logger(), clock).Maintain(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	cipher, err := delivery.NewCipher(bytes.Repeat([]byte{7}, 32))
+	cipher, err := seal.New(bytes.Repeat([]byte{7}, 32))
 	if err != nil {
 		t.Fatal(err)
 	}

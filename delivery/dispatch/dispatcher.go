@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"github.com/ferry-dev/ferry/internal/seal"
 	"log/slog"
 	"time"
 
@@ -66,7 +67,7 @@ type Dispatcher struct {
 }
 
 // NewDispatcher returns a Dispatcher; call Run before submitting jobs.
-func NewDispatcher(db *gorm.DB, cipher *delivery.Cipher, sender *egress.Sender, pub Publisher, attempts *attemptlog.Log,
+func NewDispatcher(db *gorm.DB, cipher *seal.Cipher, sender *egress.Sender, pub Publisher, attempts *attemptlog.Log,
 	metrics *delivery.Metrics, cfg Config, log *slog.Logger, now func() time.Time) *Dispatcher {
 	if now == nil {
 		now = time.Now

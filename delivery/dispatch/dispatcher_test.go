@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"github.com/ferry-dev/ferry/internal/seal"
 	"net/http"
 	"net/http/httptest"
 	"sync"
@@ -43,7 +44,7 @@ type dispatcherBundle struct {
 	svc    *delivery.Service
 	enq    *fakeEnqueuer
 	tenant uuid.UUID
-	cipher *delivery.Cipher
+	cipher *seal.Cipher
 	ctx    context.Context
 }
 
@@ -55,7 +56,7 @@ func setupDispatcher(t *testing.T) dispatcherBundle {
 	if err := attemptlog.NewPartitions(db, attemptlog.PartitionConfig{}, deliverytest.Logger(), nil).Maintain(ctx); err != nil {
 		t.Fatal(err)
 	}
-	cipher, err := delivery.NewCipher(bytes.Repeat([]byte{2}, 32))
+	cipher, err := seal.New(bytes.Repeat([]byte{2}, 32))
 	if err != nil {
 		t.Fatal(err)
 	}

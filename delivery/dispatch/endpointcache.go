@@ -2,6 +2,7 @@ package dispatch
 
 import (
 	"context"
+	"github.com/ferry-dev/ferry/internal/seal"
 	"sync"
 	"time"
 
@@ -27,7 +28,7 @@ type target struct {
 // effect within the TTL.
 type endpointCache struct {
 	db     *gorm.DB
-	cipher *delivery.Cipher
+	cipher *seal.Cipher
 	ttl    time.Duration
 	now    func() time.Time
 
@@ -35,7 +36,7 @@ type endpointCache struct {
 	entries map[uuid.UUID]*target
 }
 
-func newEndpointCache(db *gorm.DB, c *delivery.Cipher, ttl time.Duration, now func() time.Time) *endpointCache {
+func newEndpointCache(db *gorm.DB, c *seal.Cipher, ttl time.Duration, now func() time.Time) *endpointCache {
 	return &endpointCache{db: db, cipher: c, ttl: ttl, now: now, entries: make(map[uuid.UUID]*target)}
 }
 

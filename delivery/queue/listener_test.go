@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/ferry-dev/ferry/internal/seal"
 	"testing"
 	"time"
 
@@ -74,7 +75,7 @@ func (b testBundle) replica(t *testing.T, instance string, tune ...func(*Config)
 // shutdown does) and waits for it to return.
 func (b testBundle) running(t *testing.T, instance string, tune ...func(*Config)) (svc *Service, stop func()) {
 	t.Helper()
-	cipher, err := delivery.NewCipher(bytes.Repeat([]byte{7}, 32))
+	cipher, err := seal.New(bytes.Repeat([]byte{7}, 32))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,7 +134,7 @@ func TestIngestWakesOneWaiterOfItsOwnProcess(t *testing.T) {
 	// The seeded message is out of the way: leased for an hour.
 	b.pullOne(t, 3600)
 	a, other := b.replica(t, "replica-a"), b.replica(t, "replica-b")
-	cipher, err := delivery.NewCipher(bytes.Repeat([]byte{7}, 32))
+	cipher, err := seal.New(bytes.Repeat([]byte{7}, 32))
 	if err != nil {
 		t.Fatal(err)
 	}

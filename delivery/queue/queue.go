@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/ferry-dev/ferry/internal/seal"
 	"log/slog"
 	"strings"
 	"sync/atomic"
@@ -72,7 +73,7 @@ const StageLeased = "leased"
 // Service is the pull side of queue endpoints.
 type Service struct {
 	db       *gorm.DB
-	cipher   *delivery.Cipher
+	cipher   *seal.Cipher
 	cfg      Config
 	log      *slog.Logger
 	now      func() time.Time
@@ -94,7 +95,7 @@ type Service struct {
 }
 
 // New returns a Service; now may be nil (time.Now).
-func New(db *gorm.DB, cipher *delivery.Cipher, cfg Config, log *slog.Logger, now func() time.Time) (*Service, error) {
+func New(db *gorm.DB, cipher *seal.Cipher, cfg Config, log *slog.Logger, now func() time.Time) (*Service, error) {
 	if db == nil || cipher == nil || log == nil {
 		return nil, errors.New("queue.New: db, cipher and log are required")
 	}

@@ -3,6 +3,7 @@ package queue
 import (
 	"bytes"
 	"context"
+	"github.com/ferry-dev/ferry/internal/seal"
 	"testing"
 	"time"
 
@@ -42,7 +43,7 @@ func setup(t testing.TB) testBundle {
 	if err := db.Exec(`UPDATE endpoints SET kind = 'queue', url = '' WHERE id = ?`, seed.EndpointID).Error; err != nil {
 		t.Fatal(err)
 	}
-	cipher, err := delivery.NewCipher(bytes.Repeat([]byte{7}, 32))
+	cipher, err := seal.New(bytes.Repeat([]byte{7}, 32))
 	if err != nil {
 		t.Fatal(err)
 	}

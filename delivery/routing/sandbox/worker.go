@@ -185,7 +185,7 @@ func (w *worker) death() error {
 			Message: "transformation was stopped: its process ran out of CPU time"}
 	}
 	switch {
-	case strings.Contains(msg, "out of memory") || strings.Contains(msg, "cannot allocate memory"):
+	case outOfMemory(msg):
 		return &routing.TransformError{Kind: routing.ErrTransformMemory,
 			Message: "transformation used more memory than its process may have and was stopped"}
 	case strings.Contains(msg, "stack exceeds") || strings.Contains(msg, "stack overflow"):
@@ -236,4 +236,22 @@ func firstLine(s string) string {
 		return s[:i]
 	}
 	return s
+}
+
+// memoryDeaths are what the Go runtime says when a worker's allocations
+// meet its data limit: directly, or while mapping the arena, or as a
+// length no allocation can have.
+var memoryDeaths = []string{"out of memory", "cannot allocate memory", "cannot map pages", "mmap", "failed to reserve",
+	"makeslice: len out of range", "growslice: len out of range", "makeslice: cap out of range",
+	"bytes.Buffer: too large", "output length overflow"}
+
+// outOfMemory reports whether a worker's stderr says it ran out of
+// memory.
+func outOfMemory(stderr string) bool {
+	for _, m := range memoryDeaths {
+		if strings.Contains(stderr, m) {
+			return true
+		}
+	}
+	return false
 }

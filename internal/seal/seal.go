@@ -1,4 +1,8 @@
-package delivery
+// Package seal encrypts small secrets at rest (endpoint signing secrets,
+// source tokens and secrets, staff authenticator keys) with AES-256-GCM
+// under the master key from configuration, each bound to its owner by
+// additional data so a ciphertext copied to another row does not open.
+package seal
 
 import (
 	"crypto/aes"
@@ -8,14 +12,13 @@ import (
 	"fmt"
 )
 
-// Cipher encrypts endpoint secrets at rest with AES-256-GCM under the
-// master key from configuration.
+// Cipher seals and opens secrets with one master key.
 type Cipher struct {
 	aead cipher.AEAD
 }
 
-// NewCipher returns a Cipher for a 32-byte master key.
-func NewCipher(masterKey []byte) (*Cipher, error) {
+// New returns a Cipher for a 32-byte master key.
+func New(masterKey []byte) (*Cipher, error) {
 	if len(masterKey) != 32 {
 		return nil, fmt.Errorf("master key must be 32 bytes, got %d", len(masterKey))
 	}
@@ -31,7 +34,7 @@ func NewCipher(masterKey []byte) (*Cipher, error) {
 }
 
 // Seal encrypts plaintext; the random nonce is prepended. aad binds the
-// ciphertext to its owner so it cannot be moved to another endpoint.
+// ciphertext to its owner so it cannot be moved to another row.
 func (c *Cipher) Seal(plaintext, aad []byte) []byte {
 	nonce := make([]byte, c.aead.NonceSize(), c.aead.NonceSize()+len(plaintext)+c.aead.Overhead())
 	if _, err := rand.Read(nonce); err != nil {
