@@ -332,7 +332,19 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 		FailingAfter: cfg.scaled(15 * time.Minute), Relay: a.relay, Notifier: a.notices, Router: router}, log)
 	// Pull queues log ended leases through the attempt log, in their own
 	// transactions; ingest wakes their long-polls in this process.
-	if a.Queues, err = queue.New(a.db, cipher, queue.Config{DatabaseURL: cfg.DatabaseURL, Policy: policy,
+	queueCounter := func(name, help string) prometheus.Counter {
+		c := prometheus.NewCounter(prometheus.CounterOpts{Name: name, Help: help})
+		registry.MustRegister(c)
+		return c
+	}
+	queueMetrics := queue.Metrics{
+		Leases:       queueCounter("ferry_queue_lease_statements_total", "Pull-queue lease statements run, empty ones included."),
+		Rechecks:     queueCounter("ferry_queue_recheck_statements_total", "Shared re-checks of the queues that have waiting consumers."),
+		SigningLoads: queueCounter("ferry_queue_signing_state_loads_total", "Loads of a queue endpoint's signing state (cache misses)."),
+		OwnNotificationsSkipped: queueCounter("ferry_queue_own_notifications_skipped_total",
+			"Queue notifications of this process's own ingests, skipped (their waiters were woken directly)."),
+	}
+	if a.Queues, err = queue.New(a.db, cipher, queue.Config{DatabaseURL: cfg.DatabaseURL, Policy: policy, Metrics: queueMetrics,
 		UserAgent: "Ferry/" + cfg.Version, Attempts: a.attempts, Leased: metrics.Stages.WithLabelValues(queue.StageLeased),
 		MaxWaitersPerTenant: cfg.QueueMaxWaitersPerTenant, MaxWaitersPerQueue: cfg.QueueMaxWaitersPerQueue}, log, nil); err != nil {
 		return nil, err

@@ -7,11 +7,11 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
+	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/ferry-dev/ferry/delivery"
 )
@@ -35,7 +35,7 @@ type listener struct {
 	instance string
 	log      *slog.Logger
 	// skipped counts notifications skipped as this process's own.
-	skipped atomic.Int64
+	skipped prometheus.Counter
 
 	// listening receives each time the listener has (re)connected and
 	// LISTENs: notifications sent meanwhile were missed, so the Service
@@ -53,8 +53,8 @@ type waiter struct {
 	tenantID uuid.UUID     // the queue's tenant, for the re-check
 }
 
-func newListener(url, instance string, log *slog.Logger) *listener {
-	return &listener{url: url, instance: instance, log: log, listening: make(chan struct{}, 1), waiters: map[uuid.UUID][]*waiter{}}
+func newListener(url, instance string, skipped prometheus.Counter, log *slog.Logger) *listener {
+	return &listener{url: url, instance: instance, skipped: skipped, log: log, listening: make(chan struct{}, 1), waiters: map[uuid.UUID][]*waiter{}}
 }
 
 // subscription is a long-poll's place in line for a queue's wake-ups.
@@ -209,7 +209,7 @@ func (l *listener) notified(payload string) {
 		return
 	}
 	if sender != "" && sender == l.instance {
-		l.skipped.Add(1)
+		l.skipped.Inc()
 		return
 	}
 	l.wake(endpointID)

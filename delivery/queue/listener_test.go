@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/prometheus/client_golang/prometheus"
 	"gorm.io/driver/postgres"
 
 	"github.com/ferry-dev/ferry/delivery"
@@ -38,7 +39,7 @@ func TestListenerSkipsItsOwnIngestNotifications(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			l := newListener("postgres://unused", "me", deliverytest.Logger())
+			l := newListener("postgres://unused", "me", prometheus.NewCounter(prometheus.CounterOpts{Name: "skipped"}), deliverytest.Logger())
 			sub := l.subscribe(uuid.New(), q)
 			defer sub.cancel()
 			l.notified(tt.payload)
@@ -161,7 +162,7 @@ func TestIngestWakesOneWaiterOfItsOwnProcess(t *testing.T) {
 	poll(a)
 	poll(other)
 	eventually(t, "three parked long-polls", func() bool {
-		return a.Waiting() == 2 && other.Waiting() == 1 && a.leases.Load() == 2 && other.leases.Load() == 1
+		return a.Waiting() == 2 && other.Waiting() == 1 && counted(a.cfg.Metrics.Leases) == 2 && counted(other.cfg.Metrics.Leases) == 1
 	})
 	time.Sleep(50 * time.Millisecond) // past their first lease, into their wait
 
@@ -174,10 +175,10 @@ func TestIngestWakesOneWaiterOfItsOwnProcess(t *testing.T) {
 	}
 	// The NOTIFY reached the other replica (its waiter leased once more)
 	// and the ingesting one, which skipped it.
-	eventually(t, "the other replica's wake-up", func() bool { return other.leases.Load() >= 2 })
+	eventually(t, "the other replica's wake-up", func() bool { return counted(other.cfg.Metrics.Leases) >= 2 })
 	time.Sleep(100 * time.Millisecond) // a second waiter, if woken, would lease now
-	if n := a.leases.Load(); n != 3 {
+	if n := counted(a.cfg.Metrics.Leases); n != 3 {
 		t.Errorf("the ingesting replica ran %d leases, want 3 (two first looks, one wake-up)", n)
 	}
-	eventually(t, "the ingesting replica's own NOTIFY", func() bool { return a.listener.skipped.Load() == 1 })
+	eventually(t, "the ingesting replica's own NOTIFY", func() bool { return counted(a.listener.skipped) == 1 })
 }

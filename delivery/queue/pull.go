@@ -253,7 +253,7 @@ func leaseRows(ctx context.Context, q querier, sql string, tenantID, endpointID 
 // back through release, or when the lease runs out.
 func (s *Service) lease(ctx context.Context, tenantID uuid.UUID, ep endpointInfo, p pullParams) ([]Message, []leasedRow, error) {
 	// Postgres keeps microseconds: lease_until reads back as answered.
-	s.leases.Add(1)
+	s.cfg.Metrics.Leases.Inc()
 	now := s.now().UTC().Truncate(time.Microsecond)
 	until := now.Add(p.visibility)
 	var rows []leasedRow

@@ -8,7 +8,6 @@ import (
 	"github.com/ferry-dev/ferry/internal/seal"
 	"log/slog"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/google/uuid"
@@ -64,6 +63,34 @@ type Config struct {
 	// the server's side of "how soon can a consumer pull it" (app passes
 	// the StageLeased series of ferry_delivery_stage_seconds).
 	Leased prometheus.Observer
+	// Metrics count what the queues cost the database (nil fields count
+	// nowhere; app registers them on /metrics).
+	Metrics Metrics
+}
+
+// Metrics are the queues' counters.
+type Metrics struct {
+	// Leases counts lease statements run, empty ones included: what a
+	// spurious wake-up costs.
+	Leases prometheus.Counter
+	// Rechecks counts the shared re-check statements (recheck.go).
+	Rechecks prometheus.Counter
+	// SigningLoads counts loads of an endpoint's signing state, the
+	// misses of the target cache (target.go).
+	SigningLoads prometheus.Counter
+	// OwnNotificationsSkipped counts queue notifications this process's
+	// listener skipped as its own ingests' (listener.go).
+	OwnNotificationsSkipped prometheus.Counter
+}
+
+// withDefaults gives every nil counter one that counts nowhere.
+func (m Metrics) withDefaults() Metrics {
+	for _, c := range []*prometheus.Counter{&m.Leases, &m.Rechecks, &m.SigningLoads, &m.OwnNotificationsSkipped} {
+		if *c == nil {
+			*c = prometheus.NewCounter(prometheus.CounterOpts{Name: "unregistered"})
+		}
+	}
+	return m
 }
 
 // StageLeased is the stage of ferry_delivery_stage_seconds that Leased
@@ -80,15 +107,8 @@ type Service struct {
 	listener *listener
 	// slots caps the waiting long-polls and streams (slots.go).
 	slots *waitSlots
-	// targets caches endpoints' decrypted signing state (target.go);
-	// targetLoads counts its misses.
-	targets     *targetCache
-	targetLoads atomic.Int64
-	// leases counts lease statements run, empty ones included: what a
-	// spurious wake-up costs.
-	leases atomic.Int64
-	// rechecks counts re-check statements run (recheck.go).
-	rechecks atomic.Int64
+	// targets caches endpoints' decrypted signing state (target.go).
+	targets *targetCache
 	// done is closed when Run returns, so long-polls and streams end
 	// before the HTTP server shuts down.
 	done chan struct{}
@@ -117,11 +137,12 @@ func New(db *gorm.DB, cipher *seal.Cipher, cfg Config, log *slog.Logger, now fun
 	if cfg.Leased == nil {
 		cfg.Leased = prometheus.ObserverFunc(func(float64) {})
 	}
+	cfg.Metrics = cfg.Metrics.withDefaults()
 	if now == nil {
 		now = time.Now
 	}
 	return &Service{db: db, cipher: cipher, cfg: cfg, log: log, now: now,
-		listener: newListener(cfg.DatabaseURL, cfg.Instance, log), slots: newWaitSlots(cfg.MaxWaitersPerTenant, cfg.MaxWaitersPerQueue), targets: newTargetCache(), done: make(chan struct{})}, nil
+		listener: newListener(cfg.DatabaseURL, cfg.Instance, cfg.Metrics.OwnNotificationsSkipped, log), slots: newWaitSlots(cfg.MaxWaitersPerTenant, cfg.MaxWaitersPerQueue), targets: newTargetCache(), done: make(chan struct{})}, nil
 }
 
 // WakeQueues wakes a long-poll of each queue endpoint, for an ingest in

@@ -219,14 +219,14 @@ func TestSigningTargetCachedUntilItsFingerprintChanges(t *testing.T) {
 	}
 	redeliver(b.pullOne(t, 30))
 	redeliver(b.pullOne(t, 30))
-	if n := b.svc.targetLoads.Load(); n != 1 {
+	if n := counted(b.svc.cfg.Metrics.SigningLoads); n != 1 {
 		t.Fatalf("two pulls loaded the signing target %d times, want 1", n)
 	}
 	if err := b.db.Exec(`UPDATE endpoints SET updated_at = updated_at + interval '1 second' WHERE id = ?`, b.seed.EndpointID).Error; err != nil {
 		t.Fatal(err)
 	}
 	b.pullOne(t, 30)
-	if n := b.svc.targetLoads.Load(); n != 2 {
+	if n := counted(b.svc.cfg.Metrics.SigningLoads); n != 2 {
 		t.Fatalf("a pull after an edit loaded the signing target %d times in all, want 2", n)
 	}
 }

@@ -37,7 +37,7 @@ func (s *Service) recheck(ctx context.Context) error {
 	if len(qs) == 0 {
 		return nil
 	}
-	s.rechecks.Add(1)
+	s.cfg.Metrics.Rechecks.Inc()
 	tenantIDs, endpointIDs := make([]uuid.UUID, len(qs)), make([]uuid.UUID, len(qs))
 	for i, q := range qs {
 		tenantIDs[i], endpointIDs[i] = q.tenantID, q.endpointID

@@ -51,6 +51,6 @@ func (s *Service) target(ctx context.Context, endpointID uuid.UUID, fingerprint 
 	}
 	t := signingTarget{fingerprint: fingerprint, headers: loaded.Endpoint.Headers, keys: loaded.Keys}
 	s.targets.Put(endpointID, t, now)
-	s.targetLoads.Add(1)
+	s.cfg.Metrics.SigningLoads.Inc()
 	return t, nil
 }
