@@ -25,8 +25,12 @@ func TestTransformerRun(t *testing.T) {
 	t.Parallel()
 	// A generous time limit: on a loaded machine, a 50 ms wall clock
 	// would turn any case into a timeout (the time limit itself is the
-	// "infinite loop" case and TestTransformerTimeoutIsolated).
-	tr := NewTransformer(TransformConfig{Timeout: 2 * time.Second, MaxOutput: 64 << 10})
+	// "infinite loop" case and TestTransformerTimeoutIsolated). A
+	// generous heap bound too: the watchdog measures the whole process,
+	// and the tests running beside this one allocate (the heap bound is
+	// TestTransformerMemoryBound's, run alone; the giant strings here hit
+	// the per-builtin string bound).
+	tr := NewTransformer(TransformConfig{Timeout: 2 * time.Second, MaxOutput: 64 << 10, MaxMemory: 512 << 20})
 	tests := []struct {
 		name      string
 		src       string

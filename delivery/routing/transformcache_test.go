@@ -13,8 +13,11 @@ import (
 // sources evicts only its own programs; the bystander's stay cached, and
 // the bytes held never exceed the total or the flooder's share. Unsaved
 // sources are never kept.
+//
+// Not parallel: it compiles programs by the megabyte, and the memory
+// watchdog of the transformer tests running beside it measures the whole
+// process's heap (a loop would be stopped for this test's allocations).
 func TestTransformCacheBounds(t *testing.T) {
-	t.Parallel()
 	const total, perTenant = 4 << 20, 1 << 20
 	c := newTransformCache(total, perTenant)
 	compiles := 0
