@@ -59,7 +59,7 @@ func (b *serviceBundle) signup(t *testing.T, email string) Principal {
 	if err := b.svc.Signup(ctx, SignupInput{Email: email, Password: "correct horse battery", Organization: "Org"}, "192.0.2.1"); err != nil {
 		t.Fatal(err)
 	}
-	p, err := b.svc.FinishSignup(ctx, b.mail.token(t, email, "finish-signup"))
+	p, err := b.svc.FinishSignup(ctx, b.mail.token(t, email, "finish-signup"), "correct horse battery")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -505,10 +505,15 @@ func TestSignupRevealsNoAccounts(t *testing.T) {
 	if _, err := b.svc.Login(ctx, LoginInput{Email: "bob@example.com", Password: "correct horse battery"}); ferry.ErrorCode(err) != ferry.EUNAUTHORIZED {
 		t.Errorf("an unconfirmed sign-up signs in: %v", err)
 	}
-	if _, err := b.svc.FinishSignup(ctx, tok); err != nil {
+	// Someone else's link (a sign-up started with a password of theirs)
+	// creates nothing for whoever follows it without that password.
+	if _, err := b.svc.FinishSignup(ctx, tok, "the follower's own guess"); ferry.ErrorCode(err) != ferry.EINVALID {
+		t.Errorf("finished with another password: %v", err)
+	}
+	if _, err := b.svc.FinishSignup(ctx, tok, "correct horse battery"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := b.svc.FinishSignup(ctx, tok); ferry.ErrorCode(err) != ferry.EINVALID {
+	if _, err := b.svc.FinishSignup(ctx, tok, "correct horse battery"); ferry.ErrorCode(err) != ferry.EINVALID {
 		t.Errorf("a sign-up link used twice: %v", err)
 	}
 	if err := b.svc.Signup(ctx, SignupInput{Email: "cy@example.com", Password: "correct horse battery", Organization: "Cy"}, "192.0.2.9"); err != nil {
@@ -516,7 +521,7 @@ func TestSignupRevealsNoAccounts(t *testing.T) {
 	}
 	late := b.mail.token(t, "cy@example.com", "finish-signup")
 	b.now = b.now.Add(49 * time.Hour)
-	if _, err := b.svc.FinishSignup(ctx, late); ferry.ErrorCode(err) != ferry.EINVALID {
+	if _, err := b.svc.FinishSignup(ctx, late, "correct horse battery"); ferry.ErrorCode(err) != ferry.EINVALID {
 		t.Errorf("an expired sign-up link: %v", err)
 	}
 }

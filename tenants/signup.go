@@ -118,10 +118,16 @@ func (s *Service) Signup(ctx context.Context, in SignupInput, clientAddr string)
 
 // FinishSignup creates the tenant and its owner of the sign-up whose
 // emailed token is token, with the address verified, and returns the
-// owner (the caller starts a session). The token works once. Errors:
-// EINVALID (bad, used or expired token), ECONFLICT (the address got an
+// owner (the caller starts a session). The token works once.
+//
+// The password chosen at sign-up must be given again: anyone can start a
+// sign-up for someone else's address with a password of their own, and
+// the address's owner, following that link unawares, would otherwise
+// create an account its starter can sign in to. Errors: EINVALID (bad,
+// used or expired token; a password other than the one chosen, field
+// "password", the link still working), ECONFLICT (the address got an
 // account meanwhile), wrapped database errors.
-func (s *Service) FinishSignup(ctx context.Context, token string) (Principal, error) {
+func (s *Service) FinishSignup(ctx context.Context, token, password string) (Principal, error) {
 	invalid := ferry.Invalid("token", "this link is invalid, used or expired; sign up again")
 	if token == "" || len(token) > 100 {
 		return Principal{}, invalid
@@ -137,6 +143,10 @@ func (s *Service) FinishSignup(ctx context.Context, token string) (Principal, er
 			return invalid
 		}
 		su := rows[0]
+		if ok, err := checkPassword(su.PasswordHash, password); err != nil || !ok {
+			// Rolled back: the link keeps working for whoever chose it.
+			return cmpErr(err, ferry.Invalid("password", "this is not the password chosen when signing up with this link"))
+		}
 		tenantID, userID := uuid.New(), uuid.New()
 		// Plan is left empty so the column default (free) applies.
 		if err := tx.Create(&tenantRow{ID: tenantID, Name: su.Organization, CreatedAt: now}).Error; err != nil {
@@ -158,4 +168,12 @@ func (s *Service) FinishSignup(ctx context.Context, token string) (Principal, er
 	}
 	s.log.InfoContext(ctx, "tenant signed up", "tenant_id", p.TenantID, "user_id", p.UserID)
 	return p, nil
+}
+
+// cmpErr is err when there is one, else fallback.
+func cmpErr(err, fallback error) error {
+	if err != nil {
+		return err
+	}
+	return fallback
 }

@@ -492,7 +492,8 @@ func confirmedSignup(t *testing.T, f *ferry, email, org string) *http.Response {
 		t.Fatalf("signup: %d", res.StatusCode)
 	}
 	links, _ := mailedLinks(t, email, f.URL+"/finish-signup#token=")
-	res, err = http.Post(f.URL+"/api/v1/auth/signup/confirm", "application/json", strings.NewReader(`{"token":"`+tokenOf(links[0])+`"}`))
+	res, err = http.Post(f.URL+"/api/v1/auth/signup/confirm", "application/json",
+		strings.NewReader(`{"token":"`+tokenOf(links[0])+`","password":"correct horse battery"}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -594,4 +595,31 @@ func TestInviteRevealsNoAccounts(t *testing.T) {
 		t.Errorf("after removing the invite: %+v", list.Data)
 	}
 	login(t, f, bob, "correct horse battery")
+}
+
+// TestSignupLinkNeedsItsPassword: an attacker starts a sign-up for
+// someone else's address with a password of their own. The link goes to
+// the address's owner; following it without that password creates
+// nothing, so the attacker never holds an account in the owner's name.
+func TestSignupLinkNeedsItsPassword(t *testing.T) {
+	t.Parallel()
+	f := startFerry(t, testConfig(t))
+	victim := testenv.Name("vic") + "@prehijack.example"
+	attacker := newClient(t, f.URL+"/api/v1")
+	attacker.must(202, "POST", "/auth/signup", map[string]string{"email": victim, "password": "attacker's password", "organization": "Evil"}, nil)
+	links, _ := mailedLinks(t, victim, f.URL+"/finish-signup#token=")
+	owner := newClient(t, f.URL+"/api/v1")
+	if r := owner.raw("POST", "/auth/signup/confirm", mustJSON(t, map[string]string{"token": tokenOf(links[0]), "password": "correct horse battery"}), nil); r.Status != 422 ||
+		!strings.Contains(string(r.Body), "password") {
+		t.Fatalf("following someone else's sign-up link: %d %s", r.Status, r.Body)
+	}
+	if r := attacker.raw("POST", "/auth/login", mustJSON(t, map[string]string{"email": victim, "password": "attacker's password"}), nil); r.Status != 401 {
+		t.Errorf("the attacker signs in: %d", r.Status)
+	}
+	// The owner signs up themselves and is in.
+	finishSignup(t, f, owner, victim, "correct horse battery", "Mine")
+	owner.must(200, "GET", "/me", nil, nil)
+	if r := attacker.raw("POST", "/auth/login", mustJSON(t, map[string]string{"email": victim, "password": "attacker's password"}), nil); r.Status != 401 {
+		t.Errorf("the attacker signs in after the owner's sign-up: %d", r.Status)
+	}
 }

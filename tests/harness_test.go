@@ -192,5 +192,5 @@ func finishSignup(t *testing.T, f *ferry, c *client, email, password, org string
 	t.Helper()
 	c.must(202, "POST", "/auth/signup", map[string]string{"email": email, "password": password, "organization": org}, nil)
 	links, _ := mailedLinks(t, email, f.URL+"/finish-signup#token=")
-	c.must(201, "POST", "/auth/signup/confirm", map[string]string{"token": tokenOf(links[0])}, nil)
+	c.must(201, "POST", "/auth/signup/confirm", map[string]string{"token": tokenOf(links[0]), "password": password}, nil)
 }

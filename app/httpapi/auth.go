@@ -248,9 +248,11 @@ func (s *server) signup(c *fiber.Ctx) error {
 		Message: "check your inbox: follow the link we sent to finish signing up"})
 }
 
-// finishSignupInput is the emailed token of a sign-up.
+// finishSignupInput is the emailed token of a sign-up and the password
+// chosen with it (proof that whoever follows the link started it).
 type finishSignupInput struct {
-	Token string `json:"token"`
+	Token    string `json:"token"`
+	Password string `json:"password"`
 }
 
 // finishSignup: POST /auth/signup/confirm creates the tenant and its
@@ -260,7 +262,7 @@ func (s *server) finishSignup(c *fiber.Ctx) error {
 	if err := decode(c, &in); err != nil {
 		return err
 	}
-	p, err := s.Tenants.FinishSignup(c.UserContext(), in.Token)
+	p, err := s.Tenants.FinishSignup(c.UserContext(), in.Token, in.Password)
 	if err != nil {
 		return err
 	}

@@ -47,8 +47,10 @@ func TestOpenAPIDescribesLiveResponses(t *testing.T) {
 	owner := v.client(a.URL())
 	ownerEmail := testenv.Name("owner") + "@example.com"
 	owner.call(202, "POST /auth/signup", map[string]string{"email": ownerEmail, "password": "correct horse battery", "organization": "Acme"})
-	owner.call(422, "POST /auth/signup/confirm", map[string]string{"token": "not-a-token"})
-	owner.call(201, "POST /auth/signup/confirm", map[string]string{"token": mailedToken(t, ownerEmail, "finish-signup")})
+	owner.call(422, "POST /auth/signup/confirm", map[string]string{"token": "not-a-token", "password": "correct horse battery"})
+	signupToken := mailedToken(t, ownerEmail, "finish-signup")
+	owner.call(422, "POST /auth/signup/confirm", map[string]string{"token": signupToken, "password": "someone else's pick"})
+	owner.call(201, "POST /auth/signup/confirm", map[string]string{"token": signupToken, "password": "correct horse battery"})
 	owner.call(401, "POST /auth/login", map[string]string{"email": ownerEmail, "password": "wrong password!"})
 	owner.call(200, "POST /auth/login", map[string]string{"email": ownerEmail, "password": "correct horse battery"})
 	me := owner.call(200, "GET /me", nil)

@@ -1611,6 +1611,7 @@ export interface components {
             last_error: string;
         };
         FinishSignupInput: {
+            password?: string;
             token?: string;
         };
         InviteAcceptInput: {

@@ -239,7 +239,7 @@ export class ApiClient {
   async signUp(stack, input) {
     await this.call('POST', '/auth/signup', input)
     const link = await mailedLink(stack, input.email, 'finish-signup')
-    return this.call('POST', '/auth/signup/confirm', { token: new URL(link).hash.replace('#token=', '') })
+    return this.call('POST', '/auth/signup/confirm', { token: new URL(link).hash.replace('#token=', ''), password: input.password })
   }
 }
 
@@ -322,6 +322,8 @@ export async function signUp(stack, page, org, email) {
   await page.getByRole('button', { name: 'Create account' }).click()
   await page.getByRole('heading', { name: 'Check your inbox' }).waitFor()
   await page.goto(await mailedLink(stack, email, 'finish-signup'))
+  await page.getByLabel('Password').fill(PASSWORD)
+  await page.getByRole('button', { name: 'Create my account' }).click()
   await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor()
 }
 

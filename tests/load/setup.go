@@ -65,7 +65,7 @@ func Setup(ctx context.Context, base, email string, conns int, ferryDB string) (
 	if err != nil {
 		return nil, err
 	}
-	if _, err := t.call(ctx, sess, http.MethodPost, "/api/v1/auth/signup/confirm", map[string]string{"token": tok},
+	if _, err := t.call(ctx, sess, http.MethodPost, "/api/v1/auth/signup/confirm", map[string]string{"token": tok, "password": "load test password 1"},
 		http.StatusCreated, &me); err != nil {
 		return nil, err
 	}

@@ -1,7 +1,7 @@
 // Account.tsx: the password lifecycle and the staff second factor —
 // forgot/reset password and accept-invite (reached from emailed links),
 // address verification, changing the password, and TOTP enrolment.
-import { useContext, useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react'
+import { useContext, useEffect, useState, type FormEvent, type ReactNode } from 'react'
 import { api } from '../api'
 import { isTotpCode, normalizeCode, passwordProblem, secretGroups, tokenFromHash } from '../account'
 import { CopyButton, ErrorMessage, Field, Loading, Notice } from '../components'
@@ -155,23 +155,34 @@ export function AcceptInvitePage({ onDone }: { onDone: () => Promise<void> }) {
   )
 }
 
-/** FinishSignupPage creates the account from the emailed sign-up link and signs in. */
+/**
+ * FinishSignupPage creates the account from the emailed sign-up link and
+ * signs in. It asks for the password chosen at sign-up: a link in one's
+ * inbox may come from a sign-up someone else started with their own
+ * password, which must not become one's account.
+ */
 export function FinishSignupPage({ onDone }: { onDone: () => Promise<void> }) {
   const token = useTokenFromLink()
-  const [error, setError] = useState<unknown>(null)
-  // The token works once: a second render must not send it again.
-  const sent = useRef(false)
-  useEffect(() => {
-    if (!token || sent.current) return
-    sent.current = true
-    api.post('/auth/signup/confirm', { token }).then(async () => {
+  const [password, setPassword] = useState('')
+  const s = useSubmit()
+  function submit(e: FormEvent) {
+    e.preventDefault()
+    s.run(async () => {
+      await api.post('/auth/signup/confirm', { token, password })
       await onDone()
       navigate('/', true)
-    }, setError)
-  }, [token, onDone])
+    })
+  }
   return (
-    <AuthFrame title="Finishing your sign-up">
-      {!token ? <MissingToken what="sign-up" /> : error ? <ErrorMessage error={error} title="Could not finish signing up" /> : <Loading what="Creating your account" />}
+    <AuthFrame title="Finish signing up">
+      {!token ? <MissingToken what="sign-up" /> : (
+        <form onSubmit={submit} className="form">
+          <ErrorMessage error={s.error} title="Could not finish signing up" />
+          <p className="muted">Enter the password you chose when you signed up. If you did not sign up, ignore the mail: nothing is created.</p>
+          <Field label="Password">{(id) => <input id={id} type="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />}</Field>
+          <button className="btn btn-primary" type="submit" disabled={s.busy}>{s.busy ? 'Creating…' : 'Create my account'}</button>
+        </form>
+      )}
       <p className="muted"><Link href="/signup">Sign up again</Link> · <Link href="/login">Sign in</Link></p>
     </AuthFrame>
   )
