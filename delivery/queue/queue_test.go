@@ -36,7 +36,9 @@ func setup(t testing.TB) testBundle {
 	t0 := time.Now().UTC().Truncate(time.Millisecond)
 	clock := deliverytest.NewClock(t0)
 	ctx := context.Background()
-	if err := attemptlog.NewPartitions(db, attemptlog.PartitionConfig{}, deliverytest.Logger(), clock.Now).Maintain(ctx); err != nil {
+	// Tests move the clock up to 144 h on, past midnight when t0 is late
+	// in the day: partitions for every day they can reach.
+	if err := attemptlog.NewPartitions(db, attemptlog.PartitionConfig{Ahead: 8}, deliverytest.Logger(), clock.Now).Maintain(ctx); err != nil {
 		t.Fatal(err)
 	}
 	seed := deliverytest.Seed(t, db, t0)

@@ -82,3 +82,12 @@ func killedByLimit(ps *os.ProcessState) bool {
 	ws, ok := ps.Sys().(syscall.WaitStatus)
 	return ok && ws.Signaled() && (ws.Signal() == syscall.SIGKILL || ws.Signal() == syscall.SIGXCPU)
 }
+
+// nearMemoryLimit reports whether a dead worker's resident memory had
+// reached half its data limit: a Go runtime that dies of its memory limit
+// does not always get to say so (its message needs memory too), and a
+// worker serving one small run is far below that.
+func nearMemoryLimit(ps *os.ProcessState, limit int64) bool {
+	ru, ok := ps.SysUsage().(*syscall.Rusage)
+	return ok && limit > 0 && ru.Maxrss*1024 >= limit/2 // Maxrss is in KiB on Linux
+}

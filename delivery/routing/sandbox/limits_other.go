@@ -20,3 +20,5 @@ func workerAttr() *syscall.SysProcAttr { return nil }
 
 // killedByLimit is never known off Linux, where no limit kills.
 func killedByLimit(*os.ProcessState) bool { return false }
+
+func nearMemoryLimit(*os.ProcessState, int64) bool { return false }

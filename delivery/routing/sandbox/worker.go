@@ -28,6 +28,8 @@ type worker struct {
 	exited chan struct{} // closed once the process is reaped
 	// cpu is the worker's CPU time as of its last answer.
 	cpu time.Duration
+	// memory is the worker's RLIMIT_DATA in bytes.
+	memory int64
 }
 
 // start starts a worker process from exe with cfg and waits for it to
@@ -68,7 +70,7 @@ func start(exe string, cfg workerConfig, timeout time.Duration) (*worker, error)
 	reqR.Close()
 	respW.Close()
 	w := &worker{cmd: cmd, pid: cmd.Process.Pid, reqW: reqW, respR: respR, w: bufio.NewWriterSize(reqW, 64<<10),
-		r: bufio.NewReaderSize(respR, 64<<10), stderr: st, exited: make(chan struct{})}
+		r: bufio.NewReaderSize(respR, 64<<10), stderr: st, exited: make(chan struct{}), memory: int64(cfg.Memory)}
 	go func() {
 		_ = cmd.Wait()
 		close(w.exited)
@@ -185,7 +187,7 @@ func (w *worker) death() error {
 			Message: "transformation was stopped: its process ran out of CPU time"}
 	}
 	switch {
-	case outOfMemory(msg):
+	case outOfMemory(msg) || nearMemoryLimit(w.cmd.ProcessState, w.memory):
 		return &routing.TransformError{Kind: routing.ErrTransformMemory,
 			Message: "transformation used more memory than its process may have and was stopped"}
 	case strings.Contains(msg, "stack exceeds") || strings.Contains(msg, "stack overflow"):
