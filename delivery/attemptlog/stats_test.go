@@ -47,6 +47,13 @@ func setupStats(t *testing.T) statsBundle {
 	if err := NewPartitions(db, PartitionConfig{}, deliverytest.Logger(), clock).Maintain(context.Background()); err != nil {
 		t.Fatal(err)
 	}
+	// The history goes 40 h back: early in a UTC day that is two days
+	// before yesterday, where the job (which starts at yesterday) makes
+	// no partition.
+	back := func() time.Time { return now.Add(-48 * time.Hour) }
+	if err := NewPartitions(db, PartitionConfig{Ahead: 1}, deliverytest.Logger(), back).Maintain(context.Background()); err != nil {
+		t.Fatal(err)
+	}
 	cipher, err := seal.New(bytes.Repeat([]byte{7}, 32))
 	if err != nil {
 		t.Fatal(err)
