@@ -245,15 +245,8 @@ func TestStaffTOTPClearKeyIsSealedAtSignIn(t *testing.T) {
 	t.Parallel()
 	b := setup(t)
 	ctx := context.Background()
-	staff, err := b.svc.CreateStaff(ctx, StaffInput{Email: "old@ferry.dev", Password: "staff password 1"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	const secret = "JBSWY3DPEHPK3PXP"
-	if err := b.db.Model(&staffRow{}).Where("id = ?", staff.ID).
-		Updates(map[string]any{"totp_secret": secret, "totp_enabled_at": b.now}).Error; err != nil {
-		t.Fatal(err)
-	}
+	staff := staffWithClearKey(t, b, "old@ferry.dev", clearKey)
+	const secret = clearKey
 	code, _ := totp.GenerateCode(secret, b.now)
 	if _, err := b.svc.Login(ctx, LoginInput{Email: "old@ferry.dev", Password: "staff password 1", TOTPCode: code}); err != nil {
 		t.Fatalf("sign-in with a clear key: %v", err)
@@ -277,15 +270,8 @@ func TestSealClearTOTPSecrets(t *testing.T) {
 	t.Parallel()
 	b := setup(t)
 	ctx := context.Background()
-	staff, err := b.svc.CreateStaff(ctx, StaffInput{Email: "dormant@ferry.dev", Password: "staff password 1"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	const secret = "JBSWY3DPEHPK3PXP"
-	if err := b.db.Model(&staffRow{}).Where("id = ?", staff.ID).
-		Updates(map[string]any{"totp_secret": secret, "totp_enabled_at": b.now}).Error; err != nil {
-		t.Fatal(err)
-	}
+	staff := staffWithClearKey(t, b, "dormant@ferry.dev", clearKey)
+	const secret = clearKey
 	n, err := SealClearTOTPSecrets(ctx, b.db, b.svc.cfg.Sealer)
 	if err != nil || n != 1 {
 		t.Fatalf("sealed %d, %v; want 1", n, err)
@@ -304,4 +290,22 @@ func TestSealClearTOTPSecrets(t *testing.T) {
 	if _, err := b.svc.Login(ctx, LoginInput{Email: "dormant@ferry.dev", Password: "staff password 1", TOTPCode: code}); err != nil {
 		t.Fatalf("sign-in with the sealed key: %v", err)
 	}
+}
+
+// clearKey is an authenticator key as stored before keys were sealed.
+const clearKey = "JBSWY3DPEHPK3PXP"
+
+// staffWithClearKey creates a staff member whose authenticator key key is
+// stored in clear, as it was before keys were sealed.
+func staffWithClearKey(t *testing.T, b *serviceBundle, email, key string) Staff {
+	t.Helper()
+	staff, err := b.svc.CreateStaff(context.Background(), StaffInput{Email: email, Password: "staff password 1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.db.Model(&staffRow{}).Where("id = ?", staff.ID).
+		Updates(map[string]any{"totp_secret": key, "totp_enabled_at": b.now}).Error; err != nil {
+		t.Fatal(err)
+	}
+	return staff
 }

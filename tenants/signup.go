@@ -143,16 +143,20 @@ func (s *Service) FinishSignup(ctx context.Context, token, password string) (Pri
 			return invalid
 		}
 		su := rows[0]
-		if ok, err := checkPassword(su.PasswordHash, password); err != nil || !ok {
+		ok, err := checkPassword(su.PasswordHash, password)
+		if err != nil {
+			return err
+		}
+		if !ok {
 			// Rolled back: the link keeps working for whoever chose it.
-			return cmpErr(err, ferry.Invalid("password", "this is not the password chosen when signing up with this link"))
+			return ferry.Invalid("password", "this is not the password chosen when signing up with this link")
 		}
 		tenantID, userID := uuid.New(), uuid.New()
 		// Plan is left empty so the column default (free) applies.
 		if err := tx.Create(&tenantRow{ID: tenantID, Name: su.Organization, CreatedAt: now}).Error; err != nil {
 			return fmt.Errorf("insert tenant: %w", err)
 		}
-		err := tx.Create(&userRow{ID: userID, TenantID: tenantID, Email: su.Email, PasswordHash: su.PasswordHash, Role: RoleOwner,
+		err = tx.Create(&userRow{ID: userID, TenantID: tenantID, Email: su.Email, PasswordHash: su.PasswordHash, Role: RoleOwner,
 			CreatedAt: now, EmailVerifiedAt: &now}).Error
 		if isUniqueViolation(err) {
 			return &ferry.Error{Code: ferry.ECONFLICT, Message: "an account with this email already exists; sign in instead", Field: "email"}
@@ -168,12 +172,4 @@ func (s *Service) FinishSignup(ctx context.Context, token, password string) (Pri
 	}
 	s.log.InfoContext(ctx, "tenant signed up", "tenant_id", p.TenantID, "user_id", p.UserID)
 	return p, nil
-}
-
-// cmpErr is err when there is one, else fallback.
-func cmpErr(err, fallback error) error {
-	if err != nil {
-		return err
-	}
-	return fallback
 }

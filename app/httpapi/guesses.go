@@ -2,7 +2,6 @@ package httpapi
 
 import (
 	"crypto/sha256"
-	"errors"
 	"math"
 	"net/http"
 	"strings"
@@ -120,31 +119,18 @@ func (s *server) guardLookups(c *fiber.Ctx) error {
 				Message: "too many requests with unknown credentials from this address; try again later"}
 		}
 	}
-	err := c.Next()
-	status := c.Response().StatusCode()
-	if err != nil {
-		status = statusOf(err)
+	if err := c.Next(); err != nil {
+		// Answer it here, through the one error handler, to see its status.
+		if err := c.App().ErrorHandler(c, err); err != nil {
+			return err
+		}
 	}
+	status := c.Response().StatusCode()
 	switch {
 	case (ingest && status == http.StatusNotFound) || (!ingest && status == http.StatusUnauthorized):
 		g.failed(addr)
 	case status < 400:
 		g.known.Put(key, struct{}{}, g.now())
 	}
-	return err
-}
-
-// statusOf is the status errorHandler answers err with.
-func statusOf(err error) int {
-	var fe *ferry.Error
-	var fibErr *fiber.Error
-	switch {
-	case errors.As(err, &fe):
-		if st, ok := statusByCode[fe.Code]; ok {
-			return st
-		}
-	case errors.As(err, &fibErr):
-		return fibErr.Code
-	}
-	return http.StatusInternalServerError
+	return nil
 }
