@@ -8,7 +8,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/ferry-dev/ferry/internal/seal"
 	"log/slog"
 	"net"
 	"net/http"
@@ -18,13 +17,17 @@ import (
 	"sync"
 	"time"
 
+	"github.com/ferry-dev/ferry/internal/seal"
+
 	"github.com/ferry-dev/ferry/delivery/attemptlog"
 	"github.com/ferry-dev/ferry/delivery/dispatch"
 	"github.com/ferry-dev/ferry/delivery/egress"
+	"github.com/ferry-dev/ferry/delivery/model"
 	"github.com/ferry-dev/ferry/delivery/outbox"
 	"github.com/ferry-dev/ferry/delivery/queue"
 	"github.com/ferry-dev/ferry/delivery/routing"
 	"github.com/ferry-dev/ferry/delivery/routing/sandbox"
+	"github.com/ferry-dev/ferry/delivery/telemetry"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/google/uuid"
@@ -265,7 +268,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 	a.kafkaCfg = kafka.Config{Brokers: cfg.KafkaBrokers, TopicPrefix: cfg.KafkaTopicPrefix, GroupID: cfg.KafkaGroup,
 		Partitions: cfg.KafkaPartitions, ReplicationFactor: cfg.KafkaReplication, MinInsyncReplicas: cfg.KafkaMinInsync,
 		Security: cfg.KafkaSecurity}
-	topics := []string{delivery.TopicDeliveries, delivery.TopicDead}
+	topics := []string{model.TopicDeliveries, model.TopicDead}
 	for _, t := range policy.Tiers() {
 		topics = append(topics, t.Name)
 	}
@@ -278,7 +281,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 
 	registry := prometheus.NewRegistry()
 	registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	metrics := delivery.NewMetrics(registry)
+	metrics := telemetry.NewMetrics(registry)
 	a.kafkaCfg.Lag = metrics // per-topic consumer lag
 
 	cipher, err := seal.New(cfg.MasterKey)

@@ -2,7 +2,6 @@ package delivery
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"time"
@@ -10,36 +9,9 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/ferry-dev/ferry"
+	"github.com/ferry-dev/ferry/delivery/model"
 	"github.com/ferry-dev/ferry/page"
 )
-
-// Attempt is one logged HTTP attempt (docs/contract.md#attempt-log).
-type Attempt struct {
-	ID              uuid.UUID   `json:"id"`
-	DeliveryID      uuid.UUID   `json:"delivery_id"`
-	EventID         uuid.UUID   `json:"event_id"`
-	EndpointID      uuid.UUID   `json:"endpoint_id"`
-	AttemptNumber   int         `json:"attempt_number"`
-	Trigger         Trigger     `json:"trigger"`
-	Actor           string      `json:"actor,omitempty"`
-	StartedAt       time.Time   `json:"started_at"`
-	DurationMs      int         `json:"duration_ms"`
-	RequestHeaders  http.Header `json:"request_headers"`
-	ResponseStatus  *int        `json:"response_status"`
-	ResponseHeaders http.Header `json:"response_headers"`
-	ResponseBody    string      `json:"response_body"`
-	ErrorClass      string      `json:"error_class,omitempty"`
-	ErrorMessage    string      `json:"error_message,omitempty"`
-	Outcome         Outcome     `json:"outcome"`
-	NextAttemptAt   *time.Time  `json:"next_attempt_at"`
-	// ResponseHeadersTruncated reports that some response header values
-	// were left out to keep the stored headers within 8 KiB.
-	ResponseHeadersTruncated bool `json:"response_headers_truncated"`
-	// ResponseBodyTruncated reports that ResponseBody is not the whole
-	// body: only the first 4 KiB are kept, and a body still arriving at
-	// the timeout is cut there.
-	ResponseBodyTruncated bool `json:"response_body_truncated"`
-}
 
 type attemptRow struct {
 	ID              uuid.UUID
@@ -64,13 +36,13 @@ type attemptRow struct {
 	ResponseBodyTruncated    bool
 }
 
-func (r attemptRow) attempt() Attempt {
-	return Attempt{
+func (r attemptRow) attempt() model.Attempt {
+	return model.Attempt{
 		ID: r.ID, DeliveryID: r.DeliveryID, EventID: r.EventID, EndpointID: r.EndpointID,
-		AttemptNumber: r.AttemptNumber, Trigger: Trigger(r.Trigger), Actor: r.Actor, StartedAt: r.StartedAt,
+		AttemptNumber: r.AttemptNumber, Trigger: model.Trigger(r.Trigger), Actor: r.Actor, StartedAt: r.StartedAt,
 		DurationMs: r.DurationMs, RequestHeaders: r.RequestHeaders.V, ResponseStatus: r.ResponseStatus,
 		ResponseHeaders: r.ResponseHeaders.V, ResponseBody: r.ResponseBody, ErrorClass: r.ErrorClass,
-		ErrorMessage: r.ErrorMessage, Outcome: Outcome(r.Outcome), NextAttemptAt: r.NextAttemptAt,
+		ErrorMessage: r.ErrorMessage, Outcome: model.Outcome(r.Outcome), NextAttemptAt: r.NextAttemptAt,
 		ResponseHeadersTruncated: r.ResponseHeadersTruncated, ResponseBodyTruncated: r.ResponseBodyTruncated,
 	}
 }
@@ -81,7 +53,7 @@ const attemptColumns = `id, delivery_id, event_id, endpoint_id, attempt_number, 
 
 // EventAttempts lists every attempt of one event, oldest first.
 // Errors: ENOTFOUND.
-func (s *Service) EventAttempts(ctx context.Context, tenantID, eventID uuid.UUID) ([]Attempt, error) {
+func (s *Service) EventAttempts(ctx context.Context, tenantID, eventID uuid.UUID) ([]model.Attempt, error) {
 	var exists bool
 	if err := s.db.WithContext(ctx).Raw(`SELECT EXISTS (SELECT 1 FROM events WHERE id = ? AND tenant_id = ?)`,
 		eventID, tenantID).Scan(&exists).Error; err != nil {
@@ -100,7 +72,7 @@ func (s *Service) EventAttempts(ctx context.Context, tenantID, eventID uuid.UUID
 		Scan(&rows).Error; err != nil {
 		return nil, fmt.Errorf("list attempts of event %s: %w", eventID, err)
 	}
-	out := make([]Attempt, len(rows))
+	out := make([]model.Attempt, len(rows))
 	for i, r := range rows {
 		out[i] = r.attempt()
 	}
@@ -109,12 +81,12 @@ func (s *Service) EventAttempts(ctx context.Context, tenantID, eventID uuid.UUID
 
 // EndpointAttempts lists an endpoint's attempts, newest first, optionally
 // only those with one outcome. Errors: ENOTFOUND, EINVALID.
-func (s *Service) EndpointAttempts(ctx context.Context, tenantID, endpointID uuid.UUID, outcome string, pg page.Request) ([]Attempt, string, error) {
+func (s *Service) EndpointAttempts(ctx context.Context, tenantID, endpointID uuid.UUID, outcome string, pg page.Request) ([]model.Attempt, string, error) {
 	if _, err := s.Endpoint(ctx, tenantID, endpointID); err != nil {
 		return nil, "", err
 	}
-	switch Outcome(outcome) {
-	case "", OutcomeSuccess, OutcomeRetry, OutcomeDropped:
+	switch model.Outcome(outcome) {
+	case "", model.OutcomeSuccess, model.OutcomeRetry, model.OutcomeDropped:
 	default:
 		return nil, "", ferry.Invalid("outcome", "outcome must be success, retry or dropped")
 	}
@@ -135,11 +107,11 @@ func (s *Service) EndpointAttempts(ctx context.Context, tenantID, endpointID uui
 		Scan(&rows).Error; err != nil {
 		return nil, "", fmt.Errorf("list attempts of endpoint %s: %w", endpointID, err)
 	}
-	out := make([]Attempt, len(rows))
+	out := make([]model.Attempt, len(rows))
 	for i, r := range rows {
 		out[i] = r.attempt()
 	}
-	out, next := page.Trim(out, pg.Size(), func(a Attempt) page.Cursor { return page.Cursor{At: a.StartedAt, ID: a.ID} })
+	out, next := page.Trim(out, pg.Size(), func(a model.Attempt) page.Cursor { return page.Cursor{At: a.StartedAt, ID: a.ID} })
 	return out, next, nil
 }
 
@@ -157,13 +129,4 @@ func (s *Service) attemptCutoff(ctx context.Context, tenantID uuid.UUID) (time.T
 		return time.Time{}, nil
 	}
 	return s.now().Add(-d).UTC(), nil
-}
-
-// MarshalJSON keeps an empty header set as {} rather than null.
-func (a Attempt) MarshalJSON() ([]byte, error) {
-	type plain Attempt
-	if a.RequestHeaders == nil {
-		a.RequestHeaders = http.Header{}
-	}
-	return json.Marshal(plain(a))
 }

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/ferry-dev/ferry/delivery/internal/pgval"
+	"github.com/ferry-dev/ferry/delivery/model"
 	"github.com/ferry-dev/ferry/delivery/routing"
 	"github.com/ferry-dev/ferry/delivery/webhook"
 
@@ -132,7 +133,7 @@ func (s *Service) ingestOne(ctx context.Context, r *ingestRequest, inline bool) 
 		key = &in.IdempotencyKey
 		ev.IdempotencyKey = key
 	}
-	var jobs []Job
+	var jobs []model.Job
 	var queues []uuid.UUID
 	for {
 		err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
@@ -230,7 +231,7 @@ func claimIdempotencyKey(tx *gorm.DB, tenantID uuid.UUID, key string, now time.T
 // deferred, a pending result and no outbox row, returned in pending); queue
 // endpoints get no outbox row (their consumers pull). It returns the jobs
 // to publish and the queue endpoints to wake once tx commits.
-func (s *Service) fanOut(tx *gorm.DB, tenantID uuid.UUID, ev Event, matches []batchMatch) ([]Job, []uuid.UUID, PendingTransforms, error) {
+func (s *Service) fanOut(tx *gorm.DB, tenantID uuid.UUID, ev Event, matches []batchMatch) ([]model.Job, []uuid.UUID, PendingTransforms, error) {
 	if len(matches) == 0 {
 		return nil, nil, nil, nil
 	}
@@ -249,7 +250,7 @@ func (s *Service) fanOut(tx *gorm.DB, tenantID uuid.UUID, ev Event, matches []ba
 	if len(pushed) == 0 {
 		return nil, queued.endpoints, nil, nil
 	}
-	var jobs []Job
+	var jobs []model.Job
 	deliveryIDs := make([]uuid.UUID, len(pushed))
 	endpointIDs := make([]uuid.UUID, len(pushed))
 	var outboxIDs []uuid.UUID
@@ -264,8 +265,8 @@ func (s *Service) fanOut(tx *gorm.DB, tenantID uuid.UUID, ev Event, matches []ba
 			transforms = append(transforms, deliveryTransformRow{DeliveryID: id, TenantID: tenantID, Pending: true, CreatedAt: ev.CreatedAt})
 			continue // no outbox row until its transformation has run
 		}
-		job := Job{DeliveryID: id, EventID: ev.ID, EndpointID: m.EndpointID, TenantID: tenantID,
-			Attempt: 1, Trigger: TriggerInitial, AcceptedAt: ev.CreatedAt, OutboxAt: ev.CreatedAt}
+		job := model.Job{DeliveryID: id, EventID: ev.ID, EndpointID: m.EndpointID, TenantID: tenantID,
+			Attempt: 1, Trigger: model.TriggerInitial, AcceptedAt: ev.CreatedAt, OutboxAt: ev.CreatedAt}
 		b, err := json.Marshal(job)
 		if err != nil {
 			return nil, nil, nil, fmt.Errorf("encode job: %w", err)
@@ -292,18 +293,6 @@ func (s *Service) fanOut(tx *gorm.DB, tenantID uuid.UUID, ev Event, matches []ba
 	}
 	return jobs, queued.endpoints, pending, nil
 }
-
-// QueueChannel is the Postgres NOTIFY channel that says a queue endpoint
-// has new messages; delivery/queue listens. The payload is the
-// endpoint's id, followed by QueueSenderSep and the sending process's
-// instance (QueueWaker.Instance) when that process wakes its own
-// long-polls itself, so that its listener skips it; a payload of the id
-// alone (what older versions send) wakes every process.
-const QueueChannel = "ferry_queue"
-
-// QueueSenderSep separates the endpoint id from the sender's instance in
-// a QueueChannel payload.
-const QueueSenderSep = "/"
 
 // queuedDeliveries are the deliveries of queue endpoints that one fan-out
 // creates. They get no outbox row: the rows themselves are the queue,
@@ -349,10 +338,10 @@ func notifyQueues(tx *gorm.DB, endpoints []uuid.UUID, sender string) error {
 	}
 	suffix := ""
 	if sender != "" {
-		suffix = QueueSenderSep + sender
+		suffix = model.QueueSenderSep + sender
 	}
 	if err := tx.Exec(`SELECT pg_notify(?, e::text || ?) FROM unnest(?::uuid[]) AS t(e)`,
-		QueueChannel, suffix, pgval.Array(endpoints)).Error; err != nil {
+		model.QueueChannel, suffix, pgval.Array(endpoints)).Error; err != nil {
 		return fmt.Errorf("notify queues: %w", err)
 	}
 	return nil

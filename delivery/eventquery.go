@@ -9,50 +9,30 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/ferry-dev/ferry/delivery/internal/pgval"
+	"github.com/ferry-dev/ferry/delivery/model"
 
 	"github.com/ferry-dev/ferry"
 	"github.com/ferry-dev/ferry/page"
 )
 
-// Status is a delivery's state as the API reports it (docs/contract.md#delivery-status).
-type Status string
-
-// Delivery statuses.
-const (
-	StatusPending   Status = "pending"
-	StatusRetrying  Status = "retrying"
-	StatusSucceeded Status = "succeeded"
-	StatusDropped   Status = "dropped"
-	StatusExhausted Status = "exhausted"
-)
-
-// Finished reports whether no further attempt is scheduled.
-func (s Status) Finished() bool {
-	return s == StatusSucceeded || s == StatusDropped || s == StatusExhausted
-}
-
-func (s Status) valid() bool {
-	return s == StatusPending || s == StatusRetrying || s.Finished()
-}
-
 // errBadStatus is the answer to a status filter that names no Status.
 func errBadStatus() error {
 	return ferry.Invalid("status", "status must be %s, %s, %s, %s or %s",
-		StatusPending, StatusRetrying, StatusSucceeded, StatusDropped, StatusExhausted)
+		model.StatusPending, model.StatusRetrying, model.StatusSucceeded, model.StatusDropped, model.StatusExhausted)
 }
 
 // Delivery is one event's journey to one endpoint.
 type Delivery struct {
-	ID             uuid.UUID  `json:"id"`
-	EventID        uuid.UUID  `json:"event_id"`
-	EndpointID     uuid.UUID  `json:"endpoint_id"`
-	Status         Status     `json:"status"`
-	AttemptCount   int        `json:"attempt_count"`
-	FirstAttemptAt *time.Time `json:"first_attempt_at"`
-	LastAttemptAt  *time.Time `json:"last_attempt_at"`
-	NextAttemptAt  *time.Time `json:"next_attempt_at"`
-	CreatedAt      time.Time  `json:"created_at"`
-	UpdatedAt      time.Time  `json:"updated_at"`
+	ID             uuid.UUID    `json:"id"`
+	EventID        uuid.UUID    `json:"event_id"`
+	EndpointID     uuid.UUID    `json:"endpoint_id"`
+	Status         model.Status `json:"status"`
+	AttemptCount   int          `json:"attempt_count"`
+	FirstAttemptAt *time.Time   `json:"first_attempt_at"`
+	LastAttemptAt  *time.Time   `json:"last_attempt_at"`
+	NextAttemptAt  *time.Time   `json:"next_attempt_at"`
+	CreatedAt      time.Time    `json:"created_at"`
+	UpdatedAt      time.Time    `json:"updated_at"`
 }
 
 // EventDetail is an event with its deliveries.
@@ -97,7 +77,7 @@ type EventFilter struct {
 // ListEvents returns a page of the tenant's events, newest first.
 // Errors: EINVALID.
 func (s *Service) ListEvents(ctx context.Context, tenantID uuid.UUID, f EventFilter, pg page.Request) ([]Event, string, error) {
-	if f.Status != "" && !Status(f.Status).valid() {
+	if f.Status != "" && !model.Status(f.Status).Valid() {
 		return nil, "", errBadStatus()
 	}
 	cur, err := page.DecodeAt(pg.Cursor)

@@ -11,6 +11,7 @@ import (
 	"gorm.io/gorm"
 
 	"github.com/ferry-dev/ferry/delivery/internal/pgval"
+	"github.com/ferry-dev/ferry/delivery/model"
 
 	"github.com/ferry-dev/ferry/dbtx"
 )
@@ -95,7 +96,7 @@ func (s *Service) commitBatch(ctx context.Context, batch []*ingestRequest) {
 		s.commitOne(ctx, tctx, batch[0])
 		return
 	}
-	var jobs []Job
+	var jobs []model.Job
 	var queues []uuid.UUID
 	rest := batch // what this transaction commits, or else the fallback
 	var later []*ingestRequest
@@ -186,7 +187,7 @@ func (s *Service) transformLater(ctx context.Context, r *ingestRequest) {
 // transformations run or deferred: a deferred one's delivery is stored
 // pending, without an outbox row, and returned in pending for
 // FinishTransforms once tx commits.
-func (s *Service) insertBatch(ctx context.Context, tx *gorm.DB, batch []*ingestRequest) ([]Job, []uuid.UUID, PendingTransforms, error) {
+func (s *Service) insertBatch(ctx context.Context, tx *gorm.DB, batch []*ingestRequest) ([]model.Job, []uuid.UUID, PendingTransforms, error) {
 	if s.limits != nil {
 		perTenant := map[uuid.UUID]int{}
 		for _, r := range batch {
@@ -242,7 +243,7 @@ func (s *Service) insertBatch(ctx context.Context, tx *gorm.DB, batch []*ingestR
 	m := len(pushed)
 	dIDs, dTenants, dEvents, dEndpoints := make([]uuid.UUID, m), make([]uuid.UUID, m), make([]uuid.UUID, m), make([]uuid.UUID, m)
 	dAts := make([]time.Time, m)
-	var jobs []Job
+	var jobs []model.Job
 	var oIDs []uuid.UUID
 	var payloads []string
 	var oAts []time.Time
@@ -257,8 +258,8 @@ func (s *Service) insertBatch(ctx context.Context, tx *gorm.DB, batch []*ingestR
 			transforms = append(transforms, deliveryTransformRow{DeliveryID: id, TenantID: r.tenantID, Pending: true, CreatedAt: r.ev.CreatedAt})
 			continue // no outbox row until its transformation has run
 		}
-		job := Job{DeliveryID: id, EventID: r.ev.ID, EndpointID: match.EndpointID, TenantID: r.tenantID,
-			Attempt: 1, Trigger: TriggerInitial, AcceptedAt: r.ev.CreatedAt, OutboxAt: r.ev.CreatedAt}
+		job := model.Job{DeliveryID: id, EventID: r.ev.ID, EndpointID: match.EndpointID, TenantID: r.tenantID,
+			Attempt: 1, Trigger: model.TriggerInitial, AcceptedAt: r.ev.CreatedAt, OutboxAt: r.ev.CreatedAt}
 		b, err := json.Marshal(job)
 		if err != nil {
 			return nil, nil, nil, fmt.Errorf("encode job: %w", err)

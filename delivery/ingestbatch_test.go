@@ -5,12 +5,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/ferry-dev/ferry/internal/seal"
 	"log/slog"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/ferry-dev/ferry/delivery/model"
+	"github.com/ferry-dev/ferry/internal/seal"
 
 	"github.com/google/uuid"
 	"github.com/prometheus/client_golang/prometheus"
@@ -27,10 +29,10 @@ import (
 // collectingRelay records enqueued jobs.
 type collectingRelay struct {
 	mu   sync.Mutex
-	jobs []Job
+	jobs []model.Job
 }
 
-func (r *collectingRelay) Enqueue(jobs []Job) {
+func (r *collectingRelay) Enqueue(jobs []model.Job) {
 	r.mu.Lock()
 	r.jobs = append(r.jobs, jobs...)
 	r.mu.Unlock()

@@ -7,99 +7,28 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ferry-dev/ferry/delivery/internal/pgval"
-	"github.com/ferry-dev/ferry/delivery/routing"
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/ferry-dev/ferry/delivery/internal/pgval"
+	"github.com/ferry-dev/ferry/delivery/model"
+	"github.com/ferry-dev/ferry/delivery/routing"
 )
-
-// Operational events: Ferry tells a tenant about its own account by
-// emitting events of the tenant itself, delivered (signed and retried like
-// any event) to the tenant's endpoints that subscribe to them by name or
-// with "ferry.*". They are not metered: they count against neither the
-// monthly quota nor the events/s limit. Tenants may not send events whose
-// type starts with "ferry." (the test event, ferry.test, goes to one
-// endpoint through SendTestEvent).
-//
-// Loop rule: an operational event about an endpoint is never delivered to
-// that endpoint, and a delivery of an operational event that is exhausted
-// emits no ferry.delivery.exhausted. So an endpoint that receives only
-// ferry.* events and fails causes at most one failing, disabled and
-// recovered event per transition of its health, each delivered to the
-// other subscribers only, never an endless chain.
-const (
-	OpEndpointFailing   = "ferry.endpoint.failing"
-	OpEndpointDisabled  = "ferry.endpoint.disabled"
-	OpEndpointRecovered = "ferry.endpoint.recovered"
-	OpDeliveryExhausted = "ferry.delivery.exhausted"
-	OpQuotaWarning      = "ferry.quota.warning"
-
-	// OpPrefix starts the type of every operational event; tenants may
-	// not use it.
-	OpPrefix = "ferry."
-	// OpWildcard in an endpoint's event_types subscribes it to every
-	// operational event.
-	OpWildcard = "ferry.*"
-)
-
-// OperationalEvent is one event Ferry emits about a tenant's account.
-type OperationalEvent struct {
-	TenantID uuid.UUID
-	Type     string
-	// Data is the event's data, encoded as JSON.
-	Data any
-	// Key is the idempotency key that makes the event happen once per
-	// transition, e.g. "ferry.endpoint.failing:<endpoint>:<since>".
-	Key string
-	// About is the endpoint the event is about, which never receives it
-	// (the loop rule); uuid.Nil when the event is about no endpoint.
-	About uuid.UUID
-}
-
-// EndpointHealthData is the data of ferry.endpoint.failing, .disabled and
-// .recovered.
-type EndpointHealthData struct {
-	EndpointID   uuid.UUID  `json:"endpoint_id"`
-	URL          string     `json:"url"`
-	FailingSince time.Time  `json:"failing_since"`
-	Reason       string     `json:"reason,omitempty"`
-	RecoveredAt  *time.Time `json:"recovered_at,omitempty"`
-}
-
-// DeliveryExhaustedData is the data of ferry.delivery.exhausted.
-type DeliveryExhaustedData struct {
-	DeliveryID    uuid.UUID `json:"delivery_id"`
-	EventID       uuid.UUID `json:"event_id"`
-	EventType     string    `json:"event_type"`
-	EndpointID    uuid.UUID `json:"endpoint_id"`
-	AttemptCount  int       `json:"attempt_count"`
-	LastAttemptAt time.Time `json:"last_attempt_at"`
-}
-
-// QuotaWarningData is the data of ferry.quota.warning.
-type QuotaWarningData struct {
-	// Period is the month, "2026-11".
-	Period string `json:"period"`
-	// Percent is the threshold crossed: 80 or 100.
-	Percent int   `json:"percent"`
-	Used    int64 `json:"used"`
-	Limit   int64 `json:"limit"`
-}
 
 // Notifier hears of operational events once they are committed, to tell
 // people about them (email). It must not block for long: it runs on the
 // goroutine that committed the event. app wires the mailer when there is
 // one; NopNotifier is the default.
 type Notifier interface {
-	OperationalEvent(ctx context.Context, ev OperationalEvent)
+	OperationalEvent(ctx context.Context, ev model.OperationalEvent)
 }
 
 // NopNotifier tells nobody.
 type NopNotifier struct{}
 
 // OperationalEvent does nothing.
-func (NopNotifier) OperationalEvent(context.Context, OperationalEvent) {}
+func (NopNotifier) OperationalEvent(context.Context, model.OperationalEvent) {}
 
 // PgxTx is what emitting needs of an open transaction; pgx.Tx satisfies
 // it.
@@ -121,10 +50,10 @@ type PgxTx interface {
 // FinishTransforms (on a goroutine of its own), which runs them and
 // makes their outbox rows; what a crash leaves pending,
 // FinishPendingTransforms finds. Errors: wrapped database errors.
-func EmitOperational(ctx context.Context, tx PgxTx, router *Router, evs []OperationalEvent, now time.Time) (_ []OperationalEvent, _ []Job, pending PendingTransforms, _ error) {
+func EmitOperational(ctx context.Context, tx PgxTx, router *Router, evs []model.OperationalEvent, now time.Time) (_ []model.OperationalEvent, _ []model.Job, pending PendingTransforms, _ error) {
 	now = now.UTC().Truncate(time.Millisecond)
-	var emitted []OperationalEvent
-	var jobs []Job
+	var emitted []model.OperationalEvent
+	var jobs []model.Job
 	for _, op := range evs {
 		data, err := json.Marshal(op.Data)
 		if err != nil {
@@ -172,12 +101,12 @@ type opTarget struct {
 // empty list) means all of the tenant's own events, not Ferry's. Queue
 // endpoints' deliveries get no outbox row (their consumers pull; a
 // notification wakes them at commit).
-func fanOutOperational(ctx context.Context, tx PgxTx, router *Router, op OperationalEvent, ev Event) ([]Job, PendingTransforms, error) {
+func fanOutOperational(ctx context.Context, tx PgxTx, router *Router, op model.OperationalEvent, ev Event) ([]model.Job, PendingTransforms, error) {
 	rows, err := tx.Query(ctx, `SELECT id, kind, filter, transformation,
 			CASE WHEN transformation <> '' THEN convert_to(headers::text, 'UTF8') END
 		FROM endpoints WHERE tenant_id = $1 AND enabled AND deleted_at IS NULL
 		AND id <> $2 AND (event_types @> jsonb_build_array($3::text) OR event_types @> jsonb_build_array($4::text))
-		ORDER BY created_at, id`, [16]byte(op.TenantID), [16]byte(op.About), op.Type, OpWildcard)
+		ORDER BY created_at, id`, [16]byte(op.TenantID), [16]byte(op.About), op.Type, model.OpWildcard)
 	if err != nil {
 		return nil, nil, fmt.Errorf("select endpoints for %s: %w", op.Type, err)
 	}
@@ -223,7 +152,7 @@ func fanOutOperational(ctx context.Context, tx PgxTx, router *Router, op Operati
 			return nil, nil, fmt.Errorf("insert queued deliveries of %s: %w", op.Type, err)
 		}
 		if _, err := tx.Exec(ctx, `SELECT pg_notify($1, e::text) FROM unnest($2::uuid[]) AS t(e)`,
-			QueueChannel, pgval.Array(queueIDs)); err != nil {
+			model.QueueChannel, pgval.Array(queueIDs)); err != nil {
 			return nil, nil, fmt.Errorf("notify queues: %w", err)
 		}
 	}
@@ -246,12 +175,12 @@ func fanOutOperational(ctx context.Context, tx PgxTx, router *Router, op Operati
 	if len(endpointIDs) == 0 {
 		return nil, pending, nil
 	}
-	jobs := make([]Job, len(endpointIDs))
+	jobs := make([]model.Job, len(endpointIDs))
 	deliveryIDs := make([]uuid.UUID, len(endpointIDs))
 	payloads := make([]string, len(endpointIDs))
 	for i, epID := range endpointIDs {
-		jobs[i] = Job{DeliveryID: uuid.New(), EventID: ev.ID, EndpointID: epID, TenantID: op.TenantID,
-			Attempt: 1, Trigger: TriggerInitial, AcceptedAt: now, OutboxAt: now}
+		jobs[i] = model.Job{DeliveryID: uuid.New(), EventID: ev.ID, EndpointID: epID, TenantID: op.TenantID,
+			Attempt: 1, Trigger: model.TriggerInitial, AcceptedAt: now, OutboxAt: now}
 		b, err := json.Marshal(jobs[i])
 		if err != nil {
 			return nil, nil, fmt.Errorf("encode job: %w", err)
@@ -307,5 +236,5 @@ func insertTransformsPgx(ctx context.Context, tx PgxTx, rows []deliveryTransform
 // isOperationalType reports whether typ is reserved for Ferry's own
 // events (operational events and the test event).
 func isOperationalType(typ string) bool {
-	return strings.HasPrefix(typ, OpPrefix)
+	return strings.HasPrefix(typ, model.OpPrefix)
 }

@@ -12,6 +12,7 @@ import (
 	"gorm.io/gorm"
 
 	"github.com/ferry-dev/ferry/delivery/internal/pgval"
+	"github.com/ferry-dev/ferry/delivery/model"
 )
 
 // Pending transformations. A delivery made inside a transaction that
@@ -78,7 +79,7 @@ func FinishTransforms(ctx context.Context, db *gorm.DB, router *Router, relay En
 
 // finishTransforms is FinishTransforms for one tenant's pending, returning
 // the jobs of the deliveries it finished.
-func finishTransforms(ctx context.Context, db *gorm.DB, router *Router, pending PendingTransforms, now time.Time) ([]Job, error) {
+func finishTransforms(ctx context.Context, db *gorm.DB, router *Router, pending PendingTransforms, now time.Time) ([]model.Job, error) {
 	results := make([]*Transformed, len(pending))
 	errs := make([]error, len(pending))
 	var wg sync.WaitGroup
@@ -112,7 +113,7 @@ func finishTransforms(ctx context.Context, db *gorm.DB, router *Router, pending 
 
 // storeFinished replaces the pending marks of done's deliveries with rows
 // and adds their outbox rows, in one transaction.
-func storeFinished(ctx context.Context, db *gorm.DB, done []pendingTransform, rows []deliveryTransformRow, now time.Time) ([]Job, error) {
+func storeFinished(ctx context.Context, db *gorm.DB, done []pendingTransform, rows []deliveryTransformRow, now time.Time) ([]model.Job, error) {
 	if len(done) == 0 {
 		return nil, nil
 	}
@@ -130,7 +131,7 @@ func storeFinished(ctx context.Context, db *gorm.DB, done []pendingTransform, ro
 			headers[i] = &h
 		}
 	}
-	var jobs []Job
+	var jobs []model.Job
 	err := db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		var finished []uuid.UUID
 		if err := tx.Raw(`UPDATE delivery_transforms t SET pending = false, cancelled = v.c, error = v.e, body = v.b, headers = v.h::jsonb
@@ -151,8 +152,8 @@ func storeFinished(ctx context.Context, db *gorm.DB, done []pendingTransform, ro
 			if !mine[p.DeliveryID] {
 				continue // finished by another process
 			}
-			job := Job{DeliveryID: p.DeliveryID, EventID: p.ev.ID, EndpointID: p.EndpointID, TenantID: p.TenantID,
-				Attempt: 1, Trigger: TriggerInitial, AcceptedAt: p.ev.CreatedAt, OutboxAt: now}
+			job := model.Job{DeliveryID: p.DeliveryID, EventID: p.ev.ID, EndpointID: p.EndpointID, TenantID: p.TenantID,
+				Attempt: 1, Trigger: model.TriggerInitial, AcceptedAt: p.ev.CreatedAt, OutboxAt: now}
 			b, err := json.Marshal(job)
 			if err != nil {
 				return fmt.Errorf("encode job: %w", err)

@@ -11,6 +11,8 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/stretchr/testify/require"
 	"gorm.io/driver/postgres"
+
+	"github.com/ferry-dev/ferry/delivery/model"
 )
 
 // TestQueueEndpointsRouting: queue endpoints take part in routing like
@@ -86,8 +88,8 @@ func TestQueueEndpointsRouting(t *testing.T) {
 	defer conn.Close(ctx)
 	tx, err := conn.Begin(ctx)
 	require.NoError(t, err)
-	emitted, jobs, _, err := EmitOperational(ctx, tx, nil, []OperationalEvent{{TenantID: tenantID, About: httpEP.ID,
-		Type: OpPrefix + "endpoint.failing", Key: uuid.NewString(), Data: map[string]any{"x": 1}}}, time.Now())
+	emitted, jobs, _, err := EmitOperational(ctx, tx, nil, []model.OperationalEvent{{TenantID: tenantID, About: httpEP.ID,
+		Type: model.OpPrefix + "endpoint.failing", Key: uuid.NewString(), Data: map[string]any{"x": 1}}}, time.Now())
 	require.NoError(t, err)
 	require.NoError(t, tx.Commit(ctx))
 	require.Len(t, emitted, 1)

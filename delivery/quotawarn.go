@@ -12,6 +12,8 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/stdlib"
 	"gorm.io/gorm"
+
+	"github.com/ferry-dev/ferry/delivery/model"
 )
 
 // QuotaUsage is what quota warnings ask billing; app plugs billing in.
@@ -123,13 +125,13 @@ func (w *QuotaWarner) Check(ctx context.Context, tenantID uuid.UUID) error {
 	if !u.HardCap || u.Limit <= 0 {
 		return nil
 	}
-	var evs []OperationalEvent
+	var evs []model.OperationalEvent
 	period := u.Period.UTC().Format("2006-01")
 	for _, pct := range []int{80, 100} {
 		if u.Used*100 >= u.Limit*int64(pct) {
-			evs = append(evs, OperationalEvent{TenantID: tenantID, Type: OpQuotaWarning,
-				Key:  fmt.Sprintf("%s:%s:%d", OpQuotaWarning, period, pct),
-				Data: QuotaWarningData{Period: period, Percent: pct, Used: u.Used, Limit: u.Limit}})
+			evs = append(evs, model.OperationalEvent{TenantID: tenantID, Type: model.OpQuotaWarning,
+				Key:  fmt.Sprintf("%s:%s:%d", model.OpQuotaWarning, period, pct),
+				Data: model.QuotaWarningData{Period: period, Percent: pct, Used: u.Used, Limit: u.Limit}})
 		}
 	}
 	if len(evs) == 0 {
@@ -160,7 +162,7 @@ func (w *QuotaWarner) Check(ctx context.Context, tenantID uuid.UUID) error {
 }
 
 // emitInOwnTx runs EmitOperational in a transaction of its own.
-func emitInOwnTx(ctx context.Context, db *gorm.DB, router *Router, evs []OperationalEvent, now time.Time) ([]OperationalEvent, []Job, PendingTransforms, error) {
+func emitInOwnTx(ctx context.Context, db *gorm.DB, router *Router, evs []model.OperationalEvent, now time.Time) ([]model.OperationalEvent, []model.Job, PendingTransforms, error) {
 	sqlDB, err := db.DB()
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("emit operational events: %w", err)
@@ -170,8 +172,8 @@ func emitInOwnTx(ctx context.Context, db *gorm.DB, router *Router, evs []Operati
 		return nil, nil, nil, fmt.Errorf("emit operational events: %w", err)
 	}
 	defer conn.Close()
-	var emitted []OperationalEvent
-	var jobs []Job
+	var emitted []model.OperationalEvent
+	var jobs []model.Job
 	var pending PendingTransforms
 	err = conn.Raw(func(dc any) error {
 		return pgx.BeginFunc(ctx, dc.(*stdlib.Conn).Conn(), func(tx pgx.Tx) error {

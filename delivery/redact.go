@@ -6,6 +6,8 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+
+	"github.com/ferry-dev/ferry/delivery/model"
 )
 
 // What a caller may see of a receiver's credentials. Receivers often
@@ -99,7 +101,7 @@ func (v Visibility) Endpoints(eps []Endpoint) []Endpoint {
 }
 
 // Attempt returns a as the caller may see it.
-func (v Visibility) Attempt(a Attempt) Attempt {
+func (v Visibility) Attempt(a model.Attempt) model.Attempt {
 	if v == VisibilityFull {
 		return a
 	}
@@ -109,7 +111,7 @@ func (v Visibility) Attempt(a Attempt) Attempt {
 }
 
 // Attempts applies Attempt to each of as, in place, and returns as.
-func (v Visibility) Attempts(as []Attempt) []Attempt {
+func (v Visibility) Attempts(as []model.Attempt) []model.Attempt {
 	for i := range as {
 		as[i] = v.Attempt(as[i])
 	}

@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/ferry-dev/ferry/delivery/model"
 )
 
 // TestVisibilityRedacts plays a viewer reading an endpoint that
@@ -14,7 +16,7 @@ func TestVisibilityRedacts(t *testing.T) {
 	const token = "s3cr3t-t0ken"
 	ep := Endpoint{URL: "https://hooks.example.com/in?token=" + token + "&team=" + token + "&flag",
 		Headers: map[string]string{"Authorization": "Bearer " + token, "X-Api-Key": token}}
-	a := Attempt{
+	a := model.Attempt{
 		RequestHeaders: http.Header{"Authorization": {"Bearer " + token}, "X-Api-Key": {token},
 			"Webhook-Id": {"msg_1"}, "Content-Type": {"application/json"}},
 		ErrorMessage: `Post "https://hooks.example.com/in?token=` + token + `": dial tcp 10.0.0.1:443: connect: connection refused` +

@@ -15,6 +15,7 @@ import (
 	"github.com/ferry-dev/ferry"
 	"github.com/ferry-dev/ferry/dbtx"
 	"github.com/ferry-dev/ferry/delivery/internal/pgval"
+	"github.com/ferry-dev/ferry/delivery/model"
 	"github.com/ferry-dev/ferry/page"
 )
 
@@ -38,7 +39,7 @@ type ReplayResult struct {
 // an event with no deliveries), ERATELIMIT, EQUOTA.
 func (s *Service) ReplayEvent(ctx context.Context, tenantID, eventID uuid.UUID, endpointID *uuid.UUID, actor string) (ReplayResult, error) {
 	res := ReplayResult{EventID: eventID, Deliveries: []uuid.UUID{}}
-	var jobs []Job
+	var jobs []model.Job
 	var ids []uuid.UUID
 	// A new delivery's transformation runs between two transactions,
 	// never inside one (see transformNewDelivery).
@@ -111,7 +112,7 @@ func (s *Service) ReplayEvent(ctx context.Context, tenantID, eventID uuid.UUID, 
 // Errors: ENOTFOUND, EINVALID (its endpoint is disabled or deleted),
 // ERATELIMIT, EQUOTA.
 func (s *Service) ReplayDelivery(ctx context.Context, tenantID, deliveryID uuid.UUID, actor string) (ReplayResult, error) {
-	var jobs []Job
+	var jobs []model.Job
 	var row struct{ EndpointID, EventID uuid.UUID }
 	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		q := tx.Raw(`SELECT endpoint_id, event_id FROM deliveries WHERE id = ? AND tenant_id = ?`, deliveryID, tenantID).Scan(&row)
@@ -172,7 +173,7 @@ func replayableEndpoint(tx *gorm.DB, tenantID, endpointID uuid.UUID) error {
 // delivery of an http endpoint to the outbox, in tx; deliveries of queue
 // endpoints drop any lease and wait for a pull (their consumers are
 // notified at commit). The caller enqueues the returned jobs after commit.
-func (s *Service) requeue(tx *gorm.DB, tenantID uuid.UUID, ids []uuid.UUID, actor string) ([]Job, error) {
+func (s *Service) requeue(tx *gorm.DB, tenantID uuid.UUID, ids []uuid.UUID, actor string) ([]model.Job, error) {
 	if len(ids) == 0 {
 		return nil, nil
 	}
@@ -209,12 +210,12 @@ func (s *Service) requeue(tx *gorm.DB, tenantID uuid.UUID, ids []uuid.UUID, acto
 	if len(rows) == 0 {
 		return nil, nil
 	}
-	jobs := make([]Job, len(rows))
+	jobs := make([]model.Job, len(rows))
 	outIDs := make([]uuid.UUID, len(rows))
 	payloads := make([]string, len(rows))
 	for i, r := range rows {
-		jobs[i] = Job{DeliveryID: r.ID, EventID: r.EventID, EndpointID: r.EndpointID, TenantID: tenantID,
-			Attempt: r.AttemptCount + 1, Trigger: TriggerReplay, Actor: actor, AcceptedAt: now, OutboxAt: now}
+		jobs[i] = model.Job{DeliveryID: r.ID, EventID: r.EventID, EndpointID: r.EndpointID, TenantID: tenantID,
+			Attempt: r.AttemptCount + 1, Trigger: model.TriggerReplay, Actor: actor, AcceptedAt: now, OutboxAt: now}
 		b, err := json.Marshal(jobs[i])
 		if err != nil {
 			return nil, fmt.Errorf("encode job: %w", err)
@@ -255,7 +256,7 @@ func (f *ReplayFilter) validate() error {
 	if f.EventType != "" && !eventTypePattern.MatchString(f.EventType) {
 		return ferry.Invalid("event_type", "event_type must be %s", eventTypeRule)
 	}
-	if f.Status != "" && !Status(f.Status).valid() {
+	if f.Status != "" && !model.Status(f.Status).Valid() {
 		return errBadStatus()
 	}
 	if f.Since != nil && f.Until != nil && !f.Since.Before(*f.Until) {

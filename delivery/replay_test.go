@@ -5,11 +5,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"github.com/ferry-dev/ferry/internal/seal"
 	"log/slog"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/ferry-dev/ferry/internal/seal"
 
 	"github.com/google/uuid"
 	"gorm.io/driver/postgres"
@@ -18,6 +19,7 @@ import (
 
 	"github.com/ferry-dev/ferry"
 	"github.com/ferry-dev/ferry/delivery/egress"
+	"github.com/ferry-dev/ferry/delivery/model"
 	"github.com/ferry-dev/ferry/migrations"
 	"github.com/ferry-dev/ferry/tests/testenv"
 )
@@ -25,21 +27,21 @@ import (
 // fakeEnqueuer records what would go to the relay.
 type fakeEnqueuer struct {
 	mu   sync.Mutex
-	jobs []Job
+	jobs []model.Job
 }
 
 var _ Enqueuer = (*fakeEnqueuer)(nil)
 
-func (f *fakeEnqueuer) Enqueue(jobs []Job) {
+func (f *fakeEnqueuer) Enqueue(jobs []model.Job) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.jobs = append(f.jobs, jobs...)
 }
 
-func (f *fakeEnqueuer) all() []Job {
+func (f *fakeEnqueuer) all() []model.Job {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return append([]Job(nil), f.jobs...)
+	return append([]model.Job(nil), f.jobs...)
 }
 
 type replayBundle struct {
@@ -100,7 +102,7 @@ func (b replayBundle) newEndpoint(t *testing.T) Endpoint {
 
 // ingest sends an event and marks its deliveries with status after n
 // attempts, as if the dispatcher had worked on them.
-func (b replayBundle) ingest(t *testing.T, typ string, status Status, n int) Event {
+func (b replayBundle) ingest(t *testing.T, typ string, status model.Status, n int) Event {
 	t.Helper()
 	ev, _, err := b.svc.Ingest(context.Background(), b.tenantID, EventInput{Type: typ, Data: json.RawMessage(`{"n":1}`)})
 	if err != nil {
@@ -148,7 +150,7 @@ func TestReplayDeliveryRequeuesWithNextAttemptInOneTransaction(t *testing.T) {
 	t.Parallel()
 	b := setupReplay(t)
 	ctx := context.Background()
-	ev := b.ingest(t, "invoice.paid", StatusExhausted, 3)
+	ev := b.ingest(t, "invoice.paid", model.StatusExhausted, 3)
 	d := b.delivery(t, ev.ID)
 
 	res, err := b.svc.ReplayDelivery(ctx, b.tenantID, d.ID, "ann@example.com")
@@ -159,21 +161,21 @@ func TestReplayDeliveryRequeuesWithNextAttemptInOneTransaction(t *testing.T) {
 		t.Fatalf("result = %+v", res)
 	}
 	after := b.delivery(t, ev.ID)
-	if after.Status != StatusPending || after.AttemptCount != 3 || after.FirstAttemptAt != nil || after.NextAttemptAt != nil {
+	if after.Status != model.StatusPending || after.AttemptCount != 3 || after.FirstAttemptAt != nil || after.NextAttemptAt != nil {
 		t.Errorf("delivery after replay = %+v, want pending, 3 attempts, retry window reset", after)
 	}
 	rows := b.outbox(t)
 	if len(rows) != 1 || rows[0].DeliveryID != d.ID {
 		t.Fatalf("outbox = %+v, want one row for the delivery", rows)
 	}
-	var job Job
+	var job model.Job
 	if err := json.Unmarshal([]byte(rows[0].Job), &job); err != nil {
 		t.Fatal(err)
 	}
-	want := Job{DeliveryID: d.ID, EventID: ev.ID, EndpointID: b.endpoint.ID, TenantID: b.tenantID, Attempt: 4,
-		Trigger: TriggerReplay, Actor: "ann@example.com"}
+	want := model.Job{DeliveryID: d.ID, EventID: ev.ID, EndpointID: b.endpoint.ID, TenantID: b.tenantID, Attempt: 4,
+		Trigger: model.TriggerReplay, Actor: "ann@example.com"}
 	if job.DeliveryID != want.DeliveryID || job.EventID != want.EventID || job.EndpointID != want.EndpointID ||
-		job.TenantID != want.TenantID || job.Attempt != 4 || job.Trigger != TriggerReplay || job.Actor != want.Actor {
+		job.TenantID != want.TenantID || job.Attempt != 4 || job.Trigger != model.TriggerReplay || job.Actor != want.Actor {
 		t.Errorf("outbox job = %+v, want %+v", job, want)
 	}
 	enq := b.relay.all()
@@ -190,7 +192,7 @@ func TestReplayEventAllOrOneEndpoint(t *testing.T) {
 	t.Parallel()
 	b := setupReplay(t)
 	ctx := context.Background()
-	ev := b.ingest(t, "order.created", StatusSucceeded, 1)
+	ev := b.ingest(t, "order.created", model.StatusSucceeded, 1)
 	late := b.newEndpoint(t) // created after the event: no delivery yet
 
 	res, err := b.svc.ReplayEvent(ctx, b.tenantID, ev.ID, nil, "staff:sam@ferry.dev")
@@ -249,14 +251,14 @@ func TestReplayJobFiltersProgressCancelAndResume(t *testing.T) {
 	b := setupReplay(t)
 	ctx := context.Background()
 	for range 25 {
-		b.ingest(t, "invoice.failed", StatusExhausted, 5)
+		b.ingest(t, "invoice.failed", model.StatusExhausted, 5)
 	}
-	b.ingest(t, "invoice.failed", StatusSucceeded, 1) // status filtered out
-	b.ingest(t, "other.type", StatusExhausted, 5)     // type filtered out
+	b.ingest(t, "invoice.failed", model.StatusSucceeded, 1) // status filtered out
+	b.ingest(t, "other.type", model.StatusExhausted, 5)     // type filtered out
 	worker := NewReplayWorker(b.svc, ReplayWorkerConfig{RatePerSecond: 10000, PageSize: 10, Lease: time.Minute}, slog.New(slog.DiscardHandler))
 
 	// Cancelled before a worker claims it: nothing is replayed.
-	f := ReplayFilter{EndpointID: &b.endpoint.ID, EventType: "invoice.failed", Status: string(StatusExhausted)}
+	f := ReplayFilter{EndpointID: &b.endpoint.ID, EventType: "invoice.failed", Status: string(model.StatusExhausted)}
 	cancelled, err := b.svc.CreateReplayJob(ctx, b.tenantID, f, "ann@example.com", "")
 	if err != nil {
 		t.Fatal(err)
@@ -307,7 +309,7 @@ func TestReplayJobFiltersProgressCancelAndResume(t *testing.T) {
 			t.Errorf("delivery %s replayed twice", jb.DeliveryID)
 		}
 		seen[jb.DeliveryID] = true
-		if jb.Attempt != 6 || jb.Trigger != TriggerReplay || jb.Actor != "ann@example.com" {
+		if jb.Attempt != 6 || jb.Trigger != model.TriggerReplay || jb.Actor != "ann@example.com" {
 			t.Errorf("job %+v, want attempt 6 replay by ann", jb)
 		}
 	}
@@ -370,7 +372,7 @@ func TestReplayWorkerRateLimit(t *testing.T) {
 	b := setupReplay(t)
 	ctx := context.Background()
 	for range 40 {
-		b.ingest(t, "invoice.failed", StatusExhausted, 1)
+		b.ingest(t, "invoice.failed", model.StatusExhausted, 1)
 	}
 	worker := NewReplayWorker(b.svc, ReplayWorkerConfig{RatePerSecond: 40, PageSize: 10}, slog.New(slog.DiscardHandler))
 	job, err := b.svc.CreateReplayJob(ctx, b.tenantID, ReplayFilter{}, "ann@example.com", "")
@@ -395,7 +397,7 @@ func TestReplayJobStalledWorkerAndResumerNeverDuplicate(t *testing.T) {
 	b := setupReplay(t)
 	ctx := context.Background()
 	for range 20 {
-		b.ingest(t, "invoice.failed", StatusDropped, 1)
+		b.ingest(t, "invoice.failed", model.StatusDropped, 1)
 	}
 	cfg := ReplayWorkerConfig{RatePerSecond: 10000, PageSize: 5, Lease: time.Minute}
 	stalled := NewReplayWorker(b.svc, cfg, slog.New(slog.DiscardHandler))

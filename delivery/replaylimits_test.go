@@ -13,6 +13,7 @@ import (
 
 	"github.com/ferry-dev/ferry"
 	"github.com/ferry-dev/ferry/dbtx"
+	"github.com/ferry-dev/ferry/delivery/model"
 	"github.com/ferry-dev/ferry/page"
 )
 
@@ -67,7 +68,7 @@ func TestReplayBurstIsRateLimited(t *testing.T) {
 	t.Parallel()
 	limits := &secondLimits{perSecond: 1000}
 	b := setupReplayWithLimits(t, limits)
-	ev := b.ingest(t, "invoice.failed", StatusExhausted, 1)
+	ev := b.ingest(t, "invoice.failed", model.StatusExhausted, 1)
 	limits.mu.Lock()
 	limits.perSecond, limits.inSecond, limits.second = 10, 0, 0
 	limits.mu.Unlock()
@@ -172,7 +173,7 @@ func TestReplayWorkerFairAcrossTenants(t *testing.T) {
 	a := setupReplay(t)
 	ctx := context.Background()
 	for range 60 {
-		a.ingest(t, "invoice.failed", StatusExhausted, 1)
+		a.ingest(t, "invoice.failed", model.StatusExhausted, 1)
 	}
 	var aJobs []uuid.UUID
 	for range 3 {
@@ -184,7 +185,7 @@ func TestReplayWorkerFairAcrossTenants(t *testing.T) {
 	}
 	b := a.otherTenant(t)
 	for range 5 {
-		b.ingest(t, "order.created", StatusExhausted, 1)
+		b.ingest(t, "order.created", model.StatusExhausted, 1)
 	}
 	small, err := b.svc.CreateReplayJob(ctx, b.tenantID, ReplayFilter{}, "bob@example.com", "")
 	if err != nil {
@@ -231,7 +232,7 @@ func TestReplayWorkerMetersAndWaitsForTheRateLimit(t *testing.T) {
 	b := setupReplayWithLimits(t, limits)
 	ctx := context.Background()
 	for range 12 {
-		b.ingest(t, "invoice.failed", StatusExhausted, 1)
+		b.ingest(t, "invoice.failed", model.StatusExhausted, 1)
 	}
 	limits.mu.Lock()
 	limits.perSecond = 5

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/ferry-dev/ferry"
+	"github.com/ferry-dev/ferry/delivery/model"
 )
 
 // TestPreviewReplayCountsWhatTheJobReplays: the preview counts exactly
@@ -17,19 +18,19 @@ func TestPreviewReplayCountsWhatTheJobReplays(t *testing.T) {
 	b := setupReplay(t)
 	ctx := context.Background()
 	for range 4 {
-		b.ingest(t, "invoice.failed", StatusExhausted, 5)
+		b.ingest(t, "invoice.failed", model.StatusExhausted, 5)
 	}
-	b.ingest(t, "invoice.failed", StatusSucceeded, 1)
-	b.ingest(t, "other.type", StatusExhausted, 5)
+	b.ingest(t, "invoice.failed", model.StatusSucceeded, 1)
+	b.ingest(t, "other.type", model.StatusExhausted, 5)
 	off := b.newEndpoint(t)
 	// The events above went to the first endpoint only; this one goes to both.
-	b.ingest(t, "invoice.failed", StatusExhausted, 5)
+	b.ingest(t, "invoice.failed", model.StatusExhausted, 5)
 	disabled := false
 	if _, err := b.svc.UpdateEndpoint(ctx, b.tenantID, off.ID, EndpointPatch{Enabled: &disabled}); err != nil {
 		t.Fatal(err)
 	}
 
-	exhausted := string(StatusExhausted)
+	exhausted := string(model.StatusExhausted)
 	future := time.Now().Add(time.Hour)
 	for name, tc := range map[string]struct {
 		f    ReplayFilter

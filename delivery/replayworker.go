@@ -14,6 +14,7 @@ import (
 
 	"github.com/ferry-dev/ferry"
 	"github.com/ferry-dev/ferry/dbtx"
+	"github.com/ferry-dev/ferry/delivery/model"
 )
 
 // DefaultReplayRatePerSecond is ReplayWorkerConfig.RatePerSecond when
@@ -237,7 +238,7 @@ func (w *ReplayWorker) page(ctx context.Context, job *replayJobRow) (bool, error
 		return false, err
 	}
 	more := false
-	var jobs []Job
+	var jobs []model.Job
 	var refused *ferry.Error
 	err = w.svc.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		// Progress is read from the locked row, not from memory: should a

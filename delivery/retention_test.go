@@ -2,15 +2,18 @@ package delivery_test
 
 import (
 	"context"
-	"github.com/ferry-dev/ferry/internal/seal"
 	"testing"
 	"time"
 
+	"github.com/ferry-dev/ferry/internal/seal"
+
 	"github.com/ferry-dev/ferry/delivery"
+
+	"github.com/google/uuid"
 
 	"github.com/ferry-dev/ferry/delivery/attemptlog"
 	"github.com/ferry-dev/ferry/delivery/internal/deliverytest"
-	"github.com/google/uuid"
+	"github.com/ferry-dev/ferry/delivery/model"
 
 	"github.com/ferry-dev/ferry/dbtx"
 	"github.com/ferry-dev/ferry/page"
@@ -19,7 +22,7 @@ import (
 // discardRelay drops what ingest would publish.
 type discardRelay struct{}
 
-func (discardRelay) Enqueue([]delivery.Job) {}
+func (discardRelay) Enqueue([]model.Job) {}
 
 // unlimited meters nothing and refuses nothing.
 type unlimited struct{}

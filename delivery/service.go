@@ -4,16 +4,18 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/ferry-dev/ferry/internal/seal"
 	"log/slog"
 	"sync"
 	"time"
+
+	"github.com/ferry-dev/ferry/internal/seal"
 
 	"github.com/google/uuid"
 	"github.com/prometheus/client_golang/prometheus"
 	"gorm.io/gorm"
 
 	"github.com/ferry-dev/ferry/delivery/egress"
+	"github.com/ferry-dev/ferry/delivery/model"
 	"github.com/ferry-dev/ferry/delivery/routing"
 	"github.com/ferry-dev/ferry/delivery/routing/sandbox"
 	"github.com/ferry-dev/ferry/internal/batch"
@@ -97,7 +99,7 @@ type Meter interface {
 
 // Enqueuer hands committed jobs to the outbox relay for publication.
 type Enqueuer interface {
-	Enqueue(jobs []Job)
+	Enqueue(jobs []model.Job)
 }
 
 // Service is the tenant-facing side of delivery: endpoints, events,

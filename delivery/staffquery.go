@@ -9,6 +9,7 @@ import (
 
 	"github.com/ferry-dev/ferry"
 	"github.com/ferry-dev/ferry/delivery/internal/pgval"
+	"github.com/ferry-dev/ferry/delivery/model"
 	"github.com/ferry-dev/ferry/page"
 )
 
@@ -20,7 +21,7 @@ import (
 // support staff see it.
 type StaffEventDetail struct {
 	EventDetail
-	Attempts []Attempt `json:"attempts"`
+	Attempts []model.Attempt `json:"attempts"`
 	// Endpoints are the endpoints its deliveries went to, so the console
 	// names them by URL (query values redacted); a deleted endpoint is
 	// left out.
@@ -155,7 +156,7 @@ func (s *Service) StaffEndpointCounts(ctx context.Context, tenantID uuid.UUID) (
 
 // StaffEndpointAttempts is EndpointAttempts for support staff: receiver
 // credentials redacted. Errors: ENOTFOUND, EINVALID.
-func (s *Service) StaffEndpointAttempts(ctx context.Context, tenantID, endpointID uuid.UUID, outcome string, pg page.Request) ([]Attempt, string, error) {
+func (s *Service) StaffEndpointAttempts(ctx context.Context, tenantID, endpointID uuid.UUID, outcome string, pg page.Request) ([]model.Attempt, string, error) {
 	attempts, next, err := s.EndpointAttempts(ctx, tenantID, endpointID, outcome, pg)
 	if err != nil {
 		return nil, "", err

@@ -11,6 +11,8 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/stretchr/testify/require"
 	"gorm.io/driver/postgres"
+
+	"github.com/ferry-dev/ferry/delivery/model"
 )
 
 type storedTransform struct {
@@ -119,12 +121,12 @@ func TestOperationalEventsRouted(t *testing.T) {
 	conn, err := pgx.Connect(ctx, db.Dialector.(*postgres.Dialector).DSN)
 	require.NoError(t, err)
 	defer conn.Close(ctx)
-	emit := func() (*OperationalEvent, []Job, PendingTransforms) {
+	emit := func() (*model.OperationalEvent, []model.Job, PendingTransforms) {
 		t.Helper()
 		tx, err := conn.Begin(ctx)
 		require.NoError(t, err)
-		emitted, jobs, pending, err := EmitOperational(ctx, tx, s.router, []OperationalEvent{{TenantID: tenantID,
-			Type: OpEndpointFailing, Key: uuid.NewString(), Data: map[string]any{"x": 1}}}, s.now())
+		emitted, jobs, pending, err := EmitOperational(ctx, tx, s.router, []model.OperationalEvent{{TenantID: tenantID,
+			Type: model.OpEndpointFailing, Key: uuid.NewString(), Data: map[string]any{"x": 1}}}, s.now())
 		require.NoError(t, err)
 		require.NoError(t, tx.Commit(ctx))
 		require.Len(t, emitted, 1)

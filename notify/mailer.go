@@ -13,6 +13,7 @@ import (
 
 	"github.com/ferry-dev/ferry/billing"
 	"github.com/ferry-dev/ferry/delivery"
+	"github.com/ferry-dev/ferry/delivery/model"
 	"github.com/ferry-dev/ferry/email"
 	"github.com/ferry-dev/ferry/tenants"
 )
@@ -86,7 +87,7 @@ func New(dir Directory, sender email.Sender, tpl *email.Templates, cfg Config, l
 
 // OperationalEvent queues the mail about ev, if ev is one people are
 // told about (endpoint health, quota warnings). It never blocks.
-func (m *Mailer) OperationalEvent(ctx context.Context, ev delivery.OperationalEvent) {
+func (m *Mailer) OperationalEvent(ctx context.Context, ev model.OperationalEvent) {
 	n, ok := m.fromEvent(ev)
 	if !ok {
 		return
@@ -107,29 +108,29 @@ func (m *Mailer) InvoiceIssued(ctx context.Context, inv billing.Invoice) {
 }
 
 // fromEvent maps an operational event to its mail.
-func (m *Mailer) fromEvent(ev delivery.OperationalEvent) (notification, bool) {
+func (m *Mailer) fromEvent(ev model.OperationalEvent) (notification, bool) {
 	n := notification{tenantID: ev.TenantID, attrs: []any{"tenant_id", ev.TenantID, "type", ev.Type}}
 	switch d := ev.Data.(type) {
-	case delivery.EndpointHealthData:
+	case model.EndpointHealthData:
 		n.topic = tenants.TopicEndpointHealth
 		n.data = email.Data{EndpointURL: d.URL, Reason: d.Reason, Since: d.FailingSince.UTC().Format("2 Jan 2006 15:04 UTC"),
 			Link: m.cfg.PortalURL + "/endpoints/" + d.EndpointID.String(), Action: "Open the endpoint"}
 		n.attrs = append(n.attrs, "endpoint_id", d.EndpointID)
 		switch ev.Type {
-		case delivery.OpEndpointFailing:
+		case model.OpEndpointFailing:
 			n.name = email.MailEndpointFailing
 			n.subject = func(org string) string { return "Endpoint failing: " + d.URL + " (" + org + ")" }
-		case delivery.OpEndpointDisabled:
+		case model.OpEndpointDisabled:
 			n.name = email.MailEndpointDisabled
 			n.subject = func(org string) string { return "Endpoint disabled: " + d.URL + " (" + org + ")" }
-		case delivery.OpEndpointRecovered:
+		case model.OpEndpointRecovered:
 			n.name = email.MailEndpointRecovered
 			n.subject = func(org string) string { return "Endpoint recovered: " + d.URL + " (" + org + ")" }
 		default:
 			return notification{}, false
 		}
-	case delivery.QuotaWarningData:
-		if ev.Type != delivery.OpQuotaWarning {
+	case model.QuotaWarningData:
+		if ev.Type != model.OpQuotaWarning {
 			return notification{}, false
 		}
 		n.topic, n.name = tenants.TopicQuota, email.MailQuotaWarning

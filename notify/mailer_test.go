@@ -12,7 +12,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/ferry-dev/ferry/billing"
-	"github.com/ferry-dev/ferry/delivery"
+	"github.com/ferry-dev/ferry/delivery/model"
 	"github.com/ferry-dev/ferry/email"
 	"github.com/ferry-dev/ferry/tenants"
 )
@@ -83,7 +83,7 @@ func TestMailerMailsEachNotification(t *testing.T) {
 	t.Parallel()
 	ep := uuid.New()
 	since := time.Date(2026, 11, 23, 9, 30, 0, 0, time.UTC)
-	health := delivery.EndpointHealthData{EndpointID: ep, URL: "https://hooks.acme.test/in", FailingSince: since, Reason: "HTTP 503"}
+	health := model.EndpointHealthData{EndpointID: ep, URL: "https://hooks.acme.test/in", FailingSince: since, Reason: "HTTP 503"}
 	tests := []struct {
 		name    string
 		send    func(m *Mailer)
@@ -91,20 +91,20 @@ func TestMailerMailsEachNotification(t *testing.T) {
 		want    []string
 	}{
 		{"failing", func(m *Mailer) {
-			m.OperationalEvent(context.Background(), delivery.OperationalEvent{Type: delivery.OpEndpointFailing, Data: health})
+			m.OperationalEvent(context.Background(), model.OperationalEvent{Type: model.OpEndpointFailing, Data: health})
 		}, "Endpoint failing: https://hooks.acme.test/in (Acme)",
 			[]string{"https://hooks.acme.test/in", "HTTP 503", "23 Nov 2026 09:30 UTC", "https://ferry.example/endpoints/" + ep.String()}},
 		{"disabled", func(m *Mailer) {
-			m.OperationalEvent(context.Background(), delivery.OperationalEvent{Type: delivery.OpEndpointDisabled, Data: health})
+			m.OperationalEvent(context.Background(), model.OperationalEvent{Type: model.OpEndpointDisabled, Data: health})
 		}, "Endpoint disabled: https://hooks.acme.test/in (Acme)",
 			[]string{"https://hooks.acme.test/in", "HTTP 503", "https://ferry.example/endpoints/" + ep.String()}},
 		{"recovered", func(m *Mailer) {
-			m.OperationalEvent(context.Background(), delivery.OperationalEvent{Type: delivery.OpEndpointRecovered, Data: health})
+			m.OperationalEvent(context.Background(), model.OperationalEvent{Type: model.OpEndpointRecovered, Data: health})
 		}, "Endpoint recovered: https://hooks.acme.test/in (Acme)",
 			[]string{"https://hooks.acme.test/in", "accepts deliveries again", "https://ferry.example/endpoints/" + ep.String()}},
 		{"quota", func(m *Mailer) {
-			m.OperationalEvent(context.Background(), delivery.OperationalEvent{Type: delivery.OpQuotaWarning,
-				Data: delivery.QuotaWarningData{Period: "2026-11", Percent: 80, Used: 800, Limit: 1000}})
+			m.OperationalEvent(context.Background(), model.OperationalEvent{Type: model.OpQuotaWarning,
+				Data: model.QuotaWarningData{Period: "2026-11", Percent: 80, Used: 800, Limit: 1000}})
 		}, "Acme has used 80 % of its monthly events",
 			[]string{"800 of the 1000 events", "2026-11", "https://ferry.example/billing"}},
 		{"invoice", func(m *Mailer) {
@@ -147,9 +147,9 @@ func TestMailerMailsEachNotification(t *testing.T) {
 func TestMailerDropsWhenFullAndIgnoresOtherEvents(t *testing.T) {
 	t.Parallel()
 	b := setup(t, 1)
-	ev := delivery.OperationalEvent{Type: delivery.OpQuotaWarning, Data: delivery.QuotaWarningData{Percent: 100}}
-	b.mailer.OperationalEvent(context.Background(), delivery.OperationalEvent{Type: delivery.OpDeliveryExhausted,
-		Data: delivery.DeliveryExhaustedData{}})
+	ev := model.OperationalEvent{Type: model.OpQuotaWarning, Data: model.QuotaWarningData{Percent: 100}}
+	b.mailer.OperationalEvent(context.Background(), model.OperationalEvent{Type: model.OpDeliveryExhausted,
+		Data: model.DeliveryExhaustedData{}})
 	start := time.Now()
 	for range 100 {
 		b.mailer.OperationalEvent(context.Background(), ev) // never blocks: 99 are dropped

@@ -15,7 +15,7 @@ import (
 	"github.com/google/uuid"
 	kafkago "github.com/segmentio/kafka-go"
 
-	"github.com/ferry-dev/ferry/delivery"
+	"github.com/ferry-dev/ferry/delivery/model"
 	"github.com/ferry-dev/ferry/tests/testenv"
 )
 
@@ -35,8 +35,8 @@ func TestOutboxSweeperPublishesAbandonedRows(t *testing.T) {
 		t.Fatal(err)
 	}
 	created := time.Now().UTC().Add(-time.Minute).Truncate(time.Millisecond)
-	job := delivery.Job{DeliveryID: uuid.New(), EventID: uuid.New(), EndpointID: uuid.MustParse(ep.ID), TenantID: tenantID,
-		Attempt: 1, Trigger: delivery.TriggerInitial, AcceptedAt: created}
+	job := model.Job{DeliveryID: uuid.New(), EventID: uuid.New(), EndpointID: uuid.MustParse(ep.ID), TenantID: tenantID,
+		Attempt: 1, Trigger: model.TriggerInitial, AcceptedAt: created}
 	raw, _ := json.Marshal(job)
 	for _, q := range []struct {
 		sql  string
@@ -77,11 +77,11 @@ func TestRepublishedFinishedDeliveryIsSkipped(t *testing.T) {
 	first := sendEvent(t, api, "once", map[string]any{})
 	waitStatus(t, api, first.ID, "succeeded", 30*time.Second)
 
-	jobs := topicJobs(t, f, delivery.TopicDeliveries)
+	jobs := topicJobs(t, f, model.TopicDeliveries)
 	if len(jobs) != 1 {
 		t.Fatalf("%d jobs on the deliveries topic, want 1", len(jobs))
 	}
-	w := &kafkago.Writer{Addr: kafkago.TCP(f.Cfg.KafkaBrokers...), Topic: f.Cfg.KafkaTopicPrefix + delivery.TopicDeliveries,
+	w := &kafkago.Writer{Addr: kafkago.TCP(f.Cfg.KafkaBrokers...), Topic: f.Cfg.KafkaTopicPrefix + model.TopicDeliveries,
 		Balancer: &kafkago.Hash{}, RequiredAcks: kafkago.RequireAll, BatchTimeout: time.Millisecond}
 	defer w.Close()
 	raw, _ := json.Marshal(jobs[0])

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ferry-dev/ferry/delivery"
+	"github.com/ferry-dev/ferry/delivery/model"
 )
 
 // TestEndpointAutoDisabledAndReenabled runs at FERRY_RETRY_SCALE 0.00002
@@ -103,7 +103,7 @@ func TestDisablingEndpointExhaustsQueuedDeliveries(t *testing.T) {
 	// no job for it is left anywhere, and every request the receiver got
 	// belongs to a logged attempt.
 	testenvEventually(t, 30*time.Second, func() bool {
-		for _, j := range topicJobs(t, f, delivery.TopicDead) {
+		for _, j := range topicJobs(t, f, model.TopicDead) {
 			if j.DeliveryID.String() == d.ID {
 				return true
 			}

@@ -13,7 +13,7 @@ import (
 
 	kafkago "github.com/segmentio/kafka-go"
 
-	"github.com/ferry-dev/ferry/delivery"
+	"github.com/ferry-dev/ferry/delivery/model"
 	"github.com/ferry-dev/ferry/tests/testenv"
 )
 
@@ -233,11 +233,11 @@ func readTopic(t *testing.T, f *ferry, name string) []kafkago.Message {
 }
 
 // topicJobs decodes the delivery jobs in a topic.
-func topicJobs(t *testing.T, f *ferry, name string) []delivery.Job {
+func topicJobs(t *testing.T, f *ferry, name string) []model.Job {
 	t.Helper()
-	var jobs []delivery.Job
+	var jobs []model.Job
 	for _, m := range readTopic(t, f, name) {
-		var j delivery.Job
+		var j model.Job
 		if err := json.Unmarshal(m.Value, &j); err != nil {
 			t.Fatalf("undecodable job in %s: %v", name, err)
 		}

@@ -7,10 +7,9 @@ import (
 	"time"
 
 	"github.com/ferry-dev/ferry/delivery/dispatch"
+	"github.com/ferry-dev/ferry/delivery/model"
 
 	kafkago "github.com/segmentio/kafka-go"
-
-	"github.com/ferry-dev/ferry/delivery"
 )
 
 // TestKafkaLayout checks the topics Ferry creates at start-up (deliveries,
@@ -25,7 +24,7 @@ func TestKafkaLayout(t *testing.T) {
 	f := startFerry(t, cfg)
 
 	client := &kafkago.Client{Addr: kafkago.TCP(cfg.KafkaBrokers...)}
-	want := []string{delivery.TopicDeliveries, delivery.TopicDead}
+	want := []string{model.TopicDeliveries, model.TopicDead}
 	for _, tier := range (dispatch.RetryPolicy{Scale: 1}).Tiers() {
 		want = append(want, tier.Name)
 	}
@@ -79,7 +78,7 @@ func TestKafkaLayout(t *testing.T) {
 	// instead go to a retry tier and never reach it. Once the job is
 	// there, no request can follow.
 	testenvEventually(t, 30*time.Second, func() bool {
-		for _, j := range topicJobs(t, f, delivery.TopicDead) {
+		for _, j := range topicJobs(t, f, model.TopicDead) {
 			if j.DeliveryID.String() == d.ID {
 				return true
 			}
@@ -91,7 +90,7 @@ func TestKafkaLayout(t *testing.T) {
 	}
 
 	partitionOf := map[string]map[int]bool{}
-	for _, m := range readTopic(t, f, delivery.TopicDeliveries) {
+	for _, m := range readTopic(t, f, model.TopicDeliveries) {
 		k := string(m.Key)
 		if partitionOf[k] == nil {
 			partitionOf[k] = map[int]bool{}
@@ -101,7 +100,7 @@ func TestKafkaLayout(t *testing.T) {
 	if len(partitionOf) != 2 || len(partitionOf[epOK.ID]) != 1 || len(partitionOf[epDrop.ID]) != 1 {
 		t.Errorf("deliveries keyed %v, want the two endpoint ids, each on one partition", partitionOf)
 	}
-	dead := topicJobs(t, f, delivery.TopicDead)
+	dead := topicJobs(t, f, model.TopicDead)
 	if len(dead) != 1 || dead[0].DeliveryID.String() != d.ID || dead[0].EndpointID.String() != epDrop.ID {
 		t.Errorf("dead topic %+v, want the dropped delivery", dead)
 	}

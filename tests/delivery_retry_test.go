@@ -9,8 +9,7 @@ import (
 	"time"
 
 	"github.com/ferry-dev/ferry/delivery/dispatch"
-
-	"github.com/ferry-dev/ferry/delivery"
+	"github.com/ferry-dev/ferry/delivery/model"
 )
 
 // TestDeliveryRetriesThroughTiersUntilSuccess drives one delivery through
@@ -163,7 +162,7 @@ func TestDeliveryExhaustsAfterWindow(t *testing.T) {
 	if last := attempts[len(attempts)-1]; last.Outcome != "retry" || last.NextAttemptAt != nil {
 		t.Errorf("last attempt %+v, want a failure with no next attempt", last)
 	}
-	dead := topicJobs(t, f, delivery.TopicDead)
+	dead := topicJobs(t, f, model.TopicDead)
 	if len(dead) != 1 || dead[0].DeliveryID.String() != d.ID {
 		t.Errorf("dead topic holds %+v, want delivery %s", dead, d.ID)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/ferry-dev/ferry"
 	"github.com/ferry-dev/ferry/billing"
 	"github.com/ferry-dev/ferry/delivery"
+	"github.com/ferry-dev/ferry/delivery/model"
 	"github.com/ferry-dev/ferry/delivery/queue"
 	"github.com/ferry-dev/ferry/inbound"
 	"github.com/ferry-dev/ferry/page"
@@ -78,7 +79,7 @@ func eventListParams() openapi3.Parameters {
 	return append(openapi3.Parameters{
 		queryParam("type", "only events of this type", openapi3.NewStringSchema()),
 		queryParam("status", "only events with a delivery in this status",
-			openapi3.NewStringSchema().WithEnum(enumOf(reflect.TypeFor[delivery.Status]())...)),
+			openapi3.NewStringSchema().WithEnum(enumOf(reflect.TypeFor[model.Status]())...)),
 		queryParam("endpoint_id", "only events with a delivery to this endpoint", openapi3.NewUUIDSchema()),
 		queryParam("since", "created at or after (RFC 3339)", openapi3.NewDateTimeSchema()),
 		queryParam("until", "created before (RFC 3339)", openapi3.NewDateTimeSchema()),
@@ -90,7 +91,7 @@ func operations() map[string]op {
 	idempotencyKey := &openapi3.ParameterRef{Value: &openapi3.Parameter{Name: "Idempotency-Key", In: openapi3.ParameterInHeader,
 		Description: "alternative to idempotency_key", Schema: openapi3.NewStringSchema().WithMaxLength(255).NewRef()}}
 	outcome := queryParam("outcome", "only attempts with this outcome",
-		openapi3.NewStringSchema().WithEnum(enumOf(reflect.TypeFor[delivery.Outcome]())...))
+		openapi3.NewStringSchema().WithEnum(enumOf(reflect.TypeFor[model.Outcome]())...))
 	q := queryParam("q", "tenant id, name or member email (substring)", openapi3.NewStringSchema())
 	tenantID := queryParam("tenant_id", "only entries about this tenant", openapi3.NewUUIDSchema())
 	window := queryParam("window", "whole UTC hours from the one holding now minus the window (default 24h)",
@@ -139,7 +140,7 @@ func operations() map[string]op {
 		"POST /endpoints/{id}/test": {summary: "Send a ferry.test event to this endpoint only (whatever its event types and filter)", tag: "endpoints", access: accessKey, status: 202,
 			response: typ[eventAccepted](), errors: []int{402, 404, 422, 429, 503}},
 		"POST /endpoints/{id}/test-routing": {summary: "Test endpoint routing on a sample event", tag: "endpoints", access: accessKey, status: 200, body: reflect.TypeFor[delivery.RoutingTestInput](), response: typ[delivery.RoutingTestResult](), errors: []int{400, 404, 422}},
-		"GET /endpoints/{id}/attempts": {summary: "List endpoint attempts", tag: "endpoints", access: accessKey, status: 200, response: typ[list[delivery.Attempt]](),
+		"GET /endpoints/{id}/attempts": {summary: "List endpoint attempts", tag: "endpoints", access: accessKey, status: 200, response: typ[list[model.Attempt]](),
 			params: append(openapi3.Parameters{outcome}, pageParams()...), errors: []int{404, 422}},
 
 		"GET /endpoints/{id}/stats": {summary: "Endpoint stats", tag: "stats", access: accessKey, status: 200, response: typ[delivery.Stats](),
@@ -151,7 +152,7 @@ func operations() map[string]op {
 			params: openapi3.Parameters{idempotencyKey}, errors: []int{400, 402, 413, 422, 503}},
 		"GET /events":               {summary: "List events", tag: "events", access: accessKey, status: 200, response: typ[list[delivery.EventDetail]](), params: eventListParams(), errors: []int{422}},
 		"GET /events/{id}":          {summary: "Get event with deliveries", tag: "events", access: accessKey, status: 200, response: typ[delivery.EventDetail](), errors: []int{404}},
-		"GET /events/{id}/attempts": {summary: "List event attempts", tag: "events", access: accessKey, status: 200, response: typ[list[delivery.Attempt]](), errors: []int{404}},
+		"GET /events/{id}/attempts": {summary: "List event attempts", tag: "events", access: accessKey, status: 200, response: typ[list[model.Attempt]](), errors: []int{404}},
 
 		"POST /events/{id}/replay":     {summary: "Replay event", tag: "replays", access: accessKey, status: 202, body: reflect.TypeFor[replayEventInput](), optionalBody: true, response: typ[delivery.ReplayResult](), errors: []int{400, 402, 404, 422, 429}},
 		"POST /deliveries/{id}/replay": {summary: "Replay delivery", tag: "replays", access: accessKey, status: 202, response: typ[delivery.ReplayResult](), errors: []int{402, 404, 422, 429}},
@@ -179,7 +180,7 @@ func operations() map[string]op {
 		"POST /staff/tenants/{id}/replays/preview": {summary: "Staff count the deliveries a bulk replay would re-send", tag: "staff", access: accessStaff, status: 200,
 			body: reflect.TypeFor[bulkReplayInput](), optionalBody: true, response: typ[delivery.ReplayPreview](), errors: []int{400, 404, 422}},
 		"GET /staff/tenants/{id}/endpoints/{endpoint_id}/attempts": {summary: "Staff list an endpoint's attempts", tag: "staff", access: accessStaff, status: 200,
-			response: typ[list[delivery.Attempt]](), params: append(openapi3.Parameters{outcome}, pageParams()...), errors: []int{404, 422}},
+			response: typ[list[model.Attempt]](), params: append(openapi3.Parameters{outcome}, pageParams()...), errors: []int{404, 422}},
 		"GET /staff/audit": {summary: "Staff audit log", tag: "staff", access: accessStaff, status: 200, response: typ[list[tenants.AuditEntry]](),
 			params: append(openapi3.Parameters{tenantID,
 				queryParam("actor", "part of the staff member's email", openapi3.NewStringSchema()),

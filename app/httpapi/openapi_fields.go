@@ -10,6 +10,7 @@ import (
 	"github.com/ferry-dev/ferry"
 	"github.com/ferry-dev/ferry/billing"
 	"github.com/ferry-dev/ferry/delivery"
+	"github.com/ferry-dev/ferry/delivery/model"
 	"github.com/ferry-dev/ferry/delivery/queue"
 	"github.com/ferry-dev/ferry/delivery/routing"
 	"github.com/ferry-dev/ferry/inbound"
@@ -56,7 +57,7 @@ func schemaName(t reflect.Type) string {
 		return "StaffEventDetail"
 	case reflect.TypeFor[delivery.Delivery]():
 		return "Delivery"
-	case reflect.TypeFor[delivery.Attempt]():
+	case reflect.TypeFor[model.Attempt]():
 		return "Attempt"
 	case reflect.TypeFor[delivery.ReplayResult]():
 		return "ReplayResult"
@@ -155,12 +156,12 @@ func enumOf(t reflect.Type) []any {
 		return enum(inbound.EncodingHex, inbound.EncodingBase64)
 	case reflect.TypeFor[inbound.Status]():
 		return enum(inbound.StatusReceived, inbound.StatusVerified, inbound.StatusRejected, inbound.StatusDuplicate, inbound.StatusRefused)
-	case reflect.TypeFor[delivery.Status]():
-		return enum(delivery.StatusPending, delivery.StatusRetrying, delivery.StatusSucceeded, delivery.StatusDropped, delivery.StatusExhausted)
-	case reflect.TypeFor[delivery.Outcome]():
-		return enum(delivery.OutcomeSuccess, delivery.OutcomeRetry, delivery.OutcomeDropped)
-	case reflect.TypeFor[delivery.Trigger]():
-		return enum(delivery.TriggerInitial, delivery.TriggerRetry, delivery.TriggerReplay)
+	case reflect.TypeFor[model.Status]():
+		return enum(model.StatusPending, model.StatusRetrying, model.StatusSucceeded, model.StatusDropped, model.StatusExhausted)
+	case reflect.TypeFor[model.Outcome]():
+		return enum(model.OutcomeSuccess, model.OutcomeRetry, model.OutcomeDropped)
+	case reflect.TypeFor[model.Trigger]():
+		return enum(model.TriggerInitial, model.TriggerRetry, model.TriggerReplay)
 	case reflect.TypeFor[tenants.Role]():
 		return enum(tenants.RoleOwner, tenants.RoleAdmin, tenants.RoleViewer)
 	case reflect.TypeFor[tenants.PrincipalKind]():
@@ -328,7 +329,7 @@ func domainFields() map[reflect.Type]map[string]fieldSpec {
 		reflect.TypeFor[delivery.Event](): {
 			"data": {description: "the JSON payload"},
 		},
-		reflect.TypeFor[delivery.Attempt](): {
+		reflect.TypeFor[model.Attempt](): {
 			"request_headers": {nonNull: true, description: "headers sent, custom values redacted for staff"},
 			"response_body":   {description: "first 4 KiB"},
 			"actor":           {description: "who replayed, for replay attempts"},

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ferry-dev/ferry"
 	"github.com/ferry-dev/ferry/delivery"
+	"github.com/ferry-dev/ferry/delivery/model"
 )
 
 // The bodies of the replay routes. Ids and times are strings so that a
@@ -22,11 +23,11 @@ type replayEventInput struct {
 // bulkReplayInput is the optional body of POST /replays: which
 // deliveries to replay. Every field is optional.
 type bulkReplayInput struct {
-	EndpointID string          `json:"endpoint_id" format:"uuid"`
-	EventType  string          `json:"event_type" description:"only events of this type"`
-	Since      string          `json:"since" format:"date-time"`
-	Until      string          `json:"until" format:"date-time" description:"default: when the job is created"`
-	Status     delivery.Status `json:"status" description:"only deliveries in this status"`
+	EndpointID string       `json:"endpoint_id" format:"uuid"`
+	EventType  string       `json:"event_type" description:"only events of this type"`
+	Since      string       `json:"since" format:"date-time"`
+	Until      string       `json:"until" format:"date-time" description:"default: when the job is created"`
+	Status     model.Status `json:"status" description:"only deliveries in this status"`
 }
 
 // staffReplayInput is the body of POST /staff/tenants/{id}/replays: one

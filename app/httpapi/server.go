@@ -18,6 +18,7 @@ import (
 	"github.com/ferry-dev/ferry/billing"
 	"github.com/ferry-dev/ferry/delivery"
 	"github.com/ferry-dev/ferry/delivery/queue"
+	"github.com/ferry-dev/ferry/delivery/telemetry"
 	"github.com/ferry-dev/ferry/inbound"
 	"github.com/ferry-dev/ferry/tenants"
 )
@@ -28,7 +29,7 @@ type Deps struct {
 	Sessions *tenants.Sessions
 	Delivery *delivery.Service
 	Billing  *billing.Service
-	Metrics  *delivery.Metrics
+	Metrics  *telemetry.Metrics
 	// Queues serves the pull queue routes (nil: not registered).
 	Queues *queue.Service
 	// Inbound serves sources and their public ingest URLs.

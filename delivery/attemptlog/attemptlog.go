@@ -18,13 +18,14 @@ import (
 
 	"github.com/ferry-dev/ferry/delivery"
 	"github.com/ferry-dev/ferry/delivery/internal/pgval"
+	"github.com/ferry-dev/ferry/delivery/model"
 )
 
 // attemptRecord is one attempt plus the delivery state it leads to.
 type Record struct {
-	delivery.Attempt
+	model.Attempt
 	TenantID uuid.UUID
-	Status   delivery.Status // the delivery's status after this attempt
+	Status   model.Status // the delivery's status after this attempt
 	// FirstAttemptAt is the delivery's first attempt time (this one's
 	// start for attempt 1).
 	FirstAttemptAt time.Time
@@ -285,9 +286,9 @@ func prepare(recs []Record) (prepared, error) {
 		if prev, ok := p.latest[r.DeliveryID]; !ok || prev.AttemptNumber < r.AttemptNumber {
 			p.latest[r.DeliveryID] = r
 		}
-		if !delivery.AboutReceiver(r.ErrorClass) {
+		if !model.AboutReceiver(r.ErrorClass) {
 			// Dropped by the endpoint's transformation: no request made.
-		} else if r.Outcome == delivery.OutcomeSuccess {
+		} else if r.Outcome == model.OutcomeSuccess {
 			p.succeeded = append(p.succeeded, r.EndpointID)
 		} else {
 			p.failed = append(p.failed, r.EndpointID)
@@ -393,8 +394,8 @@ func (l *Log) sweepTransforms(ctx context.Context) {
 // transitions it made: failing (every attempt failed for FailingAfter; once
 // per failing period), disabled, and recovered (a success ending a period
 // that was reported failing).
-func (l *Log) trackHealth(ctx context.Context, tx pgx.Tx, succeeded, failed []uuid.UUID, now time.Time) ([]delivery.OperationalEvent, error) {
-	var ops []delivery.OperationalEvent
+func (l *Log) trackHealth(ctx context.Context, tx pgx.Tx, succeeded, failed []uuid.UUID, now time.Time) ([]model.OperationalEvent, error) {
+	var ops []model.OperationalEvent
 	if len(succeeded) > 0 {
 		rows, err := tx.Query(ctx, `UPDATE endpoints e SET failing_since = NULL, failing_notified_since = NULL
 			FROM (SELECT id, failing_since, failing_notified_since FROM endpoints
@@ -405,9 +406,9 @@ func (l *Log) trackHealth(ctx context.Context, tx pgx.Tx, succeeded, failed []uu
 		if err != nil {
 			return nil, fmt.Errorf("clear endpoint failure: %w", err)
 		}
-		recovered, err := healthEvents(rows, func(ep endpointHealth) (delivery.OperationalEvent, bool) {
+		recovered, err := healthEvents(rows, func(ep endpointHealth) (model.OperationalEvent, bool) {
 			at := now
-			return l.healthEvent(delivery.OpEndpointRecovered, ep, "", &at), ep.flag
+			return l.healthEvent(model.OpEndpointRecovered, ep, "", &at), ep.flag
 		})
 		if err != nil {
 			return nil, fmt.Errorf("clear endpoint failure: %w", err)
@@ -432,8 +433,8 @@ func (l *Log) trackHealth(ctx context.Context, tx pgx.Tx, succeeded, failed []uu
 	if err != nil {
 		return nil, fmt.Errorf("report endpoint failing: %w", err)
 	}
-	failing, err := healthEvents(rows, func(ep endpointHealth) (delivery.OperationalEvent, bool) {
-		return l.healthEvent(delivery.OpEndpointFailing, ep, "", nil), true
+	failing, err := healthEvents(rows, func(ep endpointHealth) (model.OperationalEvent, bool) {
+		return l.healthEvent(model.OpEndpointFailing, ep, "", nil), true
 	})
 	if err != nil {
 		return nil, fmt.Errorf("report endpoint failing: %w", err)
@@ -450,9 +451,9 @@ func (l *Log) trackHealth(ctx context.Context, tx pgx.Tx, succeeded, failed []uu
 	if err != nil {
 		return nil, fmt.Errorf("disable failing endpoints: %w", err)
 	}
-	disabled, err := healthEvents(rows, func(ep endpointHealth) (delivery.OperationalEvent, bool) {
+	disabled, err := healthEvents(rows, func(ep endpointHealth) (model.OperationalEvent, bool) {
 		l.log.Warn("endpoint disabled automatically", "endpoint_id", ep.id, "tenant_id", ep.tenantID, "reason", ep.reason)
-		return l.healthEvent(delivery.OpEndpointDisabled, ep, ep.reason, nil), true
+		return l.healthEvent(model.OpEndpointDisabled, ep, ep.reason, nil), true
 	})
 	if err != nil {
 		return nil, fmt.Errorf("disable failing endpoints: %w", err)
@@ -472,9 +473,9 @@ type endpointHealth struct {
 
 // healthEvents reads the rows of a health statement and turns each into
 // an operational event when event says so.
-func healthEvents(rows pgx.Rows, event func(endpointHealth) (delivery.OperationalEvent, bool)) ([]delivery.OperationalEvent, error) {
+func healthEvents(rows pgx.Rows, event func(endpointHealth) (model.OperationalEvent, bool)) ([]model.OperationalEvent, error) {
 	defer rows.Close()
-	var out []delivery.OperationalEvent
+	var out []model.OperationalEvent
 	for rows.Next() {
 		var ep endpointHealth
 		dest := []any{&ep.id, &ep.tenantID, &ep.url, &ep.failingSince, &ep.flag}
@@ -493,20 +494,20 @@ func healthEvents(rows pgx.Rows, event func(endpointHealth) (delivery.Operationa
 
 // healthEvent is the operational event typ about ep; its idempotency key
 // names the failing period, so it happens once per period.
-func (l *Log) healthEvent(typ string, ep endpointHealth, reason string, recoveredAt *time.Time) delivery.OperationalEvent {
+func (l *Log) healthEvent(typ string, ep endpointHealth, reason string, recoveredAt *time.Time) model.OperationalEvent {
 	since := ep.failingSince.UTC()
-	return delivery.OperationalEvent{TenantID: ep.tenantID, Type: typ, About: ep.id,
+	return model.OperationalEvent{TenantID: ep.tenantID, Type: typ, About: ep.id,
 		Key:  fmt.Sprintf("%s:%s:%d", typ, ep.id, since.UnixMicro()),
-		Data: delivery.EndpointHealthData{EndpointID: ep.id, URL: ep.url, FailingSince: since, Reason: reason, RecoveredAt: recoveredAt}}
+		Data: model.EndpointHealthData{EndpointID: ep.id, URL: ep.url, FailingSince: since, Reason: reason, RecoveredAt: recoveredAt}}
 }
 
 // exhaustedEvents returns ferry.delivery.exhausted for each delivery the
 // batch exhausted, except deliveries of operational events (the loop
 // rule).
-func exhaustedEvents(ctx context.Context, tx pgx.Tx, latest map[uuid.UUID]Record) ([]delivery.OperationalEvent, error) {
+func exhaustedEvents(ctx context.Context, tx pgx.Tx, latest map[uuid.UUID]Record) ([]model.OperationalEvent, error) {
 	var ids []uuid.UUID
 	for id, r := range latest {
-		if r.Status == delivery.StatusExhausted {
+		if r.Status == model.StatusExhausted {
 			ids = append(ids, id)
 		}
 	}
@@ -519,7 +520,7 @@ func exhaustedEvents(ctx context.Context, tx pgx.Tx, latest map[uuid.UUID]Record
 		return nil, fmt.Errorf("exhausted deliveries: %w", err)
 	}
 	defer rows.Close()
-	var out []delivery.OperationalEvent
+	var out []model.OperationalEvent
 	for rows.Next() {
 		var id uuid.UUID
 		var typ string
@@ -527,9 +528,9 @@ func exhaustedEvents(ctx context.Context, tx pgx.Tx, latest map[uuid.UUID]Record
 			return nil, fmt.Errorf("exhausted deliveries: %w", err)
 		}
 		r := latest[id]
-		out = append(out, delivery.OperationalEvent{TenantID: r.TenantID, Type: delivery.OpDeliveryExhausted, About: r.EndpointID,
-			Key: fmt.Sprintf("%s:%s:%d", delivery.OpDeliveryExhausted, id, r.AttemptNumber),
-			Data: delivery.DeliveryExhaustedData{DeliveryID: id, EventID: r.EventID, EventType: typ, EndpointID: r.EndpointID,
+		out = append(out, model.OperationalEvent{TenantID: r.TenantID, Type: model.OpDeliveryExhausted, About: r.EndpointID,
+			Key: fmt.Sprintf("%s:%s:%d", model.OpDeliveryExhausted, id, r.AttemptNumber),
+			Data: model.DeliveryExhaustedData{DeliveryID: id, EventID: r.EventID, EventType: typ, EndpointID: r.EndpointID,
 				AttemptCount: r.AttemptNumber, LastAttemptAt: r.StartedAt.UTC()}})
 	}
 	if err := rows.Err(); err != nil {

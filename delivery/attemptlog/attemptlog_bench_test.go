@@ -3,7 +3,6 @@ package attemptlog_test
 import (
 	"bytes"
 	"context"
-	"github.com/ferry-dev/ferry/internal/seal"
 	"log/slog"
 	"net/http"
 	"sync"
@@ -11,19 +10,22 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ferry-dev/ferry/internal/seal"
+
 	"github.com/google/uuid"
 	"gorm.io/gorm"
 
 	"github.com/ferry-dev/ferry/delivery"
 	"github.com/ferry-dev/ferry/delivery/attemptlog"
 	"github.com/ferry-dev/ferry/delivery/internal/deliverytest"
+	"github.com/ferry-dev/ferry/delivery/model"
 )
 
 // discardRelay drops what ingest would publish: the benchmark needs only
 // the committed deliveries.
 type discardRelay struct{}
 
-func (discardRelay) Enqueue([]delivery.Job) {}
+func (discardRelay) Enqueue([]model.Job) {}
 
 func newService(b *testing.B, db *gorm.DB) *delivery.Service {
 	b.Helper()
@@ -100,10 +102,10 @@ func BenchmarkAttemptLog(b *testing.B) {
 		b.RunParallel(func(pb *testing.PB) {
 			for pb.Next() {
 				row := rows[int(seq.Add(1))%len(rows)]
-				rec := attemptlog.Record{TenantID: tenantID, Status: delivery.StatusSucceeded, FirstAttemptAt: time.Now().UTC(), Attempt: delivery.Attempt{
+				rec := attemptlog.Record{TenantID: tenantID, Status: model.StatusSucceeded, FirstAttemptAt: time.Now().UTC(), Attempt: model.Attempt{
 					ID: uuid.New(), DeliveryID: row.ID, EventID: row.EventID, EndpointID: eps[0], AttemptNumber: 1,
-					Trigger: delivery.TriggerInitial, StartedAt: time.Now().UTC(), DurationMs: 3, RequestHeaders: headers,
-					ResponseStatus: &status, ResponseBody: "ok", Outcome: delivery.OutcomeSuccess,
+					Trigger: model.TriggerInitial, StartedAt: time.Now().UTC(), DurationMs: 3, RequestHeaders: headers,
+					ResponseStatus: &status, ResponseBody: "ok", Outcome: model.OutcomeSuccess,
 				}}
 				if err := l.Record(context.Background(), rec); err != nil {
 					b.Error(err)

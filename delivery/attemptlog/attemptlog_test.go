@@ -15,8 +15,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"gorm.io/gorm"
 
-	"github.com/ferry-dev/ferry/delivery"
 	"github.com/ferry-dev/ferry/delivery/internal/deliverytest"
+	"github.com/ferry-dev/ferry/delivery/model"
 )
 
 func partitionsOf(t *testing.T, db *gorm.DB) []string {
@@ -97,11 +97,11 @@ func startAttemptLog(t *testing.T, db *gorm.DB, cfg Config) *Log {
 func failedAttempt(s deliverytest.Seeded, n int, at time.Time) Record {
 	status := 500
 	next := at.Add(time.Minute)
-	return Record{TenantID: s.TenantID, Status: delivery.StatusRetrying, FirstAttemptAt: at, Attempt: delivery.Attempt{
+	return Record{TenantID: s.TenantID, Status: model.StatusRetrying, FirstAttemptAt: at, Attempt: model.Attempt{
 		ID: uuid.New(), DeliveryID: s.DeliveryID, EventID: s.EventID, EndpointID: s.EndpointID, AttemptNumber: n,
-		Trigger: delivery.TriggerRetry, StartedAt: at, DurationMs: 12, RequestHeaders: http.Header{"Webhook-Id": {s.EventID.String()}},
+		Trigger: model.TriggerRetry, StartedAt: at, DurationMs: 12, RequestHeaders: http.Header{"Webhook-Id": {s.EventID.String()}},
 		ResponseStatus: &status, ResponseHeaders: http.Header{"X-Reason": {"down"}}, ResponseBody: "down for maintenance",
-		Outcome: delivery.OutcomeRetry, NextAttemptAt: &next,
+		Outcome: model.OutcomeRetry, NextAttemptAt: &next,
 	}}
 }
 
@@ -180,7 +180,7 @@ func TestAttemptLogWritesEveryFieldInBatches(t *testing.T) {
 	}
 	// An older attempt written late must not move the delivery back.
 	late := failedAttempt(s, 1, now)
-	late.Status = delivery.StatusPending
+	late.Status = model.StatusPending
 	if err := l.Record(context.Background(), late); err != nil {
 		t.Fatal(err)
 	}
@@ -226,31 +226,31 @@ func TestEndpointAutoDisabledAfterFailingDays(t *testing.T) {
 		return h
 	}
 	n := 0
-	at := func(d time.Duration, outcome delivery.Outcome) {
+	at := func(d time.Duration, outcome model.Outcome) {
 		t.Helper()
 		n++
 		clk.Set(t0.Add(d))
 		rec := failedAttempt(s, n, t0.Add(d))
-		if outcome == delivery.OutcomeSuccess {
-			rec.Outcome, rec.Status, rec.NextAttemptAt = delivery.OutcomeSuccess, delivery.StatusSucceeded, nil
+		if outcome == model.OutcomeSuccess {
+			rec.Outcome, rec.Status, rec.NextAttemptAt = model.OutcomeSuccess, model.StatusSucceeded, nil
 		}
 		if err := l.Record(context.Background(), rec); err != nil {
 			t.Fatal(err)
 		}
 	}
 	day := 24 * time.Hour
-	at(0, delivery.OutcomeRetry)
+	at(0, model.OutcomeRetry)
 	check("first failure", true, &t0)
-	at(4*day, delivery.OutcomeRetry)
+	at(4*day, model.OutcomeRetry)
 	check("failing 4 days", true, &t0)
-	at(4*day+time.Hour, delivery.OutcomeSuccess)
+	at(4*day+time.Hour, model.OutcomeSuccess)
 	check("a success", true, nil)
 	restart := t0.Add(4*day + 2*time.Hour)
-	at(4*day+2*time.Hour, delivery.OutcomeRetry)
+	at(4*day+2*time.Hour, model.OutcomeRetry)
 	check("failing again", true, &restart)
-	at(9*day+time.Hour, delivery.OutcomeRetry)
+	at(9*day+time.Hour, model.OutcomeRetry)
 	check("4d23h of failures", true, &restart)
-	at(9*day+3*time.Hour, delivery.OutcomeRetry)
+	at(9*day+3*time.Hour, model.OutcomeRetry)
 	h := check("5d1h of failures", false, &restart)
 	if !strings.Contains(h.DisabledReason, "disabled automatically") {
 		t.Errorf("disabled_reason %q", h.DisabledReason)

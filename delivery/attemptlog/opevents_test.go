@@ -8,8 +8,8 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/ferry-dev/ferry/delivery"
 	"github.com/ferry-dev/ferry/delivery/internal/deliverytest"
+	"github.com/ferry-dev/ferry/delivery/model"
 )
 
 // TestHealthEventsOncePerTransition drives endpoint health with an
@@ -27,8 +27,8 @@ func TestHealthEventsOncePerTransition(t *testing.T) {
 		t.Fatal(err)
 	}
 	var mu sync.Mutex
-	var enqueued []delivery.Job
-	relay := &enqueuer{EnqueueFunc: func(jobs []delivery.Job) {
+	var enqueued []model.Job
+	relay := &enqueuer{EnqueueFunc: func(jobs []model.Job) {
 		mu.Lock()
 		enqueued = append(enqueued, jobs...)
 		mu.Unlock()
@@ -52,7 +52,7 @@ func TestHealthEventsOncePerTransition(t *testing.T) {
 		clk.Set(t0.Add(d))
 		rec := failedAttempt(s, n, t0.Add(d))
 		if ok {
-			rec.Outcome, rec.Status, rec.NextAttemptAt = delivery.OutcomeSuccess, delivery.StatusSucceeded, nil
+			rec.Outcome, rec.Status, rec.NextAttemptAt = model.OutcomeSuccess, model.StatusSucceeded, nil
 		}
 		if err := l.Record(context.Background(), rec); err != nil {
 			t.Fatal(err)
@@ -84,16 +84,16 @@ func TestHealthEventsOncePerTransition(t *testing.T) {
 	expect("failing 10 minutes")
 	at(16*time.Minute, false)
 	at(20*time.Minute, false)
-	expect("failing 20 minutes", delivery.OpEndpointFailing)
+	expect("failing 20 minutes", model.OpEndpointFailing)
 	at(30*time.Minute, true)
-	expect("recovered", delivery.OpEndpointFailing, delivery.OpEndpointRecovered)
+	expect("recovered", model.OpEndpointFailing, model.OpEndpointRecovered)
 	at(31*time.Minute, false)
 	at(40*time.Minute, true) // a short failure, never reported: no recovery either
-	expect("short failure", delivery.OpEndpointFailing, delivery.OpEndpointRecovered)
+	expect("short failure", model.OpEndpointFailing, model.OpEndpointRecovered)
 	at(41*time.Minute, false)
 	at(60*time.Minute, false)
 	at(2*time.Hour+42*time.Minute, false)
-	expect("disabled", delivery.OpEndpointFailing, delivery.OpEndpointRecovered, delivery.OpEndpointFailing, delivery.OpEndpointDisabled)
+	expect("disabled", model.OpEndpointFailing, model.OpEndpointRecovered, model.OpEndpointFailing, model.OpEndpointDisabled)
 
 	var wrong int64
 	if err := db.Raw(`SELECT count(*) FROM deliveries d JOIN events e ON e.id = d.event_id

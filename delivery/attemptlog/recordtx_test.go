@@ -7,9 +7,9 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/ferry-dev/ferry/delivery"
 	"github.com/ferry-dev/ferry/delivery/internal/deliverytest"
 	"github.com/ferry-dev/ferry/delivery/internal/pgval"
+	"github.com/ferry-dev/ferry/delivery/model"
 )
 
 // TestRecordTxFeedsStatsAndHealthButNeverDisablesAQueue logs a pull
@@ -92,7 +92,7 @@ func TestRecordTxFeedsStatsAndHealthButNeverDisablesAQueue(t *testing.T) {
 	}
 
 	ack := nack(3, t0.Add(6*day+time.Hour))
-	ack.Outcome, ack.Status, ack.NextAttemptAt, ack.ErrorClass, ack.ErrorMessage = delivery.OutcomeSuccess, delivery.StatusSucceeded, nil, "", ""
+	ack.Outcome, ack.Status, ack.NextAttemptAt, ack.ErrorClass, ack.ErrorMessage = model.OutcomeSuccess, model.StatusSucceeded, nil, "", ""
 	record(t0.Add(6*day+time.Hour), ack)
 	health()
 	if !h.Enabled || h.FailingSince != nil {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/ferry-dev/ferry/delivery"
 	"github.com/ferry-dev/ferry/delivery/internal/pgval"
+	"github.com/ferry-dev/ferry/delivery/model"
 )
 
 // rollupKey is one row of endpoint_stats_hourly.
@@ -60,7 +61,7 @@ func rollUp(batch []Record) ([]rollupKey, map[rollupKey]*rollup) {
 			sums[k] = s
 		}
 		s.attempts++
-		if r.Outcome == delivery.OutcomeSuccess {
+		if r.Outcome == model.OutcomeSuccess {
 			started := r.StartedAt.UTC()
 			if s.lastSuccess == nil || started.After(*s.lastSuccess) {
 				s.lastSuccess = &started
@@ -70,9 +71,9 @@ func rollUp(batch []Record) ([]rollupKey, map[rollupKey]*rollup) {
 			s.classes[errorClass(r)]++
 		}
 		switch r.Status {
-		case delivery.StatusSucceeded:
+		case model.StatusSucceeded:
 			s.deliveriesSucceeded++
-		case delivery.StatusDropped, delivery.StatusExhausted:
+		case model.StatusDropped, model.StatusExhausted:
 			s.deliveriesFailed++
 		}
 		if r.ResponseStatus != nil {

@@ -3,11 +3,12 @@ package attemptlog
 import (
 	"bytes"
 	"context"
-	"github.com/ferry-dev/ferry/internal/seal"
 	"net/http"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/ferry-dev/ferry/internal/seal"
 
 	"github.com/google/uuid"
 	"gorm.io/gorm"
@@ -15,16 +16,17 @@ import (
 	"github.com/ferry-dev/ferry"
 	"github.com/ferry-dev/ferry/delivery"
 	"github.com/ferry-dev/ferry/delivery/internal/deliverytest"
+	"github.com/ferry-dev/ferry/delivery/model"
 )
 
 // enqueuer is a fake delivery.Enqueuer.
 type enqueuer struct {
-	EnqueueFunc func(jobs []delivery.Job)
+	EnqueueFunc func(jobs []model.Job)
 }
 
 var _ delivery.Enqueuer = (*enqueuer)(nil)
 
-func (e *enqueuer) Enqueue(jobs []delivery.Job) {
+func (e *enqueuer) Enqueue(jobs []model.Job) {
 	if e.EnqueueFunc != nil {
 		e.EnqueueFunc(jobs)
 	}
@@ -85,7 +87,7 @@ type attempt struct {
 	status   int    // HTTP status; 0: no answer
 	class    string // error class of an attempt without answer
 	ms       int
-	result   delivery.Status // the delivery's status after it
+	result   model.Status // the delivery's status after it
 }
 
 func (b statsBundle) record(t *testing.T, s deliverytest.Seeded, attempts ...attempt) {
@@ -93,21 +95,21 @@ func (b statsBundle) record(t *testing.T, s deliverytest.Seeded, attempts ...att
 	var wg sync.WaitGroup
 	errs := make([]error, len(attempts))
 	for i, a := range attempts {
-		rec := Record{TenantID: s.TenantID, Status: a.result, FirstAttemptAt: a.at, Attempt: delivery.Attempt{
+		rec := Record{TenantID: s.TenantID, Status: a.result, FirstAttemptAt: a.at, Attempt: model.Attempt{
 			ID: uuid.New(), DeliveryID: a.delivery, EventID: s.EventID, EndpointID: a.endpoint, AttemptNumber: a.n,
-			Trigger: delivery.TriggerInitial, StartedAt: a.at, DurationMs: a.ms, RequestHeaders: http.Header{},
-			ErrorClass: a.class, Outcome: delivery.OutcomeRetry,
+			Trigger: model.TriggerInitial, StartedAt: a.at, DurationMs: a.ms, RequestHeaders: http.Header{},
+			ErrorClass: a.class, Outcome: model.OutcomeRetry,
 		}}
 		if a.status != 0 {
 			st := a.status
 			rec.ResponseStatus = &st
 		}
 		switch a.result {
-		case delivery.StatusSucceeded:
-			rec.Outcome = delivery.OutcomeSuccess
-		case delivery.StatusDropped:
-			rec.Outcome = delivery.OutcomeDropped
-		case delivery.StatusRetrying:
+		case model.StatusSucceeded:
+			rec.Outcome = model.OutcomeSuccess
+		case model.StatusDropped:
+			rec.Outcome = model.OutcomeDropped
+		case model.StatusRetrying:
 			next := b.now.Add(10 * time.Minute)
 			rec.NextAttemptAt = &next
 		}
@@ -156,18 +158,18 @@ func TestStatsFromRollupsMatchKnownHistory(t *testing.T) {
 	// The seeded delivery of each tenant stays pending; a's counts below
 	// include it: it was created 40 h ago.
 
-	b.record(t, s, attempt{d5, a, 1, h0.Add(-30 * time.Hour), 200, "", 1, delivery.StatusSucceeded})
-	b.record(t, s, attempt{d4, a, 1, h0.Add(-5 * time.Hour), 200, "", 2, delivery.StatusSucceeded})
+	b.record(t, s, attempt{d5, a, 1, h0.Add(-30 * time.Hour), 200, "", 1, model.StatusSucceeded})
+	b.record(t, s, attempt{d4, a, 1, h0.Add(-5 * time.Hour), 200, "", 2, model.StatusSucceeded})
 	b.record(t, s,
-		attempt{d1, a, 1, h1.Add(10 * time.Minute), 500, "", 30, delivery.StatusRetrying},
-		attempt{d2, a, 1, h1.Add(20 * time.Minute), 0, "timeout", 10000, delivery.StatusRetrying})
-	b.record(t, s, attempt{d2, a, 2, h1.Add(40 * time.Minute), 503, "", 7, delivery.StatusExhausted})
+		attempt{d1, a, 1, h1.Add(10 * time.Minute), 500, "", 30, model.StatusRetrying},
+		attempt{d2, a, 1, h1.Add(20 * time.Minute), 0, "timeout", 10000, model.StatusRetrying})
+	b.record(t, s, attempt{d2, a, 2, h1.Add(40 * time.Minute), 503, "", 7, model.StatusExhausted})
 	b.record(t, s,
-		attempt{d1, a, 2, h0.Add(5 * time.Minute), 200, "", 120, delivery.StatusSucceeded},
-		attempt{d3, a, 1, h0.Add(1 * time.Minute), 400, "", 0, delivery.StatusDropped},
-		attempt{d7, a, 1, h0.Add(10 * time.Minute), 500, "", 15, delivery.StatusRetrying},
-		attempt{d8, other, 1, h0.Add(2 * time.Minute), 200, "", 50, delivery.StatusSucceeded})
-	b.record(t, stranger, attempt{stranger.DeliveryID, stranger.EndpointID, 1, h0, 200, "", 3, delivery.StatusSucceeded})
+		attempt{d1, a, 2, h0.Add(5 * time.Minute), 200, "", 120, model.StatusSucceeded},
+		attempt{d3, a, 1, h0.Add(1 * time.Minute), 400, "", 0, model.StatusDropped},
+		attempt{d7, a, 1, h0.Add(10 * time.Minute), 500, "", 15, model.StatusRetrying},
+		attempt{d8, other, 1, h0.Add(2 * time.Minute), 200, "", 50, model.StatusSucceeded})
+	b.record(t, stranger, attempt{stranger.DeliveryID, stranger.EndpointID, 1, h0, 200, "", 3, model.StatusSucceeded})
 
 	// Backlog of a: the seeded delivery (40 h old) and d6 pending, d7
 	// retrying (next attempt at now + 10m).

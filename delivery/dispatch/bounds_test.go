@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ferry-dev/ferry/delivery"
 	"github.com/ferry-dev/ferry/delivery/egress"
+	"github.com/ferry-dev/ferry/delivery/model"
 )
 
 // TestOversizedResponsesClassified sends real requests to receivers that
@@ -40,13 +40,13 @@ func TestOversizedResponsesClassified(t *testing.T) {
 
 	resp := send(70)
 	outcome, class, reason := Classify(resp)
-	if outcome != delivery.OutcomeRetry || class != ErrClassResponseTooLarge || reason != ErrClassResponseTooLarge {
+	if outcome != model.OutcomeRetry || class != ErrClassResponseTooLarge || reason != ErrClassResponseTooLarge {
 		t.Errorf("70 KiB of headers: outcome %s, class %q, reason %q (err %v); want retry, response_too_large", outcome, class, reason, resp.Err)
 	}
 
 	resp = send(60)
 	outcome, class, _ = Classify(resp)
-	if outcome != delivery.OutcomeSuccess || class != "" {
+	if outcome != model.OutcomeSuccess || class != "" {
 		t.Fatalf("60 KiB of headers and 1 MiB of body: outcome %s, class %q (err %v); want success", outcome, class, resp.Err)
 	}
 	stored, err := json.Marshal(resp.Headers)

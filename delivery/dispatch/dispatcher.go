@@ -4,15 +4,17 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"github.com/ferry-dev/ferry/internal/seal"
 	"log/slog"
 	"time"
 
-	"github.com/ferry-dev/ferry/delivery"
+	"github.com/ferry-dev/ferry/internal/seal"
+
 	"github.com/ferry-dev/ferry/delivery/attemptlog"
 	"github.com/ferry-dev/ferry/delivery/egress"
 	"github.com/ferry-dev/ferry/delivery/internal/backoff"
 	"github.com/ferry-dev/ferry/delivery/internal/pgval"
+	"github.com/ferry-dev/ferry/delivery/model"
+	"github.com/ferry-dev/ferry/delivery/telemetry"
 
 	"github.com/google/uuid"
 	"gorm.io/gorm"
@@ -21,7 +23,7 @@ import (
 // Publisher writes messages to Kafka and returns once every one is
 // acknowledged by the in-sync replicas. delivery/kafka implements it.
 type Publisher interface {
-	Publish(ctx context.Context, msgs []delivery.Message) error
+	Publish(ctx context.Context, msgs []model.Message) error
 }
 
 // Config tunes the Dispatcher. The caps bound what one worker holds in
@@ -56,7 +58,7 @@ type Dispatcher struct {
 	sender    *egress.Sender
 	pub       Publisher
 	attempts  *attemptlog.Log
-	metrics   *delivery.Metrics
+	metrics   *telemetry.Metrics
 	cfg       Config
 	tiers     []Tier
 	log       *slog.Logger
@@ -68,7 +70,7 @@ type Dispatcher struct {
 
 // NewDispatcher returns a Dispatcher; call Run before submitting jobs.
 func NewDispatcher(db *gorm.DB, cipher *seal.Cipher, sender *egress.Sender, pub Publisher, attempts *attemptlog.Log,
-	metrics *delivery.Metrics, cfg Config, log *slog.Logger, now func() time.Time) *Dispatcher {
+	metrics *telemetry.Metrics, cfg Config, log *slog.Logger, now func() time.Time) *Dispatcher {
 	if now == nil {
 		now = time.Now
 	}
@@ -105,9 +107,9 @@ func (d *Dispatcher) Run(ctx context.Context) error {
 // pendingAttempt is an attempt whose HTTP exchange is over and whose next
 // step and log entry are still to be made durable.
 type pendingAttempt struct {
-	job  delivery.Job
+	job  model.Job
 	rec  attemptlog.Record
-	next *delivery.Message
+	next *model.Message
 	log  *slog.Logger
 	// timedOut reports the receiver did not answer in time; the lane
 	// lowers its concurrency.
@@ -123,7 +125,7 @@ const maxPrefetchAge = time.Second
 // already made or the delivery is finished (then it returns nil, nil).
 // pre is the state prefetched when the job was admitted, or nil. An error
 // means the job must be tried again.
-func (d *Dispatcher) attempt(ctx context.Context, job delivery.Job, pre *stateRequest) (*pendingAttempt, error) {
+func (d *Dispatcher) attempt(ctx context.Context, job model.Job, pre *stateRequest) (*pendingAttempt, error) {
 	log := d.log.With("tenant_id", job.TenantID, "event_id", job.EventID, "endpoint_id", job.EndpointID,
 		"delivery_id", job.DeliveryID, "attempt", job.Attempt)
 	if pre == nil || d.now().Sub(pre.startedAt) > maxPrefetchAge {
@@ -174,19 +176,19 @@ func (d *Dispatcher) attempt(ctx context.Context, job delivery.Job, pre *stateRe
 	body, headers := req.body, req.headers
 
 	started := d.now()
-	if job.Attempt == 1 && job.Trigger == delivery.TriggerInitial && !job.AcceptedAt.IsZero() {
+	if job.Attempt == 1 && job.Trigger == model.TriggerInitial && !job.AcceptedAt.IsZero() {
 		d.metrics.FirstAttempt.Observe(started.Sub(job.AcceptedAt).Seconds())
 	}
-	d.metrics.ObserveStage(delivery.StageSent, job, started)
+	d.metrics.ObserveStage(telemetry.StageSent, job, started)
 	resp := d.sender.Send(ctx, egress.Request{URL: tgt.endpoint.URL, Headers: headers, Body: body,
 		Timeout: time.Duration(tgt.endpoint.TimeoutSeconds) * time.Second})
-	d.metrics.ObserveStage(delivery.StageAnswered, job, started.Add(resp.Duration))
+	d.metrics.ObserveStage(telemetry.StageAnswered, job, started.Add(resp.Duration))
 	if ctx.Err() != nil {
 		// Shutting down mid-attempt: hand the job back unlogged.
 		return nil, ctx.Err()
 	}
 
-	rec := attemptlog.Record{TenantID: job.TenantID, Attempt: delivery.Attempt{
+	rec := attemptlog.Record{TenantID: job.TenantID, Attempt: model.Attempt{
 		ID: uuid.New(), DeliveryID: job.DeliveryID, EventID: job.EventID, EndpointID: job.EndpointID,
 		AttemptNumber: job.Attempt, Trigger: job.Trigger, Actor: job.Actor, StartedAt: started.UTC(),
 		DurationMs: int(resp.Duration.Milliseconds()), RequestHeaders: headers,
@@ -212,9 +214,9 @@ func (d *Dispatcher) attempt(ctx context.Context, job delivery.Job, pre *stateRe
 // firstAttemptAt is when the delivery's first attempt started, for the
 // retry window: this attempt's start, unless an earlier one is on record
 // (a replay starts a new window).
-func firstAttemptAt(job delivery.Job, st deliveryState, started time.Time) time.Time {
+func firstAttemptAt(job model.Job, st deliveryState, started time.Time) time.Time {
 	switch {
-	case job.Trigger == delivery.TriggerReplay:
+	case job.Trigger == model.TriggerReplay:
 	case st.FirstAttemptAt != nil:
 		return *st.FirstAttemptAt
 	case !job.FirstAttemptAt.IsZero():
@@ -227,12 +229,12 @@ func firstAttemptAt(job delivery.Job, st deliveryState, started time.Time) time.
 // endpoint's transformation failed or cancelled the delivery: it is
 // dropped (a transformation's result is stored, so trying again would
 // fail the same way) and logged with req's error class and message.
-func (d *Dispatcher) dropUnsent(job delivery.Job, st deliveryState, req attemptRequest, log *slog.Logger) *pendingAttempt {
+func (d *Dispatcher) dropUnsent(job model.Job, st deliveryState, req attemptRequest, log *slog.Logger) *pendingAttempt {
 	started := d.now()
-	rec := attemptlog.Record{TenantID: job.TenantID, Attempt: delivery.Attempt{
+	rec := attemptlog.Record{TenantID: job.TenantID, Attempt: model.Attempt{
 		ID: uuid.New(), DeliveryID: job.DeliveryID, EventID: job.EventID, EndpointID: job.EndpointID,
 		AttemptNumber: job.Attempt, Trigger: job.Trigger, Actor: job.Actor, StartedAt: started.UTC(),
-		Outcome: delivery.OutcomeDropped, ErrorClass: req.noSend,
+		Outcome: model.OutcomeDropped, ErrorClass: req.noSend,
 		ErrorMessage: pgval.Text([]byte(pgval.Truncate(req.noSendMessage, 1000))),
 	}}
 	rec.FirstAttemptAt = firstAttemptAt(job, st, started)
@@ -248,61 +250,61 @@ func (d *Dispatcher) dropUnsent(job delivery.Job, st deliveryState, req attemptR
 // both are; the job's offset may then be committed.
 func (d *Dispatcher) complete(ctx context.Context, p *pendingAttempt) error {
 	if p.next != nil {
-		if err := backoff.Until(ctx, p.log, "publish next step", func() error { return d.pub.Publish(ctx, []delivery.Message{*p.next}) }); err != nil {
+		if err := backoff.Until(ctx, p.log, "publish next step", func() error { return d.pub.Publish(ctx, []model.Message{*p.next}) }); err != nil {
 			return err
 		}
 	}
 	if err := backoff.Until(ctx, p.log, "log attempt", func() error { return d.attempts.Record(ctx, p.rec) }); err != nil {
 		return err
 	}
-	if p.rec.Status == delivery.StatusSucceeded && !p.job.AcceptedAt.IsZero() {
+	if p.rec.Status == model.StatusSucceeded && !p.job.AcceptedAt.IsZero() {
 		d.metrics.ToSuccess.Observe(d.now().Sub(p.job.AcceptedAt).Seconds())
-		d.metrics.ObserveStage(delivery.StageLogged, p.job, d.now())
+		d.metrics.ObserveStage(telemetry.StageLogged, p.job, d.now())
 	}
 	return nil
 }
 
 // nextStep sets rec's resulting status and returns the message that
 // carries the delivery on: a retry-tier job, a dead-topic record, or nil.
-func (d *Dispatcher) nextStep(job delivery.Job, rec *attemptlog.Record, retryAfter time.Duration) *delivery.Message {
+func (d *Dispatcher) nextStep(job model.Job, rec *attemptlog.Record, retryAfter time.Duration) *model.Message {
 	switch rec.Outcome {
-	case delivery.OutcomeSuccess:
-		rec.Status = delivery.StatusSucceeded
+	case model.OutcomeSuccess:
+		rec.Status = model.StatusSucceeded
 		return nil
-	case delivery.OutcomeDropped:
-		rec.Status = delivery.StatusDropped
-		return d.deadMessage(job, delivery.StatusDropped)
+	case model.OutcomeDropped:
+		rec.Status = model.StatusDropped
+		return d.deadMessage(job, model.StatusDropped)
 	}
 	now := d.now()
 	due, exhausted := d.cfg.Policy.Next(job.Attempt, rec.FirstAttemptAt, now, retryAfter)
 	if exhausted {
-		rec.Status = delivery.StatusExhausted
-		return d.deadMessage(job, delivery.StatusExhausted)
+		rec.Status = model.StatusExhausted
+		return d.deadMessage(job, model.StatusExhausted)
 	}
-	rec.Status = delivery.StatusRetrying
+	rec.Status = model.StatusRetrying
 	dueUTC := due.UTC()
 	rec.NextAttemptAt = &dueUTC
 	nextJob := job
 	nextJob.Attempt = job.Attempt + 1
-	if job.Trigger != delivery.TriggerReplay {
-		nextJob.Trigger = delivery.TriggerRetry
+	if job.Trigger != model.TriggerReplay {
+		nextJob.Trigger = model.TriggerRetry
 	}
 	nextJob.FirstAttemptAt = rec.FirstAttemptAt
 	nextJob.DueAt = dueUTC
 	nextJob.EnqueuedAt = now.UTC()
-	return &delivery.Message{Topic: TierFor(d.tiers, due.Sub(now)).Name, Job: nextJob}
+	return &model.Message{Topic: TierFor(d.tiers, due.Sub(now)).Name, Job: nextJob}
 }
 
-func (d *Dispatcher) deadMessage(job delivery.Job, status delivery.Status) *delivery.Message {
+func (d *Dispatcher) deadMessage(job model.Job, status model.Status) *model.Message {
 	d.metrics.DeadLettered.WithLabelValues(string(status)).Inc()
-	return &delivery.Message{Topic: delivery.TopicDead, Job: job}
+	return &model.Message{Topic: model.TopicDead, Job: job}
 }
 
 // exhaustWithoutAttempt finishes a delivery whose endpoint was disabled or
 // deleted: nothing is sent, and the delivery stays replayable.
-func (d *Dispatcher) exhaustWithoutAttempt(ctx context.Context, job delivery.Job, log *slog.Logger) error {
-	m := d.deadMessage(job, delivery.StatusExhausted)
-	if err := backoff.Until(ctx, log, "publish dead letter", func() error { return d.pub.Publish(ctx, []delivery.Message{*m}) }); err != nil {
+func (d *Dispatcher) exhaustWithoutAttempt(ctx context.Context, job model.Job, log *slog.Logger) error {
+	m := d.deadMessage(job, model.StatusExhausted)
+	if err := backoff.Until(ctx, log, "publish dead letter", func() error { return d.pub.Publish(ctx, []model.Message{*m}) }); err != nil {
 		return err
 	}
 	err := d.db.WithContext(ctx).Exec(`UPDATE deliveries SET status = 'exhausted', next_attempt_at = NULL, updated_at = ?
@@ -320,7 +322,7 @@ func (d *Dispatcher) exhaustWithoutAttempt(ctx context.Context, job delivery.Job
 // called once that is durable) and taken back as soon as there is room.
 // It blocks only while parking itself is backed up, and returns an error
 // once the dispatcher has stopped (the job stays uncommitted).
-func (d *Dispatcher) Submit(ctx context.Context, job delivery.Job, done func()) error {
+func (d *Dispatcher) Submit(ctx context.Context, job model.Job, done func()) error {
 	return d.lanes.submit(ctx, job, done)
 }
 

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"github.com/ferry-dev/ferry/internal/seal"
 	"net/http"
 	"net/http/httptest"
 	"sync"
@@ -12,13 +11,18 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ferry-dev/ferry/internal/seal"
+
+	"github.com/google/uuid"
+	"github.com/prometheus/client_golang/prometheus"
+	"gorm.io/gorm"
+
 	"github.com/ferry-dev/ferry/delivery"
 	"github.com/ferry-dev/ferry/delivery/attemptlog"
 	"github.com/ferry-dev/ferry/delivery/egress"
 	"github.com/ferry-dev/ferry/delivery/internal/deliverytest"
-	"github.com/google/uuid"
-	"github.com/prometheus/client_golang/prometheus"
-	"gorm.io/gorm"
+	"github.com/ferry-dev/ferry/delivery/model"
+	"github.com/ferry-dev/ferry/delivery/telemetry"
 )
 
 // flakyPublisher fails its first failures calls, then records.
@@ -28,7 +32,7 @@ type flakyPublisher struct {
 	failures int
 }
 
-func (p *flakyPublisher) Publish(ctx context.Context, msgs []delivery.Message) error {
+func (p *flakyPublisher) Publish(ctx context.Context, msgs []model.Message) error {
 	p.mu.Lock()
 	if p.failures > 0 {
 		p.failures--
@@ -92,7 +96,7 @@ func TestJobDoneOnlyAfterNextStepAndLogAreDurable(t *testing.T) {
 	ctx, cancel := context.WithCancel(b.ctx)
 	t.Cleanup(cancel)
 	d := NewDispatcher(b.db, b.cipher, egress.NewSender(egress.AddressPolicy{AllowPrivate: true}, nil), pub, attempts,
-		delivery.NewMetrics(prometheus.NewRegistry()), Config{Policy: RetryPolicy{Scale: 0.001}}, deliverytest.Logger(), nil)
+		telemetry.NewMetrics(prometheus.NewRegistry()), Config{Policy: RetryPolicy{Scale: 0.001}}, deliverytest.Logger(), nil)
 	runDispatcher(t, ctx, d)
 
 	type atDone struct {
@@ -157,11 +161,11 @@ func TestJobNotMatchingItsDeliveryRowIsNeverSent(t *testing.T) {
 	ctx, cancel := context.WithCancel(b.ctx)
 	t.Cleanup(cancel)
 	d := NewDispatcher(b.db, b.cipher, egress.NewSender(egress.AddressPolicy{AllowPrivate: true}, nil), &fakePublisher{}, attempts,
-		delivery.NewMetrics(prometheus.NewRegistry()), Config{Policy: RetryPolicy{Scale: 0.001}}, deliverytest.Logger(), nil)
+		telemetry.NewMetrics(prometheus.NewRegistry()), Config{Policy: RetryPolicy{Scale: 0.001}}, deliverytest.Logger(), nil)
 	runDispatcher(t, ctx, d)
-	for name, forge := range map[string]func(*delivery.Job){
-		"other tenant":   func(j *delivery.Job) { j.TenantID = uuid.New() },
-		"other endpoint": func(j *delivery.Job) { j.EndpointID = uuid.New() },
+	for name, forge := range map[string]func(*model.Job){
+		"other tenant":   func(j *model.Job) { j.TenantID = uuid.New() },
+		"other endpoint": func(j *model.Job) { j.EndpointID = uuid.New() },
 	} {
 		job := b.enq.all()[0]
 		forge(&job)

@@ -9,6 +9,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/ferry-dev/ferry/delivery"
+	"github.com/ferry-dev/ferry/delivery/model"
 )
 
 // errStopped is returned by Submit once the dispatcher has stopped.
@@ -83,7 +84,7 @@ type recentAttempt struct {
 }
 
 type laneItem struct {
-	job   delivery.Job
+	job   model.Job
 	done  func()
 	state *stateRequest // prefetched near the head of the lane, or nil
 }
@@ -131,7 +132,7 @@ func (l *lanes) start(ctx context.Context) {
 // context given to start is cancelled).
 func (l *lanes) wait() { l.background.Wait() }
 
-func (l *lanes) submit(ctx context.Context, job delivery.Job, done func()) error {
+func (l *lanes) submit(ctx context.Context, job model.Job, done func()) error {
 	select {
 	case <-l.ready:
 	case <-ctx.Done():
@@ -160,7 +161,7 @@ func (l *lanes) submit(ctx context.Context, job delivery.Job, done func()) error
 }
 
 // laneLocked returns job's lane, creating it (and its tenant's load).
-func (l *lanes) laneLocked(job delivery.Job, maxInFlight int) *lane {
+func (l *lanes) laneLocked(job model.Job, maxInFlight int) *lane {
 	ln := l.byEndpoint[job.EndpointID]
 	if ln == nil {
 		t := l.byTenant[job.TenantID]
@@ -221,7 +222,7 @@ func (l *lanes) startWorkerLocked(ln *lane) {
 
 // park stores job in the parking lot off the fetch loop; done is called
 // once it is durable. Only a backed-up parking lot makes it wait.
-func (l *lanes) park(ctx context.Context, ln *lane, job delivery.Job, done func()) error {
+func (l *lanes) park(ctx context.Context, ln *lane, job model.Job, done func()) error {
 	select {
 	case l.parkSlots <- struct{}{}:
 	case <-ctx.Done():
@@ -347,7 +348,7 @@ func (l *lanes) work(ln *lane) {
 
 // attempt calls Dispatcher.attempt until it succeeds; false means the
 // dispatcher is stopping and the job goes back to Kafka uncommitted.
-func (l *lanes) attempt(job delivery.Job, pre *stateRequest) (*pendingAttempt, bool) {
+func (l *lanes) attempt(job model.Job, pre *stateRequest) (*pendingAttempt, bool) {
 	wait := 100 * time.Millisecond
 	for {
 		p, err := l.d.attempt(l.ctx, job, pre)

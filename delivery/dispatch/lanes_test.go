@@ -10,23 +10,26 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/uuid"
+	"github.com/prometheus/client_golang/prometheus"
+
 	"github.com/ferry-dev/ferry/delivery"
 	"github.com/ferry-dev/ferry/delivery/egress"
 	"github.com/ferry-dev/ferry/delivery/internal/deliverytest"
+	"github.com/ferry-dev/ferry/delivery/model"
 	"github.com/ferry-dev/ferry/delivery/outbox"
-	"github.com/google/uuid"
-	"github.com/prometheus/client_golang/prometheus"
+	"github.com/ferry-dev/ferry/delivery/telemetry"
 )
 
 // fakePublisher records what would go to Kafka.
 type fakePublisher struct {
 	mu   sync.Mutex
-	msgs []delivery.Message
+	msgs []model.Message
 }
 
 var _ outbox.Publisher = (*fakePublisher)(nil)
 
-func (p *fakePublisher) Publish(_ context.Context, msgs []delivery.Message) error {
+func (p *fakePublisher) Publish(_ context.Context, msgs []model.Message) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.msgs = append(p.msgs, msgs...)
@@ -91,7 +94,7 @@ func TestLaneCapParksOverflowWithoutBlockingOthers(t *testing.T) {
 	pub := &fakePublisher{}
 	attempts := startAttemptLog(t, db)
 	d := NewDispatcher(db, b.cipher, egress.NewSender(egress.AddressPolicy{AllowPrivate: true}, nil), pub, attempts,
-		delivery.NewMetrics(prometheus.NewRegistry()), Config{Policy: RetryPolicy{Scale: 0.001}, MaxQueued: 20, MaxQueuedPerEndpoint: 5},
+		telemetry.NewMetrics(prometheus.NewRegistry()), Config{Policy: RetryPolicy{Scale: 0.001}, MaxQueued: 20, MaxQueuedPerEndpoint: 5},
 		deliverytest.Logger(), nil)
 	runDispatcher(t, ctx, d)
 
@@ -181,7 +184,7 @@ func TestDeadWorkersParkedJobsRepublished(t *testing.T) {
 	}
 	var want []uuid.UUID
 	for _, owner := range []uuid.UUID{dead, dead, alive, dead} {
-		job := delivery.Job{DeliveryID: uuid.New(), EndpointID: uuid.New(), TenantID: uuid.New(), Attempt: 1, Trigger: delivery.TriggerInitial}
+		job := model.Job{DeliveryID: uuid.New(), EndpointID: uuid.New(), TenantID: uuid.New(), Attempt: 1, Trigger: model.TriggerInitial}
 		if err := db.Exec(`INSERT INTO parked_jobs (owner, endpoint_id, tenant_id, job) VALUES (?, ?, ?, ?::jsonb)`,
 			owner, job.EndpointID, job.TenantID, mustJSON(t, job)).Error; err != nil {
 			t.Fatal(err)
@@ -191,7 +194,7 @@ func TestDeadWorkersParkedJobsRepublished(t *testing.T) {
 		}
 	}
 	pub := &fakePublisher{}
-	d := NewDispatcher(db, nil, nil, pub, nil, delivery.NewMetrics(prometheus.NewRegistry()), Config{}, deliverytest.Logger(), nil)
+	d := NewDispatcher(db, nil, nil, pub, nil, telemetry.NewMetrics(prometheus.NewRegistry()), Config{}, deliverytest.Logger(), nil)
 	runDispatcher(t, ctx, d)
 	deadline := time.Now().Add(10 * time.Second)
 	var left []uuid.UUID
@@ -212,7 +215,7 @@ func TestDeadWorkersParkedJobsRepublished(t *testing.T) {
 		t.Fatalf("%d republished, want %d", len(pub.msgs), len(want))
 	}
 	for i, m := range pub.msgs {
-		if m.Topic != delivery.TopicDeliveries || m.Job.DeliveryID != want[i] {
+		if m.Topic != model.TopicDeliveries || m.Job.DeliveryID != want[i] {
 			t.Errorf("republished %d: %s %s, want deliveries %s (in parking order)", i, m.Topic, m.Job.DeliveryID, want[i])
 		}
 	}

@@ -12,21 +12,21 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/ferry-dev/ferry/delivery"
 	"github.com/ferry-dev/ferry/delivery/egress"
+	"github.com/ferry-dev/ferry/delivery/model"
 )
 
 // ClassifyStatus maps an HTTP status to an outcome: 2xx succeeds; 400, 401,
 // 403, 405, 406 and 422 drop; everything else (3xx included, since
 // redirects are not followed) is retried.
-func ClassifyStatus(status int) delivery.Outcome {
+func ClassifyStatus(status int) model.Outcome {
 	switch {
 	case status >= 200 && status < 300:
-		return delivery.OutcomeSuccess
+		return model.OutcomeSuccess
 	case status == 400, status == 401, status == 403, status == 405, status == 406, status == 422:
-		return delivery.OutcomeDropped
+		return model.OutcomeDropped
 	default:
-		return delivery.OutcomeRetry
+		return model.OutcomeRetry
 	}
 }
 
@@ -46,8 +46,8 @@ const (
 	// ErrClassTransformation and ErrClassCancelled: no request was made,
 	// the endpoint's transformation failed or cancelled the delivery
 	// (dropped, never retried).
-	ErrClassTransformation = delivery.ErrClassTransformation
-	ErrClassCancelled      = delivery.ErrClassCancelled
+	ErrClassTransformation = model.ErrClassTransformation
+	ErrClassCancelled      = model.ErrClassCancelled
 )
 
 // ClassifyError names the class of a transport error. Every transport
@@ -89,10 +89,10 @@ func ClassifyError(err error) string {
 // returned: a transport error (including a body cut off by the timeout) is
 // a retry named by its error class; otherwise the status decides. reason
 // is the error class or the status code, for metrics.
-func Classify(resp egress.Response) (outcome delivery.Outcome, errClass, reason string) {
+func Classify(resp egress.Response) (outcome model.Outcome, errClass, reason string) {
 	if resp.Err != nil {
 		class := ClassifyError(resp.Err)
-		return delivery.OutcomeRetry, class, class
+		return model.OutcomeRetry, class, class
 	}
 	return ClassifyStatus(resp.Status), "", strconv.Itoa(resp.Status)
 }

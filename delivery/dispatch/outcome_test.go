@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ferry-dev/ferry/delivery"
 	"github.com/ferry-dev/ferry/delivery/egress"
+	"github.com/ferry-dev/ferry/delivery/model"
 )
 
 // classificationReceiver answers /status/N with status N, /hang by never
@@ -96,27 +96,27 @@ func TestClassificationAgainstRealReceiver(t *testing.T) {
 	type tc struct {
 		name      string
 		url       string
-		want      delivery.Outcome
+		want      model.Outcome
 		wantClass string // error class for transport failures
 	}
 	var cases []tc
 	for _, code := range []int{200, 201, 202, 204, 299} {
-		cases = append(cases, tc{name: strconv.Itoa(code), url: srv.URL + "/status/" + strconv.Itoa(code), want: delivery.OutcomeSuccess})
+		cases = append(cases, tc{name: strconv.Itoa(code), url: srv.URL + "/status/" + strconv.Itoa(code), want: model.OutcomeSuccess})
 	}
 	for _, code := range []int{400, 401, 403, 405, 406, 422} {
-		cases = append(cases, tc{name: strconv.Itoa(code), url: srv.URL + "/status/" + strconv.Itoa(code), want: delivery.OutcomeDropped})
+		cases = append(cases, tc{name: strconv.Itoa(code), url: srv.URL + "/status/" + strconv.Itoa(code), want: model.OutcomeDropped})
 	}
 	for _, code := range []int{300, 301, 302, 303, 304, 307, 308, 402, 404, 407, 408, 409, 410, 411, 413, 415, 418, 425, 429, 451,
 		500, 501, 502, 503, 504, 505, 511, 599} {
-		cases = append(cases, tc{name: strconv.Itoa(code), url: srv.URL + "/status/" + strconv.Itoa(code), want: delivery.OutcomeRetry})
+		cases = append(cases, tc{name: strconv.Itoa(code), url: srv.URL + "/status/" + strconv.Itoa(code), want: model.OutcomeRetry})
 	}
 	cases = append(cases,
-		tc{name: "timeout before headers", url: srv.URL + "/hang", want: delivery.OutcomeRetry, wantClass: ErrClassTimeout},
-		tc{name: "slow body", url: srv.URL + "/slow-body", want: delivery.OutcomeRetry, wantClass: ErrClassTimeout},
-		tc{name: "connection refused", url: closedPortURL(t), want: delivery.OutcomeRetry, wantClass: ErrClassRefused},
-		tc{name: "dns failure", url: "http://ferry-no-such-host.invalid/hook", want: delivery.OutcomeRetry, wantClass: ErrClassDNS},
-		tc{name: "tls untrusted certificate", url: tlsSrv.URL + "/status/200", want: delivery.OutcomeRetry, wantClass: ErrClassTLS},
-		tc{name: "tls to plain http server", url: strings.Replace(srv.URL, "http://", "https://", 1) + "/status/200", want: delivery.OutcomeRetry, wantClass: ErrClassTLS},
+		tc{name: "timeout before headers", url: srv.URL + "/hang", want: model.OutcomeRetry, wantClass: ErrClassTimeout},
+		tc{name: "slow body", url: srv.URL + "/slow-body", want: model.OutcomeRetry, wantClass: ErrClassTimeout},
+		tc{name: "connection refused", url: closedPortURL(t), want: model.OutcomeRetry, wantClass: ErrClassRefused},
+		tc{name: "dns failure", url: "http://ferry-no-such-host.invalid/hook", want: model.OutcomeRetry, wantClass: ErrClassDNS},
+		tc{name: "tls untrusted certificate", url: tlsSrv.URL + "/status/200", want: model.OutcomeRetry, wantClass: ErrClassTLS},
+		tc{name: "tls to plain http server", url: strings.Replace(srv.URL, "http://", "https://", 1) + "/status/200", want: model.OutcomeRetry, wantClass: ErrClassTLS},
 	)
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -221,12 +221,12 @@ func TestClassifyStatusEveryCode(t *testing.T) {
 	t.Parallel()
 	drops := map[int]bool{400: true, 401: true, 403: true, 405: true, 406: true, 422: true}
 	for code := 100; code <= 599; code++ {
-		want := delivery.OutcomeRetry
+		want := model.OutcomeRetry
 		switch {
 		case code >= 200 && code <= 299:
-			want = delivery.OutcomeSuccess
+			want = model.OutcomeSuccess
 		case drops[code]:
-			want = delivery.OutcomeDropped
+			want = model.OutcomeDropped
 		}
 		if got := ClassifyStatus(code); got != want {
 			t.Errorf("ClassifyStatus(%d) = %s, want %s", code, got, want)

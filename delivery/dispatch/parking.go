@@ -11,9 +11,9 @@ import (
 	"github.com/google/uuid"
 	"gorm.io/gorm"
 
-	"github.com/ferry-dev/ferry/delivery"
 	"github.com/ferry-dev/ferry/delivery/internal/backoff"
 	"github.com/ferry-dev/ferry/delivery/internal/pgval"
+	"github.com/ferry-dev/ferry/delivery/model"
 	"github.com/ferry-dev/ferry/internal/batch"
 )
 
@@ -47,7 +47,7 @@ type parkingLot struct {
 }
 
 type parkRequest struct {
-	job  delivery.Job
+	job  model.Job
 	done chan error
 }
 
@@ -59,7 +59,7 @@ type releaseRequest struct {
 // parkedJob is a job claimed back from the lot; id names its row.
 type parkedJob struct {
 	id  int64
-	job delivery.Job
+	job model.Job
 }
 
 func newParkingLot(db *gorm.DB, pub Publisher, log *slog.Logger, now func() time.Time) *parkingLot {
@@ -72,7 +72,7 @@ func newParkingLot(db *gorm.DB, pub Publisher, log *slog.Logger, now func() time
 
 // park queues job for storage, in call order, and returns a channel
 // that receives the outcome once it is committed.
-func (p *parkingLot) park(ctx context.Context, job delivery.Job) <-chan error {
+func (p *parkingLot) park(ctx context.Context, job model.Job) <-chan error {
 	req := &parkRequest{job: job, done: make(chan error, 1)}
 	p.inserts.Add(ctx, req)
 	return req.done
@@ -118,7 +118,7 @@ func (p *parkingLot) claim(ctx context.Context, endpointID uuid.UUID, n int) ([]
 	}
 	out := make([]parkedJob, 0, len(rows))
 	for _, r := range rows {
-		var j delivery.Job
+		var j model.Job
 		if err := json.Unmarshal(r.Job, &j); err != nil {
 			return nil, fmt.Errorf("decode parked job %d: %w", r.ID, err)
 		}
@@ -230,15 +230,15 @@ func (p *parkingLot) sweepOnce(ctx context.Context, stale time.Time) (int, error
 		if n = len(rows); n == 0 {
 			return nil
 		}
-		msgs := make([]delivery.Message, 0, n)
+		msgs := make([]model.Message, 0, n)
 		ids := make([]int64, n)
 		for i, r := range rows {
-			var j delivery.Job
+			var j model.Job
 			if err := json.Unmarshal(r.Job, &j); err != nil {
 				return fmt.Errorf("decode parked job %d: %w", r.ID, err)
 			}
 			j.DueAt, j.EnqueuedAt = time.Time{}, time.Time{}
-			msgs = append(msgs, delivery.Message{Topic: delivery.TopicDeliveries, Job: j})
+			msgs = append(msgs, model.Message{Topic: model.TopicDeliveries, Job: j})
 			ids[i] = r.ID
 		}
 		if err := p.pub.Publish(ctx, msgs); err != nil {

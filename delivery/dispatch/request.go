@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"github.com/ferry-dev/ferry/delivery"
+	"github.com/ferry-dev/ferry/delivery/model"
 	"github.com/ferry-dev/ferry/delivery/webhook"
 )
 
@@ -26,7 +27,7 @@ type attemptRequest struct {
 // retry and replay sends the same bytes. Either way the body is signed
 // with the endpoint's current keys. This is the one place the body of an
 // attempt is decided.
-func (d *Dispatcher) buildRequest(ctx context.Context, job delivery.Job, st deliveryState, tgt *target) (attemptRequest, error) {
+func (d *Dispatcher) buildRequest(ctx context.Context, job model.Job, st deliveryState, tgt *target) (attemptRequest, error) {
 	tr, transformed, err := delivery.DecodeTransformed(st.TransformPresent, st.TransformCancelled, st.TransformError,
 		st.TransformBody, st.TransformHeaders)
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ferry-dev/ferry/delivery"
 	"github.com/ferry-dev/ferry/delivery/internal/deliverytest"
+	"github.com/ferry-dev/ferry/delivery/model"
 	"github.com/ferry-dev/ferry/delivery/webhook"
 )
 
@@ -48,7 +49,7 @@ func TestBuildRequestFromStoredTransform(t *testing.T) {
 		if err != nil || !found {
 			t.Fatalf("load %s: %v %v", s.DeliveryID, found, err)
 		}
-		req, err := d.buildRequest(context.Background(), delivery.Job{EventID: s.EventID, DeliveryID: s.DeliveryID}, st, tgt)
+		req, err := d.buildRequest(context.Background(), model.Job{EventID: s.EventID, DeliveryID: s.DeliveryID}, st, tgt)
 		if err != nil {
 			t.Fatal(err)
 		}

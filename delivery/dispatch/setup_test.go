@@ -10,26 +10,27 @@ import (
 	"github.com/ferry-dev/ferry/delivery"
 	"github.com/ferry-dev/ferry/delivery/attemptlog"
 	"github.com/ferry-dev/ferry/delivery/internal/deliverytest"
+	"github.com/ferry-dev/ferry/delivery/model"
 )
 
 // fakeEnqueuer records what ingest hands to the relay.
 type fakeEnqueuer struct {
 	mu   sync.Mutex
-	jobs []delivery.Job
+	jobs []model.Job
 }
 
 var _ delivery.Enqueuer = (*fakeEnqueuer)(nil)
 
-func (f *fakeEnqueuer) Enqueue(jobs []delivery.Job) {
+func (f *fakeEnqueuer) Enqueue(jobs []model.Job) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.jobs = append(f.jobs, jobs...)
 }
 
-func (f *fakeEnqueuer) all() []delivery.Job {
+func (f *fakeEnqueuer) all() []model.Job {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return append([]delivery.Job(nil), f.jobs...)
+	return append([]model.Job(nil), f.jobs...)
 }
 
 // startAttemptLog runs an attempt log until the test ends.

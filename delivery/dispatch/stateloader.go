@@ -9,8 +9,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"gorm.io/gorm"
 
-	"github.com/ferry-dev/ferry/delivery"
 	"github.com/ferry-dev/ferry/delivery/internal/pgval"
+	"github.com/ferry-dev/ferry/delivery/model"
 	"github.com/ferry-dev/ferry/internal/batch"
 )
 
@@ -50,7 +50,7 @@ type deliveryState struct {
 	ID             uuid.UUID // the delivery's
 	TenantID       uuid.UUID
 	EndpointID     uuid.UUID
-	Status         delivery.Status
+	Status         model.Status
 	AttemptCount   int
 	FirstAttemptAt *time.Time
 	Type           string

@@ -10,8 +10,8 @@ import (
 	"github.com/google/uuid"
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/ferry-dev/ferry/delivery"
 	"github.com/ferry-dev/ferry/delivery/internal/deliverytest"
+	"github.com/ferry-dev/ferry/delivery/model"
 )
 
 // TestStateLoaderBatches: concurrent loads get each their own delivery's
@@ -67,11 +67,11 @@ func TestStateLoaderBatches(t *testing.T) {
 		case !r.found:
 			t.Errorf("delivery %s not found", r.id)
 		case r.id == finished:
-			if r.st.Status != delivery.StatusSucceeded || r.st.AttemptCount != 3 {
+			if r.st.Status != model.StatusSucceeded || r.st.AttemptCount != 3 {
 				t.Errorf("finished delivery read as %+v", r.st)
 			}
 		default:
-			if r.st.Status != delivery.StatusPending || r.st.Type != "seed.created" || string(r.st.Data) != `{"n":1}` ||
+			if r.st.Status != model.StatusPending || r.st.Type != "seed.created" || string(r.st.Data) != `{"n":1}` ||
 				!r.st.CreatedAt.Equal(created) || r.st.FirstAttemptAt != nil {
 				t.Errorf("delivery %s read as %+v", r.id, r.st)
 			}

@@ -10,14 +10,14 @@ import (
 
 	kafkago "github.com/segmentio/kafka-go"
 
-	"github.com/ferry-dev/ferry/delivery"
 	"github.com/ferry-dev/ferry/delivery/dispatch"
+	"github.com/ferry-dev/ferry/delivery/model"
 )
 
 // Submitter takes a job and calls done once it may be committed.
 // dispatch.Dispatcher satisfies it.
 type Submitter interface {
-	Submit(ctx context.Context, job delivery.Job, done func()) error
+	Submit(ctx context.Context, job model.Job, done func()) error
 }
 
 // Consumer reads the deliveries topic and every retry tier in one consumer
@@ -50,7 +50,7 @@ func NewConsumer(cfg Config, sub Submitter, tiers []dispatch.Tier, log *slog.Log
 		return nil, err
 	}
 	c := &Consumer{cfg: cfg, sub: sub, log: log, timers: make(map[*time.Timer]struct{})}
-	c.readers = append(c.readers, c.newReader(delivery.TopicDeliveries, nil))
+	c.readers = append(c.readers, c.newReader(model.TopicDeliveries, nil))
 	for i := range tiers {
 		c.readers = append(c.readers, c.newReader(tiers[i].Name, &tiers[i]))
 	}
@@ -176,7 +176,7 @@ func (c *Consumer) observeLag(r *topicReader, due time.Time) {
 
 // scheduleAt submits job when it is due. Waiting does not block the
 // fetch loop, and kafka-go's heartbeats keep the group membership.
-func (c *Consumer) scheduleAt(ctx context.Context, r *topicReader, job delivery.Job, done func()) {
+func (c *Consumer) scheduleAt(ctx context.Context, r *topicReader, job model.Job, done func()) {
 	wait := job.DueAt.Sub(c.cfg.Now())
 	if wait <= 0 {
 		c.observeLag(r, job.DueAt)

@@ -12,8 +12,8 @@ import (
 	"github.com/google/uuid"
 	kafkago "github.com/segmentio/kafka-go"
 
-	"github.com/ferry-dev/ferry/delivery"
 	"github.com/ferry-dev/ferry/delivery/dispatch"
+	"github.com/ferry-dev/ferry/delivery/model"
 	"github.com/ferry-dev/ferry/tests/testenv"
 )
 
@@ -25,14 +25,14 @@ type heldSubmitter struct {
 }
 
 type submitted struct {
-	job  delivery.Job
+	job  model.Job
 	at   time.Time
 	done func()
 }
 
 var _ Submitter = (*heldSubmitter)(nil)
 
-func (s *heldSubmitter) Submit(_ context.Context, job delivery.Job, done func()) error {
+func (s *heldSubmitter) Submit(_ context.Context, job model.Job, done func()) error {
 	s.mu.Lock()
 	s.got = append(s.got, submitted{job: job, at: time.Now(), done: done})
 	s.mu.Unlock()
@@ -67,7 +67,7 @@ func TestConsumerCommitsOnlyDoneJobsAndWaitsForDue(t *testing.T) {
 	tier := dispatch.Tier{Name: "retry-30s", Delay: 12 * time.Second} // > the 10 s session timeout
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	if err := EnsureTopics(ctx, cfg, []string{delivery.TopicDeliveries, tier.Name}); err != nil {
+	if err := EnsureTopics(ctx, cfg, []string{model.TopicDeliveries, tier.Name}); err != nil {
 		t.Fatal(err)
 	}
 	w, err := NewWriter(cfg)
@@ -76,15 +76,15 @@ func TestConsumerCommitsOnlyDoneJobsAndWaitsForDue(t *testing.T) {
 	}
 	defer w.Close()
 	now := time.Now().UTC()
-	first := delivery.Job{DeliveryID: uuid.New(), EndpointID: uuid.New(), Attempt: 1, Trigger: delivery.TriggerInitial, AcceptedAt: now}
-	retry := delivery.Job{DeliveryID: uuid.New(), EndpointID: uuid.New(), Attempt: 2, Trigger: delivery.TriggerRetry,
+	first := model.Job{DeliveryID: uuid.New(), EndpointID: uuid.New(), Attempt: 1, Trigger: model.TriggerInitial, AcceptedAt: now}
+	retry := model.Job{DeliveryID: uuid.New(), EndpointID: uuid.New(), Attempt: 2, Trigger: model.TriggerRetry,
 		EnqueuedAt: now, DueAt: now.Add(tier.Delay)}
-	var msgs []delivery.Message
+	var msgs []model.Message
 	for _, m := range []struct {
 		topic string
-		job   delivery.Job
-	}{{delivery.TopicDeliveries, first}, {tier.Name, retry}} {
-		msgs = append(msgs, delivery.Message{Topic: m.topic, Job: m.job})
+		job   model.Job
+	}{{model.TopicDeliveries, first}, {tier.Name, retry}} {
+		msgs = append(msgs, model.Message{Topic: m.topic, Job: m.job})
 	}
 	if err := w.Publish(ctx, msgs); err != nil {
 		t.Fatal(err)
@@ -113,7 +113,7 @@ func TestConsumerCommitsOnlyDoneJobsAndWaitsForDue(t *testing.T) {
 	case <-time.After(30 * time.Second):
 		t.Fatal("deliveries job not consumed")
 	}
-	deliveriesGroup, deliveriesTopic := cfg.GroupID+"."+delivery.TopicDeliveries, cfg.TopicPrefix+delivery.TopicDeliveries
+	deliveriesGroup, deliveriesTopic := cfg.GroupID+"."+model.TopicDeliveries, cfg.TopicPrefix+model.TopicDeliveries
 	// Run a commit pass ourselves rather than sleeping through ticks of the
 	// loop: whatever the loop would commit now, this commits too.
 	for _, r := range c.readers {

@@ -11,16 +11,16 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/ferry-dev/ferry/delivery"
+	"github.com/ferry-dev/ferry/delivery/model"
 	"github.com/ferry-dev/ferry/tests/testenv"
 )
 
 // chanSubmitter hands every job to a channel and marks it done.
-type chanSubmitter chan delivery.Job
+type chanSubmitter chan model.Job
 
 var _ Submitter = chanSubmitter(nil)
 
-func (s chanSubmitter) Submit(_ context.Context, job delivery.Job, done func()) error {
+func (s chanSubmitter) Submit(_ context.Context, job model.Job, done func()) error {
 	s <- job
 	done()
 	return nil
@@ -69,7 +69,7 @@ func TestSASLEndToEnd(t *testing.T) {
 			if err := Ping(ctx, cfg); err != nil {
 				t.Fatalf("ping: %v", err)
 			}
-			if err := EnsureTopics(ctx, cfg, []string{delivery.TopicDeliveries}); err != nil {
+			if err := EnsureTopics(ctx, cfg, []string{model.TopicDeliveries}); err != nil {
 				t.Fatalf("create topics: %v", err)
 			}
 			w, err := NewWriter(cfg)
@@ -77,9 +77,9 @@ func TestSASLEndToEnd(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer w.Close()
-			job := delivery.Job{DeliveryID: uuid.New(), EndpointID: uuid.New(), TenantID: uuid.New(), Attempt: 1,
-				Trigger: delivery.TriggerInitial, AcceptedAt: time.Now().UTC()}
-			if err := w.Publish(ctx, []delivery.Message{{Topic: delivery.TopicDeliveries, Job: job}}); err != nil {
+			job := model.Job{DeliveryID: uuid.New(), EndpointID: uuid.New(), TenantID: uuid.New(), Attempt: 1,
+				Trigger: model.TriggerInitial, AcceptedAt: time.Now().UTC()}
+			if err := w.Publish(ctx, []model.Message{{Topic: model.TopicDeliveries, Job: job}}); err != nil {
 				t.Fatalf("publish: %v", err)
 			}
 

@@ -6,7 +6,7 @@ import (
 
 	kafkago "github.com/segmentio/kafka-go"
 
-	"github.com/ferry-dev/ferry/delivery"
+	"github.com/ferry-dev/ferry/delivery/model"
 )
 
 // The job wire format, both directions: the value is the job as JSON and
@@ -14,7 +14,7 @@ import (
 // its first attempts are fetched in acceptance order.
 
 // encodeJob returns the Kafka record for m on the prefixed topic.
-func encodeJob(topic string, m delivery.Message) (kafkago.Message, error) {
+func encodeJob(topic string, m model.Message) (kafkago.Message, error) {
 	b, err := json.Marshal(m.Job)
 	if err != nil {
 		return kafkago.Message{}, fmt.Errorf("encode job %s: %w", m.Job.DeliveryID, err)
@@ -23,10 +23,10 @@ func encodeJob(topic string, m delivery.Message) (kafkago.Message, error) {
 }
 
 // decodeJob reads a job from a record's value.
-func decodeJob(value []byte) (delivery.Job, error) {
-	var job delivery.Job
+func decodeJob(value []byte) (model.Job, error) {
+	var job model.Job
 	if err := json.Unmarshal(value, &job); err != nil {
-		return delivery.Job{}, fmt.Errorf("decode job: %w", err)
+		return model.Job{}, fmt.Errorf("decode job: %w", err)
 	}
 	return job, nil
 }

@@ -6,7 +6,7 @@ import (
 
 	kafkago "github.com/segmentio/kafka-go"
 
-	"github.com/ferry-dev/ferry/delivery"
+	"github.com/ferry-dev/ferry/delivery/model"
 	"github.com/ferry-dev/ferry/delivery/outbox"
 )
 
@@ -38,7 +38,7 @@ func NewWriter(cfg Config) (*Writer, error) {
 }
 
 // Publish writes msgs and returns once Kafka acknowledged all of them.
-func (w *Writer) Publish(ctx context.Context, msgs []delivery.Message) error {
+func (w *Writer) Publish(ctx context.Context, msgs []model.Message) error {
 	out := make([]kafkago.Message, len(msgs))
 	for i, m := range msgs {
 		rec, err := encodeJob(w.cfg.topic(m.Topic), m)

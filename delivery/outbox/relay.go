@@ -10,17 +10,19 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/ferry-dev/ferry/delivery"
-	"github.com/ferry-dev/ferry/delivery/internal/backoff"
-	"github.com/ferry-dev/ferry/delivery/internal/pgval"
 	"github.com/google/uuid"
 	"gorm.io/gorm"
+
+	"github.com/ferry-dev/ferry/delivery/internal/backoff"
+	"github.com/ferry-dev/ferry/delivery/internal/pgval"
+	"github.com/ferry-dev/ferry/delivery/model"
+	"github.com/ferry-dev/ferry/delivery/telemetry"
 )
 
 // Publisher writes messages to Kafka and returns once every one is
 // acknowledged by the in-sync replicas. Implemented by delivery/kafka.
 type Publisher interface {
-	Publish(ctx context.Context, msgs []delivery.Message) error
+	Publish(ctx context.Context, msgs []model.Message) error
 }
 
 // RelayConfig tunes the outbox relay.
@@ -34,7 +36,7 @@ type RelayConfig struct {
 	// publishes them from Postgres (default 65536).
 	Buffer int
 	// Metrics, when set, receives the outbox backlog.
-	Metrics *delivery.Metrics
+	Metrics *telemetry.Metrics
 	// Now is the clock; nil uses time.Now.
 	Now func() time.Time
 }
@@ -47,7 +49,7 @@ type Relay struct {
 	pub Publisher
 	cfg RelayConfig
 	log *slog.Logger
-	ch  chan delivery.Job
+	ch  chan model.Job
 	// published carries the outbox keys of jobs Kafka has, to a deleter
 	// goroutine, so the next publish does not wait for a delete.
 	published chan []outboxKey
@@ -72,15 +74,15 @@ func NewRelay(db *gorm.DB, pub Publisher, cfg RelayConfig, log *slog.Logger) *Re
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	return &Relay{db: db, pub: pub, cfg: cfg, log: log, ch: make(chan delivery.Job, cfg.Buffer), published: make(chan []outboxKey, 256)}
+	return &Relay{db: db, pub: pub, cfg: cfg, log: log, ch: make(chan model.Job, cfg.Buffer), published: make(chan []outboxKey, 256)}
 }
 
 // Enqueue hands committed jobs to the publisher without blocking; a job
 // that does not fit stays in the outbox for the sweeper.
-func (r *Relay) Enqueue(jobs []delivery.Job) {
+func (r *Relay) Enqueue(jobs []model.Job) {
 	now := r.cfg.Now()
 	for _, j := range jobs {
-		r.cfg.Metrics.ObserveStage(delivery.StageCommitted, j, now) // callers enqueue right after their commit
+		r.cfg.Metrics.ObserveStage(telemetry.StageCommitted, j, now) // callers enqueue right after their commit
 		if r.pending.Add(1) == 1 {
 			r.busySince.Store(now.UnixNano())
 		}
@@ -108,7 +110,7 @@ func (r *Relay) Run(ctx context.Context) error {
 	}()
 	defer wg.Wait()
 	const maxBatch = 2000
-	batch := make([]delivery.Job, 0, maxBatch)
+	batch := make([]model.Job, 0, maxBatch)
 	for {
 		select {
 		case <-ctx.Done():
@@ -134,10 +136,10 @@ func (r *Relay) Run(ctx context.Context) error {
 
 // publish writes jobs to Kafka, retrying while ctx lives, then hands
 // their outbox rows to deleteLoop.
-func (r *Relay) publish(ctx context.Context, jobs []delivery.Job) error {
-	msgs := make([]delivery.Message, len(jobs))
+func (r *Relay) publish(ctx context.Context, jobs []model.Job) error {
+	msgs := make([]model.Message, len(jobs))
 	for i, j := range jobs {
-		m := delivery.Message{Topic: delivery.TopicDeliveries, Job: j}
+		m := model.Message{Topic: model.TopicDeliveries, Job: j}
 		msgs[i] = m
 	}
 	if err := backoff.Until(ctx, r.log, "publish deliveries", func() error { return r.pub.Publish(ctx, msgs) }); err != nil {
@@ -145,7 +147,7 @@ func (r *Relay) publish(ctx context.Context, jobs []delivery.Job) error {
 	}
 	now := r.cfg.Now()
 	for _, j := range jobs {
-		r.cfg.Metrics.ObserveStage(delivery.StagePublished, j, now)
+		r.cfg.Metrics.ObserveStage(telemetry.StagePublished, j, now)
 	}
 	keys := make([]outboxKey, len(jobs))
 	for i, j := range jobs {
@@ -276,15 +278,15 @@ func (r *Relay) sweepOnce(ctx context.Context) (int, error) {
 		if n == 0 {
 			return nil
 		}
-		msgs := make([]delivery.Message, 0, n)
+		msgs := make([]model.Message, 0, n)
 		ids := make([]uuid.UUID, n)
 		ats := make([]time.Time, n)
 		for i, row := range rows {
-			var j delivery.Job
+			var j model.Job
 			if err := json.Unmarshal(row.Job, &j); err != nil {
 				return fmt.Errorf("decode outbox job %s: %w", row.DeliveryID, err)
 			}
-			m := delivery.Message{Topic: delivery.TopicDeliveries, Job: j}
+			m := model.Message{Topic: model.TopicDeliveries, Job: j}
 			msgs = append(msgs, m)
 			ids[i], ats[i] = row.DeliveryID, row.CreatedAt
 		}

@@ -9,9 +9,9 @@ import (
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 
-	"github.com/ferry-dev/ferry/delivery"
 	"github.com/ferry-dev/ferry/delivery/attemptlog"
 	"github.com/ferry-dev/ferry/delivery/internal/pgval"
+	"github.com/ferry-dev/ferry/delivery/model"
 )
 
 // Error classes of queue attempts that did not succeed.
@@ -37,11 +37,11 @@ type AttemptLog interface {
 type attempt struct {
 	tenantID, deliveryID, eventID, endpointID uuid.UUID
 	number                                    int
-	trigger                                   delivery.Trigger
+	trigger                                   model.Trigger
 	startedAt, endedAt                        time.Time
-	outcome                                   delivery.Outcome
+	outcome                                   model.Outcome
 	// status is the delivery's status after this attempt.
-	status delivery.Status
+	status model.Status
 	// firstAttemptAt is the delivery's first lease (nil: this one).
 	firstAttemptAt           *time.Time
 	errorClass, errorMessage string
@@ -53,7 +53,7 @@ func (a attempt) record() attemptlog.Record {
 	if a.firstAttemptAt != nil {
 		first = *a.firstAttemptAt
 	}
-	return attemptlog.Record{TenantID: a.tenantID, Status: a.status, FirstAttemptAt: first, Attempt: delivery.Attempt{
+	return attemptlog.Record{TenantID: a.tenantID, Status: a.status, FirstAttemptAt: first, Attempt: model.Attempt{
 		ID: uuid.New(), DeliveryID: a.deliveryID, EventID: a.eventID, EndpointID: a.endpointID, AttemptNumber: a.number,
 		Trigger: a.trigger, StartedAt: a.startedAt, DurationMs: int(max(0, a.endedAt.Sub(a.startedAt).Milliseconds())),
 		RequestHeaders: http.Header{}, ErrorClass: a.errorClass, ErrorMessage: a.errorMessage, Outcome: a.outcome,
@@ -63,14 +63,14 @@ func (a attempt) record() attemptlog.Record {
 // triggerOf says why lease number n of a delivery in status was made:
 // the first is initial, one after a failure a retry, and one of a
 // delivery set back to pending after earlier attempts a replay.
-func triggerOf(status delivery.Status, n int) delivery.Trigger {
+func triggerOf(status model.Status, n int) model.Trigger {
 	switch {
 	case n <= 1:
-		return delivery.TriggerInitial
-	case status == delivery.StatusRetrying:
-		return delivery.TriggerRetry
+		return model.TriggerInitial
+	case status == model.StatusRetrying:
+		return model.TriggerRetry
 	default:
-		return delivery.TriggerReplay
+		return model.TriggerReplay
 	}
 }
 

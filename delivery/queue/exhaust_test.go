@@ -9,18 +9,18 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/ferry-dev/ferry/delivery"
+	"github.com/ferry-dev/ferry/delivery/model"
 )
 
 // exhaustedEvent is the ferry.delivery.exhausted event the tenant got for
 // deliveryID's attempt n, as stored; found is false when there is none.
-func (b testBundle) exhaustedEvent(t *testing.T, deliveryID uuid.UUID, n int) (data delivery.DeliveryExhaustedData, found bool) {
+func (b testBundle) exhaustedEvent(t *testing.T, deliveryID uuid.UUID, n int) (data model.DeliveryExhaustedData, found bool) {
 	t.Helper()
 	var rows []struct {
 		Type string
 		Data string
 	}
-	key := fmt.Sprintf("%s:%s:%d", delivery.OpDeliveryExhausted, deliveryID, n)
+	key := fmt.Sprintf("%s:%s:%d", model.OpDeliveryExhausted, deliveryID, n)
 	if err := b.db.Raw(`SELECT type, data::text AS data FROM events WHERE tenant_id = ? AND idempotency_key = ?`,
 		b.seed.TenantID, key).Scan(&rows).Error; err != nil {
 		t.Fatal(err)
@@ -28,7 +28,7 @@ func (b testBundle) exhaustedEvent(t *testing.T, deliveryID uuid.UUID, n int) (d
 	if len(rows) == 0 {
 		return data, false
 	}
-	if rows[0].Type != delivery.OpDeliveryExhausted {
+	if rows[0].Type != model.OpDeliveryExhausted {
 		t.Fatalf("event with key %s has type %s", key, rows[0].Type)
 	}
 	if err := json.Unmarshal([]byte(rows[0].Data), &data); err != nil {
@@ -42,7 +42,7 @@ func (b testBundle) exhaustedEvents(t *testing.T) int64 {
 	t.Helper()
 	var n int64
 	if err := b.db.Raw(`SELECT count(*) FROM events WHERE tenant_id = ? AND type = ?`, b.seed.TenantID,
-		delivery.OpDeliveryExhausted).Scan(&n).Error; err != nil {
+		model.OpDeliveryExhausted).Scan(&n).Error; err != nil {
 		t.Fatal(err)
 	}
 	return n
@@ -89,7 +89,7 @@ func TestSweepExhaustsUnpulledLikeAPush(t *testing.T) {
 		t.Fatalf("%d attempts logged, want 1", len(attempts))
 	}
 	a := attempts[0]
-	if a.AttemptNumber != 1 || a.Trigger != string(delivery.TriggerInitial) || a.Outcome != string(delivery.OutcomeRetry) ||
+	if a.AttemptNumber != 1 || a.Trigger != string(model.TriggerInitial) || a.Outcome != string(model.OutcomeRetry) ||
 		a.ErrorClass != classTimeout || a.ErrorMessage != windowEndedMessage || !a.StartedAt.Equal(end) {
 		t.Errorf("attempt: %+v, want 1, initial, retry, timeout, %q at %s", a, windowEndedMessage, end)
 	}
@@ -97,7 +97,7 @@ func TestSweepExhaustsUnpulledLikeAPush(t *testing.T) {
 	if !ok {
 		t.Fatal("no ferry.delivery.exhausted for the exhausted message")
 	}
-	want := delivery.DeliveryExhaustedData{DeliveryID: b.seed.DeliveryID, EventID: b.seed.EventID, EventType: "seed.created",
+	want := model.DeliveryExhaustedData{DeliveryID: b.seed.DeliveryID, EventID: b.seed.EventID, EventType: "seed.created",
 		EndpointID: b.seed.EndpointID, AttemptCount: 1, LastAttemptAt: end}
 	if data != want {
 		t.Errorf("ferry.delivery.exhausted data: %+v, want %+v", data, want)

@@ -13,7 +13,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/ferry-dev/ferry/delivery"
+	"github.com/ferry-dev/ferry/delivery/model"
 )
 
 // listener holds one dedicated connection LISTENing on
@@ -178,7 +178,7 @@ func (l *listener) listen(ctx context.Context) error {
 		return fmt.Errorf("connect: %w", err)
 	}
 	defer conn.Close(context.WithoutCancel(ctx))
-	if _, err := conn.Exec(ctx, "LISTEN "+pgx.Identifier{delivery.QueueChannel}.Sanitize()); err != nil {
+	if _, err := conn.Exec(ctx, "LISTEN "+pgx.Identifier{model.QueueChannel}.Sanitize()); err != nil {
 		return fmt.Errorf("listen: %w", err)
 	}
 	// Anything notified while disconnected was missed: have the queues
@@ -203,7 +203,7 @@ func (l *listener) listen(ctx context.Context) error {
 // the id alone (replay, the sweeper, settles, operational events, and
 // ingests of older versions during a rolling deploy) wakes a waiter.
 func (l *listener) notified(payload string) {
-	id, sender, _ := strings.Cut(payload, delivery.QueueSenderSep)
+	id, sender, _ := strings.Cut(payload, model.QueueSenderSep)
 	endpointID, err := uuid.Parse(id)
 	if err != nil {
 		return

@@ -4,9 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"github.com/ferry-dev/ferry/internal/seal"
 	"testing"
 	"time"
+
+	"github.com/ferry-dev/ferry/internal/seal"
 
 	"github.com/google/uuid"
 	"github.com/prometheus/client_golang/prometheus"
@@ -16,6 +17,7 @@ import (
 	"github.com/ferry-dev/ferry/delivery/attemptlog"
 	"github.com/ferry-dev/ferry/delivery/dispatch"
 	"github.com/ferry-dev/ferry/delivery/internal/deliverytest"
+	"github.com/ferry-dev/ferry/delivery/model"
 )
 
 // TestListenerSkipsItsOwnIngestNotifications: a payload naming this
@@ -24,7 +26,7 @@ import (
 func TestListenerSkipsItsOwnIngestNotifications(t *testing.T) {
 	t.Parallel()
 	q := uuid.New()
-	sep := delivery.QueueSenderSep
+	sep := model.QueueSenderSep
 	for _, tt := range []struct {
 		name    string
 		payload string
@@ -59,7 +61,7 @@ func TestListenerSkipsItsOwnIngestNotifications(t *testing.T) {
 
 type nopRelay struct{}
 
-func (nopRelay) Enqueue([]delivery.Job) {}
+func (nopRelay) Enqueue([]model.Job) {}
 
 var _ delivery.Enqueuer = nopRelay{}
 
@@ -99,7 +101,7 @@ func (b testBundle) running(t *testing.T, instance string, tune ...func(*Config)
 	probe := svc.listener.subscribe(uuid.New(), uuid.New())
 	defer probe.cancel()
 	for deadline := time.Now().Add(10 * time.Second); ; {
-		if err := b.db.Exec(`SELECT pg_notify(?, ?)`, delivery.QueueChannel, probe.endpointID.String()).Error; err != nil {
+		if err := b.db.Exec(`SELECT pg_notify(?, ?)`, model.QueueChannel, probe.endpointID.String()).Error; err != nil {
 			t.Fatal(err)
 		}
 		select {

@@ -13,6 +13,7 @@ import (
 	"github.com/ferry-dev/ferry"
 	"github.com/ferry-dev/ferry/delivery"
 	"github.com/ferry-dev/ferry/delivery/internal/pgval"
+	"github.com/ferry-dev/ferry/delivery/model"
 	"github.com/ferry-dev/ferry/delivery/webhook"
 )
 
@@ -175,7 +176,7 @@ type leasedRow struct {
 	Event        delivery.Event
 	Fingerprint  string
 
-	OldStatus     delivery.Status
+	OldStatus     model.Status
 	OldFirst      *time.Time
 	OldLast       *time.Time
 	OldNext       *time.Time
@@ -289,7 +290,7 @@ func (s *Service) lease(ctx context.Context, tenantID uuid.UUID, ep endpointInfo
 				if r.OldLeaseUntil != nil && r.OldLeasedAt != nil {
 					timeouts = append(timeouts, attempt{tenantID: tenantID, deliveryID: r.ID, eventID: r.Event.ID, endpointID: ep.ID,
 						number: r.AttemptCount - 1, trigger: triggerOf(r.OldStatus, r.AttemptCount-1), startedAt: *r.OldLeasedAt,
-						endedAt: *r.OldLeaseUntil, outcome: delivery.OutcomeRetry, status: delivery.StatusRetrying,
+						endedAt: *r.OldLeaseUntil, outcome: model.OutcomeRetry, status: model.StatusRetrying,
 						firstAttemptAt: r.OldFirst, errorClass: classTimeout, errorMessage: timeoutMessage, next: &now})
 				}
 			}
@@ -332,7 +333,7 @@ func (s *Service) messages(ctx context.Context, endpointID uuid.UUID, rows []lea
 	now := s.now()
 	for _, r := range rows {
 		ev := r.Event
-		if r.AttemptCount == 1 && r.OldStatus == delivery.StatusPending {
+		if r.AttemptCount == 1 && r.OldStatus == model.StatusPending {
 			s.cfg.Leased.Observe(max(0, now.Sub(ev.CreatedAt).Seconds()))
 		}
 		body := webhook.Envelope(ev.ID, ev.Type, ev.CreatedAt, ev.Data)

@@ -5,18 +5,19 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/ferry-dev/ferry/internal/seal"
 	"log/slog"
 	"strings"
 	"time"
+
+	"github.com/ferry-dev/ferry/internal/seal"
 
 	"github.com/google/uuid"
 	"github.com/prometheus/client_golang/prometheus"
 	"gorm.io/gorm"
 
 	"github.com/ferry-dev/ferry"
-	"github.com/ferry-dev/ferry/delivery"
 	"github.com/ferry-dev/ferry/delivery/dispatch"
+	"github.com/ferry-dev/ferry/delivery/model"
 )
 
 // Limits of the queue routes.
@@ -131,8 +132,8 @@ func New(db *gorm.DB, cipher *seal.Cipher, cfg Config, log *slog.Logger, now fun
 	cfg.MaxWaitersPerQueue = cmp.Or(cfg.MaxWaitersPerQueue, DefaultMaxWaitersPerQueue)
 	cfg.UserAgent = cmp.Or(cfg.UserAgent, "Ferry")
 	cfg.Instance = cmp.Or(cfg.Instance, uuid.NewString())
-	if strings.Contains(cfg.Instance, delivery.QueueSenderSep) {
-		return nil, fmt.Errorf("queue.New: Instance must not contain %q", delivery.QueueSenderSep)
+	if strings.Contains(cfg.Instance, model.QueueSenderSep) {
+		return nil, fmt.Errorf("queue.New: Instance must not contain %q", model.QueueSenderSep)
 	}
 	if cfg.Leased == nil {
 		cfg.Leased = prometheus.ObserverFunc(func(float64) {})

@@ -3,18 +3,19 @@ package queue
 import (
 	"bytes"
 	"context"
-	"github.com/ferry-dev/ferry/internal/seal"
 	"testing"
 	"time"
+
+	"github.com/ferry-dev/ferry/internal/seal"
 
 	"github.com/google/uuid"
 	"gorm.io/gorm"
 
 	"github.com/ferry-dev/ferry"
-	"github.com/ferry-dev/ferry/delivery"
 	"github.com/ferry-dev/ferry/delivery/attemptlog"
 	"github.com/ferry-dev/ferry/delivery/dispatch"
 	"github.com/ferry-dev/ferry/delivery/internal/deliverytest"
+	"github.com/ferry-dev/ferry/delivery/model"
 )
 
 type testBundle struct {
@@ -192,13 +193,13 @@ func TestPullInputValidation(t *testing.T) {
 func TestTriggerOf(t *testing.T) {
 	t.Parallel()
 	for _, tt := range []struct {
-		status delivery.Status
+		status model.Status
 		n      int
-		want   delivery.Trigger
+		want   model.Trigger
 	}{
-		{delivery.StatusPending, 1, delivery.TriggerInitial},
-		{delivery.StatusRetrying, 2, delivery.TriggerRetry},
-		{delivery.StatusPending, 3, delivery.TriggerReplay},
+		{model.StatusPending, 1, model.TriggerInitial},
+		{model.StatusRetrying, 2, model.TriggerRetry},
+		{model.StatusPending, 3, model.TriggerReplay},
 	} {
 		if got := triggerOf(tt.status, tt.n); got != tt.want {
 			t.Errorf("triggerOf(%s, %d) = %s, want %s", tt.status, tt.n, got, tt.want)

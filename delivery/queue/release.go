@@ -6,8 +6,8 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/ferry-dev/ferry/delivery"
 	"github.com/ferry-dev/ferry/delivery/internal/pgval"
+	"github.com/ferry-dev/ferry/delivery/model"
 )
 
 // release hands back leases whose consumer is gone before it got the
@@ -33,7 +33,7 @@ func (s *Service) release(ctx context.Context, tenantID, endpointID uuid.UUID, r
 		if r.OldLeaseUntil != nil {
 			// The lease took over one that had run out (its timeout is
 			// logged): the message stays a due retry.
-			statuses[i], nexts[i] = string(delivery.StatusRetrying), &now
+			statuses[i], nexts[i] = string(model.StatusRetrying), &now
 		}
 	}
 	// Hand-written: one statement updates the rows and notifies when any
@@ -47,7 +47,7 @@ func (s *Service) release(ctx context.Context, tenantID, endpointID uuid.UUID, r
 			RETURNING d.id)
 		SELECT pg_notify(?, ?::text) FROM (SELECT 1 FROM u LIMIT 1) AS any_released`,
 		now, pgval.Array(ids), pgval.Array(leases), pgval.Array(statuses), pgval.Array(firsts), pgval.Array(lasts),
-		pgval.Array(nexts), tenantID, endpointID, delivery.QueueChannel, endpointID.String()).Error
+		pgval.Array(nexts), tenantID, endpointID, model.QueueChannel, endpointID.String()).Error
 	if err != nil {
 		s.log.WarnContext(ctx, "queue: could not release leases of a vanished consumer; they run out instead",
 			"tenant_id", tenantID, "endpoint_id", endpointID, "messages", n, "err", err)

@@ -11,8 +11,8 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/ferry-dev/ferry"
-	"github.com/ferry-dev/ferry/delivery"
 	"github.com/ferry-dev/ferry/delivery/internal/pgval"
+	"github.com/ferry-dev/ferry/delivery/model"
 )
 
 // Receipt statuses in settle answers.
@@ -55,7 +55,7 @@ type ReceiptResult struct {
 // EINVALID (no receipts, or one this queue never issued), ENOTFOUND.
 func (s *Service) Ack(ctx context.Context, tenantID, endpointID uuid.UUID, in AckInput) ([]ReceiptResult, error) {
 	return s.settle(ctx, tenantID, endpointID, in.Receipts, ReceiptAcked, func(r lockedRow, now time.Time) settlement {
-		return settlement{status: delivery.StatusSucceeded, outcome: delivery.OutcomeSuccess}
+		return settlement{status: model.StatusSucceeded, outcome: model.OutcomeSuccess}
 	})
 }
 
@@ -80,10 +80,10 @@ func (s *Service) Nack(ctx context.Context, tenantID, endpointID uuid.UUID, in N
 			due, exhausted = s.cfg.Policy.Next(r.AttemptCount, first, now, 0)
 		}
 		if exhausted {
-			return settlement{status: delivery.StatusExhausted, outcome: delivery.OutcomeRetry, class: classNack,
+			return settlement{status: model.StatusExhausted, outcome: model.OutcomeRetry, class: classNack,
 				message: "nacked; the next attempt would fall beyond the retry window"}
 		}
-		return settlement{status: delivery.StatusRetrying, outcome: delivery.OutcomeRetry, class: classNack,
+		return settlement{status: model.StatusRetrying, outcome: model.OutcomeRetry, class: classNack,
 			message: "nacked by the consumer", next: &due}
 	})
 }
@@ -99,7 +99,7 @@ func (s *Service) Reject(ctx context.Context, tenantID, endpointID uuid.UUID, in
 		reason = "rejected by the consumer"
 	}
 	return s.settle(ctx, tenantID, endpointID, in.Receipts, ReceiptRejected, func(r lockedRow, now time.Time) settlement {
-		return settlement{status: delivery.StatusDropped, outcome: delivery.OutcomeDropped, class: classRejected, message: reason}
+		return settlement{status: model.StatusDropped, outcome: model.OutcomeDropped, class: classRejected, message: reason}
 	})
 }
 
@@ -107,7 +107,7 @@ func (s *Service) Reject(ctx context.Context, tenantID, endpointID uuid.UUID, in
 type lockedRow struct {
 	ID             uuid.UUID
 	EventID        uuid.UUID
-	Status         delivery.Status
+	Status         model.Status
 	AttemptCount   int
 	FirstAttemptAt *time.Time
 	LeasedAt       time.Time
@@ -115,8 +115,8 @@ type lockedRow struct {
 
 // settlement is what settling one lease does.
 type settlement struct {
-	status         delivery.Status
-	outcome        delivery.Outcome
+	status         model.Status
+	outcome        model.Outcome
 	class, message string
 	next           *time.Time
 }
@@ -211,7 +211,7 @@ func (s *Service) settle(ctx context.Context, tenantID, endpointID uuid.UUID, re
 			// An ordered queue's next message, or a message nacked
 			// without delay, can be pulled now: wake the other replicas.
 			if ep.MaxInFlight == 1 || due {
-				if _, err := tx.Exec(ctx, `SELECT pg_notify($1, $2::text)`, delivery.QueueChannel, endpointID.String()); err != nil {
+				if _, err := tx.Exec(ctx, `SELECT pg_notify($1, $2::text)`, model.QueueChannel, endpointID.String()); err != nil {
 					return fmt.Errorf("notify queue: %w", err)
 				}
 			}

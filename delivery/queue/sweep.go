@@ -8,8 +8,8 @@ import (
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 
-	"github.com/ferry-dev/ferry/delivery"
 	"github.com/ferry-dev/ferry/delivery/internal/pgval"
+	"github.com/ferry-dev/ferry/delivery/model"
 )
 
 // sweepBatch bounds the leases one sweep takes back.
@@ -65,7 +65,7 @@ func (s *Service) sweepLeases(ctx context.Context, now time.Time, window time.Du
 			var attempts []attempt
 			for rows.Next() {
 				var a attempt
-				var status delivery.Status
+				var status model.Status
 				if err := rows.Scan(&a.deliveryID, &a.tenantID, &a.eventID, &a.endpointID, &status, &a.number, &a.firstAttemptAt,
 					&a.startedAt, &a.endedAt); err != nil {
 					rows.Close()
@@ -75,13 +75,13 @@ func (s *Service) sweepLeases(ctx context.Context, now time.Time, window time.Du
 				if a.firstAttemptAt != nil {
 					first = *a.firstAttemptAt
 				}
-				a.status, a.next = delivery.StatusRetrying, &now
+				a.status, a.next = model.StatusRetrying, &now
 				if now.After(first.Add(window)) {
-					a.status, a.next = delivery.StatusExhausted, nil
+					a.status, a.next = model.StatusExhausted, nil
 				} else {
 					queues = append(queues, a.endpointID)
 				}
-				a.trigger, a.outcome = triggerOf(status, a.number), delivery.OutcomeRetry
+				a.trigger, a.outcome = triggerOf(status, a.number), model.OutcomeRetry
 				a.errorClass, a.errorMessage = classTimeout, timeoutMessage
 				attempts = append(attempts, a)
 			}
@@ -97,7 +97,7 @@ func (s *Service) sweepLeases(ctx context.Context, now time.Time, window time.Du
 			}
 			if len(queues) > 0 {
 				if _, err := tx.Exec(ctx, `SELECT pg_notify($1, e::text) FROM unnest($2::uuid[]) AS t(e)`,
-					delivery.QueueChannel, pgval.Array(queues)); err != nil {
+					model.QueueChannel, pgval.Array(queues)); err != nil {
 					return fmt.Errorf("notify queues: %w", err)
 				}
 			}
@@ -147,14 +147,14 @@ func (s *Service) exhaustUnpulledBatch(ctx context.Context, now time.Time, windo
 			var ids []uuid.UUID
 			for rows.Next() {
 				var a attempt
-				var status delivery.Status
+				var status model.Status
 				if err := rows.Scan(&a.deliveryID, &a.tenantID, &a.eventID, &a.endpointID, &status, &a.number, &a.firstAttemptAt); err != nil {
 					rows.Close()
 					return fmt.Errorf("find messages past their window: %w", err)
 				}
 				a.number++ // the window's end is one more (failed) attempt
 				a.trigger, a.startedAt, a.endedAt = triggerOf(status, a.number), now, now
-				a.outcome, a.status = delivery.OutcomeRetry, delivery.StatusExhausted
+				a.outcome, a.status = model.OutcomeRetry, model.StatusExhausted
 				a.errorClass, a.errorMessage = classTimeout, windowEndedMessage
 				attempts, ids = append(attempts, a), append(ids, a.deliveryID)
 			}

@@ -1,9 +1,11 @@
-package delivery
+package telemetry
 
 import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/ferry-dev/ferry/delivery/model"
 )
 
 // Metrics are the delivery engine's Prometheus collectors.
@@ -63,8 +65,8 @@ const (
 // ObserveStage records that job reached stage at when. Only first
 // attempts of newly accepted events count: retries and replays would mix
 // retry delays and old events into the per-hop times. m may be nil.
-func (m *Metrics) ObserveStage(stage string, job Job, when time.Time) {
-	if m == nil || m.Stages == nil || job.Attempt != 1 || job.Trigger != TriggerInitial || job.AcceptedAt.IsZero() {
+func (m *Metrics) ObserveStage(stage string, job model.Job, when time.Time) {
+	if m == nil || m.Stages == nil || job.Attempt != 1 || job.Trigger != model.TriggerInitial || job.AcceptedAt.IsZero() {
 		return
 	}
 	m.Stages.WithLabelValues(stage).Observe(max(0, when.Sub(job.AcceptedAt).Seconds()))
@@ -74,7 +76,7 @@ func (m *Metrics) ObserveStage(stage string, job Job, when time.Time) {
 // LagObserver.
 func (m *Metrics) ObserveLag(topic string, late time.Duration) {
 	m.TierLag.WithLabelValues(topic).Set(max(0, late.Seconds()))
-	if topic == TopicDeliveries && m.Stages != nil {
+	if topic == model.TopicDeliveries && m.Stages != nil {
 		// The consumer reports a deliveries-topic job's lag as now minus
 		// its acceptance when it fetches it: the consumed stage (replays
 		// on this topic count too, from the replay's request).

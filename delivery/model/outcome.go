@@ -1,4 +1,4 @@
-package delivery
+package model
 
 // Outcome is the result of one attempt.
 type Outcome string
