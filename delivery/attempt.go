@@ -10,6 +10,7 @@ import (
 
 	"github.com/ferry-dev/ferry"
 	"github.com/ferry-dev/ferry/delivery/model"
+	"github.com/ferry-dev/ferry/internal/pgval"
 	"github.com/ferry-dev/ferry/page"
 )
 
@@ -23,9 +24,9 @@ type attemptRow struct {
 	Actor           string
 	StartedAt       time.Time
 	DurationMs      int
-	RequestHeaders  jsonColumn[http.Header]
+	RequestHeaders  pgval.JSON[http.Header]
 	ResponseStatus  *int
-	ResponseHeaders jsonColumn[http.Header]
+	ResponseHeaders pgval.JSON[http.Header]
 	ResponseBody    string
 	ErrorClass      string
 	ErrorMessage    string

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/ferry-dev/ferry/internal/seal"
 	"net/http"
 	"net/netip"
 	"net/url"
@@ -12,6 +11,9 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/ferry-dev/ferry/internal/pgval"
+	"github.com/ferry-dev/ferry/internal/seal"
 
 	"github.com/ferry-dev/ferry/delivery/routing"
 	"github.com/ferry-dev/ferry/delivery/webhook"
@@ -286,13 +288,13 @@ type endpointRow struct {
 	Kind               string
 	URL                string
 	Description        string
-	EventTypes         jsonColumn[[]string] `gorm:"type:jsonb"`
+	EventTypes         pgval.JSON[[]string] `gorm:"type:jsonb"`
 	Enabled            bool
 	DisabledReason     string
 	TimeoutMs          int
 	RateLimitPerSecond *int
 	MaxInFlight        int
-	Headers            jsonColumn[map[string]string] `gorm:"type:jsonb"`
+	Headers            pgval.JSON[map[string]string] `gorm:"type:jsonb"`
 	Filter             string
 	Format             string
 	Transformation     string
@@ -393,9 +395,9 @@ func (s *Service) CreateEndpoint(ctx context.Context, tenantID uuid.UUID, in End
 	now := s.now().UTC()
 	row := endpointRow{
 		ID: uuid.New(), TenantID: tenantID, Kind: string(in.Kind), URL: in.URL, Description: in.Description,
-		EventTypes: jsonColumn[[]string]{types}, Enabled: true, TimeoutMs: timeout * 1000,
+		EventTypes: pgval.JSON[[]string]{V: types}, Enabled: true, TimeoutMs: timeout * 1000,
 		RateLimitPerSecond: in.RateLimitPerSecond, MaxInFlight: maxInFlight,
-		Headers: jsonColumn[map[string]string]{headers}, Filter: in.Filter, Format: string(format),
+		Headers: pgval.JSON[map[string]string]{V: headers}, Filter: in.Filter, Format: string(format),
 		Transformation: in.Transformation, CreatedAt: now, UpdatedAt: now,
 	}
 	secret := webhook.NewSigningSecret()
@@ -544,9 +546,9 @@ func (s *Service) UpdateEndpoint(ctx context.Context, tenantID, id uuid.UUID, pa
 	}
 	ep.UpdatedAt = s.now().UTC()
 	cols := map[string]any{"url": ep.URL, "description": ep.Description,
-		"event_types": jsonColumn[[]string]{ep.EventTypes}, "enabled": ep.Enabled, "disabled_reason": ep.DisabledReason,
+		"event_types": pgval.JSON[[]string]{V: ep.EventTypes}, "enabled": ep.Enabled, "disabled_reason": ep.DisabledReason,
 		"timeout_ms": ep.TimeoutSeconds * 1000, "rate_limit_per_second": ep.RateLimitPerSecond,
-		"max_in_flight": ep.MaxInFlight, "headers": jsonColumn[map[string]string]{ep.Headers},
+		"max_in_flight": ep.MaxInFlight, "headers": pgval.JSON[map[string]string]{V: ep.Headers},
 		"filter": ep.Filter, "format": string(ep.Format), "transformation": ep.Transformation, "failing_since": ep.FailingSince, "updated_at": ep.UpdatedAt}
 	if filterSaved {
 		// A saved filter starts with a clean record of its errors.

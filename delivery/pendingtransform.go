@@ -11,8 +11,8 @@ import (
 	"github.com/google/uuid"
 	"gorm.io/gorm"
 
-	"github.com/ferry-dev/ferry/delivery/internal/pgval"
 	"github.com/ferry-dev/ferry/delivery/model"
+	"github.com/ferry-dev/ferry/internal/pgval"
 )
 
 // Pending transformations. A delivery made inside a transaction that
@@ -184,7 +184,7 @@ func FinishPendingTransforms(ctx context.Context, db *gorm.DB, router *Router, r
 		Data                                      json.RawMessage
 		CreatedAt                                 time.Time
 		Transformation                            string
-		Headers                                   jsonColumn[map[string]string]
+		Headers                                   pgval.JSON[map[string]string]
 	}
 	// Across tenants, like the outbox sweeper: each join is on the
 	// owning tenant too. delivery_transforms_pending_idx finds the rows.

@@ -9,8 +9,8 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/ferry-dev/ferry/dbtx"
-	"github.com/ferry-dev/ferry/delivery/internal/pgval"
 	"github.com/ferry-dev/ferry/delivery/routing"
+	"github.com/ferry-dev/ferry/internal/pgval"
 )
 
 // SourceEventInput is an event made from a request an inbound source

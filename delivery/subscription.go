@@ -7,8 +7,8 @@ import (
 	"github.com/google/uuid"
 	"gorm.io/gorm"
 
-	"github.com/ferry-dev/ferry/delivery/internal/pgval"
 	"github.com/ferry-dev/ferry/delivery/routing"
+	"github.com/ferry-dev/ferry/internal/pgval"
 )
 
 // Subscription lookup at fan-out. An endpoint's event_types hold exact
@@ -34,7 +34,7 @@ type batchMatch struct {
 	Transformation string
 	// Headers are the endpoint's custom headers, read only when it has a
 	// transformation (they are its input).
-	Headers jsonColumn[map[string]string]
+	Headers pgval.JSON[map[string]string]
 	// Transformed is the transformation's result, once run.
 	Transformed *Transformed
 	// deferred: the transformation runs after the transaction that makes

@@ -3,8 +3,9 @@ package delivery
 import (
 	"context"
 	"fmt"
-	"github.com/ferry-dev/ferry/internal/seal"
 	"time"
+
+	"github.com/ferry-dev/ferry/internal/seal"
 
 	"github.com/google/uuid"
 	"gorm.io/gorm"

@@ -17,6 +17,7 @@ import (
 	"github.com/ferry-dev/ferry/delivery/routing"
 	"github.com/ferry-dev/ferry/delivery/routing/sandbox"
 	"github.com/ferry-dev/ferry/delivery/webhook"
+	"github.com/ferry-dev/ferry/internal/pgval"
 )
 
 // Transformations at fan-out (docs/contract.md#transformations). An
@@ -189,7 +190,7 @@ type deliveryTransformRow struct {
 	Pending   bool
 	Error     *string
 	Body      []byte
-	Headers   *jsonColumn[map[string]*string] `gorm:"type:jsonb"`
+	Headers   *pgval.JSON[map[string]*string] `gorm:"type:jsonb"`
 	CreatedAt time.Time
 }
 
@@ -204,7 +205,7 @@ func newTransformRow(deliveryID, tenantID uuid.UUID, t *Transformed, at time.Tim
 		row.Error = &msg
 	case !t.Cancelled:
 		row.Body = t.Body
-		row.Headers = &jsonColumn[map[string]*string]{t.Headers}
+		row.Headers = &pgval.JSON[map[string]*string]{V: t.Headers}
 	}
 	return row
 }
@@ -272,7 +273,7 @@ func (s *Service) transformNewDelivery(tx *gorm.DB, tenantID, deliveryID, endpoi
 	var eps []struct {
 		Kind           Kind
 		Transformation string
-		Headers        jsonColumn[map[string]string]
+		Headers        pgval.JSON[map[string]string]
 	}
 	if err := tx.Raw(`SELECT kind, transformation, headers FROM endpoints WHERE id = ? AND tenant_id = ?`,
 		endpointID, tenantID).Scan(&eps).Error; err != nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/ferry-dev/ferry"
+	"github.com/ferry-dev/ferry/internal/pgval"
 )
 
 // Incoming is one request to an ingest URL, as received.
@@ -45,7 +46,7 @@ type requestRow struct {
 	Method      string
 	Path        string
 	Query       string
-	Headers     jsonb[http.Header] `gorm:"type:jsonb"`
+	Headers     pgval.JSON[http.Header] `gorm:"type:jsonb"`
 	ContentType string
 	Body        []byte
 	Status      Status
@@ -82,7 +83,7 @@ func (s *Service) Receive(ctx context.Context, in Incoming) (Answer, error) {
 	}
 	now := s.now().UTC()
 	capture := requestRow{ID: uuid.New(), TenantID: src.row.TenantID, SourceID: src.row.ID, ReceivedAt: now.Truncate(time.Microsecond),
-		Method: in.Method, Path: in.Path, Query: in.RawQuery, Headers: jsonb[http.Header]{storedHeaders(in.Header, src.row.Verification.V)},
+		Method: in.Method, Path: in.Path, Query: in.RawQuery, Headers: pgval.JSON[http.Header]{V: storedHeaders(in.Header, src.row.Verification.V)},
 		ContentType: in.Header.Get("Content-Type"), Body: in.Body}
 	if capture.Body == nil {
 		capture.Body = []byte{}

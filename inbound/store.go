@@ -3,8 +3,6 @@ package inbound
 import (
 	"context"
 	"crypto/sha256"
-	"database/sql/driver"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -14,39 +12,9 @@ import (
 	"gorm.io/gorm/clause"
 
 	"github.com/ferry-dev/ferry"
+	"github.com/ferry-dev/ferry/internal/pgval"
 	"github.com/ferry-dev/ferry/page"
 )
-
-// jsonb stores a Go value in a jsonb column; a nil pointer is NULL.
-type jsonb[T any] struct{ V T }
-
-// Scan implements sql.Scanner.
-func (j *jsonb[T]) Scan(src any) error {
-	var zero T
-	j.V = zero
-	switch s := src.(type) {
-	case nil:
-		return nil
-	case []byte:
-		return json.Unmarshal(s, &j.V)
-	case string:
-		return json.Unmarshal([]byte(s), &j.V)
-	default:
-		return fmt.Errorf("scan jsonb column from %T", src)
-	}
-}
-
-// Value implements driver.Valuer.
-func (j jsonb[T]) Value() (driver.Value, error) {
-	b, err := json.Marshal(j.V)
-	if err != nil {
-		return nil, err
-	}
-	if string(b) == "null" {
-		return nil, nil
-	}
-	return string(b), nil
-}
 
 // sourceRow is a row of sources.
 type sourceRow struct {
@@ -54,11 +22,11 @@ type sourceRow struct {
 	TenantID           uuid.UUID
 	Name               string
 	Enabled            bool
-	Verification       jsonb[Verification] `gorm:"type:jsonb"`
+	Verification       pgval.JSON[Verification] `gorm:"type:jsonb"`
 	SecretCiphertext   []byte
-	EventType          jsonb[EventTypeRule] `gorm:"type:jsonb"`
-	Response           jsonb[*Response]     `gorm:"type:jsonb"`
-	Dedupe             jsonb[*DedupeRule]   `gorm:"type:jsonb"`
+	EventType          pgval.JSON[EventTypeRule] `gorm:"type:jsonb"`
+	Response           pgval.JSON[*Response]     `gorm:"type:jsonb"`
+	Dedupe             pgval.JSON[*DedupeRule]   `gorm:"type:jsonb"`
 	RateLimitPerSecond int
 	TokenHash          []byte
 	TokenCiphertext    []byte
@@ -136,8 +104,8 @@ func (s *Service) CreateSource(ctx context.Context, tenantID uuid.UUID, in Sourc
 		return Source{}, err
 	}
 	now := s.now().UTC()
-	row := sourceRow{ID: uuid.New(), TenantID: tenantID, Name: name, Enabled: true, Verification: jsonb[Verification]{v},
-		EventType: jsonb[EventTypeRule]{et}, Response: jsonb[*Response]{resp}, Dedupe: jsonb[*DedupeRule]{dd},
+	row := sourceRow{ID: uuid.New(), TenantID: tenantID, Name: name, Enabled: true, Verification: pgval.JSON[Verification]{V: v},
+		EventType: pgval.JSON[EventTypeRule]{V: et}, Response: pgval.JSON[*Response]{V: resp}, Dedupe: pgval.JSON[*DedupeRule]{V: dd},
 		RateLimitPerSecond: rl, TokenHash: hashToken(tok), CreatedAt: now, UpdatedAt: now}
 	row.TokenCiphertext = s.sealer.Seal([]byte(tok), tokenAAD(row.ID))
 	if secret != "" {

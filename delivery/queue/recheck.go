@@ -7,7 +7,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 
-	"github.com/ferry-dev/ferry/delivery/internal/pgval"
+	"github.com/ferry-dev/ferry/internal/pgval"
 )
 
 // dueSQL returns which of the queues ($1 tenants, $2 endpoints, pairwise)

@@ -1,4 +1,4 @@
-package delivery
+package pgval
 
 import (
 	"database/sql/driver"
@@ -6,15 +6,17 @@ import (
 	"fmt"
 )
 
-// jsonColumn stores a Go value in a json/jsonb column.
-type jsonColumn[T any] struct{ V T }
+// JSON stores a Go value in a json or jsonb column as its JSON encoding;
+// a nil value is stored as the JSON null (so NOT NULL columns accept it)
+// and SQL NULL reads back as the zero value.
+type JSON[T any] struct{ V T }
 
 // Scan implements sql.Scanner.
-func (j *jsonColumn[T]) Scan(src any) error {
+func (j *JSON[T]) Scan(src any) error {
+	var zero T
+	j.V = zero
 	switch s := src.(type) {
 	case nil:
-		var zero T
-		j.V = zero
 		return nil
 	case []byte:
 		return json.Unmarshal(s, &j.V)
@@ -26,7 +28,7 @@ func (j *jsonColumn[T]) Scan(src any) error {
 }
 
 // Value implements driver.Valuer.
-func (j jsonColumn[T]) Value() (driver.Value, error) {
+func (j JSON[T]) Value() (driver.Value, error) {
 	b, err := json.Marshal(j.V)
 	if err != nil {
 		return nil, err

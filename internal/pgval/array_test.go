@@ -4,7 +4,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ferry-dev/ferry/delivery/internal/deliverytest"
+	"gorm.io/driver/postgres"
+	"gorm.io/gorm"
+	"gorm.io/gorm/logger"
+
+	"github.com/ferry-dev/ferry/tests/testenv"
 
 	"github.com/google/uuid"
 )
@@ -13,7 +17,7 @@ import (
 // arrays of the right type, element for element.
 func TestPGArrayRoundTrip(t *testing.T) {
 	t.Parallel()
-	db := deliverytest.DB(t)
+	db := openDB(t)
 	ids := []uuid.UUID{uuid.New(), uuid.New(), uuid.New()}
 	var gotIDs []string
 	if err := db.Raw(`SELECT unnest(?::uuid[])::text`, Array(ids)).Scan(&gotIDs).Error; err != nil {
@@ -48,4 +52,20 @@ func TestPGArrayRoundTrip(t *testing.T) {
 	if len(gotTimes) != 2 || !gotTimes[0].Equal(at) || !gotTimes[1].Equal(at.Add(time.Hour)) {
 		t.Errorf("times: %v", gotTimes)
 	}
+}
+
+// openDB opens a fresh test database (no tables needed: the statements
+// only round-trip parameters).
+func openDB(t *testing.T) *gorm.DB {
+	t.Helper()
+	db, err := gorm.Open(postgres.Open(testenv.Postgres(t)), &gorm.Config{Logger: logger.Discard})
+	if err != nil {
+		t.Fatalf("open test database: %v", err)
+	}
+	sqlDB, err := db.DB()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sqlDB.Close() })
+	return db
 }
