@@ -17,8 +17,8 @@ import (
 	"gorm.io/gorm"
 
 	"github.com/ferry-dev/ferry/delivery"
-	"github.com/ferry-dev/ferry/internal/pgval"
 	"github.com/ferry-dev/ferry/delivery/model"
+	"github.com/ferry-dev/ferry/internal/pgval"
 )
 
 // attemptRecord is one attempt plus the delivery state it leads to.

@@ -8,8 +8,8 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/ferry-dev/ferry/delivery/internal/deliverytest"
-	"github.com/ferry-dev/ferry/internal/pgval"
 	"github.com/ferry-dev/ferry/delivery/model"
+	"github.com/ferry-dev/ferry/internal/pgval"
 )
 
 // TestRecordTxFeedsStatsAndHealthButNeverDisablesAQueue logs a pull

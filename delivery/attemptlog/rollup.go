@@ -15,8 +15,8 @@ import (
 	"gorm.io/gorm"
 
 	"github.com/ferry-dev/ferry/delivery"
-	"github.com/ferry-dev/ferry/internal/pgval"
 	"github.com/ferry-dev/ferry/delivery/model"
+	"github.com/ferry-dev/ferry/internal/pgval"
 )
 
 // rollupKey is one row of endpoint_stats_hourly.

@@ -12,9 +12,9 @@ import (
 	"github.com/ferry-dev/ferry/delivery/attemptlog"
 	"github.com/ferry-dev/ferry/delivery/egress"
 	"github.com/ferry-dev/ferry/delivery/internal/backoff"
-	"github.com/ferry-dev/ferry/internal/pgval"
 	"github.com/ferry-dev/ferry/delivery/model"
 	"github.com/ferry-dev/ferry/delivery/telemetry"
+	"github.com/ferry-dev/ferry/internal/pgval"
 
 	"github.com/google/uuid"
 	"gorm.io/gorm"

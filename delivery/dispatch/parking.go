@@ -12,9 +12,9 @@ import (
 	"gorm.io/gorm"
 
 	"github.com/ferry-dev/ferry/delivery/internal/backoff"
-	"github.com/ferry-dev/ferry/internal/pgval"
 	"github.com/ferry-dev/ferry/delivery/model"
 	"github.com/ferry-dev/ferry/internal/batch"
+	"github.com/ferry-dev/ferry/internal/pgval"
 )
 
 // Parking timings: a live worker refreshes its heartbeat every

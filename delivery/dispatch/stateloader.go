@@ -9,9 +9,9 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"gorm.io/gorm"
 
-	"github.com/ferry-dev/ferry/internal/pgval"
 	"github.com/ferry-dev/ferry/delivery/model"
 	"github.com/ferry-dev/ferry/internal/batch"
+	"github.com/ferry-dev/ferry/internal/pgval"
 )
 
 // stateLoader answers the dispatcher's "what does Postgres record for this

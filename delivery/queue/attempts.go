@@ -10,8 +10,8 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/ferry-dev/ferry/delivery/attemptlog"
-	"github.com/ferry-dev/ferry/internal/pgval"
 	"github.com/ferry-dev/ferry/delivery/model"
+	"github.com/ferry-dev/ferry/internal/pgval"
 )
 
 // Error classes of queue attempts that did not succeed.

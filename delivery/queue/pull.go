@@ -12,9 +12,9 @@ import (
 
 	"github.com/ferry-dev/ferry"
 	"github.com/ferry-dev/ferry/delivery"
-	"github.com/ferry-dev/ferry/internal/pgval"
 	"github.com/ferry-dev/ferry/delivery/model"
 	"github.com/ferry-dev/ferry/delivery/webhook"
+	"github.com/ferry-dev/ferry/internal/pgval"
 )
 
 // PullInput is the body of a pull; nil fields take defaults.

@@ -8,8 +8,8 @@ import (
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 
-	"github.com/ferry-dev/ferry/internal/pgval"
 	"github.com/ferry-dev/ferry/delivery/model"
+	"github.com/ferry-dev/ferry/internal/pgval"
 )
 
 // sweepBatch bounds the leases one sweep takes back.
