@@ -12,8 +12,8 @@ import (
 
 	"github.com/ferry-dev/ferry/delivery/model"
 	"github.com/ferry-dev/ferry/delivery/routing"
+	"github.com/ferry-dev/ferry/delivery/store"
 	"github.com/ferry-dev/ferry/delivery/webhook"
-	"github.com/ferry-dev/ferry/internal/pgval"
 
 	"github.com/google/uuid"
 	"gorm.io/gorm"
@@ -235,124 +235,29 @@ func (s *Service) fanOut(tx *gorm.DB, tenantID uuid.UUID, ev Event, matches []ba
 	if len(matches) == 0 {
 		return nil, nil, nil, nil
 	}
-	var pushed []batchMatch
-	var queued queuedDeliveries
-	for _, m := range matches {
-		if m.Kind == KindQueue {
-			queued.add(tenantID, ev.ID, m.EndpointID, ev.CreatedAt)
-		} else {
-			pushed = append(pushed, m)
-		}
-	}
-	if err := queued.insert(tx, s.queueSender()); err != nil {
-		return nil, nil, nil, err
-	}
-	if len(pushed) == 0 {
-		return nil, queued.endpoints, nil, nil
-	}
-	var jobs []model.Job
-	deliveryIDs := make([]uuid.UUID, len(pushed))
-	endpointIDs := make([]uuid.UUID, len(pushed))
-	var outboxIDs []uuid.UUID
-	var payloads []string
-	var transforms []deliveryTransformRow
+	f := store.FanOut{Sender: s.queueSender()}
 	var pending PendingTransforms
-	for i, m := range pushed {
+	for _, m := range matches {
 		id := uuid.New()
-		deliveryIDs[i], endpointIDs[i] = id, m.EndpointID
-		if m.deferred {
+		f.Deliveries = append(f.Deliveries, store.Delivery{ID: id, TenantID: tenantID, EventID: ev.ID, EndpointID: m.EndpointID,
+			CreatedAt: ev.CreatedAt})
+		switch {
+		case m.Kind == KindQueue:
+			f.Queues = append(f.Queues, m.EndpointID)
+		case m.deferred:
 			pending = append(pending, m.pending(id, tenantID, ev))
-			transforms = append(transforms, deliveryTransformRow{DeliveryID: id, TenantID: tenantID, Pending: true, CreatedAt: ev.CreatedAt})
-			continue // no outbox row until its transformation has run
-		}
-		job := model.Job{DeliveryID: id, EventID: ev.ID, EndpointID: m.EndpointID, TenantID: tenantID,
-			Attempt: 1, Trigger: model.TriggerInitial, AcceptedAt: ev.CreatedAt, OutboxAt: ev.CreatedAt}
-		b, err := json.Marshal(job)
-		if err != nil {
-			return nil, nil, nil, fmt.Errorf("encode job: %w", err)
-		}
-		jobs = append(jobs, job)
-		outboxIDs, payloads = append(outboxIDs, id), append(payloads, string(b))
-		if m.Transformed != nil {
-			transforms = append(transforms, newTransformRow(id, tenantID, m.Transformed, ev.CreatedAt))
+			f.Transforms = append(f.Transforms, store.Transform{DeliveryID: id, TenantID: tenantID, Pending: true, CreatedAt: ev.CreatedAt})
+			// no outbox row until its transformation has run
+		default:
+			f.Jobs = append(f.Jobs, model.Job{DeliveryID: id, EventID: ev.ID, EndpointID: m.EndpointID, TenantID: tenantID,
+				Attempt: 1, Trigger: model.TriggerInitial, AcceptedAt: ev.CreatedAt, OutboxAt: ev.CreatedAt})
+			if m.Transformed != nil {
+				f.Transforms = append(f.Transforms, newTransformRow(id, tenantID, m.Transformed, ev.CreatedAt))
+			}
 		}
 	}
-	err := tx.Exec(`INSERT INTO deliveries (id, tenant_id, event_id, endpoint_id, created_at)
-		SELECT d, ?, ?, e, ? FROM unnest(?::uuid[], ?::uuid[]) AS t(d, e)`,
-		tenantID, ev.ID, ev.CreatedAt, pgval.Array(deliveryIDs), pgval.Array(endpointIDs)).Error
-	if err != nil {
-		return nil, nil, nil, fmt.Errorf("insert deliveries: %w", err)
-	}
-	if err := insertTransforms(tx, transforms); err != nil {
+	if err := store.InsertFanOut(tx.Statement.Context, store.Gorm(tx), f); err != nil {
 		return nil, nil, nil, err
 	}
-	if len(outboxIDs) > 0 {
-		if err := insertOutbox(tx, outboxIDs, payloads, ev.CreatedAt); err != nil {
-			return nil, nil, nil, err
-		}
-	}
-	return jobs, queued.endpoints, pending, nil
-}
-
-// queuedDeliveries are the deliveries of queue endpoints that one fan-out
-// creates. They get no outbox row: the rows themselves are the queue,
-// and a notification sent at commit wakes their consumers.
-type queuedDeliveries struct {
-	tenants, events, endpoints []uuid.UUID
-	ats                        []time.Time
-}
-
-func (q *queuedDeliveries) add(tenantID, eventID, endpointID uuid.UUID, at time.Time) {
-	q.tenants, q.events = append(q.tenants, tenantID), append(q.events, eventID)
-	q.endpoints, q.ats = append(q.endpoints, endpointID), append(q.ats, at)
-}
-
-// insert writes the deliveries in tx and notifies their queues, as
-// sender (see notifyQueues).
-func (q *queuedDeliveries) insert(tx *gorm.DB, sender string) error {
-	if len(q.endpoints) == 0 {
-		return nil
-	}
-	ids := make([]uuid.UUID, len(q.endpoints))
-	for i := range ids {
-		ids[i] = uuid.New()
-	}
-	err := tx.Exec(`INSERT INTO deliveries (id, tenant_id, event_id, endpoint_id, created_at)
-		SELECT * FROM unnest(?::uuid[], ?::uuid[], ?::uuid[], ?::uuid[], ?::timestamptz[])`,
-		pgval.Array(ids), pgval.Array(q.tenants), pgval.Array(q.events), pgval.Array(q.endpoints), pgval.Array(q.ats)).Error
-	if err != nil {
-		return fmt.Errorf("insert queued deliveries: %w", err)
-	}
-	return notifyQueues(tx, q.endpoints, sender)
-}
-
-// notifyQueues wakes the consumers of the queue endpoints once tx commits
-// (Postgres folds duplicate notifications of one transaction). sender,
-// unless empty, is the instance of this process, which wakes its own
-// long-polls after the commit (Service.wakeQueues): its listener skips
-// the notification instead of waking a second waiter for the same
-// messages (QueueChannel).
-func notifyQueues(tx *gorm.DB, endpoints []uuid.UUID, sender string) error {
-	if len(endpoints) == 0 {
-		return nil
-	}
-	suffix := ""
-	if sender != "" {
-		suffix = model.QueueSenderSep + sender
-	}
-	if err := tx.Exec(`SELECT pg_notify(?, e::text || ?) FROM unnest(?::uuid[]) AS t(e)`,
-		model.QueueChannel, suffix, pgval.Array(endpoints)).Error; err != nil {
-		return fmt.Errorf("notify queues: %w", err)
-	}
-	return nil
-}
-
-func insertOutbox(tx *gorm.DB, deliveryIDs []uuid.UUID, payloads []string, at time.Time) error {
-	err := tx.Exec(`INSERT INTO outbox (delivery_id, job, created_at)
-		SELECT d, j::jsonb, ? FROM unnest(?::uuid[], ?::text[]) AS t(d, j)`,
-		at, pgval.Array(deliveryIDs), pgval.Array(payloads)).Error
-	if err != nil {
-		return fmt.Errorf("insert outbox: %w", err)
-	}
-	return nil
+	return f.Jobs, f.Queues, pending, nil
 }

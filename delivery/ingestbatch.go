@@ -2,7 +2,6 @@ package delivery
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -11,6 +10,7 @@ import (
 	"gorm.io/gorm"
 
 	"github.com/ferry-dev/ferry/delivery/model"
+	"github.com/ferry-dev/ferry/delivery/store"
 	"github.com/ferry-dev/ferry/internal/pgval"
 
 	"github.com/ferry-dev/ferry/dbtx"
@@ -218,74 +218,33 @@ func (s *Service) insertBatch(ctx context.Context, tx *gorm.DB, batch []*ingestR
 	}
 
 	// Queue endpoints' deliveries wait for their consumers: no job.
-	var queued queuedDeliveries
-	type pushedMatch struct {
-		r *ingestRequest
-		m *batchMatch
-	}
-	var pushed []pushedMatch
+	f := store.FanOut{Sender: s.queueSender()}
+	var pending PendingTransforms
 	for _, r := range batch {
 		for k := range r.matches {
 			m := &r.matches[k]
-			if m.Kind == KindQueue {
-				queued.add(r.tenantID, r.ev.ID, m.EndpointID, r.ev.CreatedAt)
-			} else {
-				pushed = append(pushed, pushedMatch{r, m})
+			id := uuid.New()
+			f.Deliveries = append(f.Deliveries, store.Delivery{ID: id, TenantID: r.tenantID, EventID: r.ev.ID, EndpointID: m.EndpointID,
+				CreatedAt: r.ev.CreatedAt})
+			switch {
+			case m.Kind == KindQueue:
+				f.Queues = append(f.Queues, m.EndpointID)
+			case m.deferred:
+				pending = append(pending, m.pending(id, r.tenantID, r.ev))
+				f.Transforms = append(f.Transforms, store.Transform{DeliveryID: id, TenantID: r.tenantID, Pending: true,
+					CreatedAt: r.ev.CreatedAt})
+				// no outbox row until its transformation has run
+			default:
+				f.Jobs = append(f.Jobs, model.Job{DeliveryID: id, EventID: r.ev.ID, EndpointID: m.EndpointID, TenantID: r.tenantID,
+					Attempt: 1, Trigger: model.TriggerInitial, AcceptedAt: r.ev.CreatedAt, OutboxAt: r.ev.CreatedAt})
+				if m.Transformed != nil {
+					f.Transforms = append(f.Transforms, newTransformRow(id, r.tenantID, m.Transformed, r.ev.CreatedAt))
+				}
 			}
 		}
 	}
-	if err := queued.insert(tx, s.queueSender()); err != nil {
+	if err := store.InsertFanOut(ctx, store.Gorm(tx), f); err != nil {
 		return nil, nil, nil, err
 	}
-	if len(pushed) == 0 {
-		return nil, queued.endpoints, nil, nil
-	}
-	m := len(pushed)
-	dIDs, dTenants, dEvents, dEndpoints := make([]uuid.UUID, m), make([]uuid.UUID, m), make([]uuid.UUID, m), make([]uuid.UUID, m)
-	dAts := make([]time.Time, m)
-	var jobs []model.Job
-	var oIDs []uuid.UUID
-	var payloads []string
-	var oAts []time.Time
-	var transforms []deliveryTransformRow
-	var pending PendingTransforms
-	for k, p := range pushed {
-		r, match := p.r, p.m
-		id := uuid.New()
-		dIDs[k], dTenants[k], dEvents[k], dEndpoints[k], dAts[k] = id, r.tenantID, r.ev.ID, match.EndpointID, r.ev.CreatedAt
-		if match.deferred {
-			pending = append(pending, match.pending(id, r.tenantID, r.ev))
-			transforms = append(transforms, deliveryTransformRow{DeliveryID: id, TenantID: r.tenantID, Pending: true, CreatedAt: r.ev.CreatedAt})
-			continue // no outbox row until its transformation has run
-		}
-		job := model.Job{DeliveryID: id, EventID: r.ev.ID, EndpointID: match.EndpointID, TenantID: r.tenantID,
-			Attempt: 1, Trigger: model.TriggerInitial, AcceptedAt: r.ev.CreatedAt, OutboxAt: r.ev.CreatedAt}
-		b, err := json.Marshal(job)
-		if err != nil {
-			return nil, nil, nil, fmt.Errorf("encode job: %w", err)
-		}
-		jobs = append(jobs, job)
-		oIDs, payloads, oAts = append(oIDs, id), append(payloads, string(b)), append(oAts, r.ev.CreatedAt)
-		if match.Transformed != nil {
-			transforms = append(transforms, newTransformRow(id, r.tenantID, match.Transformed, r.ev.CreatedAt))
-		}
-	}
-	err := tx.Exec(`INSERT INTO deliveries (id, tenant_id, event_id, endpoint_id, created_at)
-		SELECT * FROM unnest(?::uuid[], ?::uuid[], ?::uuid[], ?::uuid[], ?::timestamptz[])`,
-		pgval.Array(dIDs), pgval.Array(dTenants), pgval.Array(dEvents), pgval.Array(dEndpoints), pgval.Array(dAts)).Error
-	if err != nil {
-		return nil, nil, nil, fmt.Errorf("insert deliveries: %w", err)
-	}
-	if err := insertTransforms(tx, transforms); err != nil {
-		return nil, nil, nil, err
-	}
-	if len(oIDs) > 0 {
-		err = tx.Exec(`INSERT INTO outbox (delivery_id, job, created_at)
-			SELECT d, j::jsonb, c FROM unnest(?::uuid[], ?::text[], ?::timestamptz[]) AS t(d, j, c)`,
-			pgval.Array(oIDs), pgval.Array(payloads), pgval.Array(oAts)).Error
-		if err != nil {
-			return nil, nil, nil, fmt.Errorf("insert outbox: %w", err)
-		}
-	}
-	return jobs, queued.endpoints, pending, nil
+	return f.Jobs, f.Queues, pending, nil
 }

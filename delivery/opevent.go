@@ -9,11 +9,10 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/ferry-dev/ferry/delivery/model"
 	"github.com/ferry-dev/ferry/delivery/routing"
-	"github.com/ferry-dev/ferry/internal/pgval"
+	"github.com/ferry-dev/ferry/delivery/store"
 )
 
 // Notifier hears of operational events once they are committed, to tell
@@ -30,13 +29,6 @@ type NopNotifier struct{}
 // OperationalEvent does nothing.
 func (NopNotifier) OperationalEvent(context.Context, model.OperationalEvent) {}
 
-// PgxTx is what emitting needs of an open transaction; pgx.Tx satisfies
-// it.
-type PgxTx interface {
-	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
-	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
-}
-
 // EmitOperational stores evs as events of their tenants in tx with their
 // deliveries and outbox rows, and returns the emitted events and the jobs
 // to hand to the relay once tx commits. An event whose idempotency key the
@@ -50,7 +42,7 @@ type PgxTx interface {
 // FinishTransforms (on a goroutine of its own), which runs them and
 // makes their outbox rows; what a crash leaves pending,
 // FinishPendingTransforms finds. Errors: wrapped database errors.
-func EmitOperational(ctx context.Context, tx PgxTx, router *Router, evs []model.OperationalEvent, now time.Time) (_ []model.OperationalEvent, _ []model.Job, pending PendingTransforms, _ error) {
+func EmitOperational(ctx context.Context, tx store.Tx, router *Router, evs []model.OperationalEvent, now time.Time) (_ []model.OperationalEvent, _ []model.Job, pending PendingTransforms, _ error) {
 	now = now.UTC().Truncate(time.Millisecond)
 	var emitted []model.OperationalEvent
 	var jobs []model.Job
@@ -101,7 +93,7 @@ type opTarget struct {
 // empty list) means all of the tenant's own events, not Ferry's. Queue
 // endpoints' deliveries get no outbox row (their consumers pull; a
 // notification wakes them at commit).
-func fanOutOperational(ctx context.Context, tx PgxTx, router *Router, op model.OperationalEvent, ev Event) ([]model.Job, PendingTransforms, error) {
+func fanOutOperational(ctx context.Context, tx store.Tx, router *Router, op model.OperationalEvent, ev Event) ([]model.Job, PendingTransforms, error) {
 	rows, err := tx.Query(ctx, `SELECT id, kind, filter, transformation,
 			CASE WHEN transformation <> '' THEN convert_to(headers::text, 'UTF8') END
 		FROM endpoints WHERE tenant_id = $1 AND enabled AND deleted_at IS NULL
@@ -141,96 +133,26 @@ func fanOutOperational(ctx context.Context, tx PgxTx, router *Router, op model.O
 		}
 	}
 	now := ev.CreatedAt
-	if len(queueIDs) > 0 {
-		ids := make([]uuid.UUID, len(queueIDs))
-		for i := range ids {
-			ids[i] = uuid.New()
-		}
-		if _, err := tx.Exec(ctx, `INSERT INTO deliveries (id, tenant_id, event_id, endpoint_id, created_at)
-			SELECT d, $1, $2, e, $3 FROM unnest($4::uuid[], $5::uuid[]) AS t(d, e)`,
-			[16]byte(op.TenantID), [16]byte(ev.ID), now, pgval.Array(ids), pgval.Array(queueIDs)); err != nil {
-			return nil, nil, fmt.Errorf("insert queued deliveries of %s: %w", op.Type, err)
-		}
-		if _, err := tx.Exec(ctx, `SELECT pg_notify($1, e::text) FROM unnest($2::uuid[]) AS t(e)`,
-			model.QueueChannel, pgval.Array(queueIDs)); err != nil {
-			return nil, nil, fmt.Errorf("notify queues: %w", err)
-		}
+	f := store.FanOut{Queues: queueIDs}
+	for _, id := range queueIDs {
+		f.Deliveries = append(f.Deliveries, store.Delivery{ID: uuid.New(), TenantID: op.TenantID, EventID: ev.ID, EndpointID: id, CreatedAt: now})
 	}
-	if len(pending) > 0 {
-		ids, eps := make([]uuid.UUID, len(pending)), make([]uuid.UUID, len(pending))
-		rows := make([]deliveryTransformRow, len(pending))
-		for i, p := range pending {
-			ids[i], eps[i] = p.DeliveryID, p.EndpointID
-			rows[i] = deliveryTransformRow{DeliveryID: p.DeliveryID, TenantID: op.TenantID, Pending: true, CreatedAt: now}
-		}
-		if _, err := tx.Exec(ctx, `INSERT INTO deliveries (id, tenant_id, event_id, endpoint_id, created_at)
-			SELECT d, $1, $2, e, $3 FROM unnest($4::uuid[], $5::uuid[]) AS t(d, e)`,
-			[16]byte(op.TenantID), [16]byte(ev.ID), now, pgval.Array(ids), pgval.Array(eps)); err != nil {
-			return nil, nil, fmt.Errorf("insert deliveries of %s: %w", op.Type, err)
-		}
-		if err := insertTransformsPgx(ctx, tx, rows); err != nil {
-			return nil, nil, err
-		}
+	for _, p := range pending {
+		f.Deliveries = append(f.Deliveries, store.Delivery{ID: p.DeliveryID, TenantID: op.TenantID, EventID: ev.ID, EndpointID: p.EndpointID,
+			CreatedAt: now})
+		f.Transforms = append(f.Transforms, store.Transform{DeliveryID: p.DeliveryID, TenantID: op.TenantID, Pending: true, CreatedAt: now})
 	}
-	if len(endpointIDs) == 0 {
-		return nil, pending, nil
-	}
-	jobs := make([]model.Job, len(endpointIDs))
-	deliveryIDs := make([]uuid.UUID, len(endpointIDs))
-	payloads := make([]string, len(endpointIDs))
-	for i, epID := range endpointIDs {
-		jobs[i] = model.Job{DeliveryID: uuid.New(), EventID: ev.ID, EndpointID: epID, TenantID: op.TenantID,
+	for _, epID := range endpointIDs {
+		job := model.Job{DeliveryID: uuid.New(), EventID: ev.ID, EndpointID: epID, TenantID: op.TenantID,
 			Attempt: 1, Trigger: model.TriggerInitial, AcceptedAt: now, OutboxAt: now}
-		b, err := json.Marshal(jobs[i])
-		if err != nil {
-			return nil, nil, fmt.Errorf("encode job: %w", err)
-		}
-		deliveryIDs[i], payloads[i] = jobs[i].DeliveryID, string(b)
+		f.Jobs = append(f.Jobs, job)
+		f.Deliveries = append(f.Deliveries, store.Delivery{ID: job.DeliveryID, TenantID: op.TenantID, EventID: ev.ID, EndpointID: epID,
+			CreatedAt: now})
 	}
-	if _, err := tx.Exec(ctx, `INSERT INTO deliveries (id, tenant_id, event_id, endpoint_id, created_at)
-		SELECT d, $1, $2, e, $3 FROM unnest($4::uuid[], $5::uuid[]) AS t(d, e)`,
-		[16]byte(op.TenantID), [16]byte(ev.ID), now, pgval.Array(deliveryIDs), pgval.Array(endpointIDs)); err != nil {
-		return nil, nil, fmt.Errorf("insert deliveries of %s: %w", op.Type, err)
+	if err := store.InsertFanOut(ctx, tx, f); err != nil {
+		return nil, nil, fmt.Errorf("fan out %s: %w", op.Type, err)
 	}
-	if _, err := tx.Exec(ctx, `INSERT INTO outbox (delivery_id, job, created_at)
-		SELECT d, j::jsonb, $1 FROM unnest($2::uuid[], $3::text[]) AS t(d, j)`,
-		now, pgval.Array(deliveryIDs), pgval.Array(payloads)); err != nil {
-		return nil, nil, fmt.Errorf("insert outbox of %s: %w", op.Type, err)
-	}
-	return jobs, pending, nil
-}
-
-// insertTransformsPgx is insertTransforms for a pgx transaction.
-func insertTransformsPgx(ctx context.Context, tx PgxTx, rows []deliveryTransformRow) error {
-	if len(rows) == 0 {
-		return nil
-	}
-	n := len(rows)
-	ids, tenants := make([]uuid.UUID, n), make([]uuid.UUID, n)
-	cancelled, pending, errs := make([]bool, n), make([]bool, n), make([]*string, n)
-	bodies, headers := make([][]byte, n), make([]*string, n)
-	ats := make([]time.Time, n)
-	for i, r := range rows {
-		ids[i], tenants[i], cancelled[i], pending[i], errs[i], bodies[i], ats[i] = r.DeliveryID, r.TenantID, r.Cancelled, r.Pending,
-			r.Error, r.Body, r.CreatedAt
-		if r.Headers != nil {
-			b, err := json.Marshal(r.Headers.V)
-			if err != nil {
-				return fmt.Errorf("encode transformed headers: %w", err)
-			}
-			h := string(b)
-			headers[i] = &h
-		}
-	}
-	if _, err := tx.Exec(ctx, `INSERT INTO delivery_transforms (delivery_id, tenant_id, cancelled, pending, error, body, headers, created_at)
-		SELECT d, t, c, p, e, b, h::jsonb, a
-		FROM unnest($1::uuid[], $2::uuid[], $3::bool[], $4::bool[], $5::text[], $6::bytea[], $7::text[], $8::timestamptz[])
-			AS v(d, t, c, p, e, b, h, a)`,
-		pgval.Array(ids), pgval.Array(tenants), pgval.Array(cancelled), pgval.Array(pending), pgval.Array(errs),
-		pgval.Array(bodies), pgval.Array(headers), pgval.Array(ats)); err != nil {
-		return fmt.Errorf("insert delivery transforms: %w", err)
-	}
-	return nil
+	return f.Jobs, pending, nil
 }
 
 // isOperationalType reports whether typ is reserved for Ferry's own

@@ -12,6 +12,7 @@ import (
 	"gorm.io/gorm"
 
 	"github.com/ferry-dev/ferry/delivery/model"
+	"github.com/ferry-dev/ferry/delivery/store"
 	"github.com/ferry-dev/ferry/internal/pgval"
 )
 
@@ -100,7 +101,7 @@ func finishTransforms(ctx context.Context, db *gorm.DB, router *Router, pending 
 	wg.Wait()
 	now = now.UTC().Truncate(time.Millisecond)
 	var done []pendingTransform
-	var rows []deliveryTransformRow
+	var rows []store.Transform
 	for i, p := range pending {
 		if results[i] != nil {
 			done = append(done, p)
@@ -113,58 +114,29 @@ func finishTransforms(ctx context.Context, db *gorm.DB, router *Router, pending 
 
 // storeFinished replaces the pending marks of done's deliveries with rows
 // and adds their outbox rows, in one transaction.
-func storeFinished(ctx context.Context, db *gorm.DB, done []pendingTransform, rows []deliveryTransformRow, now time.Time) ([]model.Job, error) {
+func storeFinished(ctx context.Context, db *gorm.DB, done []pendingTransform, rows []store.Transform, now time.Time) ([]model.Job, error) {
 	if len(done) == 0 {
 		return nil, nil
 	}
-	n := len(rows)
-	ids, cancelled, errs := make([]uuid.UUID, n), make([]bool, n), make([]*string, n)
-	bodies, headers := make([][]byte, n), make([]*string, n)
-	for i, r := range rows {
-		ids[i], cancelled[i], errs[i], bodies[i] = r.DeliveryID, r.Cancelled, r.Error, r.Body
-		if r.Headers != nil {
-			b, err := json.Marshal(r.Headers.V)
-			if err != nil {
-				return nil, fmt.Errorf("encode transformed headers: %w", err)
-			}
-			h := string(b)
-			headers[i] = &h
-		}
-	}
 	var jobs []model.Job
 	err := db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		var finished []uuid.UUID
-		if err := tx.Raw(`UPDATE delivery_transforms t SET pending = false, cancelled = v.c, error = v.e, body = v.b, headers = v.h::jsonb
-			FROM unnest(?::uuid[], ?::bool[], ?::text[], ?::bytea[], ?::text[]) AS v(d, c, e, b, h)
-			WHERE t.delivery_id = v.d AND t.pending
-			RETURNING t.delivery_id`,
-			pgval.Array(ids), pgval.Array(cancelled), pgval.Array(errs), pgval.Array(bodies), pgval.Array(headers)).
-			Scan(&finished).Error; err != nil {
-			return fmt.Errorf("store finished transformations: %w", err)
+		finished, err := store.FinishTransforms(ctx, store.Gorm(tx), rows)
+		if err != nil {
+			return err
 		}
 		mine := make(map[uuid.UUID]bool, len(finished))
 		for _, id := range finished {
 			mine[id] = true
 		}
-		var deliveryIDs []uuid.UUID
-		var payloads []string
+		jobs = nil
 		for _, p := range done {
 			if !mine[p.DeliveryID] {
 				continue // finished by another process
 			}
-			job := model.Job{DeliveryID: p.DeliveryID, EventID: p.ev.ID, EndpointID: p.EndpointID, TenantID: p.TenantID,
-				Attempt: 1, Trigger: model.TriggerInitial, AcceptedAt: p.ev.CreatedAt, OutboxAt: now}
-			b, err := json.Marshal(job)
-			if err != nil {
-				return fmt.Errorf("encode job: %w", err)
-			}
-			jobs = append(jobs, job)
-			deliveryIDs, payloads = append(deliveryIDs, p.DeliveryID), append(payloads, string(b))
+			jobs = append(jobs, model.Job{DeliveryID: p.DeliveryID, EventID: p.ev.ID, EndpointID: p.EndpointID, TenantID: p.TenantID,
+				Attempt: 1, Trigger: model.TriggerInitial, AcceptedAt: p.ev.CreatedAt, OutboxAt: now})
 		}
-		if len(deliveryIDs) == 0 {
-			return nil
-		}
-		return insertOutbox(tx, deliveryIDs, payloads, now)
+		return store.InsertOutbox(ctx, store.Gorm(tx), jobs)
 	})
 	if err != nil {
 		return nil, err

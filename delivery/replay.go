@@ -2,7 +2,6 @@ package delivery
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -15,7 +14,7 @@ import (
 	"github.com/ferry-dev/ferry"
 	"github.com/ferry-dev/ferry/dbtx"
 	"github.com/ferry-dev/ferry/delivery/model"
-	"github.com/ferry-dev/ferry/internal/pgval"
+	"github.com/ferry-dev/ferry/delivery/store"
 	"github.com/ferry-dev/ferry/page"
 )
 
@@ -64,9 +63,9 @@ func (s *Service) ReplayEvent(ctx context.Context, tenantID, eventID uuid.UUID, 
 				}
 				if len(ids) == 0 {
 					id := uuid.New()
-					if err := tx.Exec(`INSERT INTO deliveries (id, tenant_id, event_id, endpoint_id, created_at) VALUES (?, ?, ?, ?, ?)`,
-						id, tenantID, eventID, *endpointID, s.now().UTC()).Error; err != nil {
-						return fmt.Errorf("insert delivery: %w", err)
+					if err := store.InsertFanOut(ctx, store.Gorm(tx), store.FanOut{Deliveries: []store.Delivery{{ID: id, TenantID: tenantID,
+						EventID: eventID, EndpointID: *endpointID, CreatedAt: s.now().UTC()}}}); err != nil {
+						return err
 					}
 					if err := s.transformNewDelivery(tx, tenantID, id, *endpointID, done); err != nil {
 						return err
@@ -180,49 +179,22 @@ func (s *Service) requeue(tx *gorm.DB, tenantID uuid.UUID, ids []uuid.UUID, acto
 	// The outbox key is (delivery_id, created_at) at Postgres' microsecond
 	// precision; the relay deletes by exactly this value.
 	now := s.now().UTC().Truncate(time.Microsecond)
-	var rows []struct {
-		ID           uuid.UUID
-		EventID      uuid.UUID
-		EndpointID   uuid.UUID
-		AttemptCount int
-		Kind         Kind
-	}
-	err := tx.Raw(`UPDATE deliveries d SET status = 'pending', next_attempt_at = NULL, first_attempt_at = NULL, updated_at = ?,
-			lease_id = NULL, leased_at = NULL, lease_until = NULL
-		FROM endpoints e WHERE e.id = d.endpoint_id AND d.tenant_id = ? AND d.id = ANY(?::uuid[])
-		RETURNING d.id, d.event_id, d.endpoint_id, d.attempt_count, e.kind`, now, tenantID, pgval.Array(ids)).Scan(&rows).Error
+	ctx := tx.Statement.Context
+	rows, err := store.ResetForReplay(ctx, store.Gorm(tx), tenantID, ids, now)
 	if err != nil {
-		return nil, fmt.Errorf("reset deliveries: %w", err)
-	}
-	var queues []uuid.UUID
-	pushed := rows[:0]
-	for _, r := range rows {
-		if r.Kind == KindQueue {
-			queues = append(queues, r.EndpointID)
-		} else {
-			pushed = append(pushed, r)
-		}
-	}
-	if err := notifyQueues(tx, queues, ""); err != nil {
 		return nil, err
 	}
-	rows = pushed
-	if len(rows) == 0 {
-		return nil, nil
-	}
-	jobs := make([]model.Job, len(rows))
-	outIDs := make([]uuid.UUID, len(rows))
-	payloads := make([]string, len(rows))
-	for i, r := range rows {
-		jobs[i] = model.Job{DeliveryID: r.ID, EventID: r.EventID, EndpointID: r.EndpointID, TenantID: tenantID,
-			Attempt: r.AttemptCount + 1, Trigger: model.TriggerReplay, Actor: actor, AcceptedAt: now, OutboxAt: now}
-		b, err := json.Marshal(jobs[i])
-		if err != nil {
-			return nil, fmt.Errorf("encode job: %w", err)
+	var queues []uuid.UUID
+	var jobs []model.Job
+	for _, r := range rows {
+		if Kind(r.EndpointKind) == KindQueue {
+			queues = append(queues, r.EndpointID)
+			continue
 		}
-		outIDs[i], payloads[i] = r.ID, string(b)
+		jobs = append(jobs, model.Job{DeliveryID: r.ID, EventID: r.EventID, EndpointID: r.EndpointID, TenantID: tenantID,
+			Attempt: r.AttemptCount + 1, Trigger: model.TriggerReplay, Actor: actor, AcceptedAt: now, OutboxAt: now})
 	}
-	if err := insertOutbox(tx, outIDs, payloads, now); err != nil {
+	if err := store.InsertFanOut(ctx, store.Gorm(tx), store.FanOut{Jobs: jobs, Queues: queues}); err != nil {
 		return nil, err
 	}
 	return jobs, nil

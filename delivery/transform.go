@@ -16,6 +16,7 @@ import (
 	"github.com/ferry-dev/ferry"
 	"github.com/ferry-dev/ferry/delivery/routing"
 	"github.com/ferry-dev/ferry/delivery/routing/sandbox"
+	"github.com/ferry-dev/ferry/delivery/store"
 	"github.com/ferry-dev/ferry/delivery/webhook"
 	"github.com/ferry-dev/ferry/internal/pgval"
 )
@@ -181,44 +182,18 @@ func (s *Service) transformMatches(ctx context.Context, tenantID uuid.UUID, ev E
 	return errors.Join(errs...)
 }
 
-// deliveryTransformRow is a row of delivery_transforms.
-type deliveryTransformRow struct {
-	DeliveryID uuid.UUID `gorm:"primaryKey"`
-	TenantID   uuid.UUID
-	Cancelled  bool
-	// Pending: the transformation is still to run (pendingtransform.go).
-	Pending   bool
-	Error     *string
-	Body      []byte
-	Headers   *pgval.JSON[map[string]*string] `gorm:"type:jsonb"`
-	CreatedAt time.Time
-}
-
-// TableName names the table (GORM).
-func (deliveryTransformRow) TableName() string { return "delivery_transforms" }
-
-func newTransformRow(deliveryID, tenantID uuid.UUID, t *Transformed, at time.Time) deliveryTransformRow {
-	row := deliveryTransformRow{DeliveryID: deliveryID, TenantID: tenantID, Cancelled: t.Cancelled, CreatedAt: at}
+func newTransformRow(deliveryID, tenantID uuid.UUID, t *Transformed, at time.Time) store.Transform {
+	row := store.Transform{DeliveryID: deliveryID, TenantID: tenantID, Cancelled: t.Cancelled, CreatedAt: at}
 	switch {
 	case t.Err != "":
 		msg := t.Err
 		row.Error = &msg
 	case !t.Cancelled:
 		row.Body = t.Body
-		row.Headers = &pgval.JSON[map[string]*string]{V: t.Headers}
+		headers := t.Headers
+		row.Headers = &headers
 	}
 	return row
-}
-
-// insertTransforms stores rows in tx; no rows, no statement.
-func insertTransforms(tx *gorm.DB, rows []deliveryTransformRow) error {
-	if len(rows) == 0 {
-		return nil
-	}
-	if err := tx.Create(&rows).Error; err != nil {
-		return fmt.Errorf("insert delivery transforms: %w", err)
-	}
-	return nil
 }
 
 // DecodeTransformed builds a Transformed from the columns of a
@@ -285,7 +260,8 @@ func (s *Service) transformNewDelivery(tx *gorm.DB, tenantID, deliveryID, endpoi
 	if done == nil || done.src != eps[0].Transformation || !maps.Equal(done.headers, eps[0].Headers.V) {
 		return &needTransform{newDeliveryTransform{src: eps[0].Transformation, headers: eps[0].Headers.V}}
 	}
-	return insertTransforms(tx, []deliveryTransformRow{newTransformRow(deliveryID, tenantID, &done.result, s.now().UTC())})
+	return store.InsertFanOut(tx.Statement.Context, store.Gorm(tx), store.FanOut{
+		Transforms: []store.Transform{newTransformRow(deliveryID, tenantID, &done.result, s.now().UTC())}})
 }
 
 // runTransform runs what a *needTransform asked for, on ev.

@@ -18,6 +18,7 @@ import (
 
 	"github.com/ferry-dev/ferry/delivery"
 	"github.com/ferry-dev/ferry/delivery/model"
+	"github.com/ferry-dev/ferry/delivery/store"
 	"github.com/ferry-dev/ferry/internal/pgval"
 )
 
@@ -186,19 +187,10 @@ func (l *Log) write(ctx context.Context, batch []pendingRecord) error {
 	if err != nil {
 		return err
 	}
-	ids := make([][16]byte, 0, len(prep.latest))
-	statuses := make([]string, 0, len(prep.latest))
-	numbers := make([]int32, 0, len(prep.latest))
-	firsts := make([]time.Time, 0, len(prep.latest))
-	starts := make([]time.Time, 0, len(prep.latest))
-	nexts := make([]*time.Time, 0, len(prep.latest))
+	changes := make([]store.Change, 0, len(prep.latest))
 	for _, r := range prep.latest {
-		ids = append(ids, r.DeliveryID)
-		statuses = append(statuses, string(r.Status))
-		numbers = append(numbers, int32(r.AttemptNumber))
-		firsts = append(firsts, r.FirstAttemptAt)
-		starts = append(starts, r.StartedAt)
-		nexts = append(nexts, r.NextAttemptAt)
+		changes = append(changes, store.Change{DeliveryID: r.DeliveryID, Status: r.Status, Attempt: r.AttemptNumber,
+			FirstAttemptAt: r.FirstAttemptAt, StartedAt: r.StartedAt, NextAttemptAt: r.NextAttemptAt})
 	}
 	now := l.cfg.Now().UTC()
 
@@ -209,16 +201,8 @@ func (l *Log) write(ctx context.Context, batch []pendingRecord) error {
 			if err := prep.copy(ctx, tx); err != nil {
 				return err
 			}
-			// attempt_count only moves forward: a late write of an older
-			// attempt must not undo a newer one.
-			if _, err := tx.Exec(ctx, `UPDATE deliveries d SET status = v.status, attempt_count = v.n,
-				first_attempt_at = coalesce(d.first_attempt_at, v.first), last_attempt_at = v.started,
-				next_attempt_at = v.next, updated_at = $7
-				FROM unnest($1::uuid[], $2::text[], $3::int[], $4::timestamptz[], $5::timestamptz[], $6::timestamptz[])
-					AS v(id, status, n, first, started, next)
-				WHERE d.id = v.id AND d.attempt_count < v.n`,
-				ids, statuses, numbers, firsts, starts, nexts, now); err != nil {
-				return fmt.Errorf("update deliveries: %w", err)
+			if err := store.Transition(ctx, tx, now, changes); err != nil {
+				return err
 			}
 			var err error
 			after, err = l.account(ctx, tx, prep, now)

@@ -180,7 +180,7 @@ func TestAttemptLogWritesEveryFieldInBatches(t *testing.T) {
 	}
 	// An older attempt written late must not move the delivery back.
 	late := failedAttempt(s, 1, now)
-	late.Status = model.StatusPending
+	late.Status = model.StatusDropped
 	if err := l.Record(context.Background(), late); err != nil {
 		t.Fatal(err)
 	}

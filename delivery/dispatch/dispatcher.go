@@ -13,6 +13,7 @@ import (
 	"github.com/ferry-dev/ferry/delivery/egress"
 	"github.com/ferry-dev/ferry/delivery/internal/backoff"
 	"github.com/ferry-dev/ferry/delivery/model"
+	"github.com/ferry-dev/ferry/delivery/store"
 	"github.com/ferry-dev/ferry/delivery/telemetry"
 	"github.com/ferry-dev/ferry/internal/pgval"
 
@@ -307,10 +308,8 @@ func (d *Dispatcher) exhaustWithoutAttempt(ctx context.Context, job model.Job, l
 	if err := backoff.Until(ctx, log, "publish dead letter", func() error { return d.pub.Publish(ctx, []model.Message{*m}) }); err != nil {
 		return err
 	}
-	err := d.db.WithContext(ctx).Exec(`UPDATE deliveries SET status = 'exhausted', next_attempt_at = NULL, updated_at = ?
-		WHERE id = ? AND status IN ('pending', 'retrying')`, d.now().UTC(), job.DeliveryID).Error
-	if err != nil {
-		return fmt.Errorf("exhaust delivery %s: %w", job.DeliveryID, err)
+	if err := store.ExhaustUnattempted(ctx, store.Gorm(d.db), job.DeliveryID, d.now().UTC()); err != nil {
+		return err
 	}
 	log.Info("endpoint disabled or deleted; delivery exhausted without attempt")
 	return nil

@@ -2,9 +2,10 @@ package dispatch
 
 import (
 	"context"
-	"github.com/ferry-dev/ferry/internal/seal"
 	"sync"
 	"time"
+
+	"github.com/ferry-dev/ferry/internal/seal"
 
 	"github.com/ferry-dev/ferry/delivery"
 

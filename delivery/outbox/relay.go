@@ -15,8 +15,8 @@ import (
 
 	"github.com/ferry-dev/ferry/delivery/internal/backoff"
 	"github.com/ferry-dev/ferry/delivery/model"
+	"github.com/ferry-dev/ferry/delivery/store"
 	"github.com/ferry-dev/ferry/delivery/telemetry"
-	"github.com/ferry-dev/ferry/internal/pgval"
 )
 
 // Publisher writes messages to Kafka and returns once every one is
@@ -302,10 +302,5 @@ func (r *Relay) sweepOnce(ctx context.Context) (int, error) {
 // deleteOutboxRows deletes the outbox rows keyed (ids[i], ats[i]), once
 // Kafka has their jobs.
 func deleteOutboxRows(db *gorm.DB, ids []uuid.UUID, ats []time.Time) error {
-	err := db.Exec(`DELETE FROM outbox WHERE (delivery_id, created_at) IN
-		(SELECT * FROM unnest(?::uuid[], ?::timestamptz[]))`, pgval.Array(ids), pgval.Array(ats)).Error
-	if err != nil {
-		return fmt.Errorf("delete outbox rows: %w", err)
-	}
-	return nil
+	return store.DeleteOutbox(db.Statement.Context, store.Gorm(db), ids, ats)
 }

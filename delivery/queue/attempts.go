@@ -11,7 +11,7 @@ import (
 
 	"github.com/ferry-dev/ferry/delivery/attemptlog"
 	"github.com/ferry-dev/ferry/delivery/model"
-	"github.com/ferry-dev/ferry/internal/pgval"
+	"github.com/ferry-dev/ferry/delivery/store"
 )
 
 // Error classes of queue attempts that did not succeed.
@@ -78,16 +78,12 @@ func triggerOf(status model.Status, n int) model.Trigger {
 // attempt's status and next attempt time, and the attempts are logged
 // (recordAttempts). Settling and the expiry sweep both end leases here.
 func (s *Service) endLeases(ctx context.Context, tx pgx.Tx, now time.Time, as []attempt) (after func(context.Context), err error) {
-	ids, statuses := make([]uuid.UUID, len(as)), make([]string, len(as))
-	nexts := make([]*time.Time, len(as))
+	ends := make([]store.LeaseEnd, len(as))
 	for i, a := range as {
-		ids[i], statuses[i], nexts[i] = a.deliveryID, string(a.status), a.next
+		ends[i] = store.LeaseEnd{DeliveryID: a.deliveryID, Status: a.status, Next: a.next}
 	}
-	if _, err := tx.Exec(ctx, `UPDATE deliveries d SET status = v.status, next_attempt_at = v.next, lease_id = NULL,
-			leased_at = NULL, lease_until = NULL, updated_at = $1
-		FROM unnest($2::uuid[], $3::text[], $4::timestamptz[]) AS v(id, status, next) WHERE d.id = v.id`,
-		now, pgval.Array(ids), pgval.Array(statuses), pgval.Array(nexts)); err != nil {
-		return nil, fmt.Errorf("end leases: %w", err)
+	if err := store.EndLeases(ctx, tx, now, ends); err != nil {
+		return nil, err
 	}
 	return s.recordAttempts(ctx, tx, as)
 }

@@ -2,7 +2,6 @@ package queue
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"time"
@@ -13,6 +12,7 @@ import (
 	"github.com/ferry-dev/ferry"
 	"github.com/ferry-dev/ferry/delivery"
 	"github.com/ferry-dev/ferry/delivery/model"
+	"github.com/ferry-dev/ferry/delivery/store"
 	"github.com/ferry-dev/ferry/delivery/webhook"
 	"github.com/ferry-dev/ferry/internal/pgval"
 )
@@ -164,87 +164,20 @@ func (s *Service) pullRows(ctx context.Context, tenantID uuid.UUID, ep endpointI
 	}
 }
 
-// leasedRow is a delivery as the lease statement returns it: the new
-// lease, the event, the endpoint's signing fingerprint, and the columns
-// the lease overwrote (to take it back if the consumer has gone, and to
-// log a timed-out lease it took over).
+// leasedRow is a leased message with its event.
 type leasedRow struct {
-	ID           uuid.UUID
-	LeaseID      uuid.UUID
-	AttemptCount int
-	CreatedAt    time.Time
-	Event        delivery.Event
-	Fingerprint  string
-
-	OldStatus     model.Status
-	OldFirst      *time.Time
-	OldLast       *time.Time
-	OldNext       *time.Time
-	OldLeasedAt   *time.Time
-	OldLeaseUntil *time.Time
+	store.Leased
+	Event delivery.Event
 }
 
-// leaseSQL leases up to $5 due messages of queue $2 in one statement
-// (hand-written: the hot path, through deliveries_queue_head_idx). It
-// also returns each message's event and the endpoint's signing
-// fingerprint (see target.go; ep is MATERIALIZED so that it is read once,
-// not per row), and leases nothing once the endpoint is disabled or
-// deleted. %s says which leased rows may be taken: none on
-// the fast path (expired leases are the sweeper's), or expired ones too
-// on an ordered queue, whose oldest message must go out first, unless
-// its retry window ($6: the earliest first attempt still inside it) is
-// over: that one the sweeper exhausts, as it would on any queue. A lease
-// taken back makes the delivery retrying.
-const leaseSQL = `WITH ep AS MATERIALIZED (
-		SELECT e.updated_at::text || '/' || (SELECT count(*)::text || '/' || coalesce(max(s.created_at)::text, '')
-			FROM endpoint_secrets s WHERE s.endpoint_id = e.id AND (s.expires_at IS NULL OR s.expires_at > $3)) AS fingerprint
-		FROM endpoints e WHERE e.id = $2 AND e.tenant_id = $1 AND e.enabled AND e.deleted_at IS NULL),
-	c AS (
-		SELECT d.id, d.status AS old_status, d.first_attempt_at AS old_first, d.last_attempt_at AS old_last,
-			d.next_attempt_at AS old_next, d.leased_at AS old_leased_at, d.lease_until AS old_lease_until
-		FROM deliveries d
-		WHERE d.tenant_id = $1 AND d.endpoint_id = $2 AND d.status IN ('pending', 'retrying')
-			AND (d.next_attempt_at IS NULL OR d.next_attempt_at <= $3) AND %s
-		ORDER BY d.created_at, d.id LIMIT $5
-		FOR UPDATE OF d SKIP LOCKED)
-	UPDATE deliveries d SET lease_id = gen_random_uuid(), leased_at = $3, lease_until = $4, next_attempt_at = $4,
-		status = CASE WHEN c.old_lease_until IS NOT NULL THEN 'retrying' ELSE d.status END,
-		attempt_count = d.attempt_count + 1, first_attempt_at = coalesce(d.first_attempt_at, $3),
-		last_attempt_at = $3, updated_at = $3
-	FROM c, ep, events ev
-	WHERE d.id = c.id AND ev.id = d.event_id AND ev.tenant_id = $1
-	RETURNING d.id, d.lease_id, d.attempt_count, d.created_at, ev.id, ev.type, ev.data::text, ev.created_at, ep.fingerprint,
-		c.old_status, c.old_first, c.old_last, c.old_next, c.old_leased_at, c.old_lease_until`
-
-var (
-	leaseFastSQL    = fmt.Sprintf(leaseSQL, "d.lease_until IS NULL")
-	leaseOrderedSQL = fmt.Sprintf(leaseSQL, "(d.lease_until IS NULL OR (d.lease_until <= $3 AND d.first_attempt_at >= $6))")
-)
-
-// querier is what the lease statement runs on: a connection (one
-// statement, its own transaction) or a transaction.
-type querier interface {
-	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
-}
-
-// leaseRows runs a lease statement; extra are the arguments after $5.
-func leaseRows(ctx context.Context, q querier, sql string, tenantID, endpointID uuid.UUID, now, until time.Time, limit int,
-	extra ...any) ([]leasedRow, error) {
-	rows, err := q.Query(ctx, sql, append([]any{tenantID, endpointID, now, until, limit}, extra...)...)
+// leased adds their events to the rows a lease returned.
+func leased(ls []store.Leased, err error) ([]leasedRow, error) {
 	if err != nil {
-		return nil, fmt.Errorf("lease messages: %w", err)
+		return nil, err
 	}
-	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (leasedRow, error) {
-		var l leasedRow
-		var data string
-		err := r.Scan(&l.ID, &l.LeaseID, &l.AttemptCount, &l.CreatedAt, &l.Event.ID, &l.Event.Type, &data, &l.Event.CreatedAt,
-			&l.Fingerprint, &l.OldStatus, &l.OldFirst, &l.OldLast, &l.OldNext, &l.OldLeasedAt, &l.OldLeaseUntil)
-		l.Event.Data = json.RawMessage(data)
-		l.Event.CreatedAt = l.Event.CreatedAt.UTC()
-		return l, err
-	})
-	if err != nil {
-		return nil, fmt.Errorf("lease messages: %w", err)
+	out := make([]leasedRow, len(ls))
+	for i, l := range ls {
+		out[i] = leasedRow{Leased: l, Event: delivery.Event{ID: l.EventID, Type: l.EventType, Data: l.EventData, CreatedAt: l.EventCreatedAt}}
 	}
 	return out, nil
 }
@@ -264,7 +197,7 @@ func (s *Service) lease(ctx context.Context, tenantID uuid.UUID, ep endpointInfo
 			// One statement in its own transaction: no BEGIN/COMMIT
 			// round trips on the hot path.
 			var err error
-			rows, err = leaseRows(ctx, pc, leaseFastSQL, tenantID, ep.ID, now, until, p.max)
+			rows, err = leased(store.Lease(ctx, pc, tenantID, ep.ID, now, until, p.max))
 			return err
 		}
 		return pgx.BeginFunc(ctx, pc, func(tx pgx.Tx) error {
@@ -282,7 +215,7 @@ func (s *Service) lease(ctx context.Context, tenantID uuid.UUID, ep endpointInfo
 			}
 			var err error
 			windowStart := now.Add(-s.cfg.Policy.Window())
-			if rows, err = leaseRows(ctx, tx, leaseOrderedSQL, tenantID, ep.ID, now, until, 1, windowStart); err != nil {
+			if rows, err = leased(store.LeaseOrdered(ctx, tx, tenantID, ep.ID, now, until, windowStart)); err != nil {
 				return err
 			}
 			var timeouts []attempt

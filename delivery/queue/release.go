@@ -2,12 +2,11 @@ package queue
 
 import (
 	"context"
-	"time"
 
 	"github.com/google/uuid"
 
 	"github.com/ferry-dev/ferry/delivery/model"
-	"github.com/ferry-dev/ferry/internal/pgval"
+	"github.com/ferry-dev/ferry/delivery/store"
 )
 
 // release hands back leases whose consumer is gone before it got the
@@ -23,35 +22,20 @@ func (s *Service) release(ctx context.Context, tenantID, endpointID uuid.UUID, r
 		return
 	}
 	now := s.now().UTC()
-	n := len(rows)
-	ids, leases := make([]uuid.UUID, n), make([]uuid.UUID, n)
-	statuses := make([]string, n)
-	firsts, lasts, nexts := make([]*time.Time, n), make([]*time.Time, n), make([]*time.Time, n)
+	rs := make([]store.Release, len(rows))
 	for i, r := range rows {
-		ids[i], leases[i], statuses[i] = r.ID, r.LeaseID, string(r.OldStatus)
-		firsts[i], lasts[i], nexts[i] = r.OldFirst, r.OldLast, r.OldNext
+		rs[i] = store.Release{DeliveryID: r.ID, LeaseID: r.LeaseID, Status: r.OldStatus, First: r.OldFirst, Last: r.OldLast, Next: r.OldNext}
 		if r.OldLeaseUntil != nil {
 			// The lease took over one that had run out (its timeout is
 			// logged): the message stays a due retry.
-			statuses[i], nexts[i] = string(model.StatusRetrying), &now
+			rs[i].Status, rs[i].Next = model.StatusRetrying, &now
 		}
 	}
-	// Hand-written: one statement updates the rows and notifies when any
-	// row was still leased.
-	err := s.db.WithContext(ctx).Exec(`WITH u AS (
-			UPDATE deliveries d SET lease_id = NULL, leased_at = NULL, lease_until = NULL, attempt_count = d.attempt_count - 1,
-				status = v.status, first_attempt_at = v.first, last_attempt_at = v.last, next_attempt_at = v.next, updated_at = ?
-			FROM unnest(?::uuid[], ?::uuid[], ?::text[], ?::timestamptz[], ?::timestamptz[], ?::timestamptz[])
-				AS v(id, lease, status, first, last, next)
-			WHERE d.id = v.id AND d.lease_id = v.lease AND d.tenant_id = ? AND d.endpoint_id = ?
-			RETURNING d.id)
-		SELECT pg_notify(?, ?::text) FROM (SELECT 1 FROM u LIMIT 1) AS any_released`,
-		now, pgval.Array(ids), pgval.Array(leases), pgval.Array(statuses), pgval.Array(firsts), pgval.Array(lasts),
-		pgval.Array(nexts), tenantID, endpointID, model.QueueChannel, endpointID.String()).Error
+	err := store.ReleaseLeases(ctx, store.Gorm(s.db), tenantID, endpointID, now, rs)
 	if err != nil {
 		s.log.WarnContext(ctx, "queue: could not release leases of a vanished consumer; they run out instead",
-			"tenant_id", tenantID, "endpoint_id", endpointID, "messages", n, "err", err)
+			"tenant_id", tenantID, "endpoint_id", endpointID, "messages", len(rows), "err", err)
 		return
 	}
-	s.log.DebugContext(ctx, "queue: released leases of a vanished consumer", "tenant_id", tenantID, "endpoint_id", endpointID, "messages", n)
+	s.log.DebugContext(ctx, "queue: released leases of a vanished consumer", "tenant_id", tenantID, "endpoint_id", endpointID, "messages", len(rows))
 }

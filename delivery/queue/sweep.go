@@ -9,6 +9,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/ferry-dev/ferry/delivery/model"
+	"github.com/ferry-dev/ferry/delivery/store"
 	"github.com/ferry-dev/ferry/internal/pgval"
 )
 
@@ -166,10 +167,8 @@ func (s *Service) exhaustUnpulledBatch(ctx context.Context, now time.Time, windo
 				return nil
 			}
 			// The rows are locked: attempt_count + 1 is the number logged.
-			if _, err := tx.Exec(ctx, `UPDATE deliveries SET status = 'exhausted', next_attempt_at = NULL,
-					attempt_count = attempt_count + 1, first_attempt_at = coalesce(first_attempt_at, $1), last_attempt_at = $1, updated_at = $1
-				WHERE id = ANY($2)`, now, pgval.Array(ids)); err != nil {
-				return fmt.Errorf("exhaust messages past their window: %w", err)
+			if err := store.ExhaustPastWindow(ctx, tx, now, ids); err != nil {
+				return err
 			}
 			after, err = s.recordAttempts(ctx, tx, attempts)
 			return err

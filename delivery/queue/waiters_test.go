@@ -2,11 +2,12 @@ package queue
 
 import (
 	"context"
-	"github.com/prometheus/client_golang/prometheus"
-	dto "github.com/prometheus/client_model/go"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	dto "github.com/prometheus/client_model/go"
 
 	"github.com/google/uuid"
 	"github.com/stretchr/testify/require"

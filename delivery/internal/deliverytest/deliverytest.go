@@ -15,6 +15,7 @@ import (
 	"gorm.io/gorm"
 	"gorm.io/gorm/logger"
 
+	"github.com/ferry-dev/ferry/delivery/store"
 	"github.com/ferry-dev/ferry/migrations"
 	"github.com/ferry-dev/ferry/tests/testenv"
 )
@@ -60,12 +61,14 @@ func Seed(t testing.TB, db *gorm.DB, createdAt time.Time) Seeded {
 		{`INSERT INTO tenants (id, name) VALUES (?, 'seed')`, []any{s.TenantID}},
 		{`INSERT INTO endpoints (id, tenant_id, url) VALUES (?, ?, 'http://127.0.0.1:1/hook')`, []any{s.EndpointID, s.TenantID}},
 		{`INSERT INTO events (id, tenant_id, type, data, created_at) VALUES (?, ?, 'seed.created', '{"n":1}', ?)`, []any{s.EventID, s.TenantID, createdAt}},
-		{`INSERT INTO deliveries (id, tenant_id, event_id, endpoint_id, created_at) VALUES (?, ?, ?, ?, ?)`,
-			[]any{s.DeliveryID, s.TenantID, s.EventID, s.EndpointID, createdAt}},
 	} {
 		if err := db.Exec(q.sql, q.args...).Error; err != nil {
 			t.Fatalf("seed: %v", err)
 		}
+	}
+	if err := store.InsertFanOut(context.Background(), store.Gorm(db), store.FanOut{Deliveries: []store.Delivery{{ID: s.DeliveryID,
+		TenantID: s.TenantID, EventID: s.EventID, EndpointID: s.EndpointID, CreatedAt: createdAt}}}); err != nil {
+		t.Fatalf("seed: %v", err)
 	}
 	return s
 }

@@ -1,0 +1,212 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+
+	"github.com/ferry-dev/ferry/delivery/model"
+	"github.com/ferry-dev/ferry/internal/pgval"
+)
+
+// Delivery is a new delivery row: one event to one endpoint. It starts
+// pending, with no attempt.
+type Delivery struct {
+	ID, TenantID, EventID, EndpointID uuid.UUID
+	CreatedAt                         time.Time
+}
+
+// Transform is a delivery_transforms row: the result of a delivery's
+// transformation, stored with the delivery so every attempt and replay
+// sends the same request, or (Pending) the mark that it is still to run.
+type Transform struct {
+	DeliveryID, TenantID uuid.UUID
+	Cancelled            bool
+	// Pending: the transformation runs after the commit; the delivery gets
+	// its outbox row only with the result (FinishTransforms).
+	Pending bool
+	Error   *string
+	Body    []byte
+	// Headers are the transformed headers; nil stores none (NULL).
+	Headers   *map[string]*string
+	CreatedAt time.Time
+}
+
+// FanOut is what one fan-out writes in its transaction.
+type FanOut struct {
+	Deliveries []Delivery
+	// Jobs get an outbox row each, keyed (delivery_id, Job.OutboxAt):
+	// the relay publishes them after the commit.
+	Jobs       []model.Job
+	Transforms []Transform
+	// Queues are queue endpoints that got deliveries: notified on
+	// model.QueueChannel when the transaction commits, as Sender (the
+	// instance of this process, or "" to wake every process).
+	Queues []uuid.UUID
+	Sender string
+}
+
+// InsertFanOut writes f in tx: deliveries, transformation rows, outbox
+// rows and queue notifications. Parts with no rows cost no statement.
+// Errors: wrapped database errors.
+func InsertFanOut(ctx context.Context, tx Tx, f FanOut) error {
+	if err := insertDeliveries(ctx, tx, f.Deliveries); err != nil {
+		return err
+	}
+	if err := insertTransforms(ctx, tx, f.Transforms); err != nil {
+		return err
+	}
+	if err := InsertOutbox(ctx, tx, f.Jobs); err != nil {
+		return err
+	}
+	return NotifyQueues(ctx, tx, f.Queues, f.Sender)
+}
+
+func insertDeliveries(ctx context.Context, tx Tx, ds []Delivery) error {
+	if len(ds) == 0 {
+		return nil
+	}
+	n := len(ds)
+	ids, tenants, events, endpoints := make([]uuid.UUID, n), make([]uuid.UUID, n), make([]uuid.UUID, n), make([]uuid.UUID, n)
+	ats := make([]time.Time, n)
+	for i, d := range ds {
+		ids[i], tenants[i], events[i], endpoints[i], ats[i] = d.ID, d.TenantID, d.EventID, d.EndpointID, d.CreatedAt
+	}
+	if _, err := tx.Exec(ctx, `INSERT INTO deliveries (id, tenant_id, event_id, endpoint_id, created_at)
+		SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::uuid[], $5::timestamptz[])`,
+		pgval.Array(ids), pgval.Array(tenants), pgval.Array(events), pgval.Array(endpoints), pgval.Array(ats)); err != nil {
+		return fmt.Errorf("insert deliveries: %w", err)
+	}
+	return nil
+}
+
+// InsertOutbox adds an outbox row for each job, keyed (delivery_id,
+// Job.OutboxAt): the relay deletes by exactly that key once Kafka has
+// the job, so OutboxAt must be at Postgres' microsecond precision.
+func InsertOutbox(ctx context.Context, tx Tx, jobs []model.Job) error {
+	if len(jobs) == 0 {
+		return nil
+	}
+	ids, payloads, ats := make([]uuid.UUID, len(jobs)), make([]string, len(jobs)), make([]time.Time, len(jobs))
+	for i, j := range jobs {
+		b, err := json.Marshal(j)
+		if err != nil {
+			return fmt.Errorf("encode job: %w", err)
+		}
+		ids[i], payloads[i], ats[i] = j.DeliveryID, string(b), j.OutboxAt
+	}
+	if _, err := tx.Exec(ctx, `INSERT INTO outbox (delivery_id, job, created_at)
+		SELECT d, j::jsonb, c FROM unnest($1::uuid[], $2::text[], $3::timestamptz[]) AS t(d, j, c)`,
+		pgval.Array(ids), pgval.Array(payloads), pgval.Array(ats)); err != nil {
+		return fmt.Errorf("insert outbox: %w", err)
+	}
+	return nil
+}
+
+// DeleteOutbox deletes the outbox rows keyed (ids[i], ats[i]) once Kafka
+// has their jobs.
+func DeleteOutbox(ctx context.Context, tx Tx, ids []uuid.UUID, ats []time.Time) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	if _, err := tx.Exec(ctx, `DELETE FROM outbox WHERE (delivery_id, created_at) IN
+		(SELECT * FROM unnest($1::uuid[], $2::timestamptz[]))`, pgval.Array(ids), pgval.Array(ats)); err != nil {
+		return fmt.Errorf("delete outbox rows: %w", err)
+	}
+	return nil
+}
+
+// NotifyQueues wakes the consumers of queue endpoints once tx commits
+// (Postgres folds duplicate notifications of one transaction). sender,
+// unless empty, is the instance of this process, which wakes its own
+// long-polls after the commit: its listener skips the notification
+// instead of waking a second waiter for the same messages.
+func NotifyQueues(ctx context.Context, tx Tx, endpoints []uuid.UUID, sender string) error {
+	if len(endpoints) == 0 {
+		return nil
+	}
+	suffix := ""
+	if sender != "" {
+		suffix = model.QueueSenderSep + sender
+	}
+	if _, err := tx.Exec(ctx, `SELECT pg_notify($1, e::text || $2) FROM unnest($3::uuid[]) AS t(e)`,
+		model.QueueChannel, suffix, pgval.Array(endpoints)); err != nil {
+		return fmt.Errorf("notify queues: %w", err)
+	}
+	return nil
+}
+
+func transformColumns(rows []Transform) (ids, tenants []uuid.UUID, cancelled, pending []bool, errs []*string, bodies [][]byte,
+	headers []*string, ats []time.Time, err error) {
+	n := len(rows)
+	ids, tenants = make([]uuid.UUID, n), make([]uuid.UUID, n)
+	cancelled, pending, errs = make([]bool, n), make([]bool, n), make([]*string, n)
+	bodies, headers, ats = make([][]byte, n), make([]*string, n), make([]time.Time, n)
+	for i, r := range rows {
+		ids[i], tenants[i], cancelled[i], pending[i], errs[i], bodies[i], ats[i] = r.DeliveryID, r.TenantID, r.Cancelled, r.Pending,
+			r.Error, r.Body, r.CreatedAt
+		if r.Headers != nil {
+			b, err := json.Marshal(*r.Headers)
+			if err != nil {
+				return nil, nil, nil, nil, nil, nil, nil, nil, fmt.Errorf("encode transformed headers: %w", err)
+			}
+			h := string(b)
+			headers[i] = &h
+		}
+	}
+	return ids, tenants, cancelled, pending, errs, bodies, headers, ats, nil
+}
+
+func insertTransforms(ctx context.Context, tx Tx, rows []Transform) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	ids, tenants, cancelled, pending, errs, bodies, headers, ats, err := transformColumns(rows)
+	if err != nil {
+		return err
+	}
+	if _, err := tx.Exec(ctx, `INSERT INTO delivery_transforms (delivery_id, tenant_id, cancelled, pending, error, body, headers, created_at)
+		SELECT d, t, c, p, e, b, h::jsonb, a
+		FROM unnest($1::uuid[], $2::uuid[], $3::bool[], $4::bool[], $5::text[], $6::bytea[], $7::text[], $8::timestamptz[])
+			AS v(d, t, c, p, e, b, h, a)`,
+		pgval.Array(ids), pgval.Array(tenants), pgval.Array(cancelled), pgval.Array(pending), pgval.Array(errs),
+		pgval.Array(bodies), pgval.Array(headers), pgval.Array(ats)); err != nil {
+		return fmt.Errorf("insert delivery transforms: %w", err)
+	}
+	return nil
+}
+
+// FinishTransforms stores the results of pending transformations in place
+// of their pending marks and returns the deliveries it finished: a
+// delivery another process finished first is left alone (and not
+// returned), so only one process queues it. The caller adds the outbox
+// rows of the returned ones in the same transaction.
+func FinishTransforms(ctx context.Context, tx Tx, rows []Transform) ([]uuid.UUID, error) {
+	if len(rows) == 0 {
+		return nil, nil
+	}
+	ids, _, cancelled, _, errs, bodies, headers, _, err := transformColumns(rows)
+	if err != nil {
+		return nil, err
+	}
+	res, err := tx.Query(ctx, `UPDATE delivery_transforms t SET pending = false, cancelled = v.c, error = v.e, body = v.b, headers = v.h::jsonb
+		FROM unnest($1::uuid[], $2::bool[], $3::text[], $4::bytea[], $5::text[]) AS v(d, c, e, b, h)
+		WHERE t.delivery_id = v.d AND t.pending
+		RETURNING t.delivery_id`,
+		pgval.Array(ids), pgval.Array(cancelled), pgval.Array(errs), pgval.Array(bodies), pgval.Array(headers))
+	if err != nil {
+		return nil, fmt.Errorf("store finished transformations: %w", err)
+	}
+	finished, err := collect(res, func(r pgx.Rows) (uuid.UUID, error) {
+		var id uuid.UUID
+		return id, r.Scan(&id)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("store finished transformations: %w", err)
+	}
+	return finished, nil
+}
