@@ -23,6 +23,7 @@ import (
 	"github.com/ferry-dev/ferry/delivery/dispatch"
 	"github.com/ferry-dev/ferry/delivery/egress"
 	"github.com/ferry-dev/ferry/delivery/model"
+	"github.com/ferry-dev/ferry/delivery/opevents"
 	"github.com/ferry-dev/ferry/delivery/outbox"
 	"github.com/ferry-dev/ferry/delivery/queue"
 	"github.com/ferry-dev/ferry/delivery/routing"
@@ -60,6 +61,8 @@ var (
 	_ delivery.Limits         = billingLimits{}
 	_ delivery.Meter          = (*billing.Meter)(nil)
 	_ delivery.QuotaUsage     = billingLimits{}
+	_ opevents.Notifier       = (*notify.Mailer)(nil)
+	_ billing.InvoiceNotifier = (*notify.Mailer)(nil)
 	_ notify.Directory        = (*tenants.Service)(nil)
 	_ inbound.Events          = inboundEvents{}
 	_ inbound.Sealer          = (*seal.Cipher)(nil)
@@ -174,6 +177,11 @@ type App struct {
 	partitions *attemptlog.Partitions
 	replays    *delivery.ReplayWorker
 	quota      *delivery.QuotaWarner
+	// opEvents stores operational events and does what follows their
+	// commit; transformSweep finishes their transformations a stopped
+	// process left pending.
+	opEvents       *opevents.Emitter
+	transformSweep *opevents.Sweeper
 	// router filters and transforms for ingest and operational events;
 	// Close stops its transformation workers.
 	router  *delivery.Router
@@ -331,8 +339,10 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 		return nil, err
 	}
 	a.router = router
+	a.opEvents = opevents.NewEmitter(a.db, router, a.relay, a.notices, nil, log)
+	a.transformSweep = opevents.NewSweeper(a.db, router, a.relay, nil, log)
 	a.attempts = attemptlog.New(a.db, attemptlog.Config{DisableAfter: cfg.scaled(attemptlog.DefaultDisableAfter), BatchSize: metrics.AttemptLogBatch,
-		FailingAfter: cfg.scaled(15 * time.Minute), Relay: a.relay, Notifier: a.notices, Router: router}, log)
+		FailingAfter: cfg.scaled(15 * time.Minute), Events: a.opEvents}, log)
 	// Pull queues log ended leases through the attempt log, in their own
 	// transactions; ingest wakes their long-polls in this process.
 	queueCounter := func(name, help string) prometheus.Counter {
@@ -352,8 +362,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 		MaxWaitersPerTenant: cfg.QueueMaxWaitersPerTenant, MaxWaitersPerQueue: cfg.QueueMaxWaitersPerQueue}, log, nil); err != nil {
 		return nil, err
 	}
-	a.quota = delivery.NewQuotaWarner(a.db, billingLimits{a.Billing}, delivery.QuotaWarnerConfig{Relay: a.relay, Notifier: a.notices,
-		Router: router}, log, nil)
+	a.quota = delivery.NewQuotaWarner(a.db, billingLimits{a.Billing}, delivery.QuotaWarnerConfig{Events: a.opEvents}, log, nil)
 	a.Delivery, err = delivery.NewService(a.db, cipher, a.relay, billingLimits{a.Billing}, delivery.Config{
 		AllowHTTP: cfg.AllowHTTPEndpoints, AddressPolicy: addressPolicy, RotationGrace: cfg.scaled(delivery.DefaultRotationGrace),
 		IngestBatch: metrics.IngestBatch, Observer: a.quota, Router: router, Queues: a.Queues,
@@ -521,6 +530,7 @@ func (a *App) Run(parent context.Context) error {
 		defer stopMetrics()
 	}
 	goRun("notification mail", func() error { return a.notices.Run(ctx) })
+	goRun("pending transformations", func() error { return a.transformSweep.Run(ctx) })
 	if a.listener != nil {
 		goRun("http", func() error { return a.http.Listener(a.listener) })
 		a.log.Info("Ferry API listening", "url", a.URL())

@@ -15,20 +15,6 @@ import (
 	"github.com/ferry-dev/ferry/delivery/store"
 )
 
-// Notifier hears of operational events once they are committed, to tell
-// people about them (email). It must not block for long: it runs on the
-// goroutine that committed the event. app wires the mailer when there is
-// one; NopNotifier is the default.
-type Notifier interface {
-	OperationalEvent(ctx context.Context, ev model.OperationalEvent)
-}
-
-// NopNotifier tells nobody.
-type NopNotifier struct{}
-
-// OperationalEvent does nothing.
-func (NopNotifier) OperationalEvent(context.Context, model.OperationalEvent) {}
-
 // EmitOperational stores evs as events of their tenants in tx with their
 // deliveries and outbox rows, and returns the emitted events and the jobs
 // to hand to the relay once tx commits. An event whose idempotency key the

@@ -9,8 +9,6 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/stdlib"
 	"gorm.io/gorm"
 
 	"github.com/ferry-dev/ferry/delivery/model"
@@ -44,14 +42,8 @@ type QuotaWarnerConfig struct {
 	// Interval between checks of the tenants that sent events since the
 	// last one (default 2 s).
 	Interval time.Duration
-	// Relay publishes the warnings' deliveries; nil leaves them to the
-	// outbox sweeper.
-	Relay Enqueuer
-	// Notifier hears of each warning once committed; nil is NopNotifier.
-	Notifier Notifier
-	// Router applies endpoints' filters and transformations to the
-	// warnings (see EmitOperational).
-	Router *Router
+	// Events stores the warnings and does what follows their commit.
+	Events Emitter
 }
 
 // QuotaWarner emits ferry.quota.warning when a tenant on a hard-capped
@@ -76,9 +68,6 @@ var _ IngestObserver = (*QuotaWarner)(nil)
 // nil.
 func NewQuotaWarner(db *gorm.DB, usage QuotaUsage, cfg QuotaWarnerConfig, log *slog.Logger, now func() time.Time) *QuotaWarner {
 	cfg.Interval = cmp.Or(cfg.Interval, 2*time.Second)
-	if cfg.Notifier == nil {
-		cfg.Notifier = NopNotifier{}
-	}
 	if now == nil {
 		now = time.Now
 	}
@@ -137,53 +126,18 @@ func (w *QuotaWarner) Check(ctx context.Context, tenantID uuid.UUID) error {
 	if len(evs) == 0 {
 		return nil
 	}
-	emitted, jobs, pending, err := emitInOwnTx(ctx, w.db, w.cfg.Router, evs, w.now())
+	emitted, err := w.cfg.Events.EmitInOwnTx(ctx, evs)
 	if err != nil {
 		return err
 	}
-	if len(jobs) > 0 && w.cfg.Relay != nil {
-		w.cfg.Relay.Enqueue(jobs)
-	}
-	if len(pending) > 0 {
-		// On a goroutine of its own: the warner's other tenants do not
-		// wait on this one's transformations.
-		go func() {
-			if err := FinishTransforms(context.WithoutCancel(ctx), w.db, w.cfg.Router, w.cfg.Relay, pending, w.now()); err != nil {
-				w.log.Warn("quota warning's transformations not finished; the attempt log's sweep retries them",
-					"tenant_id", tenantID, "err", err)
-			}
-		}()
-	}
 	for _, ev := range emitted {
 		w.log.Info("quota warning emitted", "tenant_id", tenantID, "key", ev.Key)
-		w.cfg.Notifier.OperationalEvent(ctx, ev)
 	}
 	return nil
 }
 
-// emitInOwnTx runs EmitOperational in a transaction of its own.
-func emitInOwnTx(ctx context.Context, db *gorm.DB, router *Router, evs []model.OperationalEvent, now time.Time) ([]model.OperationalEvent, []model.Job, PendingTransforms, error) {
-	sqlDB, err := db.DB()
-	if err != nil {
-		return nil, nil, nil, fmt.Errorf("emit operational events: %w", err)
-	}
-	conn, err := sqlDB.Conn(ctx)
-	if err != nil {
-		return nil, nil, nil, fmt.Errorf("emit operational events: %w", err)
-	}
-	defer conn.Close()
-	var emitted []model.OperationalEvent
-	var jobs []model.Job
-	var pending PendingTransforms
-	err = conn.Raw(func(dc any) error {
-		return pgx.BeginFunc(ctx, dc.(*stdlib.Conn).Conn(), func(tx pgx.Tx) error {
-			var err error
-			emitted, jobs, pending, err = EmitOperational(ctx, tx, router, evs, now)
-			return err
-		})
-	})
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	return emitted, jobs, pending, nil
+// Emitter stores operational events in a transaction of its own and
+// returns those it emitted (opevents.Emitter).
+type Emitter interface {
+	EmitInOwnTx(ctx context.Context, evs []model.OperationalEvent) ([]model.OperationalEvent, error)
 }

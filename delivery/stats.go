@@ -11,6 +11,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/ferry-dev/ferry"
+	"github.com/ferry-dev/ferry/delivery/model"
 )
 
 // Stats are computed from hourly rollups of the attempt log
@@ -58,28 +59,11 @@ func windowLength(window string) (time.Duration, bool) {
 	return 0, false
 }
 
-// ResponseBuckets is the number of buckets of the answer-time histogram.
-const ResponseBuckets = 20
-
-// responseBounds are the inclusive upper bounds, in milliseconds, of the
-// histogram's buckets but the last, which is open.
-func responseBounds() [ResponseBuckets - 1]int {
-	return [ResponseBuckets - 1]int{1, 2, 5, 10, 20, 50, 100, 200, 300, 500, 750, 1000, 1500, 2000, 3000, 5000, 7500, 10000, 20000}
-}
-
-// ResponseBucket returns the histogram bucket of an answer time.
-func ResponseBucket(ms int) int {
-	bounds := responseBounds()
-	i, _ := slices.BinarySearch(bounds[:], ms)
-	return i
-}
-
 // responseBucketUpper is the value reported for a percentile falling in
-// bucket i.
+// bucket i: its upper bound, or the longest timeout for the open bucket.
 func responseBucketUpper(i int) int {
-	bounds := responseBounds()
-	if i < len(bounds) {
-		return bounds[i]
+	if v, ok := model.ResponseBucketUpper(i); ok {
+		return v
 	}
 	return MaxTimeoutSeconds * 1000
 }
@@ -273,12 +257,12 @@ func (s *Service) statsRows(ctx context.Context, tenantID uuid.UUID, endpointID 
 func (s *Service) backlogRows(ctx context.Context, tenantID uuid.UUID, endpointID *uuid.UUID) ([]backlogRow, error) {
 	var rows []backlogRow
 	err := s.db.WithContext(ctx).Raw(`SELECT endpoint_id,
-			count(*) FILTER (WHERE status = 'pending') AS pending,
-			count(*) FILTER (WHERE status = 'retrying') AS retrying,
+			count(*) FILTER (WHERE status = `+model.SQLPending+`) AS pending,
+			count(*) FILTER (WHERE status = `+model.SQLRetrying+`) AS retrying,
 			min(created_at) AS oldest,
-			min(next_attempt_at) FILTER (WHERE status = 'retrying') AS next_retry_at
+			min(next_attempt_at) FILTER (WHERE status = `+model.SQLRetrying+`) AS next_retry_at
 		FROM deliveries
-		WHERE tenant_id = ? AND status IN ('pending', 'retrying') AND (?::uuid IS NULL OR endpoint_id = ?)
+		WHERE tenant_id = ? AND status IN `+model.SQLUnfinished+` AND (?::uuid IS NULL OR endpoint_id = ?)
 		GROUP BY endpoint_id`, tenantID, endpointID, endpointID).Scan(&rows).Error
 	if err != nil {
 		return nil, fmt.Errorf("read backlog: %w", err)
@@ -289,7 +273,7 @@ func (s *Service) backlogRows(ctx context.Context, tenantID uuid.UUID, endpointI
 // buildStats folds rollup rows and backlog rows into Stats.
 func buildStats(window string, from, now time.Time, rows []statsRow, backlog []backlogRow) (Stats, error) {
 	st := Stats{Window: window, From: from, ByErrorClass: map[string]int64{}}
-	var buckets [ResponseBuckets]int64
+	var buckets [model.ResponseBuckets]int64
 	byHour := map[time.Time]*StatsPoint{}
 	for h := from; !h.After(now); h = h.Add(time.Hour) {
 		st.Series = append(st.Series, StatsPoint{Hour: h})
@@ -339,7 +323,7 @@ func buildStats(window string, from, now time.Time, rows []statsRow, backlog []b
 
 // percentile returns the upper bound of the bucket holding the q-th
 // quantile of the histogram, nil for an empty one.
-func percentile(buckets [ResponseBuckets]int64, q float64) *int {
+func percentile(buckets [model.ResponseBuckets]int64, q float64) *int {
 	var total int64
 	for _, n := range buckets {
 		total += n
@@ -358,7 +342,7 @@ func percentile(buckets [ResponseBuckets]int64, q float64) *int {
 			return &v
 		}
 	}
-	v := responseBucketUpper(ResponseBuckets - 1)
+	v := responseBucketUpper(model.ResponseBuckets - 1)
 	return &v
 }
 

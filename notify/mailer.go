@@ -12,7 +12,6 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/ferry-dev/ferry/billing"
-	"github.com/ferry-dev/ferry/delivery"
 	"github.com/ferry-dev/ferry/delivery/model"
 	"github.com/ferry-dev/ferry/email"
 	"github.com/ferry-dev/ferry/tenants"
@@ -70,11 +69,6 @@ type Mailer struct {
 	log    *slog.Logger
 	queue  chan notification
 }
-
-var (
-	_ delivery.Notifier       = (*Mailer)(nil)
-	_ billing.InvoiceNotifier = (*Mailer)(nil)
-)
 
 // New returns a Mailer; call Run to start sending.
 func New(dir Directory, sender email.Sender, tpl *email.Templates, cfg Config, log *slog.Logger) (*Mailer, error) {

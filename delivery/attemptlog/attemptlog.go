@@ -16,7 +16,6 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"gorm.io/gorm"
 
-	"github.com/ferry-dev/ferry/delivery"
 	"github.com/ferry-dev/ferry/delivery/model"
 	"github.com/ferry-dev/ferry/delivery/store"
 	"github.com/ferry-dev/ferry/internal/pgval"
@@ -32,6 +31,20 @@ type Record struct {
 	FirstAttemptAt time.Time
 }
 
+// Emitter stores operational events in the open transaction of a batch
+// and returns what to run once it has committed (opevents.Emitter).
+type Emitter interface {
+	Emit(ctx context.Context, tx pgx.Tx, evs []model.OperationalEvent, now time.Time) (after func(context.Context), err error)
+}
+
+// dropEvents is the Emitter of a Log told of none: the events are not
+// stored.
+type dropEvents struct{}
+
+func (dropEvents) Emit(context.Context, pgx.Tx, []model.OperationalEvent, time.Time) (func(context.Context), error) {
+	return func(context.Context) {}, nil
+}
+
 // Config tunes the batch writer.
 type Config struct {
 	// MaxBatch bounds attempts per transaction (default 1000).
@@ -43,15 +56,10 @@ type Config struct {
 	// failed before ferry.endpoint.failing is emitted (default 15
 	// minutes, scaled by the caller).
 	FailingAfter time.Duration
-	// Relay publishes the deliveries of operational events once their
-	// batch commits; nil leaves them to the outbox sweeper.
-	Relay delivery.Enqueuer
-	// Notifier hears of operational events once committed (email); nil
-	// is delivery.NopNotifier.
-	Notifier delivery.Notifier
-	// Router applies endpoints' filters and transformations to
-	// operational events (see delivery.EmitOperational).
-	Router *delivery.Router
+	// Events stores the operational events a batch causes (endpoint
+	// health changes, exhausted deliveries) in the batch's transaction;
+	// nil drops them.
+	Events Emitter
 	// Now is the clock for health tracking; nil uses time.Now.
 	Now func() time.Time
 	// BatchSize, if set, observes how many attempts each committed batch
@@ -84,8 +92,8 @@ func New(db *gorm.DB, cfg Config, log *slog.Logger) *Log {
 	cfg.MaxBatch = cmp.Or(cfg.MaxBatch, 1000)
 	cfg.DisableAfter = cmp.Or(cfg.DisableAfter, DefaultDisableAfter)
 	cfg.FailingAfter = cmp.Or(cfg.FailingAfter, 15*time.Minute)
-	if cfg.Notifier == nil {
-		cfg.Notifier = delivery.NopNotifier{}
+	if cfg.Events == nil {
+		cfg.Events = dropEvents{}
 	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
@@ -118,9 +126,6 @@ func (l *Log) Record(ctx context.Context, rec Record) error {
 // Run writes batches until ctx ends. Writers still waiting get an error;
 // their jobs are not committed to Kafka and will be redelivered.
 func (l *Log) Run(ctx context.Context) error {
-	if l.cfg.Router != nil {
-		go l.sweepTransforms(ctx)
-	}
 	batch := make([]pendingRecord, 0, l.cfg.MaxBatch)
 	for {
 		select {
@@ -300,7 +305,7 @@ func (l *Log) account(ctx context.Context, tx pgx.Tx, p prepared, now time.Time)
 	if err != nil {
 		return nil, err
 	}
-	emitted, jobs, pending, err := delivery.EmitOperational(ctx, tx, l.cfg.Router, append(ops, exhausted...), now)
+	after, err := l.cfg.Events.Emit(ctx, tx, append(ops, exhausted...), now)
 	if err != nil {
 		return nil, err
 	}
@@ -311,65 +316,7 @@ func (l *Log) account(ctx context.Context, tx pgx.Tx, p prepared, now time.Time)
 	if err := writeRollups(ctx, tx, p.recs); err != nil {
 		return nil, err
 	}
-	return func(ctx context.Context) {
-		if len(jobs) > 0 && l.cfg.Relay != nil {
-			l.cfg.Relay.Enqueue(jobs)
-		}
-		if len(pending) > 0 {
-			// Off the writer's goroutine: the next batch, whoever's
-			// attempts it holds, does not wait on these transformations.
-			go l.finishTransforms(context.WithoutCancel(ctx), pending)
-		}
-		for _, ev := range emitted {
-			l.cfg.Notifier.OperationalEvent(ctx, ev)
-		}
-	}, nil
-}
-
-// finishTransforms runs the transformations of operational events'
-// deliveries made by a committed batch and hands those deliveries to the
-// relay (delivery.FinishTransforms); what fails here, the sweep finishes.
-func (l *Log) finishTransforms(ctx context.Context, pending delivery.PendingTransforms) {
-	ctx, cancel := context.WithTimeout(ctx, finishTimeout)
-	defer cancel()
-	if err := delivery.FinishTransforms(ctx, l.db, l.cfg.Router, l.cfg.Relay, pending, l.cfg.Now()); err != nil {
-		l.log.Warn("operational events' transformations not finished; the sweep retries them", "err", err)
-	}
-}
-
-// Pending transformations (delivery.FinishPendingTransforms) a process
-// left behind are swept this often, once this old, this many at a time.
-const (
-	sweepTransformsEvery = 30 * time.Second
-	sweepTransformsAfter = time.Minute
-	sweepTransformsBatch = 100
-	finishTimeout        = time.Minute
-)
-
-// sweepTransforms finishes pending transformations left behind by a
-// process that stopped before running them, until ctx ends.
-func (l *Log) sweepTransforms(ctx context.Context) {
-	t := time.NewTicker(sweepTransformsEvery)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-		for ctx.Err() == nil {
-			fctx, cancel := context.WithTimeout(ctx, finishTimeout)
-			n, err := delivery.FinishPendingTransforms(fctx, l.db, l.cfg.Router, l.cfg.Relay, sweepTransformsAfter, sweepTransformsBatch,
-				l.cfg.Now())
-			cancel()
-			if err != nil {
-				l.log.Warn("sweep pending transformations", "err", err)
-			}
-			if err != nil || n < sweepTransformsBatch {
-				break
-			}
-		}
-	}
+	return after, nil
 }
 
 // trackHealth clears failing_since on success, starts it on failure, and

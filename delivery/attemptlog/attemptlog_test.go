@@ -17,6 +17,7 @@ import (
 
 	"github.com/ferry-dev/ferry/delivery/internal/deliverytest"
 	"github.com/ferry-dev/ferry/delivery/model"
+	"github.com/ferry-dev/ferry/delivery/opevents"
 )
 
 func partitionsOf(t *testing.T, db *gorm.DB) []string {
@@ -89,6 +90,9 @@ func TestPartitionsCreatedAheadAndDropped(t *testing.T) {
 
 func startAttemptLog(t *testing.T, db *gorm.DB, cfg Config) *Log {
 	t.Helper()
+	if cfg.Events == nil {
+		cfg.Events = opevents.NewEmitter(db, nil, nil, nil, cfg.Now, deliverytest.Logger())
+	}
 	l := New(db, cfg, deliverytest.Logger())
 	deliverytest.Run(t, context.Background(), l.Run)
 	return l

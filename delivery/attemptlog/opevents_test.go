@@ -10,6 +10,7 @@ import (
 
 	"github.com/ferry-dev/ferry/delivery/internal/deliverytest"
 	"github.com/ferry-dev/ferry/delivery/model"
+	"github.com/ferry-dev/ferry/delivery/opevents"
 )
 
 // TestHealthEventsOncePerTransition drives endpoint health with an
@@ -33,7 +34,8 @@ func TestHealthEventsOncePerTransition(t *testing.T) {
 		enqueued = append(enqueued, jobs...)
 		mu.Unlock()
 	}}
-	l := startAttemptLog(t, db, Config{FailingAfter: 15 * time.Minute, DisableAfter: 2 * time.Hour, Now: clk.Now, Relay: relay})
+	l := startAttemptLog(t, db, Config{FailingAfter: 15 * time.Minute, DisableAfter: 2 * time.Hour, Now: clk.Now,
+		Events: opevents.NewEmitter(db, nil, relay, nil, clk.Now, deliverytest.Logger())})
 	s := deliverytest.Seed(t, db, t0)
 	// The endpoint under watch subscribes to ferry.* itself: the events
 	// about it must not come back to it.

@@ -14,7 +14,6 @@ import (
 	"github.com/jackc/pgx/v5"
 	"gorm.io/gorm"
 
-	"github.com/ferry-dev/ferry/delivery"
 	"github.com/ferry-dev/ferry/delivery/model"
 	"github.com/ferry-dev/ferry/internal/pgval"
 )
@@ -34,7 +33,7 @@ type rollup struct {
 	deliveriesSucceeded int64
 	deliveriesFailed    int64
 	classes             map[string]int64
-	buckets             [delivery.ResponseBuckets]int64
+	buckets             [model.ResponseBuckets]int64
 	lastSuccess         *time.Time
 }
 
@@ -77,7 +76,7 @@ func rollUp(batch []Record) ([]rollupKey, map[rollupKey]*rollup) {
 			s.deliveriesFailed++
 		}
 		if r.ResponseStatus != nil {
-			s.buckets[delivery.ResponseBucket(r.DurationMs)]++
+			s.buckets[model.ResponseBucket(r.DurationMs)]++
 		}
 	}
 	keys := make([]rollupKey, 0, len(sums))

@@ -11,6 +11,7 @@ import (
 	"github.com/ferry-dev/ferry/delivery/attemptlog"
 	"github.com/ferry-dev/ferry/delivery/internal/deliverytest"
 	"github.com/ferry-dev/ferry/delivery/model"
+	"github.com/ferry-dev/ferry/delivery/opevents"
 )
 
 // fakeEnqueuer records what ingest hands to the relay.
@@ -36,7 +37,7 @@ func (f *fakeEnqueuer) all() []model.Job {
 // startAttemptLog runs an attempt log until the test ends.
 func startAttemptLog(t *testing.T, db *gorm.DB) *attemptlog.Log {
 	t.Helper()
-	l := attemptlog.New(db, attemptlog.Config{}, deliverytest.Logger())
+	l := attemptlog.New(db, attemptlog.Config{Events: opevents.NewEmitter(db, nil, nil, nil, nil, deliverytest.Logger())}, deliverytest.Logger())
 	deliverytest.Run(t, context.Background(), l.Run)
 	return l
 }

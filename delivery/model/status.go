@@ -21,3 +21,19 @@ func (s Status) Finished() bool {
 func (s Status) Valid() bool {
 	return s == StatusPending || s == StatusRetrying || s.Finished()
 }
+
+// The statuses as SQL literals, for hand-written statements: a partial
+// index on deliveries is used only for a predicate spelled out in the
+// statement, never for a parameter.
+const (
+	SQLPending   = "'" + string(StatusPending) + "'"
+	SQLRetrying  = "'" + string(StatusRetrying) + "'"
+	SQLSucceeded = "'" + string(StatusSucceeded) + "'"
+	SQLDropped   = "'" + string(StatusDropped) + "'"
+	SQLExhausted = "'" + string(StatusExhausted) + "'"
+	// SQLUnfinished lists the statuses that still expect an attempt.
+	SQLUnfinished = "(" + SQLPending + ", " + SQLRetrying + ")"
+	// SQLDead lists the statuses of deliveries that will not be sent
+	// again unless replayed and that failed.
+	SQLDead = "(" + SQLDropped + ", " + SQLExhausted + ")"
+)

@@ -18,6 +18,7 @@ import (
 	"github.com/ferry-dev/ferry/delivery/dispatch"
 	"github.com/ferry-dev/ferry/delivery/internal/deliverytest"
 	"github.com/ferry-dev/ferry/delivery/model"
+	"github.com/ferry-dev/ferry/delivery/opevents"
 )
 
 // TestListenerSkipsItsOwnIngestNotifications: a payload naming this
@@ -82,7 +83,7 @@ func (b testBundle) running(t *testing.T, instance string, tune ...func(*Config)
 	if err != nil {
 		t.Fatal(err)
 	}
-	attempts := attemptlog.New(b.db, attemptlog.Config{Now: b.clock.Now}, deliverytest.Logger())
+	attempts := attemptlog.New(b.db, attemptlog.Config{Now: b.clock.Now, Events: opevents.NewEmitter(b.db, nil, nil, nil, b.clock.Now, deliverytest.Logger())}, deliverytest.Logger())
 	cfg := Config{DatabaseURL: b.db.Dialector.(*postgres.Dialector).DSN, Policy: dispatch.RetryPolicy{Scale: 1},
 		Attempts: attempts, Instance: instance, PollInterval: time.Hour, SweepInterval: time.Hour}
 	for _, f := range tune {

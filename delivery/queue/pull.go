@@ -207,7 +207,7 @@ func (s *Service) lease(ctx context.Context, tenantID uuid.UUID, ep endpointInfo
 			}
 			var live bool
 			if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM deliveries WHERE tenant_id = $1 AND endpoint_id = $2
-				AND status IN ('pending', 'retrying') AND lease_until > $3)`, tenantID, ep.ID, now).Scan(&live); err != nil {
+				AND status IN `+model.SQLUnfinished+` AND lease_until > $3)`, tenantID, ep.ID, now).Scan(&live); err != nil {
 				return fmt.Errorf("check live lease: %w", err)
 			}
 			if live {

@@ -16,6 +16,7 @@ import (
 	"github.com/ferry-dev/ferry/delivery/dispatch"
 	"github.com/ferry-dev/ferry/delivery/internal/deliverytest"
 	"github.com/ferry-dev/ferry/delivery/model"
+	"github.com/ferry-dev/ferry/delivery/opevents"
 )
 
 type testBundle struct {
@@ -50,7 +51,7 @@ func setup(t testing.TB) testBundle {
 	if err != nil {
 		t.Fatal(err)
 	}
-	attempts := attemptlog.New(db, attemptlog.Config{Now: clock.Now}, deliverytest.Logger())
+	attempts := attemptlog.New(db, attemptlog.Config{Now: clock.Now, Events: opevents.NewEmitter(db, nil, nil, nil, clock.Now, deliverytest.Logger())}, deliverytest.Logger())
 	svc, err := New(db, cipher, Config{DatabaseURL: "postgres://unused", Policy: dispatch.RetryPolicy{Scale: 1}, Attempts: attempts},
 		deliverytest.Logger(), clock.Now)
 	if err != nil {

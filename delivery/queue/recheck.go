@@ -7,6 +7,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 
+	"github.com/ferry-dev/ferry/delivery/model"
 	"github.com/ferry-dev/ferry/internal/pgval"
 )
 
@@ -20,10 +21,10 @@ import (
 const dueSQL = `SELECT q.endpoint_id FROM unnest($1::uuid[], $2::uuid[]) AS q(tenant_id, endpoint_id)
 	JOIN endpoints e ON e.id = q.endpoint_id AND e.tenant_id = q.tenant_id AND e.enabled AND e.deleted_at IS NULL
 	WHERE EXISTS (SELECT 1 FROM deliveries d WHERE d.tenant_id = q.tenant_id AND d.endpoint_id = q.endpoint_id
-			AND d.status IN ('pending', 'retrying') AND d.lease_until IS NULL
+			AND d.status IN ` + model.SQLUnfinished + ` AND d.lease_until IS NULL
 			AND (d.next_attempt_at IS NULL OR d.next_attempt_at <= $3))
 		AND (e.max_in_flight <> 1 OR NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.tenant_id = q.tenant_id
-			AND d.endpoint_id = q.endpoint_id AND d.status IN ('pending', 'retrying') AND d.lease_until > $3))`
+			AND d.endpoint_id = q.endpoint_id AND d.status IN ` + model.SQLUnfinished + ` AND d.lease_until > $3))`
 
 // recheck looks, in one statement, for messages that no notification
 // announced on the queues that have waiters in this process (a nack's

@@ -152,7 +152,7 @@ func (s *Service) settle(ctx context.Context, tenantID, endpointID uuid.UUID, re
 			// at all, and whose lease is live; rows are locked in id
 			// order, so concurrent settles of the same messages queue up
 			// instead of deadlocking.
-			rows, err := tx.Query(ctx, `SELECT d.id, d.lease_id = r.lease AND d.lease_until > $4 AND d.status IN ('pending', 'retrying'),
+			rows, err := tx.Query(ctx, `SELECT d.id, d.lease_id = r.lease AND d.lease_until > $4 AND d.status IN `+model.SQLUnfinished+`,
 					d.event_id, d.status, d.attempt_count, d.first_attempt_at, d.leased_at
 				FROM deliveries d JOIN unnest($1::uuid[], $2::uuid[]) AS r(id, lease) ON d.id = r.id
 				WHERE d.tenant_id = $3 AND d.endpoint_id = $5

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+
+	"github.com/ferry-dev/ferry/delivery/model"
 )
 
 // Stats describes one queue now.
@@ -41,8 +43,8 @@ func (s *Service) Stats(ctx context.Context, tenantID, endpointID uuid.UUID) (St
 			count(*) FILTER (WHERE lease_until IS NULL OR lease_until <= ?) AS depth,
 			count(*) FILTER (WHERE lease_until > ?) AS in_flight,
 			min(created_at) FILTER (WHERE lease_until IS NULL OR lease_until <= ?) AS oldest,
-			(SELECT count(*) FROM deliveries WHERE tenant_id = ? AND status IN ('dropped', 'exhausted') AND endpoint_id = ?) AS dead
-		FROM deliveries WHERE tenant_id = ? AND endpoint_id = ? AND status IN ('pending', 'retrying')`,
+			(SELECT count(*) FROM deliveries WHERE tenant_id = ? AND status IN `+model.SQLDead+` AND endpoint_id = ?) AS dead
+		FROM deliveries WHERE tenant_id = ? AND endpoint_id = ? AND status IN `+model.SQLUnfinished+``,
 		now, now, now, tenantID, endpointID, tenantID, endpointID).Scan(&row).Error; err != nil {
 		return Stats{}, fmt.Errorf("queue stats of %s: %w", endpointID, err)
 	}

@@ -58,7 +58,7 @@ func (s *Service) sweepLeases(ctx context.Context, now time.Time, window time.Du
 	err := pgval.WithConn(ctx, s.db, func(pc *pgx.Conn) error {
 		return pgx.BeginFunc(ctx, pc, func(tx pgx.Tx) error {
 			rows, err := tx.Query(ctx, `SELECT id, tenant_id, event_id, endpoint_id, status, attempt_count, first_attempt_at, leased_at, lease_until
-				FROM deliveries WHERE lease_until <= $1 AND status IN ('pending', 'retrying')
+				FROM deliveries WHERE lease_until <= $1 AND status IN `+model.SQLUnfinished+`
 				ORDER BY lease_until LIMIT $2 FOR UPDATE SKIP LOCKED`, now, sweepBatch)
 			if err != nil {
 				return fmt.Errorf("find expired leases: %w", err)
@@ -138,7 +138,7 @@ func (s *Service) exhaustUnpulledBatch(ctx context.Context, now time.Time, windo
 		return pgx.BeginFunc(ctx, pc, func(tx pgx.Tx) error {
 			rows, err := tx.Query(ctx, `SELECT d.id, d.tenant_id, d.event_id, d.endpoint_id, d.status, d.attempt_count, d.first_attempt_at
 				FROM deliveries d JOIN endpoints e ON e.id = d.endpoint_id
-				WHERE e.kind = 'queue' AND d.status IN ('pending', 'retrying') AND d.created_at < $1
+				WHERE e.kind = 'queue' AND d.status IN `+model.SQLUnfinished+` AND d.created_at < $1
 					AND coalesce(d.first_attempt_at, d.updated_at) < $1 AND d.lease_until IS NULL
 				LIMIT $2 FOR UPDATE OF d SKIP LOCKED`, cutoff, exhaustBatch)
 			if err != nil {

@@ -94,8 +94,8 @@ func Transition(ctx context.Context, tx Tx, now time.Time, changes []Change) err
 // ExhaustUnattempted finishes an unfinished delivery as exhausted without
 // an attempt (its endpoint was disabled or deleted); it stays replayable.
 func ExhaustUnattempted(ctx context.Context, tx Tx, deliveryID uuid.UUID, now time.Time) error {
-	if _, err := tx.Exec(ctx, `UPDATE deliveries SET status = 'exhausted', next_attempt_at = NULL, updated_at = $1
-		WHERE id = $2 AND status IN ('pending', 'retrying')`, now, [16]byte(deliveryID)); err != nil {
+	if _, err := tx.Exec(ctx, `UPDATE deliveries SET status = `+model.SQLExhausted+`, next_attempt_at = NULL, updated_at = $1
+		WHERE id = $2 AND status IN `+model.SQLUnfinished+``, now, [16]byte(deliveryID)); err != nil {
 		return fmt.Errorf("exhaust delivery %s: %w", deliveryID, err)
 	}
 	return nil
@@ -113,7 +113,7 @@ type Reset struct {
 // lease and a new retry window; attempt_count keeps counting, so earlier
 // attempts stay in the log. It returns the deliveries it reset.
 func ResetForReplay(ctx context.Context, tx Tx, tenantID uuid.UUID, ids []uuid.UUID, now time.Time) ([]Reset, error) {
-	rows, err := tx.Query(ctx, `UPDATE deliveries d SET status = 'pending', next_attempt_at = NULL, first_attempt_at = NULL, updated_at = $1,
+	rows, err := tx.Query(ctx, `UPDATE deliveries d SET status = `+model.SQLPending+`, next_attempt_at = NULL, first_attempt_at = NULL, updated_at = $1,
 			lease_id = NULL, leased_at = NULL, lease_until = NULL
 		FROM endpoints e WHERE e.id = d.endpoint_id AND d.tenant_id = $2 AND d.id = ANY($3::uuid[])
 		RETURNING d.id, d.event_id, d.endpoint_id, d.attempt_count, e.kind`, now, [16]byte(tenantID), pgval.Array(ids))
@@ -174,12 +174,12 @@ const leaseSQL = `WITH ep AS MATERIALIZED (
 		SELECT d.id, d.status AS old_status, d.first_attempt_at AS old_first, d.last_attempt_at AS old_last,
 			d.next_attempt_at AS old_next, d.leased_at AS old_leased_at, d.lease_until AS old_lease_until
 		FROM deliveries d
-		WHERE d.tenant_id = $1 AND d.endpoint_id = $2 AND d.status IN ('pending', 'retrying')
+		WHERE d.tenant_id = $1 AND d.endpoint_id = $2 AND d.status IN ` + model.SQLUnfinished + `
 			AND (d.next_attempt_at IS NULL OR d.next_attempt_at <= $3) AND %s
 		ORDER BY d.created_at, d.id LIMIT $5
 		FOR UPDATE OF d SKIP LOCKED)
 	UPDATE deliveries d SET lease_id = gen_random_uuid(), leased_at = $3, lease_until = $4, next_attempt_at = $4,
-		status = CASE WHEN c.old_lease_until IS NOT NULL THEN 'retrying' ELSE d.status END,
+		status = CASE WHEN c.old_lease_until IS NOT NULL THEN ` + model.SQLRetrying + ` ELSE d.status END,
 		attempt_count = d.attempt_count + 1, first_attempt_at = coalesce(d.first_attempt_at, $3),
 		last_attempt_at = $3, updated_at = $3
 	FROM c, ep, events ev
@@ -266,7 +266,7 @@ func EndLeases(ctx context.Context, tx Tx, now time.Time, ends []LeaseEnd) error
 // holds the rows (read FOR UPDATE), so attempt_count + 1 is the number
 // it logs.
 func ExhaustPastWindow(ctx context.Context, tx Tx, now time.Time, ids []uuid.UUID) error {
-	if _, err := tx.Exec(ctx, `UPDATE deliveries SET status = 'exhausted', next_attempt_at = NULL,
+	if _, err := tx.Exec(ctx, `UPDATE deliveries SET status = `+model.SQLExhausted+`, next_attempt_at = NULL,
 			attempt_count = attempt_count + 1, first_attempt_at = coalesce(first_attempt_at, $1), last_attempt_at = $1, updated_at = $1
 		WHERE id = ANY($2)`, now, pgval.Array(ids)); err != nil {
 		return fmt.Errorf("exhaust messages past their window: %w", err)
