@@ -22,6 +22,7 @@ import (
 	"github.com/ferry-dev/ferry/delivery/attemptlog"
 	"github.com/ferry-dev/ferry/delivery/dispatch"
 	"github.com/ferry-dev/ferry/delivery/egress"
+	"github.com/ferry-dev/ferry/delivery/insight"
 	"github.com/ferry-dev/ferry/delivery/model"
 	"github.com/ferry-dev/ferry/delivery/opevents"
 	"github.com/ferry-dev/ferry/delivery/outbox"
@@ -60,7 +61,7 @@ var (
 	_ billing.AttemptLog      = (*delivery.Usage)(nil)
 	_ delivery.Limits         = billingLimits{}
 	_ delivery.Meter          = (*billing.Meter)(nil)
-	_ delivery.QuotaUsage     = billingLimits{}
+	_ insight.QuotaUsage      = billingLimits{}
 	_ opevents.Notifier       = (*notify.Mailer)(nil)
 	_ billing.InvoiceNotifier = (*notify.Mailer)(nil)
 	_ notify.Directory        = (*tenants.Service)(nil)
@@ -139,19 +140,19 @@ func (l billingLimits) AttemptRetention(ctx context.Context, tenantID uuid.UUID)
 
 // MonthlyEvents returns the tenant's events this month against its plan,
 // for quota warnings; only a hard-capped plan costs more than one lookup.
-func (l billingLimits) MonthlyEvents(ctx context.Context, tenantID uuid.UUID) (delivery.MonthlyUsage, error) {
+func (l billingLimits) MonthlyEvents(ctx context.Context, tenantID uuid.UUID) (insight.MonthlyUsage, error) {
 	ent, err := l.billing.Entitlements(ctx, tenantID)
 	if err != nil {
-		return delivery.MonthlyUsage{}, err
+		return insight.MonthlyUsage{}, err
 	}
 	if !ent.HardCap {
-		return delivery.MonthlyUsage{Limit: ent.EventsPerMonth}, nil
+		return insight.MonthlyUsage{Limit: ent.EventsPerMonth}, nil
 	}
 	o, err := l.billing.Overview(ctx, tenantID)
 	if err != nil {
-		return delivery.MonthlyUsage{}, err
+		return insight.MonthlyUsage{}, err
 	}
-	return delivery.MonthlyUsage{Period: o.Usage.PeriodStart, Used: o.Usage.Events, Limit: o.Plan.EventsPerMonth,
+	return insight.MonthlyUsage{Period: o.Usage.PeriodStart, Used: o.Usage.Events, Limit: o.Plan.EventsPerMonth,
 		HardCap: o.Plan.HardCap}, nil
 }
 
@@ -176,7 +177,9 @@ type App struct {
 	consumer   *kafka.Consumer
 	partitions *attemptlog.Partitions
 	replays    *delivery.ReplayWorker
-	quota      *delivery.QuotaWarner
+	// Insight answers stats and the staff's read models.
+	Insight *insight.Service
+	quota   *insight.QuotaWarner
 	// opEvents stores operational events and does what follows their
 	// commit; transformSweep finishes their transformations a stopped
 	// process left pending.
@@ -362,7 +365,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 		MaxWaitersPerTenant: cfg.QueueMaxWaitersPerTenant, MaxWaitersPerQueue: cfg.QueueMaxWaitersPerQueue}, log, nil); err != nil {
 		return nil, err
 	}
-	a.quota = delivery.NewQuotaWarner(a.db, billingLimits{a.Billing}, delivery.QuotaWarnerConfig{Events: a.opEvents}, log, nil)
+	a.quota = insight.NewQuotaWarner(a.db, billingLimits{a.Billing}, insight.QuotaWarnerConfig{Events: a.opEvents}, log, nil)
 	a.Delivery, err = delivery.NewService(a.db, cipher, a.relay, billingLimits{a.Billing}, delivery.Config{
 		AllowHTTP: cfg.AllowHTTPEndpoints, AddressPolicy: addressPolicy, RotationGrace: cfg.scaled(delivery.DefaultRotationGrace),
 		IngestBatch: metrics.IngestBatch, Observer: a.quota, Router: router, Queues: a.Queues,
@@ -370,6 +373,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 	if err != nil {
 		return nil, err
 	}
+	a.Insight = insight.New(a.db, a.Delivery, nil)
 	// Attempts and captures are kept for the longest plan retention;
 	// tenants on shorter plans are pruned on their own.
 	retentionDays, err := a.Billing.MaxRetentionDays(ctx)
@@ -418,7 +422,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 		log.Warn("metrics are off: set FERRY_METRICS_ADDR (e.g. 127.0.0.1:9100) to serve /metrics on a private listener")
 	}
 	a.http = httpapi.New(httpapi.Deps{
-		Tenants: a.Tenants, Sessions: sessions, Delivery: a.Delivery, Billing: a.Billing, Metrics: metrics, Queues: a.Queues,
+		Tenants: a.Tenants, Sessions: sessions, Delivery: a.Delivery, Insight: a.Insight, Billing: a.Billing, Metrics: metrics, Queues: a.Queues,
 		Inbound:               a.Inbound,
 		Ready:                 a.ready,
 		MetricsHandler:        mainMetrics,

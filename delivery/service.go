@@ -49,6 +49,11 @@ type Config struct {
 	Queues QueueWaker
 }
 
+// IngestObserver hears of tenants whose events were just accepted.
+type IngestObserver interface {
+	EventsAccepted(tenantID uuid.UUID)
+}
+
 // QueueWaker wakes the long-polls waiting on queue endpoints; the pull
 // queue service satisfies it.
 type QueueWaker interface {

@@ -123,7 +123,7 @@ func insertReceived(ctx context.Context, db *gorm.DB, batch []*pendingCapture) e
 	err := db.WithContext(ctx).Exec(`INSERT INTO source_requests
 			(id, tenant_id, source_id, received_at, method, path, query, headers, content_type, body, status, dedupe_key)
 		SELECT id, tenant_id, source_id, received_at, method, path, query, headers, content_type, body, ?, dedupe_key
-		FROM unnest(?::uuid[], ?::uuid[], ?::uuid[], ?::timestamptz[], ?::text[], ?::text[], ?::text[], ?::pgval.JSON[], ?::text[], ?::bytea[], ?::text[])
+		FROM unnest(?::uuid[], ?::uuid[], ?::uuid[], ?::timestamptz[], ?::text[], ?::text[], ?::text[], ?::jsonb[], ?::text[], ?::bytea[], ?::text[])
 			AS t(id, tenant_id, source_id, received_at, method, path, query, headers, content_type, body, dedupe_key)`,
 		string(StatusReceived), &ids, &tenants, &sources, &ats, &methods, &paths, &queries, &headers, &types, &bodies, &keys).Error
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 	"github.com/ferry-dev/ferry"
 	"github.com/ferry-dev/ferry/billing"
 	"github.com/ferry-dev/ferry/delivery"
+	"github.com/ferry-dev/ferry/delivery/insight"
 	"github.com/ferry-dev/ferry/delivery/model"
 	"github.com/ferry-dev/ferry/delivery/queue"
 	"github.com/ferry-dev/ferry/inbound"
@@ -143,9 +144,9 @@ func operations() map[string]op {
 		"GET /endpoints/{id}/attempts": {summary: "List endpoint attempts", tag: "endpoints", access: accessKey, status: 200, response: typ[list[model.Attempt]](),
 			params: append(openapi3.Parameters{outcome}, pageParams()...), errors: []int{404, 422}},
 
-		"GET /endpoints/{id}/stats": {summary: "Endpoint stats", tag: "stats", access: accessKey, status: 200, response: typ[delivery.Stats](),
+		"GET /endpoints/{id}/stats": {summary: "Endpoint stats", tag: "stats", access: accessKey, status: 200, response: typ[insight.Stats](),
 			params: openapi3.Parameters{window}, errors: []int{404, 422}},
-		"GET /stats": {summary: "Tenant stats", tag: "stats", access: accessKey, status: 200, response: typ[delivery.TenantStats](),
+		"GET /stats": {summary: "Tenant stats", tag: "stats", access: accessKey, status: 200, response: typ[insight.TenantStats](),
 			params: openapi3.Parameters{window}, errors: []int{422}},
 
 		"POST /events": {summary: "Send event", tag: "events", access: accessKey, status: 202, body: reflect.TypeFor[delivery.EventInput](), response: typ[eventAccepted](),
@@ -172,7 +173,7 @@ func operations() map[string]op {
 		"GET /staff/tenants":                        {summary: "Staff search tenants", tag: "staff", access: accessStaff, status: 200, response: typ[list[tenants.TenantSummary]](), params: append(openapi3.Parameters{q}, pageParams()...), errors: []int{404, 422}},
 		"GET /staff/tenants/{id}":                   {summary: "Staff get tenant", tag: "staff", access: accessStaff, status: 200, response: typ[staffTenantView](), errors: []int{404}},
 		"GET /staff/tenants/{id}/events":            {summary: "Staff list tenant events", tag: "staff", access: accessStaff, status: 200, response: typ[list[delivery.EventDetail]](), params: eventListParams(), errors: []int{404, 422}},
-		"GET /staff/tenants/{id}/events/{event_id}": {summary: "Staff get tenant event", tag: "staff", access: accessStaff, status: 200, response: typ[delivery.StaffEventDetail](), errors: []int{404}},
+		"GET /staff/tenants/{id}/events/{event_id}": {summary: "Staff get tenant event", tag: "staff", access: accessStaff, status: 200, response: typ[insight.StaffEventDetail](), errors: []int{404}},
 		"GET /staff/events/{event_id}":              {summary: "Staff look up an event by id across tenants", tag: "staff", access: accessStaff, status: 200, response: typ[staffEventLookup](), errors: []int{404}},
 		"POST /staff/tenants/{id}/replays": {summary: "Staff replay", tag: "staff", access: accessStaff, status: 202, body: reflect.TypeFor[staffReplayInput](),
 			response: []reflect.Type{reflect.TypeFor[delivery.ReplayResult](), reflect.TypeFor[delivery.ReplayJob]()}, errors: []int{400, 404, 422}},

@@ -10,6 +10,7 @@ import (
 	"github.com/ferry-dev/ferry"
 	"github.com/ferry-dev/ferry/billing"
 	"github.com/ferry-dev/ferry/delivery"
+	"github.com/ferry-dev/ferry/delivery/insight"
 	"github.com/ferry-dev/ferry/delivery/model"
 	"github.com/ferry-dev/ferry/delivery/queue"
 	"github.com/ferry-dev/ferry/delivery/routing"
@@ -53,7 +54,7 @@ func schemaName(t reflect.Type) string {
 		return "Event"
 	case reflect.TypeFor[delivery.EventDetail]():
 		return "EventDetail"
-	case reflect.TypeFor[delivery.StaffEventDetail]():
+	case reflect.TypeFor[insight.StaffEventDetail]():
 		return "StaffEventDetail"
 	case reflect.TypeFor[delivery.Delivery]():
 		return "Delivery"
@@ -65,13 +66,13 @@ func schemaName(t reflect.Type) string {
 		return "ReplayJob"
 	case reflect.TypeFor[delivery.ReplayFilter]():
 		return "ReplayFilter"
-	case reflect.TypeFor[delivery.EndpointRef]():
+	case reflect.TypeFor[insight.EndpointRef]():
 		return "EndpointRef"
 	case reflect.TypeFor[delivery.ReplayPreview]():
 		return "ReplayPreview"
-	case reflect.TypeFor[delivery.EndpointCounts]():
+	case reflect.TypeFor[insight.EndpointCounts]():
 		return "EndpointCounts"
-	case reflect.TypeFor[delivery.Backlog]():
+	case reflect.TypeFor[insight.Backlog]():
 		return "Backlog"
 	case reflect.TypeFor[staffTenantHealth]():
 		return "StaffTenantHealth"
@@ -345,7 +346,7 @@ func domainFields() map[reflect.Type]map[string]fieldSpec {
 			"matched": {description: "deliveries the filter selects now (to enabled endpoints)"},
 			"until":   {description: "end of the range counted: the filter's until, or now"},
 		},
-		reflect.TypeFor[delivery.EndpointCounts](): {
+		reflect.TypeFor[insight.EndpointCounts](): {
 			"failing": {description: "enabled endpoints whose attempts all fail since failing_since"},
 		},
 		reflect.TypeFor[delivery.ReplayFilter](): {

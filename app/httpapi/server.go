@@ -17,6 +17,7 @@ import (
 	"github.com/ferry-dev/ferry"
 	"github.com/ferry-dev/ferry/billing"
 	"github.com/ferry-dev/ferry/delivery"
+	"github.com/ferry-dev/ferry/delivery/insight"
 	"github.com/ferry-dev/ferry/delivery/queue"
 	"github.com/ferry-dev/ferry/delivery/telemetry"
 	"github.com/ferry-dev/ferry/inbound"
@@ -28,8 +29,10 @@ type Deps struct {
 	Tenants  *tenants.Service
 	Sessions *tenants.Sessions
 	Delivery *delivery.Service
-	Billing  *billing.Service
-	Metrics  *telemetry.Metrics
+	// Insight answers stats and the staff's read models.
+	Insight *insight.Service
+	Billing *billing.Service
+	Metrics *telemetry.Metrics
 	// Queues serves the pull queue routes (nil: not registered).
 	Queues *queue.Service
 	// Inbound serves sources and their public ingest URLs.

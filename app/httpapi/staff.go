@@ -60,7 +60,7 @@ func (s *server) staffGetTenant(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	eps, _, err := s.Delivery.StaffEndpoints(ctx, t.ID, page.Request{Limit: page.MaxSize})
+	eps, _, err := s.Insight.StaffEndpoints(ctx, t.ID, page.Request{Limit: page.MaxSize})
 	if err != nil {
 		return err
 	}
@@ -120,7 +120,7 @@ func (s *server) staffGetEvent(c *fiber.Ctx) error {
 		fiber.Map{"event_id": eventID}); err != nil {
 		return err
 	}
-	ev, err := s.Delivery.StaffEvent(c.UserContext(), t.ID, eventID)
+	ev, err := s.Insight.StaffEvent(c.UserContext(), t.ID, eventID)
 	if err != nil {
 		return err
 	}
@@ -247,7 +247,7 @@ func (s *server) staffEndpointAttempts(c *fiber.Ctx) error {
 		fiber.Map{"endpoint_id": endpointID, "outcome": outcome}); err != nil {
 		return err
 	}
-	attempts, next, err := s.Delivery.StaffEndpointAttempts(c.UserContext(), t.ID, endpointID, outcome, pg)
+	attempts, next, err := s.Insight.StaffEndpointAttempts(c.UserContext(), t.ID, endpointID, outcome, pg)
 	if err != nil {
 		return err
 	}

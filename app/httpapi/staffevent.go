@@ -5,15 +5,15 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/ferry-dev/ferry"
-	"github.com/ferry-dev/ferry/delivery"
+	"github.com/ferry-dev/ferry/delivery/insight"
 	"github.com/ferry-dev/ferry/tenants"
 )
 
 // staffEventLookup answers GET /staff/events/{event_id}: the event's tenant and
 // the event as staff see it (receiver credentials redacted).
 type staffEventLookup struct {
-	Tenant tenants.Tenant            `json:"tenant"`
-	Event  delivery.StaffEventDetail `json:"event"`
+	Tenant tenants.Tenant           `json:"tenant"`
+	Event  insight.StaffEventDetail `json:"event"`
 }
 
 // staffLookupEvent: GET /staff/events/:event_id, an event found by id across
@@ -26,7 +26,7 @@ func (s *server) staffLookupEvent(c *fiber.Ctx) error {
 		return ferry.NotFound("event")
 	}
 	ctx := c.UserContext()
-	tenantID, err := s.Delivery.EventTenant(ctx, eventID)
+	tenantID, err := s.Insight.EventTenant(ctx, eventID)
 	if ferry.ErrorCode(err) == ferry.ENOTFOUND {
 		// A lookup that finds nothing is recorded too, without a tenant.
 		if err := s.Tenants.Audit(ctx, principal(c), nil, tenants.AuditViewEvent, "",
@@ -46,7 +46,7 @@ func (s *server) staffLookupEvent(c *fiber.Ctx) error {
 		fiber.Map{"event_id": eventID, "lookup": true}); err != nil {
 		return err
 	}
-	ev, err := s.Delivery.StaffEvent(ctx, t.ID, eventID)
+	ev, err := s.Insight.StaffEvent(ctx, t.ID, eventID)
 	if err != nil {
 		return err
 	}

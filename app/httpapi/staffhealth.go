@@ -6,7 +6,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/ferry-dev/ferry/billing"
-	"github.com/ferry-dev/ferry/delivery"
+	"github.com/ferry-dev/ferry/delivery/insight"
 )
 
 // staffTenantHealth is a tenant's usage and health as the staff console's
@@ -20,7 +20,7 @@ type staffTenantHealth struct {
 	// finished UTC day (today's count follows within a day).
 	Usage billing.Usage `json:"usage"`
 	// Endpoints counts live endpoints by state (limit: plan.max_endpoints).
-	Endpoints delivery.EndpointCounts `json:"endpoints"`
+	Endpoints insight.EndpointCounts `json:"endpoints"`
 	// Succeeded24h and Failed24h are deliveries that reached a final
 	// status over the stats window "24h"; SuccessRate24h is
 	// succeeded / (succeeded + failed), null when none finished.
@@ -28,7 +28,7 @@ type staffTenantHealth struct {
 	Failed24h      int64    `json:"failed_24h"`
 	SuccessRate24h *float64 `json:"success_rate_24h"`
 	// Backlog is what waits to be delivered now.
-	Backlog delivery.Backlog `json:"backlog"`
+	Backlog insight.Backlog `json:"backlog"`
 	// QuotaExhausted: a hard-capped plan refuses events until next month.
 	QuotaExhausted bool `json:"quota_exhausted"`
 	// PaymentOverdue: an invoice is overdue and staff have not lifted the
@@ -42,11 +42,11 @@ func (s *server) tenantHealth(ctx context.Context, tenantID uuid.UUID) (staffTen
 	if err != nil {
 		return staffTenantHealth{}, err
 	}
-	counts, err := s.Delivery.StaffEndpointCounts(ctx, tenantID)
+	counts, err := s.Insight.StaffEndpointCounts(ctx, tenantID)
 	if err != nil {
 		return staffTenantHealth{}, err
 	}
-	st, err := s.Delivery.TenantStats(ctx, tenantID, "24h")
+	st, err := s.Insight.TenantStats(ctx, tenantID, "24h")
 	if err != nil {
 		return staffTenantHealth{}, err
 	}

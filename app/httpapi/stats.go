@@ -10,7 +10,7 @@ func (s *server) endpointStats(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	st, err := s.Delivery.EndpointStats(c.UserContext(), principal(c).TenantID, id, c.Query("window", "24h"))
+	st, err := s.Insight.EndpointStats(c.UserContext(), principal(c).TenantID, id, c.Query("window", "24h"))
 	if err != nil {
 		return err
 	}
@@ -19,7 +19,7 @@ func (s *server) endpointStats(c *fiber.Ctx) error {
 
 // tenantStats answers GET /stats?window=1h|24h|7d: the dashboard.
 func (s *server) tenantStats(c *fiber.Ctx) error {
-	st, err := s.Delivery.TenantStats(c.UserContext(), principal(c).TenantID, c.Query("window", "24h"))
+	st, err := s.Insight.TenantStats(c.UserContext(), principal(c).TenantID, c.Query("window", "24h"))
 	if err != nil {
 		return err
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/ferry-dev/ferry"
 	"github.com/ferry-dev/ferry/delivery"
+	"github.com/ferry-dev/ferry/delivery/insight"
 	"github.com/ferry-dev/ferry/delivery/internal/deliverytest"
 	"github.com/ferry-dev/ferry/delivery/model"
 )
@@ -38,7 +39,9 @@ type statsBundle struct {
 	db  *gorm.DB
 	log *Log
 	svc *delivery.Service
-	now time.Time
+	// stats reads what the log wrote.
+	stats *insight.Service
+	now   time.Time
 }
 
 func setupStats(t *testing.T) statsBundle {
@@ -64,7 +67,7 @@ func setupStats(t *testing.T) statsBundle {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return statsBundle{db: db, log: startAttemptLog(t, db, Config{Now: clock}), svc: svc, now: now}
+	return statsBundle{db: db, log: startAttemptLog(t, db, Config{Now: clock}), svc: svc, stats: insight.New(db, svc, clock), now: now}
 }
 
 // addDelivery adds a delivery of s's event to endpoint, created at.
@@ -173,42 +176,42 @@ func TestStatsFromRollupsMatchKnownHistory(t *testing.T) {
 
 	// Backlog of a: the seeded delivery (40 h old) and d6 pending, d7
 	// retrying (next attempt at now + 10m).
-	backlog := delivery.Backlog{Pending: 2, Retrying: 1, OldestAgeSeconds: int64((40*time.Hour + 30*time.Minute).Seconds()),
+	backlog := insight.Backlog{Pending: 2, Retrying: 1, OldestAgeSeconds: int64((40*time.Hour + 30*time.Minute).Seconds()),
 		NextRetryAt: ptr(b.now.Add(10 * time.Minute))}
-	series := func(from time.Time, marks map[time.Time][2]int64) []delivery.StatsPoint {
-		var out []delivery.StatsPoint
+	series := func(from time.Time, marks map[time.Time][2]int64) []insight.StatsPoint {
+		var out []insight.StatsPoint
 		for h := from; !h.After(b.now); h = h.Add(time.Hour) {
-			out = append(out, delivery.StatsPoint{Hour: h, Succeeded: marks[h][0], Failed: marks[h][1]})
+			out = append(out, insight.StatsPoint{Hour: h, Succeeded: marks[h][0], Failed: marks[h][1]})
 		}
 		return out
 	}
 	lastSuccess := ptr(h0.Add(5 * time.Minute))
 	cases := []struct {
 		window string
-		want   delivery.Stats
+		want   insight.Stats
 	}{
-		{"1h", delivery.Stats{Window: "1h", From: h1, Attempts: 6, AttemptsFailed: 5, Succeeded: 1, Failed: 2, SuccessRate: ptr(1.0 / 3),
+		{"1h", insight.Stats{Window: "1h", From: h1, Attempts: 6, AttemptsFailed: 5, Succeeded: 1, Failed: 2, SuccessRate: ptr(1.0 / 3),
 			// answered: 0, 7, 15, 30, 120 ms
 			ByErrorClass: map[string]int64{"http_500": 2, "timeout": 1, "http_503": 1, "http_400": 1},
-			ResponseMs:   delivery.ResponseMs{P50: ptr(20), P95: ptr(200), P99: ptr(200)},
+			ResponseMs:   insight.ResponseMs{P50: ptr(20), P95: ptr(200), P99: ptr(200)},
 			Backlog:      backlog, LastSuccessAt: lastSuccess,
 			Series: series(h1, map[time.Time][2]int64{h1: {0, 1}, h0: {1, 1}})}},
-		{"24h", delivery.Stats{Window: "24h", From: h0.Add(-24 * time.Hour), Attempts: 7, AttemptsFailed: 5, Succeeded: 2, Failed: 2, SuccessRate: ptr(0.5),
+		{"24h", insight.Stats{Window: "24h", From: h0.Add(-24 * time.Hour), Attempts: 7, AttemptsFailed: 5, Succeeded: 2, Failed: 2, SuccessRate: ptr(0.5),
 			// answered: 0, 2, 7, 15, 30, 120 ms
 			ByErrorClass: map[string]int64{"http_500": 2, "timeout": 1, "http_503": 1, "http_400": 1},
-			ResponseMs:   delivery.ResponseMs{P50: ptr(10), P95: ptr(200), P99: ptr(200)},
+			ResponseMs:   insight.ResponseMs{P50: ptr(10), P95: ptr(200), P99: ptr(200)},
 			Backlog:      backlog, LastSuccessAt: lastSuccess,
 			Series: series(h0.Add(-24*time.Hour), map[time.Time][2]int64{h1: {0, 1}, h0: {1, 1}, h0.Add(-5 * time.Hour): {1, 0}})}},
-		{"7d", delivery.Stats{Window: "7d", From: h0.Add(-7 * 24 * time.Hour), Attempts: 8, AttemptsFailed: 5, Succeeded: 3, Failed: 2, SuccessRate: ptr(0.6),
+		{"7d", insight.Stats{Window: "7d", From: h0.Add(-7 * 24 * time.Hour), Attempts: 8, AttemptsFailed: 5, Succeeded: 3, Failed: 2, SuccessRate: ptr(0.6),
 			// answered: 0, 1, 2, 7, 15, 30, 120 ms
 			ByErrorClass: map[string]int64{"http_500": 2, "timeout": 1, "http_503": 1, "http_400": 1},
-			ResponseMs:   delivery.ResponseMs{P50: ptr(10), P95: ptr(200), P99: ptr(200)},
+			ResponseMs:   insight.ResponseMs{P50: ptr(10), P95: ptr(200), P99: ptr(200)},
 			Backlog:      backlog, LastSuccessAt: lastSuccess,
 			Series: series(h0.Add(-7*24*time.Hour), map[time.Time][2]int64{h1: {0, 1}, h0: {1, 1}, h0.Add(-5 * time.Hour): {1, 0},
 				h0.Add(-30 * time.Hour): {1, 0}})}},
 	}
 	for _, tc := range cases {
-		got, err := b.svc.EndpointStats(ctx, s.TenantID, a, tc.window)
+		got, err := b.stats.EndpointStats(ctx, s.TenantID, a, tc.window)
 		if err != nil {
 			t.Fatalf("%s: %v", tc.window, err)
 		}
@@ -217,14 +220,14 @@ func TestStatsFromRollupsMatchKnownHistory(t *testing.T) {
 
 	// Tenant-wide over 1h adds the other endpoint's success (50 ms) and
 	// its backlog (none); the other tenant's attempt counts nowhere.
-	ts, err := b.svc.TenantStats(ctx, s.TenantID, "1h")
+	ts, err := b.stats.TenantStats(ctx, s.TenantID, "1h")
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := cases[0].want
 	want.Attempts, want.Succeeded, want.SuccessRate = 7, 2, ptr(0.5)
 	// answered: 0, 7, 15, 30, 50, 120 ms
-	want.ResponseMs = delivery.ResponseMs{P50: ptr(20), P95: ptr(200), P99: ptr(200)}
+	want.ResponseMs = insight.ResponseMs{P50: ptr(20), P95: ptr(200), P99: ptr(200)}
 	want.Series = series(h1, map[time.Time][2]int64{h1: {0, 1}, h0: {2, 1}})
 	compareStats(t, "tenant 1h", ts.Stats, want)
 	if len(ts.Endpoints) != 2 {
@@ -248,13 +251,13 @@ func TestStatsFromRollupsMatchKnownHistory(t *testing.T) {
 	}
 
 	// Errors: a bad window, and another tenant's endpoint.
-	if _, err := b.svc.EndpointStats(ctx, s.TenantID, a, "2h"); ferry.ErrorCode(err) != ferry.EINVALID {
+	if _, err := b.stats.EndpointStats(ctx, s.TenantID, a, "2h"); ferry.ErrorCode(err) != ferry.EINVALID {
 		t.Errorf("window 2h: %v, want invalid", err)
 	}
-	if _, err := b.svc.TenantStats(ctx, s.TenantID, ""); ferry.ErrorCode(err) != ferry.EINVALID {
+	if _, err := b.stats.TenantStats(ctx, s.TenantID, ""); ferry.ErrorCode(err) != ferry.EINVALID {
 		t.Errorf("empty window: %v, want invalid", err)
 	}
-	if _, err := b.svc.EndpointStats(ctx, stranger.TenantID, a, "1h"); ferry.ErrorCode(err) != ferry.ENOTFOUND {
+	if _, err := b.stats.EndpointStats(ctx, stranger.TenantID, a, "1h"); ferry.ErrorCode(err) != ferry.ENOTFOUND {
 		t.Errorf("another tenant's endpoint: %v, want not found", err)
 	}
 
@@ -266,7 +269,7 @@ func TestStatsFromRollupsMatchKnownHistory(t *testing.T) {
 	}
 }
 
-func compareStats(t *testing.T, name string, got, want delivery.Stats) {
+func compareStats(t *testing.T, name string, got, want insight.Stats) {
 	t.Helper()
 	eqPtr := func(a, b *int) bool { return (a == nil) == (b == nil) && (a == nil || *a == *b) }
 	if got.Window != want.Window || !got.From.Equal(want.From) || got.Attempts != want.Attempts || got.AttemptsFailed != want.AttemptsFailed ||

@@ -1,4 +1,4 @@
-package delivery
+package insight
 
 import (
 	"cmp"
@@ -32,11 +32,6 @@ type MonthlyUsage struct {
 	HardCap bool
 }
 
-// IngestObserver hears of tenants whose events were just accepted.
-type IngestObserver interface {
-	EventsAccepted(tenantID uuid.UUID)
-}
-
 // QuotaWarnerConfig tunes the QuotaWarner.
 type QuotaWarnerConfig struct {
 	// Interval between checks of the tenants that sent events since the
@@ -61,8 +56,6 @@ type QuotaWarner struct {
 	mu      sync.Mutex
 	touched map[uuid.UUID]struct{}
 }
-
-var _ IngestObserver = (*QuotaWarner)(nil)
 
 // NewQuotaWarner returns a QuotaWarner; call Run to start it. now may be
 // nil.
@@ -91,15 +84,21 @@ func (w *QuotaWarner) Run(ctx context.Context) error {
 			return nil
 		case <-t.C:
 		}
-		w.mu.Lock()
-		tenants := w.touched
-		w.touched = map[uuid.UUID]struct{}{}
-		w.mu.Unlock()
-		for id := range tenants {
-			if err := w.Check(ctx, id); err != nil && ctx.Err() == nil {
-				w.log.Warn("quota warning check failed", "tenant_id", id, "err", err)
-				w.EventsAccepted(id) // try again next time
-			}
+		w.RunOnce(ctx)
+	}
+}
+
+// RunOnce checks the tenants noted since the last check; one whose check
+// fails is noted again, for the next.
+func (w *QuotaWarner) RunOnce(ctx context.Context) {
+	w.mu.Lock()
+	tenants := w.touched
+	w.touched = map[uuid.UUID]struct{}{}
+	w.mu.Unlock()
+	for id := range tenants {
+		if err := w.Check(ctx, id); err != nil && ctx.Err() == nil {
+			w.log.Warn("quota warning check failed", "tenant_id", id, "err", err)
+			w.EventsAccepted(id) // try again next time
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package delivery
+package insight
 
 import (
 	"bytes"
@@ -11,6 +11,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/ferry-dev/ferry"
+	"github.com/ferry-dev/ferry/delivery"
 	"github.com/ferry-dev/ferry/delivery/model"
 )
 
@@ -36,7 +37,7 @@ import (
 //     attempts that got an HTTP answer (timeouts and connection errors
 //     have no answer time), read from a fixed histogram: each percentile
 //     is the upper bound of the bucket it falls in, so it is never
-//     understated; past the last bound it is MaxTimeoutSeconds.
+//     understated; past the last bound it is delivery.MaxTimeoutSeconds.
 //   - backlog: deliveries pending (not yet attempted) and retrying now,
 //     and the age of the oldest of them; not windowed.
 //   - series: one entry per UTC hour of the window, oldest first, with
@@ -65,7 +66,7 @@ func responseBucketUpper(i int) int {
 	if v, ok := model.ResponseBucketUpper(i); ok {
 		return v
 	}
-	return MaxTimeoutSeconds * 1000
+	return delivery.MaxTimeoutSeconds * 1000
 }
 
 // Stats is the answer of GET /endpoints/{id}/stats and GET /stats.
@@ -173,7 +174,7 @@ func (s *Service) EndpointStats(ctx context.Context, tenantID, endpointID uuid.U
 	if err != nil {
 		return Stats{}, err
 	}
-	if _, err := s.Endpoint(ctx, tenantID, endpointID); err != nil {
+	if _, err := s.delivery.Endpoint(ctx, tenantID, endpointID); err != nil {
 		return Stats{}, err
 	}
 	rows, err := s.statsRows(ctx, tenantID, &endpointID, from)

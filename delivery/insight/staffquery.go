@@ -1,4 +1,4 @@
-package delivery
+package insight
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/ferry-dev/ferry"
+	"github.com/ferry-dev/ferry/delivery"
 	"github.com/ferry-dev/ferry/delivery/model"
 	"github.com/ferry-dev/ferry/internal/pgval"
 	"github.com/ferry-dev/ferry/page"
@@ -15,12 +16,12 @@ import (
 
 // Support staff see a tenant's events, deliveries and attempts but never
 // its secrets: signing secrets are not read at all, and receiver
-// credentials are hidden as for viewers (VisibilityRedacted, redact.go).
+// credentials are hidden as for viewers (delivery.VisibilityRedacted, redact.go).
 
 // StaffEventDetail is an event with its deliveries and every attempt, as
 // support staff see it.
 type StaffEventDetail struct {
-	EventDetail
+	delivery.EventDetail
 	Attempts []model.Attempt `json:"attempts"`
 	// Endpoints are the endpoints its deliveries went to, so the console
 	// names them by URL (query values redacted); a deleted endpoint is
@@ -33,12 +34,12 @@ type EndpointRef struct {
 	ID  uuid.UUID `json:"id"`
 	URL string    `json:"url"`
 	// Description names a queue endpoint, which has no URL.
-	Description string `json:"description"`
-	Kind        Kind   `json:"kind"`
-	Enabled     bool   `json:"enabled"`
+	Description string        `json:"description"`
+	Kind        delivery.Kind `json:"kind"`
+	Enabled     bool          `json:"enabled"`
 }
 
-// MarshalJSON adds the attempts to EventDetail's JSON.
+// MarshalJSON adds the attempts to delivery.EventDetail's JSON.
 func (d StaffEventDetail) MarshalJSON() ([]byte, error) {
 	base, err := d.EventDetail.MarshalJSON()
 	if err != nil {
@@ -66,11 +67,11 @@ func (d StaffEventDetail) MarshalJSON() ([]byte, error) {
 // StaffEvent returns one of a tenant's events with deliveries and
 // attempts, receiver credentials redacted. Errors: ENOTFOUND.
 func (s *Service) StaffEvent(ctx context.Context, tenantID, eventID uuid.UUID) (StaffEventDetail, error) {
-	ev, err := s.Event(ctx, tenantID, eventID)
+	ev, err := s.delivery.Event(ctx, tenantID, eventID)
 	if err != nil {
 		return StaffEventDetail{}, err
 	}
-	attempts, err := s.EventAttempts(ctx, tenantID, eventID)
+	attempts, err := s.delivery.EventAttempts(ctx, tenantID, eventID)
 	if err != nil {
 		return StaffEventDetail{}, err
 	}
@@ -82,7 +83,7 @@ func (s *Service) StaffEvent(ctx context.Context, tenantID, eventID uuid.UUID) (
 	if err != nil {
 		return StaffEventDetail{}, err
 	}
-	return StaffEventDetail{EventDetail: ev, Attempts: VisibilityRedacted.Attempts(attempts), Endpoints: refs}, nil
+	return StaffEventDetail{EventDetail: ev, Attempts: delivery.VisibilityRedacted.Attempts(attempts), Endpoints: refs}, nil
 }
 
 // endpointRefs names the tenant's live endpoints among ids, URL query
@@ -98,19 +99,19 @@ func (s *Service) endpointRefs(ctx context.Context, tenantID uuid.UUID, ids []uu
 		return nil, fmt.Errorf("name endpoints: %w", err)
 	}
 	for i := range refs {
-		refs[i].URL = RedactURLQuery(refs[i].URL)
+		refs[i].URL = delivery.RedactURLQuery(refs[i].URL)
 	}
 	return refs, nil
 }
 
 // StaffEndpoints lists a tenant's endpoints for support staff, custom
 // header values and URL query values redacted. Errors: EINVALID (cursor).
-func (s *Service) StaffEndpoints(ctx context.Context, tenantID uuid.UUID, pg page.Request) ([]Endpoint, string, error) {
-	eps, next, err := s.ListEndpoints(ctx, tenantID, pg)
+func (s *Service) StaffEndpoints(ctx context.Context, tenantID uuid.UUID, pg page.Request) ([]delivery.Endpoint, string, error) {
+	eps, next, err := s.delivery.ListEndpoints(ctx, tenantID, pg)
 	if err != nil {
 		return nil, "", err
 	}
-	return VisibilityRedacted.Endpoints(eps), next, nil
+	return delivery.VisibilityRedacted.Endpoints(eps), next, nil
 }
 
 // EventTenant returns the tenant an event belongs to, for the staff
@@ -157,9 +158,9 @@ func (s *Service) StaffEndpointCounts(ctx context.Context, tenantID uuid.UUID) (
 // StaffEndpointAttempts is EndpointAttempts for support staff: receiver
 // credentials redacted. Errors: ENOTFOUND, EINVALID.
 func (s *Service) StaffEndpointAttempts(ctx context.Context, tenantID, endpointID uuid.UUID, outcome string, pg page.Request) ([]model.Attempt, string, error) {
-	attempts, next, err := s.EndpointAttempts(ctx, tenantID, endpointID, outcome, pg)
+	attempts, next, err := s.delivery.EndpointAttempts(ctx, tenantID, endpointID, outcome, pg)
 	if err != nil {
 		return nil, "", err
 	}
-	return VisibilityRedacted.Attempts(attempts), next, nil
+	return delivery.VisibilityRedacted.Attempts(attempts), next, nil
 }
