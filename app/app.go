@@ -306,7 +306,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 	if a.Tenants, err = tenants.NewService(a.db, tenantsConfig(cfg, a.URL(), accounts, cipher), log, nil); err != nil {
 		return nil, err
 	}
-	a.relay = outbox.NewRelay(a.db, a.writer, outbox.RelayConfig{SweepAfter: cfg.OutboxSweepAfter, Metrics: metrics}, log)
+	a.relay = outbox.NewRelay(a.db, a.writer, outbox.RelayConfig{SweepAfter: cfg.OutboxSweepAfter, Metrics: metrics}, log, nil)
 	addressPolicy := egress.AddressPolicy{AllowPrivate: cfg.AllowPrivateEndpoints}
 	// Notification mails (endpoint health, quota, invoices) go out from
 	// the mailer's own queue, started by Run.
@@ -329,7 +329,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 	}
 	a.router = router
 	a.attempts = attemptlog.New(a.db, attemptlog.Config{DisableAfter: cfg.scaled(attemptlog.DefaultDisableAfter), BatchSize: metrics.AttemptLogBatch,
-		FailingAfter: cfg.scaled(15 * time.Minute), Relay: a.relay, Notifier: a.notices, Router: router}, log)
+		FailingAfter: cfg.scaled(15 * time.Minute), Relay: a.relay, Notifier: a.notices, Router: router}, log, nil)
 	// Pull queues log ended leases through the attempt log, in their own
 	// transactions; ingest wakes their long-polls in this process.
 	queueCounter := func(name, help string) prometheus.Counter {

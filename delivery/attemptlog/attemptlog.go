@@ -18,6 +18,7 @@ import (
 
 	"github.com/ferry-dev/ferry/delivery"
 	"github.com/ferry-dev/ferry/delivery/internal/pgval"
+	"github.com/ferry-dev/ferry/internal/clock"
 )
 
 // attemptRecord is one attempt plus the delivery state it leads to.
@@ -50,8 +51,6 @@ type Config struct {
 	// Router applies endpoints' filters and transformations to
 	// operational events (see delivery.EmitOperational).
 	Router *delivery.Router
-	// Now is the clock for health tracking; nil uses time.Now.
-	Now func() time.Time
 	// BatchSize, if set, observes how many attempts each committed batch
 	// held (delivery.Metrics.AttemptLogBatch).
 	BatchSize prometheus.Observer
@@ -66,10 +65,11 @@ const DefaultDisableAfter = 5 * 24 * time.Hour
 // endpoint health. Callers block until their attempt is committed, so many
 // concurrent attempts share one commit.
 type Log struct {
-	db  *gorm.DB
-	cfg Config
-	log *slog.Logger
-	ch  chan pendingRecord
+	db    *gorm.DB
+	cfg   Config
+	log   *slog.Logger
+	clock clock.Clock
+	ch    chan pendingRecord
 }
 
 type pendingRecord struct {
@@ -77,21 +77,19 @@ type pendingRecord struct {
 	done chan error
 }
 
-// New returns a Log; call Run to start it.
-func New(db *gorm.DB, cfg Config, log *slog.Logger) *Log {
+// New returns a Log; call Run to start it. clk (nil: the system clock)
+// times health tracking and the sweep of pending transformations.
+func New(db *gorm.DB, cfg Config, log *slog.Logger, clk clock.Clock) *Log {
 	cfg.MaxBatch = cmp.Or(cfg.MaxBatch, 1000)
 	cfg.DisableAfter = cmp.Or(cfg.DisableAfter, DefaultDisableAfter)
 	cfg.FailingAfter = cmp.Or(cfg.FailingAfter, 15*time.Minute)
 	if cfg.Notifier == nil {
 		cfg.Notifier = delivery.NopNotifier{}
 	}
-	if cfg.Now == nil {
-		cfg.Now = time.Now
-	}
 	if cfg.BatchSize == nil {
 		cfg.BatchSize = prometheus.ObserverFunc(func(float64) {})
 	}
-	return &Log{db: db, cfg: cfg, log: log, ch: make(chan pendingRecord, cfg.MaxBatch)}
+	return &Log{db: db, cfg: cfg, log: log, clock: clock.Or(clk), ch: make(chan pendingRecord, cfg.MaxBatch)}
 }
 
 // errLogClosed is returned to writers once Run has stopped.
@@ -199,7 +197,7 @@ func (l *Log) write(ctx context.Context, batch []pendingRecord) error {
 		starts = append(starts, r.StartedAt)
 		nexts = append(nexts, r.NextAttemptAt)
 	}
-	now := l.cfg.Now().UTC()
+	now := l.clock.Now().UTC()
 
 	var after func(context.Context)
 	// pgx directly: COPY is an order of magnitude faster than INSERT here.
@@ -250,7 +248,7 @@ func (l *Log) RecordTx(ctx context.Context, tx pgx.Tx, recs []Record) (after fun
 	if err := prep.copy(ctx, tx); err != nil {
 		return nil, err
 	}
-	return l.account(ctx, tx, prep, l.cfg.Now().UTC())
+	return l.account(ctx, tx, prep, l.clock.Now().UTC())
 }
 
 // prepared is a batch of attempts ready to COPY, with what the rest of
@@ -347,7 +345,7 @@ func (l *Log) account(ctx context.Context, tx pgx.Tx, p prepared, now time.Time)
 func (l *Log) finishTransforms(ctx context.Context, pending delivery.PendingTransforms) {
 	ctx, cancel := context.WithTimeout(ctx, finishTimeout)
 	defer cancel()
-	if err := delivery.FinishTransforms(ctx, l.db, l.cfg.Router, l.cfg.Relay, pending, l.cfg.Now()); err != nil {
+	if err := delivery.FinishTransforms(ctx, l.db, l.cfg.Router, l.cfg.Relay, pending, l.clock.Now()); err != nil {
 		l.log.Warn("operational events' transformations not finished; the sweep retries them", "err", err)
 	}
 }
@@ -361,30 +359,39 @@ const (
 	finishTimeout        = time.Minute
 )
 
-// sweepTransforms finishes pending transformations left behind by a
-// process that stopped before running them, until ctx ends.
+// sweepTransforms runs RunOnce every sweepTransformsEvery until ctx ends.
 func (l *Log) sweepTransforms(ctx context.Context) {
-	t := time.NewTicker(sweepTransformsEvery)
+	t := l.clock.NewTicker(sweepTransformsEvery)
 	defer t.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return
-		case <-t.C:
+		case <-t.C():
 		}
-		for ctx.Err() == nil {
-			fctx, cancel := context.WithTimeout(ctx, finishTimeout)
-			n, err := delivery.FinishPendingTransforms(fctx, l.db, l.cfg.Router, l.cfg.Relay, sweepTransformsAfter, sweepTransformsBatch,
-				l.cfg.Now())
-			cancel()
-			if err != nil {
-				l.log.Warn("sweep pending transformations", "err", err)
-			}
-			if err != nil || n < sweepTransformsBatch {
-				break
-			}
+		if err := l.RunOnce(ctx); err != nil {
+			l.log.Warn("sweep pending transformations", "err", err)
 		}
 	}
+}
+
+// RunOnce is one round of the periodic work Run ticks: it finishes, batch
+// after batch, the pending transformations a process left behind when it
+// stopped before running them. Without a Router it does nothing.
+func (l *Log) RunOnce(ctx context.Context) error {
+	if l.cfg.Router == nil {
+		return nil
+	}
+	for ctx.Err() == nil {
+		fctx, cancel := context.WithTimeout(ctx, finishTimeout)
+		n, err := delivery.FinishPendingTransforms(fctx, l.db, l.cfg.Router, l.cfg.Relay, sweepTransformsAfter, sweepTransformsBatch,
+			l.clock.Now())
+		cancel()
+		if err != nil || n < sweepTransformsBatch {
+			return err
+		}
+	}
+	return nil
 }
 
 // trackHealth clears failing_since on success, starts it on failure, and

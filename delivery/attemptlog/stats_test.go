@@ -15,6 +15,7 @@ import (
 	"github.com/ferry-dev/ferry"
 	"github.com/ferry-dev/ferry/delivery"
 	"github.com/ferry-dev/ferry/delivery/internal/deliverytest"
+	"github.com/ferry-dev/ferry/internal/clock"
 )
 
 // enqueuer is a fake delivery.Enqueuer.
@@ -43,8 +44,8 @@ func setupStats(t *testing.T) statsBundle {
 	t.Helper()
 	db := deliverytest.DB(t)
 	now := time.Now().UTC().Truncate(time.Hour).Add(30 * time.Minute)
-	clock := func() time.Time { return now }
-	if err := NewPartitions(db, PartitionConfig{}, deliverytest.Logger(), clock).Maintain(context.Background()); err != nil {
+	fixed := func() time.Time { return now }
+	if err := NewPartitions(db, PartitionConfig{}, deliverytest.Logger(), fixed).Maintain(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	// The history goes 40 h back: early in a UTC day that is two days
@@ -58,11 +59,11 @@ func setupStats(t *testing.T) statsBundle {
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc, err := delivery.NewService(db, cipher, &enqueuer{}, nil, delivery.Config{}, deliverytest.Logger(), clock)
+	svc, err := delivery.NewService(db, cipher, &enqueuer{}, nil, delivery.Config{}, deliverytest.Logger(), fixed)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return statsBundle{db: db, log: startAttemptLog(t, db, Config{Now: clock}), svc: svc, now: now}
+	return statsBundle{db: db, log: startAttemptLog(t, db, Config{}, clock.NewManual(now)), svc: svc, now: now}
 }
 
 // addDelivery adds a delivery of s's event to endpoint, created at.

@@ -35,7 +35,7 @@ func (f *fakeEnqueuer) all() []delivery.Job {
 // startAttemptLog runs an attempt log until the test ends.
 func startAttemptLog(t *testing.T, db *gorm.DB) *attemptlog.Log {
 	t.Helper()
-	l := attemptlog.New(db, attemptlog.Config{}, deliverytest.Logger())
+	l := attemptlog.New(db, attemptlog.Config{}, deliverytest.Logger(), nil)
 	deliverytest.Run(t, context.Background(), l.Run)
 	return l
 }

@@ -80,13 +80,13 @@ func (b testBundle) running(t *testing.T, instance string, tune ...func(*Config)
 	if err != nil {
 		t.Fatal(err)
 	}
-	attempts := attemptlog.New(b.db, attemptlog.Config{Now: b.clock.Now}, deliverytest.Logger())
+	attempts := attemptlog.New(b.db, attemptlog.Config{}, deliverytest.Logger(), b.clock)
 	cfg := Config{DatabaseURL: b.db.Dialector.(*postgres.Dialector).DSN, Policy: dispatch.RetryPolicy{Scale: 1},
 		Attempts: attempts, Instance: instance, PollInterval: time.Hour, SweepInterval: time.Hour}
 	for _, f := range tune {
 		f(&cfg)
 	}
-	svc, err = New(b.db, cipher, cfg, deliverytest.Logger(), b.clock.Now)
+	svc, err = New(b.db, cipher, cfg, deliverytest.Logger(), b.clock)
 	if err != nil {
 		t.Fatal(err)
 	}

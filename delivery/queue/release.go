@@ -22,7 +22,7 @@ func (s *Service) release(ctx context.Context, tenantID, endpointID uuid.UUID, r
 	if len(rows) == 0 {
 		return
 	}
-	now := s.now().UTC()
+	now := s.clock.Now().UTC()
 	n := len(rows)
 	ids, leases := make([]uuid.UUID, n), make([]uuid.UUID, n)
 	statuses := make([]string, n)
