@@ -3,9 +3,10 @@ package queue
 import (
 	"bytes"
 	"context"
-	"github.com/ferry-dev/ferry/internal/seal"
 	"testing"
 	"time"
+
+	"github.com/ferry-dev/ferry/internal/seal"
 
 	"github.com/google/uuid"
 	"gorm.io/gorm"
