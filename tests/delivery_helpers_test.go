@@ -242,4 +242,3 @@ func topicJobs(t *testing.T, f *ferry, name string) []delivery.Job {
 	}
 	return jobs
 }
-
