@@ -14,7 +14,6 @@ import (
 	"net/url"
 	"os"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/ferry-dev/ferry/internal/seal"
@@ -320,7 +319,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 	if a.Tenants, err = tenants.NewService(a.db, tenantsConfig(cfg, a.URL(), accounts, cipher), log, nil); err != nil {
 		return nil, err
 	}
-	a.relay = outbox.NewRelay(a.db, a.writer, outbox.RelayConfig{SweepAfter: cfg.OutboxSweepAfter, Metrics: metrics}, log)
+	a.relay = outbox.NewRelay(a.db, a.writer, outbox.RelayConfig{SweepAfter: cfg.OutboxSweepAfter, Metrics: metrics}, log, nil)
 	addressPolicy := egress.AddressPolicy{AllowPrivate: cfg.AllowPrivateEndpoints}
 	// Notification mails (endpoint health, quota, invoices) go out from
 	// the mailer's own queue, started by Run.
@@ -342,10 +341,10 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 		return nil, err
 	}
 	a.router = router
-	a.opEvents = opevents.NewEmitter(a.db, router, a.relay, a.notices, nil, log)
-	a.transformSweep = opevents.NewSweeper(a.db, router, a.relay, nil, log)
+	a.opEvents = opevents.NewEmitter(a.db, router, a.relay, a.notices, log, nil)
+	a.transformSweep = opevents.NewSweeper(a.db, router, a.relay, log, nil)
 	a.attempts = attemptlog.New(a.db, attemptlog.Config{DisableAfter: cfg.scaled(attemptlog.DefaultDisableAfter), BatchSize: metrics.AttemptLogBatch,
-		FailingAfter: cfg.scaled(15 * time.Minute), Events: a.opEvents}, log)
+		FailingAfter: cfg.scaled(15 * time.Minute), Events: a.opEvents}, log, nil)
 	// Pull queues log ended leases through the attempt log, in their own
 	// transactions; ingest wakes their long-polls in this process.
 	queueCounter := func(name, help string) prometheus.Counter {
@@ -491,123 +490,99 @@ func (a *App) ready(ctx context.Context) error {
 	return nil
 }
 
-// Run serves until ctx ends, then shuts down gracefully: the API stops
-// taking requests, consumers stop fetching, in-flight attempts get
+// Run serves until ctx ends (or a component fails), then shuts down
+// gracefully. The phases below start in order and stop in reverse, so
+// shutdown runs bottom-up: long-polls and streams end, the API stops
+// taking requests and consumers stop fetching; captures and ingest being
+// committed finish; the periodic workers stop; in-flight attempts get
 // ShutdownGrace to finish (what does not finish is left uncommitted for
-// another process), final offsets are committed, and the attempt log
-// flushes last.
-func (a *App) Run(parent context.Context) error {
-	// ctx also ends when a component fails, so the others stop too.
-	ctx, cancel := context.WithCancel(parent)
-	defer cancel()
-	var wg sync.WaitGroup
-	errc := make(chan error, 8)
-	goRun := func(name string, f func() error) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			if err := f(); err != nil {
-				errc <- fmt.Errorf("%s: %w", name, err)
+// another process); final offsets are committed; account mail is sent;
+// the attempt log flushes last.
+func (a *App) Run(ctx context.Context) error {
+	api, worker := []string{RoleAPI}, []string{RoleWorker}
+	lc := &lifecycle{log: a.log, roles: a.cfg.Roles}
+	lc.add("observability",
+		part{name: "pprof", run: func(ctx context.Context) error {
+			if a.cfg.PprofAddr != "" {
+				defer servePprof(a.cfg.PprofAddr, a.log)()
+				<-ctx.Done()
 			}
-		}()
-	}
-
-	// The attempt log and dispatcher outlive ctx so in-flight attempts can
-	// finish; they stop after the drain below.
-	logCtx, stopLog := context.WithCancel(context.WithoutCancel(ctx))
-	defer stopLog()
-	workCtx, stopWork := context.WithCancel(context.WithoutCancel(ctx))
-	defer stopWork()
-	var logDone sync.WaitGroup
-	logDone.Add(1)
-	go func() {
-		defer logDone.Done()
-		_ = a.attempts.Run(logCtx)
-	}()
-
-	if a.cfg.PprofAddr != "" {
-		stopPprof := servePprof(a.cfg.PprofAddr, a.log)
-		defer stopPprof()
-	}
-	if a.metricsListener != nil {
-		stopMetrics := serveMetrics(a.metricsListener, a.metricsHandler, a.log)
-		defer stopMetrics()
-	}
-	goRun("notification mail", func() error { return a.notices.Run(ctx) })
-	goRun("pending transformations", func() error { return a.transformSweep.Run(ctx) })
-	if a.listener != nil {
-		goRun("http", func() error { return a.http.Listener(a.listener) })
-		a.log.Info("Ferry API listening", "url", a.URL())
-	}
-	if a.listener != nil || a.replays != nil {
-		// Bulk replays re-queue through the outbox in the worker role too.
-		goRun("relay", func() error { return a.relay.Run(ctx) })
-	}
-	// Pull queues: long-poll wake-ups and the lease sweeper.
-	goRun("queues", func() error { return a.Queues.Run(ctx) })
-	// Filters fail to evaluate wherever events are routed (ingest here,
-	// operational events in workers): each process records its own.
-	goRun("filter errors", func() error { return a.Delivery.RunFilterErrors(ctx) })
-	if a.listener != nil {
-		goRun("quota warnings", func() error { return a.quota.Run(ctx) })
-		// Counts of unstored rejected requests and capture retention.
-		goRun("inbound", func() error { return a.Inbound.Run(ctx) })
-	}
-	var dispatching sync.WaitGroup
-	if a.consumer != nil {
-		dispatching.Add(1)
-		go func() {
-			defer dispatching.Done()
-			if err := a.dispatcher.Run(workCtx); err != nil {
-				errc <- fmt.Errorf("dispatcher: %w", err)
+			return nil
+		}},
+		part{name: "metrics", run: func(ctx context.Context) error {
+			if a.metricsListener != nil {
+				defer serveMetrics(a.metricsListener, a.metricsHandler, a.log)()
+				<-ctx.Done()
 			}
-		}()
-		goRun("consumer", func() error { return a.consumer.Run(ctx) })
-		goRun("partitions", func() error { return a.partitions.Run(ctx) })
-		goRun("billing", func() error { return a.Billing.Run(ctx) })
-		goRun("replays", func() error { return a.replays.Run(ctx) })
-		a.log.Info("Ferry delivery workers started", "group", a.cfg.KafkaGroup)
-	}
-
-	var runErr error
-	select {
-	case <-ctx.Done():
-	case runErr = <-errc:
-		a.log.Error("component failed; shutting down", "err", runErr)
-	}
-	cancel()
-	a.log.Info("shutting down")
-	if a.listener != nil {
-		if err := a.http.ShutdownWithTimeout(10 * time.Second); err != nil {
-			a.log.Warn("http shutdown", "err", err)
-		}
-	}
-	// No new ingest starts now; what is being committed, or transformed
-	// for a commit, finishes while the database is still there.
-	drainCtx, cancelDrain := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
-	if err := a.Delivery.Drain(drainCtx); err != nil {
-		a.log.Warn("ingest did not drain in time; the outbox and transformation sweeps finish it after the next start", "err", err)
-	}
-	cancelDrain()
-	if a.consumer != nil {
-		graceCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), a.cfg.ShutdownGrace)
-		if err := a.dispatcher.Drain(graceCtx); err != nil {
-			a.log.Warn("in-flight attempts did not finish in the grace period; handing them back", "grace", a.cfg.ShutdownGrace)
-		}
-		cancel()
-		stopWork()
-		dispatching.Wait()
-		closeCtx, cancelClose := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
-		if err := a.consumer.Close(closeCtx); err != nil {
+			return nil
+		}})
+	lc.add("attempt log", part{name: "attempt log", run: a.attempts.Run})
+	lc.add("account mail", part{name: "account mail", stop: func(context.Context) { a.Tenants.WaitMail() }})
+	lc.add("consumer close", part{name: "consumer close", roles: worker, stop: func(ctx context.Context) {
+		ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		defer cancel()
+		if err := a.consumer.Close(ctx); err != nil {
 			a.log.Warn("closing consumers", "err", err)
 		}
-		cancelClose()
+	}})
+	lc.add("dispatcher", part{name: "dispatcher", roles: worker, run: a.dispatcher.Run, stop: func(ctx context.Context) {
+		ctx, cancel := context.WithTimeout(ctx, a.cfg.ShutdownGrace)
+		defer cancel()
+		if err := a.dispatcher.Drain(ctx); err != nil {
+			a.log.Warn("in-flight attempts did not finish in the grace period; handing them back", "grace", a.cfg.ShutdownGrace)
+		}
+	}})
+	lc.add("periodic workers",
+		// Bulk replays re-queue through the outbox in the worker role too.
+		part{name: "relay", roles: []string{RoleAPI, RoleWorker}, run: a.relay.Run},
+		part{name: "notification mail", run: a.notices.Run},
+		// Operational events' transformations a stopped process left
+		// pending (any role emits operational events).
+		part{name: "pending transformations", run: a.transformSweep.Run},
+		// Filters fail to evaluate wherever events are routed (ingest
+		// here, operational events in workers): each process records
+		// its own.
+		part{name: "filter errors", run: a.Delivery.RunFilterErrors},
+		part{name: "quota warnings", roles: api, run: a.quota.Run},
+		// Counts of unstored rejected requests, captured bytes and
+		// capture retention.
+		part{name: "inbound", roles: api, run: a.Inbound.Run},
+		part{name: "partitions", roles: worker, run: a.partitions.Run},
+		part{name: "billing", roles: worker, run: a.Billing.Run},
+		part{name: "replays", roles: worker, run: func(ctx context.Context) error { return a.replays.Run(ctx) }})
+	// No new request or capture starts now: what is being committed, or
+	// transformed for a commit, finishes while the database and the relay
+	// are still there.
+	lc.add("ingest drain", part{name: "ingest drain", roles: api, stop: func(ctx context.Context) {
+		ictx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		defer cancel()
+		if err := a.Inbound.Drain(ictx); err != nil {
+			a.log.Warn("captures did not drain in time; the next start's sweep makes their events", "err", err)
+		}
+		dctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		defer cancel()
+		if err := a.Delivery.Drain(dctx); err != nil {
+			a.log.Warn("ingest did not drain in time; the outbox and transformation sweeps finish it after the next start", "err", err)
+		}
+	}})
+	lc.add("intake",
+		part{name: "http", roles: api, run: func(context.Context) error { return a.http.Listener(a.listener) },
+			stop: func(context.Context) {
+				if err := a.http.ShutdownWithTimeout(10 * time.Second); err != nil {
+					a.log.Warn("http shutdown", "err", err)
+				}
+			}},
+		part{name: "consumer", roles: worker, run: a.consumer.Run})
+	// Pull queues (long-poll wake-ups and the lease sweeper) stop first:
+	// their long-polls and streams end before the HTTP server shuts down.
+	lc.add("queues", part{name: "queues", run: a.Queues.Run})
+	if a.cfg.Roles[RoleAPI] {
+		a.log.Info("Ferry API listening", "url", a.URL())
 	}
-	wg.Wait()
-	a.Tenants.WaitMail()
-	stopLog()
-	logDone.Wait()
-	return runErr
+	if a.cfg.Roles[RoleWorker] {
+		a.log.Info("Ferry delivery workers started", "group", a.cfg.KafkaGroup)
+	}
+	return lc.run(ctx)
 }
 
 // Close releases connections; call it after Run returns.

@@ -31,7 +31,7 @@ func (s *Service) CaptureTerms(ctx context.Context, tenantID uuid.UUID) (Capture
 	if err != nil {
 		return CaptureTerms{}, err
 	}
-	now := s.now().UTC()
+	now := s.clock.Now().UTC()
 	month := MonthStart(now)
 	var used []int64
 	if err := s.db.WithContext(ctx).Table("capture_usage").Where("tenant_id = ? AND period = ?", tenantID, month).

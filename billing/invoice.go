@@ -72,7 +72,7 @@ func (s *Service) RunInvoices(ctx context.Context, period time.Time) (RunResult,
 	start := MonthStart(period)
 	end := NextMonth(start)
 	res := RunResult{Period: FormatPeriod(start)}
-	if end.After(s.now()) {
+	if end.After(s.clock.Now()) {
 		return res, ferry.Invalid("period", "%s is not over yet; invoices are issued after the month ends (UTC)", res.Period)
 	}
 	if err := s.MeterAttempts(ctx, start, end); err != nil {
@@ -101,7 +101,7 @@ func (s *Service) RunInvoices(ctx context.Context, period time.Time) (RunResult,
 	if len(errs) > 0 {
 		return res, errors.Join(errs...)
 	}
-	run := invoiceRunRow{Period: start, CompletedAt: s.now().UTC()}
+	run := invoiceRunRow{Period: start, CompletedAt: s.clock.Now().UTC()}
 	if err := s.db.WithContext(ctx).Clauses(clause.OnConflict{
 		Columns:   []clause.Column{{Name: "period"}},
 		DoUpdates: clause.AssignmentColumns([]string{"completed_at"}),
@@ -141,7 +141,7 @@ func (s *Service) issueInvoice(ctx context.Context, tenantID uuid.UUID, currentP
 		if inv.TotalMinor == 0 {
 			return nil
 		}
-		inv.ID, inv.CreatedAt = uuid.New(), s.now().UTC()
+		inv.ID, inv.CreatedAt = uuid.New(), s.clock.Now().UTC()
 		row := invoiceRow{ID: inv.ID, TenantID: tenantID, Period: start, Currency: inv.Currency, TotalMinor: inv.TotalMinor,
 			Events: inv.Events, Attempts: inv.Attempts, Status: InvoiceOpen, CreatedAt: inv.CreatedAt}
 		res := tx.Clauses(clause.OnConflict{Columns: []clause.Column{{Name: "tenant_id"}, {Name: "period"}}, DoNothing: true}).
@@ -380,7 +380,7 @@ func (s *Service) CollectPayments(ctx context.Context) error {
 		inv := row.invoice()
 		rec, err := s.cfg.Payments.Charge(ctx, Charge{IdempotencyKey: inv.ID.String(), TenantID: inv.TenantID, InvoiceID: inv.ID,
 			AmountMinor: inv.TotalMinor, Currency: inv.Currency, Description: "Ferry " + inv.Period})
-		now := s.now().UTC()
+		now := s.clock.Now().UTC()
 		unpaid := db.Model(&invoiceRow{}).Where("id = ? AND status <> ?", inv.ID, InvoicePaid)
 		if err != nil {
 			s.log.WarnContext(ctx, "payment failed", "tenant_id", inv.TenantID, "invoice_id", inv.ID, "err", err)

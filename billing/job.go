@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 )
 
 // RunOnce is one pass of the worker job: meter the attempts of recent days
@@ -13,7 +12,7 @@ import (
 // previous month unless a run already completed, and collect unpaid
 // invoices. Every step is idempotent, so replicas may run it concurrently.
 func (s *Service) RunOnce(ctx context.Context) error {
-	now := s.now().UTC()
+	now := s.clock.Now().UTC()
 	var errs []error
 	if err := s.MeterRecentAttempts(ctx); err != nil {
 		errs = append(errs, err)
@@ -40,7 +39,7 @@ func (s *Service) RunOnce(ctx context.Context) error {
 // Run runs RunOnce at start and every JobInterval until ctx ends; failures
 // are logged and retried on the next tick.
 func (s *Service) Run(ctx context.Context) error {
-	t := time.NewTicker(s.cfg.JobInterval)
+	t := s.clock.NewTicker(s.cfg.JobInterval)
 	defer t.Stop()
 	for {
 		if err := s.RunOnce(ctx); err != nil && ctx.Err() == nil {
@@ -49,7 +48,7 @@ func (s *Service) Run(ctx context.Context) error {
 		select {
 		case <-ctx.Done():
 			return nil
-		case <-t.C:
+		case <-t.C():
 		}
 	}
 }

@@ -50,7 +50,7 @@ func (s *Service) Overview(ctx context.Context, tenantID uuid.UUID) (Overview, e
 	if o.PaymentMethod, err = s.paymentMethod(ctx, tenantID); err != nil {
 		return Overview{}, err
 	}
-	if o.Usage, err = usageOf(db, tenantID, MonthStart(s.now())); err != nil {
+	if o.Usage, err = usageOf(db, tenantID, MonthStart(s.clock.Now())); err != nil {
 		return Overview{}, err
 	}
 	if o.Endpoints, err = s.countEndpoints(ctx, dbtx.Wrap(s.db), tenantID); err != nil {

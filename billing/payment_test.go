@@ -21,7 +21,7 @@ func (b *testBundle) withoutProvider(t *testing.T) *Service {
 	ts, err := tenants.NewService(b.db, tenants.Config{}, log, b.clock.Now)
 	require.NoError(t, err)
 	usage := delivery.NewUsage(b.db)
-	svc, err := NewService(b.db, Deps{Tenants: ts, Endpoints: usage, Attempts: usage}, Config{}, log, b.clock.Now)
+	svc, err := NewService(b.db, Deps{Tenants: ts, Endpoints: usage, Attempts: usage}, Config{}, log, b.clock)
 	require.NoError(t, err)
 	return svc
 }

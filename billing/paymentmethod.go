@@ -55,7 +55,7 @@ func (s *Service) requirePaymentMethod(ctx context.Context, tenantID uuid.UUID, 
 		return &ferry.Error{Code: ferry.EUNAVAILABLE, RetryAfterSeconds: 5,
 			Message: "the payment provider did not answer; try again shortly"}
 	}
-	now := s.now().UTC()
+	now := s.clock.Now().UTC()
 	row := paymentMethodRow{TenantID: tenantID, Reference: pm.Reference, Label: pm.Label, CreatedAt: now, UpdatedAt: now}
 	if err := s.db.WithContext(ctx).Clauses(clause.OnConflict{
 		Columns:   []clause.Column{{Name: "tenant_id"}},
@@ -84,7 +84,7 @@ func (s *Service) paymentMethod(ctx context.Context, tenantID uuid.UUID) (*Payme
 // again). It returns how many invoices it lifted. The caller audits the
 // action. Errors: wrapped database errors.
 func (s *Service) LiftPaymentRestriction(ctx context.Context, tenantID uuid.UUID, actor string) (int64, error) {
-	now := s.now().UTC()
+	now := s.clock.Now().UTC()
 	res := s.db.WithContext(ctx).Model(&invoiceRow{}).
 		Where("tenant_id = ? AND status <> ? AND total_minor > 0 AND restriction_lifted_at IS NULL AND created_at < ?",
 			tenantID, InvoicePaid, now.Add(-PaymentGrace)).

@@ -90,7 +90,7 @@ func (s *Service) entitlements(ctx context.Context, tx dbtx.Tx, tenantID uuid.UU
 	if err != nil {
 		return Entitlements{}, fmt.Errorf("load plan of tenant %s: %w", tenantID, err)
 	}
-	overdueBefore := s.now().UTC().Add(-PaymentGrace)
+	overdueBefore := s.clock.Now().UTC().Add(-PaymentGrace)
 	return planTerms(tx.DB(ctx), tenantID, plan, &overdueBefore)
 }
 

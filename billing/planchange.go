@@ -102,7 +102,7 @@ func (s *Service) changePlan(ctx context.Context, tenantID uuid.UUID, plan, acto
 				Message: fmt.Sprintf("the %s plan allows %d endpoints and you have %d; delete %d first",
 					target.DisplayName, target.MaxEndpoints, endpoints, endpoints-int64(target.MaxEndpoints))}
 		}
-		now := s.now().UTC()
+		now := s.clock.Now().UTC()
 		if err := s.deps.Tenants.SetTenantPlan(ctx, shared, tenantID, plan); err != nil {
 			return fmt.Errorf("update plan of tenant %s: %w", tenantID, err)
 		}

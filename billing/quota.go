@@ -50,7 +50,7 @@ func (m *Meter) ConsumeEvents(ctx context.Context, tenantID uuid.UUID, n int) er
 			"pay it (see the billing page) to send events again", int(PaymentGrace/(24*time.Hour)))}
 	}
 	tx := m.tx.DB(ctx)
-	now := s.now().UTC()
+	now := s.clock.Now().UTC()
 	slot := 0
 	if !ent.HardCap {
 		slot = s.rand(usageSlots)

@@ -13,7 +13,7 @@ import (
 // whole days past the longest retention (MaxRetentionDays); this removes
 // the rest for tenants on shorter plans. It returns how many rows went.
 func (s *Service) PruneAttempts(ctx context.Context) (int64, error) {
-	now := s.now().UTC()
+	now := s.clock.Now().UTC()
 	maxDays, err := s.MaxRetentionDays(ctx)
 	if err != nil {
 		return 0, err
@@ -45,7 +45,7 @@ func (s *Service) PruneAttempts(ctx context.Context) (int64, error) {
 
 // CleanRateWindows removes per-second rate windows older than a minute.
 func (s *Service) CleanRateWindows(ctx context.Context) error {
-	cutoff := s.now().Add(-time.Minute).Unix()
+	cutoff := s.clock.Now().Add(-time.Minute).Unix()
 	if err := s.db.WithContext(ctx).Where("second < ?", cutoff).Delete(&rateWindowRow{}).Error; err != nil {
 		return fmt.Errorf("clean rate windows: %w", err)
 	}

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"gorm.io/gorm"
+
+	"github.com/ferry-dev/ferry/internal/clock"
 )
 
 // Config tunes the Service and its job.
@@ -36,20 +38,18 @@ type Service struct {
 	deps Deps
 	cfg  Config
 	log  *slog.Logger
-	now  func() time.Time
-	rand func(n int) int
+	// clock is JobInterval's ticker and every "now" of billing.
+	clock clock.Clock
+	rand  func(n int) int
 }
 
 // NewService returns a Service on db, asking deps for what other domains
-// own. now defaults to time.Now.
-func NewService(db *gorm.DB, deps Deps, cfg Config, log *slog.Logger, now func() time.Time) (*Service, error) {
+// own; clk nil is the system clock.
+func NewService(db *gorm.DB, deps Deps, cfg Config, log *slog.Logger, clk clock.Clock) (*Service, error) {
 	if db == nil || log == nil || !deps.complete() {
 		return nil, errors.New("billing.NewService: db, log and every dependency are required")
 	}
-	if now == nil {
-		now = time.Now
-	}
-	return &Service{db: db, deps: deps, cfg: cfg.withDefaults(), log: log, now: now, rand: randIntN}, nil
+	return &Service{db: db, deps: deps, cfg: cfg.withDefaults(), log: log, clock: clock.Or(clk), rand: randIntN}, nil
 }
 
 // randIntN picks a usage slot; it needs spread, not secrecy.

@@ -3,7 +3,6 @@ package billing
 import (
 	"context"
 	"log/slog"
-	"sync"
 	"testing"
 	"time"
 
@@ -16,34 +15,17 @@ import (
 
 	"github.com/ferry-dev/ferry/dbtx"
 	"github.com/ferry-dev/ferry/delivery"
+	"github.com/ferry-dev/ferry/internal/clock"
 	"github.com/ferry-dev/ferry/migrations"
 	"github.com/ferry-dev/ferry/tenants"
 	"github.com/ferry-dev/ferry/tests/testenv"
 )
 
-// testClock is a settable clock shared by a test and its Service.
-type testClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *testClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *testClock) Set(t time.Time) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = t
-}
-
 type testBundle struct {
 	ctx   context.Context
 	db    *gorm.DB
 	svc   *Service
-	clock *testClock
+	clock *clock.Manual
 	pay   *RecordingProvider
 }
 
@@ -58,7 +40,7 @@ func setup(t *testing.T) *testBundle {
 	require.NoError(t, err)
 	t.Cleanup(func() { sqlDB.Close() })
 	require.NoError(t, migrations.Up(ctx, sqlDB))
-	clock := &testClock{t: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)}
+	clock := clock.NewManual(time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC))
 	pay := &RecordingProvider{}
 	log := slog.New(slog.DiscardHandler)
 	// The real tenants and delivery stores answer billing's questions, so
@@ -66,7 +48,7 @@ func setup(t *testing.T) *testBundle {
 	ts, err := tenants.NewService(db, tenants.Config{BcryptCost: bcrypt.MinCost}, log, clock.Now)
 	require.NoError(t, err)
 	usage := delivery.NewUsage(db)
-	svc, err := NewService(db, Deps{Tenants: ts, Endpoints: usage, Attempts: usage}, Config{Payments: pay}, log, clock.Now)
+	svc, err := NewService(db, Deps{Tenants: ts, Endpoints: usage, Attempts: usage}, Config{Payments: pay}, log, clock)
 	require.NoError(t, err)
 	return &testBundle{ctx: ctx, db: db, svc: svc, clock: clock, pay: pay}
 }

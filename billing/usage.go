@@ -91,7 +91,7 @@ func (s *Service) MeterAttempts(ctx context.Context, from, to time.Time) error {
 // it. Normally that is two days per run; after an outage it catches up,
 // and it always runs before PruneAttempts.
 func (s *Service) MeterRecentAttempts(ctx context.Context) error {
-	today := s.now().UTC().Truncate(24 * time.Hour)
+	today := s.clock.Now().UTC().Truncate(24 * time.Hour)
 	db := s.db.WithContext(ctx)
 	var marks []attemptMeteringRow
 	if err := db.Find(&marks).Error; err != nil {

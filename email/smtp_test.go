@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ferry-dev/ferry/tests/testenv"
 	"github.com/google/uuid"
 )
 
@@ -64,12 +65,10 @@ func TestSMTPDeliversToTheCatcher(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	for deadline := time.Now().Add(10 * time.Second); len(found.Messages) == 0; time.Sleep(100 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("no mail to %s at the catcher", to)
-		}
+	testenv.Eventually(t, 10*time.Second, func() bool {
 		get("/api/v1/search?query="+url.QueryEscape("to:"+to), &found)
-	}
+		return len(found.Messages) > 0
+	}, "no mail to %s at the catcher", to)
 	var msg struct {
 		Subject string
 		Text    string

@@ -32,7 +32,7 @@ func (s *Service) forget(id uuid.UUID) {
 func (s *Service) lookup(ctx context.Context, tok string) (liveSource, error) {
 	var key [32]byte
 	copy(key[:], hashToken(tok))
-	if src, ok := s.cache.Get(key, s.now()); ok {
+	if src, ok := s.cache.Get(key, s.clock.Now()); ok {
 		return src, nil
 	}
 	var rows []sourceRow
@@ -51,6 +51,6 @@ func (s *Service) lookup(ctx context.Context, tok string) (liveSource, error) {
 		}
 		src.secret = secret
 	}
-	s.cache.Put(key, src, s.now())
+	s.cache.Put(key, src, s.clock.Now())
 	return src, nil
 }

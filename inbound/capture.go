@@ -81,7 +81,7 @@ func (s *Service) Receive(ctx context.Context, in Incoming) (Answer, error) {
 	if in.Method == http.MethodGet || in.Method == http.MethodHead {
 		return handshake(in)
 	}
-	now := s.now().UTC()
+	now := s.clock.Now().UTC()
 	capture := requestRow{ID: uuid.New(), TenantID: src.row.TenantID, SourceID: src.row.ID, ReceivedAt: now.Truncate(time.Microsecond),
 		Method: in.Method, Path: in.Path, Query: in.RawQuery, Headers: pgval.JSON[http.Header]{V: storedHeaders(in.Header, src.row.Verification.V)},
 		ContentType: in.Header.Get("Content-Type"), Body: in.Body}

@@ -310,7 +310,7 @@ func (s *Service) sweepReceived(ctx context.Context) error {
 	var skip []string
 	for {
 		var rows []requestRow
-		q := s.db.WithContext(ctx).Where("status = ? AND received_at < ?", StatusReceived, s.now().Add(-sweepAfter))
+		q := s.db.WithContext(ctx).Where("status = ? AND received_at < ?", StatusReceived, s.clock.Now().Add(-sweepAfter))
 		if len(skip) > 0 {
 			q = q.Where("tenant_id <> ALL(?::uuid[])", &skip)
 		}

@@ -202,5 +202,5 @@ func (s *Service) visibleSince(ctx context.Context, tenantID uuid.UUID) (time.Ti
 			keep = plan
 		}
 	}
-	return s.now().Add(-keep), nil
+	return s.clock.Now().Add(-keep), nil
 }

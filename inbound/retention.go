@@ -14,7 +14,7 @@ import (
 // event it became). It also forgets dedupe keys past their window. It
 // returns how many requests went. Errors: wrapped database errors.
 func (s *Service) Prune(ctx context.Context) (int64, error) {
-	now := s.now().UTC()
+	now := s.clock.Now().UTC()
 	db := s.db.WithContext(ctx)
 	if err := db.Exec(`DELETE FROM source_dedupe WHERE created_at < ?`, now.Add(-DedupeWindow)).Error; err != nil {
 		return 0, fmt.Errorf("prune dedupe keys: %w", err)

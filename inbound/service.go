@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sync/atomic"
 	"time"
 
 	"github.com/google/uuid"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/ferry-dev/ferry/dbtx"
 	"github.com/ferry-dev/ferry/internal/batch"
+	"github.com/ferry-dev/ferry/internal/clock"
 	"github.com/ferry-dev/ferry/internal/ttlcache"
 )
 
@@ -112,7 +114,9 @@ type Service struct {
 	retention Retention
 	cfg       Config
 	log       *slog.Logger
-	now       func() time.Time
+	clock     clock.Clock
+	// pruned is when RunOnce last pruned (unix ns).
+	pruned atomic.Int64
 
 	cache    *ttlcache.Cache[[32]byte, liveSource]
 	limiters *limiters
@@ -134,13 +138,10 @@ type Deps struct {
 	Limits    Limits
 }
 
-// New returns a Service.
-func New(d Deps, cfg Config, log *slog.Logger, now func() time.Time) (*Service, error) {
+// New returns a Service; clk nil is the system clock.
+func New(d Deps, cfg Config, log *slog.Logger, clk clock.Clock) (*Service, error) {
 	if d.DB == nil || d.Sealer == nil || d.Events == nil || log == nil {
 		return nil, errors.New("inbound.New: db, sealer, events and log are required")
-	}
-	if now == nil {
-		now = time.Now
 	}
 	cfg.RejectedPerMinute = cmp.Or(cfg.RejectedPerMinute, 60)
 	cfg.CacheTTL = cmp.Or(cfg.CacheTTL, time.Second)
@@ -150,7 +151,7 @@ func New(d Deps, cfg Config, log *slog.Logger, now func() time.Time) (*Service, 
 	if cfg.RejectedPerMinute < 0 || cfg.CacheTTL < 0 || cfg.MaxRetention < 0 || cfg.JobInterval < 0 || cfg.PruneInterval < 0 {
 		return nil, errors.New("inbound.New: negative config value")
 	}
-	s := &Service{db: d.DB, sealer: d.Sealer, events: d.Events, retention: d.Retention, cfg: cfg, log: log, now: now,
+	s := &Service{db: d.DB, sealer: d.Sealer, events: d.Events, retention: d.Retention, cfg: cfg, log: log, clock: clock.Or(clk),
 		cache: ttlcache.New[[32]byte, liveSource](cfg.CacheTTL, maxCachedSources), limiters: newLimiters(cfg.RejectedPerMinute)}
 	if d.Limits != nil {
 		s.quota = newCaptureQuota(d.Limits)
@@ -160,44 +161,70 @@ func New(d Deps, cfg Config, log *slog.Logger, now func() time.Time) (*Service, 
 	return s, nil
 }
 
-// Run sweeps captures whose event was not made every second
-// (sweepReceived), flushes the counts of unstored rejected requests and
-// of captured bytes every JobInterval and prunes captures past retention every PruneInterval,
-// until ctx ends.
+// Run runs the Service's periodic work until ctx ends: it sweeps
+// captures whose event was not made every second (sweepReceived), flushes
+// the counts of unstored rejected requests and of captured bytes every
+// JobInterval and prunes captures past retention every PruneInterval (the
+// first prune at start). On its way out it drains (Drain) and flushes the
+// counts once more, so they survive a clean shutdown.
 func (s *Service) Run(ctx context.Context) error {
-	jobs := time.NewTicker(s.cfg.JobInterval)
+	jobs := s.clock.NewTicker(s.cfg.JobInterval)
 	defer jobs.Stop()
-	sweep := time.NewTicker(sweepInterval)
+	sweep := s.clock.NewTicker(sweepInterval)
 	defer sweep.Stop()
-	var pruned time.Time
 	for {
-		if s.now().Sub(pruned) >= s.cfg.PruneInterval {
-			pruned = s.now()
-			if _, err := s.Prune(ctx); err != nil && ctx.Err() == nil {
-				s.log.ErrorContext(ctx, "prune source requests", "err", err)
-			}
+		if err := s.pruneIfDue(ctx); err != nil && ctx.Err() == nil {
+			s.log.ErrorContext(ctx, "prune source requests", "err", err)
 		}
 		select {
 		case <-ctx.Done():
-			// Captures being committed finish, then the events being
-			// made; one last flush makes the counts survive a clean
-			// shutdown. What is left received, the next start sweeps.
 			fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-			_ = s.captures.Wait(fctx)
-			_ = s.making.Wait(fctx)
+			_ = s.Drain(fctx)
 			s.flushUnstored(fctx)
 			s.flushCaptured(fctx)
 			cancel()
 			return nil
-		case <-sweep.C:
+		case <-sweep.C():
 			if err := s.sweepReceived(ctx); err != nil && ctx.Err() == nil {
 				s.log.ErrorContext(ctx, "sweep received captures", "err", err)
 			}
-		case <-jobs.C:
+		case <-jobs.C():
 			s.flushUnstored(ctx)
 			s.flushCaptured(ctx)
 		}
 	}
+}
+
+// RunOnce does each of Run's jobs once, whether due or not, for tests
+// that step the Service: it sweeps received captures, flushes the counts
+// and prunes captures past retention.
+func (s *Service) RunOnce(ctx context.Context) error {
+	err := s.sweepReceived(ctx)
+	s.flushUnstored(ctx)
+	s.flushCaptured(ctx)
+	s.pruned.Store(s.clock.Now().UnixNano())
+	_, perr := s.Prune(ctx)
+	return errors.Join(err, perr)
+}
+
+// pruneIfDue prunes when PruneInterval has passed since the last prune.
+func (s *Service) pruneIfDue(ctx context.Context) error {
+	now := s.clock.Now()
+	if now.Sub(time.Unix(0, s.pruned.Load())) < s.cfg.PruneInterval {
+		return nil
+	}
+	s.pruned.Store(now.UnixNano())
+	_, err := s.Prune(ctx)
+	return err
+}
+
+// Drain waits, until ctx ends, for the captures being committed and then
+// for the events being made of them; the owner calls it on shutdown once
+// no request can start a capture, before the database goes away. What
+// ctx cuts short stays received, and the next start's sweep makes its
+// event.
+func (s *Service) Drain(ctx context.Context) error {
+	return errors.Join(s.captures.Wait(ctx), s.making.Wait(ctx))
 }
 
 func randomBytes(n int) ([]byte, error) {
@@ -210,7 +237,7 @@ func randomBytes(n int) ([]byte, error) {
 
 // flushCaptured meters the bytes captured since the last flush.
 func (s *Service) flushCaptured(ctx context.Context) {
-	if err := s.quota.flush(ctx, s.now()); err != nil && ctx.Err() == nil {
+	if err := s.quota.flush(ctx, s.clock.Now()); err != nil && ctx.Err() == nil {
 		s.log.WarnContext(ctx, "meter captured bytes", "err", err)
 	}
 }

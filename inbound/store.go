@@ -103,7 +103,7 @@ func (s *Service) CreateSource(ctx context.Context, tenantID uuid.UUID, in Sourc
 	if err != nil {
 		return Source{}, err
 	}
-	now := s.now().UTC()
+	now := s.clock.Now().UTC()
 	row := sourceRow{ID: uuid.New(), TenantID: tenantID, Name: name, Enabled: true, Verification: pgval.JSON[Verification]{V: v},
 		EventType: pgval.JSON[EventTypeRule]{V: et}, Response: pgval.JSON[*Response]{V: resp}, Dedupe: pgval.JSON[*DedupeRule]{V: dd},
 		RateLimitPerSecond: rl, TokenHash: hashToken(tok), CreatedAt: now, UpdatedAt: now}
@@ -277,7 +277,7 @@ func (s *Service) UpdateSource(ctx context.Context, tenantID, id uuid.UUID, patc
 			return Source{}, err
 		}
 	}
-	row.UpdatedAt = s.now().UTC()
+	row.UpdatedAt = s.clock.Now().UTC()
 	err = s.db.WithContext(ctx).Model(&sourceRow{}).Scopes(forTenant(tenantID)).Where("id = ? AND deleted_at IS NULL", id).
 		UpdateColumns(map[string]any{"name": row.Name, "enabled": row.Enabled, "verification": row.Verification,
 			"secret_ciphertext": row.SecretCiphertext, "event_type": row.EventType, "response": row.Response,
@@ -293,7 +293,7 @@ func (s *Service) UpdateSource(ctx context.Context, tenantID, id uuid.UUID, patc
 // once; its captured requests stay until retention. Errors: ENOTFOUND.
 func (s *Service) DeleteSource(ctx context.Context, tenantID, id uuid.UUID) error {
 	res := s.db.WithContext(ctx).Model(&sourceRow{}).Scopes(forTenant(tenantID)).Where("id = ? AND deleted_at IS NULL", id).
-		UpdateColumns(map[string]any{"deleted_at": s.now().UTC(), "enabled": false})
+		UpdateColumns(map[string]any{"deleted_at": s.clock.Now().UTC(), "enabled": false})
 	if res.Error != nil {
 		return fmt.Errorf("delete source %s: %w", id, res.Error)
 	}
@@ -316,7 +316,7 @@ func (s *Service) RotateToken(ctx context.Context, tenantID, id uuid.UUID) (Sour
 	res := s.db.WithContext(ctx).Model(&rows).Clauses(clause.Returning{}).Scopes(forTenant(tenantID)).
 		Where("id = ? AND deleted_at IS NULL", id).
 		UpdateColumns(map[string]any{"token_hash": hashToken(tok), "token_ciphertext": s.sealer.Seal([]byte(tok), tokenAAD(id)),
-			"updated_at": s.now().UTC()})
+			"updated_at": s.clock.Now().UTC()})
 	if res.Error != nil {
 		return Source{}, fmt.Errorf("rotate token of source %s: %w", id, res.Error)
 	}

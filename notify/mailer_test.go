@@ -15,6 +15,7 @@ import (
 	"github.com/ferry-dev/ferry/delivery/model"
 	"github.com/ferry-dev/ferry/email"
 	"github.com/ferry-dev/ferry/tenants"
+	"github.com/ferry-dev/ferry/tests/testenv"
 )
 
 // fakeDirectory answers recipients per topic.
@@ -120,10 +121,7 @@ func TestMailerMailsEachNotification(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
 			done := make(chan struct{})
 			go func() { _ = b.mailer.Run(ctx); close(done) }()
-			deadline := time.Now().Add(5 * time.Second)
-			for len(b.sender.messages()) < 2 && time.Now().Before(deadline) {
-				time.Sleep(10 * time.Millisecond)
-			}
+			testenv.Eventually(t, 5*time.Second, func() bool { return len(b.sender.messages()) >= 2 }, "two mails sent")
 			cancel()
 			<-done
 			msgs := b.sender.messages()

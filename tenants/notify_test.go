@@ -7,6 +7,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/ferry-dev/ferry/tests/testenv"
 )
 
 // fakeNotifier records the links mailed to each address.
@@ -51,18 +53,20 @@ func (f *fakeNotifier) AccountExists(_ context.Context, to, signIn, _ string) er
 // background send.
 func (f *fakeNotifier) token(t *testing.T, to, page string) string {
 	t.Helper()
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+	var token string
+	testenv.Eventually(t, 5*time.Second, func() bool {
 		f.mu.Lock()
 		links := slices.Clone(f.links[to])
 		f.mu.Unlock()
 		for _, l := range slices.Backward(links) {
 			if _, tok, ok := strings.Cut(l, "/"+page+"#token="); ok {
-				return tok
+				token = tok
+				return true
 			}
 		}
-	}
-	t.Fatalf("no %s mail to %s", page, to)
-	return ""
+		return false
+	}, "no %s mail to %s", page, to)
+	return token
 }
 
 // count returns how many mails went to to.

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ferry-dev/ferry/tests/testenv"
 )
 
 // boundedAttempt is an attempt with its truncation marks.
@@ -58,7 +60,7 @@ func TestReceiverResponsesBounded(t *testing.T) {
 		}
 		return out
 	}
-	testenvEventually(t, 60*time.Second, func() bool {
+	testenv.Eventually(t, 60*time.Second, func() bool {
 		api.must(200, "GET", "/events/"+ev.ID+"/attempts", nil, &raw)
 		var list struct {
 			Data []boundedAttempt `json:"data"`
@@ -112,7 +114,7 @@ func TestReceiverResponsesBounded(t *testing.T) {
 	plain := newHookServer(t, nil)
 	plainEP := createEndpoint(t, api, map[string]any{"url": plain.URL + "/hook", "event_types": []string{"plain.checked"}})
 	ev2 := sendEvent(t, api, "plain.checked", map[string]any{"n": 2})
-	testenvEventually(t, 30*time.Second, func() bool {
+	testenv.Eventually(t, 30*time.Second, func() bool {
 		for _, d := range eventDeliveries(t, api, ev2.ID) {
 			if d.EndpointID == plainEP.ID && d.Status == "succeeded" {
 				return true

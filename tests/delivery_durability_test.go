@@ -50,7 +50,7 @@ func TestOutboxSweeperPublishesAbandonedRows(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	testenvEventually(t, 30*time.Second, func() bool { return rc.count() == 1 }, "the swept delivery was not received")
+	testenv.Eventually(t, 30*time.Second, func() bool { return rc.count() == 1 }, "the swept delivery was not received")
 	if got := rc.all()[0].EventID; got != job.EventID.String() {
 		t.Errorf("received event %s, want %s", got, job.EventID)
 	}
@@ -96,7 +96,7 @@ func TestRepublishedFinishedDeliveryIsSkipped(t *testing.T) {
 	// Both republished jobs have been handled once the dispatcher counts
 	// them as skipped, and the marker event once its attempt is logged:
 	// only then is "no third request" a finding rather than a race.
-	testenvEventually(t, 30*time.Second, func() bool {
+	testenv.Eventually(t, 30*time.Second, func() bool {
 		return strings.Contains(metricsText(t, f), "ferry_delivery_jobs_skipped_total 2")
 	}, "the 2 republished jobs were not skipped")
 	waitStatus(t, api, second.ID, "succeeded", 30*time.Second)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ferry-dev/ferry/delivery/model"
+	"github.com/ferry-dev/ferry/tests/testenv"
 )
 
 // TestEndpointAutoDisabledAndReenabled runs at FERRY_RETRY_SCALE 0.00002
@@ -89,7 +90,7 @@ func TestDisablingEndpointExhaustsQueuedDeliveries(t *testing.T) {
 	_, api := signUp(t, f, "disable@example.com")
 	ep := createEndpoint(t, api, map[string]any{"url": rc.URL})
 	ev := sendEvent(t, api, "x", map[string]any{})
-	testenvEventually(t, 30*time.Second, func() bool {
+	testenv.Eventually(t, 30*time.Second, func() bool {
 		d := eventDeliveries(t, api, ev.ID)
 		return len(d) == 1 && d[0].Status == "retrying" && d[0].AttemptCount >= 2
 	}, "delivery not retrying")
@@ -102,7 +103,7 @@ func TestDisablingEndpointExhaustsQueuedDeliveries(t *testing.T) {
 	// The dead topic is the delivery's last step: once its job is there,
 	// no job for it is left anywhere, and every request the receiver got
 	// belongs to a logged attempt.
-	testenvEventually(t, 30*time.Second, func() bool {
+	testenv.Eventually(t, 30*time.Second, func() bool {
 		for _, j := range topicJobs(t, f, model.TopicDead) {
 			if j.DeliveryID.String() == d.ID {
 				return true
@@ -111,7 +112,7 @@ func TestDisablingEndpointExhaustsQueuedDeliveries(t *testing.T) {
 		return false
 	}, "exhausted delivery not on the dead topic")
 	// The last attempt's log write may trail its next step by a moment.
-	testenvEventually(t, 10*time.Second, func() bool { return rc.count() == len(eventAttempts(t, api, ev.ID)) },
+	testenv.Eventually(t, 10*time.Second, func() bool { return rc.count() == len(eventAttempts(t, api, ev.ID)) },
 		"the receiver got requests that are not logged attempts")
 	if final := eventDeliveries(t, api, ev.ID); len(final) != 1 || final[0].Status != "exhausted" || final[0].AttemptCount != rc.count() {
 		t.Errorf("receiver got %d requests, delivery now %+v: requests continued after the delivery was exhausted", rc.count(), final)

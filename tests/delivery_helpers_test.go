@@ -160,17 +160,11 @@ func eventAttempts(t *testing.T, api *client, eventID string) []attemptOut {
 func waitStatus(t *testing.T, api *client, eventID, status string, timeout time.Duration) deliveryOut {
 	t.Helper()
 	var d []deliveryOut
-	deadline := time.Now().Add(timeout)
-	for {
+	testenv.Eventually(t, timeout, func() bool {
 		d = eventDeliveries(t, api, eventID)
-		if len(d) == 1 && d[0].Status == status {
-			return d[0]
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("after %s event %s deliveries %+v, want one %s", timeout, eventID, d, status)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+		return len(d) == 1 && d[0].Status == status
+	}, "event %s deliveries %+v, want one %s", eventID, &d, status)
+	return d[0]
 }
 
 // readTopic returns every message now in topic (logical name, prefixed
@@ -247,9 +241,4 @@ func topicJobs(t *testing.T, f *ferry, name string) []model.Job {
 		jobs = append(jobs, j)
 	}
 	return jobs
-}
-
-func testenvEventually(t *testing.T, timeout time.Duration, cond func() bool, msg string, args ...any) {
-	t.Helper()
-	testenv.Eventually(t, timeout, cond, msg, args...)
 }

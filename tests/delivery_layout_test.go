@@ -8,6 +8,7 @@ import (
 
 	"github.com/ferry-dev/ferry/delivery/dispatch"
 	"github.com/ferry-dev/ferry/delivery/model"
+	"github.com/ferry-dev/ferry/tests/testenv"
 
 	kafkago "github.com/segmentio/kafka-go"
 )
@@ -73,11 +74,11 @@ func TestKafkaLayout(t *testing.T) {
 	if len(a) != 1 || a[0].Outcome != "dropped" || a[0].ResponseStatus == nil || *a[0].ResponseStatus != 422 {
 		t.Errorf("attempts of the dropped delivery %+v", a)
 	}
-	testenvEventually(t, 30*time.Second, func() bool { return ok.count() == 10 }, "ok endpoint got %d", ok.count())
+	testenv.Eventually(t, 30*time.Second, func() bool { return ok.count() == 10 }, "ok endpoint got %d", ok.count())
 	// A dropped delivery's last step is the dead topic; a retry would
 	// instead go to a retry tier and never reach it. Once the job is
 	// there, no request can follow.
-	testenvEventually(t, 30*time.Second, func() bool {
+	testenv.Eventually(t, 30*time.Second, func() bool {
 		for _, j := range topicJobs(t, f, model.TopicDead) {
 			if j.DeliveryID.String() == d.ID {
 				return true

@@ -5,6 +5,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/ferry-dev/ferry/tests/testenv"
 )
 
 // TestOrderedEndpointReceivesInAcceptanceOrder sends 100 events one after
@@ -23,7 +25,7 @@ func TestOrderedEndpointReceivesInAcceptanceOrder(t *testing.T) {
 	for i := 0; i < 100; i++ {
 		sent = append(sent, sendEvent(t, api, "seq", map[string]any{"i": i}).ID)
 	}
-	testenvEventually(t, 60*time.Second, func() bool { return rc.count() >= 100 }, "received %d of 100", rc.count())
+	testenv.Eventually(t, 60*time.Second, func() bool { return rc.count() >= 100 }, "received %d of 100", rc.count())
 	hits := rc.all()
 	if len(hits) != 100 {
 		t.Fatalf("received %d requests, want 100 (no failures, so no duplicates)", len(hits))
@@ -51,7 +53,7 @@ func TestEndpointConcurrencyBounded(t *testing.T) {
 	for i := 0; i < 30; i++ {
 		sendEvent(t, api, "c", map[string]any{"i": i})
 	}
-	testenvEventually(t, 60*time.Second, func() bool { return rc.count() >= 30 }, "received %d of 30", rc.count())
+	testenv.Eventually(t, 60*time.Second, func() bool { return rc.count() >= 30 }, "received %d of 30", rc.count())
 	if m := rc.maxInFlight(); m != 3 {
 		t.Errorf("max in flight %d, want exactly 3", m)
 	}
@@ -68,7 +70,7 @@ func TestEndpointRateLimit(t *testing.T) {
 	for i := 0; i < 20; i++ {
 		sendEvent(t, api, "r", map[string]any{"i": i})
 	}
-	testenvEventually(t, 60*time.Second, func() bool { return rc.count() >= 20 }, "received %d of 20", rc.count())
+	testenv.Eventually(t, 60*time.Second, func() bool { return rc.count() >= 20 }, "received %d of 20", rc.count())
 	hits := rc.all()
 	if span := hits[19].At.Sub(hits[0].At); span < 2700*time.Millisecond {
 		t.Errorf("20 deliveries at 5/s took %s, want ≥ 2.7s", span)
@@ -145,7 +147,7 @@ func TestSlowEndpointDoesNotDelayOthers(t *testing.T) {
 		mu.Unlock()
 		time.Sleep(20 * time.Millisecond)
 	}
-	testenvEventually(t, 30*time.Second, func() bool {
+	testenv.Eventually(t, 30*time.Second, func() bool {
 		n := 0
 		for _, h := range rc.all() {
 			if h.Header.Get("X-Kind") == "fast" {

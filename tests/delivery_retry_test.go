@@ -10,6 +10,7 @@ import (
 
 	"github.com/ferry-dev/ferry/delivery/dispatch"
 	"github.com/ferry-dev/ferry/delivery/model"
+	"github.com/ferry-dev/ferry/tests/testenv"
 )
 
 // TestDeliveryRetriesThroughTiersUntilSuccess drives one delivery through
@@ -68,11 +69,10 @@ func TestDeliveryRetriesThroughTiersUntilSuccess(t *testing.T) {
 	}
 
 	var attempts []attemptOut
-	deadline := time.Now().Add(10 * time.Second)
-	for len(attempts) < 4 && time.Now().Before(deadline) {
+	testenv.Eventually(t, 10*time.Second, func() bool {
 		attempts = eventAttempts(t, api, ev.ID)
-		time.Sleep(20 * time.Millisecond)
-	}
+		return len(attempts) >= 4
+	}, "attempts logged %+v, want 4", &attempts)
 	if len(attempts) != 4 {
 		t.Fatalf("%d attempts logged, want 4", len(attempts))
 	}

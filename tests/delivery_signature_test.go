@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ferry-dev/ferry/tests/testenv"
 	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
 )
 
@@ -35,7 +36,7 @@ func TestRotationSignsWithBothSecrets(t *testing.T) {
 		t.Fatalf("rotation answered %+v", info)
 	}
 	ev := sendEvent(t, api, "rotated", map[string]any{"k": "v"})
-	testenvEventually(t, 30*time.Second, func() bool { return rc.count() == 1 }, "not delivered")
+	testenv.Eventually(t, 30*time.Second, func() bool { return rc.count() == 1 }, "not delivered")
 	h := rc.all()[0]
 	if sigs := strings.Fields(h.Header.Get("Webhook-Signature")); len(sigs) != 2 {
 		t.Fatalf("signature header %q, want two signatures during the grace period", h.Header.Get("Webhook-Signature"))
@@ -58,7 +59,7 @@ func TestRotationSignsWithBothSecrets(t *testing.T) {
 	// secret signs.
 	time.Sleep(time.Until(info.Previous[0].ExpiresAt) + 2500*time.Millisecond)
 	sendEvent(t, api, "after", map[string]any{})
-	testenvEventually(t, 30*time.Second, func() bool { return rc.count() == 2 }, "not delivered")
+	testenv.Eventually(t, 30*time.Second, func() bool { return rc.count() == 2 }, "not delivered")
 	h = rc.all()[1]
 	if sigs := strings.Fields(h.Header.Get("Webhook-Signature")); len(sigs) != 1 {
 		t.Errorf("signature header %q after the grace period, want one", h.Header.Get("Webhook-Signature"))

@@ -74,7 +74,7 @@ func runNoisyNeighbour(t *testing.T, nc noisyCase) {
 	// Let the relay hand every noisy job to Kafka, so the victim's jobs
 	// queue behind them in the topic (what the test is about), not in the
 	// outbox.
-	testenvEventually(t, 60*time.Second, func() bool {
+	testenv.Eventually(t, 60*time.Second, func() bool {
 		var n int
 		return db.QueryRow(`SELECT count(*) FROM outbox`).Scan(&n) == nil && n == 0
 	}, "the outbox still holds jobs of the noisy tenant")

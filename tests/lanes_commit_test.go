@@ -120,7 +120,7 @@ func TestSingleEndpointNotSerialisedBehindAttemptLog(t *testing.T) {
 	unlock()
 	released := time.Now()
 	var st map[string]int
-	testenvEventually(t, 60*time.Second, func() bool {
+	testenv.Eventually(t, 60*time.Second, func() bool {
 		st = deliveryStatuses(t, db, tenant)
 		return st["succeeded"] == events+1
 	}, "deliveries %v, want %d succeeded", st, events+1)

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ferry-dev/ferry/tests/testenv"
 )
 
 // The mail catcher (mailpit, started by scripts/mail.sh and `make test`)
@@ -89,10 +91,10 @@ var linkRE = regexp.MustCompile(`https?://[^\s"<>]+#token=[A-Za-z0-9_-]+`)
 // runs and parallel tests, so links are told apart by the app's own URL.
 func mailedLinks(t *testing.T, address, prefix string) ([]string, []caughtMail) {
 	t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
-	for {
-		var links []string
-		var mails []caughtMail
+	var links []string
+	var mails []caughtMail
+	testenv.Eventually(t, 15*time.Second, func() bool {
+		links, mails = nil, nil
 		for _, m := range mailsTo(t, address) {
 			for _, l := range linkRE.FindAllString(m.Text, -1) {
 				if strings.HasPrefix(l, prefix) {
@@ -102,14 +104,9 @@ func mailedLinks(t *testing.T, address, prefix string) ([]string, []caughtMail) 
 				}
 			}
 		}
-		if len(links) > 0 {
-			return links, mails
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no mail to %s with a link %s… arrived within 15 s", address, prefix)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+		return len(links) > 0
+	}, "no mail to %s with a link %s… arrived", address, prefix)
+	return links, mails
 }
 
 // tokenOf returns the token in an emailed link.

@@ -21,21 +21,20 @@ import (
 // subject and whose text and HTML carry link, and returns it.
 func waitNotification(t *testing.T, address, subject, link string) caughtMail {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for {
+	var found caughtMail
+	testenv.Eventually(t, 30*time.Second, func() bool {
 		for _, m := range mailsTo(t, address) {
 			if strings.Contains(m.Subject, subject) && strings.Contains(m.Text, link) {
-				if !strings.Contains(m.HTML, `href="`+link+`"`) {
-					t.Errorf("mail %q: the HTML lacks the link %s:\n%s", m.Subject, link, m.HTML)
-				}
-				return m
+				found = m
+				return true
 			}
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no mail %q to %s with link %s within 30 s", subject, address, link)
-		}
-		time.Sleep(200 * time.Millisecond)
+		return false
+	}, "no mail %q to %s with link %s", subject, address, link)
+	if !strings.Contains(found.HTML, `href="`+link+`"`) {
+		t.Errorf("mail %q: the HTML lacks the link %s:\n%s", found.Subject, link, found.HTML)
 	}
+	return found
 }
 
 // notificationsTo counts the mails to address whose text carries link.
@@ -200,7 +199,7 @@ func TestStaffLookupByEventID(t *testing.T) {
 	tid := tenantID(t, session)
 	createEndpoint(t, api, map[string]any{"url": rc.URL + "/hook?token=s3cret"})
 	ev := sendEvent(t, api, "order.created", map[string]any{"n": 1})
-	testenvEventually(t, 20*time.Second, func() bool { return rc.count() >= 1 }, "event not delivered")
+	testenv.Eventually(t, 20*time.Second, func() bool { return rc.count() >= 1 }, "event not delivered")
 	staff := staffClient(t, f, "lookup-staff@ferry.example")
 
 	var got struct {
@@ -218,7 +217,7 @@ func TestStaffLookupByEventID(t *testing.T) {
 			} `json:"attempts"`
 		} `json:"event"`
 	}
-	testenvEventually(t, 10*time.Second, func() bool {
+	testenv.Eventually(t, 10*time.Second, func() bool {
 		staff.must(200, "GET", "/staff/events/"+ev.ID, nil, &got)
 		return len(got.Event.Attempts) > 0
 	}, "no attempt in the staff lookup")

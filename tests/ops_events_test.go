@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ferry-dev/ferry/tests/testenv"
 	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
 )
 
@@ -152,7 +153,7 @@ func TestQuotaWarningAt80Percent(t *testing.T) {
 	}
 	sendEvent(t, api, "order.created", map[string]any{"n": 8})
 	sendEvent(t, api, "order.created", map[string]any{"n": 9})
-	testenvEventually(t, 20*time.Second, func() bool { return ops.count() >= 1 }, "no quota warning at 80 %%")
+	testenv.Eventually(t, 20*time.Second, func() bool { return ops.count() >= 1 }, "no quota warning at 80 %%")
 	time.Sleep(3 * time.Second)
 	warnings := opEvents(t, ops)["ferry.quota.warning"]
 	if len(warnings) != 1 || warnings[0].Data.Percent != 80 || warnings[0].Data.Limit != 10 || warnings[0].Data.Used < 8 {
@@ -167,7 +168,7 @@ func TestQuotaWarningAt80Percent(t *testing.T) {
 	}
 
 	sendEvent(t, api, "order.created", map[string]any{"n": 10})
-	testenvEventually(t, 20*time.Second, func() bool { return ops.count() >= 2 }, "no quota warning at 100 %%")
+	testenv.Eventually(t, 20*time.Second, func() bool { return ops.count() >= 2 }, "no quota warning at 100 %%")
 	warnings = opEvents(t, ops)["ferry.quota.warning"]
 	if len(warnings) != 2 || warnings[1].Data.Percent != 100 || warnings[1].Data.Used != 10 {
 		t.Errorf("warnings: %+v", warnings)

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ferry-dev/ferry/tests/testenv"
 	"github.com/google/uuid"
 )
 
@@ -53,7 +54,7 @@ func TestRoutingAmountFilterAndWildcards(t *testing.T) {
 	for _, o := range orders {
 		sendEvent(t, api, o.typ, map[string]any{"amount": o.amount, "currency": o.currency})
 	}
-	testenvEventually(t, 30*time.Second, func() bool {
+	testenv.Eventually(t, 30*time.Second, func() bool {
 		return all.count() == len(orders) && big.count() == 3 && refunds.count() == 1
 	}, "deliveries: all %d, big %d, refunds %d", all.count(), big.count(), refunds.count())
 	time.Sleep(500 * time.Millisecond) // nothing more arrives

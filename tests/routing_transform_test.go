@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ferry-dev/ferry/tests/testenv"
 	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
 )
 
@@ -98,7 +99,7 @@ func TestTransformationEndToEnd(t *testing.T) {
 	// The stored result outlives an edit of the transformation.
 	api.must(200, "PATCH", "/endpoints/"+ep.ID, map[string]any{"transformation": `function handler(w) { w.payload = {edited: true}; return w }`}, nil)
 	api.must(202, "POST", "/events/"+ev.ID+"/replay", nil, nil)
-	testenvEventually(t, 30*time.Second, func() bool { return rc.count() == 3 }, "replay not delivered")
+	testenv.Eventually(t, 30*time.Second, func() bool { return rc.count() == 3 }, "replay not delivered")
 	replayed := rc.all()[2]
 	check(replayed, "replay")
 	if !bytes.Equal(replayed.Body, hits[0].Body) || replayed.Header.Get("Webhook-Signature") != hits[0].Header.Get("Webhook-Signature") {
@@ -117,7 +118,7 @@ func TestTransformationEndToEnd(t *testing.T) {
 	ep2 := createEndpoint(t, api, map[string]any{"url": rc2.URL, "event_types": []string{"other.type"},
 		"transformation": `function handler(w) { w.payload = {second: w.event.data.invoice}; return w }`})
 	api.must(202, "POST", "/events/"+ev.ID+"/replay", map[string]string{"endpoint_id": ep2.ID}, nil)
-	testenvEventually(t, 30*time.Second, func() bool { return rc2.count() == 1 }, "replay to the second endpoint not delivered")
+	testenv.Eventually(t, 30*time.Second, func() bool { return rc2.count() == 1 }, "replay to the second endpoint not delivered")
 	if h := rc2.all()[0]; string(h.Body) != `{"second":"INV-7"}` {
 		t.Errorf("replay to a new endpoint: %s", h.Body)
 	}
@@ -157,7 +158,7 @@ func TestTransformationDropsWithoutSending(t *testing.T) {
 			t.Errorf("%s: ingest took %s", c.typ, took)
 		}
 		var drop deliveryOut
-		testenvEventually(t, 30*time.Second, func() bool {
+		testenv.Eventually(t, 30*time.Second, func() bool {
 			for _, d := range eventDeliveries(t, api, ev.ID) {
 				if d.Status == "dropped" {
 					drop = d
@@ -185,7 +186,7 @@ func TestTransformationDropsWithoutSending(t *testing.T) {
 			t.Errorf("%s: delivery %+v, attempt %+v; want one dropped attempt %s containing %q", c.typ, drop, att, c.class, c.msg)
 		}
 	}
-	testenvEventually(t, 30*time.Second, func() bool { return plain.count() == len(cases) }, "plain endpoint got %d", plain.count())
+	testenv.Eventually(t, 30*time.Second, func() bool { return plain.count() == len(cases) }, "plain endpoint got %d", plain.count())
 	if sink.count() != 0 {
 		t.Errorf("the transformed endpoints got %d requests, want none", sink.count())
 	}

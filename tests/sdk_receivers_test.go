@@ -14,6 +14,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/ferry-dev/ferry/tests/testenv"
 )
 
 // sdkReceiver is a webhook receiver process built on one of the SDKs in
@@ -203,29 +205,22 @@ func TestSDKReceiversProcessOnceThroughRetryAndReplay(t *testing.T) {
 	}
 
 	ev := sendEvent(t, api, "order.created", map[string]any{"n": 1, "note": "café ✓"})
-	deadline := time.Now().Add(90 * time.Second)
-	for {
-		ds := eventDeliveries(t, api, ev.ID)
+	var ds []deliveryOut
+	testenv.Eventually(t, 90*time.Second, func() bool {
+		ds = eventDeliveries(t, api, ev.ID)
 		done := len(ds) == len(targets)
 		for _, d := range ds {
 			done = done && d.Status == "succeeded"
 		}
-		if done {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("deliveries did not all succeed: %+v", ds)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+		return done
+	}, "deliveries did not all succeed: %+v", &ds)
 
 	api.must(202, "POST", "/events/"+ev.ID+"/replay", nil, nil)
 
 	// Three attempts per endpoint: 500 (handler failed), 200 processed
 	// (the retry), 200 duplicate (the replay).
 	byEndpoint := map[string][]attemptOut{}
-	deadline = time.Now().Add(60 * time.Second)
-	for {
+	testenv.Eventually(t, 60*time.Second, func() bool {
 		byEndpoint = map[string][]attemptOut{}
 		for _, a := range eventAttempts(t, api, ev.ID) {
 			byEndpoint[a.EndpointID] = append(byEndpoint[a.EndpointID], a)
@@ -235,14 +230,8 @@ func TestSDKReceiversProcessOnceThroughRetryAndReplay(t *testing.T) {
 			as := byEndpoint[tg.ep.ID]
 			complete = complete && len(as) >= 3 && as[len(as)-1].Outcome != ""
 		}
-		if complete {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("replay attempts not logged: %+v", byEndpoint)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+		return complete
+	}, "replay attempts not logged: %+v", &byEndpoint)
 
 	for _, tg := range targets {
 		as := byEndpoint[tg.ep.ID]

@@ -9,6 +9,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/ferry-dev/ferry/tests/testenv"
 )
 
 // builtinLoop loops inside a native builtin, where goja never looks at
@@ -78,7 +80,7 @@ func TestHostileTransformationStallsNobody(t *testing.T) {
 		ids = append(ids, id)
 	}
 	t.Logf("bystander: 20 events accepted, slowest %s", slowest)
-	testenvEventually(t, 10*time.Second, func() bool { return plain.count() == 20 && shaped.count() == 20 },
+	testenv.Eventually(t, 10*time.Second, func() bool { return plain.count() == 20 && shaped.count() == 20 },
 		"bystander deliveries: %d plain, %d transformed of 20", plain.count(), shaped.count())
 	for _, h := range shaped.all() {
 		if !strings.HasPrefix(string(h.Body), `{"order":`) {
@@ -95,7 +97,7 @@ func TestHostileTransformationStallsNobody(t *testing.T) {
 	t.Logf("hostile: %d events accepted after %s", hostileEvents, time.Since(start))
 	for id := range hostileIDs {
 		var drop deliveryOut
-		testenvEventually(t, 30*time.Second, func() bool {
+		testenv.Eventually(t, 30*time.Second, func() bool {
 			for _, d := range eventDeliveries(t, hostile, id) {
 				if d.Status == "dropped" {
 					drop = d
@@ -200,7 +202,7 @@ func TestTestRoutingFloodStallsNobody(t *testing.T) {
 	stop()
 	wg.Wait()
 	t.Logf("bystander slowest %s; test-routing answers %v, slowest run %s", slowest, statuses, slowestRun)
-	testenvEventually(t, 10*time.Second, func() bool { return shaped.count() == 20 }, "bystander got %d of 20", shaped.count())
+	testenv.Eventually(t, 10*time.Second, func() bool { return shaped.count() == 20 }, "bystander got %d of 20", shaped.count())
 	if statuses[http.StatusTooManyRequests] == 0 {
 		t.Errorf("the flood was never limited: %v", statuses)
 	}
@@ -306,7 +308,7 @@ func TestInboundHostileTransformationStallsNobody(t *testing.T) {
 	}
 	wg.Wait()
 	start := time.Now()
-	testenvEventually(t, 5*time.Second, func() bool { return plain.count() == n && shaped.count() == n },
+	testenv.Eventually(t, 5*time.Second, func() bool { return plain.count() == n && shaped.count() == n },
 		"bystander deliveries: %d plain, %d transformed of %d", plain.count(), shaped.count(), n)
 	t.Logf("bystander's deliveries all arrived %s after its captures", time.Since(start))
 	for _, h := range shaped.all() {
@@ -318,7 +320,7 @@ func TestInboundHostileTransformationStallsNobody(t *testing.T) {
 		if c.EventID == nil {
 			t.Fatalf("hostile capture without its event: %+v", c)
 		}
-		testenvEventually(t, 60*time.Second, func() bool {
+		testenv.Eventually(t, 60*time.Second, func() bool {
 			atts := eventAttempts(t, hostile, *c.EventID)
 			return len(atts) == 1 && atts[0].ErrorClass == "transformation_error" && strings.Contains(atts[0].ErrorMessage, "ran longer than")
 		}, "hostile event %s: no transformation_error", *c.EventID)

@@ -18,6 +18,7 @@ import (
 
 	"github.com/ferry-dev/ferry/delivery/model"
 	"github.com/ferry-dev/ferry/delivery/store"
+	"github.com/ferry-dev/ferry/internal/clock"
 	"github.com/ferry-dev/ferry/internal/pgval"
 )
 
@@ -60,8 +61,6 @@ type Config struct {
 	// health changes, exhausted deliveries) in the batch's transaction;
 	// nil drops them.
 	Events Emitter
-	// Now is the clock for health tracking; nil uses time.Now.
-	Now func() time.Time
 	// BatchSize, if set, observes how many attempts each committed batch
 	// held (delivery.Metrics.AttemptLogBatch).
 	BatchSize prometheus.Observer
@@ -76,10 +75,11 @@ const DefaultDisableAfter = 5 * 24 * time.Hour
 // endpoint health. Callers block until their attempt is committed, so many
 // concurrent attempts share one commit.
 type Log struct {
-	db  *gorm.DB
-	cfg Config
-	log *slog.Logger
-	ch  chan pendingRecord
+	db    *gorm.DB
+	cfg   Config
+	log   *slog.Logger
+	clock clock.Clock
+	ch    chan pendingRecord
 }
 
 type pendingRecord struct {
@@ -87,21 +87,19 @@ type pendingRecord struct {
 	done chan error
 }
 
-// New returns a Log; call Run to start it.
-func New(db *gorm.DB, cfg Config, log *slog.Logger) *Log {
+// New returns a Log; call Run to start it. clk (nil: the system clock)
+// times health tracking and the sweep of pending transformations.
+func New(db *gorm.DB, cfg Config, log *slog.Logger, clk clock.Clock) *Log {
 	cfg.MaxBatch = cmp.Or(cfg.MaxBatch, 1000)
 	cfg.DisableAfter = cmp.Or(cfg.DisableAfter, DefaultDisableAfter)
 	cfg.FailingAfter = cmp.Or(cfg.FailingAfter, 15*time.Minute)
 	if cfg.Events == nil {
 		cfg.Events = dropEvents{}
 	}
-	if cfg.Now == nil {
-		cfg.Now = time.Now
-	}
 	if cfg.BatchSize == nil {
 		cfg.BatchSize = prometheus.ObserverFunc(func(float64) {})
 	}
-	return &Log{db: db, cfg: cfg, log: log, ch: make(chan pendingRecord, cfg.MaxBatch)}
+	return &Log{db: db, cfg: cfg, log: log, clock: clock.Or(clk), ch: make(chan pendingRecord, cfg.MaxBatch)}
 }
 
 // errLogClosed is returned to writers once Run has stopped.
@@ -197,7 +195,7 @@ func (l *Log) write(ctx context.Context, batch []pendingRecord) error {
 		changes = append(changes, store.Change{DeliveryID: r.DeliveryID, Status: r.Status, Attempt: r.AttemptNumber,
 			FirstAttemptAt: r.FirstAttemptAt, StartedAt: r.StartedAt, NextAttemptAt: r.NextAttemptAt})
 	}
-	now := l.cfg.Now().UTC()
+	now := l.clock.Now().UTC()
 
 	var after func(context.Context)
 	// pgx directly: COPY is an order of magnitude faster than INSERT here.
@@ -240,7 +238,7 @@ func (l *Log) RecordTx(ctx context.Context, tx pgx.Tx, recs []Record) (after fun
 	if err := prep.copy(ctx, tx); err != nil {
 		return nil, err
 	}
-	return l.account(ctx, tx, prep, l.cfg.Now().UTC())
+	return l.account(ctx, tx, prep, l.clock.Now().UTC())
 }
 
 // prepared is a batch of attempts ready to COPY, with what the rest of

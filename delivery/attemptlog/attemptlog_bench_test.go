@@ -87,7 +87,7 @@ func BenchmarkAttemptLog(b *testing.B) {
 	if err := db.Raw(`SELECT id, event_id FROM deliveries`).Scan(&rows).Error; err != nil || len(rows) == 0 {
 		b.Fatalf("load deliveries: %v (%d)", err, len(rows))
 	}
-	l := attemptlog.New(db, attemptlog.Config{Events: opevents.NewEmitter(db, nil, nil, nil, nil, log)}, log)
+	l := attemptlog.New(db, attemptlog.Config{Events: opevents.NewEmitter(db, nil, nil, nil, log, nil)}, log, nil)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { _ = l.Run(ctx); close(done) }()

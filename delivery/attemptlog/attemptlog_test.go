@@ -18,6 +18,7 @@ import (
 	"github.com/ferry-dev/ferry/delivery/internal/deliverytest"
 	"github.com/ferry-dev/ferry/delivery/model"
 	"github.com/ferry-dev/ferry/delivery/opevents"
+	"github.com/ferry-dev/ferry/internal/clock"
 )
 
 func partitionsOf(t *testing.T, db *gorm.DB) []string {
@@ -37,7 +38,7 @@ func partitionsOf(t *testing.T, db *gorm.DB) []string {
 func TestPartitionsCreatedAheadAndDropped(t *testing.T) {
 	t.Parallel()
 	db := deliverytest.DB(t)
-	clk := deliverytest.NewClock(time.Date(2026, 1, 10, 12, 0, 0, 0, time.UTC))
+	clk := clock.NewManual(time.Date(2026, 1, 10, 12, 0, 0, 0, time.UTC))
 	p := NewPartitions(db, PartitionConfig{Retention: 30 * 24 * time.Hour}, deliverytest.Logger(), clk.Now)
 	ctx := context.Background()
 	if err := p.Maintain(ctx); err != nil {
@@ -88,12 +89,12 @@ func TestPartitionsCreatedAheadAndDropped(t *testing.T) {
 	}
 }
 
-func startAttemptLog(t *testing.T, db *gorm.DB, cfg Config) *Log {
+func startAttemptLog(t *testing.T, db *gorm.DB, cfg Config, clk clock.Clock) *Log {
 	t.Helper()
 	if cfg.Events == nil {
-		cfg.Events = opevents.NewEmitter(db, nil, nil, nil, cfg.Now, deliverytest.Logger())
+		cfg.Events = opevents.NewEmitter(db, nil, nil, nil, deliverytest.Logger(), clk)
 	}
-	l := New(db, cfg, deliverytest.Logger())
+	l := New(db, cfg, deliverytest.Logger(), clk)
 	deliverytest.Run(t, context.Background(), l.Run)
 	return l
 }
@@ -121,7 +122,7 @@ func TestAttemptLogWritesEveryFieldInBatches(t *testing.T) {
 		t.Fatal(err)
 	}
 	var batches atomic.Int64
-	l := startAttemptLog(t, db, Config{BatchSize: prometheus.ObserverFunc(func(float64) { batches.Add(1) })})
+	l := startAttemptLog(t, db, Config{BatchSize: prometheus.ObserverFunc(func(float64) { batches.Add(1) })}, nil)
 	const n = 200
 	seeds := make([]deliverytest.Seeded, n)
 	for i := range seeds {
@@ -204,11 +205,11 @@ func TestEndpointAutoDisabledAfterFailingDays(t *testing.T) {
 	t.Parallel()
 	db := deliverytest.DB(t)
 	t0 := time.Now().UTC().Add(-10 * 24 * time.Hour).Truncate(24 * time.Hour)
-	clk := deliverytest.NewClock(t0)
+	clk := clock.NewManual(t0)
 	if err := NewPartitions(db, PartitionConfig{Ahead: 12}, deliverytest.Logger(), clk.Now).Maintain(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	l := startAttemptLog(t, db, Config{DisableAfter: 5 * 24 * time.Hour, Now: clk.Now})
+	l := startAttemptLog(t, db, Config{DisableAfter: 5 * 24 * time.Hour}, clk)
 	s := deliverytest.Seed(t, db, t0)
 	type health struct {
 		Enabled        bool
@@ -272,7 +273,7 @@ func TestAttemptLogStoresHostileResponses(t *testing.T) {
 	if err := NewPartitions(db, PartitionConfig{}, deliverytest.Logger(), nil).Maintain(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	l := startAttemptLog(t, db, Config{})
+	l := startAttemptLog(t, db, Config{}, nil)
 	hostile := failedAttempt(deliverytest.Seed(t, db, now), 1, now)
 	hostile.ResponseHeaders = http.Header{"X-Nul\x00": {"a\x00b", "\xff\xfe"}}
 	hostile.ErrorMessage = "bad \xff byte"

@@ -17,7 +17,7 @@ func TestAttemptLogStoresTruncationMarks(t *testing.T) {
 	if err := NewPartitions(db, PartitionConfig{}, deliverytest.Logger(), nil).Maintain(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	l := startAttemptLog(t, db, Config{})
+	l := startAttemptLog(t, db, Config{}, nil)
 	for _, c := range []struct{ headers, body bool }{{false, false}, {true, false}, {false, true}, {true, true}} {
 		rec := failedAttempt(deliverytest.Seed(t, db, now), 1, now)
 		rec.ResponseHeadersTruncated, rec.ResponseBodyTruncated = c.headers, c.body

@@ -11,6 +11,7 @@ import (
 	"github.com/ferry-dev/ferry/delivery/internal/deliverytest"
 	"github.com/ferry-dev/ferry/delivery/model"
 	"github.com/ferry-dev/ferry/delivery/opevents"
+	"github.com/ferry-dev/ferry/internal/clock"
 )
 
 // TestHealthEventsOncePerTransition drives endpoint health with an
@@ -23,7 +24,7 @@ func TestHealthEventsOncePerTransition(t *testing.T) {
 	t.Parallel()
 	db := deliverytest.DB(t)
 	t0 := time.Now().UTC().Truncate(time.Hour)
-	clk := deliverytest.NewClock(t0)
+	clk := clock.NewManual(t0)
 	if err := NewPartitions(db, PartitionConfig{}, deliverytest.Logger(), clk.Now).Maintain(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -34,8 +35,8 @@ func TestHealthEventsOncePerTransition(t *testing.T) {
 		enqueued = append(enqueued, jobs...)
 		mu.Unlock()
 	}}
-	l := startAttemptLog(t, db, Config{FailingAfter: 15 * time.Minute, DisableAfter: 2 * time.Hour, Now: clk.Now,
-		Events: opevents.NewEmitter(db, nil, relay, nil, clk.Now, deliverytest.Logger())})
+	l := startAttemptLog(t, db, Config{FailingAfter: 15 * time.Minute, DisableAfter: 2 * time.Hour,
+		Events: opevents.NewEmitter(db, nil, relay, nil, deliverytest.Logger(), clk)}, clk)
 	s := deliverytest.Seed(t, db, t0)
 	// The endpoint under watch subscribes to ferry.* itself: the events
 	// about it must not come back to it.

@@ -80,7 +80,10 @@ func (p *Partitions) Maintain(ctx context.Context) error {
 	return pruneRollups(ctx, p.db, p.now())
 }
 
-// Run maintains partitions every Interval until ctx ends.
+// RunOnce is one round of the job Run ticks every Interval: Maintain.
+func (p *Partitions) RunOnce(ctx context.Context) error { return p.Maintain(ctx) }
+
+// Run runs RunOnce every Interval until ctx ends.
 func (p *Partitions) Run(ctx context.Context) error {
 	t := time.NewTicker(p.cfg.Interval)
 	defer t.Stop()
@@ -89,7 +92,7 @@ func (p *Partitions) Run(ctx context.Context) error {
 		case <-ctx.Done():
 			return nil
 		case <-t.C:
-			if err := p.Maintain(ctx); err != nil && ctx.Err() == nil {
+			if err := p.RunOnce(ctx); err != nil && ctx.Err() == nil {
 				p.log.Error("attempt partition maintenance failed", "err", err)
 			}
 		}

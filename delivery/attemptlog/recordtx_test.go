@@ -9,6 +9,7 @@ import (
 
 	"github.com/ferry-dev/ferry/delivery/internal/deliverytest"
 	"github.com/ferry-dev/ferry/delivery/model"
+	"github.com/ferry-dev/ferry/internal/clock"
 	"github.com/ferry-dev/ferry/internal/pgval"
 )
 
@@ -21,11 +22,11 @@ func TestRecordTxFeedsStatsAndHealthButNeverDisablesAQueue(t *testing.T) {
 	t.Parallel()
 	db := deliverytest.DB(t)
 	t0 := time.Now().UTC().Add(-10 * 24 * time.Hour).Truncate(24 * time.Hour)
-	clk := deliverytest.NewClock(t0)
+	clk := clock.NewManual(t0)
 	if err := NewPartitions(db, PartitionConfig{Ahead: 12}, deliverytest.Logger(), clk.Now).Maintain(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	l := New(db, Config{DisableAfter: 5 * 24 * time.Hour, Now: clk.Now}, deliverytest.Logger())
+	l := New(db, Config{DisableAfter: 5 * 24 * time.Hour}, deliverytest.Logger(), clk)
 	s := deliverytest.Seed(t, db, t0)
 	if err := db.Exec(`UPDATE endpoints SET kind = 'queue', url = '' WHERE id = ?`, s.EndpointID).Error; err != nil {
 		t.Fatal(err)

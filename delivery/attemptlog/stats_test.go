@@ -18,6 +18,7 @@ import (
 	"github.com/ferry-dev/ferry/delivery/insight"
 	"github.com/ferry-dev/ferry/delivery/internal/deliverytest"
 	"github.com/ferry-dev/ferry/delivery/model"
+	"github.com/ferry-dev/ferry/internal/clock"
 )
 
 // enqueuer is a fake delivery.Enqueuer.
@@ -48,8 +49,8 @@ func setupStats(t *testing.T) statsBundle {
 	t.Helper()
 	db := deliverytest.DB(t)
 	now := time.Now().UTC().Truncate(time.Hour).Add(30 * time.Minute)
-	clock := func() time.Time { return now }
-	if err := NewPartitions(db, PartitionConfig{}, deliverytest.Logger(), clock).Maintain(context.Background()); err != nil {
+	fixed := func() time.Time { return now }
+	if err := NewPartitions(db, PartitionConfig{}, deliverytest.Logger(), fixed).Maintain(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	// The history goes 40 h back: early in a UTC day that is two days
@@ -63,11 +64,11 @@ func setupStats(t *testing.T) statsBundle {
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc, err := delivery.NewService(db, cipher, &enqueuer{}, nil, delivery.Config{}, deliverytest.Logger(), clock)
+	svc, err := delivery.NewService(db, cipher, &enqueuer{}, nil, delivery.Config{}, deliverytest.Logger(), fixed)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return statsBundle{db: db, log: startAttemptLog(t, db, Config{Now: clock}), svc: svc, stats: insight.New(db, svc, clock), now: now}
+	return statsBundle{db: db, log: startAttemptLog(t, db, Config{}, clock.NewManual(now)), svc: svc, stats: insight.New(db, svc, func() time.Time { return now }), now: now}
 }
 
 // addDelivery adds a delivery of s's event to endpoint, created at.

@@ -15,6 +15,7 @@ import (
 	"github.com/ferry-dev/ferry/delivery/model"
 	"github.com/ferry-dev/ferry/delivery/store"
 	"github.com/ferry-dev/ferry/delivery/telemetry"
+	"github.com/ferry-dev/ferry/internal/clock"
 	"github.com/ferry-dev/ferry/internal/pgval"
 
 	"github.com/google/uuid"
@@ -70,11 +71,11 @@ type Dispatcher struct {
 }
 
 // NewDispatcher returns a Dispatcher; call Run before submitting jobs.
+// clk nil is the system clock.
 func NewDispatcher(db *gorm.DB, cipher *seal.Cipher, sender *egress.Sender, pub Publisher, attempts *attemptlog.Log,
-	metrics *telemetry.Metrics, cfg Config, log *slog.Logger, now func() time.Time) *Dispatcher {
-	if now == nil {
-		now = time.Now
-	}
+	metrics *telemetry.Metrics, cfg Config, log *slog.Logger, clk clock.Clock) *Dispatcher {
+	clk = clock.Or(clk)
+	now := clk.Now
 	cfg.EndpointTTL = cmp.Or(cfg.EndpointTTL, 2*time.Second)
 	cfg.MaxQueued = cmp.Or(cfg.MaxQueued, 50_000)
 	cfg.MaxQueuedPerEndpoint = min(cmp.Or(cfg.MaxQueuedPerEndpoint, 1000), cfg.MaxQueued)
@@ -84,7 +85,7 @@ func NewDispatcher(db *gorm.DB, cipher *seal.Cipher, sender *egress.Sender, pub 
 	d := &Dispatcher{
 		db: db, endpoints: newEndpointCache(db, cipher, cfg.EndpointTTL, now), sender: sender, pub: pub,
 		attempts: attempts, metrics: metrics, cfg: cfg, tiers: cfg.Policy.Tiers(), log: log, now: now,
-		states: newStateLoader(db, metrics.StateBatch), parking: newParkingLot(db, pub, log, now),
+		states: newStateLoader(db, metrics.StateBatch), parking: newParkingLot(db, pub, log, clk),
 	}
 	d.lanes = newLanes(d, cfg)
 	return d

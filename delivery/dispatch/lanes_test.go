@@ -19,6 +19,7 @@ import (
 	"github.com/ferry-dev/ferry/delivery/model"
 	"github.com/ferry-dev/ferry/delivery/outbox"
 	"github.com/ferry-dev/ferry/delivery/telemetry"
+	"github.com/ferry-dev/ferry/tests/testenv"
 )
 
 // fakePublisher records what would go to Kafka.
@@ -115,17 +116,15 @@ func TestLaneCapParksOverflowWithoutBlockingOthers(t *testing.T) {
 		t.Fatal("Submit blocked: the hanging endpoint's backlog took every slot")
 	}
 	deadline := start.Add(2 * time.Second)
-	for healthy.Load() < 5 && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-	}
+	testenv.Eventually(t, time.Until(deadline), func() bool { return healthy.Load() >= 5 },
+		"healthy endpoint got fewer than 5 deliveries within 2s of the start")
 	if n := healthy.Load(); n != 5 {
-		t.Fatalf("healthy endpoint got %d of 5 deliveries within 2s", n)
+		t.Fatalf("healthy endpoint got %d of 5 deliveries", n)
 	}
 	// The hanging lane holds its cap of 5; the other 35 are parked in
 	// Postgres, unattempted, and done (committable) once parked.
-	for done.Load() < 35+5 && time.Now().Before(deadline.Add(3*time.Second)) {
-		time.Sleep(10 * time.Millisecond)
-	}
+	testenv.Eventually(t, time.Until(deadline.Add(3*time.Second)), func() bool { return done.Load() >= 35+5 },
+		"jobs done (parked or delivered) fewer than 40")
 	var parked int64
 	if err := db.Raw(`SELECT count(*) FROM parked_jobs WHERE endpoint_id = ?`, slow.ID).Scan(&parked).Error; err != nil {
 		t.Fatal(err)
@@ -144,17 +143,11 @@ func TestLaneCapParksOverflowWithoutBlockingOthers(t *testing.T) {
 	// retry delay: every slow job gets exactly one attempt, in order.
 	stopOnce.Do(func() { close(stop) })
 	var logged, left int64
-	for time.Now().Before(start.Add(20 * time.Second)) {
+	testenv.Eventually(t, time.Until(start.Add(20*time.Second)), func() bool {
 		_ = db.Raw(`SELECT count(*) FROM attempts WHERE endpoint_id = ?`, slow.ID).Scan(&logged).Error
 		_ = db.Raw(`SELECT count(*) FROM parked_jobs`).Scan(&left).Error
-		if logged == 40 && left == 0 {
-			break
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	if logged != 40 || left != 0 {
-		t.Fatalf("%d attempts to the slow endpoint, %d parked rows left; want 40 and 0", logged, left)
-	}
+		return logged == 40 && left == 0
+	}, "want 40 attempts to the slow endpoint and no parked row left")
 	if got := done.Load(); got != 45 {
 		t.Errorf("%d done calls, want one per submitted job (45)", got)
 	}
@@ -196,17 +189,13 @@ func TestDeadWorkersParkedJobsRepublished(t *testing.T) {
 	pub := &fakePublisher{}
 	d := NewDispatcher(db, nil, nil, pub, nil, telemetry.NewMetrics(prometheus.NewRegistry()), Config{}, deliverytest.Logger(), nil)
 	runDispatcher(t, ctx, d)
-	deadline := time.Now().Add(10 * time.Second)
 	var left []uuid.UUID
-	for time.Now().Before(deadline) {
+	testenv.Eventually(t, 10*time.Second, func() bool {
 		left = nil
 		_ = db.Raw(`SELECT owner FROM parked_jobs`).Scan(&left).Error
-		if len(left) == 1 {
-			break
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	if len(left) != 1 || left[0] != alive {
+		return len(left) == 1
+	}, "parked rows left %v, want one", &left)
+	if left[0] != alive {
 		t.Fatalf("parked rows left %v, want only the live worker's", left)
 	}
 	pub.mu.Lock()

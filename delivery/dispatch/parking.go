@@ -14,6 +14,7 @@ import (
 	"github.com/ferry-dev/ferry/delivery/internal/backoff"
 	"github.com/ferry-dev/ferry/delivery/model"
 	"github.com/ferry-dev/ferry/internal/batch"
+	"github.com/ferry-dev/ferry/internal/clock"
 	"github.com/ferry-dev/ferry/internal/pgval"
 )
 
@@ -40,6 +41,7 @@ type parkingLot struct {
 	pub   Publisher
 	owner uuid.UUID
 	log   *slog.Logger
+	clock clock.Clock
 	now   func() time.Time
 
 	inserts *batch.Coalescer[*parkRequest]
@@ -62,9 +64,9 @@ type parkedJob struct {
 	job model.Job
 }
 
-func newParkingLot(db *gorm.DB, pub Publisher, log *slog.Logger, now func() time.Time) *parkingLot {
+func newParkingLot(db *gorm.DB, pub Publisher, log *slog.Logger, clk clock.Clock) *parkingLot {
 	owner := uuid.New()
-	p := &parkingLot{db: db, pub: pub, owner: owner, log: log.With("component", "parking", "owner", owner), now: now}
+	p := &parkingLot{db: db, pub: pub, owner: owner, log: log.With("component", "parking", "owner", owner), clock: clk, now: clk.Now}
 	p.inserts = batch.New(maxParkBatch, maxParkWriters, p.insertBatch)
 	p.deletes = batch.New(maxParkBatch, 2, p.deleteBatch)
 	return p
@@ -152,12 +154,11 @@ func (p *parkingLot) deleteBatch(ctx context.Context, reqs []*releaseRequest) {
 // until ctx ends, then withdraws the heartbeat so that what is still
 // parked here is republished by the next sweep (here or elsewhere).
 func (p *parkingLot) run(ctx context.Context) error {
-	beat := time.NewTicker(heartbeatEvery)
+	beat := p.clock.NewTicker(heartbeatEvery)
 	defer beat.Stop()
-	sweep := time.NewTicker(sweepEvery)
+	sweep := p.clock.NewTicker(sweepEvery)
 	defer sweep.Stop()
-	p.heartbeat(ctx)
-	p.sweep(ctx)
+	p.runOnce(ctx)
 	for {
 		select {
 		case <-ctx.Done():
@@ -173,12 +174,19 @@ func (p *parkingLot) run(ctx context.Context) error {
 				p.log.Warn("withdraw heartbeat", "err", err)
 			}
 			return nil
-		case <-beat.C:
+		case <-beat.C():
 			p.heartbeat(ctx)
-		case <-sweep.C:
+		case <-sweep.C():
 			p.sweep(ctx)
 		}
 	}
+}
+
+// runOnce does each of run's periodic jobs once: the heartbeat, then the
+// sweep of dead workers' jobs.
+func (p *parkingLot) runOnce(ctx context.Context) {
+	p.heartbeat(ctx)
+	p.sweep(ctx)
 }
 
 func (p *parkingLot) heartbeat(ctx context.Context) {

@@ -37,7 +37,7 @@ func (f *fakeEnqueuer) all() []model.Job {
 // startAttemptLog runs an attempt log until the test ends.
 func startAttemptLog(t *testing.T, db *gorm.DB) *attemptlog.Log {
 	t.Helper()
-	l := attemptlog.New(db, attemptlog.Config{Events: opevents.NewEmitter(db, nil, nil, nil, nil, deliverytest.Logger())}, deliverytest.Logger())
+	l := attemptlog.New(db, attemptlog.Config{Events: opevents.NewEmitter(db, nil, nil, nil, deliverytest.Logger(), nil)}, deliverytest.Logger(), nil)
 	deliverytest.Run(t, context.Background(), l.Run)
 	return l
 }

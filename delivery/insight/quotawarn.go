@@ -12,6 +12,7 @@ import (
 	"gorm.io/gorm"
 
 	"github.com/ferry-dev/ferry/delivery/model"
+	"github.com/ferry-dev/ferry/internal/clock"
 )
 
 // QuotaUsage is what quota warnings ask billing; app plugs billing in.
@@ -51,20 +52,17 @@ type QuotaWarner struct {
 	usage QuotaUsage
 	cfg   QuotaWarnerConfig
 	log   *slog.Logger
-	now   func() time.Time
+	clock clock.Clock
 
 	mu      sync.Mutex
 	touched map[uuid.UUID]struct{}
 }
 
-// NewQuotaWarner returns a QuotaWarner; call Run to start it. now may be
-// nil.
-func NewQuotaWarner(db *gorm.DB, usage QuotaUsage, cfg QuotaWarnerConfig, log *slog.Logger, now func() time.Time) *QuotaWarner {
+// NewQuotaWarner returns a QuotaWarner; call Run to start it. clk nil is
+// the system clock.
+func NewQuotaWarner(db *gorm.DB, usage QuotaUsage, cfg QuotaWarnerConfig, log *slog.Logger, clk clock.Clock) *QuotaWarner {
 	cfg.Interval = cmp.Or(cfg.Interval, 2*time.Second)
-	if now == nil {
-		now = time.Now
-	}
-	return &QuotaWarner{db: db, usage: usage, cfg: cfg, log: log, now: now, touched: map[uuid.UUID]struct{}{}}
+	return &QuotaWarner{db: db, usage: usage, cfg: cfg, log: log, clock: clock.Or(clk), touched: map[uuid.UUID]struct{}{}}
 }
 
 // EventsAccepted notes that tenantID's usage grew; it never blocks on I/O.
@@ -76,13 +74,13 @@ func (w *QuotaWarner) EventsAccepted(tenantID uuid.UUID) {
 
 // Run checks the noted tenants every Interval until ctx ends.
 func (w *QuotaWarner) Run(ctx context.Context) error {
-	t := time.NewTicker(w.cfg.Interval)
+	t := w.clock.NewTicker(w.cfg.Interval)
 	defer t.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return nil
-		case <-t.C:
+		case <-t.C():
 		}
 		w.RunOnce(ctx)
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/ferry-dev/ferry/delivery"
 	"github.com/ferry-dev/ferry/delivery/model"
 	"github.com/ferry-dev/ferry/delivery/store"
+	"github.com/ferry-dev/ferry/internal/clock"
 )
 
 // Notifier hears of operational events once they are committed, to tell
@@ -49,21 +50,18 @@ type Emitter struct {
 	// them to the outbox sweeper.
 	relay    delivery.Enqueuer
 	notifier Notifier
-	now      func() time.Time
 	log      *slog.Logger
+	clock    clock.Clock
 }
 
 // NewEmitter returns an Emitter. router, relay and notifier may be nil;
-// now nil is time.Now.
-func NewEmitter(db *gorm.DB, router *delivery.Router, relay delivery.Enqueuer, notifier Notifier, now func() time.Time,
-	log *slog.Logger) *Emitter {
+// clk nil is the system clock.
+func NewEmitter(db *gorm.DB, router *delivery.Router, relay delivery.Enqueuer, notifier Notifier, log *slog.Logger,
+	clk clock.Clock) *Emitter {
 	if notifier == nil {
 		notifier = NopNotifier{}
 	}
-	if now == nil {
-		now = time.Now
-	}
-	return &Emitter{db: db, router: router, relay: relay, notifier: notifier, now: now, log: log}
+	return &Emitter{db: db, router: router, relay: relay, notifier: notifier, log: log, clock: clock.Or(clk)}
 }
 
 // Emit stores evs in tx, an open transaction other work shares (the
@@ -90,7 +88,7 @@ func (e *Emitter) EmitInOwnTx(ctx context.Context, evs []model.OperationalEvent)
 		var jobs []model.Job
 		var pending delivery.PendingTransforms
 		var err error
-		emitted, jobs, pending, err = delivery.EmitOperational(ctx, store.Gorm(tx), e.router, evs, e.now())
+		emitted, jobs, pending, err = delivery.EmitOperational(ctx, store.Gorm(tx), e.router, evs, e.clock.Now())
 		if err != nil {
 			return err
 		}
@@ -126,7 +124,7 @@ func (e *Emitter) after(emitted []model.OperationalEvent, jobs []model.Job, pend
 func (e *Emitter) finish(ctx context.Context, pending delivery.PendingTransforms) {
 	ctx, cancel := context.WithTimeout(ctx, finishTimeout)
 	defer cancel()
-	if err := delivery.FinishTransforms(ctx, e.db, e.router, e.relay, pending, e.now()); err != nil {
+	if err := delivery.FinishTransforms(ctx, e.db, e.router, e.relay, pending, e.clock.Now()); err != nil {
 		e.log.Warn("operational events' transformations not finished; the sweep retries them", "err", err)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"gorm.io/gorm"
 
 	"github.com/ferry-dev/ferry/delivery"
+	"github.com/ferry-dev/ferry/internal/clock"
 )
 
 // Pending transformations (delivery.FinishPendingTransforms) a process
@@ -24,28 +25,25 @@ type Sweeper struct {
 	db     *gorm.DB
 	router *delivery.Router
 	relay  delivery.Enqueuer
-	now    func() time.Time
 	log    *slog.Logger
+	clock  clock.Clock
 }
 
 // NewSweeper returns a Sweeper; relay nil leaves the finished deliveries
-// to the outbox sweeper, now nil is time.Now.
-func NewSweeper(db *gorm.DB, router *delivery.Router, relay delivery.Enqueuer, now func() time.Time, log *slog.Logger) *Sweeper {
-	if now == nil {
-		now = time.Now
-	}
-	return &Sweeper{db: db, router: router, relay: relay, now: now, log: log}
+// to the outbox sweeper, clk nil is the system clock.
+func NewSweeper(db *gorm.DB, router *delivery.Router, relay delivery.Enqueuer, log *slog.Logger, clk clock.Clock) *Sweeper {
+	return &Sweeper{db: db, router: router, relay: relay, log: log, clock: clock.Or(clk)}
 }
 
 // Run sweeps every 30 s until ctx ends.
 func (s *Sweeper) Run(ctx context.Context) error {
-	t := time.NewTicker(sweepEvery)
+	t := s.clock.NewTicker(sweepEvery)
 	defer t.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return nil
-		case <-t.C:
+		case <-t.C():
 		}
 		if err := s.RunOnce(ctx); err != nil {
 			s.log.Warn("sweep pending transformations", "err", err)
@@ -58,7 +56,7 @@ func (s *Sweeper) Run(ctx context.Context) error {
 func (s *Sweeper) RunOnce(ctx context.Context) error {
 	for ctx.Err() == nil {
 		fctx, cancel := context.WithTimeout(ctx, finishTimeout)
-		n, err := delivery.FinishPendingTransforms(fctx, s.db, s.router, s.relay, sweepAfter, sweepBatch, s.now())
+		n, err := delivery.FinishPendingTransforms(fctx, s.db, s.router, s.relay, sweepAfter, sweepBatch, s.clock.Now())
 		cancel()
 		if err != nil {
 			return err

@@ -17,6 +17,7 @@ import (
 	"github.com/ferry-dev/ferry/delivery/model"
 	"github.com/ferry-dev/ferry/delivery/store"
 	"github.com/ferry-dev/ferry/delivery/telemetry"
+	"github.com/ferry-dev/ferry/internal/clock"
 )
 
 // Publisher writes messages to Kafka and returns once every one is
@@ -37,19 +38,18 @@ type RelayConfig struct {
 	Buffer int
 	// Metrics, when set, receives the outbox backlog.
 	Metrics *telemetry.Metrics
-	// Now is the clock; nil uses time.Now.
-	Now func() time.Time
 }
 
 // Relay publishes committed outbox jobs to the deliveries topic and
 // deletes their rows; its sweeper republishes rows left behind by a crash
 // between commit and publish (docs/delivery.md).
 type Relay struct {
-	db  *gorm.DB
-	pub Publisher
-	cfg RelayConfig
-	log *slog.Logger
-	ch  chan model.Job
+	db    *gorm.DB
+	pub   Publisher
+	cfg   RelayConfig
+	log   *slog.Logger
+	clock clock.Clock
+	ch    chan model.Job
 	// published carries the outbox keys of jobs Kafka has, to a deleter
 	// goroutine, so the next publish does not wait for a delete.
 	published chan []outboxKey
@@ -66,21 +66,19 @@ type outboxKey struct {
 	at         time.Time
 }
 
-// NewRelay returns a Relay; call Run to start it.
-func NewRelay(db *gorm.DB, pub Publisher, cfg RelayConfig, log *slog.Logger) *Relay {
+// NewRelay returns a Relay; call Run to start it. clk nil is the system
+// clock.
+func NewRelay(db *gorm.DB, pub Publisher, cfg RelayConfig, log *slog.Logger, clk clock.Clock) *Relay {
 	cfg.SweepAfter = cmp.Or(cfg.SweepAfter, 15*time.Second)
 	cfg.SweepInterval = cmp.Or(cfg.SweepInterval, 2*time.Second)
 	cfg.Buffer = cmp.Or(cfg.Buffer, 1<<16)
-	if cfg.Now == nil {
-		cfg.Now = time.Now
-	}
-	return &Relay{db: db, pub: pub, cfg: cfg, log: log, ch: make(chan model.Job, cfg.Buffer), published: make(chan []outboxKey, 256)}
+	return &Relay{db: db, pub: pub, cfg: cfg, log: log, clock: clock.Or(clk), ch: make(chan model.Job, cfg.Buffer), published: make(chan []outboxKey, 256)}
 }
 
 // Enqueue hands committed jobs to the publisher without blocking; a job
 // that does not fit stays in the outbox for the sweeper.
 func (r *Relay) Enqueue(jobs []model.Job) {
-	now := r.cfg.Now()
+	now := r.clock.Now()
 	for _, j := range jobs {
 		r.cfg.Metrics.ObserveStage(telemetry.StageCommitted, j, now) // callers enqueue right after their commit
 		if r.pending.Add(1) == 1 {
@@ -145,7 +143,7 @@ func (r *Relay) publish(ctx context.Context, jobs []model.Job) error {
 	if err := backoff.Until(ctx, r.log, "publish deliveries", func() error { return r.pub.Publish(ctx, msgs) }); err != nil {
 		return err
 	}
-	now := r.cfg.Now()
+	now := r.clock.Now()
 	for _, j := range jobs {
 		r.cfg.Metrics.ObserveStage(telemetry.StagePublished, j, now)
 	}
@@ -196,27 +194,31 @@ func (r *Relay) deleteLoop(ctx context.Context) {
 	}
 }
 
+// sweepLoop runs RunOnce every SweepInterval until ctx ends.
 func (r *Relay) sweepLoop(ctx context.Context) {
-	t := time.NewTicker(r.cfg.SweepInterval)
+	t := r.clock.NewTicker(r.cfg.SweepInterval)
 	defer t.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return
-		case <-t.C:
+		case <-t.C():
 		}
-		r.sampleBacklog(ctx)
-		for {
-			n, err := r.sweepOnce(ctx)
-			if err != nil {
-				if ctx.Err() == nil {
-					r.log.Warn("outbox sweep failed", "err", err)
-				}
-				break
-			}
-			if n < sweepBatch {
-				break
-			}
+		if err := r.RunOnce(ctx); err != nil && ctx.Err() == nil {
+			r.log.Warn("outbox sweep failed", "err", err)
+		}
+	}
+}
+
+// RunOnce is one round of the sweeper that Run ticks every
+// SweepInterval: it samples the backlog gauge and republishes abandoned
+// outbox rows, batch after batch, until none is left.
+func (r *Relay) RunOnce(ctx context.Context) error {
+	r.sampleBacklog(ctx)
+	for {
+		n, err := r.sweepOnce(ctx)
+		if err != nil || n < sweepBatch {
+			return err
 		}
 	}
 }
@@ -233,7 +235,7 @@ const sweepMaxAge = 5 * time.Minute
 // their way through it (republishing them would only duplicate work, and
 // under a backlog would make the sweeper a second, duplicating publisher).
 func (r *Relay) sweepCutoff() time.Time {
-	now := r.cfg.Now()
+	now := r.clock.Now()
 	cutoff := now.Add(-r.cfg.SweepAfter)
 	if r.pending.Load() > 0 {
 		if busy := time.Unix(0, r.busySince.Load()).Add(-time.Second); busy.Before(cutoff) {

@@ -4,6 +4,8 @@ import (
 	"log/slog"
 	"testing"
 	"time"
+
+	"github.com/ferry-dev/ferry/internal/clock"
 )
 
 // TestSweepCutoffSparesRowsOfABusyRelay: while this relay still holds
@@ -12,7 +14,7 @@ import (
 func TestSweepCutoffSparesRowsOfABusyRelay(t *testing.T) {
 	t.Parallel()
 	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
-	r := NewRelay(nil, nil, RelayConfig{SweepAfter: 2 * time.Second, Now: func() time.Time { return now }}, slog.New(slog.DiscardHandler))
+	r := NewRelay(nil, nil, RelayConfig{SweepAfter: 2 * time.Second}, slog.New(slog.DiscardHandler), clock.NewManual(now))
 	for _, c := range []struct {
 		name      string
 		pending   int64

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ferry-dev/ferry/internal/seal"
+	"github.com/ferry-dev/ferry/tests/testenv"
 
 	"github.com/google/uuid"
 	"github.com/prometheus/client_golang/prometheus"
@@ -83,13 +84,13 @@ func (b testBundle) running(t *testing.T, instance string, tune ...func(*Config)
 	if err != nil {
 		t.Fatal(err)
 	}
-	attempts := attemptlog.New(b.db, attemptlog.Config{Now: b.clock.Now, Events: opevents.NewEmitter(b.db, nil, nil, nil, b.clock.Now, deliverytest.Logger())}, deliverytest.Logger())
+	attempts := attemptlog.New(b.db, attemptlog.Config{Events: opevents.NewEmitter(b.db, nil, nil, nil, deliverytest.Logger(), b.clock)}, deliverytest.Logger(), b.clock)
 	cfg := Config{DatabaseURL: b.db.Dialector.(*postgres.Dialector).DSN, Policy: dispatch.RetryPolicy{Scale: 1},
 		Attempts: attempts, Instance: instance, PollInterval: time.Hour, SweepInterval: time.Hour}
 	for _, f := range tune {
 		f(&cfg)
 	}
-	svc, err = New(b.db, cipher, cfg, deliverytest.Logger(), b.clock.Now)
+	svc, err = New(b.db, cipher, cfg, deliverytest.Logger(), b.clock)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,29 +102,49 @@ func (b testBundle) running(t *testing.T, instance string, tune ...func(*Config)
 	// Listening once a notification reaches a waiter of a queue of its own.
 	probe := svc.listener.subscribe(uuid.New(), uuid.New())
 	defer probe.cancel()
-	for deadline := time.Now().Add(10 * time.Second); ; {
+	testenv.Eventually(t, 10*time.Second, func() bool {
 		if err := b.db.Exec(`SELECT pg_notify(?, ?)`, model.QueueChannel, probe.endpointID.String()).Error; err != nil {
 			t.Fatal(err)
 		}
 		select {
 		case <-probe.wake():
-			return svc, stop
+			return true
 		case <-time.After(50 * time.Millisecond):
+			return false
 		}
-		if time.Now().After(deadline) {
-			t.Fatal("the replica's listener never listened")
-		}
-	}
+	}, "the replica's listener never listened")
+	return svc, stop
 }
 
-// eventually waits up to 10 s for cond.
-func eventually(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	for deadline := time.Now().Add(10 * time.Second); !cond(); time.Sleep(5 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
+// woken returns how many of s's long-polls hold a wake-up or are no
+// longer parked in their wait.
+func woken(s *Service) int {
+	s.listener.mu.Lock()
+	defer s.listener.mu.Unlock()
+	n := 0
+	for _, ws := range s.listener.waiters {
+		for _, w := range ws {
+			if len(w.ch) > 0 || !w.parked {
+				n++
+			}
 		}
 	}
+	return n
+}
+
+// parked returns how many of s's long-polls are parked in their wait.
+func parked(s *Service) int {
+	s.listener.mu.Lock()
+	defer s.listener.mu.Unlock()
+	n := 0
+	for _, ws := range s.listener.waiters {
+		for _, w := range ws {
+			if w.parked {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 // TestIngestWakesOneWaiterOfItsOwnProcess: an ingest wakes a long-poll
@@ -164,10 +185,9 @@ func TestIngestWakesOneWaiterOfItsOwnProcess(t *testing.T) {
 	poll(a)
 	poll(a)
 	poll(other)
-	eventually(t, "three parked long-polls", func() bool {
-		return a.Waiting() == 2 && other.Waiting() == 1 && counted(a.cfg.Metrics.Leases) == 2 && counted(other.cfg.Metrics.Leases) == 1
-	})
-	time.Sleep(50 * time.Millisecond) // past their first lease, into their wait
+	testenv.Eventually(t, 10*time.Second, func() bool {
+		return parked(a) == 2 && parked(other) == 1 && counted(a.cfg.Metrics.Leases) == 2 && counted(other.cfg.Metrics.Leases) == 1
+	}, "three long-polls past their first lease, parked in their wait")
 
 	if _, _, err := ingest.Ingest(ctx, b.seed.TenantID, delivery.EventInput{Type: "seed.created", Data: json.RawMessage(`{"n":2}`)}); err != nil {
 		t.Fatal(err)
@@ -178,10 +198,13 @@ func TestIngestWakesOneWaiterOfItsOwnProcess(t *testing.T) {
 	}
 	// The NOTIFY reached the other replica (its waiter leased once more)
 	// and the ingesting one, which skipped it.
-	eventually(t, "the other replica's wake-up", func() bool { return counted(other.cfg.Metrics.Leases) >= 2 })
-	time.Sleep(100 * time.Millisecond) // a second waiter, if woken, would lease now
+	testenv.Eventually(t, 10*time.Second, func() bool { return counted(other.cfg.Metrics.Leases) >= 2 },
+		"the other replica's wake-up")
+	// Once the ingesting replica has skipped its own NOTIFY, nothing can
+	// wake its second waiter: its lease count is final.
+	testenv.Eventually(t, 10*time.Second, func() bool { return counted(a.listener.skipped) == 1 },
+		"the ingesting replica's own NOTIFY")
 	if n := counted(a.cfg.Metrics.Leases); n != 3 {
 		t.Errorf("the ingesting replica ran %d leases, want 3 (two first looks, one wake-up)", n)
 	}
-	eventually(t, "the ingesting replica's own NOTIFY", func() bool { return counted(a.listener.skipped) == 1 })
 }

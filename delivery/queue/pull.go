@@ -119,7 +119,7 @@ func (s *Service) pullRows(ctx context.Context, tenantID uuid.UUID, ep endpointI
 		defer sub.cancel()
 		wake = sub.wake()
 	}
-	deadline := s.now().Add(p.wait)
+	deadline := s.clock.Now().Add(p.wait)
 	for {
 		if ctx.Err() != nil {
 			return []Message{}, nil, nil
@@ -142,7 +142,7 @@ func (s *Service) pullRows(ctx context.Context, tenantID uuid.UUID, ep endpointI
 			}
 			return msgs, rows, nil
 		}
-		left := deadline.Sub(s.now())
+		left := deadline.Sub(s.clock.Now())
 		if left <= 0 {
 			return []Message{}, nil, nil
 		}
@@ -188,7 +188,7 @@ func leased(ls []store.Leased, err error) ([]leasedRow, error) {
 func (s *Service) lease(ctx context.Context, tenantID uuid.UUID, ep endpointInfo, p pullParams) ([]Message, []leasedRow, error) {
 	// Postgres keeps microseconds: lease_until reads back as answered.
 	s.cfg.Metrics.Leases.Inc()
-	now := s.now().UTC().Truncate(time.Microsecond)
+	now := s.clock.Now().UTC().Truncate(time.Microsecond)
 	until := now.Add(p.visibility)
 	var rows []leasedRow
 	var after func(context.Context)
@@ -263,7 +263,7 @@ func (s *Service) messages(ctx context.Context, endpointID uuid.UUID, rows []lea
 		return nil, err
 	}
 	out := make([]Message, 0, len(rows))
-	now := s.now()
+	now := s.clock.Now()
 	for _, r := range rows {
 		ev := r.Event
 		if r.AttemptCount == 1 && r.OldStatus == model.StatusPending {

@@ -18,6 +18,7 @@ import (
 	"github.com/ferry-dev/ferry"
 	"github.com/ferry-dev/ferry/delivery/dispatch"
 	"github.com/ferry-dev/ferry/delivery/model"
+	"github.com/ferry-dev/ferry/internal/clock"
 )
 
 // Limits of the queue routes.
@@ -104,7 +105,7 @@ type Service struct {
 	cipher   *seal.Cipher
 	cfg      Config
 	log      *slog.Logger
-	now      func() time.Time
+	clock    clock.Clock
 	listener *listener
 	// slots caps the waiting long-polls and streams (slots.go).
 	slots *waitSlots
@@ -115,8 +116,8 @@ type Service struct {
 	done chan struct{}
 }
 
-// New returns a Service; now may be nil (time.Now).
-func New(db *gorm.DB, cipher *seal.Cipher, cfg Config, log *slog.Logger, now func() time.Time) (*Service, error) {
+// New returns a Service; clk nil is the system clock.
+func New(db *gorm.DB, cipher *seal.Cipher, cfg Config, log *slog.Logger, clk clock.Clock) (*Service, error) {
 	if db == nil || cipher == nil || log == nil {
 		return nil, errors.New("queue.New: db, cipher and log are required")
 	}
@@ -139,10 +140,7 @@ func New(db *gorm.DB, cipher *seal.Cipher, cfg Config, log *slog.Logger, now fun
 		cfg.Leased = prometheus.ObserverFunc(func(float64) {})
 	}
 	cfg.Metrics = cfg.Metrics.withDefaults()
-	if now == nil {
-		now = time.Now
-	}
-	return &Service{db: db, cipher: cipher, cfg: cfg, log: log, now: now,
+	return &Service{db: db, cipher: cipher, cfg: cfg, log: log, clock: clock.Or(clk),
 		listener: newListener(cfg.DatabaseURL, cfg.Instance, cfg.Metrics.OwnNotificationsSkipped, log), slots: newWaitSlots(cfg.MaxWaitersPerTenant, cfg.MaxWaitersPerQueue), targets: newTargetCache(), done: make(chan struct{})}, nil
 }
 
@@ -160,26 +158,27 @@ func (s *Service) WakeQueues(endpointIDs []uuid.UUID) {
 // call WakeQueues (delivery.QueueWaker).
 func (s *Service) Instance() string { return s.cfg.Instance }
 
-// Run listens for notifications, re-checks the queues with waiters and
-// sweeps expired leases until ctx ends.
+// Run listens for notifications, re-checks the queues with waiters every
+// PollInterval and sweeps expired leases every SweepInterval until ctx
+// ends.
 func (s *Service) Run(ctx context.Context) error {
 	defer close(s.done)
 	errc := make(chan error, 1)
 	go func() { errc <- s.listener.run(ctx) }()
-	sweep := time.NewTicker(s.cfg.SweepInterval)
+	sweep := s.clock.NewTicker(s.cfg.SweepInterval)
 	defer sweep.Stop()
-	poll := time.NewTicker(s.cfg.PollInterval)
+	poll := s.clock.NewTicker(s.cfg.PollInterval)
 	defer poll.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			<-errc
 			return nil
-		case <-sweep.C:
+		case <-sweep.C():
 			if err := s.Sweep(ctx); err != nil && ctx.Err() == nil {
 				s.log.WarnContext(ctx, "queue sweep failed", "err", err)
 			}
-		case <-poll.C:
+		case <-poll.C():
 			if err := s.recheck(ctx); err != nil && ctx.Err() == nil {
 				s.log.WarnContext(ctx, "queue re-check failed", "err", err)
 			}
@@ -189,6 +188,13 @@ func (s *Service) Run(ctx context.Context) error {
 			}
 		}
 	}
+}
+
+// RunOnce does each of Run's periodic jobs once, for tests that step the
+// Service: it sweeps expired leases (Sweep) and re-checks the queues that
+// have waiters.
+func (s *Service) RunOnce(ctx context.Context) error {
+	return errors.Join(s.Sweep(ctx), s.recheck(ctx))
 }
 
 // Waiting returns how many long-polls and streams of this process are

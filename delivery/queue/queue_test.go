@@ -17,12 +17,13 @@ import (
 	"github.com/ferry-dev/ferry/delivery/internal/deliverytest"
 	"github.com/ferry-dev/ferry/delivery/model"
 	"github.com/ferry-dev/ferry/delivery/opevents"
+	"github.com/ferry-dev/ferry/internal/clock"
 )
 
 type testBundle struct {
 	db    *gorm.DB
 	svc   *Service
-	clock *deliverytest.Clock
+	clock *clock.Manual
 	seed  deliverytest.Seeded
 	t0    time.Time
 }
@@ -36,11 +37,11 @@ func setup(t testing.TB) testBundle {
 	}
 	db := deliverytest.DB(t)
 	t0 := time.Now().UTC().Truncate(time.Millisecond)
-	clock := deliverytest.NewClock(t0)
+	clk := clock.NewManual(t0)
 	ctx := context.Background()
 	// Tests move the clock up to 144 h on, past midnight when t0 is late
 	// in the day: partitions for every day they can reach.
-	if err := attemptlog.NewPartitions(db, attemptlog.PartitionConfig{Ahead: 8}, deliverytest.Logger(), clock.Now).Maintain(ctx); err != nil {
+	if err := attemptlog.NewPartitions(db, attemptlog.PartitionConfig{Ahead: 8}, deliverytest.Logger(), clk.Now).Maintain(ctx); err != nil {
 		t.Fatal(err)
 	}
 	seed := deliverytest.Seed(t, db, t0)
@@ -51,13 +52,13 @@ func setup(t testing.TB) testBundle {
 	if err != nil {
 		t.Fatal(err)
 	}
-	attempts := attemptlog.New(db, attemptlog.Config{Now: clock.Now, Events: opevents.NewEmitter(db, nil, nil, nil, clock.Now, deliverytest.Logger())}, deliverytest.Logger())
+	attempts := attemptlog.New(db, attemptlog.Config{Events: opevents.NewEmitter(db, nil, nil, nil, deliverytest.Logger(), clk)}, deliverytest.Logger(), clk)
 	svc, err := New(db, cipher, Config{DatabaseURL: "postgres://unused", Policy: dispatch.RetryPolicy{Scale: 1}, Attempts: attempts},
-		deliverytest.Logger(), clock.Now)
+		deliverytest.Logger(), clk)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return testBundle{db: db, svc: svc, clock: clock, seed: seed, t0: t0}
+	return testBundle{db: db, svc: svc, clock: clk, seed: seed, t0: t0}
 }
 
 func (b testBundle) status(t *testing.T) (status string, leased bool) {

@@ -45,7 +45,7 @@ func (s *Service) recheck(ctx context.Context) error {
 	}
 	var due []uuid.UUID
 	err := pgval.WithConn(ctx, s.db, func(pc *pgx.Conn) error {
-		rows, err := pc.Query(ctx, dueSQL, pgval.Array(tenantIDs), pgval.Array(endpointIDs), s.now().UTC())
+		rows, err := pc.Query(ctx, dueSQL, pgval.Array(tenantIDs), pgval.Array(endpointIDs), s.clock.Now().UTC())
 		if err != nil {
 			return err
 		}

@@ -21,7 +21,7 @@ func (s *Service) release(ctx context.Context, tenantID, endpointID uuid.UUID, r
 	if len(rows) == 0 {
 		return
 	}
-	now := s.now().UTC()
+	now := s.clock.Now().UTC()
 	rs := make([]store.Release, len(rows))
 	for i, r := range rows {
 		rs[i] = store.Release{DeliveryID: r.ID, LeaseID: r.LeaseID, Status: r.OldStatus, First: r.OldFirst, Last: r.OldLast, Next: r.OldNext}

@@ -143,7 +143,7 @@ func (s *Service) settle(ctx context.Context, tenantID, endpointID uuid.UUID, re
 		ids, leaseIDs = append(ids, d), append(leaseIDs, l)
 	}
 	results := make([]ReceiptResult, len(receipts))
-	now := s.now().UTC()
+	now := s.clock.Now().UTC()
 	var after func(context.Context)
 	var due bool // a settled message is due at once (nack without delay)
 	err = pgval.WithConn(ctx, s.db, func(pc *pgx.Conn) error {

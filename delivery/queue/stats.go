@@ -29,7 +29,7 @@ func (s *Service) Stats(ctx context.Context, tenantID, endpointID uuid.UUID) (St
 	if _, err := s.queueEndpoint(ctx, tenantID, endpointID); err != nil {
 		return Stats{}, err
 	}
-	now := s.now().UTC()
+	now := s.clock.Now().UTC()
 	var row struct {
 		Depth    int64
 		InFlight int64

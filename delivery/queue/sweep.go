@@ -23,7 +23,7 @@ const sweepBatch = 1000
 // exhaustion has). Replicas may sweep at once: rows are taken with SKIP
 // LOCKED. Errors: wrapped database errors.
 func (s *Service) Sweep(ctx context.Context) error {
-	now := s.now().UTC()
+	now := s.clock.Now().UTC()
 	window := s.cfg.Policy.Window()
 	// Pulls of an unordered queue leave expired leases to the sweeper, so
 	// it goes on while it finds full batches: a consumer that crashed

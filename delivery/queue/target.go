@@ -41,7 +41,7 @@ func newTargetCache() *targetCache {
 // and decrypting it only when the cached one was taken under another
 // fingerprint. Errors: wrapped database or decryption errors.
 func (s *Service) target(ctx context.Context, endpointID uuid.UUID, fingerprint string) (signingTarget, error) {
-	now := s.now()
+	now := s.clock.Now()
 	if t, ok := s.targets.Get(endpointID, now); ok && t.fingerprint == fingerprint {
 		return t, nil
 	}

@@ -72,7 +72,7 @@ func (s *Service) CreateToken(ctx context.Context, tenantID, endpointID uuid.UUI
 		return ConsumerToken{}, "", fmt.Errorf("random token: %w", err)
 	}
 	tok := tokenScheme + tokenEncoding.EncodeToString(b)
-	t := ConsumerToken{ID: uuid.New(), EndpointID: endpointID, Name: name, Prefix: tok[:tokenPrefixLen], CreatedAt: s.now().UTC()}
+	t := ConsumerToken{ID: uuid.New(), EndpointID: endpointID, Name: name, Prefix: tok[:tokenPrefixLen], CreatedAt: s.clock.Now().UTC()}
 	if err := s.db.WithContext(ctx).Exec(`INSERT INTO queue_consumer_tokens (id, tenant_id, endpoint_id, name, prefix, token_hash, created_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?)`, t.ID, tenantID, endpointID, t.Name, t.Prefix, hashToken(tok), t.CreatedAt).Error; err != nil {
 		return ConsumerToken{}, "", fmt.Errorf("insert consumer token: %w", err)
@@ -98,7 +98,7 @@ func (s *Service) Tokens(ctx context.Context, tenantID, endpointID uuid.UUID) ([
 // Errors: ENOTFOUND.
 func (s *Service) RevokeToken(ctx context.Context, tenantID, endpointID, tokenID uuid.UUID) error {
 	res := s.db.WithContext(ctx).Exec(`UPDATE queue_consumer_tokens SET revoked_at = coalesce(revoked_at, ?)
-		WHERE id = ? AND tenant_id = ? AND endpoint_id = ?`, s.now().UTC(), tokenID, tenantID, endpointID)
+		WHERE id = ? AND tenant_id = ? AND endpoint_id = ?`, s.clock.Now().UTC(), tokenID, tenantID, endpointID)
 	if res.Error != nil {
 		return fmt.Errorf("revoke consumer token %s: %w", tokenID, res.Error)
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/ferry-dev/ferry"
 	"github.com/ferry-dev/ferry/delivery/internal/deliverytest"
+	"github.com/ferry-dev/ferry/tests/testenv"
 )
 
 // TestWaitSlots: a waiter is refused when its queue or its tenant holds
@@ -87,10 +88,10 @@ func TestWaitSlotsReleasedOnEveryExit(t *testing.T) {
 	wait, zero := MaxWaitSeconds, 0
 	holding := func(wantTenant, wantQueue int) {
 		t.Helper()
-		eventually(t, "the slots held", func() bool {
+		testenv.Eventually(t, 10*time.Second, func() bool {
 			gotTenant, gotQueue := svc.Holding(tenant, q)
 			return gotTenant == wantTenant && gotQueue == wantQueue
-		})
+		}, "the slots held")
 	}
 	// poll starts a long-poll on queue until ctx ends; done receives its
 	// error when it returns.
@@ -123,7 +124,7 @@ func TestWaitSlotsReleasedOnEveryExit(t *testing.T) {
 	require.NoError(t, err)
 	// The tenant's third slot, on its other queue; then the tenant is full.
 	onOther := poll(ctx, other)
-	eventually(t, "the tenant's third slot", func() bool { n, _ := svc.Holding(tenant, q); return n == 3 })
+	testenv.Eventually(t, 10*time.Second, func() bool { n, _ := svc.Holding(tenant, q); return n == 3 }, "the tenant's third slot")
 	_, err = svc.Pull(ctx, tenant, other, PullInput{WaitSeconds: &wait})
 	refused(err)
 
@@ -170,7 +171,7 @@ func TestWaitSlotsReleasedOnEveryExit(t *testing.T) {
 			t.Error(err)
 		}
 	}()
-	eventually(t, "both waiting", func() bool { return svc.Waiting() == 2 })
+	testenv.Eventually(t, 10*time.Second, func() bool { return svc.Waiting() == 2 }, "both waiting")
 	stop()
 	require.NoError(t, <-polling)
 	streamed.Wait()
@@ -179,15 +180,18 @@ func TestWaitSlotsReleasedOnEveryExit(t *testing.T) {
 
 // TestIdleWaitersShareOneRecheck: idle long-polls run no lease statement
 // while nothing is announced; what re-checks a queue is one statement
-// per PollInterval for the whole process, whether one consumer waits or
-// fifty. When a nacked message falls due, that re-check wakes one of
-// them, which leases it: one lease statement, not fifty.
+// per re-check (each PollInterval) for the whole process, whether one
+// consumer waits or fifty. When a nacked message falls due, the re-check
+// the test clock's PollInterval tick starts wakes one of them, which
+// leases it: one lease statement, not fifty. The test steps the
+// re-checks itself; the clock moves only to make the message due.
 func TestIdleWaitersShareOneRecheck(t *testing.T) {
 	t.Parallel()
 	b := setup(t)
 	m := b.pullOne(t, 3600)
-	const poll = 20 * time.Millisecond
-	svc := b.replica(t, "idle", func(c *Config) { c.PollInterval, c.MaxWaitersPerQueue = poll, 100 })
+	// The clock passes PollInterval once, when the test makes the nacked
+	// message due.
+	svc := b.replica(t, "idle", func(c *Config) { c.PollInterval, c.MaxWaitersPerQueue = time.Minute, 100 })
 	max, wait := 10, MaxWaitSeconds
 
 	// start starts n long-polls; they return on got when ctx ends.
@@ -204,20 +208,24 @@ func TestIdleWaitersShareOneRecheck(t *testing.T) {
 		}
 		return got
 	}
-	const window = 400 * time.Millisecond
+	const steps = 5
 	for _, n := range []int{1, 50} {
 		ctx, cancel := context.WithCancel(context.Background())
 		leases0 := counted(svc.cfg.Metrics.Leases)
 		got := start(ctx, n)
-		eventually(t, "the long-polls parked", func() bool {
-			return svc.Waiting() == n && counted(svc.cfg.Metrics.Leases) == leases0+int64(n) // each one's first look
-		})
+		testenv.Eventually(t, 10*time.Second, func() bool {
+			return parked(svc) == n && counted(svc.cfg.Metrics.Leases) == leases0+int64(n) // each one's first look
+		}, "the long-polls parked")
 		leases, rechecks := counted(svc.cfg.Metrics.Leases), counted(svc.cfg.Metrics.Rechecks)
-		time.Sleep(window)
+		for range steps {
+			require.NoError(t, svc.recheck(ctx))
+		}
+		require.Zero(t, woken(svc), "%d idle long-polls: a re-check woke one", n)
 		require.Equal(t, leases, counted(svc.cfg.Metrics.Leases), "%d idle long-polls ran lease statements", n)
+		// Run re-checks once more when its listener connects, which may
+		// fall in the steps.
 		ran := counted(svc.cfg.Metrics.Rechecks) - rechecks
-		require.LessOrEqual(t, ran, int64(window/poll)+2, "%d idle long-polls: %d re-checks in %s", n, ran, window)
-		t.Logf("%d idle long-polls: 0 leases and %d re-check statements in %s", n, ran, window)
+		require.True(t, ran == steps || ran == steps+1, "%d idle long-polls: %d re-check statements for %d re-checks", n, ran, steps)
 		if n == 1 {
 			cancel()
 			<-got
@@ -229,7 +237,8 @@ func TestIdleWaitersShareOneRecheck(t *testing.T) {
 		res, err := svc.Nack(ctx, b.seed.TenantID, b.seed.EndpointID, NackInput{Receipts: []string{m.Receipt}, DelaySeconds: &delay})
 		require.NoError(t, err)
 		require.Equal(t, ReceiptNacked, res[0].Status)
-		time.Sleep(5 * poll)
+		require.NoError(t, svc.recheck(ctx))
+		require.Zero(t, woken(svc), "a message not yet due woke a long-poll")
 		require.Equal(t, leases, counted(svc.cfg.Metrics.Leases), "a message not yet due woke a long-poll")
 		// The delay ends: one long-poll leases it, the others keep waiting.
 		b.clock.Set(b.t0.Add(61 * time.Second))
@@ -241,7 +250,6 @@ func TestIdleWaitersShareOneRecheck(t *testing.T) {
 		case <-time.After(10 * time.Second):
 			t.Fatal("no long-poll leased the message whose delay ended")
 		}
-		time.Sleep(5 * poll)
 		require.Equal(t, leases+1, counted(svc.cfg.Metrics.Leases), "lease statements when the nacked message fell due")
 		require.Equal(t, n-1, svc.Waiting())
 		cancel()

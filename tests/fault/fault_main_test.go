@@ -269,13 +269,12 @@ func (p *proc) start() {
 		f.Close()
 		close(p.done)
 	}()
-	deadline := time.Now().Add(90 * time.Second)
-	for {
+	testenv.Eventually(t, 90*time.Second, func() bool {
 		res, err := http.Get(p.URL() + "/readyz")
 		if err == nil {
 			res.Body.Close()
 			if res.StatusCode == http.StatusOK {
-				return
+				return true
 			}
 		}
 		select {
@@ -283,11 +282,8 @@ func (p *proc) start() {
 			t.Fatalf("ferry %s exited during start-up:\n%s", p.name, p.tail(40))
 		default:
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("ferry %s not ready after 90s:\n%s", p.name, p.tail(40))
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+		return false
+	}, "ferry %s not ready", p.name)
 }
 
 // kill9 sends SIGKILL and waits for the process to be gone.

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ferry-dev/ferry/tests/testenv"
 )
 
 // TestSinkTarpitHoldsUntilReleased checks a tarpit endpoint holds its
@@ -32,17 +34,10 @@ func TestSinkTarpitHoldsUntilReleased(t *testing.T) {
 		return ch
 	}
 	first := post("1")
-	deadline := time.Now().Add(5 * time.Second)
-	for {
+	testenv.Eventually(t, 5*time.Second, func() bool {
 		l, err := src.Fetch(context.Background(), "r")
-		if err == nil && l.Held == 1 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("tarpit does not hold the request: %+v %v", l, err)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+		return err == nil && l.Held == 1
+	}, "tarpit does not hold the request")
 	select {
 	case code := <-first:
 		t.Fatalf("tarpit answered %d before the release", code)

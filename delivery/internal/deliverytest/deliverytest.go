@@ -1,12 +1,12 @@
 // Package deliverytest gives delivery's packages their integration-test
-// fixtures: a fresh migrated database, a seeded delivery, a settable clock.
+// fixtures: a fresh migrated database, a seeded delivery, a logger
+// (tests take their clock from internal/clock.NewManual).
 package deliverytest
 
 import (
 	"context"
 	"log/slog"
 	"os"
-	"sync"
 	"testing"
 	"time"
 
@@ -72,29 +72,6 @@ func Seed(t testing.TB, db *gorm.DB, createdAt time.Time) Seeded {
 	}
 	return s
 }
-
-// Clock is a settable test clock, safe for concurrent use.
-type Clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-// Now returns the clock's time.
-func (c *Clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-// Set sets the clock's time.
-func (c *Clock) Set(t time.Time) {
-	c.mu.Lock()
-	c.t = t
-	c.mu.Unlock()
-}
-
-// NewClock returns a Clock set to t.
-func NewClock(t time.Time) *Clock { return &Clock{t: t} }
 
 // Run runs a component's Run method until the test ends, then cancels it
 // and waits for it to return, so nothing outlives the test's database.
