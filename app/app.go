@@ -26,6 +26,7 @@ import (
 	"github.com/ferry-dev/ferry/delivery/opevents"
 	"github.com/ferry-dev/ferry/delivery/outbox"
 	"github.com/ferry-dev/ferry/delivery/queue"
+	"github.com/ferry-dev/ferry/delivery/replay"
 	"github.com/ferry-dev/ferry/delivery/routing"
 	"github.com/ferry-dev/ferry/delivery/routing/sandbox"
 	"github.com/ferry-dev/ferry/delivery/telemetry"
@@ -175,9 +176,11 @@ type App struct {
 	dispatcher *dispatch.Dispatcher
 	consumer   *kafka.Consumer
 	partitions *attemptlog.Partitions
-	replays    *delivery.ReplayWorker
+	replays    *replay.Worker
 	// Insight answers stats and the staff's read models.
 	Insight *insight.Service
+	// Replays replays events and runs bulk replay jobs.
+	Replays *replay.Service
 	quota   *insight.QuotaWarner
 	// opEvents stores operational events and does what follows their
 	// commit; transformSweep finishes their transformations a stopped
@@ -373,6 +376,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 		return nil, err
 	}
 	a.Insight = insight.New(a.db, a.Delivery, nil)
+	a.Replays = replay.New(a.db, a.Delivery, billingLimits{a.Billing}, a.relay, log, nil)
 	// Attempts and captures are kept for the longest plan retention;
 	// tenants on shorter plans are pruned on their own.
 	retentionDays, err := a.Billing.MaxRetentionDays(ctx)
@@ -400,7 +404,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 		if a.consumer, err = kafka.NewConsumer(a.kafkaCfg, a.dispatcher, a.dispatcher.Tiers(), log); err != nil {
 			return nil, err
 		}
-		a.replays = delivery.NewReplayWorker(a.Delivery, delivery.ReplayWorkerConfig{RatePerSecond: cfg.ReplayRatePerSecond}, log)
+		a.replays = replay.NewWorker(a.Replays, replay.WorkerConfig{RatePerSecond: cfg.ReplayRatePerSecond}, log)
 	}
 
 	for _, w := range startupWarnings(cfg) {
@@ -421,7 +425,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 		log.Warn("metrics are off: set FERRY_METRICS_ADDR (e.g. 127.0.0.1:9100) to serve /metrics on a private listener")
 	}
 	a.http = httpapi.New(httpapi.Deps{
-		Tenants: a.Tenants, Sessions: sessions, Delivery: a.Delivery, Insight: a.Insight, Billing: a.Billing, Metrics: metrics, Queues: a.Queues,
+		Tenants: a.Tenants, Sessions: sessions, Delivery: a.Delivery, Insight: a.Insight, Replays: a.Replays, Billing: a.Billing, Metrics: metrics, Queues: a.Queues,
 		Inbound:               a.Inbound,
 		Ready:                 a.ready,
 		MetricsHandler:        mainMetrics,

@@ -12,9 +12,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ferry-dev/ferry/delivery"
 	"github.com/ferry-dev/ferry/delivery/kafka"
 	"github.com/ferry-dev/ferry/delivery/queue"
+	"github.com/ferry-dev/ferry/delivery/replay"
 )
 
 // Payment providers (FERRY_PAYMENT_PROVIDER).
@@ -218,7 +218,7 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 		APIRateLimitPerSecond:    integer("FERRY_API_RATE_LIMIT", 2000),
 		InvitesPerHour:           integer("FERRY_INVITES_PER_HOUR", 20),
 		TokenGuessesPerMinute:    integer("FERRY_TOKEN_GUESSES_PER_MINUTE", map[bool]int{true: 1000, false: 60}[dev]),
-		ReplayRatePerSecond:      integer("FERRY_REPLAY_RATE_LIMIT", delivery.DefaultReplayRatePerSecond),
+		ReplayRatePerSecond:      integer("FERRY_REPLAY_RATE_LIMIT", replay.DefaultRatePerSecond),
 		TestRoutingPerSecond:     integer("FERRY_TEST_ROUTING_RATE_LIMIT", 5),
 		TransformWorkers:         integer("FERRY_TRANSFORM_WORKERS", 0),
 		TransformPerTenant:       integer("FERRY_TRANSFORM_PER_TENANT", 0),

@@ -154,6 +154,15 @@ var (
 	headerNamePattern = regexp.MustCompile("^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$")
 )
 
+// CheckEventType returns EINVALID naming field unless typ is a valid
+// event type.
+func CheckEventType(field, typ string) error {
+	if !eventTypePattern.MatchString(typ) {
+		return ferry.Invalid(field, "%s must be %s", field, eventTypeRule)
+	}
+	return nil
+}
+
 // reservedHeaders are set by Ferry on every attempt and cannot be
 // overridden by custom headers.
 var reservedHeaders = map[string]bool{

@@ -63,8 +63,8 @@ func (in *EventInput) validate() error {
 	if in.Type == "" {
 		return ferry.Invalid("type", "type is required")
 	}
-	if !eventTypePattern.MatchString(in.Type) {
-		return ferry.Invalid("type", "type must be %s", eventTypeRule)
+	if err := CheckEventType("type", in.Type); err != nil {
+		return err
 	}
 	if isOperationalType(in.Type) {
 		return ferry.Invalid("type", "types starting with \"ferry.\" are reserved for Ferry's own events")

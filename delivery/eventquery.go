@@ -15,8 +15,12 @@ import (
 	"github.com/ferry-dev/ferry/page"
 )
 
-// errBadStatus is the answer to a status filter that names no Status.
-func errBadStatus() error {
+// CheckStatus returns EINVALID naming field "status" unless status is
+// empty (no filter) or names a model.Status.
+func CheckStatus(status string) error {
+	if status == "" || model.Status(status).Valid() {
+		return nil
+	}
 	return ferry.Invalid("status", "status must be %s, %s, %s, %s or %s",
 		model.StatusPending, model.StatusRetrying, model.StatusSucceeded, model.StatusDropped, model.StatusExhausted)
 }
@@ -77,8 +81,8 @@ type EventFilter struct {
 // ListEvents returns a page of the tenant's events, newest first.
 // Errors: EINVALID.
 func (s *Service) ListEvents(ctx context.Context, tenantID uuid.UUID, f EventFilter, pg page.Request) ([]Event, string, error) {
-	if f.Status != "" && !model.Status(f.Status).Valid() {
-		return nil, "", errBadStatus()
+	if err := CheckStatus(f.Status); err != nil {
+		return nil, "", err
 	}
 	cur, err := page.DecodeAt(pg.Cursor)
 	if err != nil {

@@ -220,31 +220,51 @@ func DecodeTransformed(present, cancelled bool, errMsg *string, body []byte, hea
 	return t, true, nil
 }
 
-// newDeliveryTransform is the transformation of an endpoint that is to
+// AddDelivery makes, in tx, a delivery of eventID to endpointID for an
+// endpoint that never had one (a replay to a new endpoint) and stores the
+// result of the endpoint's transformation with it, so it too is sent as
+// its transformation made it, every time. done is a result run outside
+// tx; without one for the endpoint's current code AddDelivery returns a
+// *NeedTransform: the caller runs it (RunTransform) outside any
+// transaction and makes tx again. Errors: *NeedTransform, wrapped
+// database errors.
+func (s *Service) AddDelivery(tx *gorm.DB, tenantID, eventID, endpointID uuid.UUID, done *NewDeliveryTransform) (uuid.UUID, error) {
+	id := uuid.New()
+	if err := store.InsertFanOut(tx.Statement.Context, store.Gorm(tx), store.FanOut{Deliveries: []store.Delivery{{ID: id,
+		TenantID: tenantID, EventID: eventID, EndpointID: endpointID, CreatedAt: s.now().UTC()}}}); err != nil {
+		return uuid.Nil, err
+	}
+	if err := s.transformNewDelivery(tx, tenantID, id, endpointID, done); err != nil {
+		return uuid.Nil, err
+	}
+	return id, nil
+}
+
+// NewDeliveryTransform is the transformation of an endpoint that is to
 // get a new delivery outside fan-out (a replay of an event to an
 // endpoint that never had it), run outside the transaction that makes
 // the delivery.
-type newDeliveryTransform struct {
+type NewDeliveryTransform struct {
 	src     string
 	headers map[string]string
 	result  Transformed
 }
 
-// needTransform ends a transaction that was to make a new delivery for an
+// NeedTransform ends a transaction that was to make a new delivery for an
 // endpoint whose transformation has not run yet (or ran on code edited
 // since): it runs outside, and the transaction is made again.
-type needTransform struct{ newDeliveryTransform }
+type NeedTransform struct{ NewDeliveryTransform }
 
-func (*needTransform) Error() string { return "transformation to run first" }
+func (*NeedTransform) Error() string { return "transformation to run first" }
 
 // transformNewDelivery stores, in tx, the result of the endpoint's
 // transformation, if it has one, for a delivery made outside fan-out, so
 // that delivery too is sent as its transformation made it, every time.
 // done is the result of a run outside the transaction, if any; without
-// one for the endpoint's current code it returns a *needTransform for
-// the caller to run it (runTransform) and try again: no transaction
+// one for the endpoint's current code it returns a *NeedTransform for
+// the caller to run it (RunTransform) and try again: no transaction
 // waits on a transformation.
-func (s *Service) transformNewDelivery(tx *gorm.DB, tenantID, deliveryID, endpointID uuid.UUID, done *newDeliveryTransform) error {
+func (s *Service) transformNewDelivery(tx *gorm.DB, tenantID, deliveryID, endpointID uuid.UUID, done *NewDeliveryTransform) error {
 	var eps []struct {
 		Kind           Kind
 		Transformation string
@@ -258,19 +278,19 @@ func (s *Service) transformNewDelivery(tx *gorm.DB, tenantID, deliveryID, endpoi
 		return nil
 	}
 	if done == nil || done.src != eps[0].Transformation || !maps.Equal(done.headers, eps[0].Headers.V) {
-		return &needTransform{newDeliveryTransform{src: eps[0].Transformation, headers: eps[0].Headers.V}}
+		return &NeedTransform{NewDeliveryTransform{src: eps[0].Transformation, headers: eps[0].Headers.V}}
 	}
 	return store.InsertFanOut(tx.Statement.Context, store.Gorm(tx), store.FanOut{
 		Transforms: []store.Transform{newTransformRow(deliveryID, tenantID, &done.result, s.now().UTC())}})
 }
 
-// runTransform runs what a *needTransform asked for, on ev.
-func (s *Service) runTransform(ctx context.Context, tenantID uuid.UUID, need *needTransform, ev Event) (*newDeliveryTransform, error) {
+// RunTransform runs what a *NeedTransform asked for, on ev.
+func (s *Service) RunTransform(ctx context.Context, tenantID uuid.UUID, need *NeedTransform, ev Event) (*NewDeliveryTransform, error) {
 	t, err := s.router.transform(ctx, tenantID, need.src, false, ev, need.headers)
 	if err != nil {
 		return nil, err
 	}
-	done := need.newDeliveryTransform
+	done := need.NewDeliveryTransform
 	done.result = t
 	return &done, nil
 }

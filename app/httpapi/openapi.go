@@ -17,6 +17,7 @@ import (
 	"github.com/ferry-dev/ferry/delivery/insight"
 	"github.com/ferry-dev/ferry/delivery/model"
 	"github.com/ferry-dev/ferry/delivery/queue"
+	"github.com/ferry-dev/ferry/delivery/replay"
 	"github.com/ferry-dev/ferry/inbound"
 	"github.com/ferry-dev/ferry/page"
 	"github.com/ferry-dev/ferry/tenants"
@@ -155,14 +156,14 @@ func operations() map[string]op {
 		"GET /events/{id}":          {summary: "Get event with deliveries", tag: "events", access: accessKey, status: 200, response: typ[delivery.EventDetail](), errors: []int{404}},
 		"GET /events/{id}/attempts": {summary: "List event attempts", tag: "events", access: accessKey, status: 200, response: typ[list[model.Attempt]](), errors: []int{404}},
 
-		"POST /events/{id}/replay":     {summary: "Replay event", tag: "replays", access: accessKey, status: 202, body: reflect.TypeFor[replayEventInput](), optionalBody: true, response: typ[delivery.ReplayResult](), errors: []int{400, 402, 404, 422, 429}},
-		"POST /deliveries/{id}/replay": {summary: "Replay delivery", tag: "replays", access: accessKey, status: 202, response: typ[delivery.ReplayResult](), errors: []int{402, 404, 422, 429}},
-		"POST /replays":                {summary: "Start bulk replay", tag: "replays", access: accessKey, status: 202, body: reflect.TypeFor[bulkReplayInput](), optionalBody: true, response: typ[delivery.ReplayJob](), errors: []int{400, 402, 404, 422, 429}},
-		"GET /replays":                 {summary: "List bulk replays", tag: "replays", access: accessKey, status: 200, response: typ[list[delivery.ReplayJob]](), params: pageParams(), errors: []int{422}},
-		"GET /replays/{id}":            {summary: "Get bulk replay progress", tag: "replays", access: accessKey, status: 200, response: typ[delivery.ReplayJob](), errors: []int{404}},
-		"POST /replays/{id}/cancel":    {summary: "Cancel bulk replay", tag: "replays", access: accessKey, status: 200, response: typ[delivery.ReplayJob](), errors: []int{404}},
+		"POST /events/{id}/replay":     {summary: "Replay event", tag: "replays", access: accessKey, status: 202, body: reflect.TypeFor[replayEventInput](), optionalBody: true, response: typ[replay.ReplayResult](), errors: []int{400, 402, 404, 422, 429}},
+		"POST /deliveries/{id}/replay": {summary: "Replay delivery", tag: "replays", access: accessKey, status: 202, response: typ[replay.ReplayResult](), errors: []int{402, 404, 422, 429}},
+		"POST /replays":                {summary: "Start bulk replay", tag: "replays", access: accessKey, status: 202, body: reflect.TypeFor[bulkReplayInput](), optionalBody: true, response: typ[replay.ReplayJob](), errors: []int{400, 402, 404, 422, 429}},
+		"GET /replays":                 {summary: "List bulk replays", tag: "replays", access: accessKey, status: 200, response: typ[list[replay.ReplayJob]](), params: pageParams(), errors: []int{422}},
+		"GET /replays/{id}":            {summary: "Get bulk replay progress", tag: "replays", access: accessKey, status: 200, response: typ[replay.ReplayJob](), errors: []int{404}},
+		"POST /replays/{id}/cancel":    {summary: "Cancel bulk replay", tag: "replays", access: accessKey, status: 200, response: typ[replay.ReplayJob](), errors: []int{404}},
 		"POST /replays/preview": {summary: "Count the deliveries a bulk replay would re-send (starts nothing)", tag: "replays", access: accessKey, status: 200,
-			body: reflect.TypeFor[bulkReplayInput](), optionalBody: true, response: typ[delivery.ReplayPreview](), errors: []int{400, 404, 422}},
+			body: reflect.TypeFor[bulkReplayInput](), optionalBody: true, response: typ[replay.ReplayPreview](), errors: []int{400, 404, 422}},
 
 		"GET /members":              {summary: "List members", tag: "members", access: accessSession, status: 200, response: typ[list[tenants.User]]()},
 		"POST /members":             {summary: "Invite member", tag: "members", access: accessSession, status: 201, body: reflect.TypeFor[tenants.MemberInput](), response: typ[tenants.User](), errors: []int{400, 403, 409, 422, 429}},
@@ -176,10 +177,10 @@ func operations() map[string]op {
 		"GET /staff/tenants/{id}/events/{event_id}": {summary: "Staff get tenant event", tag: "staff", access: accessStaff, status: 200, response: typ[insight.StaffEventDetail](), errors: []int{404}},
 		"GET /staff/events/{event_id}":              {summary: "Staff look up an event by id across tenants", tag: "staff", access: accessStaff, status: 200, response: typ[staffEventLookup](), errors: []int{404}},
 		"POST /staff/tenants/{id}/replays": {summary: "Staff replay", tag: "staff", access: accessStaff, status: 202, body: reflect.TypeFor[staffReplayInput](),
-			response: []reflect.Type{reflect.TypeFor[delivery.ReplayResult](), reflect.TypeFor[delivery.ReplayJob]()}, errors: []int{400, 404, 422}},
-		"GET /staff/tenants/{id}/replays/{replay_id}": {summary: "Staff get replay progress", tag: "staff", access: accessStaff, status: 200, response: typ[delivery.ReplayJob](), errors: []int{404}},
+			response: []reflect.Type{reflect.TypeFor[replay.ReplayResult](), reflect.TypeFor[replay.ReplayJob]()}, errors: []int{400, 404, 422}},
+		"GET /staff/tenants/{id}/replays/{replay_id}": {summary: "Staff get replay progress", tag: "staff", access: accessStaff, status: 200, response: typ[replay.ReplayJob](), errors: []int{404}},
 		"POST /staff/tenants/{id}/replays/preview": {summary: "Staff count the deliveries a bulk replay would re-send", tag: "staff", access: accessStaff, status: 200,
-			body: reflect.TypeFor[bulkReplayInput](), optionalBody: true, response: typ[delivery.ReplayPreview](), errors: []int{400, 404, 422}},
+			body: reflect.TypeFor[bulkReplayInput](), optionalBody: true, response: typ[replay.ReplayPreview](), errors: []int{400, 404, 422}},
 		"GET /staff/tenants/{id}/endpoints/{endpoint_id}/attempts": {summary: "Staff list an endpoint's attempts", tag: "staff", access: accessStaff, status: 200,
 			response: typ[list[model.Attempt]](), params: append(openapi3.Parameters{outcome}, pageParams()...), errors: []int{404, 422}},
 		"GET /staff/audit": {summary: "Staff audit log", tag: "staff", access: accessStaff, status: 200, response: typ[list[tenants.AuditEntry]](),

@@ -13,6 +13,7 @@ import (
 	"github.com/ferry-dev/ferry/delivery/insight"
 	"github.com/ferry-dev/ferry/delivery/model"
 	"github.com/ferry-dev/ferry/delivery/queue"
+	"github.com/ferry-dev/ferry/delivery/replay"
 	"github.com/ferry-dev/ferry/delivery/routing"
 	"github.com/ferry-dev/ferry/inbound"
 	"github.com/ferry-dev/ferry/tenants"
@@ -60,15 +61,15 @@ func schemaName(t reflect.Type) string {
 		return "Delivery"
 	case reflect.TypeFor[model.Attempt]():
 		return "Attempt"
-	case reflect.TypeFor[delivery.ReplayResult]():
+	case reflect.TypeFor[replay.ReplayResult]():
 		return "ReplayResult"
-	case reflect.TypeFor[delivery.ReplayJob]():
+	case reflect.TypeFor[replay.ReplayJob]():
 		return "ReplayJob"
-	case reflect.TypeFor[delivery.ReplayFilter]():
+	case reflect.TypeFor[replay.ReplayFilter]():
 		return "ReplayFilter"
 	case reflect.TypeFor[insight.EndpointRef]():
 		return "EndpointRef"
-	case reflect.TypeFor[delivery.ReplayPreview]():
+	case reflect.TypeFor[replay.ReplayPreview]():
 		return "ReplayPreview"
 	case reflect.TypeFor[insight.EndpointCounts]():
 		return "EndpointCounts"
@@ -336,20 +337,20 @@ func domainFields() map[reflect.Type]map[string]fieldSpec {
 			"actor":           {description: "who replayed, for replay attempts"},
 			"error_class":     {description: "why no usable answer came: timeout, dns, connection_refused, connection_reset, tls, blocked_address, connection, response_too_large (retried); transformation_error, transformation_cancelled (no request made, dropped); for queue endpoints timeout (lease ran out), nack, rejected; empty when the receiver answered"},
 		},
-		reflect.TypeFor[delivery.ReplayJob](): {
-			"state": {enum: enum(delivery.ReplayQueued, delivery.ReplayRunning, delivery.ReplayCompleted, delivery.ReplayCancelled, delivery.ReplayFailed)},
+		reflect.TypeFor[replay.ReplayJob](): {
+			"state": {enum: enum(replay.ReplayQueued, replay.ReplayRunning, replay.ReplayCompleted, replay.ReplayCancelled, replay.ReplayFailed)},
 			"total": {description: "matching deliveries"},
 			"done":  {description: "re-queued so far"},
 			"error": {description: "why a failed job failed"},
 		},
-		reflect.TypeFor[delivery.ReplayPreview](): {
+		reflect.TypeFor[replay.ReplayPreview](): {
 			"matched": {description: "deliveries the filter selects now (to enabled endpoints)"},
 			"until":   {description: "end of the range counted: the filter's until, or now"},
 		},
 		reflect.TypeFor[insight.EndpointCounts](): {
 			"failing": {description: "enabled endpoints whose attempts all fail since failing_since"},
 		},
-		reflect.TypeFor[delivery.ReplayFilter](): {
+		reflect.TypeFor[replay.ReplayFilter](): {
 			"status":     {description: "delivery status; empty: any"},
 			"event_type": {description: "empty: any"},
 		},

@@ -8,8 +8,8 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/ferry-dev/ferry"
-	"github.com/ferry-dev/ferry/delivery"
 	"github.com/ferry-dev/ferry/delivery/model"
+	"github.com/ferry-dev/ferry/delivery/replay"
 )
 
 // The bodies of the replay routes. Ids and times are strings so that a
@@ -71,16 +71,16 @@ func optionalTime(field, v string) (*time.Time, error) {
 }
 
 // decodeReplayFilter reads an optional bulk replay body as its filter.
-func decodeReplayFilter(c *fiber.Ctx) (delivery.ReplayFilter, error) {
+func decodeReplayFilter(c *fiber.Ctx) (replay.ReplayFilter, error) {
 	var in bulkReplayInput
 	if err := decodeOptional(c, &in); err != nil {
-		return delivery.ReplayFilter{}, err
+		return replay.ReplayFilter{}, err
 	}
 	return in.filter()
 }
 
-func (in bulkReplayInput) filter() (delivery.ReplayFilter, error) {
-	f := delivery.ReplayFilter{EventType: in.EventType, Status: string(in.Status)}
+func (in bulkReplayInput) filter() (replay.ReplayFilter, error) {
+	f := replay.ReplayFilter{EventType: in.EventType, Status: string(in.Status)}
 	var err error
 	if f.EndpointID, err = optionalUUID("endpoint_id", in.EndpointID); err != nil {
 		return f, err
@@ -108,7 +108,7 @@ func (s *server) replayEvent(c *fiber.Ctx) error {
 		return err
 	}
 	p := principal(c)
-	res, err := s.Delivery.ReplayEvent(c.UserContext(), p.TenantID, id, endpointID, p.Actor())
+	res, err := s.Replays.ReplayEvent(c.UserContext(), p.TenantID, id, endpointID, p.Actor())
 	if err != nil {
 		return err
 	}
@@ -121,7 +121,7 @@ func (s *server) replayDelivery(c *fiber.Ctx) error {
 		return err
 	}
 	p := principal(c)
-	res, err := s.Delivery.ReplayDelivery(c.UserContext(), p.TenantID, id, p.Actor())
+	res, err := s.Replays.ReplayDelivery(c.UserContext(), p.TenantID, id, p.Actor())
 	if err != nil {
 		return err
 	}
@@ -134,7 +134,7 @@ func (s *server) createReplay(c *fiber.Ctx) error {
 		return err
 	}
 	p := principal(c)
-	job, err := s.Delivery.CreateReplayJob(c.UserContext(), p.TenantID, f, p.Actor(), "")
+	job, err := s.Replays.CreateReplayJob(c.UserContext(), p.TenantID, f, p.Actor(), "")
 	if err != nil {
 		return err
 	}
@@ -148,7 +148,7 @@ func (s *server) previewReplay(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	res, err := s.Delivery.PreviewReplay(c.UserContext(), principal(c).TenantID, f)
+	res, err := s.Replays.PreviewReplay(c.UserContext(), principal(c).TenantID, f)
 	if err != nil {
 		return err
 	}
@@ -160,7 +160,7 @@ func (s *server) listReplays(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	jobs, next, err := s.Delivery.ListReplayJobs(c.UserContext(), principal(c).TenantID, pg)
+	jobs, next, err := s.Replays.ListReplayJobs(c.UserContext(), principal(c).TenantID, pg)
 	if err != nil {
 		return err
 	}
@@ -172,7 +172,7 @@ func (s *server) getReplay(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	job, err := s.Delivery.ReplayJob(c.UserContext(), principal(c).TenantID, id)
+	job, err := s.Replays.ReplayJob(c.UserContext(), principal(c).TenantID, id)
 	if err != nil {
 		return err
 	}
@@ -184,7 +184,7 @@ func (s *server) cancelReplay(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	job, err := s.Delivery.CancelReplayJob(c.UserContext(), principal(c).TenantID, id)
+	job, err := s.Replays.CancelReplayJob(c.UserContext(), principal(c).TenantID, id)
 	if err != nil {
 		return err
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/ferry-dev/ferry/delivery"
 	"github.com/ferry-dev/ferry/delivery/insight"
 	"github.com/ferry-dev/ferry/delivery/queue"
+	"github.com/ferry-dev/ferry/delivery/replay"
 	"github.com/ferry-dev/ferry/delivery/telemetry"
 	"github.com/ferry-dev/ferry/inbound"
 	"github.com/ferry-dev/ferry/tenants"
@@ -31,6 +32,8 @@ type Deps struct {
 	Delivery *delivery.Service
 	// Insight answers stats and the staff's read models.
 	Insight *insight.Service
+	// Replays replays events, deliveries and bulk replay jobs.
+	Replays *replay.Service
 	Billing *billing.Service
 	Metrics *telemetry.Metrics
 	// Queues serves the pull queue routes (nil: not registered).

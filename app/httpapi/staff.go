@@ -162,19 +162,19 @@ func (s *server) staffReplay(c *fiber.Ctx) error {
 	}
 	switch {
 	case eventID != nil:
-		res, err := s.Delivery.ReplayEvent(ctx, t.ID, *eventID, f.EndpointID, p.Actor())
+		res, err := s.Replays.ReplayEvent(ctx, t.ID, *eventID, f.EndpointID, p.Actor())
 		if err != nil {
 			return err
 		}
 		return c.Status(fiber.StatusAccepted).JSON(res)
 	case deliveryID != nil:
-		res, err := s.Delivery.ReplayDelivery(ctx, t.ID, *deliveryID, p.Actor())
+		res, err := s.Replays.ReplayDelivery(ctx, t.ID, *deliveryID, p.Actor())
 		if err != nil {
 			return err
 		}
 		return c.Status(fiber.StatusAccepted).JSON(res)
 	default:
-		job, err := s.Delivery.CreateReplayJob(ctx, t.ID, f, p.Actor(), reason)
+		job, err := s.Replays.CreateReplayJob(ctx, t.ID, f, p.Actor(), reason)
 		if err != nil {
 			return err
 		}
@@ -195,7 +195,7 @@ func (s *server) staffGetReplay(c *fiber.Ctx) error {
 		fiber.Map{"replay_id": id}); err != nil {
 		return err
 	}
-	job, err := s.Delivery.ReplayJob(c.UserContext(), t.ID, id)
+	job, err := s.Replays.ReplayJob(c.UserContext(), t.ID, id)
 	if err != nil {
 		return err
 	}
@@ -270,7 +270,7 @@ func (s *server) staffPreviewReplay(c *fiber.Ctx) error {
 		fiber.Map{"endpoint_id": f.EndpointID, "event_type": f.EventType, "since": f.Since, "until": f.Until, "status": f.Status}); err != nil {
 		return err
 	}
-	res, err := s.Delivery.PreviewReplay(c.UserContext(), t.ID, f)
+	res, err := s.Replays.PreviewReplay(c.UserContext(), t.ID, f)
 	if err != nil {
 		return err
 	}

@@ -1,4 +1,4 @@
-package delivery
+package replay
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 
 	"github.com/ferry-dev/ferry"
 	"github.com/ferry-dev/ferry/dbtx"
+	"github.com/ferry-dev/ferry/delivery"
 	"github.com/ferry-dev/ferry/delivery/model"
 	"github.com/ferry-dev/ferry/page"
 )
@@ -31,11 +32,11 @@ type secondLimits struct {
 }
 
 var (
-	_ Limits = (*secondLimits)(nil)
-	_ Meter  = (*secondLimits)(nil)
+	_ Limits         = (*secondLimits)(nil)
+	_ delivery.Meter = (*secondLimits)(nil)
 )
 
-func (l *secondLimits) Meter(dbtx.Tx) Meter { return l }
+func (l *secondLimits) Meter(dbtx.Tx) delivery.Meter { return l }
 func (l *secondLimits) AttemptRetention(context.Context, uuid.UUID) (time.Duration, error) {
 	return 0, nil
 }
@@ -80,7 +81,7 @@ func TestReplayBurstIsRateLimited(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			_, err := b.svc.ReplayEvent(context.Background(), b.tenantID, ev.ID, nil, "ann@example.com")
+			_, err := b.replays.ReplayEvent(context.Background(), b.tenantID, ev.ID, nil, "ann@example.com")
 			var fe *ferry.Error
 			switch {
 			case err == nil:
@@ -121,7 +122,7 @@ func TestReplayJobLimitPerTenant(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			_, err := b.svc.CreateReplayJob(ctx, b.tenantID, ReplayFilter{}, "ann@example.com", "")
+			_, err := b.replays.CreateReplayJob(ctx, b.tenantID, ReplayFilter{}, "ann@example.com", "")
 			switch ferry.ErrorCode(err) {
 			case "":
 				created.Add(1)
@@ -137,17 +138,17 @@ func TestReplayJobLimitPerTenant(t *testing.T) {
 		t.Fatalf("created %d, refused %d; want %d and %d", created.Load(), refused.Load(), MaxOpenReplayJobs, 8-MaxOpenReplayJobs)
 	}
 	other := b.otherTenant(t)
-	if _, err := b.svc.CreateReplayJob(ctx, other.tenantID, ReplayFilter{}, "bob@example.com", ""); err != nil {
+	if _, err := b.replays.CreateReplayJob(ctx, other.tenantID, ReplayFilter{}, "bob@example.com", ""); err != nil {
 		t.Fatalf("another tenant refused: %v", err)
 	}
-	jobs, _, err := b.svc.ListReplayJobs(ctx, b.tenantID, page.Request{})
+	jobs, _, err := b.replays.ListReplayJobs(ctx, b.tenantID, page.Request{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := b.svc.CancelReplayJob(ctx, b.tenantID, jobs[0].ID); err != nil {
+	if _, err := b.replays.CancelReplayJob(ctx, b.tenantID, jobs[0].ID); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := b.svc.CreateReplayJob(ctx, b.tenantID, ReplayFilter{}, "ann@example.com", ""); err != nil {
+	if _, err := b.replays.CreateReplayJob(ctx, b.tenantID, ReplayFilter{}, "ann@example.com", ""); err != nil {
 		t.Errorf("after a cancel: %v", err)
 	}
 }
@@ -177,7 +178,7 @@ func TestReplayWorkerFairAcrossTenants(t *testing.T) {
 	}
 	var aJobs []uuid.UUID
 	for range 3 {
-		j, err := a.svc.CreateReplayJob(ctx, a.tenantID, ReplayFilter{}, "ann@example.com", "")
+		j, err := a.replays.CreateReplayJob(ctx, a.tenantID, ReplayFilter{}, "ann@example.com", "")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -187,11 +188,11 @@ func TestReplayWorkerFairAcrossTenants(t *testing.T) {
 	for range 5 {
 		b.ingest(t, "order.created", model.StatusExhausted, 1)
 	}
-	small, err := b.svc.CreateReplayJob(ctx, b.tenantID, ReplayFilter{}, "bob@example.com", "")
+	small, err := b.replays.CreateReplayJob(ctx, b.tenantID, ReplayFilter{}, "bob@example.com", "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := NewReplayWorker(a.svc, ReplayWorkerConfig{RatePerSecond: 100000, PageSize: 5, TurnPages: 1}, slog.New(slog.DiscardHandler))
+	w := NewWorker(a.replays, WorkerConfig{RatePerSecond: 100000, PageSize: 5, TurnPages: 1}, slog.New(slog.DiscardHandler))
 	turns := 0
 	for b.job(t, small.ID).State != ReplayCompleted {
 		if worked, err := w.RunOnce(ctx); !worked || err != nil {
@@ -238,11 +239,11 @@ func TestReplayWorkerMetersAndWaitsForTheRateLimit(t *testing.T) {
 	limits.perSecond = 5
 	limits.mu.Unlock()
 	limits.metered.Store(0)
-	job, err := b.svc.CreateReplayJob(ctx, b.tenantID, ReplayFilter{}, "ann@example.com", "")
+	job, err := b.replays.CreateReplayJob(ctx, b.tenantID, ReplayFilter{}, "ann@example.com", "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := NewReplayWorker(b.svc, ReplayWorkerConfig{RatePerSecond: 100000, PageSize: 100}, slog.New(slog.DiscardHandler))
+	w := NewWorker(b.replays, WorkerConfig{RatePerSecond: 100000, PageSize: 100}, slog.New(slog.DiscardHandler))
 	deadline := time.Now().Add(20 * time.Second)
 	for b.job(t, job.ID).State != ReplayCompleted {
 		if time.Now().After(deadline) {
@@ -271,7 +272,7 @@ func TestReplayWorkerMetersAndWaitsForTheRateLimit(t *testing.T) {
 	limits.mu.Lock()
 	limits.perSecond, limits.quota = 1000, 15
 	limits.mu.Unlock()
-	over, err := b.svc.CreateReplayJob(ctx, b.tenantID, ReplayFilter{}, "ann@example.com", "")
+	over, err := b.replays.CreateReplayJob(ctx, b.tenantID, ReplayFilter{}, "ann@example.com", "")
 	if err != nil {
 		t.Fatal(err)
 	}

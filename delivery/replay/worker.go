@@ -1,4 +1,4 @@
-package delivery
+package replay
 
 import (
 	"cmp"
@@ -17,14 +17,14 @@ import (
 	"github.com/ferry-dev/ferry/delivery/model"
 )
 
-// DefaultReplayRatePerSecond is ReplayWorkerConfig.RatePerSecond when
+// DefaultRatePerSecond is WorkerConfig.RatePerSecond when
 // unset, and FERRY_REPLAY_RATE_LIMIT's default.
-const DefaultReplayRatePerSecond = 200
+const DefaultRatePerSecond = 200
 
-// ReplayWorkerConfig tunes the bulk replay worker.
-type ReplayWorkerConfig struct {
+// WorkerConfig tunes the bulk replay worker.
+type WorkerConfig struct {
 	// RatePerSecond bounds deliveries re-queued per second by one worker
-	// (default DefaultReplayRatePerSecond).
+	// (default DefaultRatePerSecond).
 	RatePerSecond int
 	// PageSize is how many deliveries one transaction re-queues
 	// (default 100, at most RatePerSecond, and at most the tenant's
@@ -40,8 +40,8 @@ type ReplayWorkerConfig struct {
 	Lease time.Duration
 }
 
-func (c ReplayWorkerConfig) withDefaults() ReplayWorkerConfig {
-	c.RatePerSecond = cmp.Or(c.RatePerSecond, DefaultReplayRatePerSecond)
+func (c WorkerConfig) withDefaults() WorkerConfig {
+	c.RatePerSecond = cmp.Or(c.RatePerSecond, DefaultRatePerSecond)
 	c.PageSize = min(cmp.Or(c.PageSize, 100), c.RatePerSecond)
 	c.TurnPages = cmp.Or(c.TurnPages, 10)
 	c.PollInterval = cmp.Or(c.PollInterval, time.Second)
@@ -49,7 +49,7 @@ func (c ReplayWorkerConfig) withDefaults() ReplayWorkerConfig {
 	return c
 }
 
-// ReplayWorker runs bulk replay jobs in turns, fairly across tenants. It
+// Worker runs bulk replay jobs in turns, fairly across tenants. It
 // claims one job with FOR UPDATE SKIP LOCKED — a queued or running job
 // that nobody holds (or whose holder's lease ran out because it died),
 // of the tenant whose jobs had a turn longest ago — counts the matching
@@ -64,22 +64,22 @@ func (c ReplayWorkerConfig) withDefaults() ReplayWorkerConfig {
 // count against the tenant's events-per-second limit and monthly usage.
 // A page the rate limit refuses waits (not_before) while other jobs run;
 // a job whose plan's monthly events are used up fails with that reason.
-type ReplayWorker struct {
+type Worker struct {
 	svc     *Service
-	cfg     ReplayWorkerConfig
+	cfg     WorkerConfig
 	log     *slog.Logger
 	limiter *rate.Limiter
 }
 
-// NewReplayWorker returns a worker re-queuing through svc.
-func NewReplayWorker(svc *Service, cfg ReplayWorkerConfig, log *slog.Logger) *ReplayWorker {
+// NewWorker returns a worker re-queuing through svc.
+func NewWorker(svc *Service, cfg WorkerConfig, log *slog.Logger) *Worker {
 	cfg = cfg.withDefaults()
-	return &ReplayWorker{svc: svc, cfg: cfg, log: log,
+	return &Worker{svc: svc, cfg: cfg, log: log,
 		limiter: rate.NewLimiter(rate.Limit(cfg.RatePerSecond), cfg.PageSize)}
 }
 
 // Run works on jobs until ctx ends.
-func (w *ReplayWorker) Run(ctx context.Context) error {
+func (w *Worker) Run(ctx context.Context) error {
 	t := time.NewTicker(w.cfg.PollInterval)
 	defer t.Stop()
 	for {
@@ -104,7 +104,7 @@ func (w *ReplayWorker) Run(ctx context.Context) error {
 // pages, until the job completes, is cancelled or fails, its tenant's
 // rate limit holds it back, or ctx ends. It reports whether it found a
 // job.
-func (w *ReplayWorker) RunOnce(ctx context.Context) (bool, error) {
+func (w *Worker) RunOnce(ctx context.Context) (bool, error) {
 	job, ok, err := w.claim(ctx)
 	if err != nil || !ok {
 		return false, err
@@ -144,7 +144,7 @@ var (
 // claimable jobs it picks the tenant whose open jobs had their latest
 // turn longest ago (a tenant with only fresh jobs first), then that
 // tenant's job that waited longest for a turn.
-func (w *ReplayWorker) claim(ctx context.Context) (replayJobRow, bool, error) {
+func (w *Worker) claim(ctx context.Context) (replayJobRow, bool, error) {
 	var job replayJobRow
 	var found bool
 	now := w.svc.now().UTC()
@@ -181,7 +181,7 @@ func (w *ReplayWorker) claim(ctx context.Context) (replayJobRow, bool, error) {
 
 // release hands a job back after its turn; notBefore, when set, keeps it
 // waiting until then.
-func (w *ReplayWorker) release(ctx context.Context, id uuid.UUID, notBefore *time.Time) error {
+func (w *Worker) release(ctx context.Context, id uuid.UUID, notBefore *time.Time) error {
 	if err := w.svc.db.WithContext(ctx).Exec(`UPDATE replay_jobs SET claimed_until = NULL, not_before = ?
 		WHERE id = ? AND state = 'running'`, notBefore, id).Error; err != nil {
 		return fmt.Errorf("release replay job %s: %w", id, err)
@@ -212,7 +212,7 @@ func matching(tx *gorm.DB, job replayJobRow, sel string, limit int) *gorm.DB {
 
 // pageSize is how many deliveries one page of the tenant's job may
 // re-queue: never more than its plan accepts in a second.
-func (w *ReplayWorker) pageSize(ctx context.Context, tenantID uuid.UUID) (int, error) {
+func (w *Worker) pageSize(ctx context.Context, tenantID uuid.UUID) (int, error) {
 	if w.svc.limits == nil {
 		return w.cfg.PageSize, nil
 	}
@@ -232,7 +232,7 @@ func (w *ReplayWorker) pageSize(ctx context.Context, tenantID uuid.UUID) (int, e
 // plan's monthly events are used up), errReplayThrottled (the tenant's
 // rate limit refused the page; the job is handed back until the next
 // second), database errors.
-func (w *ReplayWorker) page(ctx context.Context, job *replayJobRow) (bool, error) {
+func (w *Worker) page(ctx context.Context, job *replayJobRow) (bool, error) {
 	size, err := w.pageSize(ctx, job.TenantID)
 	if err != nil {
 		return false, err
@@ -327,7 +327,7 @@ func (w *ReplayWorker) page(ctx context.Context, job *replayJobRow) (bool, error
 // refused handles a page the tenant's plan refused: over the rate limit,
 // the job waits for the next window while other jobs run; over the
 // monthly quota, it fails with the plan's reason.
-func (w *ReplayWorker) refused(ctx context.Context, job *replayJobRow, e *ferry.Error) error {
+func (w *Worker) refused(ctx context.Context, job *replayJobRow, e *ferry.Error) error {
 	now := w.svc.now().UTC()
 	if e.Code == ferry.ERATELIMIT {
 		wait := now.Add(time.Duration(max(e.RetryAfterSeconds, 1)) * time.Second)

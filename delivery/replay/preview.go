@@ -1,4 +1,4 @@
-package delivery
+package replay
 
 import (
 	"context"
@@ -29,7 +29,7 @@ func (s *Service) PreviewReplay(ctx context.Context, tenantID uuid.UUID, f Repla
 	}
 	db := s.db.WithContext(ctx)
 	if f.EndpointID != nil {
-		if _, err := s.Endpoint(ctx, tenantID, *f.EndpointID); err != nil {
+		if _, err := s.delivery.Endpoint(ctx, tenantID, *f.EndpointID); err != nil {
 			return ReplayPreview{}, err
 		}
 	}

@@ -1,4 +1,4 @@
-package delivery
+package replay
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 
 	"github.com/ferry-dev/ferry"
 	"github.com/ferry-dev/ferry/dbtx"
+	"github.com/ferry-dev/ferry/delivery"
 	"github.com/ferry-dev/ferry/delivery/model"
 	"github.com/ferry-dev/ferry/delivery/store"
 	"github.com/ferry-dev/ferry/page"
@@ -41,10 +42,10 @@ func (s *Service) ReplayEvent(ctx context.Context, tenantID, eventID uuid.UUID, 
 	var jobs []model.Job
 	var ids []uuid.UUID
 	// A new delivery's transformation runs between two transactions,
-	// never inside one (see transformNewDelivery).
-	var done *newDeliveryTransform
+	// never inside one (see delivery.Service.AddDelivery).
+	var done *delivery.NewDeliveryTransform
 	for {
-		var ev Event
+		var ev delivery.Event
 		err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 			q := tx.Raw(`SELECT id, type, data, created_at FROM events WHERE id = ? AND tenant_id = ?`, eventID, tenantID).Scan(&ev)
 			if q.Error != nil {
@@ -62,12 +63,8 @@ func (s *Service) ReplayEvent(ctx context.Context, tenantID, eventID uuid.UUID, 
 					return fmt.Errorf("find delivery: %w", err)
 				}
 				if len(ids) == 0 {
-					id := uuid.New()
-					if err := store.InsertFanOut(ctx, store.Gorm(tx), store.FanOut{Deliveries: []store.Delivery{{ID: id, TenantID: tenantID,
-						EventID: eventID, EndpointID: *endpointID, CreatedAt: s.now().UTC()}}}); err != nil {
-						return err
-					}
-					if err := s.transformNewDelivery(tx, tenantID, id, *endpointID, done); err != nil {
+					id, err := s.delivery.AddDelivery(tx, tenantID, eventID, *endpointID, done)
+					if err != nil {
 						return err
 					}
 					ids = []uuid.UUID{id}
@@ -89,14 +86,14 @@ func (s *Service) ReplayEvent(ctx context.Context, tenantID, eventID uuid.UUID, 
 			jobs, err = s.requeue(tx, tenantID, ids, actor)
 			return err
 		})
-		var need *needTransform
+		var need *delivery.NeedTransform
 		if !errors.As(err, &need) {
 			if err != nil {
 				return ReplayResult{}, err
 			}
 			break
 		}
-		if done, err = s.runTransform(ctx, tenantID, need, ev); err != nil {
+		if done, err = s.delivery.RunTransform(ctx, tenantID, need, ev); err != nil {
 			return ReplayResult{}, err
 		}
 	}
@@ -187,7 +184,7 @@ func (s *Service) requeue(tx *gorm.DB, tenantID uuid.UUID, ids []uuid.UUID, acto
 	var queues []uuid.UUID
 	var jobs []model.Job
 	for _, r := range rows {
-		if Kind(r.EndpointKind) == KindQueue {
+		if delivery.Kind(r.EndpointKind) == delivery.KindQueue {
 			queues = append(queues, r.EndpointID)
 			continue
 		}
@@ -225,11 +222,13 @@ type ReplayFilter struct {
 
 func (f *ReplayFilter) validate() error {
 	f.EventType = strings.TrimSpace(f.EventType)
-	if f.EventType != "" && !eventTypePattern.MatchString(f.EventType) {
-		return ferry.Invalid("event_type", "event_type must be %s", eventTypeRule)
+	if f.EventType != "" {
+		if err := delivery.CheckEventType("event_type", f.EventType); err != nil {
+			return err
+		}
 	}
-	if f.Status != "" && !model.Status(f.Status).Valid() {
-		return errBadStatus()
+	if err := delivery.CheckStatus(f.Status); err != nil {
+		return err
 	}
 	if f.Since != nil && f.Until != nil && !f.Since.Before(*f.Until) {
 		return ferry.Invalid("until", "until must be after since")

@@ -1,4 +1,4 @@
-package delivery
+package replay
 
 import (
 	"bytes"
@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ferry-dev/ferry/delivery"
 	"github.com/ferry-dev/ferry/internal/seal"
 
 	"github.com/google/uuid"
@@ -30,7 +31,7 @@ type fakeEnqueuer struct {
 	jobs []model.Job
 }
 
-var _ Enqueuer = (*fakeEnqueuer)(nil)
+var _ delivery.Enqueuer = (*fakeEnqueuer)(nil)
 
 func (f *fakeEnqueuer) Enqueue(jobs []model.Job) {
 	f.mu.Lock()
@@ -46,10 +47,11 @@ func (f *fakeEnqueuer) all() []model.Job {
 
 type replayBundle struct {
 	db       *gorm.DB
-	svc      *Service
+	svc      *delivery.Service
+	replays  *Service
 	relay    *fakeEnqueuer
 	tenantID uuid.UUID
-	endpoint Endpoint
+	endpoint delivery.Endpoint
 }
 
 func setupReplay(t *testing.T) replayBundle {
@@ -58,7 +60,7 @@ func setupReplay(t *testing.T) replayBundle {
 }
 
 // setupReplayWithLimits is setupReplay with plan limits (nil: none).
-func setupReplayWithLimits(t *testing.T, limits Limits) replayBundle {
+func setupReplayWithLimits(t *testing.T, limits delivery.Limits) replayBundle {
 	t.Helper()
 	ctx := context.Background()
 	db, err := gorm.Open(postgres.Open(testenv.Postgres(t)), &gorm.Config{Logger: logger.Discard, SkipDefaultTransaction: true})
@@ -78,12 +80,13 @@ func setupReplayWithLimits(t *testing.T, limits Limits) replayBundle {
 		t.Fatal(err)
 	}
 	relay := &fakeEnqueuer{}
-	svc, err := NewService(db, cipher, relay, limits, Config{AllowHTTP: true, AddressPolicy: egress.AddressPolicy{AllowPrivate: true}},
+	svc, err := delivery.NewService(db, cipher, relay, limits, delivery.Config{AllowHTTP: true, AddressPolicy: egress.AddressPolicy{AllowPrivate: true}},
 		slog.New(slog.DiscardHandler), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b := replayBundle{db: db, svc: svc, relay: relay, tenantID: uuid.New()}
+	b := replayBundle{db: db, svc: svc, replays: New(db, svc, limits, relay, slog.New(slog.DiscardHandler), nil), relay: relay,
+		tenantID: uuid.New()}
 	if err := db.Exec(`INSERT INTO tenants (id, name) VALUES (?, 'replay test')`, b.tenantID).Error; err != nil {
 		t.Fatal(err)
 	}
@@ -91,9 +94,9 @@ func setupReplayWithLimits(t *testing.T, limits Limits) replayBundle {
 	return b
 }
 
-func (b replayBundle) newEndpoint(t *testing.T) Endpoint {
+func (b replayBundle) newEndpoint(t *testing.T) delivery.Endpoint {
 	t.Helper()
-	ep, _, err := b.svc.CreateEndpoint(context.Background(), b.tenantID, EndpointInput{URL: "http://127.0.0.1:9/hook"})
+	ep, _, err := b.svc.CreateEndpoint(context.Background(), b.tenantID, delivery.EndpointInput{URL: "http://127.0.0.1:9/hook"})
 	if err != nil {
 		t.Fatalf("create endpoint: %v", err)
 	}
@@ -102,9 +105,9 @@ func (b replayBundle) newEndpoint(t *testing.T) Endpoint {
 
 // ingest sends an event and marks its deliveries with status after n
 // attempts, as if the dispatcher had worked on them.
-func (b replayBundle) ingest(t *testing.T, typ string, status model.Status, n int) Event {
+func (b replayBundle) ingest(t *testing.T, typ string, status model.Status, n int) delivery.Event {
 	t.Helper()
-	ev, _, err := b.svc.Ingest(context.Background(), b.tenantID, EventInput{Type: typ, Data: json.RawMessage(`{"n":1}`)})
+	ev, _, err := b.svc.Ingest(context.Background(), b.tenantID, delivery.EventInput{Type: typ, Data: json.RawMessage(`{"n":1}`)})
 	if err != nil {
 		t.Fatalf("ingest: %v", err)
 	}
@@ -137,7 +140,7 @@ func (b replayBundle) outbox(t *testing.T) []outboxRow {
 	return rows
 }
 
-func (b replayBundle) delivery(t *testing.T, eventID uuid.UUID) Delivery {
+func (b replayBundle) delivery(t *testing.T, eventID uuid.UUID) delivery.Delivery {
 	t.Helper()
 	d, err := b.svc.Event(context.Background(), b.tenantID, eventID)
 	if err != nil || len(d.Deliveries) != 1 {
@@ -153,7 +156,7 @@ func TestReplayDeliveryRequeuesWithNextAttemptInOneTransaction(t *testing.T) {
 	ev := b.ingest(t, "invoice.paid", model.StatusExhausted, 3)
 	d := b.delivery(t, ev.ID)
 
-	res, err := b.svc.ReplayDelivery(ctx, b.tenantID, d.ID, "ann@example.com")
+	res, err := b.replays.ReplayDelivery(ctx, b.tenantID, d.ID, "ann@example.com")
 	if err != nil {
 		t.Fatalf("replay: %v", err)
 	}
@@ -183,7 +186,7 @@ func TestReplayDeliveryRequeuesWithNextAttemptInOneTransaction(t *testing.T) {
 		t.Errorf("enqueued %+v; want one job whose OutboxAt is the row's created_at %s", enq, rows[0].CreatedAt)
 	}
 
-	if _, err := b.svc.ReplayDelivery(ctx, uuid.New(), d.ID, "x"); ferry.ErrorCode(err) != ferry.ENOTFOUND {
+	if _, err := b.replays.ReplayDelivery(ctx, uuid.New(), d.ID, "x"); ferry.ErrorCode(err) != ferry.ENOTFOUND {
 		t.Errorf("another tenant's replay: %v, want not_found", err)
 	}
 }
@@ -195,11 +198,11 @@ func TestReplayEventAllOrOneEndpoint(t *testing.T) {
 	ev := b.ingest(t, "order.created", model.StatusSucceeded, 1)
 	late := b.newEndpoint(t) // created after the event: no delivery yet
 
-	res, err := b.svc.ReplayEvent(ctx, b.tenantID, ev.ID, nil, "staff:sam@ferry.dev")
+	res, err := b.replays.ReplayEvent(ctx, b.tenantID, ev.ID, nil, "staff:sam@ferry.dev")
 	if err != nil || len(res.Deliveries) != 1 {
 		t.Fatalf("replay to all: %+v, %v", res, err)
 	}
-	res, err = b.svc.ReplayEvent(ctx, b.tenantID, ev.ID, &late.ID, "fry_live_abcdef")
+	res, err = b.replays.ReplayEvent(ctx, b.tenantID, ev.ID, &late.ID, "fry_live_abcdef")
 	if err != nil || len(res.Deliveries) != 1 {
 		t.Fatalf("replay to the new endpoint: %+v, %v", res, err)
 	}
@@ -212,34 +215,34 @@ func TestReplayEventAllOrOneEndpoint(t *testing.T) {
 		t.Errorf("jobs = %+v", jobs)
 	}
 	other := uuid.New()
-	if _, err := b.svc.ReplayEvent(ctx, b.tenantID, ev.ID, &other, "x"); ferry.ErrorCode(err) != ferry.ENOTFOUND {
+	if _, err := b.replays.ReplayEvent(ctx, b.tenantID, ev.ID, &other, "x"); ferry.ErrorCode(err) != ferry.ENOTFOUND {
 		t.Errorf("unknown endpoint: %v, want not_found", err)
 	}
-	if _, err := b.svc.ReplayEvent(ctx, uuid.New(), ev.ID, nil, "x"); ferry.ErrorCode(err) != ferry.ENOTFOUND {
+	if _, err := b.replays.ReplayEvent(ctx, uuid.New(), ev.ID, nil, "x"); ferry.ErrorCode(err) != ferry.ENOTFOUND {
 		t.Errorf("another tenant's event: %v, want not_found", err)
 	}
-	orphan, _, err := b.svc.Ingest(ctx, b.tenantID, EventInput{Type: "nobody.listens", Data: json.RawMessage(`1`)})
+	orphan, _, err := b.svc.Ingest(ctx, b.tenantID, delivery.EventInput{Type: "nobody.listens", Data: json.RawMessage(`1`)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := b.db.Exec(`DELETE FROM deliveries WHERE event_id = ?`, orphan.ID).Error; err != nil {
 		t.Fatal(err)
 	}
-	if _, err := b.svc.ReplayEvent(ctx, b.tenantID, orphan.ID, nil, "x"); ferry.ErrorCode(err) != ferry.EINVALID {
+	if _, err := b.replays.ReplayEvent(ctx, b.tenantID, orphan.ID, nil, "x"); ferry.ErrorCode(err) != ferry.EINVALID {
 		t.Errorf("event without deliveries: %v, want invalid", err)
 	}
 	disabled := false
-	if _, err := b.svc.UpdateEndpoint(ctx, b.tenantID, late.ID, EndpointPatch{Enabled: &disabled}); err != nil {
+	if _, err := b.svc.UpdateEndpoint(ctx, b.tenantID, late.ID, delivery.EndpointPatch{Enabled: &disabled}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := b.svc.ReplayEvent(ctx, b.tenantID, ev.ID, &late.ID, "x"); ferry.ErrorCode(err) != ferry.EINVALID {
+	if _, err := b.replays.ReplayEvent(ctx, b.tenantID, ev.ID, &late.ID, "x"); ferry.ErrorCode(err) != ferry.EINVALID {
 		t.Errorf("disabled endpoint: %v, want invalid", err)
 	}
 }
 
 func (b replayBundle) job(t *testing.T, id uuid.UUID) ReplayJob {
 	t.Helper()
-	j, err := b.svc.ReplayJob(context.Background(), b.tenantID, id)
+	j, err := b.replays.ReplayJob(context.Background(), b.tenantID, id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -255,22 +258,22 @@ func TestReplayJobFiltersProgressCancelAndResume(t *testing.T) {
 	}
 	b.ingest(t, "invoice.failed", model.StatusSucceeded, 1) // status filtered out
 	b.ingest(t, "other.type", model.StatusExhausted, 5)     // type filtered out
-	worker := NewReplayWorker(b.svc, ReplayWorkerConfig{RatePerSecond: 10000, PageSize: 10, Lease: time.Minute}, slog.New(slog.DiscardHandler))
+	worker := NewWorker(b.replays, WorkerConfig{RatePerSecond: 10000, PageSize: 10, Lease: time.Minute}, slog.New(slog.DiscardHandler))
 
 	// Cancelled before a worker claims it: nothing is replayed.
 	f := ReplayFilter{EndpointID: &b.endpoint.ID, EventType: "invoice.failed", Status: string(model.StatusExhausted)}
-	cancelled, err := b.svc.CreateReplayJob(ctx, b.tenantID, f, "ann@example.com", "")
+	cancelled, err := b.replays.CreateReplayJob(ctx, b.tenantID, f, "ann@example.com", "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if j, err := b.svc.CancelReplayJob(ctx, b.tenantID, cancelled.ID); err != nil || j.State != ReplayCancelled {
+	if j, err := b.replays.CancelReplayJob(ctx, b.tenantID, cancelled.ID); err != nil || j.State != ReplayCancelled {
 		t.Fatalf("cancel: %+v, %v", j, err)
 	}
 	if worked, err := worker.RunOnce(ctx); worked || err != nil {
 		t.Fatalf("worker claimed a cancelled job: %v, %v", worked, err)
 	}
 
-	job, err := b.svc.CreateReplayJob(ctx, b.tenantID, f, "ann@example.com", "")
+	job, err := b.replays.CreateReplayJob(ctx, b.tenantID, f, "ann@example.com", "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -323,7 +326,7 @@ func TestReplayJobFiltersProgressCancelAndResume(t *testing.T) {
 	}
 
 	// Cancelling a running job stops it before its next page.
-	job2, err := b.svc.CreateReplayJob(ctx, b.tenantID, ReplayFilter{}, "ann@example.com", "")
+	job2, err := b.replays.CreateReplayJob(ctx, b.tenantID, ReplayFilter{}, "ann@example.com", "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -331,7 +334,7 @@ func TestReplayJobFiltersProgressCancelAndResume(t *testing.T) {
 	if err != nil || !ok || claimed.ID != job2.ID {
 		t.Fatalf("claim job2: %v %v", ok, err)
 	}
-	if _, err := b.svc.CancelReplayJob(ctx, b.tenantID, job2.ID); err != nil {
+	if _, err := b.replays.CancelReplayJob(ctx, b.tenantID, job2.ID); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := worker.page(ctx, &claimed); err != errReplayStopped {
@@ -358,11 +361,11 @@ func TestReplayJobValidation(t *testing.T) {
 		"until before":     {ReplayFilter{Since: &since, Until: &until}, ferry.EINVALID},
 		"unknown endpoint": {ReplayFilter{EndpointID: &missing}, ferry.ENOTFOUND},
 	} {
-		if _, err := b.svc.CreateReplayJob(ctx, b.tenantID, tc.f, "x", ""); ferry.ErrorCode(err) != tc.code {
+		if _, err := b.replays.CreateReplayJob(ctx, b.tenantID, tc.f, "x", ""); ferry.ErrorCode(err) != tc.code {
 			t.Errorf("%s: %v, want %s", name, err, tc.code)
 		}
 	}
-	if _, err := b.svc.ReplayJob(ctx, uuid.New(), uuid.New()); ferry.ErrorCode(err) != ferry.ENOTFOUND {
+	if _, err := b.replays.ReplayJob(ctx, uuid.New(), uuid.New()); ferry.ErrorCode(err) != ferry.ENOTFOUND {
 		t.Errorf("unknown job: %v", err)
 	}
 }
@@ -374,8 +377,8 @@ func TestReplayWorkerRateLimit(t *testing.T) {
 	for range 40 {
 		b.ingest(t, "invoice.failed", model.StatusExhausted, 1)
 	}
-	worker := NewReplayWorker(b.svc, ReplayWorkerConfig{RatePerSecond: 40, PageSize: 10}, slog.New(slog.DiscardHandler))
-	job, err := b.svc.CreateReplayJob(ctx, b.tenantID, ReplayFilter{}, "ann@example.com", "")
+	worker := NewWorker(b.replays, WorkerConfig{RatePerSecond: 40, PageSize: 10}, slog.New(slog.DiscardHandler))
+	job, err := b.replays.CreateReplayJob(ctx, b.tenantID, ReplayFilter{}, "ann@example.com", "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -399,10 +402,10 @@ func TestReplayJobStalledWorkerAndResumerNeverDuplicate(t *testing.T) {
 	for range 20 {
 		b.ingest(t, "invoice.failed", model.StatusDropped, 1)
 	}
-	cfg := ReplayWorkerConfig{RatePerSecond: 10000, PageSize: 5, Lease: time.Minute}
-	stalled := NewReplayWorker(b.svc, cfg, slog.New(slog.DiscardHandler))
-	resumer := NewReplayWorker(b.svc, cfg, slog.New(slog.DiscardHandler))
-	job, err := b.svc.CreateReplayJob(ctx, b.tenantID, ReplayFilter{}, "ann@example.com", "")
+	cfg := WorkerConfig{RatePerSecond: 10000, PageSize: 5, Lease: time.Minute}
+	stalled := NewWorker(b.replays, cfg, slog.New(slog.DiscardHandler))
+	resumer := NewWorker(b.replays, cfg, slog.New(slog.DiscardHandler))
+	job, err := b.replays.CreateReplayJob(ctx, b.tenantID, ReplayFilter{}, "ann@example.com", "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -424,7 +427,7 @@ func TestReplayJobStalledWorkerAndResumerNeverDuplicate(t *testing.T) {
 	// Both carry on, taking turns on the job row.
 	for done := false; !done; {
 		for _, w := range []struct {
-			w   *ReplayWorker
+			w   *Worker
 			job *replayJobRow
 		}{{stalled, &a}, {resumer, &r}} {
 			more, err := w.w.page(ctx, w.job)

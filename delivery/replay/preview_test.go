@@ -1,4 +1,4 @@
-package delivery
+package replay
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/ferry-dev/ferry"
+	"github.com/ferry-dev/ferry/delivery"
 	"github.com/ferry-dev/ferry/delivery/model"
 )
 
@@ -26,7 +27,7 @@ func TestPreviewReplayCountsWhatTheJobReplays(t *testing.T) {
 	// The events above went to the first endpoint only; this one goes to both.
 	b.ingest(t, "invoice.failed", model.StatusExhausted, 5)
 	disabled := false
-	if _, err := b.svc.UpdateEndpoint(ctx, b.tenantID, off.ID, EndpointPatch{Enabled: &disabled}); err != nil {
+	if _, err := b.svc.UpdateEndpoint(ctx, b.tenantID, off.ID, delivery.EndpointPatch{Enabled: &disabled}); err != nil {
 		t.Fatal(err)
 	}
 
@@ -42,7 +43,7 @@ func TestPreviewReplayCountsWhatTheJobReplays(t *testing.T) {
 		"to the disabled endpoint": {ReplayFilter{EndpointID: &off.ID}, 0},
 		"from later on":            {ReplayFilter{Since: &future}, 0},
 	} {
-		p, err := b.svc.PreviewReplay(ctx, b.tenantID, tc.f)
+		p, err := b.replays.PreviewReplay(ctx, b.tenantID, tc.f)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -53,22 +54,22 @@ func TestPreviewReplayCountsWhatTheJobReplays(t *testing.T) {
 
 	// The job's total is the preview's count.
 	f := ReplayFilter{Status: exhausted, EventType: "invoice.failed"}
-	if _, err := b.svc.CreateReplayJob(ctx, b.tenantID, f, "ann@example.com", ""); err != nil {
+	if _, err := b.replays.CreateReplayJob(ctx, b.tenantID, f, "ann@example.com", ""); err != nil {
 		t.Fatal(err)
 	}
-	worker := NewReplayWorker(b.svc, ReplayWorkerConfig{RatePerSecond: 10000, PageSize: 10, Lease: time.Minute}, slog.New(slog.DiscardHandler))
+	worker := NewWorker(b.replays, WorkerConfig{RatePerSecond: 10000, PageSize: 10, Lease: time.Minute}, slog.New(slog.DiscardHandler))
 	claimed, ok, err := worker.claim(ctx)
 	if err != nil || !ok || claimed.Total != 5 {
 		t.Fatalf("claim: total %d, %v, %v; want the preview's 5", claimed.Total, ok, err)
 	}
 
 	for _, f := range []ReplayFilter{{Status: "lost"}, {EventType: "not a type!"}, {Since: &future, Until: &future}} {
-		if _, err := b.svc.PreviewReplay(ctx, b.tenantID, f); ferry.ErrorCode(err) != ferry.EINVALID {
+		if _, err := b.replays.PreviewReplay(ctx, b.tenantID, f); ferry.ErrorCode(err) != ferry.EINVALID {
 			t.Errorf("PreviewReplay(%+v): %v, want invalid", f, err)
 		}
 	}
 	missing := b.tenantID // not an endpoint id
-	if _, err := b.svc.PreviewReplay(ctx, b.tenantID, ReplayFilter{EndpointID: &missing}); ferry.ErrorCode(err) != ferry.ENOTFOUND {
+	if _, err := b.replays.PreviewReplay(ctx, b.tenantID, ReplayFilter{EndpointID: &missing}); ferry.ErrorCode(err) != ferry.ENOTFOUND {
 		t.Errorf("unknown endpoint: %v", err)
 	}
 }
