@@ -57,8 +57,8 @@ import (
 // attempt counts; delivery asks billing for plan limits (billingLimits).
 var (
 	_ billing.TenantPlans     = (*tenants.Service)(nil)
-	_ billing.EndpointCounter = (*delivery.Usage)(nil)
-	_ billing.AttemptLog      = (*delivery.Usage)(nil)
+	_ billing.EndpointCounter = delivery.EndpointCounter{}
+	_ billing.AttemptLog      = (*attemptlog.Usage)(nil)
 	_ delivery.Limits         = billingLimits{}
 	_ delivery.Meter          = (*billing.Meter)(nil)
 	_ insight.QuotaUsage      = billingLimits{}
@@ -667,8 +667,7 @@ func newBillingService(db *gorm.DB, cfg Config, log *slog.Logger, t *tenants.Ser
 	if provider == PaymentProviderTest && cfg.Dev {
 		payments = &billing.RecordingProvider{}
 	}
-	usage := delivery.NewUsage(db)
-	deps := billing.Deps{Tenants: t, Endpoints: usage, Attempts: usage}
+	deps := billing.Deps{Tenants: t, Endpoints: delivery.EndpointCounter{}, Attempts: attemptlog.NewUsage(db)}
 	return billing.NewService(db, deps, billing.Config{JobInterval: cfg.BillingInterval, Payments: payments, Invoices: invoices}, log, nil)
 }
 

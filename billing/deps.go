@@ -46,8 +46,8 @@ type TenantPlans interface {
 }
 
 // EndpointCounter is what billing needs from delivery's endpoints: how
-// many a tenant has, for the plan's endpoint limit. delivery.Usage
-// satisfies it.
+// many a tenant has, for the plan's endpoint limit.
+// delivery.EndpointCounter satisfies it.
 type EndpointCounter interface {
 	// CountEndpoints returns how many live (not deleted) endpoints
 	// tenantID has, read in tx. Errors: wrapped database errors.
@@ -56,7 +56,7 @@ type EndpointCounter interface {
 
 // AttemptLog is what billing needs from delivery's attempt log: attempts
 // to meter, and pruning past each tenant's plan retention.
-// delivery.Usage satisfies it.
+// attemptlog.Usage satisfies it.
 type AttemptLog interface {
 	// CountAttempts returns how many attempts each tenant started in
 	// [from, to); tenants without any are absent. Errors: wrapped

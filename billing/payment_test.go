@@ -10,6 +10,7 @@ import (
 
 	"github.com/ferry-dev/ferry"
 	"github.com/ferry-dev/ferry/delivery"
+	"github.com/ferry-dev/ferry/delivery/attemptlog"
 	"github.com/ferry-dev/ferry/tenants"
 )
 
@@ -20,8 +21,7 @@ func (b *testBundle) withoutProvider(t *testing.T) *Service {
 	log := slog.New(slog.DiscardHandler)
 	ts, err := tenants.NewService(b.db, tenants.Config{}, log, b.clock.Now)
 	require.NoError(t, err)
-	usage := delivery.NewUsage(b.db)
-	svc, err := NewService(b.db, Deps{Tenants: ts, Endpoints: usage, Attempts: usage}, Config{}, log, b.clock)
+	svc, err := NewService(b.db, Deps{Tenants: ts, Endpoints: delivery.EndpointCounter{}, Attempts: attemptlog.NewUsage(b.db)}, Config{}, log, b.clock)
 	require.NoError(t, err)
 	return svc
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/ferry-dev/ferry/dbtx"
 	"github.com/ferry-dev/ferry/delivery"
+	"github.com/ferry-dev/ferry/delivery/attemptlog"
 	"github.com/ferry-dev/ferry/internal/clock"
 	"github.com/ferry-dev/ferry/migrations"
 	"github.com/ferry-dev/ferry/tenants"
@@ -47,8 +48,7 @@ func setup(t *testing.T) *testBundle {
 	// these tests also cover the boundary.
 	ts, err := tenants.NewService(db, tenants.Config{BcryptCost: bcrypt.MinCost}, log, clock.Now)
 	require.NoError(t, err)
-	usage := delivery.NewUsage(db)
-	svc, err := NewService(db, Deps{Tenants: ts, Endpoints: usage, Attempts: usage}, Config{Payments: pay}, log, clock)
+	svc, err := NewService(db, Deps{Tenants: ts, Endpoints: delivery.EndpointCounter{}, Attempts: attemptlog.NewUsage(db)}, Config{Payments: pay}, log, clock)
 	require.NoError(t, err)
 	return &testBundle{ctx: ctx, db: db, svc: svc, clock: clock, pay: pay}
 }

@@ -1,4 +1,4 @@
-package delivery
+package attemptlog
 
 import (
 	"context"
@@ -9,10 +9,9 @@ import (
 	"gorm.io/gorm"
 )
 
-// Usage reports what tenants use of delivery, for billing: attempts made
-// per day and live endpoints (endpointcount.go); and it prunes attempts
-// past each tenant's plan retention. It satisfies billing.AttemptLog and
-// billing.EndpointCounter; app plugs it in.
+// Usage reports the attempts tenants made, for billing, and prunes
+// attempts past each tenant's plan retention. It satisfies
+// billing.AttemptLog; app plugs it in.
 type Usage struct {
 	db *gorm.DB
 }
