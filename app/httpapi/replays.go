@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"bytes"
+	"context"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -9,7 +10,33 @@ import (
 
 	"github.com/ferry-dev/ferry"
 	"github.com/ferry-dev/ferry/delivery"
+	"github.com/ferry-dev/ferry/page"
 )
+
+// ReplayService replays deliveries, one or in bulk (/replays and the
+// replay routes of events and deliveries). It is satisfied by
+// *delivery.Service.
+type ReplayService interface {
+	// ReplayEvent replays one event to its deliveries, or to endpointID
+	// only. Errors: ENOTFOUND, EINVALID, ERATELIMIT, EQUOTA.
+	ReplayEvent(ctx context.Context, tenantID, eventID uuid.UUID, endpointID *uuid.UUID, actor string) (delivery.ReplayResult, error)
+	// ReplayDelivery replays one delivery. Errors: ENOTFOUND, EINVALID,
+	// ERATELIMIT, EQUOTA.
+	ReplayDelivery(ctx context.Context, tenantID, deliveryID uuid.UUID, actor string) (delivery.ReplayResult, error)
+	// CreateReplayJob queues a bulk replay of the deliveries f matches.
+	// Errors: EINVALID, ENOTFOUND (endpoint), EREPLAYLIMIT.
+	CreateReplayJob(ctx context.Context, tenantID uuid.UUID, f delivery.ReplayFilter, actor, reason string) (delivery.ReplayJob, error)
+	// PreviewReplay counts the deliveries a bulk replay with f would
+	// re-send. Errors: EINVALID, ENOTFOUND (endpoint).
+	PreviewReplay(ctx context.Context, tenantID uuid.UUID, f delivery.ReplayFilter) (delivery.ReplayPreview, error)
+	// ListReplayJobs returns a page of the tenant's replay jobs and the
+	// next cursor.
+	ListReplayJobs(ctx context.Context, tenantID uuid.UUID, pg page.Request) ([]delivery.ReplayJob, string, error)
+	// ReplayJob returns one replay job. Errors: ENOTFOUND.
+	ReplayJob(ctx context.Context, tenantID, id uuid.UUID) (delivery.ReplayJob, error)
+	// CancelReplayJob stops a queued or running job. Errors: ENOTFOUND.
+	CancelReplayJob(ctx context.Context, tenantID, id uuid.UUID) (delivery.ReplayJob, error)
+}
 
 // The bodies of the replay routes. Ids and times are strings so that a
 // malformed one gets a 422 naming its field.
@@ -107,7 +134,7 @@ func (s *server) replayEvent(c *fiber.Ctx) error {
 		return err
 	}
 	p := principal(c)
-	res, err := s.Delivery.ReplayEvent(c.UserContext(), p.TenantID, id, endpointID, p.Actor())
+	res, err := s.Replays.ReplayEvent(c.UserContext(), p.TenantID, id, endpointID, p.Actor())
 	if err != nil {
 		return err
 	}
@@ -120,7 +147,7 @@ func (s *server) replayDelivery(c *fiber.Ctx) error {
 		return err
 	}
 	p := principal(c)
-	res, err := s.Delivery.ReplayDelivery(c.UserContext(), p.TenantID, id, p.Actor())
+	res, err := s.Replays.ReplayDelivery(c.UserContext(), p.TenantID, id, p.Actor())
 	if err != nil {
 		return err
 	}
@@ -133,7 +160,7 @@ func (s *server) createReplay(c *fiber.Ctx) error {
 		return err
 	}
 	p := principal(c)
-	job, err := s.Delivery.CreateReplayJob(c.UserContext(), p.TenantID, f, p.Actor(), "")
+	job, err := s.Replays.CreateReplayJob(c.UserContext(), p.TenantID, f, p.Actor(), "")
 	if err != nil {
 		return err
 	}
@@ -147,7 +174,7 @@ func (s *server) previewReplay(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	res, err := s.Delivery.PreviewReplay(c.UserContext(), principal(c).TenantID, f)
+	res, err := s.Replays.PreviewReplay(c.UserContext(), principal(c).TenantID, f)
 	if err != nil {
 		return err
 	}
@@ -159,7 +186,7 @@ func (s *server) listReplays(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	jobs, next, err := s.Delivery.ListReplayJobs(c.UserContext(), principal(c).TenantID, pg)
+	jobs, next, err := s.Replays.ListReplayJobs(c.UserContext(), principal(c).TenantID, pg)
 	if err != nil {
 		return err
 	}
@@ -171,7 +198,7 @@ func (s *server) getReplay(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	job, err := s.Delivery.ReplayJob(c.UserContext(), principal(c).TenantID, id)
+	job, err := s.Replays.ReplayJob(c.UserContext(), principal(c).TenantID, id)
 	if err != nil {
 		return err
 	}
@@ -183,7 +210,7 @@ func (s *server) cancelReplay(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	job, err := s.Delivery.CancelReplayJob(c.UserContext(), principal(c).TenantID, id)
+	job, err := s.Replays.CancelReplayJob(c.UserContext(), principal(c).TenantID, id)
 	if err != nil {
 		return err
 	}
