@@ -425,7 +425,9 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 		log.Warn("metrics are off: set FERRY_METRICS_ADDR (e.g. 127.0.0.1:9100) to serve /metrics on a private listener")
 	}
 	a.http = httpapi.New(httpapi.Deps{
-		Tenants: a.Tenants, Sessions: sessions, Delivery: a.Delivery, Insight: a.Insight, Replays: a.Replays, Billing: a.Billing, Metrics: metrics, Queues: a.Queues,
+		Auth: a.Tenants, Sessions: sessions, Account: a.Tenants, Notifications: a.Tenants, APIKeys: a.Tenants, Members: a.Tenants,
+		Staff: a.Tenants, Endpoints: a.Delivery, Events: a.Delivery, EventsAccepted: metrics.EventsAccepted, Replays: a.Replays,
+		Stats: a.Insight, StaffDelivery: a.Insight, Billing: a.Billing, Queues: a.Queues, Sources: a.Inbound,
 		Inbound:               a.Inbound,
 		Ready:                 a.ready,
 		MetricsHandler:        mainMetrics,

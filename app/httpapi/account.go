@@ -1,10 +1,43 @@
 package httpapi
 
 import (
+	"context"
+
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/ferry-dev/ferry"
+	"github.com/ferry-dev/ferry/tenants"
 )
+
+// AccountService changes what a member's account holds: passwords,
+// invites, address verification and staff TOTP (account.go). It is
+// satisfied by *tenants.Service.
+type AccountService interface {
+	// ChangePassword changes p's password and ends their other sessions.
+	// Errors: EUNAUTHORIZED (wrong current password), EINVALID,
+	// ERATELIMIT.
+	ChangePassword(ctx context.Context, p tenants.Principal, current, next string) error
+	// RequestPasswordReset mails a reset link if the address has an
+	// account. Errors: EINVALID, ERATELIMIT.
+	RequestPasswordReset(ctx context.Context, email, clientAddr string) error
+	// ConfirmPasswordReset sets a new password with an emailed token.
+	// Errors: EINVALID.
+	ConfirmPasswordReset(ctx context.Context, token, password string) error
+	// AcceptInvite sets an invited member's password and returns their
+	// principal. Errors: EINVALID.
+	AcceptInvite(ctx context.Context, token, password string) (tenants.Principal, error)
+	// VerifyEmail marks an address verified with an emailed token.
+	// Errors: EINVALID.
+	VerifyEmail(ctx context.Context, token string) error
+	// SendVerification mails p an address-verification link. Errors:
+	// ERATELIMIT, wrapped database errors.
+	SendVerification(ctx context.Context, p tenants.Principal) error
+	// StartTOTPEnrolment gives a staff member a new authenticator
+	// secret. Errors: EFORBIDDEN (not staff), ECONFLICT (enrolled).
+	StartTOTPEnrolment(ctx context.Context, p tenants.Principal) (tenants.TOTPEnrolment, error)
+	// ConfirmTOTP enables the pending authenticator. Errors: EINVALID.
+	ConfirmTOTP(ctx context.Context, p tenants.Principal, code string) error
+}
 
 // changePasswordInput is the body of POST /me/password.
 type changePasswordInput struct {
@@ -53,7 +86,7 @@ func (s *server) changePassword(c *fiber.Ctx) error {
 	if err := decode(c, &in); err != nil {
 		return err
 	}
-	if err := s.Tenants.ChangePassword(c.UserContext(), principal(c), in.CurrentPassword, in.NewPassword); err != nil {
+	if err := s.Account.ChangePassword(c.UserContext(), principal(c), in.CurrentPassword, in.NewPassword); err != nil {
 		return err
 	}
 	return c.SendStatus(fiber.StatusNoContent)
@@ -66,7 +99,7 @@ func (s *server) requestPasswordReset(c *fiber.Ctx) error {
 	if err := decode(c, &in); err != nil {
 		return err
 	}
-	if err := s.Tenants.RequestPasswordReset(c.UserContext(), in.Email, c.IP()); err != nil {
+	if err := s.Account.RequestPasswordReset(c.UserContext(), in.Email, c.IP()); err != nil {
 		return err
 	}
 	return c.Status(fiber.StatusAccepted).JSON(acceptedMessage{
@@ -80,7 +113,7 @@ func (s *server) confirmPasswordReset(c *fiber.Ctx) error {
 	if err := decode(c, &in); err != nil {
 		return err
 	}
-	if err := s.Tenants.ConfirmPasswordReset(c.UserContext(), in.Token, in.NewPassword); err != nil {
+	if err := s.Account.ConfirmPasswordReset(c.UserContext(), in.Token, in.NewPassword); err != nil {
 		return err
 	}
 	s.clearCookies(c)
@@ -94,7 +127,7 @@ func (s *server) acceptInvite(c *fiber.Ctx) error {
 	if err := decode(c, &in); err != nil {
 		return err
 	}
-	p, err := s.Tenants.AcceptInvite(c.UserContext(), in.Token, in.Password)
+	p, err := s.Account.AcceptInvite(c.UserContext(), in.Token, in.Password)
 	if err != nil {
 		return err
 	}
@@ -110,7 +143,7 @@ func (s *server) verifyEmail(c *fiber.Ctx) error {
 	if err := decode(c, &in); err != nil {
 		return err
 	}
-	if err := s.Tenants.VerifyEmail(c.UserContext(), in.Token); err != nil {
+	if err := s.Account.VerifyEmail(c.UserContext(), in.Token); err != nil {
 		return err
 	}
 	return c.SendStatus(fiber.StatusNoContent)
@@ -118,7 +151,7 @@ func (s *server) verifyEmail(c *fiber.Ctx) error {
 
 // startTOTP: POST /me/totp (staff). Returns a new authenticator secret.
 func (s *server) startTOTP(c *fiber.Ctx) error {
-	enr, err := s.Tenants.StartTOTPEnrolment(c.UserContext(), principal(c))
+	enr, err := s.Account.StartTOTPEnrolment(c.UserContext(), principal(c))
 	if err != nil {
 		return err
 	}
@@ -134,7 +167,7 @@ func (s *server) confirmTOTP(c *fiber.Ctx) error {
 	if err := decode(c, &in); err != nil {
 		return err
 	}
-	if err := s.Tenants.ConfirmTOTP(c.UserContext(), principal(c), in.Code); err != nil {
+	if err := s.Account.ConfirmTOTP(c.UserContext(), principal(c), in.Code); err != nil {
 		return err
 	}
 	return c.SendStatus(fiber.StatusNoContent)
@@ -143,7 +176,7 @@ func (s *server) confirmTOTP(c *fiber.Ctx) error {
 // sendVerification: POST /me/verify-email mails the member a link that
 // verifies their address (nothing when it is verified already).
 func (s *server) sendVerification(c *fiber.Ctx) error {
-	if err := s.Tenants.SendVerification(c.UserContext(), principal(c)); err != nil {
+	if err := s.Account.SendVerification(c.UserContext(), principal(c)); err != nil {
 		return err
 	}
 	return c.Status(fiber.StatusAccepted).JSON(acceptedMessage{

@@ -9,10 +9,58 @@ import (
 	"time"
 
 	"github.com/gofiber/fiber/v2"
+	"github.com/google/uuid"
 
 	"github.com/ferry-dev/ferry"
 	"github.com/ferry-dev/ferry/tenants"
 )
+
+// AuthService signs callers up, in and out and finds who a credential
+// belongs to: the auth middleware and the /auth and /me routes of
+// auth.go. It is satisfied by *tenants.Service.
+type AuthService interface {
+	// Signup mails the address a link that finishes the sign-up, and
+	// returns nil too for an address with an account. Errors: EINVALID,
+	// ERATELIMIT, wrapped database errors.
+	Signup(ctx context.Context, in tenants.SignupInput, clientAddr string) error
+	// FinishSignup creates the tenant and owner of the sign-up whose
+	// emailed token is token. Errors: EINVALID, ECONFLICT, wrapped
+	// database errors.
+	FinishSignup(ctx context.Context, token, password string) (tenants.Principal, error)
+	// Login checks credentials. Errors: EUNAUTHORIZED (field totp_code
+	// for a missing or wrong second factor), ERATELIMIT.
+	Login(ctx context.Context, in tenants.LoginInput) (tenants.Principal, error)
+	// StartSession records a server-side session lasting ttl and returns
+	// p with its SessionID.
+	StartSession(ctx context.Context, p tenants.Principal, ttl time.Duration) (tenants.Principal, error)
+	// EndSession revokes p's session.
+	EndSession(ctx context.Context, p tenants.Principal) error
+	// Refresh re-reads a session principal as of now. Errors:
+	// EUNAUTHORIZED.
+	Refresh(ctx context.Context, p tenants.Principal) (tenants.Principal, error)
+	// AuthenticateAPIKey returns the principal of a key. Errors:
+	// EUNAUTHORIZED (unknown or revoked).
+	AuthenticateAPIKey(ctx context.Context, key string) (tenants.Principal, error)
+	// EmailVerified reports whether p's address is verified. Errors:
+	// wrapped database errors.
+	EmailVerified(ctx context.Context, p tenants.Principal) (bool, error)
+	// TOTPEnrolled reports whether a staff member has an authenticator.
+	// Errors: wrapped database errors.
+	TOTPEnrolled(ctx context.Context, p tenants.Principal) (bool, error)
+	// Tenant returns one tenant. Errors: ENOTFOUND.
+	Tenant(ctx context.Context, id uuid.UUID) (tenants.Tenant, error)
+}
+
+// SessionTokens signs and checks session tokens (the session cookie's
+// value). It is satisfied by *tenants.Sessions.
+type SessionTokens interface {
+	// Issue returns a signed token for p (with a SessionID).
+	Issue(p tenants.Principal) (string, error)
+	// TTL is how long an issued session lasts.
+	TTL() time.Duration
+	// Verify returns a token's principal. Errors: EUNAUTHORIZED.
+	Verify(token string) (tenants.Principal, error)
+}
 
 // Cookie names. Over HTTPS (SecureCookies) they carry the __Host- prefix,
 // which browsers accept only with Secure, Path=/ and no Domain: no
@@ -136,7 +184,7 @@ func (s *server) credentialOf(c *fiber.Ctx) (credential, error) {
 // errors.
 func (s *server) principalOf(ctx context.Context, cred credential) (tenants.Principal, error) {
 	if cred.session == "" {
-		return s.Tenants.AuthenticateAPIKey(ctx, cred.bearer)
+		return s.Auth.AuthenticateAPIKey(ctx, cred.bearer)
 	}
 	p, err := s.Sessions.Verify(cred.session)
 	if err != nil {
@@ -144,7 +192,7 @@ func (s *server) principalOf(ctx context.Context, cred credential) (tenants.Prin
 	}
 	// A revoked session, a removed member or a disabled staff account
 	// loses access at once; a role change applies now.
-	return s.Tenants.Refresh(ctx, p)
+	return s.Auth.Refresh(ctx, p)
 }
 
 func (s *server) authenticate(c *fiber.Ctx) (tenants.Principal, error) {
@@ -176,7 +224,7 @@ func principal(c *fiber.Ctx) tenants.Principal {
 // startSession records a server-side session for p, sets the session
 // cookie and a fresh CSRF cookie, and returns p with its SessionID.
 func (s *server) startSession(c *fiber.Ctx, p tenants.Principal) (tenants.Principal, error) {
-	p, err := s.Tenants.StartSession(c.UserContext(), p, s.Sessions.TTL())
+	p, err := s.Auth.StartSession(c.UserContext(), p, s.Sessions.TTL())
 	if err != nil {
 		return p, err
 	}
@@ -241,7 +289,7 @@ func (s *server) signup(c *fiber.Ctx) error {
 	if err := decode(c, &in); err != nil {
 		return err
 	}
-	if err := s.Tenants.Signup(c.UserContext(), in, c.IP()); err != nil {
+	if err := s.Auth.Signup(c.UserContext(), in, c.IP()); err != nil {
 		return err
 	}
 	return c.Status(fiber.StatusAccepted).JSON(signupAccepted{Email: strings.TrimSpace(in.Email),
@@ -262,7 +310,7 @@ func (s *server) finishSignup(c *fiber.Ctx) error {
 	if err := decode(c, &in); err != nil {
 		return err
 	}
-	p, err := s.Tenants.FinishSignup(c.UserContext(), in.Token, in.Password)
+	p, err := s.Auth.FinishSignup(c.UserContext(), in.Token, in.Password)
 	if err != nil {
 		return err
 	}
@@ -278,7 +326,7 @@ func (s *server) login(c *fiber.Ctx) error {
 		return err
 	}
 	in := tenants.LoginInput{Email: body.Email, Password: body.Password, TOTPCode: body.TOTPCode, ClientAddr: c.IP()}
-	p, err := s.Tenants.Login(c.UserContext(), in)
+	p, err := s.Auth.Login(c.UserContext(), in)
 	if err != nil {
 		return err
 	}
@@ -293,7 +341,7 @@ func (s *server) login(c *fiber.Ctx) error {
 func (s *server) logout(c *fiber.Ctx) error {
 	if tok := c.Cookies(s.cookie(sessionCookie)); tok != "" {
 		if p, err := s.Sessions.Verify(tok); err == nil {
-			if err := s.Tenants.EndSession(c.UserContext(), p); err != nil {
+			if err := s.Auth.EndSession(c.UserContext(), p); err != nil {
 				return err
 			}
 		}
@@ -318,18 +366,18 @@ func (s *server) writeMe(c *fiber.Ctx, status int, p tenants.Principal) error {
 		EmailVerified: true}
 	if p.IsStaff() {
 		out.Role = "staff"
-		enrolled, err := s.Tenants.TOTPEnrolled(c.UserContext(), p)
+		enrolled, err := s.Auth.TOTPEnrolled(c.UserContext(), p)
 		if err != nil {
 			return err
 		}
 		out.TOTPEnabled = &enrolled
 	} else {
-		t, err := s.Tenants.Tenant(c.UserContext(), p.TenantID)
+		t, err := s.Auth.Tenant(c.UserContext(), p.TenantID)
 		if err != nil {
 			return err
 		}
 		out.Tenant = &t
-		if out.EmailVerified, err = s.Tenants.EmailVerified(c.UserContext(), p); err != nil {
+		if out.EmailVerified, err = s.Auth.EmailVerified(c.UserContext(), p); err != nil {
 			return err
 		}
 	}

@@ -1,11 +1,31 @@
 package httpapi
 
 import (
+	"context"
+
 	"github.com/gofiber/fiber/v2"
+	"github.com/google/uuid"
 
 	"github.com/ferry-dev/ferry/billing"
 	"github.com/ferry-dev/ferry/tenants"
 )
+
+// BillingService answers the billing routes and the staff console's
+// billing view. It is satisfied by *billing.Service.
+type BillingService interface {
+	// Overview returns the tenant's billing overview. Errors: ENOTFOUND.
+	Overview(ctx context.Context, tenantID uuid.UUID) (billing.Overview, error)
+	// ChangePlanWithPayment changes the tenant's plan, with a payment
+	// provider token for a new payment method (empty: the one on file).
+	// Errors: those of billing.Service.ChangePlan.
+	ChangePlanWithPayment(ctx context.Context, tenantID uuid.UUID, plan, paymentToken, actor string) (billing.Entitlements, error)
+	// ListInvoices returns a page of the tenant's invoices and the next
+	// cursor. Errors: EINVALID (cursor).
+	ListInvoices(ctx context.Context, tenantID uuid.UUID, limit int, cursor string) ([]billing.Invoice, string, error)
+	// LiftPaymentRestriction lifts the tenant's overdue invoices and
+	// returns how many. Errors: wrapped database errors.
+	LiftPaymentRestriction(ctx context.Context, tenantID uuid.UUID, actor string) (int64, error)
+}
 
 // billingRoutes registers the billing API (docs/billing.md): the tenant's plan,
 // usage and invoices, plan changes by the owner, and staff's view of a
@@ -79,7 +99,7 @@ func (s *server) staffTenantBilling(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	if err := s.Tenants.Audit(c.UserContext(), principal(c), &id, tenants.AuditViewBilling, "", nil); err != nil {
+	if err := s.Staff.Audit(c.UserContext(), principal(c), &id, tenants.AuditViewBilling, "", nil); err != nil {
 		return err
 	}
 	invs, _, err := s.Billing.ListInvoices(c.UserContext(), id, 12, "")
@@ -111,10 +131,10 @@ func (s *server) staffLiftRestriction(c *fiber.Ctx) error {
 		return err
 	}
 	ctx, p := c.UserContext(), principal(c)
-	if _, err := s.Tenants.Tenant(ctx, id); err != nil {
+	if _, err := s.Staff.Tenant(ctx, id); err != nil {
 		return err
 	}
-	if err := s.Tenants.Audit(ctx, p, &id, tenants.AuditLiftRestriction, reason, nil); err != nil {
+	if err := s.Staff.Audit(ctx, p, &id, tenants.AuditLiftRestriction, reason, nil); err != nil {
 		return err
 	}
 	if _, err := s.Billing.LiftPaymentRestriction(ctx, id, p.Actor()); err != nil {

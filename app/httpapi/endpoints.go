@@ -1,11 +1,47 @@
 package httpapi
 
 import (
+	"context"
+
 	"github.com/gofiber/fiber/v2"
+	"github.com/google/uuid"
 
 	"github.com/ferry-dev/ferry/delivery"
+	"github.com/ferry-dev/ferry/delivery/model"
 	"github.com/ferry-dev/ferry/delivery/webhook"
+	"github.com/ferry-dev/ferry/page"
 )
+
+// EndpointService manages a tenant's endpoints (/endpoints). It is
+// satisfied by *delivery.Service.
+type EndpointService interface {
+	// CreateEndpoint stores an endpoint and returns it with its signing
+	// secret. Errors: EINVALID, EPLANLIMIT.
+	CreateEndpoint(ctx context.Context, tenantID uuid.UUID, in delivery.EndpointInput) (delivery.Endpoint, string, error)
+	// ListEndpoints returns a page of the tenant's endpoints and the
+	// next cursor.
+	ListEndpoints(ctx context.Context, tenantID uuid.UUID, pg page.Request) ([]delivery.Endpoint, string, error)
+	// Endpoint returns one endpoint. Errors: ENOTFOUND.
+	Endpoint(ctx context.Context, tenantID, id uuid.UUID) (delivery.Endpoint, error)
+	// UpdateEndpoint applies patch. Errors: ENOTFOUND, EINVALID.
+	UpdateEndpoint(ctx context.Context, tenantID, id uuid.UUID, patch delivery.EndpointPatch) (delivery.Endpoint, error)
+	// DeleteEndpoint deletes an endpoint. Errors: ENOTFOUND.
+	DeleteEndpoint(ctx context.Context, tenantID, id uuid.UUID) error
+	// Secret reveals the endpoint's secrets. Errors: ENOTFOUND.
+	Secret(ctx context.Context, tenantID, id uuid.UUID) (delivery.SecretInfo, error)
+	// RotateSecret makes a new current secret. Errors: ENOTFOUND.
+	RotateSecret(ctx context.Context, tenantID, id uuid.UUID) (delivery.SecretInfo, error)
+	// EndpointAttempts returns a page of an endpoint's attempts. Errors:
+	// ENOTFOUND, EINVALID.
+	EndpointAttempts(ctx context.Context, tenantID, endpointID uuid.UUID, outcome string, pg page.Request) ([]model.Attempt, string, error)
+	// TestRouting runs the endpoint's routing on a sample event. Errors:
+	// ENOTFOUND, EINVALID.
+	TestRouting(ctx context.Context, tenantID, endpointID uuid.UUID, in delivery.RoutingTestInput, vis delivery.Visibility) (delivery.RoutingTestResult, error)
+	// SendTestEvent sends a ferry.test event to the endpoint alone.
+	// Errors: ENOTFOUND, EINVALID, EQUOTA, ERATELIMIT, EPAYMENT,
+	// EUNAVAILABLE, wrapped database errors.
+	SendTestEvent(ctx context.Context, tenantID, id uuid.UUID) (delivery.Event, error)
+}
 
 // endpointCreated answers POST /endpoints.
 type endpointCreated struct {
@@ -18,7 +54,7 @@ func (s *server) createEndpoint(c *fiber.Ctx) error {
 	if err := decode(c, &in); err != nil {
 		return err
 	}
-	ep, secret, err := s.Delivery.CreateEndpoint(c.UserContext(), principal(c).TenantID, in)
+	ep, secret, err := s.Endpoints.CreateEndpoint(c.UserContext(), principal(c).TenantID, in)
 	if err != nil {
 		return err
 	}
@@ -31,7 +67,7 @@ func (s *server) listEndpoints(c *fiber.Ctx) error {
 		return err
 	}
 	p := principal(c)
-	eps, next, err := s.Delivery.ListEndpoints(c.UserContext(), p.TenantID, pg)
+	eps, next, err := s.Endpoints.ListEndpoints(c.UserContext(), p.TenantID, pg)
 	if err != nil {
 		return err
 	}
@@ -44,7 +80,7 @@ func (s *server) getEndpoint(c *fiber.Ctx) error {
 		return err
 	}
 	p := principal(c)
-	ep, err := s.Delivery.Endpoint(c.UserContext(), p.TenantID, id)
+	ep, err := s.Endpoints.Endpoint(c.UserContext(), p.TenantID, id)
 	if err != nil {
 		return err
 	}
@@ -60,7 +96,7 @@ func (s *server) updateEndpoint(c *fiber.Ctx) error {
 	if err := decode(c, &patch); err != nil {
 		return err
 	}
-	ep, err := s.Delivery.UpdateEndpoint(c.UserContext(), principal(c).TenantID, id, patch)
+	ep, err := s.Endpoints.UpdateEndpoint(c.UserContext(), principal(c).TenantID, id, patch)
 	if err != nil {
 		return err
 	}
@@ -72,7 +108,7 @@ func (s *server) deleteEndpoint(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	if err := s.Delivery.DeleteEndpoint(c.UserContext(), principal(c).TenantID, id); err != nil {
+	if err := s.Endpoints.DeleteEndpoint(c.UserContext(), principal(c).TenantID, id); err != nil {
 		return err
 	}
 	return c.SendStatus(fiber.StatusNoContent)
@@ -83,7 +119,7 @@ func (s *server) getSecret(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	info, err := s.Delivery.Secret(c.UserContext(), principal(c).TenantID, id)
+	info, err := s.Endpoints.Secret(c.UserContext(), principal(c).TenantID, id)
 	if err != nil {
 		return err
 	}
@@ -95,7 +131,7 @@ func (s *server) rotateSecret(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	info, err := s.Delivery.RotateSecret(c.UserContext(), principal(c).TenantID, id)
+	info, err := s.Endpoints.RotateSecret(c.UserContext(), principal(c).TenantID, id)
 	if err != nil {
 		return err
 	}
@@ -112,7 +148,7 @@ func (s *server) endpointAttempts(c *fiber.Ctx) error {
 		return err
 	}
 	p := principal(c)
-	attempts, next, err := s.Delivery.EndpointAttempts(c.UserContext(), p.TenantID, id, c.Query("outcome"), pg)
+	attempts, next, err := s.Endpoints.EndpointAttempts(c.UserContext(), p.TenantID, id, c.Query("outcome"), pg)
 	if err != nil {
 		return err
 	}
@@ -134,7 +170,7 @@ func (s *server) testRouting(c *fiber.Ctx) error {
 	if err := decode(c, &in); err != nil {
 		return err
 	}
-	res, err := s.Delivery.TestRouting(c.UserContext(), p.TenantID, id, in, visibility(p))
+	res, err := s.Endpoints.TestRouting(c.UserContext(), p.TenantID, id, in, visibility(p))
 	if err != nil {
 		return err
 	}
@@ -148,11 +184,11 @@ func (s *server) sendTestEvent(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	ev, err := s.Delivery.SendTestEvent(c.UserContext(), principal(c).TenantID, id)
+	ev, err := s.Endpoints.SendTestEvent(c.UserContext(), principal(c).TenantID, id)
 	if err != nil {
 		return err
 	}
-	s.Metrics.EventsAccepted.Inc()
+	s.EventsAccepted.Inc()
 	return c.Status(fiber.StatusAccepted).JSON(eventAccepted{
 		ID: ev.ID.String(), Type: ev.Type, CreatedAt: ev.CreatedAt.UTC().Format(webhook.TimeFormat)})
 }

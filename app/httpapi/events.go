@@ -1,16 +1,42 @@
 package httpapi
 
 import (
+	"context"
 	"time"
-
-	"github.com/ferry-dev/ferry/delivery/webhook"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/google/uuid"
 
 	"github.com/ferry-dev/ferry"
 	"github.com/ferry-dev/ferry/delivery"
+	"github.com/ferry-dev/ferry/delivery/model"
+	"github.com/ferry-dev/ferry/delivery/webhook"
+	"github.com/ferry-dev/ferry/page"
 )
+
+// EventService accepts and reads a tenant's events (/events). It is
+// satisfied by *delivery.Service.
+type EventService interface {
+	// Ingest accepts an event once it is committed; created is false
+	// when an idempotency key matched an earlier event. Errors: EINVALID,
+	// EQUOTA, ERATELIMIT, wrapped database errors.
+	Ingest(ctx context.Context, tenantID uuid.UUID, in delivery.EventInput) (ev delivery.Event, created bool, err error)
+	// ListEvents returns a page of the tenant's events and the next
+	// cursor. Errors: EINVALID.
+	ListEvents(ctx context.Context, tenantID uuid.UUID, f delivery.EventFilter, pg page.Request) ([]delivery.Event, string, error)
+	// WithDeliveries returns events with their deliveries.
+	WithDeliveries(ctx context.Context, tenantID uuid.UUID, events []delivery.Event) ([]delivery.EventDetail, error)
+	// Event returns one event with its deliveries. Errors: ENOTFOUND.
+	Event(ctx context.Context, tenantID, id uuid.UUID) (delivery.EventDetail, error)
+	// EventAttempts lists an event's attempts. Errors: ENOTFOUND.
+	EventAttempts(ctx context.Context, tenantID, eventID uuid.UUID) ([]model.Attempt, error)
+}
+
+// EventCounter counts the events the API accepted (POST /events and test
+// events). It is satisfied by telemetry.Metrics.EventsAccepted.
+type EventCounter interface {
+	Inc()
+}
 
 // eventAccepted answers POST /events.
 type eventAccepted struct {
@@ -33,12 +59,12 @@ func (s *server) createEvent(c *fiber.Ctx) error {
 		}
 		in.IdempotencyKey = h
 	}
-	ev, created, err := s.Delivery.Ingest(c.UserContext(), principal(c).TenantID, in)
+	ev, created, err := s.Events.Ingest(c.UserContext(), principal(c).TenantID, in)
 	if err != nil {
 		return err
 	}
 	if created {
-		s.Metrics.EventsAccepted.Inc()
+		s.EventsAccepted.Inc()
 	} else {
 		c.Set("Idempotent-Replayed", "true")
 	}
@@ -61,11 +87,11 @@ func (s *server) listEvents(c *fiber.Ctx) error {
 	if f.EndpointID, err = queryUUID(c, "endpoint_id"); err != nil {
 		return err
 	}
-	events, next, err := s.Delivery.ListEvents(c.UserContext(), principal(c).TenantID, f, pg)
+	events, next, err := s.Events.ListEvents(c.UserContext(), principal(c).TenantID, f, pg)
 	if err != nil {
 		return err
 	}
-	detailed, err := s.Delivery.WithDeliveries(c.UserContext(), principal(c).TenantID, events)
+	detailed, err := s.Events.WithDeliveries(c.UserContext(), principal(c).TenantID, events)
 	if err != nil {
 		return err
 	}
@@ -101,7 +127,7 @@ func (s *server) getEvent(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	ev, err := s.Delivery.Event(c.UserContext(), principal(c).TenantID, id)
+	ev, err := s.Events.Event(c.UserContext(), principal(c).TenantID, id)
 	if err != nil {
 		return err
 	}
@@ -114,7 +140,7 @@ func (s *server) eventAttempts(c *fiber.Ctx) error {
 		return err
 	}
 	p := principal(c)
-	attempts, err := s.Delivery.EventAttempts(c.UserContext(), p.TenantID, id)
+	attempts, err := s.Events.EventAttempts(c.UserContext(), p.TenantID, id)
 	if err != nil {
 		return err
 	}

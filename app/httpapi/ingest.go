@@ -13,6 +13,15 @@ import (
 	"github.com/ferry-dev/ferry/inbound"
 )
 
+// InboundReceiver captures requests to ingest URLs (/in/<token>). It is
+// satisfied by *inbound.Service.
+type InboundReceiver interface {
+	// Receive verifies and captures one request and says what to answer.
+	// Errors: ENOTFOUND, ETOOLARGE, ERATELIMIT, EUNAUTHORIZED,
+	// EBADREQUEST, wrapped database errors.
+	Receive(ctx context.Context, in inbound.Incoming) (inbound.Answer, error)
+}
+
 // ingestPrefix starts the public ingest URLs of inbound sources.
 const ingestPrefix = "/in/"
 

@@ -1,14 +1,37 @@
 package httpapi
 
 import (
+	"context"
+
 	"github.com/gofiber/fiber/v2"
+	"github.com/google/uuid"
 
 	"github.com/ferry-dev/ferry"
 	"github.com/ferry-dev/ferry/tenants"
 )
 
+// MemberService manages a tenant's members (/members). It is satisfied
+// by *tenants.Service.
+type MemberService interface {
+	// ListMembers returns the tenant's users.
+	ListMembers(ctx context.Context, tenantID uuid.UUID) ([]tenants.User, error)
+	// InviteMember creates a member and mails them an invite. Errors:
+	// EINVALID, ECONFLICT, EFORBIDDEN (the inviter's address is not
+	// verified), ERATELIMIT.
+	InviteMember(ctx context.Context, inviter tenants.Principal, in tenants.MemberInput) (tenants.User, error)
+	// ResendInvite mails a pending member a fresh invite. Errors:
+	// ENOTFOUND, ECONFLICT, and those of InviteMember.
+	ResendInvite(ctx context.Context, inviter tenants.Principal, userID uuid.UUID) (tenants.User, error)
+	// UpdateMember changes a member's role. Errors: ENOTFOUND, EINVALID,
+	// ECONFLICT (last owner).
+	UpdateMember(ctx context.Context, tenantID, userID uuid.UUID, patch tenants.MemberPatch) (tenants.User, error)
+	// RemoveMember deletes a member. Errors: ENOTFOUND, ECONFLICT (last
+	// owner).
+	RemoveMember(ctx context.Context, tenantID, userID uuid.UUID) error
+}
+
 func (s *server) listMembers(c *fiber.Ctx) error {
-	users, err := s.Tenants.ListMembers(c.UserContext(), principal(c).TenantID)
+	users, err := s.Members.ListMembers(c.UserContext(), principal(c).TenantID)
 	if err != nil {
 		return err
 	}
@@ -21,7 +44,7 @@ func (s *server) inviteMember(c *fiber.Ctx) error {
 		return err
 	}
 	// The member gets an emailed link and sets their own password.
-	u, err := s.Tenants.InviteMember(c.UserContext(), principal(c), in)
+	u, err := s.Members.InviteMember(c.UserContext(), principal(c), in)
 	if err != nil {
 		return err
 	}
@@ -34,7 +57,7 @@ func (s *server) resendInvite(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	u, err := s.Tenants.ResendInvite(c.UserContext(), principal(c), id)
+	u, err := s.Members.ResendInvite(c.UserContext(), principal(c), id)
 	if err != nil {
 		return err
 	}
@@ -53,7 +76,7 @@ func (s *server) updateMember(c *fiber.Ctx) error {
 	if patch.Role == "" {
 		return ferry.Invalid("role", "role is required")
 	}
-	u, err := s.Tenants.UpdateMember(c.UserContext(), principal(c).TenantID, id, patch)
+	u, err := s.Members.UpdateMember(c.UserContext(), principal(c).TenantID, id, patch)
 	if err != nil {
 		return err
 	}
@@ -65,7 +88,7 @@ func (s *server) removeMember(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	if err := s.Tenants.RemoveMember(c.UserContext(), principal(c).TenantID, id); err != nil {
+	if err := s.Members.RemoveMember(c.UserContext(), principal(c).TenantID, id); err != nil {
 		return err
 	}
 	return c.SendStatus(fiber.StatusNoContent)

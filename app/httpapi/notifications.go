@@ -1,11 +1,24 @@
 package httpapi
 
 import (
+	"context"
+
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/ferry-dev/ferry"
 	"github.com/ferry-dev/ferry/tenants"
 )
+
+// NotificationService keeps a member's notification mail preferences
+// (/me/notifications). It is satisfied by *tenants.Service.
+type NotificationService interface {
+	// NotificationPrefs returns p's preferences. Errors: EFORBIDDEN (not
+	// a tenant user), wrapped database errors.
+	NotificationPrefs(ctx context.Context, p tenants.Principal) (tenants.NotificationPrefs, error)
+	// SetNotificationPrefs stores p's preferences. Errors: EFORBIDDEN,
+	// wrapped database errors.
+	SetNotificationPrefs(ctx context.Context, p tenants.Principal, prefs tenants.NotificationPrefs) (tenants.NotificationPrefs, error)
+}
 
 // notificationPrefsInput is the body of PUT /me/notifications: every
 // preference, so a client never turns one off by leaving it out.
@@ -18,7 +31,7 @@ type notificationPrefsInput struct {
 // getNotificationPrefs: GET /me/notifications, which notification mails
 // the signed-in user gets.
 func (s *server) getNotificationPrefs(c *fiber.Ctx) error {
-	prefs, err := s.Tenants.NotificationPrefs(c.UserContext(), principal(c))
+	prefs, err := s.Notifications.NotificationPrefs(c.UserContext(), principal(c))
 	if err != nil {
 		return err
 	}
@@ -39,7 +52,7 @@ func (s *server) putNotificationPrefs(c *fiber.Ctx) error {
 			return ferry.Invalid(f.name, "%s is required (true or false)", f.name)
 		}
 	}
-	prefs, err := s.Tenants.SetNotificationPrefs(c.UserContext(), principal(c),
+	prefs, err := s.Notifications.SetNotificationPrefs(c.UserContext(), principal(c),
 		tenants.NotificationPrefs{EndpointHealth: *in.EndpointHealth, Quota: *in.Quota, Invoices: *in.Invoices})
 	if err != nil {
 		return err

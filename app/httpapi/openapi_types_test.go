@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -15,6 +14,8 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/google/uuid"
+
+	"github.com/ferry-dev/ferry/app/httpapi/openapi"
 )
 
 // loadDocument parses the document as served.
@@ -32,14 +33,15 @@ func loadDocument(t *testing.T) *openapi3.T {
 }
 
 // validationOptions check the formats the document uses, beyond the
-// date-time kin-openapi checks by default.
-func validationOptions(side wireSide) []openapi3.SchemaValidationOption {
+// date-time kin-openapi checks by default, on a request body or (request
+// false) on a response.
+func validationOptions(request bool) []openapi3.SchemaValidationOption {
 	opts := []openapi3.SchemaValidationOption{
 		openapi3.MultiErrors(),
 		openapi3.WithStringFormatValidator("uuid", openapi3.NewRegexpFormatValidator(openapi3.FormatOfStringForUUIDOfRFC9562)),
 		openapi3.WithStringFormatValidator("email", openapi3.NewRegexpFormatValidator(openapi3.FormatOfStringForEmail)),
 	}
-	if side == requestSide {
+	if request {
 		return append(opts, openapi3.VisitAsRequest())
 	}
 	return append(opts, openapi3.VisitAsResponse())
@@ -53,29 +55,32 @@ func validationOptions(side wireSide) []openapi3.SchemaValidationOption {
 func TestOpenAPIResponsesMatchGoTypes(t *testing.T) {
 	t.Parallel()
 	doc := loadDocument(t)
-	domain := domainFields()
+	fields, err := apiDescription().FieldSpecs()
+	if err != nil {
+		t.Fatal(err)
+	}
 	for key, o := range operations() {
 		method, path, _ := strings.Cut(key, " ")
 		operation := doc.Paths.Find(path).GetOperation(method)
 		if operation == nil {
 			t.Fatalf("%s: not in the document", key)
 		}
-		for _, typ := range o.response {
-			content := operation.Responses.Status(o.status).Value.Content.Get("application/json")
+		for _, typ := range o.Response {
+			content := operation.Responses.Status(o.Status).Value.Content.Get("application/json")
 			for _, full := range []bool{true, false} {
 				if !full && typ.Kind() != reflect.Struct {
 					continue // a map or slice handlers never send as null
 				}
 				name := key + " " + typ.String() + map[bool]string{true: " full", false: " sparse"}[full]
 				t.Run(name, func(t *testing.T) {
-					validateSample(t, content.Schema.Value, sample(t, domain, typ, full), responseSide)
+					validateSample(t, content.Schema.Value, sample(t, fields, typ, full), false)
 				})
 			}
 		}
-		if o.body != nil {
+		if o.Body != nil {
 			content := operation.RequestBody.Value.Content.Get("application/json")
-			t.Run(key+" request "+o.body.String(), func(t *testing.T) {
-				validateSample(t, content.Schema.Value, sample(t, domain, o.body, true), requestSide)
+			t.Run(key+" request "+o.Body.String(), func(t *testing.T) {
+				validateSample(t, content.Schema.Value, sample(t, fields, o.Body, true), true)
 			})
 		}
 	}
@@ -90,7 +95,7 @@ func TestOpenAPIErrorBodiesMatchGoTypes(t *testing.T) {
 			{Error: errorDetail{Code: "invalid", Message: "url is required", Field: "url"}},
 			{Error: errorDetail{Code: "not_found", Message: "no such endpoint"}},
 		} {
-			validateSample(t, schema, body, responseSide)
+			validateSample(t, schema, body, false)
 		}
 		if err := schema.VisitJSON(map[string]any{"error": map[string]any{"code": "no_such_code", "message": "m"}}); err == nil {
 			t.Errorf("%s: an unknown error code validates", name)
@@ -98,11 +103,11 @@ func TestOpenAPIErrorBodiesMatchGoTypes(t *testing.T) {
 	}
 	for code := range statusByCode {
 		validateSample(t, doc.Components.Responses["Error400"].Value.Content.Get("application/json").Schema.Value,
-			errorBody{Error: errorDetail{Code: code, Message: "m"}}, responseSide)
+			errorBody{Error: errorDetail{Code: code, Message: "m"}}, false)
 	}
 }
 
-func validateSample(t *testing.T, schema *openapi3.Schema, v any, side wireSide) {
+func validateSample(t *testing.T, schema *openapi3.Schema, v any, request bool) {
 	t.Helper()
 	b, err := json.Marshal(v)
 	if err != nil {
@@ -112,27 +117,33 @@ func validateSample(t *testing.T, schema *openapi3.Schema, v any, side wireSide)
 	if err := json.Unmarshal(b, &decoded); err != nil {
 		t.Fatal(err)
 	}
-	if err := schema.VisitJSON(decoded, validationOptions(side)...); err != nil {
+	if err := schema.VisitJSON(decoded, validationOptions(request)...); err != nil {
 		t.Errorf("%T encodes as %s\nwhich the document refuses: %v", v, b, err)
 	}
 }
+
+var (
+	timeType       = reflect.TypeFor[time.Time]()
+	uuidType       = reflect.TypeFor[uuid.UUID]()
+	rawMessageType = reflect.TypeFor[json.RawMessage]()
+)
 
 // sample returns a value of type typ. A full one has every field set
 // (one element per slice and map, valid enum and format values); a sparse
 // one is as empty as the type allows: nil pointers, slices and maps, zero
 // numbers, empty strings except where an enum or format forbids it (and a list's
 // data is never nil: newList makes it empty).
-func sample(t *testing.T, domain map[reflect.Type]map[string]fieldSpec, typ reflect.Type, full bool) any {
+func sample(t *testing.T, fields map[reflect.Type]map[string]openapi.FieldSpec, typ reflect.Type, full bool) any {
 	t.Helper()
 	v := reflect.New(typ).Elem()
-	fill(t, domain, v, fieldSpec{}, full)
+	fill(t, fields, v, openapi.FieldSpec{}, full)
 	if !full && strings.HasPrefix(typ.Name(), "list[") {
 		v.FieldByName("Data").Set(reflect.MakeSlice(v.FieldByName("Data").Type(), 0, 0))
 	}
 	return v.Interface()
 }
 
-func fill(t *testing.T, domain map[reflect.Type]map[string]fieldSpec, v reflect.Value, spec fieldSpec, full bool) {
+func fill(t *testing.T, fields map[reflect.Type]map[string]openapi.FieldSpec, v reflect.Value, spec openapi.FieldSpec, full bool) {
 	t.Helper()
 	typ := v.Type()
 	if !full {
@@ -142,7 +153,7 @@ func fill(t *testing.T, domain map[reflect.Type]map[string]fieldSpec, v reflect.
 				return
 			}
 		case reflect.String:
-			if enumOf(typ) == nil && spec.enum == nil && spec.format == "" {
+			if openapi.EnumOf(typ) == nil && spec.Enum == nil && spec.Format == "" {
 				return
 			}
 		default:
@@ -163,7 +174,7 @@ func fill(t *testing.T, domain map[reflect.Type]map[string]fieldSpec, v reflect.
 	switch typ.Kind() {
 	case reflect.Pointer:
 		v.Set(reflect.New(typ.Elem()))
-		fill(t, domain, v.Elem(), spec, full)
+		fill(t, fields, v.Elem(), spec, full)
 	case reflect.Struct:
 		for i := range typ.NumField() {
 			sf := typ.Field(i)
@@ -171,19 +182,19 @@ func fill(t *testing.T, domain map[reflect.Type]map[string]fieldSpec, v reflect.
 				continue
 			}
 			name, _, _ := strings.Cut(sf.Tag.Get("json"), ",")
-			f, err := fieldSpecOf(domain, jsonField{owner: typ, name: name, tag: sf.Tag})
+			f, err := openapi.FieldSpecOf(fields, typ, name, sf.Tag)
 			if err != nil {
 				t.Fatal(err)
 			}
-			fill(t, domain, v.Field(i), f, full)
+			fill(t, fields, v.Field(i), f, full)
 		}
 	case reflect.Slice:
 		v.Set(reflect.MakeSlice(typ, 1, 1))
-		fill(t, domain, v.Index(0), spec, full)
+		fill(t, fields, v.Index(0), spec, full)
 	case reflect.Map:
 		v.Set(reflect.MakeMap(typ))
 		elem := reflect.New(typ.Elem()).Elem()
-		fill(t, domain, elem, spec, full)
+		fill(t, fields, elem, spec, full)
 		v.SetMapIndex(reflect.ValueOf("X-Key").Convert(typ.Key()), elem)
 	case reflect.Interface:
 		v.Set(reflect.ValueOf("any value"))
@@ -202,14 +213,14 @@ func fill(t *testing.T, domain map[reflect.Type]map[string]fieldSpec, v reflect.
 	}
 }
 
-func sampleString(typ reflect.Type, spec fieldSpec) string {
-	if e := enumOf(typ); e != nil {
+func sampleString(typ reflect.Type, spec openapi.FieldSpec) string {
+	if e := openapi.EnumOf(typ); e != nil {
 		return e[len(e)-1].(string)
 	}
-	if spec.enum != nil {
-		return spec.enum[len(spec.enum)-1].(string)
+	if spec.Enum != nil {
+		return spec.Enum[len(spec.Enum)-1].(string)
 	}
-	switch spec.format {
+	switch spec.Format {
 	case "uuid":
 		return "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b"
 	case "date-time":
@@ -220,25 +231,6 @@ func sampleString(typ reflect.Type, spec fieldSpec) string {
 		return "https://example.com/hooks"
 	}
 	return "text"
-}
-
-// TestOpenAPIDomainFieldsNameRealFields keeps domainFields honest: a
-// renamed or removed field must not leave a stale entry behind.
-func TestOpenAPIDomainFieldsNameRealFields(t *testing.T) {
-	t.Parallel()
-	for typ, fields := range domainFields() {
-		var names []string
-		for _, f := range jsonFields(typ) {
-			if f.owner == typ {
-				names = append(names, f.name)
-			}
-		}
-		for name := range fields {
-			if !slices.Contains(names, name) {
-				t.Errorf("domainFields describes %s field %q, which has no such JSON field (it has %v)", typ, name, names)
-			}
-		}
-	}
 }
 
 // TestOpenAPIDocumentFileIsCurrent checks the copy of the document the
@@ -264,34 +256,13 @@ func TestOpenAPIStatusCodesAreDocumented(t *testing.T) {
 	t.Parallel()
 	descriptions := errorDescriptions()
 	for key, o := range operations() {
-		if http.StatusText(o.status) == "" || o.status >= 300 {
-			t.Errorf("%s: success status %d", key, o.status)
+		if http.StatusText(o.Status) == "" || o.Status >= 300 {
+			t.Errorf("%s: success status %d", key, o.Status)
 		}
-		for _, code := range o.errors {
+		for _, code := range o.Errors {
 			if descriptions[code] == "" {
 				t.Errorf("%s: error status %s has no Error%s response", key, strconv.Itoa(code), strconv.Itoa(code))
 			}
 		}
-	}
-}
-
-func TestOpenAPISchemaNamesAreUnique(t *testing.T) {
-	t.Parallel()
-	s := newSchemaSet()
-	if _, err := s.schema(reflect.TypeFor[meResponse](), responseSide); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := s.schema(reflect.TypeFor[meResponse](), requestSide); err == nil {
-		t.Error("one type served as both a request and a response schema of the same name")
-	}
-	type Me struct {
-		Name string `json:"name"`
-	}
-	s = newSchemaSet()
-	if _, err := s.schema(reflect.TypeFor[meResponse](), responseSide); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := s.schema(reflect.TypeFor[Me](), responseSide); err == nil {
-		t.Error("two Go types share the component name Me")
 	}
 }

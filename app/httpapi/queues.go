@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"context"
 	"encoding/json"
 	"strings"
 
@@ -11,6 +12,38 @@ import (
 	"github.com/ferry-dev/ferry/delivery/queue"
 	"github.com/ferry-dev/ferry/tenants"
 )
+
+// QueueService serves pull queues and their consumer tokens
+// (queues.go, queuestream.go). It is satisfied by *queue.Service.
+type QueueService interface {
+	// Authenticate returns the scope of a live consumer token. Errors:
+	// EUNAUTHORIZED, wrapped database errors.
+	Authenticate(ctx context.Context, tok string) (queue.Scope, error)
+	// Pull leases due messages, waiting up to in.WaitSeconds. Errors:
+	// EINVALID, ENOTFOUND, ERATELIMIT, wrapped database errors.
+	Pull(ctx context.Context, tenantID, endpointID uuid.UUID, in queue.PullInput) ([]queue.Message, error)
+	// Ack settles leases as delivered. Errors: EINVALID, ENOTFOUND.
+	Ack(ctx context.Context, tenantID, endpointID uuid.UUID, in queue.AckInput) ([]queue.ReceiptResult, error)
+	// Nack settles leases as failed. Errors: EINVALID, ENOTFOUND.
+	Nack(ctx context.Context, tenantID, endpointID uuid.UUID, in queue.NackInput) ([]queue.ReceiptResult, error)
+	// Reject settles leases as refused. Errors: EINVALID, ENOTFOUND.
+	Reject(ctx context.Context, tenantID, endpointID uuid.UUID, in queue.RejectInput) ([]queue.ReceiptResult, error)
+	// Stats returns the queue's counts. Errors: ENOTFOUND, wrapped
+	// database errors.
+	Stats(ctx context.Context, tenantID, endpointID uuid.UUID) (queue.Stats, error)
+	// OpenStream opens a stream of the queue's messages; the caller
+	// closes it. Errors: EINVALID, ENOTFOUND, ERATELIMIT.
+	OpenStream(ctx context.Context, tenantID, endpointID uuid.UUID, visibilitySeconds int) (*queue.Stream, error)
+	// Done is closed once the service stops; streams end then.
+	Done() <-chan struct{}
+	// CreateToken issues a consumer token and returns it with its
+	// secret. Errors: EINVALID, ENOTFOUND.
+	CreateToken(ctx context.Context, tenantID, endpointID uuid.UUID, in queue.TokenInput) (queue.ConsumerToken, string, error)
+	// Tokens lists the queue's consumer tokens. Errors: ENOTFOUND.
+	Tokens(ctx context.Context, tenantID, endpointID uuid.UUID) ([]queue.ConsumerToken, error)
+	// RevokeToken revokes one consumer token. Errors: ENOTFOUND.
+	RevokeToken(ctx context.Context, tenantID, endpointID, tokenID uuid.UUID) error
+}
 
 // queueRoutes registers the pull queue API: consumers lease, settle and
 // stream a queue endpoint's messages with an API key of its tenant or a

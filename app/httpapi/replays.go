@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"bytes"
+	"context"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -10,7 +11,33 @@ import (
 	"github.com/ferry-dev/ferry"
 	"github.com/ferry-dev/ferry/delivery/model"
 	"github.com/ferry-dev/ferry/delivery/replay"
+	"github.com/ferry-dev/ferry/page"
 )
+
+// ReplayService replays deliveries, one or in bulk (/replays and the
+// replay routes of events and deliveries). It is satisfied by
+// *delivery.Service.
+type ReplayService interface {
+	// ReplayEvent replays one event to its deliveries, or to endpointID
+	// only. Errors: ENOTFOUND, EINVALID, ERATELIMIT, EQUOTA.
+	ReplayEvent(ctx context.Context, tenantID, eventID uuid.UUID, endpointID *uuid.UUID, actor string) (replay.ReplayResult, error)
+	// ReplayDelivery replays one delivery. Errors: ENOTFOUND, EINVALID,
+	// ERATELIMIT, EQUOTA.
+	ReplayDelivery(ctx context.Context, tenantID, deliveryID uuid.UUID, actor string) (replay.ReplayResult, error)
+	// CreateReplayJob queues a bulk replay of the deliveries f matches.
+	// Errors: EINVALID, ENOTFOUND (endpoint), EREPLAYLIMIT.
+	CreateReplayJob(ctx context.Context, tenantID uuid.UUID, f replay.ReplayFilter, actor, reason string) (replay.ReplayJob, error)
+	// PreviewReplay counts the deliveries a bulk replay with f would
+	// re-send. Errors: EINVALID, ENOTFOUND (endpoint).
+	PreviewReplay(ctx context.Context, tenantID uuid.UUID, f replay.ReplayFilter) (replay.ReplayPreview, error)
+	// ListReplayJobs returns a page of the tenant's replay jobs and the
+	// next cursor.
+	ListReplayJobs(ctx context.Context, tenantID uuid.UUID, pg page.Request) ([]replay.ReplayJob, string, error)
+	// ReplayJob returns one replay job. Errors: ENOTFOUND.
+	ReplayJob(ctx context.Context, tenantID, id uuid.UUID) (replay.ReplayJob, error)
+	// CancelReplayJob stops a queued or running job. Errors: ENOTFOUND.
+	CancelReplayJob(ctx context.Context, tenantID, id uuid.UUID) (replay.ReplayJob, error)
+}
 
 // The bodies of the replay routes. Ids and times are strings so that a
 // malformed one gets a 422 naming its field.

@@ -15,31 +15,49 @@ import (
 	"github.com/gofiber/fiber/v2/middleware/filesystem"
 
 	"github.com/ferry-dev/ferry"
-	"github.com/ferry-dev/ferry/billing"
 	"github.com/ferry-dev/ferry/delivery"
-	"github.com/ferry-dev/ferry/delivery/insight"
-	"github.com/ferry-dev/ferry/delivery/queue"
-	"github.com/ferry-dev/ferry/delivery/replay"
-	"github.com/ferry-dev/ferry/delivery/telemetry"
-	"github.com/ferry-dev/ferry/inbound"
 	"github.com/ferry-dev/ferry/tenants"
 )
 
-// Deps are what the HTTP layer calls.
+// Deps are what the HTTP layer calls, and how it serves. Each service is
+// a small interface of this package, holding the methods one group of
+// routes calls; app plugs the domain services in.
 type Deps struct {
-	Tenants  *tenants.Service
-	Sessions *tenants.Sessions
-	Delivery *delivery.Service
-	// Insight answers stats and the staff's read models.
-	Insight *insight.Service
-	// Replays replays events, deliveries and bulk replay jobs.
-	Replays *replay.Service
-	Billing *billing.Service
-	Metrics *telemetry.Metrics
-	// Queues serves the pull queue routes (nil: not registered).
-	Queues *queue.Service
-	// Inbound serves sources and their public ingest URLs.
-	Inbound *inbound.Service
+	// Auth serves the auth middleware and the /auth and /me routes.
+	Auth AuthService
+	// Sessions signs and checks session cookies.
+	Sessions SessionTokens
+	// Account serves password, invite, address and TOTP routes.
+	Account AccountService
+	// Notifications serves /me/notifications.
+	Notifications NotificationService
+	// APIKeys serves /api-keys.
+	APIKeys APIKeyService
+	// Members serves /members.
+	Members MemberService
+	// Endpoints serves /endpoints.
+	Endpoints EndpointService
+	// Events serves /events (and the events of the staff console and of
+	// captured requests).
+	Events EventService
+	// EventsAccepted counts the events the API accepted.
+	EventsAccepted EventCounter
+	// Replays serves the replay routes (tenants' and staff's).
+	Replays ReplayService
+	// Stats serves /stats and /endpoints/{id}/stats.
+	Stats StatsService
+	// Staff serves the staff console's tenants and audit log.
+	Staff StaffService
+	// StaffDelivery serves the staff console's redacted delivery views.
+	StaffDelivery StaffDeliveryService
+	// Billing serves /billing and the staff console's billing view.
+	Billing BillingService
+	// Queues serves the pull queue routes and consumer tokens.
+	Queues QueueService
+	// Sources serves /sources.
+	Sources SourceService
+	// Inbound captures requests to the public ingest URLs.
+	Inbound InboundReceiver
 	// Ready reports whether Postgres and Kafka answer.
 	Ready func(ctx context.Context) error
 	// MetricsHandler serves /metrics on the main listener; nil when

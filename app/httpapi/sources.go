@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"strings"
@@ -11,8 +12,38 @@ import (
 	"github.com/ferry-dev/ferry"
 	"github.com/ferry-dev/ferry/delivery"
 	"github.com/ferry-dev/ferry/inbound"
+	"github.com/ferry-dev/ferry/page"
 	"github.com/ferry-dev/ferry/tenants"
 )
+
+// SourceService manages a tenant's inbound sources and their captured
+// requests (/sources). It is satisfied by *inbound.Service.
+type SourceService interface {
+	// CreateSource stores a source with a fresh ingest token. Errors:
+	// EINVALID.
+	CreateSource(ctx context.Context, tenantID uuid.UUID, in inbound.SourceInput) (inbound.Source, error)
+	// ListSources returns a page of the tenant's sources and the next
+	// cursor. Errors: EINVALID (cursor).
+	ListSources(ctx context.Context, tenantID uuid.UUID, pg page.Request) ([]inbound.Source, string, error)
+	// Source returns one source. Errors: ENOTFOUND.
+	Source(ctx context.Context, tenantID, id uuid.UUID) (inbound.Source, error)
+	// UpdateSource applies patch. Errors: ENOTFOUND, EINVALID.
+	UpdateSource(ctx context.Context, tenantID, id uuid.UUID, patch inbound.SourcePatch) (inbound.Source, error)
+	// DeleteSource deletes a source. Errors: ENOTFOUND.
+	DeleteSource(ctx context.Context, tenantID, id uuid.UUID) error
+	// RotateToken gives the source a fresh ingest token. Errors:
+	// ENOTFOUND.
+	RotateToken(ctx context.Context, tenantID, id uuid.UUID) (inbound.Source, error)
+	// ListRequests returns a page of a source's captured requests and
+	// the next cursor. Errors: ENOTFOUND, EINVALID.
+	ListRequests(ctx context.Context, tenantID, sourceID uuid.UUID, status string, pg page.Request) ([]inbound.Request, string, error)
+	// RequestDetail returns one captured request whole. Errors:
+	// ENOTFOUND.
+	RequestDetail(ctx context.Context, tenantID, sourceID, requestID uuid.UUID) (inbound.RequestDetail, error)
+	// Replay turns a stored request into a new event. Errors: ENOTFOUND,
+	// EINVALID, and those of ingesting an event.
+	Replay(ctx context.Context, tenantID, sourceID, requestID uuid.UUID) (inbound.ReplayResult, error)
+}
 
 // sourceRoutes registers inbound source management (roles as for
 // endpoints) and the public ingest URL.
@@ -102,7 +133,7 @@ func (s *server) createSource(c *fiber.Ctx) error {
 	if err := decode(c, &in); err != nil {
 		return err
 	}
-	src, err := s.Inbound.CreateSource(c.UserContext(), principal(c).TenantID, in)
+	src, err := s.Sources.CreateSource(c.UserContext(), principal(c).TenantID, in)
 	if err != nil {
 		return err
 	}
@@ -115,7 +146,7 @@ func (s *server) listSources(c *fiber.Ctx) error {
 		return err
 	}
 	p := principal(c)
-	srcs, next, err := s.Inbound.ListSources(c.UserContext(), p.TenantID, pg)
+	srcs, next, err := s.Sources.ListSources(c.UserContext(), p.TenantID, pg)
 	if err != nil {
 		return err
 	}
@@ -131,7 +162,7 @@ func (s *server) getSource(c *fiber.Ctx) error {
 		return err
 	}
 	p := principal(c)
-	src, err := s.Inbound.Source(c.UserContext(), p.TenantID, id)
+	src, err := s.Sources.Source(c.UserContext(), p.TenantID, id)
 	if err != nil {
 		return err
 	}
@@ -147,7 +178,7 @@ func (s *server) updateSource(c *fiber.Ctx) error {
 	if err := decode(c, &patch); err != nil {
 		return err
 	}
-	src, err := s.Inbound.UpdateSource(c.UserContext(), principal(c).TenantID, id, patch)
+	src, err := s.Sources.UpdateSource(c.UserContext(), principal(c).TenantID, id, patch)
 	if err != nil {
 		return err
 	}
@@ -159,7 +190,7 @@ func (s *server) deleteSource(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	if err := s.Inbound.DeleteSource(c.UserContext(), principal(c).TenantID, id); err != nil {
+	if err := s.Sources.DeleteSource(c.UserContext(), principal(c).TenantID, id); err != nil {
 		return err
 	}
 	return c.SendStatus(fiber.StatusNoContent)
@@ -170,7 +201,7 @@ func (s *server) rotateSourceToken(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	src, err := s.Inbound.RotateToken(c.UserContext(), principal(c).TenantID, id)
+	src, err := s.Sources.RotateToken(c.UserContext(), principal(c).TenantID, id)
 	if err != nil {
 		return err
 	}
@@ -187,7 +218,7 @@ func (s *server) listSourceRequests(c *fiber.Ctx) error {
 		return err
 	}
 	p := principal(c)
-	reqs, next, err := s.Inbound.ListRequests(c.UserContext(), p.TenantID, id, c.Query("status"), pg)
+	reqs, next, err := s.Sources.ListRequests(c.UserContext(), p.TenantID, id, c.Query("status"), pg)
 	if err != nil {
 		return err
 	}
@@ -224,13 +255,13 @@ func (s *server) getSourceRequest(c *fiber.Ctx) error {
 		return err
 	}
 	p := principal(c)
-	d, err := s.Inbound.RequestDetail(c.UserContext(), p.TenantID, id, rid)
+	d, err := s.Sources.RequestDetail(c.UserContext(), p.TenantID, id, rid)
 	if err != nil {
 		return err
 	}
 	out := sourceRequestDetail{RequestDetail: d}
 	if d.EventID != nil {
-		ev, err := s.Delivery.Event(c.UserContext(), p.TenantID, *d.EventID)
+		ev, err := s.Events.Event(c.UserContext(), p.TenantID, *d.EventID)
 		var fe *ferry.Error
 		switch {
 		case err == nil:
@@ -252,7 +283,7 @@ func (s *server) replaySourceRequest(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	res, err := s.Inbound.Replay(c.UserContext(), principal(c).TenantID, id, rid)
+	res, err := s.Sources.Replay(c.UserContext(), principal(c).TenantID, id, rid)
 	if err != nil {
 		return err
 	}

@@ -1,14 +1,58 @@
 package httpapi
 
 import (
+	"context"
+
 	"github.com/gofiber/fiber/v2"
 	"github.com/google/uuid"
 
 	"github.com/ferry-dev/ferry"
 	"github.com/ferry-dev/ferry/delivery"
+	"github.com/ferry-dev/ferry/delivery/insight"
+	"github.com/ferry-dev/ferry/delivery/model"
 	"github.com/ferry-dev/ferry/page"
 	"github.com/ferry-dev/ferry/tenants"
 )
+
+// StaffService is what the staff console asks of tenants: finding
+// tenants, their members, and the audit log every staff action is
+// written to first (staff routes, also in billing.go). It is satisfied by
+// *tenants.Service.
+type StaffService interface {
+	// SearchTenants returns a page of tenants matching q and the next
+	// cursor. Errors: EINVALID.
+	SearchTenants(ctx context.Context, q string, limit int, cursor string) ([]tenants.TenantSummary, string, error)
+	// Tenant returns one tenant. Errors: ENOTFOUND.
+	Tenant(ctx context.Context, id uuid.UUID) (tenants.Tenant, error)
+	// ListMembers returns the tenant's users.
+	ListMembers(ctx context.Context, tenantID uuid.UUID) ([]tenants.User, error)
+	// Audit records a staff action before it runs.
+	Audit(ctx context.Context, staff tenants.Principal, tenantID *uuid.UUID, action, reason string, detail any) error
+	// ListAudit returns the audit entries f selects and the next cursor.
+	// Errors: EINVALID.
+	ListAudit(ctx context.Context, f tenants.AuditFilter) ([]tenants.AuditEntry, string, error)
+}
+
+// StaffDeliveryService is what the staff console reads of a tenant's
+// deliveries beyond what tenants see (receiver credentials redacted); it
+// replays through ReplayService and lists events through EventService.
+// It is satisfied by *delivery.Service.
+type StaffDeliveryService interface {
+	// StaffEndpoints returns a page of a tenant's endpoints, redacted.
+	// Errors: EINVALID (cursor).
+	StaffEndpoints(ctx context.Context, tenantID uuid.UUID, pg page.Request) ([]delivery.Endpoint, string, error)
+	// StaffEvent returns one event with deliveries and attempts,
+	// redacted. Errors: ENOTFOUND.
+	StaffEvent(ctx context.Context, tenantID, eventID uuid.UUID) (insight.StaffEventDetail, error)
+	// StaffEndpointAttempts returns a page of an endpoint's attempts,
+	// redacted. Errors: ENOTFOUND, EINVALID.
+	StaffEndpointAttempts(ctx context.Context, tenantID, endpointID uuid.UUID, outcome string, pg page.Request) ([]model.Attempt, string, error)
+	// StaffEndpointCounts counts a tenant's endpoints by state.
+	StaffEndpointCounts(ctx context.Context, tenantID uuid.UUID) (insight.EndpointCounts, error)
+	// EventTenant returns the tenant an event belongs to. Errors:
+	// ENOTFOUND.
+	EventTenant(ctx context.Context, eventID uuid.UUID) (uuid.UUID, error)
+}
 
 // Staff routes: every one is written to the audit log (who, what, which
 // tenant, when, why) before it runs, so no staff action goes unrecorded.
@@ -19,7 +63,7 @@ func (s *server) staffTenant(c *fiber.Ctx) (tenants.Tenant, error) {
 	if err != nil {
 		return tenants.Tenant{}, err
 	}
-	return s.Tenants.Tenant(c.UserContext(), id)
+	return s.Staff.Tenant(c.UserContext(), id)
 }
 
 func (s *server) staffSearchTenants(c *fiber.Ctx) error {
@@ -28,10 +72,10 @@ func (s *server) staffSearchTenants(c *fiber.Ctx) error {
 		return err
 	}
 	q := c.Query("q")
-	if err := s.Tenants.Audit(c.UserContext(), principal(c), nil, tenants.AuditSearchTenants, "", fiber.Map{"q": q}); err != nil {
+	if err := s.Staff.Audit(c.UserContext(), principal(c), nil, tenants.AuditSearchTenants, "", fiber.Map{"q": q}); err != nil {
 		return err
 	}
-	found, next, err := s.Tenants.SearchTenants(c.UserContext(), q, pg.Limit, pg.Cursor)
+	found, next, err := s.Staff.SearchTenants(c.UserContext(), q, pg.Limit, pg.Cursor)
 	if err != nil {
 		return err
 	}
@@ -53,14 +97,14 @@ func (s *server) staffGetTenant(c *fiber.Ctx) error {
 		return err
 	}
 	ctx := c.UserContext()
-	if err := s.Tenants.Audit(ctx, principal(c), &t.ID, tenants.AuditViewTenant, "", nil); err != nil {
+	if err := s.Staff.Audit(ctx, principal(c), &t.ID, tenants.AuditViewTenant, "", nil); err != nil {
 		return err
 	}
-	members, err := s.Tenants.ListMembers(ctx, t.ID)
+	members, err := s.Staff.ListMembers(ctx, t.ID)
 	if err != nil {
 		return err
 	}
-	eps, _, err := s.Insight.StaffEndpoints(ctx, t.ID, page.Request{Limit: page.MaxSize})
+	eps, _, err := s.StaffDelivery.StaffEndpoints(ctx, t.ID, page.Request{Limit: page.MaxSize})
 	if err != nil {
 		return err
 	}
@@ -90,17 +134,17 @@ func (s *server) staffListEvents(c *fiber.Ctx) error {
 	if f.EndpointID, err = queryUUID(c, "endpoint_id"); err != nil {
 		return err
 	}
-	if err := s.Tenants.Audit(c.UserContext(), principal(c), &t.ID, tenants.AuditListEvents, "",
+	if err := s.Staff.Audit(c.UserContext(), principal(c), &t.ID, tenants.AuditListEvents, "",
 		fiber.Map{"type": f.Type, "status": f.Status, "endpoint_id": f.EndpointID, "since": f.Since, "until": f.Until}); err != nil {
 		return err
 	}
-	events, next, err := s.Delivery.ListEvents(c.UserContext(), t.ID, f, pg)
+	events, next, err := s.Events.ListEvents(c.UserContext(), t.ID, f, pg)
 	if err != nil {
 		return err
 	}
 	// With their deliveries, so the console shows each one's status and
 	// endpoint as the portal does.
-	detailed, err := s.Delivery.WithDeliveries(c.UserContext(), t.ID, events)
+	detailed, err := s.Events.WithDeliveries(c.UserContext(), t.ID, events)
 	if err != nil {
 		return err
 	}
@@ -116,11 +160,11 @@ func (s *server) staffGetEvent(c *fiber.Ctx) error {
 	if err != nil {
 		return ferry.NotFound("event")
 	}
-	if err := s.Tenants.Audit(c.UserContext(), principal(c), &t.ID, tenants.AuditViewEvent, "",
+	if err := s.Staff.Audit(c.UserContext(), principal(c), &t.ID, tenants.AuditViewEvent, "",
 		fiber.Map{"event_id": eventID}); err != nil {
 		return err
 	}
-	ev, err := s.Insight.StaffEvent(c.UserContext(), t.ID, eventID)
+	ev, err := s.StaffDelivery.StaffEvent(c.UserContext(), t.ID, eventID)
 	if err != nil {
 		return err
 	}
@@ -157,7 +201,7 @@ func (s *server) staffReplay(c *fiber.Ctx) error {
 	p, ctx := principal(c), c.UserContext()
 	detail := fiber.Map{"event_id": eventID, "delivery_id": deliveryID, "endpoint_id": f.EndpointID,
 		"event_type": f.EventType, "since": f.Since, "until": f.Until, "status": f.Status}
-	if err := s.Tenants.Audit(ctx, p, &t.ID, tenants.AuditReplay, reason, detail); err != nil {
+	if err := s.Staff.Audit(ctx, p, &t.ID, tenants.AuditReplay, reason, detail); err != nil {
 		return err
 	}
 	switch {
@@ -191,7 +235,7 @@ func (s *server) staffGetReplay(c *fiber.Ctx) error {
 	if err != nil {
 		return ferry.NotFound("replay")
 	}
-	if err := s.Tenants.Audit(c.UserContext(), principal(c), &t.ID, tenants.AuditViewReplay, "",
+	if err := s.Staff.Audit(c.UserContext(), principal(c), &t.ID, tenants.AuditViewReplay, "",
 		fiber.Map{"replay_id": id}); err != nil {
 		return err
 	}
@@ -219,7 +263,7 @@ func (s *server) staffAudit(c *fiber.Ctx) error {
 	if f.Until, err = queryTime(c, "until"); err != nil {
 		return err
 	}
-	entries, next, err := s.Tenants.ListAudit(c.UserContext(), f)
+	entries, next, err := s.Staff.ListAudit(c.UserContext(), f)
 	if err != nil {
 		return err
 	}
@@ -243,11 +287,11 @@ func (s *server) staffEndpointAttempts(c *fiber.Ctx) error {
 		return err
 	}
 	outcome := c.Query("outcome")
-	if err := s.Tenants.Audit(c.UserContext(), principal(c), &t.ID, tenants.AuditEndpointAttempts, "",
+	if err := s.Staff.Audit(c.UserContext(), principal(c), &t.ID, tenants.AuditEndpointAttempts, "",
 		fiber.Map{"endpoint_id": endpointID, "outcome": outcome}); err != nil {
 		return err
 	}
-	attempts, next, err := s.Insight.StaffEndpointAttempts(c.UserContext(), t.ID, endpointID, outcome, pg)
+	attempts, next, err := s.StaffDelivery.StaffEndpointAttempts(c.UserContext(), t.ID, endpointID, outcome, pg)
 	if err != nil {
 		return err
 	}
@@ -266,7 +310,7 @@ func (s *server) staffPreviewReplay(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	if err := s.Tenants.Audit(c.UserContext(), principal(c), &t.ID, tenants.AuditPreviewReplay, "",
+	if err := s.Staff.Audit(c.UserContext(), principal(c), &t.ID, tenants.AuditPreviewReplay, "",
 		fiber.Map{"endpoint_id": f.EndpointID, "event_type": f.EventType, "since": f.Since, "until": f.Until, "status": f.Status}); err != nil {
 		return err
 	}

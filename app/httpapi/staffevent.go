@@ -26,10 +26,10 @@ func (s *server) staffLookupEvent(c *fiber.Ctx) error {
 		return ferry.NotFound("event")
 	}
 	ctx := c.UserContext()
-	tenantID, err := s.Insight.EventTenant(ctx, eventID)
+	tenantID, err := s.StaffDelivery.EventTenant(ctx, eventID)
 	if ferry.ErrorCode(err) == ferry.ENOTFOUND {
 		// A lookup that finds nothing is recorded too, without a tenant.
-		if err := s.Tenants.Audit(ctx, principal(c), nil, tenants.AuditViewEvent, "",
+		if err := s.Staff.Audit(ctx, principal(c), nil, tenants.AuditViewEvent, "",
 			fiber.Map{"event_id": eventID, "lookup": true}); err != nil {
 			return err
 		}
@@ -38,15 +38,15 @@ func (s *server) staffLookupEvent(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	t, err := s.Tenants.Tenant(ctx, tenantID)
+	t, err := s.Staff.Tenant(ctx, tenantID)
 	if err != nil {
 		return err
 	}
-	if err := s.Tenants.Audit(ctx, principal(c), &t.ID, tenants.AuditViewEvent, "",
+	if err := s.Staff.Audit(ctx, principal(c), &t.ID, tenants.AuditViewEvent, "",
 		fiber.Map{"event_id": eventID, "lookup": true}); err != nil {
 		return err
 	}
-	ev, err := s.Insight.StaffEvent(ctx, t.ID, eventID)
+	ev, err := s.StaffDelivery.StaffEvent(ctx, t.ID, eventID)
 	if err != nil {
 		return err
 	}

@@ -42,11 +42,11 @@ func (s *server) tenantHealth(ctx context.Context, tenantID uuid.UUID) (staffTen
 	if err != nil {
 		return staffTenantHealth{}, err
 	}
-	counts, err := s.Insight.StaffEndpointCounts(ctx, tenantID)
+	counts, err := s.StaffDelivery.StaffEndpointCounts(ctx, tenantID)
 	if err != nil {
 		return staffTenantHealth{}, err
 	}
-	st, err := s.Insight.TenantStats(ctx, tenantID, "24h")
+	st, err := s.Stats.TenantStats(ctx, tenantID, "24h")
 	if err != nil {
 		return staffTenantHealth{}, err
 	}

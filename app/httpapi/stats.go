@@ -1,8 +1,24 @@
 package httpapi
 
 import (
+	"context"
+
 	"github.com/gofiber/fiber/v2"
+	"github.com/google/uuid"
+
+	"github.com/ferry-dev/ferry/delivery/insight"
 )
+
+// StatsService answers the delivery stats routes (/stats, and the
+// staff console's tenant health). It is satisfied by *delivery.Service.
+type StatsService interface {
+	// EndpointStats returns one endpoint's stats over window (1h, 24h,
+	// 7d). Errors: EINVALID (window), ENOTFOUND.
+	EndpointStats(ctx context.Context, tenantID, endpointID uuid.UUID, window string) (insight.Stats, error)
+	// TenantStats returns the stats of the tenant's endpoints over
+	// window. Errors: EINVALID (window).
+	TenantStats(ctx context.Context, tenantID uuid.UUID, window string) (insight.TenantStats, error)
+}
 
 // endpointStats answers GET /endpoints/{id}/stats?window=1h|24h|7d.
 func (s *server) endpointStats(c *fiber.Ctx) error {
@@ -10,7 +26,7 @@ func (s *server) endpointStats(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	st, err := s.Insight.EndpointStats(c.UserContext(), principal(c).TenantID, id, c.Query("window", "24h"))
+	st, err := s.Stats.EndpointStats(c.UserContext(), principal(c).TenantID, id, c.Query("window", "24h"))
 	if err != nil {
 		return err
 	}
@@ -19,7 +35,7 @@ func (s *server) endpointStats(c *fiber.Ctx) error {
 
 // tenantStats answers GET /stats?window=1h|24h|7d: the dashboard.
 func (s *server) tenantStats(c *fiber.Ctx) error {
-	st, err := s.Insight.TenantStats(c.UserContext(), principal(c).TenantID, c.Query("window", "24h"))
+	st, err := s.Stats.TenantStats(c.UserContext(), principal(c).TenantID, c.Query("window", "24h"))
 	if err != nil {
 		return err
 	}

@@ -1,4 +1,4 @@
-package httpapi
+package openapi
 
 import (
 	"encoding"
@@ -19,7 +19,7 @@ import (
 // file adds what reflection alone cannot see: which fields are required
 // and which may be null (from pointers, slices, maps and omitempty), enum
 // values (from the Go constants), uuid and custom JSON encodings, and the
-// few field descriptions and request rules kept in openapi_fields.go.
+// few field descriptions and request rules of fields.go and domain.go.
 
 // wireSide says which side of the wire a type is on. It decides which
 // fields are required and which may be null.
@@ -56,8 +56,11 @@ type schemaSet struct {
 	// named records which Go type (and side) owns each component name, so
 	// two types never share a name and no type serves both sides.
 	named map[string]namedType
-	// domain describes fields of domain types (domainFields).
-	domain map[reflect.Type]map[string]fieldSpec
+	// names are the component names that are not a type's Go name
+	// (componentName).
+	names map[reflect.Type]string
+	// fields describes fields beyond their struct tags (FieldSpecOf).
+	fields map[reflect.Type]map[string]FieldSpec
 	errs   []error
 }
 
@@ -66,9 +69,11 @@ type namedType struct {
 	side wireSide
 }
 
-func newSchemaSet() *schemaSet {
+// newSchemaSet returns an empty set that names components from names
+// and describes fields from fields (both by Go type).
+func newSchemaSet(names map[reflect.Type]string, fields map[reflect.Type]map[string]FieldSpec) *schemaSet {
 	s := &schemaSet{components: openapi3.Schemas{}, named: map[string]namedType{},
-		domain: domainFields(), gens: map[wireSide]*openapi3gen.Generator{}}
+		names: names, fields: fields, gens: map[wireSide]*openapi3gen.Generator{}}
 	for _, side := range []wireSide{responseSide, requestSide} {
 		s.gens[side] = openapi3gen.NewGenerator(
 			openapi3gen.ThrowErrorOnCycle(),
@@ -96,10 +101,10 @@ func (s *schemaSet) schema(t reflect.Type, side wireSide) (*openapi3.SchemaRef, 
 	return ref, nil
 }
 
-// name is the component name of a struct type: the override from
-// schemaName, else its Go name with the first letter upper-cased.
+// name is the component name of a struct type: its entry in s.names,
+// else its Go name with the first letter upper-cased.
 func (s *schemaSet) name(t reflect.Type, side wireSide) string {
-	n := schemaName(t)
+	n := s.names[t]
 	if n == "" {
 		n = strings.ToUpper(t.Name()[:1]) + t.Name()[1:]
 	}
@@ -125,7 +130,7 @@ func (s *schemaSet) customizer(side wireSide) openapi3gen.SchemaCustomizerFn {
 		case t.Implements(textMarshalerType):
 			schema.Type = &openapi3.Types{openapi3.TypeString}
 		}
-		if values := enumOf(t); values != nil {
+		if values := EnumOf(t); values != nil {
 			schema.Enum = values
 		}
 		return nil
@@ -133,7 +138,7 @@ func (s *schemaSet) customizer(side wireSide) openapi3gen.SchemaCustomizerFn {
 }
 
 // object sets an object schema's required list and, per property, whether
-// it may be null and what openapi_fields.go adds.
+// it may be null and what its FieldSpec adds.
 func (s *schemaSet) object(t reflect.Type, side wireSide, schema *openapi3.Schema) error {
 	var required []string
 	for _, f := range jsonFields(t) {
@@ -141,7 +146,7 @@ func (s *schemaSet) object(t reflect.Type, side wireSide, schema *openapi3.Schem
 		if prop == nil {
 			return fmt.Errorf("%s.%s: no schema for JSON field %q", t, f.goName, f.name)
 		}
-		spec, err := fieldSpecOf(s.domain, f)
+		spec, err := FieldSpecOf(s.fields, f.owner, f.name, f.tag)
 		if err != nil {
 			return fmt.Errorf("%s.%s: %w", f.owner, f.goName, err)
 		}
@@ -151,9 +156,9 @@ func (s *schemaSet) object(t reflect.Type, side wireSide, schema *openapi3.Schem
 			if !f.omitted {
 				required = append(required, f.name)
 			}
-			nullable = f.nilable && !f.omitted && !spec.nonNull
+			nullable = f.nilable && !f.omitted && !spec.NonNull
 		case requestSide:
-			if spec.required {
+			if spec.Required {
 				required = append(required, f.name)
 			}
 			nullable = f.pointer
@@ -171,18 +176,18 @@ func (s *schemaSet) object(t reflect.Type, side wireSide, schema *openapi3.Schem
 		if f.asString {
 			v.Type, v.Format = &openapi3.Types{openapi3.TypeString}, ""
 		}
-		if spec.description != "" {
-			v.Description = spec.description
+		if spec.Description != "" {
+			v.Description = spec.Description
 		}
-		if spec.format != "" {
-			v.Format = spec.format
+		if spec.Format != "" {
+			v.Format = spec.Format
 		}
-		if spec.enum != nil {
+		if spec.Enum != nil {
 			target := v
 			if v.Items != nil && v.Items.Value != nil {
 				target = v.Items.Value
 			}
-			target.Enum = spec.enum
+			target.Enum = spec.Enum
 		}
 	}
 	slices.Sort(required)
