@@ -40,7 +40,7 @@ func ValidEventType(t string) bool {
 // endpoints' transformations do not run in tx, which the event maker
 // shares among tenants: their deliveries are stored pending, and after
 // runs them on a goroutine of its own (FinishTransforms; uncalled, the
-// attempt log's sweep does).
+// opevents.Sweeper does).
 // Errors: EINVALID, EQUOTA, ERATELIMIT, EPAYMENT, wrapped database errors.
 func (s *Service) IngestInTx(ctx context.Context, tx dbtx.Tx, tenantID uuid.UUID, in SourceEventInput) (_ Event, after func(), err error) {
 	ein := EventInput{Type: in.Type, Data: in.Data}

@@ -35,14 +35,14 @@ type Record struct {
 // Emitter stores operational events in the open transaction of a batch
 // and returns what to run once it has committed (opevents.Emitter).
 type Emitter interface {
-	Emit(ctx context.Context, tx pgx.Tx, evs []model.OperationalEvent, now time.Time) (after func(context.Context), err error)
+	Emit(ctx context.Context, tx store.Tx, evs []model.OperationalEvent, now time.Time) (after func(context.Context), err error)
 }
 
 // dropEvents is the Emitter of a Log told of none: the events are not
 // stored.
 type dropEvents struct{}
 
-func (dropEvents) Emit(context.Context, pgx.Tx, []model.OperationalEvent, time.Time) (func(context.Context), error) {
+func (dropEvents) Emit(context.Context, store.Tx, []model.OperationalEvent, time.Time) (func(context.Context), error) {
 	return func(context.Context) {}, nil
 }
 
@@ -62,7 +62,7 @@ type Config struct {
 	// nil drops them.
 	Events Emitter
 	// BatchSize, if set, observes how many attempts each committed batch
-	// held (delivery.Metrics.AttemptLogBatch).
+	// held (telemetry.Metrics.AttemptLogBatch).
 	BatchSize prometheus.Observer
 }
 

@@ -25,7 +25,7 @@ type rollupKey struct {
 }
 
 // rollup is one batch's contribution to a row of endpoint_stats_hourly
-// (see migration 00040 and delivery/stats.go for what each count means).
+// (see migration 00040 and delivery/insight/stats.go for what each count means).
 type rollup struct {
 	tenant              uuid.UUID
 	attempts            int64

@@ -22,12 +22,6 @@ import (
 	"gorm.io/gorm"
 )
 
-// Publisher writes messages to Kafka and returns once every one is
-// acknowledged by the in-sync replicas. delivery/kafka implements it.
-type Publisher interface {
-	Publish(ctx context.Context, msgs []model.Message) error
-}
-
 // Config tunes the Dispatcher. The caps bound what one worker holds in
 // memory; a job arriving over any of them is parked (see lanes.go).
 type Config struct {
@@ -58,7 +52,7 @@ type Dispatcher struct {
 	db        *gorm.DB
 	endpoints *endpointCache
 	sender    *egress.Sender
-	pub       Publisher
+	pub       model.Publisher
 	attempts  *attemptlog.Log
 	metrics   *telemetry.Metrics
 	cfg       Config
@@ -72,7 +66,7 @@ type Dispatcher struct {
 
 // NewDispatcher returns a Dispatcher; call Run before submitting jobs.
 // clk nil is the system clock.
-func NewDispatcher(db *gorm.DB, cipher *seal.Cipher, sender *egress.Sender, pub Publisher, attempts *attemptlog.Log,
+func NewDispatcher(db *gorm.DB, cipher *seal.Cipher, sender *egress.Sender, pub model.Publisher, attempts *attemptlog.Log,
 	metrics *telemetry.Metrics, cfg Config, log *slog.Logger, clk clock.Clock) *Dispatcher {
 	clk = clock.Or(clk)
 	now := clk.Now

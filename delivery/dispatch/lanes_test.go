@@ -17,7 +17,6 @@ import (
 	"github.com/ferry-dev/ferry/delivery/egress"
 	"github.com/ferry-dev/ferry/delivery/internal/deliverytest"
 	"github.com/ferry-dev/ferry/delivery/model"
-	"github.com/ferry-dev/ferry/delivery/outbox"
 	"github.com/ferry-dev/ferry/delivery/telemetry"
 	"github.com/ferry-dev/ferry/tests/testenv"
 )
@@ -28,7 +27,7 @@ type fakePublisher struct {
 	msgs []model.Message
 }
 
-var _ outbox.Publisher = (*fakePublisher)(nil)
+var _ model.Publisher = (*fakePublisher)(nil)
 
 func (p *fakePublisher) Publish(_ context.Context, msgs []model.Message) error {
 	p.mu.Lock()

@@ -38,7 +38,7 @@ const (
 // nothing: the sweeper of a surviving worker republishes them.
 type parkingLot struct {
 	db    *gorm.DB
-	pub   Publisher
+	pub   model.Publisher
 	owner uuid.UUID
 	log   *slog.Logger
 	clock clock.Clock
@@ -64,7 +64,7 @@ type parkedJob struct {
 	job model.Job
 }
 
-func newParkingLot(db *gorm.DB, pub Publisher, log *slog.Logger, clk clock.Clock) *parkingLot {
+func newParkingLot(db *gorm.DB, pub model.Publisher, log *slog.Logger, clk clock.Clock) *parkingLot {
 	owner := uuid.New()
 	p := &parkingLot{db: db, pub: pub, owner: owner, log: log.With("component", "parking", "owner", owner), clock: clk, now: clk.Now}
 	p.inserts = batch.New(maxParkBatch, maxParkWriters, p.insertBatch)

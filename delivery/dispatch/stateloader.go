@@ -24,7 +24,7 @@ type stateLoader struct {
 	db      *gorm.DB
 	batches *batch.Coalescer[*stateRequest]
 	// batchSize observes how many deliveries each query read
-	// (delivery.Metrics.StateBatch).
+	// (telemetry.Metrics.StateBatch).
 	batchSize prometheus.Observer
 }
 

@@ -42,7 +42,7 @@ type Config struct {
 	conn connSecurity
 }
 
-// LagObserver records consumer lag per topic; *delivery.Metrics
+// LagObserver records consumer lag per topic; *telemetry.Metrics
 // satisfies it.
 type LagObserver interface {
 	// ObserveLag records how late a job reached the dispatcher after it

@@ -7,7 +7,6 @@ import (
 	kafkago "github.com/segmentio/kafka-go"
 
 	"github.com/ferry-dev/ferry/delivery/model"
-	"github.com/ferry-dev/ferry/delivery/outbox"
 )
 
 // Writer publishes delivery messages; one Writer is shared by the whole
@@ -17,7 +16,7 @@ type Writer struct {
 	w   *kafkago.Writer
 }
 
-var _ outbox.Publisher = (*Writer)(nil)
+var _ model.Publisher = (*Writer)(nil)
 
 // NewWriter returns a Writer that waits for all in-sync replicas.
 func NewWriter(cfg Config) (*Writer, error) {

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"context"
 	"time"
 
 	"github.com/google/uuid"
@@ -53,4 +54,11 @@ const (
 type Message struct {
 	Topic string
 	Job   Job
+}
+
+// Publisher writes messages to Kafka and returns once every one is
+// acknowledged (acks=all). The outbox relay and the dispatcher publish
+// through it; delivery/kafka's Writer is the one app plugs in.
+type Publisher interface {
+	Publish(ctx context.Context, msgs []Message) error
 }

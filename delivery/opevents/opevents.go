@@ -13,7 +13,6 @@ import (
 	"log/slog"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 	"gorm.io/gorm"
 
 	"github.com/ferry-dev/ferry/delivery"
@@ -67,7 +66,7 @@ func NewEmitter(db *gorm.DB, router *delivery.Router, relay delivery.Enqueuer, n
 // Emit stores evs in tx, an open transaction other work shares (the
 // attempt log's batch), and returns what to run once tx has committed.
 // It satisfies attemptlog.Follower. Errors: wrapped database errors.
-func (e *Emitter) Emit(ctx context.Context, tx pgx.Tx, evs []model.OperationalEvent, now time.Time) (after func(context.Context), err error) {
+func (e *Emitter) Emit(ctx context.Context, tx store.Tx, evs []model.OperationalEvent, now time.Time) (after func(context.Context), err error) {
 	if len(evs) == 0 {
 		return func(context.Context) {}, nil
 	}

@@ -20,12 +20,6 @@ import (
 	"github.com/ferry-dev/ferry/internal/clock"
 )
 
-// Publisher writes messages to Kafka and returns once every one is
-// acknowledged by the in-sync replicas. Implemented by delivery/kafka.
-type Publisher interface {
-	Publish(ctx context.Context, msgs []model.Message) error
-}
-
 // RelayConfig tunes the outbox relay.
 type RelayConfig struct {
 	// SweepAfter is how old an outbox row must be before the sweeper
@@ -45,7 +39,7 @@ type RelayConfig struct {
 // between commit and publish (docs/delivery.md).
 type Relay struct {
 	db    *gorm.DB
-	pub   Publisher
+	pub   model.Publisher
 	cfg   RelayConfig
 	log   *slog.Logger
 	clock clock.Clock
@@ -68,7 +62,7 @@ type outboxKey struct {
 
 // NewRelay returns a Relay; call Run to start it. clk nil is the system
 // clock.
-func NewRelay(db *gorm.DB, pub Publisher, cfg RelayConfig, log *slog.Logger, clk clock.Clock) *Relay {
+func NewRelay(db *gorm.DB, pub model.Publisher, cfg RelayConfig, log *slog.Logger, clk clock.Clock) *Relay {
 	cfg.SweepAfter = cmp.Or(cfg.SweepAfter, 15*time.Second)
 	cfg.SweepInterval = cmp.Or(cfg.SweepInterval, 2*time.Second)
 	cfg.Buffer = cmp.Or(cfg.Buffer, 1<<16)

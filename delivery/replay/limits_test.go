@@ -15,6 +15,7 @@ import (
 	"github.com/ferry-dev/ferry/dbtx"
 	"github.com/ferry-dev/ferry/delivery"
 	"github.com/ferry-dev/ferry/delivery/model"
+	"github.com/ferry-dev/ferry/internal/clock"
 	"github.com/ferry-dev/ferry/page"
 )
 
@@ -24,6 +25,8 @@ import (
 type secondLimits struct {
 	perSecond int
 	quota     int64 // 0 = none
+	// now is the clock the seconds are counted on (nil: the system's).
+	now func() time.Time
 
 	mu       sync.Mutex
 	second   int64
@@ -47,7 +50,11 @@ func (l *secondLimits) CheckEndpointLimit(context.Context, uuid.UUID) error { re
 func (l *secondLimits) ConsumeEvents(_ context.Context, _ uuid.UUID, n int) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if now := time.Now().Unix(); now != l.second {
+	clock := l.now
+	if clock == nil {
+		clock = time.Now
+	}
+	if now := clock().Unix(); now != l.second {
 		l.second, l.inSecond = now, 0
 	}
 	if l.quota > 0 && l.metered.Load()+int64(n) > l.quota {
@@ -239,15 +246,21 @@ func TestReplayWorkerMetersAndWaitsForTheRateLimit(t *testing.T) {
 	limits.perSecond = 5
 	limits.mu.Unlock()
 	limits.metered.Store(0)
-	job, err := b.replays.CreateReplayJob(ctx, b.tenantID, ReplayFilter{}, "ann@example.com", "")
+	// The plan's seconds and the job's hold-backs run on one clock, which
+	// the test moves on instead of waiting for the next second.
+	clk := clock.NewManual(time.Now())
+	limits.mu.Lock()
+	limits.now = clk.Now
+	limits.mu.Unlock()
+	replays := New(b.db, b.svc, limits, b.relay, slog.New(slog.DiscardHandler), clk.Now)
+	job, err := replays.CreateReplayJob(ctx, b.tenantID, ReplayFilter{}, "ann@example.com", "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := NewWorker(b.replays, WorkerConfig{RatePerSecond: 100000, PageSize: 100}, slog.New(slog.DiscardHandler))
-	deadline := time.Now().Add(20 * time.Second)
-	for b.job(t, job.ID).State != ReplayCompleted {
-		if time.Now().After(deadline) {
-			t.Fatalf("job did not complete: %+v", b.job(t, job.ID))
+	w := NewWorker(replays, WorkerConfig{RatePerSecond: 100000, PageSize: 100}, slog.New(slog.DiscardHandler))
+	for round := 0; b.job(t, job.ID).State != ReplayCompleted; round++ {
+		if round == 20 {
+			t.Fatalf("job did not complete in 20 rounds: %+v", b.job(t, job.ID))
 		}
 		worked, err := w.RunOnce(ctx)
 		if err != nil {
@@ -259,7 +272,7 @@ func TestReplayWorkerMetersAndWaitsForTheRateLimit(t *testing.T) {
 			if nb == nil {
 				t.Fatal("no job claimable but none waiting either")
 			}
-			time.Sleep(100 * time.Millisecond)
+			clk.Advance(time.Second)
 		}
 	}
 	if got := limits.metered.Load(); got != 12 {
@@ -272,7 +285,7 @@ func TestReplayWorkerMetersAndWaitsForTheRateLimit(t *testing.T) {
 	limits.mu.Lock()
 	limits.perSecond, limits.quota = 1000, 15
 	limits.mu.Unlock()
-	over, err := b.replays.CreateReplayJob(ctx, b.tenantID, ReplayFilter{}, "ann@example.com", "")
+	over, err := replays.CreateReplayJob(ctx, b.tenantID, ReplayFilter{}, "ann@example.com", "")
 	if err != nil {
 		t.Fatal(err)
 	}
