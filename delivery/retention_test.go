@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ferry-dev/ferry/internal/clock"
 	"github.com/ferry-dev/ferry/internal/seal"
 
 	"github.com/ferry-dev/ferry/delivery"
@@ -53,7 +54,7 @@ func TestAttemptsHiddenPastPlanRetention(t *testing.T) {
 	t.Parallel()
 	db := deliverytest.DB(t)
 	ctx := context.Background()
-	if err := attemptlog.NewPartitions(db, attemptlog.PartitionConfig{}, deliverytest.Logger(), func() time.Time { return time.Now().Add(-5 * 24 * time.Hour) }).Maintain(ctx); err != nil {
+	if err := attemptlog.NewPartitions(db, attemptlog.PartitionConfig{}, deliverytest.Logger(), clock.NewManual(time.Now().Add(-5*24*time.Hour))).Maintain(ctx); err != nil {
 		t.Fatal(err)
 	}
 	if err := attemptlog.NewPartitions(db, attemptlog.PartitionConfig{}, deliverytest.Logger(), nil).Maintain(ctx); err != nil {

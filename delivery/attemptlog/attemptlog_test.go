@@ -39,7 +39,7 @@ func TestPartitionsCreatedAheadAndDropped(t *testing.T) {
 	t.Parallel()
 	db := deliverytest.DB(t)
 	clk := clock.NewManual(time.Date(2026, 1, 10, 12, 0, 0, 0, time.UTC))
-	p := NewPartitions(db, PartitionConfig{Retention: 30 * 24 * time.Hour}, deliverytest.Logger(), clk.Now)
+	p := NewPartitions(db, PartitionConfig{Retention: 30 * 24 * time.Hour}, deliverytest.Logger(), clk)
 	ctx := context.Background()
 	if err := p.Maintain(ctx); err != nil {
 		t.Fatal(err)
@@ -206,7 +206,7 @@ func TestEndpointAutoDisabledAfterFailingDays(t *testing.T) {
 	db := deliverytest.DB(t)
 	t0 := time.Now().UTC().Add(-10 * 24 * time.Hour).Truncate(24 * time.Hour)
 	clk := clock.NewManual(t0)
-	if err := NewPartitions(db, PartitionConfig{Ahead: 12}, deliverytest.Logger(), clk.Now).Maintain(context.Background()); err != nil {
+	if err := NewPartitions(db, PartitionConfig{Ahead: 12}, deliverytest.Logger(), clk).Maintain(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	l := startAttemptLog(t, db, Config{DisableAfter: 5 * 24 * time.Hour}, clk)

@@ -25,7 +25,7 @@ func TestHealthEventsOncePerTransition(t *testing.T) {
 	db := deliverytest.DB(t)
 	t0 := time.Now().UTC().Truncate(time.Hour)
 	clk := clock.NewManual(t0)
-	if err := NewPartitions(db, PartitionConfig{}, deliverytest.Logger(), clk.Now).Maintain(context.Background()); err != nil {
+	if err := NewPartitions(db, PartitionConfig{}, deliverytest.Logger(), clk).Maintain(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	var mu sync.Mutex

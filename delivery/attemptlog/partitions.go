@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"gorm.io/gorm"
+
+	"github.com/ferry-dev/ferry/internal/clock"
 )
 
 // PartitionConfig tunes the attempt-log partition job.
@@ -24,21 +26,20 @@ type PartitionConfig struct {
 // Partitions creates the attempt log's daily partitions ahead of time and
 // drops those past retention, which is far cheaper than DELETE + VACUUM.
 type Partitions struct {
-	db  *gorm.DB
-	cfg PartitionConfig
-	log *slog.Logger
-	now func() time.Time
+	db    *gorm.DB
+	cfg   PartitionConfig
+	log   *slog.Logger
+	clock clock.Clock
+	now   func() time.Time
 }
 
-// NewPartitions returns the partition job.
-func NewPartitions(db *gorm.DB, cfg PartitionConfig, log *slog.Logger, now func() time.Time) *Partitions {
+// NewPartitions returns the partition job; clk nil is the system clock.
+func NewPartitions(db *gorm.DB, cfg PartitionConfig, log *slog.Logger, clk clock.Clock) *Partitions {
 	cfg.Ahead = cmp.Or(cfg.Ahead, 3)
 	cfg.Retention = cmp.Or(cfg.Retention, 30*24*time.Hour)
 	cfg.Interval = cmp.Or(cfg.Interval, time.Hour)
-	if now == nil {
-		now = time.Now
-	}
-	return &Partitions{db: db, cfg: cfg, log: log, now: now}
+	clk = clock.Or(clk)
+	return &Partitions{db: db, cfg: cfg, log: log, clock: clk, now: clk.Now}
 }
 
 var partitionName = regexp.MustCompile(`^attempts_p(\d{8})$`)
@@ -85,13 +86,13 @@ func (p *Partitions) RunOnce(ctx context.Context) error { return p.Maintain(ctx)
 
 // Run runs RunOnce every Interval until ctx ends.
 func (p *Partitions) Run(ctx context.Context) error {
-	t := time.NewTicker(p.cfg.Interval)
+	t := p.clock.NewTicker(p.cfg.Interval)
 	defer t.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return nil
-		case <-t.C:
+		case <-t.C():
 			if err := p.RunOnce(ctx); err != nil && ctx.Err() == nil {
 				p.log.Error("attempt partition maintenance failed", "err", err)
 			}

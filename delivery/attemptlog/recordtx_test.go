@@ -23,7 +23,7 @@ func TestRecordTxFeedsStatsAndHealthButNeverDisablesAQueue(t *testing.T) {
 	db := deliverytest.DB(t)
 	t0 := time.Now().UTC().Add(-10 * 24 * time.Hour).Truncate(24 * time.Hour)
 	clk := clock.NewManual(t0)
-	if err := NewPartitions(db, PartitionConfig{Ahead: 12}, deliverytest.Logger(), clk.Now).Maintain(context.Background()); err != nil {
+	if err := NewPartitions(db, PartitionConfig{Ahead: 12}, deliverytest.Logger(), clk).Maintain(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	l := New(db, Config{DisableAfter: 5 * 24 * time.Hour}, deliverytest.Logger(), clk)

@@ -50,14 +50,14 @@ func setupStats(t *testing.T) statsBundle {
 	db := deliverytest.DB(t)
 	now := time.Now().UTC().Truncate(time.Hour).Add(30 * time.Minute)
 	fixed := func() time.Time { return now }
-	if err := NewPartitions(db, PartitionConfig{}, deliverytest.Logger(), fixed).Maintain(context.Background()); err != nil {
+	if err := NewPartitions(db, PartitionConfig{}, deliverytest.Logger(), clock.NewManual(fixed())).Maintain(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	// The history goes 40 h back: early in a UTC day that is two days
 	// before yesterday, where the job (which starts at yesterday) makes
 	// no partition.
 	back := func() time.Time { return now.Add(-48 * time.Hour) }
-	if err := NewPartitions(db, PartitionConfig{Ahead: 1}, deliverytest.Logger(), back).Maintain(context.Background()); err != nil {
+	if err := NewPartitions(db, PartitionConfig{Ahead: 1}, deliverytest.Logger(), clock.NewManual(back())).Maintain(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	cipher, err := seal.New(bytes.Repeat([]byte{7}, 32))
@@ -331,7 +331,7 @@ func TestRollupsPrunedAfterEightDays(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := NewPartitions(db, PartitionConfig{}, deliverytest.Logger(), func() time.Time { return now }).Maintain(context.Background()); err != nil {
+	if err := NewPartitions(db, PartitionConfig{}, deliverytest.Logger(), clock.NewManual(now)).Maintain(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	var hours []time.Time

@@ -10,6 +10,7 @@ import (
 
 	"github.com/ferry-dev/ferry/delivery/attemptlog"
 	"github.com/ferry-dev/ferry/delivery/internal/deliverytest"
+	"github.com/ferry-dev/ferry/internal/clock"
 )
 
 // TestUsage checks what billing reads of the attempt log: attempts per
@@ -21,7 +22,7 @@ func TestUsage(t *testing.T) {
 	ctx := context.Background()
 	now := time.Now().UTC()
 	for _, back := range []time.Duration{0, 2 * 24 * time.Hour, 5 * 24 * time.Hour} {
-		if err := attemptlog.NewPartitions(db, attemptlog.PartitionConfig{}, deliverytest.Logger(), func() time.Time { return now.Add(-back) }).Maintain(ctx); err != nil {
+		if err := attemptlog.NewPartitions(db, attemptlog.PartitionConfig{}, deliverytest.Logger(), clock.NewManual(now.Add(-back))).Maintain(ctx); err != nil {
 			t.Fatal(err)
 		}
 	}

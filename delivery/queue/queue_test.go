@@ -41,7 +41,7 @@ func setup(t testing.TB) testBundle {
 	ctx := context.Background()
 	// Tests move the clock up to 144 h on, past midnight when t0 is late
 	// in the day: partitions for every day they can reach.
-	if err := attemptlog.NewPartitions(db, attemptlog.PartitionConfig{Ahead: 8}, deliverytest.Logger(), clk.Now).Maintain(ctx); err != nil {
+	if err := attemptlog.NewPartitions(db, attemptlog.PartitionConfig{Ahead: 8}, deliverytest.Logger(), clk).Maintain(ctx); err != nil {
 		t.Fatal(err)
 	}
 	seed := deliverytest.Seed(t, db, t0)
