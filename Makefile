@@ -8,14 +8,15 @@ FERRY_ENV_VARS = eval "$$(bash scripts/env.sh)"
 # exports FERRY_SMTP_URL, FERRY_TEST_SMTP_URL and FERRY_TEST_MAIL_API.
 FERRY_MAIL_VARS = mail_vars="$$(bash scripts/mail.sh start)" && eval "$$mail_vars"
 
-.PHONY: run test services stop status clean-state build frontend vet tidy-check migrate help bench chaos fuzz sdk-test staff
+.PHONY: run test services stop status clean-state build frontend vet tidy-check migrate help bench bench-plots chaos fuzz sdk-test staff
 
 help:
 	@echo "make run          start PostgreSQL + Kafka locally, build and run Ferry (dev mode), print the portal URL"
 	@echo "make test         check go.mod is tidy, start the services, go vet, and run every test against them"
 	@echo "make services     start only PostgreSQL and Kafka;  make stop / make status / make clean-state"
 	@echo "make staff EMAIL=you@example.com   create a local support staff account (prints where to sign in and how to enrol an authenticator)"
-	@echo "make bench        end-to-end benchmark (≈10 min): table + bench-results.json"
+	@echo "make bench        end-to-end benchmark (≈10 min): table + bench-results.json (BENCH_RECORD=1 keeps it in docs/bench/runs)"
+	@echo "make bench-plots  redraw docs/bench/*.svg from the recorded runs in docs/bench/runs"
 	@echo "make chaos        three-broker KRaft cluster, one broker killed mid-load (private services)"
 
 ## Local services (PostgreSQL from Debian packages, Kafka from Maven Central).
@@ -88,6 +89,10 @@ fuzz:
 ## Performance and reliability (not part of make test; see docs/benchmarks.md and docs/operations.md).
 bench:
 	@bash scripts/bench.sh
+
+# The plots of docs/benchmarks.md, from every recorded run (no services needed).
+bench-plots:
+	$(GO) run ./scripts/benchplot -out docs/bench docs/bench/runs
 
 chaos:
 	@bash scripts/chaos.sh

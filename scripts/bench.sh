@@ -19,6 +19,8 @@
 #   BENCH_OUT (bench-results.json)
 #   BENCH_FERRY_ENV        extra FERRY_* settings for Ferry, e.g. "FERRY_DB_MAX_CONNS=60"
 #   BENCH_PPROF (empty)    e.g. 127.0.0.1:6060: Ferry serves net/http/pprof there
+#   BENCH_RECORD (empty)   1: also copy the results to docs/bench/runs/<UTC date-time>-<commit>.json
+#                          (commit it, then `make bench-plots`; see docs/benchmarks.md)
 set -euo pipefail
 
 SCRIPT_DIR="$(cd -P -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd -P)"
@@ -92,3 +94,12 @@ echo "bench: Ferry pid $FERRY_PID at http://$FERRY_ADDR (db $DB, topics $PREFIX*
 ./bin/ferry-load bench -ferry "http://$FERRY_ADDR" -db "$BENCH_DB_URL" -sink "http://$SINK_ADDR" -pid "$FERRY_PID" \
   -duration "$DURATION" -only "${BENCH_ONLY:-}" -out "$OUT" \
   -note "make bench: FERRY_ENV=dev FERRY_RETRY_SCALE=0.1 FERRY_API_RATE_LIMIT=1000000 ${BENCH_FERRY_ENV:-}; per-scenario duration $DURATION; Ferry, sink, generator, PostgreSQL and Kafka on the same machine"
+
+if [[ "${BENCH_RECORD:-}" == 1 ]]; then
+  rev="$(git rev-parse --short HEAD)"
+  git diff --quiet HEAD -- || rev="$rev-dirty"
+  RECORD="docs/bench/runs/${STAMP:0:4}-${STAMP:4:2}-${STAMP:6:2}-${STAMP:8:4}-$rev.json" # the start, UTC
+  mkdir -p docs/bench/runs
+  cp "$OUT" "$RECORD"
+  echo "bench: recorded as $RECORD; run 'make bench-plots' and commit both"
+fi
