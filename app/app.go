@@ -16,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ferry-dev/ferry/customers"
 	"github.com/ferry-dev/ferry/internal/seal"
 
 	"github.com/ferry-dev/ferry/delivery/attemptlog"
@@ -56,19 +57,21 @@ import (
 // tenants for tenants and plan assignments and delivery for endpoint and
 // attempt counts; delivery asks billing for plan limits (billingLimits).
 var (
-	_ billing.TenantPlans     = (*tenants.Service)(nil)
-	_ billing.EndpointCounter = delivery.EndpointCounter{}
-	_ billing.AttemptLog      = (*attemptlog.Usage)(nil)
-	_ delivery.Limits         = billingLimits{}
-	_ delivery.Meter          = (*billing.Meter)(nil)
-	_ insight.QuotaUsage      = billingLimits{}
-	_ opevents.Notifier       = (*notify.Mailer)(nil)
-	_ billing.InvoiceNotifier = (*notify.Mailer)(nil)
-	_ notify.Directory        = (*tenants.Service)(nil)
-	_ inbound.Events          = inboundEvents{}
-	_ inbound.Sealer          = (*seal.Cipher)(nil)
-	_ inbound.Retention       = billingLimits{}
-	_ inbound.Limits          = billingLimits{}
+	_ billing.TenantPlans       = (*tenants.Service)(nil)
+	_ billing.EndpointCounter   = delivery.EndpointCounter{}
+	_ billing.AttemptLog        = (*attemptlog.Usage)(nil)
+	_ delivery.Limits           = billingLimits{}
+	_ delivery.Meter            = (*billing.Meter)(nil)
+	_ insight.QuotaUsage        = billingLimits{}
+	_ opevents.Notifier         = (*notify.Mailer)(nil)
+	_ customers.Endpoints       = (*delivery.Service)(nil)
+	_ delivery.CustomerResolver = (*customers.Service)(nil)
+	_ billing.InvoiceNotifier   = (*notify.Mailer)(nil)
+	_ notify.Directory          = (*tenants.Service)(nil)
+	_ inbound.Events            = inboundEvents{}
+	_ inbound.Sealer            = (*seal.Cipher)(nil)
+	_ inbound.Retention         = billingLimits{}
+	_ inbound.Limits            = billingLimits{}
 )
 
 // inboundEvents plugs delivery into inbound: a verified capture becomes
@@ -100,6 +103,16 @@ func sourceEvent(ev inbound.EventInput) delivery.SourceEventInput {
 
 // ValidEventType reports whether t may be an event's type.
 func (inboundEvents) ValidEventType(t string) bool { return delivery.ValidEventType(t) }
+
+// customerIDs resolves customer uids for delivery; the customers service
+// is made after delivery (it disables a deleted customer's endpoints
+// through it), so delivery reaches it through a.Customers.
+type customerIDs struct{ svc **customers.Service }
+
+// Resolve satisfies delivery.CustomerResolver.
+func (c customerIDs) Resolve(ctx context.Context, tenantID uuid.UUID, field, uid string) (uuid.UUID, error) {
+	return (*c.svc).Resolve(ctx, tenantID, field, uid)
+}
 
 // billingLimits plugs billing into delivery as its Limits: per
 // transaction, billing's Meter is delivery's Meter.
@@ -179,6 +192,8 @@ type App struct {
 	replays    *replay.Worker
 	// Insight answers stats and the staff's read models.
 	Insight *insight.Service
+	// Customers keeps the tenants' own customers.
+	Customers *customers.Service
 	// Replays replays events and runs bulk replay jobs.
 	Replays *replay.Service
 	quota   *insight.QuotaWarner
@@ -370,12 +385,13 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 	a.quota = insight.NewQuotaWarner(a.db, billingLimits{a.Billing}, insight.QuotaWarnerConfig{Events: a.opEvents}, log, nil)
 	a.Delivery, err = delivery.NewService(a.db, cipher, a.relay, billingLimits{a.Billing}, delivery.Config{
 		AllowHTTP: cfg.AllowHTTPEndpoints, AddressPolicy: addressPolicy, RotationGrace: cfg.scaled(delivery.DefaultRotationGrace),
-		IngestBatch: metrics.IngestBatch, Observer: a.quota, Router: router, Queues: a.Queues,
+		IngestBatch: metrics.IngestBatch, Observer: a.quota, Router: router, Queues: a.Queues, Customers: customerIDs{&a.Customers},
 	}, log, nil)
 	if err != nil {
 		return nil, err
 	}
 	a.Insight = insight.New(a.db, a.Delivery, nil)
+	a.Customers = customers.New(a.db, a.Delivery, log, nil)
 	a.Replays = replay.New(a.db, a.Delivery, billingLimits{a.Billing}, a.relay, log, nil)
 	// Attempts and captures are kept for the longest plan retention;
 	// tenants on shorter plans are pruned on their own.
@@ -426,7 +442,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 	}
 	a.http = httpapi.New(httpapi.Deps{
 		Auth: a.Tenants, Sessions: sessions, Account: a.Tenants, Notifications: a.Tenants, APIKeys: a.Tenants, Members: a.Tenants,
-		Staff: a.Tenants, Endpoints: a.Delivery, Events: a.Delivery, EventsAccepted: metrics.EventsAccepted, Replays: a.Replays,
+		Staff: a.Tenants, Customers: a.Customers, Endpoints: a.Delivery, Events: a.Delivery, EventsAccepted: metrics.EventsAccepted, Replays: a.Replays,
 		Stats: a.Insight, StaffDelivery: a.Insight, Billing: a.Billing, Queues: a.Queues, Sources: a.Inbound,
 		Inbound:               a.Inbound,
 		Ready:                 a.ready,

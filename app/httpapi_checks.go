@@ -5,6 +5,7 @@ import (
 
 	"github.com/ferry-dev/ferry/app/httpapi"
 	"github.com/ferry-dev/ferry/billing"
+	"github.com/ferry-dev/ferry/customers"
 	"github.com/ferry-dev/ferry/delivery"
 	"github.com/ferry-dev/ferry/delivery/insight"
 	"github.com/ferry-dev/ferry/delivery/queue"
@@ -23,6 +24,7 @@ var (
 	_ httpapi.APIKeyService        = (*tenants.Service)(nil)
 	_ httpapi.MemberService        = (*tenants.Service)(nil)
 	_ httpapi.StaffService         = (*tenants.Service)(nil)
+	_ httpapi.CustomerService      = (*customers.Service)(nil)
 	_ httpapi.EndpointService      = (*delivery.Service)(nil)
 	_ httpapi.EventService         = (*delivery.Service)(nil)
 	_ httpapi.EventCounter         = prometheus.Counter(nil)

@@ -109,8 +109,11 @@ type Endpoint struct {
 	// FilterErrors: the filter could not be evaluated on some events since
 	// it was last saved (they were not sent here); null when never.
 	FilterErrors *FilterErrors `json:"filter_errors"`
-	CreatedAt    time.Time     `json:"created_at"`
-	UpdatedAt    time.Time     `json:"updated_at"`
+	// Customer is the uid of the customer the endpoint belongs to; null
+	// for the tenant's own endpoints.
+	Customer  *string   `json:"customer"`
+	CreatedAt time.Time `json:"created_at"`
+	UpdatedAt time.Time `json:"updated_at"`
 }
 
 // EndpointInput creates an endpoint; nil fields take defaults.
@@ -129,6 +132,10 @@ type EndpointInput struct {
 	// Transformation is JavaScript defining function handler(webhook);
 	// http endpoints only.
 	Transformation string `json:"transformation"`
+	// Customer, the uid of one of the tenant's customers, makes the
+	// endpoint that customer's: it receives only the events sent for it.
+	// It cannot change later.
+	Customer string `json:"customer"`
 }
 
 // EndpointPatch changes the fields that are present. A rate limit of 0
@@ -311,6 +318,8 @@ type endpointRow struct {
 	FilterErrors       int64
 	LastFilterError    *string
 	LastFilterErrorAt  *time.Time
+	CustomerID         *uuid.UUID
+	CustomerUID        *string
 	CreatedAt          time.Time
 	UpdatedAt          time.Time
 	DeletedAt          *time.Time
@@ -329,7 +338,7 @@ func (r endpointRow) endpoint() Endpoint {
 		ID: r.ID, Kind: Kind(r.Kind), URL: r.URL, Description: r.Description, EventTypes: types, Enabled: r.Enabled,
 		DisabledReason: r.DisabledReason, TimeoutSeconds: r.TimeoutMs / 1000, RateLimitPerSecond: r.RateLimitPerSecond,
 		MaxInFlight: r.MaxInFlight, Headers: headers, Filter: r.Filter, Format: Format(r.Format), Transformation: r.Transformation,
-		FailingSince: r.FailingSince, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
+		FailingSince: r.FailingSince, Customer: r.CustomerUID, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
 	}
 	if r.FilterErrors > 0 && r.LastFilterError != nil && r.LastFilterErrorAt != nil {
 		ep.FilterErrors = &FilterErrors{Count: r.FilterErrors, LastError: *r.LastFilterError, LastAt: *r.LastFilterErrorAt}
@@ -339,7 +348,7 @@ func (r endpointRow) endpoint() Endpoint {
 
 const endpointColumns = `id, tenant_id, kind, url, description, event_types, enabled, disabled_reason, timeout_ms,
 	rate_limit_per_second, max_in_flight, headers, filter, format, transformation, failing_since,
-	filter_errors, last_filter_error, last_filter_error_at, created_at, updated_at, deleted_at`
+	filter_errors, last_filter_error, last_filter_error_at, customer_id, customer_uid, created_at, updated_at, deleted_at`
 
 // CreateEndpoint validates in, stores the endpoint with a fresh signing
 // secret, and returns both. Errors: EINVALID, EPLANLIMIT.
@@ -401,13 +410,28 @@ func (s *Service) CreateEndpoint(ctx context.Context, tenantID uuid.UUID, in End
 		}
 	}
 
+	var customerID *uuid.UUID
+	var customerUID *string
+	if in.Customer = strings.TrimSpace(in.Customer); in.Customer != "" {
+		// Not the ingest cache: a customer deleted a moment ago gets no
+		// new endpoint.
+		if s.cfg.Customers == nil {
+			return Endpoint{}, "", ferry.Invalid("customer", "customers are not enabled")
+		}
+		id, err := s.cfg.Customers.Resolve(ctx, tenantID, "customer", in.Customer)
+		if err != nil {
+			return Endpoint{}, "", err
+		}
+		customerID = &id
+		customerUID = &in.Customer
+	}
 	now := s.now().UTC()
 	row := endpointRow{
 		ID: uuid.New(), TenantID: tenantID, Kind: string(in.Kind), URL: in.URL, Description: in.Description,
 		EventTypes: pgval.JSON[[]string]{V: types}, Enabled: true, TimeoutMs: timeout * 1000,
 		RateLimitPerSecond: in.RateLimitPerSecond, MaxInFlight: maxInFlight,
 		Headers: pgval.JSON[map[string]string]{V: headers}, Filter: in.Filter, Format: string(format),
-		Transformation: in.Transformation, CreatedAt: now, UpdatedAt: now,
+		Transformation: in.Transformation, CustomerID: customerID, CustomerUID: customerUID, CreatedAt: now, UpdatedAt: now,
 	}
 	secret := webhook.NewSigningSecret()
 	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
@@ -449,14 +473,23 @@ func (s *Service) Endpoint(ctx context.Context, tenantID, id uuid.UUID) (Endpoin
 	return rows[0].endpoint(), nil
 }
 
+// EndpointFilter narrows a list of endpoints.
+type EndpointFilter struct {
+	// Customer, a uid, keeps that customer's endpoints.
+	Customer string
+}
+
 // ListEndpoints returns a page of the tenant's endpoints, newest first.
-func (s *Service) ListEndpoints(ctx context.Context, tenantID uuid.UUID, pg page.Request) ([]Endpoint, string, error) {
+func (s *Service) ListEndpoints(ctx context.Context, tenantID uuid.UUID, f EndpointFilter, pg page.Request) ([]Endpoint, string, error) {
 	cur, err := page.DecodeAt(pg.Cursor)
 	if err != nil {
 		return nil, "", err
 	}
 	var rows []endpointRow
 	q := s.db.WithContext(ctx).Scopes(forTenant(tenantID)).Where("deleted_at IS NULL")
+	if f.Customer != "" {
+		q = q.Where("customer_uid = ?", f.Customer)
+	}
 	if cur.AtPtr() != nil {
 		q = q.Where("(created_at, id) < (?, ?)", cur.At, cur.ID)
 	}

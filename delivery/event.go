@@ -37,7 +37,12 @@ type Event struct {
 	Type           string          `json:"type"`
 	Data           json.RawMessage `json:"data"`
 	IdempotencyKey *string         `json:"idempotency_key,omitempty"`
-	CreatedAt      time.Time       `json:"created_at"`
+	// Customer is the uid of the customer the event was sent for: only
+	// that customer's endpoints (and the tenant's own) receive it.
+	Customer  *string   `json:"customer,omitempty" gorm:"column:customer_uid"`
+	CreatedAt time.Time `json:"created_at"`
+	// customerID is Ferry's id of Customer, for routing.
+	customerID *uuid.UUID
 	// request is the captured request of an event made by an inbound
 	// source, for filters at fan-out; nil otherwise.
 	request *routing.Request
@@ -57,6 +62,9 @@ type EventInput struct {
 	Type           string          `json:"type"`
 	Data           json.RawMessage `json:"data"`
 	IdempotencyKey string          `json:"idempotency_key"`
+	// Customer, the uid of one of the tenant's customers, sends the event
+	// to that customer's endpoints only (and the tenant's own).
+	Customer string `json:"customer"`
 }
 
 func (in *EventInput) validate() error {
@@ -87,6 +95,7 @@ func (in *EventInput) validate() error {
 		return ferry.Invalid("data", "data must not contain \\u0000")
 	}
 	in.Data = compact.Bytes()
+	in.Customer = strings.TrimSpace(in.Customer)
 	in.IdempotencyKey = strings.TrimSpace(in.IdempotencyKey)
 	if len(in.IdempotencyKey) > maxIdempotencyKey || !utf8.ValidString(in.IdempotencyKey) {
 		return ferry.Invalid("idempotency_key", "idempotency_key must be at most %d bytes of valid UTF-8", maxIdempotencyKey)
@@ -105,6 +114,12 @@ func (s *Service) Ingest(ctx context.Context, tenantID uuid.UUID, in EventInput)
 	}
 	now := s.now().UTC().Truncate(time.Millisecond)
 	ev = Event{ID: uuid.New(), Type: in.Type, Data: in.Data, CreatedAt: now}
+	if in.Customer != "" {
+		if ev.customerID, err = s.resolveCustomer(ctx, tenantID, "customer", in.Customer); err != nil {
+			return Event{}, false, err
+		}
+		ev.Customer = &in.Customer
+	}
 	if in.IdempotencyKey == "" {
 		// The common case shares transactions with concurrent requests
 		// (group commit, ingestbatch.go).
@@ -158,8 +173,9 @@ func (s *Service) ingestOne(ctx context.Context, r *ingestRequest, inline bool) 
 					return err
 				}
 			}
-			res := tx.Exec(`INSERT INTO events (id, tenant_id, type, data, idempotency_key, created_at)
-				VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`, ev.ID, tenantID, ev.Type, string(ev.Data), key, now)
+			res := tx.Exec(`INSERT INTO events (id, tenant_id, type, data, idempotency_key, customer_id, customer_uid, created_at)
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`, ev.ID, tenantID, ev.Type, string(ev.Data), key,
+				ev.customerID, ev.Customer, now)
 			if res.Error != nil {
 				return fmt.Errorf("insert event: %w", res.Error)
 			}
@@ -207,7 +223,7 @@ var errIdempotencyRace = ferry.Errorf(ferry.ECONFLICT, "idempotency key race")
 // window. A key older than the window is released for reuse.
 func claimIdempotencyKey(tx *gorm.DB, tenantID uuid.UUID, key string, now time.Time) (Event, bool, error) {
 	var prior Event
-	res := tx.Raw(`SELECT id, type, data, idempotency_key, created_at FROM events
+	res := tx.Raw(`SELECT id, type, data, idempotency_key, customer_uid, created_at FROM events
 		WHERE tenant_id = ? AND idempotency_key = ?`, tenantID, key).Scan(&prior)
 	if res.Error != nil {
 		return Event{}, false, fmt.Errorf("look up idempotency key: %w", res.Error)

@@ -51,7 +51,7 @@ const deliveryColumns = `id, event_id, endpoint_id, status, attempt_count, first
 // Event returns one event with its deliveries. Errors: ENOTFOUND.
 func (s *Service) Event(ctx context.Context, tenantID, id uuid.UUID) (EventDetail, error) {
 	var ev Event
-	res := s.db.WithContext(ctx).Raw(`SELECT id, type, data, idempotency_key, created_at FROM events
+	res := s.db.WithContext(ctx).Raw(`SELECT id, type, data, idempotency_key, customer_uid, created_at FROM events
 		WHERE id = ? AND tenant_id = ?`, id, tenantID).Scan(&ev)
 	if res.Error != nil {
 		return EventDetail{}, fmt.Errorf("load event %s: %w", id, res.Error)
@@ -76,6 +76,8 @@ type EventFilter struct {
 	EndpointID *uuid.UUID
 	Since      *time.Time
 	Until      *time.Time
+	// Customer, a uid, keeps the events sent for that customer.
+	Customer string
 }
 
 // ListEvents returns a page of the tenant's events, newest first.
@@ -89,8 +91,9 @@ func (s *Service) ListEvents(ctx context.Context, tenantID uuid.UUID, f EventFil
 		return nil, "", err
 	}
 	events := []Event{}
-	err = s.db.WithContext(ctx).Raw(`SELECT e.id, e.type, e.data, e.idempotency_key, e.created_at FROM events e
+	err = s.db.WithContext(ctx).Raw(`SELECT e.id, e.type, e.data, e.idempotency_key, e.customer_uid, e.created_at FROM events e
 		WHERE e.tenant_id = ?
+		AND (? = '' OR e.customer_uid = ?)
 		AND (? = '' OR e.type = ?)
 		AND (?::timestamptz IS NULL OR e.created_at >= ?)
 		AND (?::timestamptz IS NULL OR e.created_at < ?)
@@ -98,7 +101,7 @@ func (s *Service) ListEvents(ctx context.Context, tenantID uuid.UUID, f EventFil
 			AND (? = '' OR d.status = ?) AND (?::uuid IS NULL OR d.endpoint_id = ?)))
 		AND (?::timestamptz IS NULL OR (e.created_at, e.id) < (?, ?))
 		ORDER BY e.created_at DESC, e.id DESC LIMIT ?`,
-		tenantID, f.Type, f.Type, f.Since, f.Since, f.Until, f.Until, f.Status, f.EndpointID, f.Status, f.Status, f.EndpointID, f.EndpointID,
+		tenantID, f.Customer, f.Customer, f.Type, f.Type, f.Since, f.Since, f.Until, f.Until, f.Status, f.EndpointID, f.Status, f.Status, f.EndpointID, f.EndpointID,
 		cur.AtPtr(), cur.At, cur.ID, pg.Size()+1).Scan(&events).Error
 	if err != nil {
 		return nil, "", fmt.Errorf("list events: %w", err)

@@ -204,12 +204,19 @@ func (s *Service) insertBatch(ctx context.Context, tx *gorm.DB, batch []*ingestR
 	ids, tenants := make([]uuid.UUID, n), make([]uuid.UUID, n)
 	types, data := make([]string, n), make([]string, n)
 	ats := make([]time.Time, n)
+	customerIDs, customerUIDs := make([]*string, n), make([]*string, n)
 	for i, r := range batch {
 		ids[i], tenants[i], types[i], data[i], ats[i] = r.ev.ID, r.tenantID, r.ev.Type, string(r.ev.Data), r.ev.CreatedAt
+		if r.ev.customerID != nil {
+			id := r.ev.customerID.String()
+			customerIDs[i], customerUIDs[i] = &id, r.ev.Customer
+		}
 	}
-	res := tx.Exec(`INSERT INTO events (id, tenant_id, type, data, created_at)
-		SELECT i, t, ty, d::json, c FROM unnest(?::uuid[], ?::uuid[], ?::text[], ?::text[], ?::timestamptz[]) AS v(i, t, ty, d, c)`,
-		pgval.Array(ids), pgval.Array(tenants), pgval.Array(types), pgval.Array(data), pgval.Array(ats))
+	res := tx.Exec(`INSERT INTO events (id, tenant_id, type, data, customer_id, customer_uid, created_at)
+		SELECT i, t, ty, d::json, ci::uuid, cu, c
+		FROM unnest(?::uuid[], ?::uuid[], ?::text[], ?::text[], ?::text[], ?::text[], ?::timestamptz[]) AS v(i, t, ty, d, ci, cu, c)`,
+		pgval.Array(ids), pgval.Array(tenants), pgval.Array(types), pgval.Array(data), pgval.Array(customerIDs), pgval.Array(customerUIDs),
+		pgval.Array(ats))
 	if res.Error != nil {
 		return nil, nil, nil, fmt.Errorf("insert events: %w", res.Error)
 	}

@@ -71,7 +71,8 @@ type opTarget struct {
 }
 
 // fanOutOperational creates the deliveries of one operational event: to
-// the tenant's enabled endpoints that name its type or ferry.*, except
+// the tenant's own enabled endpoints (never a customer's: the events are
+// about the tenant's account) that name its type or ferry.*, except
 // the endpoint it is about, and whose filter accepts it. A delivery to an
 // http endpoint with a transformation gets a pending result and no
 // outbox row (returned in pending, see EmitOperational); other http
@@ -82,7 +83,7 @@ type opTarget struct {
 func fanOutOperational(ctx context.Context, tx store.Tx, router *Router, op model.OperationalEvent, ev Event) ([]model.Job, PendingTransforms, error) {
 	rows, err := tx.Query(ctx, `SELECT id, kind, filter, transformation,
 			CASE WHEN transformation <> '' THEN convert_to(headers::text, 'UTF8') END
-		FROM endpoints WHERE tenant_id = $1 AND enabled AND deleted_at IS NULL
+		FROM endpoints WHERE tenant_id = $1 AND enabled AND deleted_at IS NULL AND customer_id IS NULL
 		AND id <> $2 AND (event_types @> jsonb_build_array($3::text) OR event_types @> jsonb_build_array($4::text))
 		ORDER BY created_at, id`, [16]byte(op.TenantID), [16]byte(op.About), op.Type, model.OpWildcard)
 	if err != nil {

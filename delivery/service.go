@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/ferry-dev/ferry/internal/seal"
+	"github.com/ferry-dev/ferry/internal/ttlcache"
 
 	"github.com/google/uuid"
 	"github.com/prometheus/client_golang/prometheus"
@@ -47,6 +48,17 @@ type Config struct {
 	// an ingest commits, so long-polls in this process wake without the
 	// NOTIFY round trip through Postgres (which still wakes the others).
 	Queues QueueWaker
+	// Customers resolves the uids of the tenant's customers; nil refuses
+	// every customer.
+	Customers CustomerResolver
+}
+
+// CustomerResolver is what delivery needs of the tenant's customers
+// (package customers answers it): Ferry's id for a customer's uid.
+type CustomerResolver interface {
+	// Resolve returns the id of the tenant's live customer uid. Errors:
+	// EINVALID naming field when there is none.
+	Resolve(ctx context.Context, tenantID uuid.UUID, field, uid string) (uuid.UUID, error)
 }
 
 // IngestObserver hears of tenants whose events were just accepted.
@@ -124,6 +136,8 @@ type Service struct {
 	// caller's answer or batch (transformLater, finishLater), so Drain can
 	// wait for them.
 	background sync.WaitGroup
+	// customers caches customer uids resolved at ingest (customer.go).
+	customers *ttlcache.Cache[customerKey, uuid.UUID]
 }
 
 // Drain waits, until ctx ends, for the ingest batches being committed
@@ -168,7 +182,8 @@ func NewService(db *gorm.DB, cipher *seal.Cipher, relay Enqueuer, limits Limits,
 			return nil, fmt.Errorf("delivery.NewService: %w", err)
 		}
 	}
-	s := &Service{db: db, cipher: cipher, relay: relay, limits: limits, cfg: cfg, log: log, now: now, router: router}
+	s := &Service{db: db, cipher: cipher, relay: relay, limits: limits, cfg: cfg, log: log, now: now, router: router,
+		customers: ttlcache.New[customerKey, uuid.UUID](customerCacheTTL, customerCacheSize)}
 	s.ingest = batch.New(maxIngestBatch, maxIngestCommitters, s.commitBatch)
 	return s, nil
 }

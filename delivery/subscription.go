@@ -18,7 +18,10 @@ import (
 // list, which means every type, as ["*"]), which the GIN index
 // endpoints_subscription_idx (tenant_id, subscription) answers without
 // reading the tenant's other endpoints (migrations/00050_routing.sql).
-// Filters are then evaluated in Go, only on the endpoints it returned.
+// Filters are then evaluated in Go, only on the endpoints it returned. A
+// customer's endpoint receives only the events sent for that customer;
+// the tenant's own endpoints (no customer) receive every event they
+// subscribe to.
 
 // subscriptionCond is the SQL condition on endpoints e for an event whose
 // matching patterns are the text[] parameter that follows.
@@ -101,13 +104,18 @@ func (s *Service) subscriptions(tx *gorm.DB, tenants []uuid.UUID, evs []Event) (
 	type pair struct {
 		tenantID uuid.UUID
 		typ      string
+		customer uuid.UUID // uuid.Nil: the event is the tenant's own
 	}
 	pairIndex := make(map[pair]int, len(evs)) // pair → its position, from 1
 	eventPair := make([]int, len(evs))
 	var pairTenants []uuid.UUID
 	var pairKeys []string
+	var pairCustomers []*string
 	for i, ev := range evs {
-		k := pair{tenants[i], ev.Type}
+		k := pair{tenants[i], ev.Type, uuid.Nil}
+		if ev.customerID != nil {
+			k.customer = *ev.customerID
+		}
 		j, ok := pairIndex[k]
 		if !ok {
 			b, err := json.Marshal(routing.Keys(ev.Type))
@@ -115,6 +123,12 @@ func (s *Service) subscriptions(tx *gorm.DB, tenants []uuid.UUID, evs []Event) (
 				return nil, fmt.Errorf("encode subscription keys: %w", err)
 			}
 			pairTenants, pairKeys = append(pairTenants, k.tenantID), append(pairKeys, string(b))
+			var customer *string
+			if k.customer != uuid.Nil {
+				c := k.customer.String()
+				customer = &c
+			}
+			pairCustomers = append(pairCustomers, customer)
 			j = len(pairTenants)
 			pairIndex[k] = j
 		}
@@ -122,16 +136,16 @@ func (s *Service) subscriptions(tx *gorm.DB, tenants []uuid.UUID, evs []Event) (
 	}
 	found, err := queryRows(tx, `SELECT p.j::int, m.id, m.kind, m.filter, m.transformation,
 			CASE WHEN m.transformation <> '' THEN m.headers END
-		FROM unnest($1::uuid[], $2::text[]) WITH ORDINALITY AS p(tenant_id, keys, j)
+		FROM unnest($1::uuid[], $2::text[], $3::text[]) WITH ORDINALITY AS p(tenant_id, keys, customer_id, j)
 		CROSS JOIN LATERAL (
 			SELECT e.id, e.kind, e.filter, e.transformation, e.headers, e.created_at FROM endpoints e
-			WHERE e.tenant_id = p.tenant_id AND `+
+			WHERE e.tenant_id = p.tenant_id AND (e.customer_id IS NULL OR e.customer_id = p.customer_id::uuid) AND `+
 		fmt.Sprintf(subscriptionCond, "ARRAY(SELECT jsonb_array_elements_text(p.keys::jsonb))")+`
 			OFFSET 0) m
 		ORDER BY p.j, m.created_at, m.id`,
 		func(m *batchMatch) []any {
 			return []any{&m.I, &m.EndpointID, &m.Kind, &m.Filter, &m.Transformation, &m.Headers}
-		}, pgval.Array(pairTenants), pgval.Array(pairKeys))
+		}, pgval.Array(pairTenants), pgval.Array(pairKeys), pgval.Array(pairCustomers))
 	if err != nil {
 		return nil, err
 	}

@@ -116,16 +116,27 @@ func TestTenantIsolation(t *testing.T) {
 	aSourceToken := aSource.IngestURL[strings.LastIndex(aSource.IngestURL, "/")+1:]
 
 	// Nothing of A may appear in any answer to B.
-	aMarks := []string{ep.ID, ep.Secret, ev.ID, delivery, aKeyID, job.ID, aMember, aMe.Tenant.ID,
+	aKey.must(201, "PUT", "/customers/a-customer-acme", map[string]any{"name": "Acme of A", "metadata": map[string]string{"plan": "a-gold"}}, nil)
+	var aCustomerEndpoint idOnly
+	aKey.must(201, "POST", "/endpoints", map[string]any{"url": rcB.URL + "/a-customer", "customer": "a-customer-acme"}, &aCustomerEndpoint)
+	aMarks := []string{aCustomerEndpoint.ID, "a-customer-acme", "Acme of A", "a-gold", ep.ID, ep.Secret, ev.ID, delivery, aKeyID, job.ID, aMember, aMe.Tenant.ID,
 		aQueue.ID, aToken.ID, aReceipt, "ann@a.example", "vic@a.example", "a-receiver-token", "a.secret", "private", rc.URL + "/a",
 		aSource.ID, aSourceToken, aRequest, "a-source", "a-github-secret"}
 
 	cases := map[string][]isoRequest{
-		"GET /me":                           {{"GET", "/me", nil, 0}},
-		"POST /api-keys":                    {{"POST", "/api-keys", map[string]string{"name": "b"}, 0}},
-		"GET /api-keys":                     {{"GET", "/api-keys", nil, 0}},
-		"DELETE /api-keys/:id":              {{"DELETE", "/api-keys/" + aKeyID, nil, 404}},
-		"POST /endpoints":                   {{"POST", "/endpoints", map[string]string{"url": rcB.URL + "/b"}, 0}},
+		"GET /me":              {{"GET", "/me", nil, 0}},
+		"POST /api-keys":       {{"POST", "/api-keys", map[string]string{"name": "b"}, 0}},
+		"GET /api-keys":        {{"GET", "/api-keys", nil, 0}},
+		"DELETE /api-keys/:id": {{"DELETE", "/api-keys/" + aKeyID, nil, 404}},
+		"POST /endpoints": {{"POST", "/endpoints", map[string]string{"url": rcB.URL + "/b"}, 0},
+			// A's customer uid names nothing of B's: refused as unknown.
+			{"POST", "/endpoints", map[string]string{"url": rcB.URL + "/b", "customer": "a-customer-acme"}, 422}},
+		"POST /customers":                   {{"POST", "/customers", map[string]string{"uid": "b-own"}, 0}},
+		"GET /customers":                    {{"GET", "/customers", nil, 0}},
+		"GET /customers/:uid":               {{"GET", "/customers/a-customer-acme", nil, 404}},
+		"PUT /customers/:uid":               {{"PUT", "/customers/b-put", map[string]string{"name": "B's"}, 0}},
+		"PATCH /customers/:uid":             {{"PATCH", "/customers/a-customer-acme", map[string]string{"name": "taken"}, 404}},
+		"DELETE /customers/:uid":            {{"DELETE", "/customers/a-customer-acme", nil, 404}},
 		"GET /endpoints":                    {{"GET", "/endpoints", nil, 0}},
 		"GET /endpoints/:id":                {{"GET", "/endpoints/" + ep.ID, nil, 404}},
 		"PATCH /endpoints/:id":              {{"PATCH", "/endpoints/" + ep.ID, map[string]any{"description": "taken", "enabled": false}, 404}},
@@ -218,7 +229,7 @@ func TestTenantIsolation(t *testing.T) {
 				default:
 					if res.Status != r.want {
 						t.Errorf("%s %s as B (%s): %d, want %d: %s", r.method, r.path, b.name, res.Status, r.want, res.Body)
-					} else if res.apiError(t).Error.Code != "not_found" {
+					} else if r.want == 404 && res.apiError(t).Error.Code != "not_found" {
 						t.Errorf("%s %s as B: code %s, want not_found", r.method, r.path, res.Body)
 					}
 				}

@@ -24,6 +24,12 @@ var roleTable = map[string]string{
 	"POST /api-keys":                                   "++---",
 	"GET /api-keys":                                    "+++--",
 	"DELETE /api-keys/:id":                             "++---",
+	"POST /customers":                                  "++-+-",
+	"GET /customers":                                   "++++-",
+	"GET /customers/:uid":                              "++++-",
+	"PUT /customers/:uid":                              "++-+-",
+	"PATCH /customers/:uid":                            "++-+-",
+	"DELETE /customers/:uid":                           "++-+-",
 	"POST /endpoints":                                  "++-+-",
 	"GET /endpoints":                                   "++++-",
 	"GET /endpoints/:id":                               "++++-",
@@ -165,7 +171,7 @@ func TestRoleRouteTable(t *testing.T) {
 		// Ids that exist nowhere: an allowed caller gets past the role
 		// check to a 404 (or success), a refused one is stopped before.
 		path = strings.NewReplacer(":id", uuid.NewString(), ":event_id", uuid.NewString(), ":replay_id", uuid.NewString(),
-			":request_id", uuid.NewString()).Replace(path)
+			":request_id", uuid.NewString(), ":uid", "no-such-customer").Replace(path)
 		if strings.HasPrefix(route, "GET /staff/tenants/:id") || strings.HasPrefix(route, "POST /staff/tenants/:id") {
 			path = strings.Replace(path, strings.Split(path, "/")[3], me.Tenant.ID, 1)
 		}
@@ -196,7 +202,7 @@ func TestRoleRouteTable(t *testing.T) {
 	for route := range roleTable {
 		method, path, _ := strings.Cut(route, " ")
 		path = strings.NewReplacer(":id", uuid.NewString(), ":event_id", uuid.NewString(), ":replay_id", uuid.NewString(),
-			":request_id", uuid.NewString()).Replace(path)
+			":request_id", uuid.NewString(), ":uid", "no-such-customer").Replace(path)
 		if status := anon.do(method, path, roleBody(route, 0), nil); status != 401 {
 			t.Errorf("%s %s without credentials: %d, want 401", method, path, status)
 		}

@@ -18,9 +18,9 @@ type EndpointService interface {
 	// CreateEndpoint stores an endpoint and returns it with its signing
 	// secret. Errors: EINVALID, EPLANLIMIT.
 	CreateEndpoint(ctx context.Context, tenantID uuid.UUID, in delivery.EndpointInput) (delivery.Endpoint, string, error)
-	// ListEndpoints returns a page of the tenant's endpoints and the
-	// next cursor.
-	ListEndpoints(ctx context.Context, tenantID uuid.UUID, pg page.Request) ([]delivery.Endpoint, string, error)
+	// ListEndpoints returns a page of the tenant's endpoints that f
+	// keeps, and the next cursor.
+	ListEndpoints(ctx context.Context, tenantID uuid.UUID, f delivery.EndpointFilter, pg page.Request) ([]delivery.Endpoint, string, error)
 	// Endpoint returns one endpoint. Errors: ENOTFOUND.
 	Endpoint(ctx context.Context, tenantID, id uuid.UUID) (delivery.Endpoint, error)
 	// UpdateEndpoint applies patch. Errors: ENOTFOUND, EINVALID.
@@ -67,7 +67,7 @@ func (s *server) listEndpoints(c *fiber.Ctx) error {
 		return err
 	}
 	p := principal(c)
-	eps, next, err := s.Endpoints.ListEndpoints(c.UserContext(), p.TenantID, pg)
+	eps, next, err := s.Endpoints.ListEndpoints(c.UserContext(), p.TenantID, delivery.EndpointFilter{Customer: c.Query("customer")}, pg)
 	if err != nil {
 		return err
 	}

@@ -77,7 +77,7 @@ func (s *server) listEvents(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	f := delivery.EventFilter{Type: c.Query("type"), Status: c.Query("status")}
+	f := delivery.EventFilter{Type: c.Query("type"), Status: c.Query("status"), Customer: c.Query("customer")}
 	if f.Since, err = queryTime(c, "since"); err != nil {
 		return err
 	}

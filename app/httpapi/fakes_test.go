@@ -95,7 +95,7 @@ func (f *fakeSessions) Verify(token string) (tenants.Principal, error) { return 
 
 type fakeEndpoints struct {
 	CreateEndpointFunc   func(ctx context.Context, tenantID uuid.UUID, in delivery.EndpointInput) (delivery.Endpoint, string, error)
-	ListEndpointsFunc    func(ctx context.Context, tenantID uuid.UUID, pg page.Request) ([]delivery.Endpoint, string, error)
+	ListEndpointsFunc    func(ctx context.Context, tenantID uuid.UUID, f delivery.EndpointFilter, pg page.Request) ([]delivery.Endpoint, string, error)
 	EndpointFunc         func(ctx context.Context, tenantID, id uuid.UUID) (delivery.Endpoint, error)
 	UpdateEndpointFunc   func(ctx context.Context, tenantID, id uuid.UUID, patch delivery.EndpointPatch) (delivery.Endpoint, error)
 	DeleteEndpointFunc   func(ctx context.Context, tenantID, id uuid.UUID) error
@@ -110,8 +110,8 @@ func (f *fakeEndpoints) CreateEndpoint(ctx context.Context, tenantID uuid.UUID, 
 	return f.CreateEndpointFunc(ctx, tenantID, in)
 }
 
-func (f *fakeEndpoints) ListEndpoints(ctx context.Context, tenantID uuid.UUID, pg page.Request) ([]delivery.Endpoint, string, error) {
-	return f.ListEndpointsFunc(ctx, tenantID, pg)
+func (f *fakeEndpoints) ListEndpoints(ctx context.Context, tenantID uuid.UUID, ef delivery.EndpointFilter, pg page.Request) ([]delivery.Endpoint, string, error) {
+	return f.ListEndpointsFunc(ctx, tenantID, ef, pg)
 }
 
 func (f *fakeEndpoints) Endpoint(ctx context.Context, tenantID, id uuid.UUID) (delivery.Endpoint, error) {

@@ -10,6 +10,7 @@ import (
 	"github.com/ferry-dev/ferry"
 	"github.com/ferry-dev/ferry/app/httpapi/openapi"
 	"github.com/ferry-dev/ferry/billing"
+	"github.com/ferry-dev/ferry/customers"
 	"github.com/ferry-dev/ferry/delivery"
 	"github.com/ferry-dev/ferry/delivery/insight"
 	"github.com/ferry-dev/ferry/delivery/model"
@@ -44,6 +45,7 @@ func apiDescription() openapi.API {
 func eventListParams() openapi3.Parameters {
 	return append(openapi3.Parameters{
 		openapi.QueryParam("type", "only events of this type", openapi3.NewStringSchema()),
+		openapi.QueryParam("customer", "only events sent for this customer (uid)", openapi3.NewStringSchema()),
 		openapi.QueryParam("status", "only events with a delivery in this status",
 			openapi3.NewStringSchema().WithEnum(openapi.EnumOf(reflect.TypeFor[model.Status]())...)),
 		openapi.QueryParam("endpoint_id", "only events with a delivery to this endpoint", openapi3.NewUUIDSchema()),
@@ -96,8 +98,23 @@ func operations() map[string]openapi.Operation {
 		"GET /api-keys":         {Summary: "List API keys", Tag: "api-keys", Access: openapi.Session, Status: 200, Response: openapi.Types[list[tenants.APIKey]]()},
 		"DELETE /api-keys/{id}": {Summary: "Revoke API key", Tag: "api-keys", Access: openapi.Session, Status: 204, Errors: []int{404}},
 
-		"POST /endpoints":                    {Summary: "Create endpoint", Tag: "endpoints", Access: openapi.Key, Status: 201, Body: reflect.TypeFor[delivery.EndpointInput](), Response: openapi.Types[endpointCreated](), Errors: []int{400, 413, 422}},
-		"GET /endpoints":                     {Summary: "List endpoints", Tag: "endpoints", Access: openapi.Key, Status: 200, Response: openapi.Types[list[delivery.Endpoint]](), Params: openapi.PageParams(), Errors: []int{422}},
+		"POST /customers": {Summary: "Create or update customer (by uid)", Tag: "customers", Access: openapi.Key, Status: 201,
+			Body: reflect.TypeFor[customers.Input](), Response: openapi.Types[customers.Customer](), Errors: []int{400, 422}},
+		"GET /customers": {Summary: "List customers", Tag: "customers", Access: openapi.Key, Status: 200,
+			Response: openapi.Types[list[customers.Customer]](), Params: openapi.PageParams(), Errors: []int{422}},
+		"GET /customers/{uid}": {Summary: "Get customer", Tag: "customers", Access: openapi.Key, Status: 200,
+			Response: openapi.Types[customers.Customer](), Errors: []int{404}},
+		"PUT /customers/{uid}": {Summary: "Create or update customer", Tag: "customers", Access: openapi.Key, Status: 201,
+			Body: reflect.TypeFor[customerInput](), Response: openapi.Types[customers.Customer](), Errors: []int{400, 422}},
+		"PATCH /customers/{uid}": {Summary: "Update customer", Tag: "customers", Access: openapi.Key, Status: 200,
+			Body: reflect.TypeFor[customers.Patch](), Response: openapi.Types[customers.Customer](), Errors: []int{400, 404, 422}},
+		"DELETE /customers/{uid}": {Summary: "Delete customer (disables its endpoints; history kept)", Tag: "customers", Access: openapi.Key,
+			Status: 204, Errors: []int{404}},
+
+		"POST /endpoints": {Summary: "Create endpoint", Tag: "endpoints", Access: openapi.Key, Status: 201, Body: reflect.TypeFor[delivery.EndpointInput](), Response: openapi.Types[endpointCreated](), Errors: []int{400, 413, 422}},
+		"GET /endpoints": {Summary: "List endpoints", Tag: "endpoints", Access: openapi.Key, Status: 200, Response: openapi.Types[list[delivery.Endpoint]](),
+			Params: append(openapi3.Parameters{openapi.QueryParam("customer", "only this customer's endpoints (uid)", openapi3.NewStringSchema())},
+				openapi.PageParams()...), Errors: []int{422}},
 		"GET /endpoints/{id}":                {Summary: "Get endpoint", Tag: "endpoints", Access: openapi.Key, Status: 200, Response: openapi.Types[delivery.Endpoint](), Errors: []int{404}},
 		"PATCH /endpoints/{id}":              {Summary: "Update endpoint", Tag: "endpoints", Access: openapi.Key, Status: 200, Body: reflect.TypeFor[delivery.EndpointPatch](), Response: openapi.Types[delivery.Endpoint](), Errors: []int{400, 404, 422}},
 		"DELETE /endpoints/{id}":             {Summary: "Delete endpoint", Tag: "endpoints", Access: openapi.Key, Status: 204, Errors: []int{404}},

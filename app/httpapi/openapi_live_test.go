@@ -113,6 +113,18 @@ func TestOpenAPIDescribesLiveResponses(t *testing.T) {
 	key.call(200, "GET /replays/{id}", nil, job)
 	key.call(200, "POST /replays/{id}/cancel", nil, job)
 
+	// Customers: endpoints and events of one customer.
+	key.call(201, "POST /customers", map[string]any{"uid": "acme", "name": "Acme", "metadata": map[string]string{"tier": "gold"}})
+	key.call(201, "PUT /customers/{uid}", map[string]any{"name": "Globex"}, "globex")
+	key.call(200, "PATCH /customers/{uid}", map[string]any{"name": "Acme Inc"}, "acme")
+	key.call(200, "GET /customers", nil)
+	key.call(200, "GET /customers/{uid}", nil, "acme")
+	key.call(201, "POST /endpoints", map[string]any{"url": "http://127.0.0.1:9/acme", "customer": "acme"})
+	key.call(202, "POST /events", map[string]any{"type": "invoice.paid", "data": map[string]any{"n": 1}, "customer": "acme"})
+	key.call(422, "POST /customers", map[string]any{"uid": ""})
+	key.call(204, "DELETE /customers/{uid}", nil, "globex")
+	key.call(404, "GET /customers/{uid}", nil, "globex")
+
 	// Pull queues.
 	q := key.call(201, "POST /endpoints", map[string]any{"kind": "queue", "event_types": []string{"order.queued"}}).str(t, "id")
 	key.call(201, "POST /endpoints/{id}/consumer-tokens", map[string]string{"name": "worker"}, q)

@@ -35,6 +35,8 @@ type Deps struct {
 	APIKeys APIKeyService
 	// Members serves /members.
 	Members MemberService
+	// Customers serves /customers.
+	Customers CustomerService
 	// Endpoints serves /endpoints.
 	Endpoints EndpointService
 	// Events serves /events (and the events of the staff console and of
@@ -169,6 +171,7 @@ func New(d Deps) *fiber.App {
 	api.Get("/api-keys", s.auth(sessionOnly, tenants.RoleViewer), s.listAPIKeys)
 	api.Delete("/api-keys/:id", s.auth(sessionOnly, tenants.RoleAdmin), s.revokeAPIKey)
 
+	s.customerRoutes(api)
 	api.Post("/endpoints", s.auth(sessionOrKey, tenants.RoleAdmin), s.createEndpoint)
 	api.Get("/endpoints", s.auth(sessionOrKey, tenants.RoleViewer), s.listEndpoints)
 	api.Get("/endpoints/:id", s.auth(sessionOrKey, tenants.RoleViewer), s.getEndpoint)

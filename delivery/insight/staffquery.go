@@ -107,7 +107,7 @@ func (s *Service) endpointRefs(ctx context.Context, tenantID uuid.UUID, ids []uu
 // StaffEndpoints lists a tenant's endpoints for support staff, custom
 // header values and URL query values redacted. Errors: EINVALID (cursor).
 func (s *Service) StaffEndpoints(ctx context.Context, tenantID uuid.UUID, pg page.Request) ([]delivery.Endpoint, string, error) {
-	eps, next, err := s.delivery.ListEndpoints(ctx, tenantID, pg)
+	eps, next, err := s.delivery.ListEndpoints(ctx, tenantID, delivery.EndpointFilter{}, pg)
 	if err != nil {
 		return nil, "", err
 	}

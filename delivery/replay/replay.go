@@ -47,7 +47,7 @@ func (s *Service) ReplayEvent(ctx context.Context, tenantID, eventID uuid.UUID, 
 	for {
 		var ev delivery.Event
 		err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-			q := tx.Raw(`SELECT id, type, data, created_at FROM events WHERE id = ? AND tenant_id = ?`, eventID, tenantID).Scan(&ev)
+			q := tx.Raw(`SELECT id, type, data, customer_uid, created_at FROM events WHERE id = ? AND tenant_id = ?`, eventID, tenantID).Scan(&ev)
 			if q.Error != nil {
 				return fmt.Errorf("load event %s: %w", eventID, q.Error)
 			}
@@ -56,6 +56,9 @@ func (s *Service) ReplayEvent(ctx context.Context, tenantID, eventID uuid.UUID, 
 			}
 			if endpointID != nil {
 				if err := replayableEndpoint(tx, tenantID, *endpointID); err != nil {
+					return err
+				}
+				if err := sameCustomer(tx, tenantID, *endpointID, ev.Customer); err != nil {
 					return err
 				}
 				if err := tx.Raw(`SELECT id FROM deliveries WHERE tenant_id = ? AND event_id = ? AND endpoint_id = ?`,
@@ -143,6 +146,20 @@ func (s *Service) meterReplay(ctx context.Context, tx *gorm.DB, tenantID uuid.UU
 		return nil
 	}
 	return s.limits.Meter(dbtx.Wrap(tx)).ConsumeEvents(ctx, tenantID, n)
+}
+
+// sameCustomer refuses to send an event of one customer to another
+// customer's endpoint: an endpoint of a customer receives that
+// customer's events only (the tenant's own endpoints receive any).
+func sameCustomer(tx *gorm.DB, tenantID, endpointID uuid.UUID, customer *string) error {
+	var uid *string
+	if err := tx.Raw(`SELECT customer_uid FROM endpoints WHERE id = ? AND tenant_id = ?`, endpointID, tenantID).Scan(&uid).Error; err != nil {
+		return fmt.Errorf("load endpoint %s: %w", endpointID, err)
+	}
+	if uid != nil && (customer == nil || *customer != *uid) {
+		return ferry.Invalid("endpoint_id", "the endpoint belongs to customer %q and receives only that customer's events", *uid)
+	}
+	return nil
 }
 
 // replayableEndpoint returns ENOTFOUND for an endpoint the tenant does not

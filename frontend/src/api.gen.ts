@@ -226,6 +226,44 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/customers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List customers */
+        get: operations["ListCustomers"];
+        put?: never;
+        /** Create or update customer (by uid) */
+        post: operations["CreateOrUpdateCustomerByUid"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/customers/{uid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get customer */
+        get: operations["GetCustomer"];
+        /** Create or update customer */
+        put: operations["CreateOrUpdateCustomer"];
+        post?: never;
+        /** Delete customer (disables its endpoints; history kept) */
+        delete: operations["DeleteCustomerDisablesItsEndpointsHistoryKept"];
+        options?: never;
+        head?: never;
+        /** Update customer */
+        patch: operations["UpdateCustomer"];
+        trace?: never;
+    };
     "/deliveries/{id}/replay": {
         parameters: {
             query?: never;
@@ -1344,6 +1382,23 @@ export interface components {
         ConsumerTokenInput: {
             name: string;
         };
+        Customer: {
+            /** Format: date-time */
+            created_at: string;
+            metadata: {
+                [key: string]: string;
+            } | null;
+            name: string;
+            uid: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        CustomerInput: {
+            metadata?: {
+                [key: string]: string;
+            };
+            name?: string;
+        };
         Delivery: {
             attempt_count: number;
             /** Format: date-time */
@@ -1368,6 +1423,7 @@ export interface components {
         Endpoint: {
             /** Format: date-time */
             created_at: string;
+            customer: string | null;
             description: string;
             disabled_reason?: string;
             enabled: boolean;
@@ -1414,6 +1470,7 @@ export interface components {
         EndpointCreated: {
             /** Format: date-time */
             created_at: string;
+            customer: string | null;
             description: string;
             disabled_reason?: string;
             enabled: boolean;
@@ -1447,6 +1504,7 @@ export interface components {
             url: string;
         };
         EndpointInput: {
+            customer?: string;
             description?: string;
             /** @description event types, or patterns ending in * (order.*; * alone: every type); empty: every type */
             event_types?: string[];
@@ -1570,6 +1628,7 @@ export interface components {
         Event: {
             /** Format: date-time */
             created_at: string;
+            customer?: string;
             /** @description the JSON payload */
             data: unknown;
             /** Format: uuid */
@@ -1587,6 +1646,7 @@ export interface components {
         EventDetail: {
             /** Format: date-time */
             created_at: string;
+            customer?: string;
             /** @description the JSON payload */
             data: unknown;
             deliveries: components["schemas"]["Delivery"][] | null;
@@ -1596,6 +1656,7 @@ export interface components {
             type: string;
         };
         EventInput: {
+            customer?: string;
             /** @description any JSON value but null (payload up to 256 KiB) */
             data: unknown;
             /** @description same key within 24 h returns the original event (or send Idempotency-Key) */
@@ -1613,6 +1674,13 @@ export interface components {
         FinishSignupInput: {
             password?: string;
             token?: string;
+        };
+        Input: {
+            metadata?: {
+                [key: string]: string;
+            };
+            name?: string;
+            uid?: string;
         };
         InviteAcceptInput: {
             password: string;
@@ -1726,6 +1794,12 @@ export interface components {
         PasswordResetInput: {
             /** Format: email */
             email: string;
+        };
+        Patch: {
+            metadata?: {
+                [key: string]: string;
+            } | null;
+            name?: string | null;
         };
         PaymentMethod: {
             label: string;
@@ -2146,6 +2220,7 @@ export interface components {
             attempts: components["schemas"]["Attempt"][] | null;
             /** Format: date-time */
             created_at: string;
+            customer?: string;
             /** @description the JSON payload */
             data: unknown;
             deliveries: components["schemas"]["Delivery"][] | null;
@@ -2761,6 +2836,181 @@ export interface operations {
             503: components["responses"]["Error503"];
         };
     };
+    ListCustomers: {
+        parameters: {
+            query?: {
+                /** @description page size (1-200, default 50) */
+                limit?: number;
+                /** @description next_cursor of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Customer"][];
+                        /** @description pass as cursor for the next page; null on the last */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+        };
+    };
+    CreateOrUpdateCustomerByUid: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Input"];
+            };
+        };
+        responses: {
+            /** @description success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Customer"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+        };
+    };
+    GetCustomer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Customer"];
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+        };
+    };
+    CreateOrUpdateCustomer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CustomerInput"];
+            };
+        };
+        responses: {
+            /** @description success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Customer"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+        };
+    };
+    DeleteCustomerDisablesItsEndpointsHistoryKept: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success, no body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+        };
+    };
+    UpdateCustomer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Patch"];
+            };
+        };
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Customer"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+        };
+    };
     ReplayDelivery: {
         parameters: {
             query?: never;
@@ -2792,6 +3042,8 @@ export interface operations {
     ListEndpoints: {
         parameters: {
             query?: {
+                /** @description only this customer's endpoints (uid) */
+                customer?: string;
                 /** @description page size (1-200, default 50) */
                 limit?: number;
                 /** @description next_cursor of the previous page */
@@ -3207,6 +3459,8 @@ export interface operations {
             query?: {
                 /** @description only events of this type */
                 type?: string;
+                /** @description only events sent for this customer (uid) */
+                customer?: string;
                 /** @description only events with a delivery in this status */
                 status?: "pending" | "retrying" | "succeeded" | "dropped" | "exhausted";
                 /** @description only events with a delivery to this endpoint */
@@ -4537,6 +4791,8 @@ export interface operations {
             query?: {
                 /** @description only events of this type */
                 type?: string;
+                /** @description only events sent for this customer (uid) */
+                customer?: string;
                 /** @description only events with a delivery in this status */
                 status?: "pending" | "retrying" | "succeeded" | "dropped" | "exhausted";
                 /** @description only events with a delivery to this endpoint */

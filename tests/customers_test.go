@@ -1,0 +1,115 @@
+package tests
+
+import (
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/ferry-dev/ferry/tests/testenv"
+)
+
+// TestCustomersRouteEvents: an event sent for a customer reaches that
+// customer's endpoints and the tenant's own, never another customer's;
+// an event without a customer reaches the tenant's own endpoints only.
+// Lists filter by customer, an unknown customer is refused, a replay
+// cannot send one customer's event to another's endpoint, and deleting
+// a customer disables its endpoints while its history stays.
+func TestCustomersRouteEvents(t *testing.T) {
+	t.Parallel()
+	f := startFerry(t, testConfig(t))
+	ownHooks, acmeHooks, globexHooks := newHookServer(t, nil), newHookServer(t, nil), newHookServer(t, nil)
+	_, api := signUp(t, f, "cara@customers.example")
+
+	var acme struct {
+		UID      string            `json:"uid"`
+		Name     string            `json:"name"`
+		Metadata map[string]string `json:"metadata"`
+	}
+	api.must(201, "PUT", "/customers/acme", map[string]any{"name": "Acme", "metadata": map[string]string{"tier": "gold"}}, &acme)
+	if acme.UID != "acme" || acme.Name != "Acme" || acme.Metadata["tier"] != "gold" {
+		t.Fatalf("customer = %+v", acme)
+	}
+	api.must(200, "PUT", "/customers/acme", map[string]any{"name": "Acme Inc"}, &acme) // upsert: an update
+	api.must(201, "POST", "/customers", map[string]any{"uid": "globex", "name": "Globex"}, nil)
+	api.must(422, "POST", "/customers", map[string]any{"uid": "bad uid/with slash"}, nil)
+
+	own := createEndpoint(t, api, map[string]any{"url": ownHooks.URL + "/own"})
+	acmeEP := createEndpoint(t, api, map[string]any{"url": acmeHooks.URL + "/acme", "customer": "acme"})
+	globexEP := createEndpoint(t, api, map[string]any{"url": globexHooks.URL + "/globex", "customer": "globex"})
+	api.must(422, "POST", "/endpoints", map[string]any{"url": ownHooks.URL + "/x", "customer": "initech"}, nil)
+
+	var forAcme, forNobody acceptedEvent
+	api.must(202, "POST", "/events", map[string]any{"type": "invoice.paid", "data": map[string]int{"n": 1}, "customer": "acme"}, &forAcme)
+	api.must(202, "POST", "/events", map[string]any{"type": "invoice.paid", "data": map[string]int{"n": 2}}, &forNobody)
+	api.must(422, "POST", "/events", map[string]any{"type": "invoice.paid", "data": map[string]int{"n": 3}, "customer": "initech"}, nil)
+
+	endpointsOf := func(eventID string) []string {
+		var ids []string
+		for _, d := range eventDeliveries(t, api, eventID) {
+			ids = append(ids, d.EndpointID)
+		}
+		slices.Sort(ids)
+		return ids
+	}
+	want := []string{own.ID, acmeEP.ID}
+	slices.Sort(want)
+	if got := endpointsOf(forAcme.ID); !slices.Equal(got, want) {
+		t.Errorf("acme's event went to %v, want its endpoint and the tenant's own %v (never globex's %s)", got, want, globexEP.ID)
+	}
+	if got := endpointsOf(forNobody.ID); !slices.Equal(got, []string{own.ID}) {
+		t.Errorf("the tenant's event went to %v, want only the tenant's own endpoint %s", got, own.ID)
+	}
+	testenv.Eventually(t, 30*time.Second, func() bool { return ownHooks.count() == 2 && acmeHooks.count() == 1 },
+		"want both events at the tenant's own endpoint and acme's at acme's")
+	if n := globexHooks.count(); n != 0 {
+		t.Errorf("globex's endpoint received %d deliveries of others' events", n)
+	}
+
+	var eps struct {
+		Data []struct {
+			ID       string  `json:"id"`
+			Customer *string `json:"customer"`
+		} `json:"data"`
+	}
+	api.must(200, "GET", "/endpoints?customer=acme", nil, &eps)
+	if len(eps.Data) != 1 || eps.Data[0].ID != acmeEP.ID || eps.Data[0].Customer == nil || *eps.Data[0].Customer != "acme" {
+		t.Errorf("endpoints of acme = %+v", eps.Data)
+	}
+	var evs struct {
+		Data []struct {
+			ID       string  `json:"id"`
+			Customer *string `json:"customer"`
+		} `json:"data"`
+	}
+	api.must(200, "GET", "/events?customer=acme", nil, &evs)
+	if len(evs.Data) != 1 || evs.Data[0].ID != forAcme.ID {
+		t.Errorf("events of acme = %+v", evs.Data)
+	}
+
+	// One customer's event never goes to another's endpoint, not even by replay.
+	api.must(422, "POST", "/events/"+forAcme.ID+"/replay", map[string]string{"endpoint_id": globexEP.ID}, nil)
+	api.must(422, "POST", "/events/"+forNobody.ID+"/replay", map[string]string{"endpoint_id": acmeEP.ID}, nil)
+
+	// Deleting a customer disables its endpoints; its history stays.
+	api.must(204, "DELETE", "/customers/acme", nil, nil)
+	api.must(404, "GET", "/customers/acme", nil, nil)
+	var ep struct {
+		Enabled        bool   `json:"enabled"`
+		DisabledReason string `json:"disabled_reason"`
+	}
+	api.must(200, "GET", "/endpoints/"+acmeEP.ID, nil, &ep)
+	if ep.Enabled || ep.DisabledReason == "" {
+		t.Errorf("acme's endpoint after its customer was deleted: %+v, want disabled with a reason", ep)
+	}
+	api.must(200, "GET", "/events?customer=acme", nil, &evs)
+	if len(evs.Data) != 1 {
+		t.Errorf("acme's history after delete: %d events, want 1", len(evs.Data))
+	}
+	api.must(422, "POST", "/endpoints", map[string]any{"url": acmeHooks.URL + "/acme2", "customer": "acme"}, nil)
+	// Upserting the uid brings the customer back (its endpoints stay disabled).
+	api.must(200, "PUT", "/customers/acme", map[string]any{"name": "Acme again"}, nil)
+	api.must(200, "GET", "/endpoints/"+acmeEP.ID, nil, &ep)
+	if ep.Enabled {
+		t.Error("acme's endpoint came back enabled with its customer")
+	}
+}
