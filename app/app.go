@@ -18,6 +18,7 @@ import (
 
 	"github.com/ferry-dev/ferry/customers"
 	"github.com/ferry-dev/ferry/internal/seal"
+	"github.com/ferry-dev/ferry/portal"
 
 	"github.com/ferry-dev/ferry/delivery/attemptlog"
 	"github.com/ferry-dev/ferry/delivery/dispatch"
@@ -66,6 +67,7 @@ var (
 	_ opevents.Notifier         = (*notify.Mailer)(nil)
 	_ customers.Endpoints       = (*delivery.Service)(nil)
 	_ delivery.CustomerResolver = (*customers.Service)(nil)
+	_ portal.Customers          = (*customers.Service)(nil)
 	_ billing.InvoiceNotifier   = (*notify.Mailer)(nil)
 	_ notify.Directory          = (*tenants.Service)(nil)
 	_ inbound.Events            = inboundEvents{}
@@ -194,6 +196,8 @@ type App struct {
 	Insight *insight.Service
 	// Customers keeps the tenants' own customers.
 	Customers *customers.Service
+	// CustomerPortal mints and checks the customers' portal sessions.
+	CustomerPortal *portal.Service
 	// Replays replays events and runs bulk replay jobs.
 	Replays *replay.Service
 	quota   *insight.QuotaWarner
@@ -392,6 +396,9 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 	}
 	a.Insight = insight.New(a.db, a.Delivery, nil)
 	a.Customers = customers.New(a.db, a.Delivery, log, nil)
+	// Session URLs come from the public URL, never from a request; http
+	// framing origins only where http endpoints are allowed (dev, tests).
+	a.CustomerPortal = portal.New(a.db, a.Customers, portal.Config{PublicURL: a.URL(), AllowHTTPOrigins: cfg.AllowHTTPEndpoints}, log, nil)
 	a.Replays = replay.New(a.db, a.Delivery, billingLimits{a.Billing}, a.relay, log, nil)
 	// Attempts and captures are kept for the longest plan retention;
 	// tenants on shorter plans are pruned on their own.
@@ -442,7 +449,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 	}
 	a.http = httpapi.New(httpapi.Deps{
 		Auth: a.Tenants, Sessions: sessions, Account: a.Tenants, Notifications: a.Tenants, APIKeys: a.Tenants, Members: a.Tenants,
-		Staff: a.Tenants, Customers: a.Customers, Endpoints: a.Delivery, Events: a.Delivery, EventsAccepted: metrics.EventsAccepted, Replays: a.Replays,
+		Staff: a.Tenants, Customers: a.Customers, CustomerPortal: a.CustomerPortal, Endpoints: a.Delivery, Events: a.Delivery, EventsAccepted: metrics.EventsAccepted, Replays: a.Replays,
 		Stats: a.Insight, StaffDelivery: a.Insight, Billing: a.Billing, Queues: a.Queues, Sources: a.Inbound,
 		Inbound:               a.Inbound,
 		Ready:                 a.ready,

@@ -11,6 +11,7 @@ import (
 	"github.com/ferry-dev/ferry/delivery/queue"
 	"github.com/ferry-dev/ferry/delivery/replay"
 	"github.com/ferry-dev/ferry/inbound"
+	"github.com/ferry-dev/ferry/portal"
 	"github.com/ferry-dev/ferry/tenants"
 )
 
@@ -25,6 +26,7 @@ var (
 	_ httpapi.MemberService        = (*tenants.Service)(nil)
 	_ httpapi.StaffService         = (*tenants.Service)(nil)
 	_ httpapi.CustomerService      = (*customers.Service)(nil)
+	_ httpapi.PortalService        = (*portal.Service)(nil)
 	_ httpapi.EndpointService      = (*delivery.Service)(nil)
 	_ httpapi.EventService         = (*delivery.Service)(nil)
 	_ httpapi.EventCounter         = prometheus.Counter(nil)

@@ -211,6 +211,16 @@ func (s *Service) Resolve(ctx context.Context, tenantID uuid.UUID, field, uid st
 	return r.ID, nil
 }
 
+// Lookup returns Ferry's id and the name of the tenant's live customer
+// uid. Errors: ENOTFOUND.
+func (s *Service) Lookup(ctx context.Context, tenantID uuid.UUID, uid string) (uuid.UUID, string, error) {
+	r, err := s.load(s.db.WithContext(ctx), tenantID, uid, false)
+	if err != nil {
+		return uuid.Nil, "", err
+	}
+	return r.ID, r.Name, nil
+}
+
 // List returns the tenant's live customers, newest first.
 // Errors: EINVALID (cursor).
 func (s *Service) List(ctx context.Context, tenantID uuid.UUID, pg page.Request) ([]Customer, string, error) {

@@ -119,7 +119,12 @@ func TestTenantIsolation(t *testing.T) {
 	aKey.must(201, "PUT", "/customers/a-customer-acme", map[string]any{"name": "Acme of A", "metadata": map[string]string{"plan": "a-gold"}}, nil)
 	var aCustomerEndpoint idOnly
 	aKey.must(201, "POST", "/endpoints", map[string]any{"url": rcB.URL + "/a-customer", "customer": "a-customer-acme"}, &aCustomerEndpoint)
-	aMarks := []string{aCustomerEndpoint.ID, "a-customer-acme", "Acme of A", "a-gold", ep.ID, ep.Secret, ev.ID, delivery, aKeyID, job.ID, aMember, aMe.Tenant.ID,
+	aKey.must(200, "PUT", "/portal-settings", map[string]any{"allowed_origins": []string{"https://a-origin.example"}}, nil)
+	var aPortal struct {
+		SessionID string `json:"session_id"`
+	}
+	aKey.must(201, "POST", "/customers/a-customer-acme/portal-sessions", map[string]any{"external_user": map[string]string{"id": "a-user-7"}}, &aPortal)
+	aMarks := []string{aPortal.SessionID, "https://a-origin.example", "a-user-7", aCustomerEndpoint.ID, "a-customer-acme", "Acme of A", "a-gold", ep.ID, ep.Secret, ev.ID, delivery, aKeyID, job.ID, aMember, aMe.Tenant.ID,
 		aQueue.ID, aToken.ID, aReceipt, "ann@a.example", "vic@a.example", "a-receiver-token", "a.secret", "private", rc.URL + "/a",
 		aSource.ID, aSourceToken, aRequest, "a-source", "a-github-secret"}
 
@@ -131,22 +136,30 @@ func TestTenantIsolation(t *testing.T) {
 		"POST /endpoints": {{"POST", "/endpoints", map[string]string{"url": rcB.URL + "/b"}, 0},
 			// A's customer uid names nothing of B's: refused as unknown.
 			{"POST", "/endpoints", map[string]string{"url": rcB.URL + "/b", "customer": "a-customer-acme"}, 422}},
-		"POST /customers":                   {{"POST", "/customers", map[string]string{"uid": "b-own"}, 0}},
-		"GET /customers":                    {{"GET", "/customers", nil, 0}},
-		"GET /customers/:uid":               {{"GET", "/customers/a-customer-acme", nil, 404}},
-		"PUT /customers/:uid":               {{"PUT", "/customers/b-put", map[string]string{"name": "B's"}, 0}},
-		"PATCH /customers/:uid":             {{"PATCH", "/customers/a-customer-acme", map[string]string{"name": "taken"}, 404}},
-		"DELETE /customers/:uid":            {{"DELETE", "/customers/a-customer-acme", nil, 404}},
-		"GET /endpoints":                    {{"GET", "/endpoints", nil, 0}},
-		"GET /endpoints/:id":                {{"GET", "/endpoints/" + ep.ID, nil, 404}},
-		"PATCH /endpoints/:id":              {{"PATCH", "/endpoints/" + ep.ID, map[string]any{"description": "taken", "enabled": false}, 404}},
-		"DELETE /endpoints/:id":             {{"DELETE", "/endpoints/" + ep.ID, nil, 404}},
-		"GET /endpoints/:id/secret":         {{"GET", "/endpoints/" + ep.ID + "/secret", nil, 404}},
-		"POST /endpoints/:id/secret/rotate": {{"POST", "/endpoints/" + ep.ID + "/secret/rotate", nil, 404}},
-		"GET /endpoints/:id/attempts":       {{"GET", "/endpoints/" + ep.ID + "/attempts", nil, 404}},
-		"GET /endpoints/:id/stats":          {{"GET", "/endpoints/" + ep.ID + "/stats", nil, 404}},
-		"GET /stats":                        {{"GET", "/stats", nil, 0}, {"GET", "/stats?window=7d", nil, 0}},
-		"POST /endpoints/:id/test":          {{"POST", "/endpoints/" + ep.ID + "/test", nil, 404}},
+		"POST /customers": {{"POST", "/customers", map[string]string{"uid": "b-own"}, 0}},
+		"POST /customers/:uid/portal-sessions": {{"POST", "/customers/a-customer-acme/portal-sessions",
+			map[string]any{"external_user": map[string]string{"id": "b"}}, 404}},
+		"POST /customers/:uid/portal-sessions/revoke": {{"POST", "/customers/a-customer-acme/portal-sessions/revoke", map[string]string{}, 404}},
+		"GET /portal-sessions":                        {{"GET", "/portal-sessions", nil, 0}, {"GET", "/portal-sessions?customer=a-customer-acme", nil, 0}},
+		"DELETE /portal-sessions/:id":                 {{"DELETE", "/portal-sessions/" + aPortal.SessionID, nil, 404}},
+		"GET /portal-settings":                        {{"GET", "/portal-settings", nil, 0}},
+		"PUT /portal-settings":                        {{"PUT", "/portal-settings", map[string]any{"allowed_origins": []string{"https://b.example"}}, 0}},
+		"GET /portal-audit":                           {{"GET", "/portal-audit", nil, 0}},
+		"GET /customers":                              {{"GET", "/customers", nil, 0}},
+		"GET /customers/:uid":                         {{"GET", "/customers/a-customer-acme", nil, 404}},
+		"PUT /customers/:uid":                         {{"PUT", "/customers/b-put", map[string]string{"name": "B's"}, 0}},
+		"PATCH /customers/:uid":                       {{"PATCH", "/customers/a-customer-acme", map[string]string{"name": "taken"}, 404}},
+		"DELETE /customers/:uid":                      {{"DELETE", "/customers/a-customer-acme", nil, 404}},
+		"GET /endpoints":                              {{"GET", "/endpoints", nil, 0}},
+		"GET /endpoints/:id":                          {{"GET", "/endpoints/" + ep.ID, nil, 404}},
+		"PATCH /endpoints/:id":                        {{"PATCH", "/endpoints/" + ep.ID, map[string]any{"description": "taken", "enabled": false}, 404}},
+		"DELETE /endpoints/:id":                       {{"DELETE", "/endpoints/" + ep.ID, nil, 404}},
+		"GET /endpoints/:id/secret":                   {{"GET", "/endpoints/" + ep.ID + "/secret", nil, 404}},
+		"POST /endpoints/:id/secret/rotate":           {{"POST", "/endpoints/" + ep.ID + "/secret/rotate", nil, 404}},
+		"GET /endpoints/:id/attempts":                 {{"GET", "/endpoints/" + ep.ID + "/attempts", nil, 404}},
+		"GET /endpoints/:id/stats":                    {{"GET", "/endpoints/" + ep.ID + "/stats", nil, 404}},
+		"GET /stats":                                  {{"GET", "/stats", nil, 0}, {"GET", "/stats?window=7d", nil, 0}},
+		"POST /endpoints/:id/test":                    {{"POST", "/endpoints/" + ep.ID + "/test", nil, 404}},
 		"POST /endpoints/:id/test-routing": {{"POST", "/endpoints/" + ep.ID + "/test-routing",
 			map[string]any{"event": map[string]any{"type": "order.created", "data": map[string]any{"amount": 1}}}, 404}},
 		// The same idempotency key in another tenant is another event.
@@ -196,7 +209,7 @@ func TestTenantIsolation(t *testing.T) {
 
 	n := 0
 	for _, route := range apiRoutes(f.App) {
-		if notTenantScoped[route] {
+		if notTenantScoped[route] || isCustomerPortalRoute(route) {
 			continue
 		}
 		reqs, ok := cases[route]

@@ -113,18 +113,6 @@ func TestOpenAPIDescribesLiveResponses(t *testing.T) {
 	key.call(200, "GET /replays/{id}", nil, job)
 	key.call(200, "POST /replays/{id}/cancel", nil, job)
 
-	// Customers: endpoints and events of one customer.
-	key.call(201, "POST /customers", map[string]any{"uid": "acme", "name": "Acme", "metadata": map[string]string{"tier": "gold"}})
-	key.call(201, "PUT /customers/{uid}", map[string]any{"name": "Globex"}, "globex")
-	key.call(200, "PATCH /customers/{uid}", map[string]any{"name": "Acme Inc"}, "acme")
-	key.call(200, "GET /customers", nil)
-	key.call(200, "GET /customers/{uid}", nil, "acme")
-	key.call(201, "POST /endpoints", map[string]any{"url": "http://127.0.0.1:9/acme", "customer": "acme"})
-	key.call(202, "POST /events", map[string]any{"type": "invoice.paid", "data": map[string]any{"n": 1}, "customer": "acme"})
-	key.call(422, "POST /customers", map[string]any{"uid": ""})
-	key.call(204, "DELETE /customers/{uid}", nil, "globex")
-	key.call(404, "GET /customers/{uid}", nil, "globex")
-
 	// Pull queues.
 	q := key.call(201, "POST /endpoints", map[string]any{"kind": "queue", "event_types": []string{"order.queued"}}).str(t, "id")
 	key.call(201, "POST /endpoints/{id}/consumer-tokens", map[string]string{"name": "worker"}, q)
@@ -237,6 +225,67 @@ func TestOpenAPIDescribesLiveResponses(t *testing.T) {
 	staff.call(200, "GET /staff/audit", nil)
 	staff.call(200, "GET /staff/tenants/{id}/billing", nil, tenantID)
 	staff.call(200, "POST /staff/tenants/{id}/billing/lift-restriction", map[string]string{"reason": "ticket 3"}, tenantID)
+
+	// Customers: endpoints and events of one customer.
+	key.call(201, "POST /customers", map[string]any{"uid": "acme", "name": "Acme", "metadata": map[string]string{"tier": "gold"}})
+	key.call(201, "PUT /customers/{uid}", map[string]any{"name": "Globex"}, "globex")
+	key.call(200, "PATCH /customers/{uid}", map[string]any{"name": "Acme Inc"}, "acme")
+	key.call(200, "GET /customers", nil)
+	key.call(200, "GET /customers/{uid}", nil, "acme")
+	key.call(201, "POST /endpoints", map[string]any{"url": "http://127.0.0.1:9/acme", "customer": "acme"})
+	key.call(202, "POST /events", map[string]any{"type": "invoice.paid", "data": map[string]any{"n": 1}, "customer": "acme"})
+	key.call(422, "POST /customers", map[string]any{"uid": ""})
+
+	// The customer portal: the tenant mints a session, the page exchanges
+	// its code for a token and works as the customer.
+	key.call(200, "GET /portal-settings", nil)
+	key.call(200, "PUT /portal-settings", map[string]any{"allowed_origins": []string{"https://app.example.com"},
+		"theme": map[string]any{"primary_color": "#0a7"}})
+	key.call(422, "PUT /portal-settings", map[string]any{"allowed_origins": []string{"javascript:alert(1)"}})
+	minted := key.call(201, "POST /customers/{uid}/portal-sessions", map[string]any{
+		"capabilities":  []string{"manage_endpoints", "view_secret", "rotate_secret", "replay", "send_test"},
+		"external_user": map[string]string{"id": "u_1", "email": "dana@acme.example"}}, "acme")
+	key.call(422, "POST /customers/{uid}/portal-sessions", map[string]any{"external_user": map[string]string{}}, "acme")
+	key.call(404, "POST /customers/{uid}/portal-sessions", map[string]any{"external_user": map[string]string{"id": "u"}}, "nobody")
+	sessionID := minted.str(t, "session_id")
+	_, code, _ := strings.Cut(minted.str(t, "url"), "#code=")
+	anon = v.client(a.URL())
+	anon.call(401, "POST /portal/exchange", map[string]string{"session_id": sessionID, "code": "wrong"})
+	exchanged := anon.call(200, "POST /portal/exchange", map[string]string{"session_id": sessionID, "code": code})
+	anon.call(401, "POST /portal/exchange", map[string]string{"session_id": sessionID, "code": code}) // single use
+	cust := v.client(a.URL())
+	cust.apiKey = exchanged.str(t, "token")
+	cust.call(200, "GET /portal/session", nil)
+	cust.apiKey = cust.call(200, "POST /portal/renew", nil).str(t, "token")
+	pep := cust.call(201, "POST /portal/endpoints", map[string]any{"url": receiver.URL + "/portal", "event_types": []string{"invoice.paid"}}).str(t, "id")
+	cust.call(403, "POST /portal/endpoints", map[string]any{"url": receiver.URL + "/f", "filter": "true"})
+	cust.call(200, "GET /portal/endpoints", nil)
+	cust.call(200, "GET /portal/endpoints/{id}", nil, pep)
+	cust.call(404, "GET /portal/endpoints/{id}", nil, ep) // the tenant's own
+	cust.call(200, "PATCH /portal/endpoints/{id}", map[string]any{"description": "billing"}, pep)
+	cust.call(200, "GET /portal/endpoints/{id}/secret", nil, pep)
+	cust.call(200, "POST /portal/endpoints/{id}/secret/rotate", nil, pep)
+	cust.call(202, "POST /portal/endpoints/{id}/test", nil, pep)
+	cust.call(200, "GET /portal/endpoints/{id}/attempts", nil, pep)
+	cust.call(200, "GET /portal/endpoints/{id}/stats", nil, pep)
+	pev := key.call(202, "POST /events", map[string]any{"type": "invoice.paid", "data": map[string]any{"n": 2}, "customer": "acme"}).str(t, "id")
+	cust.call(200, "GET /portal/events", nil)
+	cust.call(200, "GET /portal/events/{id}", nil, pev)
+	cust.call(404, "GET /portal/events/{id}", nil, ev) // the tenant's own event
+	cust.call(200, "GET /portal/events/{id}/attempts", nil, pev)
+	cust.call(202, "POST /portal/events/{id}/replay", map[string]any{"endpoint_id": pep}, pev)
+	since := time.Now().Add(-time.Hour).UTC().Format(time.RFC3339)
+	cust.call(200, "POST /portal/recover/preview", map[string]any{"endpoint_id": pep, "since": since})
+	cust.call(202, "POST /portal/recover", map[string]any{"endpoint_id": pep, "since": since})
+	cust.call(204, "DELETE /portal/endpoints/{id}", nil, pep)
+	key.call(200, "GET /portal-sessions", nil)
+	key.call(200, "GET /portal-audit", nil)
+	key.call(200, "POST /customers/{uid}/portal-sessions/revoke", map[string]any{"external_user_id": "u_2"}, "acme")
+	key.call(204, "DELETE /portal-sessions/{id}", nil, sessionID)
+	key.call(404, "DELETE /portal-sessions/{id}", nil, "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b")
+	cust.call(401, "GET /portal/session", nil) // revoked: the next request ends it
+	key.call(204, "DELETE /customers/{uid}", nil, "globex")
+	key.call(404, "GET /customers/{uid}", nil, "globex")
 
 	key.call(204, "DELETE /endpoints/{id}", nil, ep)
 	anon.call(200, "GET /openapi.json", nil)

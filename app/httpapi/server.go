@@ -37,6 +37,9 @@ type Deps struct {
 	Members MemberService
 	// Customers serves /customers.
 	Customers CustomerService
+	// CustomerPortal mints and checks customer portal sessions and
+	// serves /portal and the tenant's portal settings.
+	CustomerPortal PortalService
 	// Endpoints serves /endpoints.
 	Endpoints EndpointService
 	// Events serves /events (and the events of the staff console and of
@@ -172,6 +175,7 @@ func New(d Deps) *fiber.App {
 	api.Delete("/api-keys/:id", s.auth(sessionOnly, tenants.RoleAdmin), s.revokeAPIKey)
 
 	s.customerRoutes(api)
+	s.portalRoutes(api)
 	api.Post("/endpoints", s.auth(sessionOrKey, tenants.RoleAdmin), s.createEndpoint)
 	api.Get("/endpoints", s.auth(sessionOrKey, tenants.RoleViewer), s.listEndpoints)
 	api.Get("/endpoints/:id", s.auth(sessionOrKey, tenants.RoleViewer), s.getEndpoint)
@@ -226,6 +230,7 @@ func New(d Deps) *fiber.App {
 	s.ingestRoutes(app)
 
 	if d.Portal != nil {
+		s.mountEmbed(app)
 		s.mountPortal(app)
 	}
 	return app

@@ -264,6 +264,40 @@ export interface paths {
         patch: operations["UpdateCustomer"];
         trace?: never;
     };
+    "/customers/{uid}/portal-sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Mint a customer portal session */
+        post: operations["MintACustomerPortalSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/customers/{uid}/portal-sessions/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Revoke a customer's portal sessions */
+        post: operations["RevokeACustomerSPortalSessions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/deliveries/{id}/replay": {
         parameters: {
             query?: never;
@@ -689,6 +723,350 @@ export interface paths {
         };
         /** This document */
         get: operations["ThisDocument"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal-audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What customers' users did in their portal */
+        get: operations["WhatCustomersUsersDidInTheirPortal"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal-sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List portal sessions */
+        get: operations["ListPortalSessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal-sessions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke a portal session */
+        delete: operations["RevokeAPortalSession"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Portal settings (framing origins, theme) */
+        get: operations["PortalSettingsFramingOriginsTheme"];
+        /** Set portal settings */
+        put: operations["SetPortalSettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal/endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The customer's endpoints */
+        get: operations["TheCustomerSEndpoints"];
+        put?: never;
+        /** Create an endpoint of the customer */
+        post: operations["CreateAnEndpointOfTheCustomer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal/endpoints/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One of the customer's endpoints */
+        get: operations["OneOfTheCustomerSEndpoints"];
+        put?: never;
+        post?: never;
+        /** Delete one of the customer's endpoints */
+        delete: operations["DeleteOneOfTheCustomerSEndpoints"];
+        options?: never;
+        head?: never;
+        /** Update one of the customer's endpoints */
+        patch: operations["UpdateOneOfTheCustomerSEndpoints"];
+        trace?: never;
+    };
+    "/portal/endpoints/{id}/attempts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An endpoint's attempts */
+        get: operations["AnEndpointSAttempts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal/endpoints/{id}/secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Reveal an endpoint's secret (audited) */
+        get: operations["RevealAnEndpointSSecretAudited"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal/endpoints/{id}/secret/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Rotate an endpoint's secret */
+        post: operations["RotateAnEndpointSSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal/endpoints/{id}/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An endpoint's stats */
+        get: operations["AnEndpointSStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal/endpoints/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a test event to an endpoint */
+        post: operations["SendATestEventToAnEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The customer's messages */
+        get: operations["TheCustomerSMessages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal/events/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One of the customer's messages */
+        get: operations["OneOfTheCustomerSMessages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal/events/{id}/attempts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A message's attempts at the customer's endpoints */
+        get: operations["AMessageSAttemptsAtTheCustomerSEndpoints"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal/events/{id}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Replay a message to the customer's endpoints */
+        post: operations["ReplayAMessageToTheCustomerSEndpoints"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal/exchange": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Exchange a portal link's code for a token */
+        post: operations["ExchangeAPortalLinkSCodeForAToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal/recover": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Replay an endpoint's failed deliveries since a time */
+        post: operations["ReplayAnEndpointSFailedDeliveriesSinceATime"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal/recover/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Count an endpoint's failed deliveries since a time */
+        post: operations["CountAnEndpointSFailedDeliveriesSinceATime"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal/renew": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Renew the portal token */
+        post: operations["RenewThePortalToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The portal session */
+        get: operations["ThePortalSession"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1393,11 +1771,24 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
+        CustomerCreate: {
+            metadata?: {
+                [key: string]: string;
+            };
+            name?: string;
+            uid?: string;
+        };
         CustomerInput: {
             metadata?: {
                 [key: string]: string;
             };
             name?: string;
+        };
+        CustomerPatch: {
+            metadata?: {
+                [key: string]: string;
+            } | null;
+            name?: string | null;
         };
         Delivery: {
             attempt_count: number;
@@ -1664,6 +2055,11 @@ export interface components {
             /** @description event type, e.g. invoice.paid */
             type: string;
         };
+        ExchangeInput: {
+            code?: string;
+            /** Format: uuid */
+            session_id?: string;
+        };
         FilterErrors: {
             /** Format: int64 */
             count: number;
@@ -1674,13 +2070,6 @@ export interface components {
         FinishSignupInput: {
             password?: string;
             token?: string;
-        };
-        Input: {
-            metadata?: {
-                [key: string]: string;
-            };
-            name?: string;
-            uid?: string;
         };
         InviteAcceptInput: {
             password: string;
@@ -1795,12 +2184,6 @@ export interface components {
             /** Format: email */
             email: string;
         };
-        Patch: {
-            metadata?: {
-                [key: string]: string;
-            } | null;
-            name?: string | null;
-        };
         PaymentMethod: {
             label: string;
         };
@@ -1835,6 +2218,100 @@ export interface components {
             payment_token?: string;
             /** @description plan name, e.g. free or pro */
             plan: string;
+        };
+        PortalAuditEntry: {
+            action: string;
+            /** Format: date-time */
+            at: string;
+            customer: string;
+            external_user: components["schemas"]["PortalExternalUser"];
+            /** Format: int64 */
+            id: number;
+            /** Format: uuid */
+            session_id: string;
+            target: string;
+        };
+        PortalCustomer: {
+            name: string;
+            uid: string;
+        };
+        PortalEndpointInput: {
+            description?: string;
+            event_types?: string[];
+            filter?: string;
+            headers?: {
+                [key: string]: string;
+            };
+            transformation?: string;
+            url?: string;
+        };
+        PortalExchanged: {
+            session: components["schemas"]["PortalSession"];
+            token: string;
+            /** Format: date-time */
+            token_expires_at: string;
+        };
+        PortalExternalUser: {
+            email?: string;
+            id: string;
+        };
+        PortalExternalUserInput: {
+            email?: string;
+            id?: string;
+        };
+        PortalSession: {
+            capabilities: string[] | null;
+            /** Format: date-time */
+            created_at: string;
+            customer: components["schemas"]["PortalCustomer"];
+            endpoint_ids: string[] | null;
+            /** Format: date-time */
+            expires_at: string;
+            external_user: components["schemas"]["PortalExternalUser"];
+            /** Format: uuid */
+            id: string;
+            read_only: boolean;
+            /** Format: date-time */
+            revoked_at?: string;
+            theme: components["schemas"]["PortalTheme"];
+        };
+        PortalSessionInput: {
+            capabilities?: string[];
+            endpoint_ids?: string[];
+            external_user?: components["schemas"]["PortalExternalUserInput"];
+            read_only?: boolean;
+            theme?: components["schemas"]["PortalThemeInput"] | null;
+            ttl_seconds?: number;
+        };
+        PortalSessionMinted: {
+            /** Format: date-time */
+            expires_at: string;
+            /** Format: uuid */
+            session_id: string;
+            url: string;
+        };
+        PortalSettings: {
+            allowed_origins: string[] | null;
+            theme: components["schemas"]["PortalTheme"];
+        };
+        PortalSettingsInput: {
+            allowed_origins?: string[];
+            theme?: components["schemas"]["PortalThemeInput"];
+        };
+        PortalTheme: {
+            dark?: boolean;
+            logo_url?: string;
+            primary_color?: string;
+        };
+        PortalThemeInput: {
+            dark?: boolean | null;
+            logo_url?: string;
+            primary_color?: string;
+        };
+        PortalToken: {
+            token: string;
+            /** Format: date-time */
+            token_expires_at: string;
         };
         PreviousSecret: {
             /** Format: date-time */
@@ -1884,6 +2361,16 @@ export interface components {
             receipt: string;
             /** @enum {string} */
             status: "acked" | "nacked" | "rejected" | "expired";
+        };
+        RecoverInput: {
+            /** Format: uuid */
+            endpoint_id?: string;
+            /** Format: date-time */
+            since?: string;
+        };
+        Recovered: {
+            /** Format: int64 */
+            count: number;
         };
         RejectInput: {
             /** @description kept on the attempt */
@@ -1953,6 +2440,14 @@ export interface components {
             p50: number | null;
             p95: number | null;
             p99: number | null;
+        };
+        RevokeInput: {
+            /** @description only this user's sessions (default: every session of the customer) */
+            external_user_id?: string;
+        };
+        Revoked: {
+            /** Format: int64 */
+            revoked: number;
         };
         RoutingTestEvent: {
             /**
@@ -2878,7 +3373,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["Input"];
+                "application/json": components["schemas"]["CustomerCreate"];
             };
         };
         responses: {
@@ -2990,7 +3485,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["Patch"];
+                "application/json": components["schemas"]["CustomerPatch"];
             };
         };
         responses: {
@@ -3008,6 +3503,68 @@ export interface operations {
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+        };
+    };
+    MintACustomerPortalSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PortalSessionInput"];
+            };
+        };
+        responses: {
+            /** @description success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PortalSessionMinted"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+        };
+    };
+    RevokeACustomerSPortalSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["RevokeInput"];
+            };
+        };
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Revoked"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             429: components["responses"]["Error429"];
         };
     };
@@ -3961,6 +4518,705 @@ export interface operations {
                     };
                 };
             };
+        };
+    };
+    WhatCustomersUsersDidInTheirPortal: {
+        parameters: {
+            query?: {
+                /** @description only this customer's (uid) */
+                customer?: string;
+                /** @description page size (1-200, default 50) */
+                limit?: number;
+                /** @description next_cursor of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PortalAuditEntry"][];
+                        /** @description pass as cursor for the next page; null on the last */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+        };
+    };
+    ListPortalSessions: {
+        parameters: {
+            query?: {
+                /** @description only this customer's (uid) */
+                customer?: string;
+                /** @description page size (1-200, default 50) */
+                limit?: number;
+                /** @description next_cursor of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PortalSession"][];
+                        /** @description pass as cursor for the next page; null on the last */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+        };
+    };
+    RevokeAPortalSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success, no body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+        };
+    };
+    PortalSettingsFramingOriginsTheme: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PortalSettings"];
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            429: components["responses"]["Error429"];
+        };
+    };
+    SetPortalSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PortalSettingsInput"];
+            };
+        };
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PortalSettings"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+        };
+    };
+    TheCustomerSEndpoints: {
+        parameters: {
+            query?: {
+                /** @description page size (1-200, default 50) */
+                limit?: number;
+                /** @description next_cursor of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Endpoint"][];
+                        /** @description pass as cursor for the next page; null on the last */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+        };
+    };
+    CreateAnEndpointOfTheCustomer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PortalEndpointInput"];
+            };
+        };
+        responses: {
+            /** @description success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EndpointCreated"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+        };
+    };
+    OneOfTheCustomerSEndpoints: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Endpoint"];
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+        };
+    };
+    DeleteOneOfTheCustomerSEndpoints: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success, no body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+        };
+    };
+    UpdateOneOfTheCustomerSEndpoints: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EndpointPatch"];
+            };
+        };
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Endpoint"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+        };
+    };
+    AnEndpointSAttempts: {
+        parameters: {
+            query?: {
+                /** @description page size (1-200, default 50) */
+                limit?: number;
+                /** @description next_cursor of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Attempt"][];
+                        /** @description pass as cursor for the next page; null on the last */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+        };
+    };
+    RevealAnEndpointSSecretAudited: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SecretInfo"];
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+        };
+    };
+    RotateAnEndpointSSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SecretInfo"];
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+        };
+    };
+    AnEndpointSStats: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Stats"];
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+        };
+    };
+    SendATestEventToAnEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventAccepted"];
+                };
+            };
+            401: components["responses"]["Error401"];
+            402: components["responses"]["Error402"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    TheCustomerSMessages: {
+        parameters: {
+            query?: {
+                /** @description only events of this type */
+                type?: string;
+                /** @description only events sent for this customer (uid) */
+                customer?: string;
+                /** @description only events with a delivery in this status */
+                status?: "pending" | "retrying" | "succeeded" | "dropped" | "exhausted";
+                /** @description only events with a delivery to this endpoint */
+                endpoint_id?: string;
+                /** @description created at or after (RFC 3339) */
+                since?: string;
+                /** @description created before (RFC 3339) */
+                until?: string;
+                /** @description page size (1-200, default 50) */
+                limit?: number;
+                /** @description next_cursor of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["EventDetail"][];
+                        /** @description pass as cursor for the next page; null on the last */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+        };
+    };
+    OneOfTheCustomerSMessages: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventDetail"];
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+        };
+    };
+    AMessageSAttemptsAtTheCustomerSEndpoints: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Attempt"][];
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+        };
+    };
+    ReplayAMessageToTheCustomerSEndpoints: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ReplayEventInput"];
+            };
+        };
+        responses: {
+            /** @description success */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReplayResult"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            402: components["responses"]["Error402"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+        };
+    };
+    ExchangeAPortalLinkSCodeForAToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExchangeInput"];
+            };
+        };
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PortalExchanged"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+        };
+    };
+    ReplayAnEndpointSFailedDeliveriesSinceATime: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RecoverInput"];
+            };
+        };
+        responses: {
+            /** @description success */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Recovered"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            402: components["responses"]["Error402"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+        };
+    };
+    CountAnEndpointSFailedDeliveriesSinceATime: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RecoverInput"];
+            };
+        };
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Recovered"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+        };
+    };
+    RenewThePortalToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PortalToken"];
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            429: components["responses"]["Error429"];
+        };
+    };
+    ThePortalSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PortalSession"];
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            429: components["responses"]["Error429"];
         };
     };
     QueueStats: {

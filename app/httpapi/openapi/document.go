@@ -126,6 +126,8 @@ func Document(a API) (*openapi3.T, error) {
 				"apiKey": {Value: &openapi3.SecurityScheme{Type: "http", Scheme: "bearer", Description: "Authorization: Bearer fry_live_… (queue routes also take that queue's consumer token, fqc_…)"}},
 				"session": {Value: &openapi3.SecurityScheme{Type: "apiKey", In: "cookie", Name: a.SessionCookie,
 					Description: "portal session (JWT); writes need X-CSRF-Token"}},
+				"portalToken": {Value: &openapi3.SecurityScheme{Type: "http", Scheme: "bearer",
+					Description: "a customer portal session's token (POST /portal/exchange, renewed by POST /portal/renew)"}},
 			},
 		},
 	}, nil

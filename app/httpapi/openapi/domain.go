@@ -5,6 +5,7 @@ import (
 
 	"github.com/ferry-dev/ferry"
 	"github.com/ferry-dev/ferry/billing"
+	"github.com/ferry-dev/ferry/customers"
 	"github.com/ferry-dev/ferry/delivery"
 	"github.com/ferry-dev/ferry/delivery/insight"
 	"github.com/ferry-dev/ferry/delivery/model"
@@ -12,6 +13,7 @@ import (
 	"github.com/ferry-dev/ferry/delivery/replay"
 	"github.com/ferry-dev/ferry/delivery/routing"
 	"github.com/ferry-dev/ferry/inbound"
+	"github.com/ferry-dev/ferry/portal"
 	"github.com/ferry-dev/ferry/tenants"
 )
 
@@ -47,6 +49,21 @@ func domainNames() map[reflect.Type]string {
 		reflect.TypeFor[billing.Usage]():             "BillingUsage",
 		reflect.TypeFor[billing.Line]():              "InvoiceLine",
 		reflect.TypeFor[queue.Message]():             "QueueMessage",
+		reflect.TypeFor[customers.Input]():           "CustomerCreate",
+		reflect.TypeFor[customers.Patch]():           "CustomerPatch",
+		reflect.TypeFor[portal.SessionInput]():       "PortalSessionInput",
+		reflect.TypeFor[portal.Minted]():             "PortalSessionMinted",
+		reflect.TypeFor[portal.Session]():            "PortalSession",
+		reflect.TypeFor[portal.Settings]():           "PortalSettings",
+		reflect.TypeFor[portal.Theme]():              "PortalTheme",
+		reflect.TypeFor[portal.Token]():              "PortalToken",
+		reflect.TypeFor[portal.Exchanged]():          "PortalExchanged",
+		reflect.TypeFor[portal.AuditEntry]():         "PortalAuditEntry",
+		reflect.TypeFor[portal.ExternalUser]():       "PortalExternalUser",
+		reflect.TypeFor[portal.CustomerRef]():        "PortalCustomer",
+		reflect.TypeFor[portal.ThemeInput]():         "PortalThemeInput",
+		reflect.TypeFor[portal.ExternalUserInput]():  "PortalExternalUserInput",
+		reflect.TypeFor[portal.SettingsInput]():      "PortalSettingsInput",
 		reflect.TypeFor[queue.Stats]():               "QueueStats",
 		reflect.TypeFor[queue.ReceiptResult]():       "ReceiptResult",
 		reflect.TypeFor[queue.ConsumerToken]():       "ConsumerToken",

@@ -16,10 +16,11 @@ type Access int
 
 // The callers an operation may admit.
 const (
-	Public  Access = iota
-	Session        // a portal session
-	Key            // an API key or a portal session
-	Staff          // a support staff session
+	Public      Access = iota
+	Session            // a portal session
+	Key                // an API key or a portal session
+	Staff              // a support staff session
+	PortalToken        // a customer portal session's bearer token
 )
 
 // Operation describes one route of the API.
@@ -71,9 +72,15 @@ func (o Operation) build(s *schemaSet, path string) (*openapi3.Operation, error)
 		out.Security = &openapi3.SecurityRequirements{{"session": {}}}
 	case Key:
 		out.Security = &openapi3.SecurityRequirements{{"apiKey": {}}, {"session": {}}}
+	case PortalToken:
+		out.Security = &openapi3.SecurityRequirements{{"portalToken": {}}}
 	}
 	for _, name := range pathParams(path) {
-		out.Parameters = append(out.Parameters, &openapi3.ParameterRef{Value: openapi3.NewPathParameter(name).WithSchema(openapi3.NewUUIDSchema())})
+		schema := openapi3.NewUUIDSchema()
+		if name == "uid" { // a customer's uid: the tenant's own id for it
+			schema = openapi3.NewStringSchema()
+		}
+		out.Parameters = append(out.Parameters, &openapi3.ParameterRef{Value: openapi3.NewPathParameter(name).WithSchema(schema)})
 	}
 	out.Parameters = append(out.Parameters, o.Params...)
 	if o.Body != nil {
