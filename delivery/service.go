@@ -2,6 +2,7 @@ package delivery
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -47,6 +48,19 @@ type Config struct {
 	// an ingest commits, so long-polls in this process wake without the
 	// NOTIFY round trip through Postgres (which still wakes the others).
 	Queues QueueWaker
+	// Schemas, if set, validates each event's data against its type's
+	// schema before ingest's transaction (the event-type catalog); nil
+	// validates nothing.
+	Schemas SchemaChecker
+}
+
+// SchemaChecker validates an event's data against the tenant's schema
+// for its type; the event-type catalog satisfies it.
+type SchemaChecker interface {
+	// Check returns a warning for data that does not match a schema in
+	// warn mode, "" otherwise. Errors: EINVALID naming the failing path
+	// (field "data/amount") in reject mode, wrapped database errors.
+	Check(ctx context.Context, tenantID uuid.UUID, eventType string, data json.RawMessage) (warning string, err error)
 }
 
 // IngestObserver hears of tenants whose events were just accepted.
