@@ -225,3 +225,12 @@ func compact(raw []byte) ([]byte, error) {
 	}
 	return b.Bytes(), nil
 }
+
+// MarshalJSON writes no examples as [], never null.
+func (v Version) MarshalJSON() ([]byte, error) {
+	type plain Version
+	if v.Examples == nil {
+		v.Examples = []json.RawMessage{}
+	}
+	return json.Marshal(plain(v))
+}

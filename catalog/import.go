@@ -361,3 +361,18 @@ func clipRunes(s string, n int) string {
 	}
 	return string(r[:n])
 }
+
+// MarshalJSON writes empty lists as [], never null.
+func (r ImportResult) MarshalJSON() ([]byte, error) {
+	type plain ImportResult
+	if r.Created == nil {
+		r.Created = []string{}
+	}
+	if r.Updated == nil {
+		r.Updated = []string{}
+	}
+	if r.Skipped == nil {
+		r.Skipped = []ImportSkip{}
+	}
+	return json.Marshal(plain(r))
+}
