@@ -139,7 +139,7 @@ func (s *Service) importOne(ctx context.Context, tenantID uuid.UUID, in importIn
 		var latest []byte
 		if row.LatestVersion > 0 {
 			if err := tx.Raw(`SELECT schema_sha256 FROM event_type_versions WHERE event_type_id = ? AND version = ?`,
-				row.ID, row.LatestVersion).Scan(&latest).Error; err != nil {
+				row.ID, row.LatestVersion).Row().Scan(&latest); err != nil {
 				return fmt.Errorf("load latest schema: %w", err)
 			}
 		}
