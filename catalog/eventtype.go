@@ -10,8 +10,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/google/uuid"
-
 	"github.com/ferry-dev/ferry"
 )
 
@@ -68,8 +66,6 @@ type EventType struct {
 	RecentWarnings []Warning `json:"recent_warnings,omitempty" description:"latest validation warnings (warn mode), newest first; only in GET /event-types/{name}"`
 	CreatedAt      time.Time `json:"created_at"`
 	UpdatedAt      time.Time `json:"updated_at"`
-
-	id uuid.UUID
 }
 
 // Version is one numbered schema of an event type with its examples.

@@ -28,7 +28,7 @@ func (typeRow) TableName() string { return "event_types" }
 func (r typeRow) eventType() EventType {
 	return EventType{Name: r.Name, Group: r.GroupName, Description: r.Description, Validation: Mode(r.Validation),
 		Deprecated: r.DeprecatedAt != nil, DeprecatedAt: r.DeprecatedAt, LatestVersion: r.LatestVersion,
-		CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt, id: r.ID}
+		CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt}
 }
 
 // versionRow is a row of event_type_versions.
