@@ -44,6 +44,7 @@ import (
 
 	"github.com/ferry-dev/ferry/app/httpapi"
 	"github.com/ferry-dev/ferry/billing"
+	"github.com/ferry-dev/ferry/catalog"
 	"github.com/ferry-dev/ferry/dbtx"
 	"github.com/ferry-dev/ferry/delivery"
 	"github.com/ferry-dev/ferry/delivery/kafka"
@@ -185,6 +186,7 @@ type App struct {
 	Billing  *billing.Service
 	Queues   *queue.Service
 	Inbound  *inbound.Service
+	Catalog  *catalog.Service
 
 	relay      *outbox.Relay
 	attempts   *attemptlog.Log
@@ -386,10 +388,13 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 		MaxWaitersPerTenant: cfg.QueueMaxWaitersPerTenant, MaxWaitersPerQueue: cfg.QueueMaxWaitersPerQueue}, log, nil); err != nil {
 		return nil, err
 	}
+	if a.Catalog, err = newCatalog(a.db, log); err != nil {
+		return nil, err
+	}
 	a.quota = insight.NewQuotaWarner(a.db, billingLimits{a.Billing}, insight.QuotaWarnerConfig{Events: a.opEvents}, log, nil)
 	a.Delivery, err = delivery.NewService(a.db, cipher, a.relay, billingLimits{a.Billing}, delivery.Config{
 		AllowHTTP: cfg.AllowHTTPEndpoints, AddressPolicy: addressPolicy, RotationGrace: cfg.scaled(delivery.DefaultRotationGrace),
-		IngestBatch: metrics.IngestBatch, Observer: a.quota, Router: router, Queues: a.Queues, Customers: customerIDs{&a.Customers},
+		IngestBatch: metrics.IngestBatch, Observer: a.quota, Router: router, Queues: a.Queues, Customers: customerIDs{&a.Customers}, Schemas: a.Catalog,
 	}, log, nil)
 	if err != nil {
 		return nil, err
@@ -452,6 +457,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 		Staff: a.Tenants, Customers: a.Customers, CustomerPortal: a.CustomerPortal, Endpoints: a.Delivery, Events: a.Delivery, EventsAccepted: metrics.EventsAccepted, Replays: a.Replays,
 		Stats: a.Insight, StaffDelivery: a.Insight, Billing: a.Billing, Queues: a.Queues, Sources: a.Inbound,
 		Inbound:               a.Inbound,
+		EventTypes:            a.Catalog,
 		Ready:                 a.ready,
 		MetricsHandler:        mainMetrics,
 		Portal:                frontend.Dist(),

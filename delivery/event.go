@@ -41,6 +41,9 @@ type Event struct {
 	// that customer's endpoints (and the tenant's own) receive it.
 	Customer  *string   `json:"customer,omitempty" gorm:"column:customer_uid"`
 	CreatedAt time.Time `json:"created_at"`
+	// SchemaWarning says how data fails its type's schema in warn mode
+	// (Config.Schemas); the API's answer carries it, nothing stores it.
+	SchemaWarning string `json:"-"`
 	// customerID is Ferry's id of Customer, for routing.
 	customerID *uuid.UUID
 	// request is the captured request of an event made by an inbound
@@ -106,11 +109,19 @@ func (in *EventInput) validate() error {
 // Ingest accepts an event: it returns only after the event, its deliveries
 // and their outbox rows are committed (docs/contract.md#durability-on-ingest), then hands the jobs to
 // the relay. created is false when an idempotency key within 24 h matched
-// an earlier event, which is returned instead. Errors: EINVALID, EQUOTA,
+// an earlier event, which is returned instead. Data is checked against
+// its type's schema (Config.Schemas) before any transaction, for both
+// the batched and the single path. Errors: EINVALID, EQUOTA,
 // ERATELIMIT, and wrapped database errors.
 func (s *Service) Ingest(ctx context.Context, tenantID uuid.UUID, in EventInput) (ev Event, created bool, err error) {
 	if err := in.validate(); err != nil {
 		return Event{}, false, err
+	}
+	var warning string
+	if s.cfg.Schemas != nil {
+		if warning, err = s.cfg.Schemas.Check(ctx, tenantID, in.Type, in.Data); err != nil {
+			return Event{}, false, err
+		}
 	}
 	now := s.now().UTC().Truncate(time.Millisecond)
 	ev = Event{ID: uuid.New(), Type: in.Type, Data: in.Data, CreatedAt: now}
@@ -123,9 +134,14 @@ func (s *Service) Ingest(ctx context.Context, tenantID uuid.UUID, in EventInput)
 	if in.IdempotencyKey == "" {
 		// The common case shares transactions with concurrent requests
 		// (group commit, ingestbatch.go).
-		return s.ingestBatched(ctx, tenantID, in, ev)
+		ev, created, err = s.ingestBatched(ctx, tenantID, in, ev)
+	} else {
+		ev, created, err = s.ingestOne(ctx, &ingestRequest{tenantID: tenantID, in: in, ev: ev}, true)
 	}
-	return s.ingestOne(ctx, &ingestRequest{tenantID: tenantID, in: in, ev: ev}, true)
+	if err == nil {
+		ev.SchemaWarning = warning
+	}
+	return ev, created, err
 }
 
 // errTransformFirst ends an ingest transaction that routed its event to

@@ -2,6 +2,7 @@ package delivery
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -51,6 +52,10 @@ type Config struct {
 	// Customers resolves the uids of the tenant's customers; nil refuses
 	// every customer.
 	Customers CustomerResolver
+	// Schemas, if set, validates each event's data against its type's
+	// schema before ingest's transaction (the event-type catalog); nil
+	// validates nothing.
+	Schemas SchemaChecker
 }
 
 // CustomerResolver is what delivery needs of the tenant's customers
@@ -59,6 +64,15 @@ type CustomerResolver interface {
 	// Resolve returns the id of the tenant's live customer uid. Errors:
 	// EINVALID naming field when there is none.
 	Resolve(ctx context.Context, tenantID uuid.UUID, field, uid string) (uuid.UUID, error)
+}
+
+// SchemaChecker validates an event's data against the tenant's schema
+// for its type; the event-type catalog satisfies it.
+type SchemaChecker interface {
+	// Check returns a warning for data that does not match a schema in
+	// warn mode, "" otherwise. Errors: EINVALID naming the failing path
+	// (field "data/amount") in reject mode, wrapped database errors.
+	Check(ctx context.Context, tenantID uuid.UUID, eventType string, data json.RawMessage) (warning string, err error)
 }
 
 // IngestObserver hears of tenants whose events were just accepted.

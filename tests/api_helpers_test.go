@@ -4,10 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"github.com/ferry-dev/ferry/tests/testenv"
 	"io"
 	"net/http"
 	"testing"
+
+	"github.com/ferry-dev/ferry/tests/testenv"
 
 	"github.com/ferry-dev/ferry/app"
 	"github.com/ferry-dev/ferry/tenants"

@@ -115,6 +115,10 @@ func TestTenantIsolation(t *testing.T) {
 	aRequest := aRequests.Data[0].ID
 	aSourceToken := aSource.IngestURL[strings.LastIndex(aSource.IngestURL, "/")+1:]
 
+	// A's catalog: an event type that refuses data without "a".
+	aKey.must(201, "POST", "/event-types", map[string]any{"name": "a.catalog.type", "description": "a-catalog-private", "validation": "reject",
+		"schema": map[string]any{"required": []string{"a"}}}, nil)
+
 	// Nothing of A may appear in any answer to B.
 	aKey.must(201, "PUT", "/customers/a-customer-acme", map[string]any{"name": "Acme of A", "metadata": map[string]string{"plan": "a-gold"}}, nil)
 	var aCustomerEndpoint idOnly
@@ -124,7 +128,7 @@ func TestTenantIsolation(t *testing.T) {
 		SessionID string `json:"session_id"`
 	}
 	aKey.must(201, "POST", "/customers/a-customer-acme/portal-sessions", map[string]any{"external_user": map[string]string{"id": "a-user-7"}}, &aPortal)
-	aMarks := []string{aPortal.SessionID, "https://a-origin.example", "a-user-7", aCustomerEndpoint.ID, "a-customer-acme", "Acme of A", "a-gold", ep.ID, ep.Secret, ev.ID, delivery, aKeyID, job.ID, aMember, aMe.Tenant.ID,
+	aMarks := []string{"a.catalog.type", "a-catalog-private", aPortal.SessionID, "https://a-origin.example", "a-user-7", aCustomerEndpoint.ID, "a-customer-acme", "Acme of A", "a-gold", ep.ID, ep.Secret, ev.ID, delivery, aKeyID, job.ID, aMember, aMe.Tenant.ID,
 		aQueue.ID, aToken.ID, aReceipt, "ann@a.example", "vic@a.example", "a-receiver-token", "a.secret", "private", rc.URL + "/a",
 		aSource.ID, aSourceToken, aRequest, "a-source", "a-github-secret"}
 
@@ -205,6 +209,15 @@ func TestTenantIsolation(t *testing.T) {
 			{"GET", "/sources/" + aSource.ID + "/requests?status=verified", nil, 404}},
 		"GET /sources/:id/requests/:request_id":         {{"GET", "/sources/" + aSource.ID + "/requests/" + aRequest, nil, 404}},
 		"POST /sources/:id/requests/:request_id/replay": {{"POST", "/sources/" + aSource.ID + "/requests/" + aRequest + "/replay", nil, 404}},
+		// B's own types (named per caller below); A's by name are not found.
+		"POST /event-types":                {{"POST", "/event-types", map[string]any{"name": "b.own.type"}, 0}},
+		"GET /event-types":                 {{"GET", "/event-types", nil, 0}},
+		"GET /event-types/:name":           {{"GET", "/event-types/a.catalog.type", nil, 404}},
+		"PATCH /event-types/:name":         {{"PATCH", "/event-types/a.catalog.type", map[string]any{"validation": "off"}, 404}},
+		"DELETE /event-types/:name":        {{"DELETE", "/event-types/a.catalog.type", nil, 404}},
+		"POST /event-types/:name/versions": {{"POST", "/event-types/a.catalog.type/versions", map[string]any{"schema": true}, 404}},
+		"POST /event-types/import": {{"POST", "/event-types/import", map[string]any{"openapi": "3.1.0", "webhooks": map[string]any{"b.hook": map[string]any{
+			"post": map[string]any{"requestBody": map[string]any{"content": map[string]any{"application/json": map[string]any{"schema": true}}}}}}}, 0}},
 	}
 
 	n := 0
@@ -228,6 +241,9 @@ func TestTenantIsolation(t *testing.T) {
 				body := r.body
 				if m, ok := body.(map[string]string); ok && m["email"] != "" {
 					body = map[string]string{"email": strings.Replace(m["email"], "@", "+"+b.name[:3]+"@", 1), "role": m["role"]}
+				}
+				if m, ok := body.(map[string]any); ok && m["name"] == "b.own.type" {
+					body = map[string]any{"name": "b.own.type." + b.name[:3]}
 				}
 				res := b.c.raw(r.method, r.path, mustJSON(t, body), nil)
 				switch {

@@ -100,6 +100,13 @@ var roleTable = map[string]string{
 	"GET /sources/:id/requests":                     "++++-",
 	"GET /sources/:id/requests/:request_id":         "++++-",
 	"POST /sources/:id/requests/:request_id/replay": "++-+-",
+	"POST /event-types":                             "++-+-",
+	"GET /event-types":                              "++++-",
+	"POST /event-types/import":                      "++-+-",
+	"GET /event-types/:name":                        "++++-",
+	"PATCH /event-types/:name":                      "++-+-",
+	"DELETE /event-types/:name":                     "++-+-",
+	"POST /event-types/:name/versions":              "++-+-",
 }
 
 // publicRoutes need no credentials.
@@ -140,6 +147,15 @@ func roleBody(route string, n int) any {
 		return map[string]any{"name": "s", "verification": map[string]string{"type": "none"}, "event_type": map[string]string{"value": "role.test"}}
 	case "PATCH /sources/:id":
 		return map[string]string{"name": "x"}
+	case "POST /event-types":
+		return map[string]string{"name": fmt.Sprintf("role.type.%d", n)}
+	case "PATCH /event-types/:name":
+		return map[string]string{"description": "x"}
+	case "POST /event-types/:name/versions":
+		return map[string]any{"schema": map[string]string{"type": "object"}}
+	case "POST /event-types/import":
+		return map[string]any{"openapi": "3.1.0", "webhooks": map[string]any{fmt.Sprintf("role.hook.%d", n): map[string]any{"post": map[string]any{
+			"requestBody": map[string]any{"content": map[string]any{"application/json": map[string]any{"schema": true}}}}}}}
 	}
 	return nil
 }
@@ -178,7 +194,7 @@ func TestRoleRouteTable(t *testing.T) {
 		// Ids that exist nowhere: an allowed caller gets past the role
 		// check to a 404 (or success), a refused one is stopped before.
 		path = strings.NewReplacer(":id", uuid.NewString(), ":event_id", uuid.NewString(), ":replay_id", uuid.NewString(),
-			":request_id", uuid.NewString(), ":uid", "no-such-customer").Replace(path)
+			":request_id", uuid.NewString(), ":uid", "no-such-customer", ":name", "no.such.type").Replace(path)
 		if strings.HasPrefix(route, "GET /staff/tenants/:id") || strings.HasPrefix(route, "POST /staff/tenants/:id") {
 			path = strings.Replace(path, strings.Split(path, "/")[3], me.Tenant.ID, 1)
 		}
@@ -209,7 +225,7 @@ func TestRoleRouteTable(t *testing.T) {
 	for route := range roleTable {
 		method, path, _ := strings.Cut(route, " ")
 		path = strings.NewReplacer(":id", uuid.NewString(), ":event_id", uuid.NewString(), ":replay_id", uuid.NewString(),
-			":request_id", uuid.NewString(), ":uid", "no-such-customer").Replace(path)
+			":request_id", uuid.NewString(), ":uid", "no-such-customer", ":name", "no.such.type").Replace(path)
 		if status := anon.do(method, path, roleBody(route, 0), nil); status != 401 {
 			t.Errorf("%s %s without credentials: %d, want 401", method, path, status)
 		}

@@ -6,8 +6,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ferry-dev/ferry/tests/testenv"
 	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
+
+	"github.com/ferry-dev/ferry/tests/testenv"
 )
 
 // TestRotationSignsWithBothSecrets rotates an endpoint's secret at

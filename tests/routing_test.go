@@ -6,8 +6,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ferry-dev/ferry/tests/testenv"
 	"github.com/google/uuid"
+
+	"github.com/ferry-dev/ferry/tests/testenv"
 )
 
 // TestRoutingAmountFilterAndWildcards drives routing over HTTP: an

@@ -8,8 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ferry-dev/ferry/tests/testenv"
 	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
+
+	"github.com/ferry-dev/ferry/tests/testenv"
 )
 
 // slackTransformation turns invoice.paid into a Slack message and adds a

@@ -43,6 +43,9 @@ type eventAccepted struct {
 	ID        string `json:"id" format:"uuid"`
 	Type      string `json:"type"`
 	CreatedAt string `json:"created_at" format:"date-time"`
+	// SchemaWarning says how data fails its type's schema when the
+	// catalog's validation of the type is warn.
+	SchemaWarning string `json:"schema_warning,omitempty" description:"how data fails its type's schema (validation warn); absent when it matches"`
 }
 
 func (s *server) createEvent(c *fiber.Ctx) error {
@@ -69,7 +72,7 @@ func (s *server) createEvent(c *fiber.Ctx) error {
 		c.Set("Idempotent-Replayed", "true")
 	}
 	return c.Status(fiber.StatusAccepted).JSON(eventAccepted{
-		ID: ev.ID.String(), Type: ev.Type, CreatedAt: ev.CreatedAt.UTC().Format(webhook.TimeFormat)})
+		ID: ev.ID.String(), Type: ev.Type, CreatedAt: ev.CreatedAt.UTC().Format(webhook.TimeFormat), SchemaWarning: ev.SchemaWarning})
 }
 
 func (s *server) listEvents(c *fiber.Ctx) error {

@@ -10,6 +10,7 @@ import (
 	"github.com/ferry-dev/ferry"
 	"github.com/ferry-dev/ferry/app/httpapi/openapi"
 	"github.com/ferry-dev/ferry/billing"
+	"github.com/ferry-dev/ferry/catalog"
 	"github.com/ferry-dev/ferry/customers"
 	"github.com/ferry-dev/ferry/delivery"
 	"github.com/ferry-dev/ferry/delivery/insight"
@@ -265,6 +266,20 @@ func operations() map[string]openapi.Operation {
 		"GET /sources/{id}/requests/{request_id}":         {Summary: "Get source request", Tag: "sources", Access: openapi.Key, Status: 200, Response: openapi.Types[sourceRequestDetail](), Errors: []int{404}},
 		"POST /sources/{id}/requests/{request_id}/replay": {Summary: "Replay source request", Tag: "sources", Access: openapi.Key, Status: 202, Response: openapi.Types[inbound.ReplayResult](), Errors: []int{402, 404, 422, 429}},
 
+		"POST /event-types": {Summary: "Create event type (with version 1 when it has a schema)", Tag: "event-types", Access: openapi.Key, Status: 201,
+			Body: reflect.TypeFor[catalog.EventTypeInput](), Response: openapi.Types[catalog.EventType](), Errors: []int{400, 409, 422}},
+		"GET /event-types": {Summary: "List event types (without versions)", Tag: "event-types", Access: openapi.Key, Status: 200,
+			Response: openapi.Types[list[catalog.EventType]](), Params: openapi.PageParams(), Errors: []int{422}},
+		"GET /event-types/{name}": {Summary: "Get event type with its versions and recent warnings (a name holding / is sent as %2F)", Tag: "event-types", Access: openapi.Key, Status: 200,
+			Response: openapi.Types[catalog.EventType](), Errors: []int{404}},
+		"PATCH /event-types/{name}": {Summary: "Update event type (group, description, validation, deprecated)", Tag: "event-types", Access: openapi.Key, Status: 200,
+			Body: reflect.TypeFor[catalog.EventTypePatch](), Response: openapi.Types[catalog.EventType](), Errors: []int{400, 404, 422}},
+		"DELETE /event-types/{name}": {Summary: "Delete event type and its versions", Tag: "event-types", Access: openapi.Key, Status: 204, Errors: []int{404}},
+		"POST /event-types/{name}/versions": {Summary: "Add a version (schema and examples); ingest validates against the latest", Tag: "event-types", Access: openapi.Key, Status: 201,
+			Body: reflect.TypeFor[catalog.VersionInput](), Response: openapi.Types[catalog.Version](), Errors: []int{400, 404, 422}},
+		"POST /event-types/import": {Summary: "Import the webhooks of an OpenAPI 3.1 document (JSON)", Tag: "event-types", Access: openapi.Key, Status: 200,
+			Body: reflect.TypeFor[openAPIImport](), Response: openapi.Types[catalog.ImportResult](), Errors: []int{400, 413, 422}},
+
 		"GET /openapi.json": {Summary: "This document", Tag: "meta", Status: 200, Response: openapi.Types[map[string]any]()},
 	}
 }
@@ -283,15 +298,20 @@ func errorDescriptions() map[int]string {
 // not their Go name with the first letter upper-cased.
 func schemaNames() map[reflect.Type]string {
 	return map[reflect.Type]string{
-		reflect.TypeFor[staffTenantHealth]():   "StaffTenantHealth",
-		reflect.TypeFor[meResponse]():          "Me",
-		reflect.TypeFor[apiKeyCreated]():       "APIKeyCreated",
-		reflect.TypeFor[apiKeyInput]():         "APIKeyInput",
-		reflect.TypeFor[staffTenantView]():     "StaffTenant",
-		reflect.TypeFor[errorBody]():           "Error",
-		reflect.TypeFor[pulled]():              "QueuePull",
-		reflect.TypeFor[sourceRequestDetail](): "SourceRequestDetail",
-		reflect.TypeFor[settled]():             "QueueSettled",
+		reflect.TypeFor[staffTenantHealth]():    "StaffTenantHealth",
+		reflect.TypeFor[meResponse]():           "Me",
+		reflect.TypeFor[apiKeyCreated]():        "APIKeyCreated",
+		reflect.TypeFor[apiKeyInput]():          "APIKeyInput",
+		reflect.TypeFor[staffTenantView]():      "StaffTenant",
+		reflect.TypeFor[errorBody]():            "Error",
+		reflect.TypeFor[pulled]():               "QueuePull",
+		reflect.TypeFor[sourceRequestDetail]():  "SourceRequestDetail",
+		reflect.TypeFor[settled]():              "QueueSettled",
+		reflect.TypeFor[openAPIImport]():        "OpenAPIDocument",
+		reflect.TypeFor[catalog.Version]():      "EventTypeVersion",
+		reflect.TypeFor[catalog.Warning]():      "EventTypeWarning",
+		reflect.TypeFor[catalog.ImportResult](): "EventTypeImportResult",
+		reflect.TypeFor[catalog.ImportSkip]():   "EventTypeImportSkip",
 	}
 }
 

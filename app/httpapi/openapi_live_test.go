@@ -174,6 +174,26 @@ func TestOpenAPIDescribesLiveResponses(t *testing.T) {
 	key.call(404, "POST /sources/{id}/requests/{request_id}/replay", nil, srcID, uuid.NewString())
 	key.call(204, "DELETE /sources/{id}", nil, srcID)
 
+	// The event-type catalog: a schema in reject mode, then warn, and an
+	// OpenAPI import.
+	schema := map[string]any{"type": "object", "required": []string{"amount"}, "properties": map[string]any{"amount": map[string]any{"type": "integer"}}}
+	key.call(422, "POST /event-types", map[string]any{"name": "invoice.paid", "schema": map[string]any{"type": "nope"}})
+	key.call(201, "POST /event-types", map[string]any{"name": "invoice.paid", "group": "invoices", "validation": "reject",
+		"schema": schema, "examples": []any{map[string]any{"amount": 1}}})
+	key.call(200, "GET /event-types", nil)
+	key.call(200, "GET /event-types/{name}", nil, "invoice.paid")
+	key.call(404, "GET /event-types/{name}", nil, "nope")
+	key.call(422, "POST /events", map[string]any{"type": "invoice.paid", "data": map[string]any{"amount": "x"}})
+	key.call(201, "POST /event-types/{name}/versions", map[string]any{"schema": schema}, "invoice.paid")
+	key.call(200, "PATCH /event-types/{name}", map[string]any{"validation": "warn", "deprecated": true}, "invoice.paid")
+	if w := key.call(202, "POST /events", map[string]any{"type": "invoice.paid", "data": map[string]any{"amount": "x"}}); w["schema_warning"] == nil {
+		t.Errorf("no schema_warning in %v", w)
+	}
+	key.call(200, "POST /event-types/import", map[string]any{"openapi": "3.1.0", "info": map[string]any{"title": "t", "version": "1"},
+		"webhooks": map[string]any{"order.shipped": map[string]any{"post": map[string]any{"requestBody": map[string]any{
+			"content": map[string]any{"application/json": map[string]any{"schema": map[string]any{"type": "object"}}}}}}}})
+	key.call(204, "DELETE /event-types/{name}", nil, "invoice.paid")
+
 	owner.call(200, "GET /members", nil)
 	// An account from before sign-up proved addresses invites nobody
 	// until it has verified its address.

@@ -61,6 +61,8 @@ type Deps struct {
 	Queues QueueService
 	// Sources serves /sources.
 	Sources SourceService
+	// EventTypes serves /event-types (the catalog).
+	EventTypes EventTypeService
 	// Inbound captures requests to the public ingest URLs.
 	Inbound InboundReceiver
 	// Ready reports whether Postgres and Kafka answer.
@@ -223,6 +225,7 @@ func New(d Deps) *fiber.App {
 	s.billingRoutes(api)
 	s.queueRoutes(api)
 	s.sourceRoutes(api)
+	s.eventTypeRoutes(api)
 
 	api.Get("/openapi.json", s.openAPI)
 

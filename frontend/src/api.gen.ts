@@ -489,6 +489,77 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/event-types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List event types (without versions) */
+        get: operations["ListEventTypesWithoutVersions"];
+        put?: never;
+        /** Create event type (with version 1 when it has a schema) */
+        post: operations["CreateEventTypeWithVersion1WhenItHasASchema"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/event-types/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Import the webhooks of an OpenAPI 3.1 document (JSON) */
+        post: operations["ImportTheWebhooksOfAnOpenAPI31DocumentJSON"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/event-types/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get event type with its versions and recent warnings (a name holding / is sent as %2F) */
+        get: operations["GetEventTypeWithItsVersionsAndRecentWarningsANameHoldingIsSentAs2F"];
+        put?: never;
+        post?: never;
+        /** Delete event type and its versions */
+        delete: operations["DeleteEventTypeAndItsVersions"];
+        options?: never;
+        head?: never;
+        /** Update event type (group, description, validation, deprecated) */
+        patch: operations["UpdateEventTypeGroupDescriptionValidationDeprecated"];
+        trace?: never;
+    };
+    "/event-types/{name}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Add a version (schema and examples); ingest validates against the latest */
+        post: operations["AddAVersionSchemaAndExamplesIngestValidatesAgainstTheLatest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/events": {
         parameters: {
             query?: never;
@@ -2032,6 +2103,8 @@ export interface components {
             created_at: string;
             /** Format: uuid */
             id: string;
+            /** @description how data fails its type's schema (validation warn); absent when it matches */
+            schema_warning?: string;
             type: string;
         };
         EventDetail: {
@@ -2054,6 +2127,72 @@ export interface components {
             idempotency_key?: string;
             /** @description event type, e.g. invoice.paid */
             type: string;
+        };
+        EventType: {
+            /** Format: date-time */
+            created_at: string;
+            deprecated: boolean;
+            /** Format: date-time */
+            deprecated_at: string | null;
+            description: string;
+            group: string;
+            latest_version: number;
+            name: string;
+            /** @description latest validation warnings (warn mode), newest first; only in GET /event-types/{name} */
+            recent_warnings?: components["schemas"]["EventTypeWarning"][];
+            /** Format: date-time */
+            updated_at: string;
+            /** @enum {string} */
+            validation: "off" | "warn" | "reject";
+            /** @description newest first; only in GET /event-types/{name} */
+            versions?: components["schemas"]["EventTypeVersion"][];
+        };
+        EventTypeImportResult: {
+            created: string[];
+            skipped: components["schemas"]["EventTypeImportSkip"][];
+            updated: string[];
+        };
+        EventTypeImportSkip: {
+            name: string;
+            reason: string;
+        };
+        EventTypeInput: {
+            deprecated?: boolean;
+            description?: string;
+            /** @description example payloads of version 1; each must match the schema */
+            examples?: unknown[];
+            group?: string;
+            name?: string;
+            /** @description JSON Schema draft 2020-12 of version 1 */
+            schema?: unknown;
+            /**
+             * @description default off; warn and reject need a schema
+             * @enum {string}
+             */
+            validation?: "off" | "warn" | "reject";
+        };
+        EventTypePatch: {
+            deprecated?: boolean | null;
+            description?: string | null;
+            group?: string | null;
+            /** @enum {string|null} */
+            validation?: "off" | "warn" | "reject" | null;
+        };
+        EventTypeVersion: {
+            /** Format: date-time */
+            created_at: string;
+            examples: unknown[];
+            /** @description JSON Schema draft 2020-12 */
+            schema: unknown;
+            version: number;
+        };
+        EventTypeWarning: {
+            /** Format: date-time */
+            at: string;
+            /** @description the failing value, e.g. data/amount */
+            field: string;
+            message: string;
+            version: number;
         };
         ExchangeInput: {
             code?: string;
@@ -2862,6 +3001,12 @@ export interface components {
         VerifyEmailInput: {
             /** @description from the emailed link */
             token: string;
+        };
+        VersionInput: {
+            /** @description each must match the schema */
+            examples?: unknown[];
+            /** @description JSON Schema draft 2020-12 */
+            schema: unknown;
         };
     };
     responses: {
@@ -4001,6 +4146,215 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RoutingTestResult"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+        };
+    };
+    ListEventTypesWithoutVersions: {
+        parameters: {
+            query?: {
+                /** @description page size (1-200, default 50) */
+                limit?: number;
+                /** @description next_cursor of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["EventType"][];
+                        /** @description pass as cursor for the next page; null on the last */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+        };
+    };
+    CreateEventTypeWithVersion1WhenItHasASchema: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventTypeInput"];
+            };
+        };
+        responses: {
+            /** @description success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventType"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            409: components["responses"]["Error409"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+        };
+    };
+    ImportTheWebhooksOfAnOpenAPI31DocumentJSON: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventTypeImportResult"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            413: components["responses"]["Error413"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+        };
+    };
+    GetEventTypeWithItsVersionsAndRecentWarningsANameHoldingIsSentAs2F: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventType"];
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+        };
+    };
+    DeleteEventTypeAndItsVersions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success, no body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+        };
+    };
+    UpdateEventTypeGroupDescriptionValidationDeprecated: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventTypePatch"];
+            };
+        };
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventType"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+        };
+    };
+    AddAVersionSchemaAndExamplesIngestValidatesAgainstTheLatest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VersionInput"];
+            };
+        };
+        responses: {
+            /** @description success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventTypeVersion"];
                 };
             };
             400: components["responses"]["Error400"];

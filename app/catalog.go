@@ -1,0 +1,23 @@
+package app
+
+import (
+	"log/slog"
+
+	"gorm.io/gorm"
+
+	"github.com/ferry-dev/ferry/app/httpapi"
+	"github.com/ferry-dev/ferry/catalog"
+	"github.com/ferry-dev/ferry/delivery"
+)
+
+// The event-type catalog answers delivery's schema checks on ingest and
+// the HTTP layer's /event-types.
+var (
+	_ delivery.SchemaChecker   = (*catalog.Service)(nil)
+	_ httpapi.EventTypeService = (*catalog.Service)(nil)
+)
+
+// newCatalog returns the event-type catalog with its default bounds.
+func newCatalog(db *gorm.DB, log *slog.Logger) (*catalog.Service, error) {
+	return catalog.New(db, catalog.Config{}, log, nil)
+}
