@@ -454,7 +454,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 	}
 	a.http = httpapi.New(httpapi.Deps{
 		Auth: a.Tenants, Sessions: sessions, Account: a.Tenants, Notifications: a.Tenants, APIKeys: a.Tenants, Members: a.Tenants,
-		Staff: a.Tenants, Customers: a.Customers, CustomerPortal: a.CustomerPortal, Endpoints: a.Delivery, Events: a.Delivery, EventsAccepted: metrics.EventsAccepted, Replays: a.Replays,
+		Staff: a.Tenants, Customers: a.Customers, CustomerPortal: a.CustomerPortal, OperationalEvents: a.opEvents, Endpoints: a.Delivery, Events: a.Delivery, EventsAccepted: metrics.EventsAccepted, Replays: a.Replays,
 		Stats: a.Insight, StaffDelivery: a.Insight, Billing: a.Billing, Queues: a.Queues, Sources: a.Inbound,
 		Inbound:               a.Inbound,
 		EventTypes:            a.Catalog,

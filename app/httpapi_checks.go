@@ -8,6 +8,7 @@ import (
 	"github.com/ferry-dev/ferry/customers"
 	"github.com/ferry-dev/ferry/delivery"
 	"github.com/ferry-dev/ferry/delivery/insight"
+	"github.com/ferry-dev/ferry/delivery/opevents"
 	"github.com/ferry-dev/ferry/delivery/queue"
 	"github.com/ferry-dev/ferry/delivery/replay"
 	"github.com/ferry-dev/ferry/inbound"
@@ -27,6 +28,7 @@ var (
 	_ httpapi.StaffService         = (*tenants.Service)(nil)
 	_ httpapi.CustomerService      = (*customers.Service)(nil)
 	_ httpapi.PortalService        = (*portal.Service)(nil)
+	_ httpapi.OperationalEvents    = (*opevents.Emitter)(nil)
 	_ httpapi.EndpointService      = (*delivery.Service)(nil)
 	_ httpapi.EventService         = (*delivery.Service)(nil)
 	_ httpapi.EventCounter         = prometheus.Counter(nil)

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ferry-dev/ferry/tests/testenv"
 )
 
 // portalSession mints a session of customer uid with body, exchanges its
@@ -49,6 +51,8 @@ func TestCustomerPortalIsolation(t *testing.T) {
 	epA2 := createEndpoint(t, api, map[string]any{"url": hooks.URL + "/a2", "customer": "alpha"})
 	epB := createEndpoint(t, api, map[string]any{"url": hooks.URL + "/b", "customer": "beta"})
 	epT := createEndpoint(t, api, map[string]any{"url": hooks.URL + "/t"})
+	opsHooks := newHookServer(t, nil)
+	createEndpoint(t, api, map[string]any{"url": opsHooks.URL + "/ops", "event_types": []string{"ferry.*"}})
 	var evA, evB, evT acceptedEvent
 	api.must(202, "POST", "/events", map[string]any{"type": "x.y", "data": map[string]int{"n": 1}, "customer": "alpha"}, &evA)
 	api.must(202, "POST", "/events", map[string]any{"type": "x.y", "data": map[string]int{"n": 2}, "customer": "beta"}, &evB)
@@ -114,6 +118,17 @@ func TestCustomerPortalIsolation(t *testing.T) {
 	if asTenant.Customer == nil || *asTenant.Customer != "alpha" {
 		t.Errorf("an endpoint created in alpha's portal belongs to %v, want alpha", asTenant.Customer)
 	}
+	// The tenant hears of it as an operational event, naming the user.
+	testenv.Eventually(t, 30*time.Second, func() bool {
+		for _, h := range opsHooks.all() {
+			b := string(h.Body)
+			if strings.Contains(b, `"type":"ferry.customer.endpoint.created"`) && strings.Contains(b, created.ID) &&
+				strings.Contains(b, `"id":"ann"`) {
+				return true
+			}
+		}
+		return false
+	}, "the tenant's ferry.* endpoint got no ferry.customer.endpoint.created for %s", created.ID)
 
 	// Tokens stay on their side.
 	a.must(401, "GET", "/endpoints", nil, nil)

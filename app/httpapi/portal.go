@@ -55,6 +55,28 @@ type PortalService interface {
 
 const portalSessionKey = "portal.session"
 
+// OperationalEvents emits operational events of a tenant in their own
+// transaction; it is satisfied by *opevents.Emitter.
+type OperationalEvents interface {
+	EmitInOwnTx(ctx context.Context, evs []model.OperationalEvent) ([]model.OperationalEvent, error)
+}
+
+// announce tells the tenant, as an operational event, what the session's
+// user did to one of the customer's endpoints. The action is done and
+// audited already: a failure to announce is logged, not answered.
+func (s *server) announce(c *fiber.Ctx, typ string, ep delivery.Endpoint) {
+	if s.OperationalEvents == nil {
+		return
+	}
+	sess := portalSessionOf(c)
+	ev := model.OperationalEvent{TenantID: sess.TenantID, Type: typ, Key: typ + ":" + uuid.NewString(), About: ep.ID,
+		Data: model.CustomerEndpointData{Customer: sess.Customer.UID, EndpointID: ep.ID, URL: ep.URL,
+			ExternalUser: model.CustomerUser{ID: sess.ExternalUser.ID, Email: sess.ExternalUser.Email}}}
+	if _, err := s.OperationalEvents.EmitInOwnTx(context.WithoutCancel(c.UserContext()), []model.OperationalEvent{ev}); err != nil {
+		s.Log.WarnContext(c.UserContext(), "customer portal action not announced", "type", typ, "endpoint_id", ep.ID, "err", err)
+	}
+}
+
 // exchangeInput is the body of POST /portal/exchange.
 type exchangeInput struct {
 	SessionID string `json:"session_id" format:"uuid"`
@@ -369,6 +391,7 @@ func (s *server) portalCreateEndpoint(c *fiber.Ctx) error {
 	if err := s.audit(c, "endpoint.created", ep.ID.String()); err != nil {
 		return err
 	}
+	s.announce(c, model.OpCustomerEndpointCreated, ep)
 	return c.Status(fiber.StatusCreated).JSON(endpointCreated{Endpoint: ep, Secret: secret})
 }
 
@@ -400,6 +423,7 @@ func (s *server) portalUpdateEndpoint(c *fiber.Ctx) error {
 	if err := s.audit(c, "endpoint.updated", ep.ID.String()); err != nil {
 		return err
 	}
+	s.announce(c, model.OpCustomerEndpointUpdated, out)
 	return c.JSON(out)
 }
 
@@ -414,6 +438,7 @@ func (s *server) portalDeleteEndpoint(c *fiber.Ctx) error {
 	if err := s.audit(c, "endpoint.deleted", ep.ID.String()); err != nil {
 		return err
 	}
+	s.announce(c, model.OpCustomerEndpointDeleted, ep)
 	return c.SendStatus(fiber.StatusNoContent)
 }
 
@@ -445,6 +470,7 @@ func (s *server) portalRotateSecret(c *fiber.Ctx) error {
 	if err := s.audit(c, "endpoint.secret.rotated", ep.ID.String()); err != nil {
 		return err
 	}
+	s.announce(c, model.OpCustomerEndpointSecretRotated, ep)
 	return c.JSON(info)
 }
 

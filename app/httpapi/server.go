@@ -40,6 +40,9 @@ type Deps struct {
 	// CustomerPortal mints and checks customer portal sessions and
 	// serves /portal and the tenant's portal settings.
 	CustomerPortal PortalService
+	// OperationalEvents announces customers' portal actions to the tenant
+	// (nil: not announced).
+	OperationalEvents OperationalEvents
 	// Endpoints serves /endpoints.
 	Endpoints EndpointService
 	// Events serves /events (and the events of the staff console and of

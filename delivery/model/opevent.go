@@ -26,6 +26,11 @@ const (
 	OpEndpointRecovered = "ferry.endpoint.recovered"
 	OpDeliveryExhausted = "ferry.delivery.exhausted"
 	OpQuotaWarning      = "ferry.quota.warning"
+	// What a customer's user did in the customer portal.
+	OpCustomerEndpointCreated       = "ferry.customer.endpoint.created"
+	OpCustomerEndpointUpdated       = "ferry.customer.endpoint.updated"
+	OpCustomerEndpointDeleted       = "ferry.customer.endpoint.deleted"
+	OpCustomerEndpointSecretRotated = "ferry.customer.endpoint.secret.rotated"
 
 	// OpPrefix starts the type of every operational event; tenants may
 	// not use it.
@@ -77,4 +82,22 @@ type QuotaWarningData struct {
 	Percent int   `json:"percent"`
 	Used    int64 `json:"used"`
 	Limit   int64 `json:"limit"`
+}
+
+// CustomerEndpointData is the data of the ferry.customer.endpoint.*
+// events: which customer's user changed which endpoint in the customer
+// portal.
+type CustomerEndpointData struct {
+	Customer   string    `json:"customer"`
+	EndpointID uuid.UUID `json:"endpoint_id"`
+	URL        string    `json:"url"`
+	// ExternalUser is the customer's user, as the tenant named them when
+	// it opened the portal session.
+	ExternalUser CustomerUser `json:"external_user"`
+}
+
+// CustomerUser is a customer's user in CustomerEndpointData.
+type CustomerUser struct {
+	ID    string `json:"id"`
+	Email string `json:"email,omitempty"`
 }
