@@ -19,3 +19,4 @@ export * from "./dedupe.js";
 export * from "./postgres.js";
 export * from "./redis.js";
 export * from "./middleware.js";
+export * from "./portal.js";

@@ -17,6 +17,7 @@ from ._verify import (
     verify_signature,
 )
 from .dedupe import DEFAULT_LEASE, DEFAULT_TTL, MIN_TTL, Claim, Deduper, MemoryStore, Outcome, Store, StoreError
+from .portal import FerryAPIError, PortalSession, portal_session
 from .errors import (
     InvalidEnvelopeError,
     InvalidSecretError,
@@ -27,6 +28,9 @@ from .errors import (
 )
 
 __all__ = [
+    "FerryAPIError",
+    "PortalSession",
+    "portal_session",
     "DEFAULT_FUTURE_TOLERANCE",
     "DEFAULT_LEASE",
     "DEFAULT_TOLERANCE",
