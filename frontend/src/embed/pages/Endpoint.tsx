@@ -39,9 +39,12 @@ export function PortalEndpointPage({ id }: { id: string }) {
     (cursor) => client.get<Page<Attempt>>(`${path}/attempts` + query({ cursor, outcome, limit: 20 })),
     [path, outcome],
   )
+  // Fresh stats when the endpoint changes or the attempts were (re)loaded;
+  // not keyed by attempts.items, a new [] on every render while loading.
   useEffect(() => {
+    if (attempts.loading) return
     client.get<Stats>(`${path}/stats` + query({ window: '24h' })).then(setStats, () => setStats(null))
-  }, [client, path, ep, attempts.items])
+  }, [client, path, ep, attempts.loading])
 
   const back = <p><Link href={href('/')}>← Endpoints</Link></p>
   if (loadError) return <section>{back}<h1>Endpoint</h1><ErrorMessage error={loadError} title="Could not load the endpoint" /></section>

@@ -29,14 +29,18 @@ export function PortalEndpointsPage() {
   // Health over 24 h: a customer has few endpoints, so each page asks for
   // each one's stats.
   const [stats, setStats] = useState<Record<string, Stats>>({})
+  // Keyed by the ids shown, not by list.items (a new [] on every render
+  // while the list loads or fails: an effect on it would never settle).
+  const ids = list.items.map((ep) => ep.id).join(',')
   useEffect(() => {
+    if (!ids) return
     let live = true
-    Promise.all(list.items.map((ep) => client.get<Stats>(`/endpoints/${ep.id}/stats` + query({ window: '24h' })).then((s) => [ep.id, s] as const, () => null)))
+    Promise.all(ids.split(',').map((id) => client.get<Stats>(`/endpoints/${id}/stats` + query({ window: '24h' })).then((s) => [id, s] as const, () => null)))
       .then((all) => live && setStats(Object.fromEntries(all.filter((x) => x !== null))))
     return () => {
       live = false
     }
-  }, [client, list.items])
+  }, [client, ids, list.pageNumber, list.loading])
   const manage = can('manage_endpoints')
   const create = canCreateEndpoint(session)
 
