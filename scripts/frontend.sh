@@ -83,7 +83,7 @@ build() {
     say "Go is not installed: building against the checked-in API types (frontend/src/openapi.json)"
   fi
   local stamp=$fe/.build-stamp want have=""
-  want=$(cd "$fe" && hash_of index.html vite.config.ts tsconfig.json package-lock.json $(find src -type f | LC_ALL=C sort))
+  want=$(cd "$fe" && hash_of index.html vite.config.ts tsconfig.json package-lock.json $(find src public -type f | LC_ALL=C sort))
   [[ -f $stamp ]] && have=$(cat "$stamp")
   if [[ -f $fe/dist/app/index.html && $want == "$have" ]]; then
     say "portal is up to date (frontend/dist/app)"

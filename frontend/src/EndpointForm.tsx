@@ -16,13 +16,15 @@ const transformationExample = `function handler(webhook) {
 }`
 
 export function EndpointForm({
-  initial, submitLabel, onSubmit, onCancel, endpointId, chooseKind = false,
+  initial, submitLabel, onSubmit, onCancel, endpointId, chooseKind = false, routing = true,
 }: {
   initial: EndpointFormValues; submitLabel: string; onSubmit: (body: ReturnType<typeof toEndpointBody>) => Promise<void>; onCancel?: () => void
   /** endpointId, when editing a saved endpoint, enables the routing test panel. */
   endpointId?: string
   /** chooseKind shows the http/queue choice (only when creating). */
   chooseKind?: boolean
+  /** routing shows the filter and transformation (the embedded portal hides them without manage_routing). */
+  routing?: boolean
 }) {
   const [v, setV] = useState(initial)
   const [busy, setBusy] = useState(false)
@@ -98,10 +100,10 @@ export function EndpointForm({
         <Field label="Custom headers" hint={v.kind === 'queue' ? 'One per line, "Name: value"; added to each pulled message\'s headers.' : 'One per line, "Name: value".'} error={fieldErr('headers')}>
           {(id, d) => <textarea id={id} rows={3} aria-describedby={d} value={v.headers} onChange={set('headers')} />}
         </Field>
-        <Field label="Filter (CEL)" hint={<>Optional. The endpoint gets an event only when this is true, e.g. <code>event.data.amount &gt;= 1000</code>. Fields: <code>event.id</code>, <code>event.type</code>, <code>event.created_at</code>, <code>event.data</code>.</>} error={fieldErr('filter')}>
+        {routing && <Field label="Filter (CEL)" hint={<>Optional. The endpoint gets an event only when this is true, e.g. <code>event.data.amount &gt;= 1000</code>. Fields: <code>event.id</code>, <code>event.type</code>, <code>event.created_at</code>, <code>event.data</code>.</>} error={fieldErr('filter')}>
           {(id, d) => <textarea id={id} rows={3} spellCheck={false} aria-describedby={d} value={v.filter} onChange={set('filter')} placeholder='event.data.amount >= 1000' />}
-        </Field>
-        {v.kind !== 'queue' && (
+        </Field>}
+        {routing && v.kind !== 'queue' && (
           <Field label="Transformation (JavaScript)" hint={<>Optional. <code>function handler(webhook) {'{ … return webhook }'}</code> runs once per delivery (50 ms, no network or timers) and may change <code>webhook.payload</code> (any JSON) and <code>webhook.headers</code> (not <code>webhook-*</code>), or set <code>webhook.cancel = true</code>. The input is <code>webhook.event</code> (<code>id</code>, <code>type</code>, <code>created_at</code>, <code>data</code>). The result is stored: retries and replays send the same body.</>} error={fieldErr('transformation')}>
             {(id, d) => <CodeEditor id={id} describedBy={d} rows={8} value={v.transformation} onChange={(t) => setV({ ...v, transformation: t })} placeholder={transformationExample} />}
           </Field>

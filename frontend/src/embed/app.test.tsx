@@ -1,0 +1,157 @@
+// The embedded app: it opens the session, shows only the actions the
+// session may use, and on a 401 shows that the session ended and tells the
+// host page (its exact origin) once.
+import { StrictMode } from 'react'
+import { act, cleanup, render, screen } from '@testing-library/react'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { PortalClient } from './client'
+import { EmbedApp } from './EmbedApp'
+import { parentChannel } from './parent'
+import type { PortalSession } from './types'
+import type { Endpoint, Stats } from '../types'
+
+afterEach(() => {
+  cleanup()
+  document.documentElement.className = ''
+  document.documentElement.removeAttribute('style')
+})
+
+const HOST = 'https://app.acme.test'
+const soon = (ms: number) => new Date(Date.now() + ms).toISOString()
+
+function session(over: Partial<PortalSession> = {}): PortalSession {
+  return {
+    customer: { uid: 'acme', name: 'Acme Inc' }, capabilities: ['view'], read_only: false, endpoint_ids: null,
+    theme: { primary_color: '#7c3aed' }, external_user: { id: 'u_42' }, expires_at: soon(3600_000), ...over,
+  }
+}
+
+const ep = {
+  id: '9f8e7d6c-5b4a-3210-0000-000000000001', kind: 'http', url: 'https://hooks.acme.test/in', description: 'Production', event_types: ['invoice.paid'], enabled: true,
+  disabled_reason: '', timeout_seconds: 10, rate_limit_per_second: null, max_in_flight: 16, headers: {}, filter: 'event.data.amount > 1', format: 'envelope',
+  transformation: '', failing_since: null, customer: 'acme', filter_errors: null, created_at: '2026-11-22T10:00:00Z', updated_at: '2026-11-22T10:00:00Z',
+} as Endpoint
+
+const stats = {
+  window: '24h', from: '2026-11-22T10:00:00Z', attempts: 1, attempts_failed: 0, succeeded: 1, failed: 0, success_rate: 1, by_error_class: {},
+  response_ms: { p50: 12, p95: 12, p99: 12 }, backlog: { pending: 0, retrying: 0, oldest_age_seconds: 0, next_retry_at: null },
+  last_success_at: '2026-11-22T10:00:00Z', series: [],
+} as unknown as Stats
+
+type Answer = { status?: number; body?: unknown }
+
+/** start renders the embedded app at path for a session, the fake server answering from over first. */
+async function start(s: PortalSession, path = '/embed/ps_1', over: Record<string, () => Answer> = {}) {
+  window.history.replaceState(null, '', path)
+  const calls: string[] = []
+  const routes: Record<string, () => Answer> = {
+    'POST /exchange': () => ({ body: { token: 'tok', token_expires_at: soon(600_000), session: s } }),
+    'GET /endpoints': () => ({ body: { data: [ep], next_cursor: null } }),
+    [`GET /endpoints/${ep.id}`]: () => ({ body: ep }),
+    [`GET /endpoints/${ep.id}/stats`]: () => ({ body: stats }),
+    [`GET /endpoints/${ep.id}/attempts`]: () => ({ body: { data: [], next_cursor: null } }),
+    ...over,
+  }
+  const fetch = (async (url: string, init: RequestInit) => {
+    const key = `${init.method} ${url.replace('/api/v1/portal', '').split('?')[0]}`
+    calls.push(key)
+    const r = routes[key]?.() ?? { status: 404, body: { error: { code: 'not_found', message: 'not found' } } }
+    return new Response(r.body === undefined ? '' : JSON.stringify(r.body), { status: r.status ?? 200 })
+  }) as unknown as typeof globalThis.fetch
+  const client = new PortalClient('ps_1', { fetch })
+  const postMessage = vi.fn()
+  const channel = parentChannel({ parent: { postMessage } } as unknown as Window, HOST)
+  client.onEnded(() => channel.post({ type: 'ferry:session-ended' }))
+  // StrictMode runs the effects twice: the single-use code is still exchanged once.
+  render(<StrictMode><EmbedApp client={client} channel={channel} code="code_1" /></StrictMode>)
+  await screen.findByRole('heading', { level: 1 })
+  return { client, calls, postMessage }
+}
+
+const all = ['view', 'manage_endpoints', 'view_secret', 'rotate_secret', 'replay', 'send_test', 'manage_routing']
+
+describe('embedded portal', () => {
+  it('exchanges the code once and applies the theme', async () => {
+    const { calls } = await start(session())
+    await screen.findByText('Production')
+    expect(calls.filter((c) => c === 'POST /exchange')).toHaveLength(1)
+    expect(document.documentElement.style.getPropertyValue('--primary')).toBe('#7c3aed')
+  })
+
+  it('read_only: lists endpoints, offers no change', async () => {
+    await start(session({ capabilities: all, read_only: true }))
+    await screen.findByText('Production')
+    expect(screen.queryByRole('button', { name: 'Add endpoint' })).toBeNull()
+    expect(screen.queryByRole('button', { name: /^Pause / })).toBeNull()
+    expect(screen.queryByRole('link', { name: 'Recover' })).toBeNull()
+    expect(screen.getByText(/read only/)).toBeTruthy()
+  })
+
+  it('manage_endpoints: add and pause; endpoint_ids: no add', async () => {
+    await start(session({ capabilities: ['view', 'manage_endpoints'] }))
+    await screen.findByText('Production')
+    expect(screen.getByRole('button', { name: 'Add endpoint' })).toBeTruthy()
+    expect(screen.getByRole('button', { name: `Pause ${ep.url}` })).toBeTruthy()
+    cleanup()
+    await start(session({ capabilities: ['view', 'manage_endpoints'], endpoint_ids: [ep.id] }))
+    await screen.findByText('Production')
+    expect(screen.queryByRole('button', { name: 'Add endpoint' })).toBeNull()
+  })
+
+  it('the create form shows the filter and transformation only with manage_routing', async () => {
+    await start(session({ capabilities: ['view', 'manage_endpoints'] }))
+    act(() => screen.getByRole('button', { name: 'Add endpoint' }).click())
+    expect(screen.getByLabelText('URL')).toBeTruthy()
+    expect(screen.getByLabelText('Custom headers')).toBeTruthy()
+    expect(screen.queryByLabelText('Filter (CEL)')).toBeNull()
+    expect(screen.queryByLabelText('Transformation (JavaScript)')).toBeNull()
+    cleanup()
+    await start(session({ capabilities: ['view', 'manage_endpoints', 'manage_routing'] }))
+    act(() => screen.getByRole('button', { name: 'Add endpoint' }).click())
+    expect(screen.getByLabelText('Filter (CEL)')).toBeTruthy()
+  })
+
+  it('endpoint page: view only shows no action', async () => {
+    await start(session(), `/embed/ps_1/endpoints/${ep.id}`)
+    await screen.findByTestId('deliveries-summary')
+    for (const name of ['Send test event', 'Edit', 'Pause', 'Delete', 'Reveal secret', 'Rotate secret']) {
+      expect(screen.queryByRole('button', { name }), name).toBeNull()
+    }
+    expect(screen.queryByRole('heading', { name: 'Signing secret' })).toBeNull()
+  })
+
+  it('endpoint page: every capability shows every action', async () => {
+    await start(session({ capabilities: all }), `/embed/ps_1/endpoints/${ep.id}`)
+    await screen.findByTestId('deliveries-summary')
+    for (const name of ['Send test event', 'Edit', 'Pause', 'Delete', 'Reveal secret', 'Rotate secret']) {
+      expect(screen.getByRole('button', { name }), name).toBeTruthy()
+    }
+    expect(screen.getByRole('link', { name: 'Recover failed messages' })).toBeTruthy()
+  })
+
+  it('endpoint page: rotate without view_secret, no reveal', async () => {
+    await start(session({ capabilities: ['view', 'rotate_secret'] }), `/embed/ps_1/endpoints/${ep.id}`)
+    await screen.findByTestId('deliveries-summary')
+    expect(screen.getByRole('button', { name: 'Rotate secret' })).toBeTruthy()
+    expect(screen.queryByRole('button', { name: 'Reveal secret' })).toBeNull()
+  })
+
+  it('a 401 ends the session and tells the host page once, by its exact origin', async () => {
+    const { postMessage } = await start(session(), '/embed/ps_1', {
+      'GET /endpoints': () => ({ status: 401, body: { error: { code: 'unauthorized', message: 'session revoked' } } }),
+    })
+    await screen.findByText('Your session has ended')
+    expect(screen.getByTestId('session-ended').textContent).toContain('A new session is being requested')
+    const ended = postMessage.mock.calls.filter(([m]) => m.type === 'ferry:session-ended')
+    expect(ended).toEqual([[{ type: 'ferry:session-ended' }, HOST]])
+    for (const [, target] of postMessage.mock.calls) expect(target).toBe(HOST)
+  })
+
+  it('a used code shows that the link is spent', async () => {
+    const { postMessage } = await start(session(), '/embed/ps_1', {
+      'POST /exchange': () => ({ status: 401, body: { error: { code: 'unauthorized', message: 'invalid code' } } }),
+    })
+    expect(screen.getByTestId('session-ended').textContent).toContain('already been used or has expired')
+    expect(postMessage).toHaveBeenCalledWith({ type: 'ferry:session-ended' }, HOST)
+  })
+})
