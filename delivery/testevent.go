@@ -27,7 +27,7 @@ const TestEventType = "ferry.test"
 // errors.
 func (s *Service) SendTestEvent(ctx context.Context, tenantID, id uuid.UUID) (Event, error) {
 	var rows []endpointRow
-	if err := s.db.WithContext(ctx).Scopes(forTenant(tenantID)).Select("id", "kind", "enabled", "transformation", "headers").
+	if err := s.db.WithContext(ctx).Scopes(forTenant(tenantID)).Select("id", "kind", "enabled", "transformation", "headers", "customer_id", "customer_uid").
 		Where("id = ? AND deleted_at IS NULL", id).Limit(1).Find(&rows).Error; err != nil {
 		return Event{}, fmt.Errorf("load endpoint %s: %w", id, err)
 	}
@@ -44,7 +44,9 @@ func (s *Service) SendTestEvent(ctx context.Context, tenantID, id uuid.UUID) (Ev
 	if err != nil {
 		return Event{}, fmt.Errorf("encode test event: %w", err)
 	}
-	ev := Event{ID: uuid.New(), Type: TestEventType, Data: data, CreatedAt: now}
+	// A customer's endpoint's test event is that customer's: its portal
+	// shows it among the customer's messages.
+	ev := Event{ID: uuid.New(), Type: TestEventType, Data: data, CreatedAt: now, Customer: ep.CustomerUID, customerID: ep.CustomerID}
 	match := batchMatch{I: 1, EndpointID: id, Kind: Kind(ep.Kind), Transformation: ep.Transformation, Headers: ep.Headers}
 	r := &ingestRequest{tenantID: tenantID, in: EventInput{Type: TestEventType, Data: data}, ev: ev,
 		routed: true, matches: []batchMatch{match}}

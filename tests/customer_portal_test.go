@@ -130,6 +130,14 @@ func TestCustomerPortalIsolation(t *testing.T) {
 		return false
 	}, "the tenant's ferry.* endpoint got no ferry.customer.endpoint.created for %s", created.ID)
 
+	// A test event of a customer's endpoint is the customer's message.
+	tester, _ := portalSession(t, f, api, "alpha", map[string]any{"capabilities": []string{"send_test"},
+		"external_user": map[string]string{"id": "tim"}})
+	var test acceptedEvent
+	tester.must(202, "POST", "/portal/endpoints/"+epA.ID+"/test", nil, &test)
+	tester.must(200, "GET", "/portal/events/"+test.ID, nil, nil)
+	tester.must(200, "GET", "/portal/events/"+test.ID+"/attempts", nil, nil)
+
 	// Tokens stay on their side.
 	a.must(401, "GET", "/endpoints", nil, nil)
 	tenantAsPortal := newClient(t, f.URL+"/api/v1")

@@ -149,7 +149,7 @@ func operations() map[string]openapi.Operation {
 		"GET /portal/events/{id}": {Summary: "One of the customer's messages", Tag: "customer portal", Access: openapi.PortalToken,
 			Status: 200, Response: openapi.Types[delivery.EventDetail](), Errors: []int{404}},
 		"GET /portal/events/{id}/attempts": {Summary: "A message's attempts at the customer's endpoints", Tag: "customer portal",
-			Access: openapi.PortalToken, Status: 200, Response: openapi.Types[[]model.Attempt](), Errors: []int{404}},
+			Access: openapi.PortalToken, Status: 200, Response: openapi.Types[list[model.Attempt]](), Errors: []int{404}},
 		"POST /portal/events/{id}/replay": {Summary: "Replay a message to the customer's endpoints", Tag: "customer portal",
 			Access: openapi.PortalToken, Status: 202, Body: reflect.TypeFor[replayEventInput](), OptionalBody: true,
 			Response: openapi.Types[replay.ReplayResult](), Errors: []int{400, 402, 404, 422}},

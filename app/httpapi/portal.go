@@ -613,7 +613,7 @@ func (s *server) portalEventAttempts(c *fiber.Ctx) error {
 			out = append(out, a)
 		}
 	}
-	return c.JSON(out)
+	return c.JSON(newList(out, ""))
 }
 
 // portalReplayEvent replays the event's deliveries to the customer's
@@ -729,23 +729,27 @@ func (s *server) portalRecover(c *fiber.Ctx) error {
 // portal's index.html) with framing allowed to the tenant's origins only,
 // and /embed.js, which host pages load to mount it.
 func (s *server) mountEmbed(app *fiber.App) {
-	app.Get("/embed/:session_id", func(c *fiber.Ctx) error {
+	// The page's own routes live under its session's path (deep links of
+	// the embedded app): each gets the same page and framing policy.
+	page := func(c *fiber.Ctx) error {
 		ancestors := "'none'"
 		if id, err := uuid.Parse(c.Params("session_id")); err == nil {
 			ancestors = s.CustomerPortal.FrameAncestors(c.UserContext(), id)
 		}
 		h := &c.Response().Header
 		h.Del(fiber.HeaderXFrameOptions)
-		h.Set(fiber.HeaderContentSecurityPolicy, strings.Replace(portalCSP, "frame-ancestors 'none'", "frame-ancestors "+ancestors, 1))
+		h.Set(fiber.HeaderContentSecurityPolicy, embedCSP(ancestors))
 		h.Set(fiber.HeaderReferrerPolicy, "no-referrer")
 		h.Set(fiber.HeaderCacheControl, "no-store")
-		page, err := fs.ReadFile(s.Portal, "index.html")
+		index, err := fs.ReadFile(s.Portal, "index.html")
 		if err != nil {
 			return fiber.ErrNotFound
 		}
 		c.Type("html", "utf-8")
-		return c.Send(page)
-	})
+		return c.Send(index)
+	}
+	app.Get("/embed/:session_id", page)
+	app.Get("/embed/:session_id/*", page)
 	app.Get("/embed.js", func(c *fiber.Ctx) error {
 		js, err := fs.ReadFile(s.Portal, "embed.js")
 		if err != nil {
@@ -755,4 +759,12 @@ func (s *server) mountEmbed(app *fiber.App) {
 		c.Type("js", "utf-8")
 		return c.Send(js)
 	})
+}
+
+// embedCSP is the portal's policy for the embed page: framing by the
+// tenant's origins only, and logos (the tenant's theme) from any https
+// origin.
+func embedCSP(ancestors string) string {
+	csp := strings.Replace(portalCSP, "frame-ancestors 'none'", "frame-ancestors "+ancestors, 1)
+	return strings.Replace(csp, "img-src 'self' data:", "img-src 'self' data: https:", 1)
 }

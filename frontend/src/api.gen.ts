@@ -5396,7 +5396,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Attempt"][];
+                    "application/json": {
+                        data: components["schemas"]["Attempt"][];
+                        /** @description pass as cursor for the next page; null on the last */
+                        next_cursor: string | null;
+                    };
                 };
             };
             401: components["responses"]["Error401"];
