@@ -65,6 +65,22 @@ func TestCustomersRouteEvents(t *testing.T) {
 		t.Errorf("globex's endpoint received %d deliveries of others' events", n)
 	}
 
+	var stats struct {
+		Endpoints []struct {
+			EndpointID string `json:"endpoint_id"`
+		} `json:"endpoints"`
+	}
+	api.must(200, "GET", "/stats?customer=acme", nil, &stats)
+	if len(stats.Endpoints) != 1 || stats.Endpoints[0].EndpointID != acmeEP.ID {
+		t.Errorf("stats of acme = %+v, want its endpoint %s only", stats.Endpoints, acmeEP.ID)
+	}
+	api.must(200, "GET", "/stats?customer=globex", nil, &stats)
+	for _, e := range stats.Endpoints {
+		if e.EndpointID != globexEP.ID {
+			t.Errorf("stats of globex show endpoint %s", e.EndpointID)
+		}
+	}
+
 	var eps struct {
 		Data []struct {
 			ID       string  `json:"id"`

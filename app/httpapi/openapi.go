@@ -191,7 +191,8 @@ func operations() map[string]openapi.Operation {
 		"GET /endpoints/{id}/stats": {Summary: "Endpoint stats", Tag: "stats", Access: openapi.Key, Status: 200, Response: openapi.Types[insight.Stats](),
 			Params: openapi3.Parameters{window}, Errors: []int{404, 422}},
 		"GET /stats": {Summary: "Tenant stats", Tag: "stats", Access: openapi.Key, Status: 200, Response: openapi.Types[insight.TenantStats](),
-			Params: openapi3.Parameters{window}, Errors: []int{422}},
+			Params: openapi3.Parameters{window, openapi.QueryParam("customer", "only this customer's endpoints (uid)", openapi3.NewStringSchema())},
+			Errors: []int{422}},
 
 		"POST /events": {Summary: "Send event", Tag: "events", Access: openapi.Key, Status: 202, Body: reflect.TypeFor[delivery.EventInput](), Response: openapi.Types[eventAccepted](),
 			Params: openapi3.Parameters{idempotencyKey}, Errors: []int{400, 402, 413, 422, 503}},

@@ -18,6 +18,9 @@ type StatsService interface {
 	// TenantStats returns the stats of the tenant's endpoints over
 	// window. Errors: EINVALID (window).
 	TenantStats(ctx context.Context, tenantID uuid.UUID, window string) (insight.TenantStats, error)
+	// CustomerStats is TenantStats of one customer's endpoints (customer
+	// "": all). Errors: EINVALID.
+	CustomerStats(ctx context.Context, tenantID uuid.UUID, customer, window string) (insight.TenantStats, error)
 }
 
 // endpointStats answers GET /endpoints/{id}/stats?window=1h|24h|7d.
@@ -35,7 +38,7 @@ func (s *server) endpointStats(c *fiber.Ctx) error {
 
 // tenantStats answers GET /stats?window=1h|24h|7d: the dashboard.
 func (s *server) tenantStats(c *fiber.Ctx) error {
-	st, err := s.Stats.TenantStats(c.UserContext(), principal(c).TenantID, c.Query("window", "24h"))
+	st, err := s.Stats.CustomerStats(c.UserContext(), principal(c).TenantID, c.Query("customer"), c.Query("window", "24h"))
 	if err != nil {
 		return err
 	}

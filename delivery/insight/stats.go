@@ -177,11 +177,11 @@ func (s *Service) EndpointStats(ctx context.Context, tenantID, endpointID uuid.U
 	if _, err := s.delivery.Endpoint(ctx, tenantID, endpointID); err != nil {
 		return Stats{}, err
 	}
-	rows, err := s.statsRows(ctx, tenantID, &endpointID, from)
+	rows, err := s.statsRows(ctx, tenantID, &endpointID, "", from)
 	if err != nil {
 		return Stats{}, err
 	}
-	backlog, err := s.backlogRows(ctx, tenantID, &endpointID)
+	backlog, err := s.backlogRows(ctx, tenantID, &endpointID, "")
 	if err != nil {
 		return Stats{}, err
 	}
@@ -191,15 +191,22 @@ func (s *Service) EndpointStats(ctx context.Context, tenantID, endpointID uuid.U
 // TenantStats returns the stats of all the tenant's endpoints over window.
 // Errors: EINVALID (window).
 func (s *Service) TenantStats(ctx context.Context, tenantID uuid.UUID, window string) (TenantStats, error) {
+	return s.CustomerStats(ctx, tenantID, "", window)
+}
+
+// CustomerStats returns the stats of the endpoints of the tenant's
+// customer uid over window ("" for all the tenant's endpoints). Errors:
+// EINVALID (window).
+func (s *Service) CustomerStats(ctx context.Context, tenantID uuid.UUID, customer, window string) (TenantStats, error) {
 	from, now, err := s.statsWindow(window)
 	if err != nil {
 		return TenantStats{}, err
 	}
-	rows, err := s.statsRows(ctx, tenantID, nil, from)
+	rows, err := s.statsRows(ctx, tenantID, nil, customer, from)
 	if err != nil {
 		return TenantStats{}, err
 	}
-	backlog, err := s.backlogRows(ctx, tenantID, nil)
+	backlog, err := s.backlogRows(ctx, tenantID, nil, customer)
 	if err != nil {
 		return TenantStats{}, err
 	}
@@ -236,17 +243,21 @@ func (s *Service) TenantStats(ctx context.Context, tenantID uuid.UUID, window st
 	return out, nil
 }
 
-// statsRows reads the rollups of the tenant (or of one of its endpoints)
-// from the hour from on.
-func (s *Service) statsRows(ctx context.Context, tenantID uuid.UUID, endpointID *uuid.UUID, from time.Time) ([]statsRow, error) {
+// customerEndpoints keeps the endpoints of one customer (its uid, the
+// next two parameters) or, for "", every endpoint.
+const customerEndpoints = `(? = '' OR endpoint_id IN (SELECT id FROM endpoints WHERE tenant_id = ? AND customer_uid = ?))`
+
+// statsRows reads the rollups of the tenant (or of one of its endpoints,
+// or of one customer's) from the hour from on.
+func (s *Service) statsRows(ctx context.Context, tenantID uuid.UUID, endpointID *uuid.UUID, customer string, from time.Time) ([]statsRow, error) {
 	var rows []statsRow
 	// Hand-written: the rollup table has no GORM model; one indexed
 	// range read.
 	err := s.db.WithContext(ctx).Raw(`SELECT endpoint_id, hour, attempts, attempts_failed, deliveries_succeeded,
 			deliveries_failed, by_error_class::text AS by_error_class, array_to_json(response_buckets)::text AS response_buckets, last_success_at
 		FROM endpoint_stats_hourly
-		WHERE tenant_id = ? AND hour >= ? AND (?::uuid IS NULL OR endpoint_id = ?)
-		ORDER BY hour`, tenantID, from, endpointID, endpointID).Scan(&rows).Error
+		WHERE tenant_id = ? AND hour >= ? AND (?::uuid IS NULL OR endpoint_id = ?) AND `+customerEndpoints+`
+		ORDER BY hour`, tenantID, from, endpointID, endpointID, customer, tenantID, customer).Scan(&rows).Error
 	if err != nil {
 		return nil, fmt.Errorf("read stats rollups: %w", err)
 	}
@@ -254,8 +265,8 @@ func (s *Service) statsRows(ctx context.Context, tenantID uuid.UUID, endpointID 
 }
 
 // backlogRows counts the open deliveries per endpoint of the tenant (or
-// of one of its endpoints).
-func (s *Service) backlogRows(ctx context.Context, tenantID uuid.UUID, endpointID *uuid.UUID) ([]backlogRow, error) {
+// of one of its endpoints, or of one customer's).
+func (s *Service) backlogRows(ctx context.Context, tenantID uuid.UUID, endpointID *uuid.UUID, customer string) ([]backlogRow, error) {
 	var rows []backlogRow
 	err := s.db.WithContext(ctx).Raw(`SELECT endpoint_id,
 			count(*) FILTER (WHERE status = `+model.SQLPending+`) AS pending,
@@ -263,8 +274,8 @@ func (s *Service) backlogRows(ctx context.Context, tenantID uuid.UUID, endpointI
 			min(created_at) AS oldest,
 			min(next_attempt_at) FILTER (WHERE status = `+model.SQLRetrying+`) AS next_retry_at
 		FROM deliveries
-		WHERE tenant_id = ? AND status IN `+model.SQLUnfinished+` AND (?::uuid IS NULL OR endpoint_id = ?)
-		GROUP BY endpoint_id`, tenantID, endpointID, endpointID).Scan(&rows).Error
+		WHERE tenant_id = ? AND status IN `+model.SQLUnfinished+` AND (?::uuid IS NULL OR endpoint_id = ?) AND `+customerEndpoints+`
+		GROUP BY endpoint_id`, tenantID, endpointID, endpointID, customer, tenantID, customer).Scan(&rows).Error
 	if err != nil {
 		return nil, fmt.Errorf("read backlog: %w", err)
 	}

@@ -6571,6 +6571,8 @@ export interface operations {
             query?: {
                 /** @description whole UTC hours from the one holding now minus the window (default 24h) */
                 window?: "1h" | "24h" | "7d";
+                /** @description only this customer's endpoints (uid) */
+                customer?: string;
             };
             header?: never;
             path?: never;
