@@ -121,13 +121,13 @@ func TestFanOutWildcardsAndFilters(t *testing.T) {
 			created = id
 		}
 	}
-	ev, err := s.SendTestEvent(ctx, tenantID, created)
+	ev, err := s.SendTestEvent(ctx, tenantID, created, nil)
 	require.NoError(t, err)
 	require.Equal(t, TestEventType, ev.Type)
 	require.Equal(t, []string{"created"}, routed(ev.ID))
 	_, _, err = s.Ingest(ctx, tenantID, EventInput{Type: TestEventType, Data: []byte(`{}`)})
 	require.Equal(t, ferry.EINVALID, ferry.ErrorCode(err), "a tenant sends ferry.test to everyone: %v", err)
-	_, err = s.SendTestEvent(ctx, tenantID, uuid.New())
+	_, err = s.SendTestEvent(ctx, tenantID, uuid.New(), nil)
 	require.Equal(t, ferry.ENOTFOUND, ferry.ErrorCode(err))
 }
 

@@ -18,14 +18,21 @@ import (
 // tenant's customers behind the others.
 const TestEventType = "ferry.test"
 
-// SendTestEvent sends a ferry.test event to the endpoint id alone,
+// TestSample is an event a test sends instead of ferry.test: a type of
+// the tenant's own and its data (a catalog example).
+type TestSample struct {
+	Type string
+	Data json.RawMessage
+}
+
+// SendTestEvent sends a ferry.test event (or sample, when given) to the endpoint id alone,
 // whatever its event types and filter (it proves that the endpoint
 // receives and verifies Ferry's webhooks). Its transformation applies as
 // to any delivery. The event is metered like any other. Errors:
 // ENOTFOUND, EINVALID (a disabled endpoint), EQUOTA, ERATELIMIT,
 // EPAYMENT, EUNAVAILABLE (no transformation worker), wrapped database
 // errors.
-func (s *Service) SendTestEvent(ctx context.Context, tenantID, id uuid.UUID) (Event, error) {
+func (s *Service) SendTestEvent(ctx context.Context, tenantID, id uuid.UUID, sample *TestSample) (Event, error) {
 	var rows []endpointRow
 	if err := s.db.WithContext(ctx).Scopes(forTenant(tenantID)).Select("id", "kind", "enabled", "transformation", "headers", "customer_id", "customer_uid").
 		Where("id = ? AND deleted_at IS NULL", id).Limit(1).Find(&rows).Error; err != nil {
@@ -46,9 +53,16 @@ func (s *Service) SendTestEvent(ctx context.Context, tenantID, id uuid.UUID) (Ev
 	}
 	// A customer's endpoint's test event is that customer's: its portal
 	// shows it among the customer's messages.
-	ev := Event{ID: uuid.New(), Type: TestEventType, Data: data, CreatedAt: now, Customer: ep.CustomerUID, customerID: ep.CustomerID}
+	in := EventInput{Type: TestEventType, Data: data}
+	if sample != nil {
+		in = EventInput{Type: sample.Type, Data: sample.Data}
+		if err := in.validate(); err != nil {
+			return Event{}, err
+		}
+	}
+	ev := Event{ID: uuid.New(), Type: in.Type, Data: in.Data, CreatedAt: now, Customer: ep.CustomerUID, customerID: ep.CustomerID}
 	match := batchMatch{I: 1, EndpointID: id, Kind: Kind(ep.Kind), Transformation: ep.Transformation, Headers: ep.Headers}
-	r := &ingestRequest{tenantID: tenantID, in: EventInput{Type: TestEventType, Data: data}, ev: ev,
+	r := &ingestRequest{tenantID: tenantID, in: in, ev: ev,
 		routed: true, matches: []batchMatch{match}}
 	out, _, err := s.ingestOne(ctx, r, true)
 	return out, err

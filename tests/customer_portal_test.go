@@ -1,6 +1,7 @@
 package tests
 
 import (
+	"encoding/json"
 	"net/http"
 	"strings"
 	"testing"
@@ -137,6 +138,20 @@ func TestCustomerPortalIsolation(t *testing.T) {
 	tester.must(202, "POST", "/portal/endpoints/"+epA.ID+"/test", nil, &test)
 	tester.must(200, "GET", "/portal/events/"+test.ID, nil, nil)
 	tester.must(200, "GET", "/portal/events/"+test.ID+"/attempts", nil, nil)
+	// Or one of the catalog's examples, with its type and data.
+	api.must(201, "POST", "/event-types", map[string]any{"name": "invoice.paid", "schema": map[string]any{"type": "object"},
+		"examples": []any{map[string]any{"amount": 4200}}}, nil)
+	tester.must(200, "GET", "/portal/event-types/invoice.paid", nil, nil)
+	var sample acceptedEvent
+	tester.must(202, "POST", "/portal/endpoints/"+epA.ID+"/test", map[string]any{"event_type": "invoice.paid"}, &sample)
+	var sent struct {
+		Type string          `json:"type"`
+		Data json.RawMessage `json:"data"`
+	}
+	tester.must(200, "GET", "/portal/events/"+sample.ID, nil, &sent)
+	if sent.Type != "invoice.paid" || string(sent.Data) != `{"amount":4200}` {
+		t.Errorf("the example sent = %s %s", sent.Type, sent.Data)
+	}
 
 	// Tokens stay on their side.
 	a.must(401, "GET", "/endpoints", nil, nil)

@@ -6,6 +6,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 	"github.com/google/uuid"
 
+	"github.com/ferry-dev/ferry"
 	"github.com/ferry-dev/ferry/delivery"
 	"github.com/ferry-dev/ferry/delivery/model"
 	"github.com/ferry-dev/ferry/delivery/webhook"
@@ -40,7 +41,7 @@ type EndpointService interface {
 	// SendTestEvent sends a ferry.test event to the endpoint alone.
 	// Errors: ENOTFOUND, EINVALID, EQUOTA, ERATELIMIT, EPAYMENT,
 	// EUNAVAILABLE, wrapped database errors.
-	SendTestEvent(ctx context.Context, tenantID, id uuid.UUID) (delivery.Event, error)
+	SendTestEvent(ctx context.Context, tenantID, id uuid.UUID, sample *delivery.TestSample) (delivery.Event, error)
 }
 
 // endpointCreated answers POST /endpoints.
@@ -184,11 +185,51 @@ func (s *server) sendTestEvent(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	ev, err := s.Endpoints.SendTestEvent(c.UserContext(), principal(c).TenantID, id)
+	sample, err := s.testSample(c, principal(c).TenantID)
+	if err != nil {
+		return err
+	}
+	ev, err := s.Endpoints.SendTestEvent(c.UserContext(), principal(c).TenantID, id, sample)
 	if err != nil {
 		return err
 	}
 	s.EventsAccepted.Inc()
 	return c.Status(fiber.StatusAccepted).JSON(eventAccepted{
 		ID: ev.ID.String(), Type: ev.Type, CreatedAt: ev.CreatedAt.UTC().Format(webhook.TimeFormat)})
+}
+
+// testEventInput is the optional body of a test event's route: send the
+// catalog's example of this type instead of ferry.test.
+type testEventInput struct {
+	EventType string `json:"event_type" description:"send the event-type catalog's first example of this type (default: ferry.test)"`
+	Example   int    `json:"example" description:"which example of the latest version (from 0)"`
+}
+
+// testSample returns the catalog example a test event asks for, or nil
+// for ferry.test. Errors: EINVALID (no such type or example), EBADREQUEST.
+func (s *server) testSample(c *fiber.Ctx, tenantID uuid.UUID) (*delivery.TestSample, error) {
+	if len(c.Body()) == 0 {
+		return nil, nil
+	}
+	var in testEventInput
+	if err := decode(c, &in); err != nil {
+		return nil, err
+	}
+	if in.EventType == "" {
+		return nil, nil
+	}
+	if s.EventTypes == nil {
+		return nil, ferry.Invalid("event_type", "the event-type catalog is not enabled")
+	}
+	et, err := s.EventTypes.EventType(c.UserContext(), tenantID, in.EventType)
+	if ferry.ErrorCode(err) == ferry.ENOTFOUND {
+		return nil, ferry.Invalid("event_type", "the catalog has no event type of this name")
+	}
+	if err != nil {
+		return nil, err
+	}
+	if len(et.Versions) == 0 || in.Example < 0 || in.Example >= len(et.Versions[0].Examples) {
+		return nil, ferry.Invalid("example", "the event type's latest version has no such example")
+	}
+	return &delivery.TestSample{Type: et.Name, Data: et.Versions[0].Examples[in.Example]}, nil
 }

@@ -103,7 +103,7 @@ type fakeEndpoints struct {
 	RotateSecretFunc     func(ctx context.Context, tenantID, id uuid.UUID) (delivery.SecretInfo, error)
 	EndpointAttemptsFunc func(ctx context.Context, tenantID, endpointID uuid.UUID, outcome string, pg page.Request) ([]model.Attempt, string, error)
 	TestRoutingFunc      func(ctx context.Context, tenantID, endpointID uuid.UUID, in delivery.RoutingTestInput, vis delivery.Visibility) (delivery.RoutingTestResult, error)
-	SendTestEventFunc    func(ctx context.Context, tenantID, id uuid.UUID) (delivery.Event, error)
+	SendTestEventFunc    func(ctx context.Context, tenantID, id uuid.UUID, sample *delivery.TestSample) (delivery.Event, error)
 }
 
 func (f *fakeEndpoints) CreateEndpoint(ctx context.Context, tenantID uuid.UUID, in delivery.EndpointInput) (delivery.Endpoint, string, error) {
@@ -142,8 +142,8 @@ func (f *fakeEndpoints) TestRouting(ctx context.Context, tenantID, endpointID uu
 	return f.TestRoutingFunc(ctx, tenantID, endpointID, in, vis)
 }
 
-func (f *fakeEndpoints) SendTestEvent(ctx context.Context, tenantID, id uuid.UUID) (delivery.Event, error) {
-	return f.SendTestEventFunc(ctx, tenantID, id)
+func (f *fakeEndpoints) SendTestEvent(ctx context.Context, tenantID, id uuid.UUID, sample *delivery.TestSample) (delivery.Event, error) {
+	return f.SendTestEventFunc(ctx, tenantID, id, sample)
 }
 
 type fakeEvents struct {

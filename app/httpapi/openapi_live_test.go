@@ -286,6 +286,13 @@ func TestOpenAPIDescribesLiveResponses(t *testing.T) {
 	cust.call(200, "GET /portal/endpoints/{id}/secret", nil, pep)
 	cust.call(200, "POST /portal/endpoints/{id}/secret/rotate", nil, pep)
 	cust.call(202, "POST /portal/endpoints/{id}/test", nil, pep)
+	key.call(201, "POST /event-types", map[string]any{"name": "invoice.paid", "group": "billing", "schema": map[string]any{"type": "object"},
+		"examples": []any{map[string]any{"amount": 4200}}})
+	cust.call(200, "GET /portal/event-types", nil)
+	cust.call(200, "GET /portal/event-types/{name}", nil, "invoice.paid")
+	cust.call(404, "GET /portal/event-types/{name}", nil, "no.such.type")
+	cust.call(202, "POST /portal/endpoints/{id}/test", map[string]any{"event_type": "invoice.paid"}, pep)
+	cust.call(422, "POST /portal/endpoints/{id}/test", map[string]any{"event_type": "invoice.paid", "example": 3}, pep)
 	cust.call(200, "GET /portal/endpoints/{id}/attempts", nil, pep)
 	cust.call(200, "GET /portal/endpoints/{id}/stats", nil, pep)
 	pev := key.call(202, "POST /events", map[string]any{"type": "invoice.paid", "data": map[string]any{"n": 2}, "customer": "acme"}).str(t, "id")

@@ -10,6 +10,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/ferry-dev/ferry"
+	"github.com/ferry-dev/ferry/catalog"
 	"github.com/ferry-dev/ferry/delivery"
 	"github.com/ferry-dev/ferry/delivery/model"
 	"github.com/ferry-dev/ferry/delivery/replay"
@@ -141,6 +142,8 @@ func (s *server) portalRoutes(api fiber.Router) {
 	p.Post("/endpoints/:id/test", s.portalAuth(portal.CapSendTest), s.portalSendTest)
 	p.Get("/endpoints/:id/attempts", s.portalAuth(portal.CapView), s.portalEndpointAttempts)
 	p.Get("/endpoints/:id/stats", s.portalAuth(portal.CapView), s.portalEndpointStats)
+	p.Get("/event-types", s.portalAuth(portal.CapView), s.portalListEventTypes)
+	p.Get("/event-types/:name", s.portalAuth(portal.CapView), s.portalGetEventType)
 	p.Get("/events", s.portalAuth(portal.CapView), s.portalListEvents)
 	p.Get("/events/:id", s.portalAuth(portal.CapView), s.portalGetEvent)
 	p.Get("/events/:id/attempts", s.portalAuth(portal.CapView), s.portalEventAttempts)
@@ -479,7 +482,11 @@ func (s *server) portalSendTest(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	ev, err := s.Endpoints.SendTestEvent(c.UserContext(), portalSessionOf(c).TenantID, ep.ID)
+	sample, err := s.testSample(c, portalSessionOf(c).TenantID)
+	if err != nil {
+		return err
+	}
+	ev, err := s.Endpoints.SendTestEvent(c.UserContext(), portalSessionOf(c).TenantID, ep.ID, sample)
 	if err != nil {
 		return err
 	}
@@ -767,4 +774,41 @@ func (s *server) mountEmbed(app *fiber.App) {
 func embedCSP(ancestors string) string {
 	csp := strings.Replace(portalCSP, "frame-ancestors 'none'", "frame-ancestors "+ancestors, 1)
 	return strings.Replace(csp, "img-src 'self' data:", "img-src 'self' data: https:", 1)
+}
+
+// portalListEventTypes lists the tenant's catalog for the customer's type
+// picker: the types that are not deprecated.
+func (s *server) portalListEventTypes(c *fiber.Ctx) error {
+	pg, err := pageRequest(c)
+	if err != nil {
+		return err
+	}
+	if s.EventTypes == nil {
+		return c.JSON(newList([]catalog.EventType{}, ""))
+	}
+	ets, next, err := s.EventTypes.ListEventTypes(c.UserContext(), portalSessionOf(c).TenantID, pg)
+	if err != nil {
+		return err
+	}
+	live := []catalog.EventType{}
+	for _, et := range ets {
+		if !et.Deprecated {
+			live = append(live, et)
+		}
+	}
+	return c.JSON(newList(live, next))
+}
+
+// portalGetEventType shows one catalog type with its schemas and
+// examples, without the tenant's validation warnings.
+func (s *server) portalGetEventType(c *fiber.Ctx) error {
+	if s.EventTypes == nil {
+		return ferry.NotFound("event type")
+	}
+	et, err := s.EventTypes.EventType(c.UserContext(), portalSessionOf(c).TenantID, c.Params("name"))
+	if err != nil {
+		return err
+	}
+	et.RecentWarnings = nil
+	return c.JSON(et)
 }

@@ -464,8 +464,8 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send a ferry.test event to this endpoint only (whatever its event types and filter) */
-        post: operations["SendAFerryTestEventToThisEndpointOnlyWhateverItsEventTypesAndFilter"];
+        /** Send a ferry.test event (or a catalog example) to this endpoint only (whatever its event types and filter) */
+        post: operations["SendAFerryTestEventOrACatalogExampleToThisEndpointOnlyWhateverItsEventTypesAndFilter"];
         delete?: never;
         options?: never;
         head?: never;
@@ -985,8 +985,42 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send a test event to an endpoint */
-        post: operations["SendATestEventToAnEndpoint"];
+        /** Send a test event (or a catalog example) to an endpoint */
+        post: operations["SendATestEventOrACatalogExampleToAnEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal/event-types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The tenant's event types (catalog) for the type picker */
+        get: operations["TheTenantSEventTypesCatalogForTheTypePicker"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal/event-types/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An event type with its schemas and examples */
+        get: operations["AnEventTypeWithItsSchemasAndExamples"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2994,6 +3028,12 @@ export interface components {
             owner_email: string;
             plan: string;
         };
+        TestEventInput: {
+            /** @description send the event-type catalog's first example of this type (default: ferry.test) */
+            event_type?: string;
+            /** @description which example of the latest version (from 0) */
+            example?: number;
+        };
         TotpConfirmInput: {
             /** @description 6-digit code from the authenticator */
             code: string;
@@ -4095,7 +4135,7 @@ export interface operations {
             429: components["responses"]["Error429"];
         };
     };
-    SendAFerryTestEventToThisEndpointOnlyWhateverItsEventTypesAndFilter: {
+    SendAFerryTestEventOrACatalogExampleToThisEndpointOnlyWhateverItsEventTypesAndFilter: {
         parameters: {
             query?: never;
             header?: never;
@@ -4104,7 +4144,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["TestEventInput"];
+            };
+        };
         responses: {
             /** @description success */
             202: {
@@ -4115,6 +4159,7 @@ export interface operations {
                     "application/json": components["schemas"]["EventAccepted"];
                 };
             };
+            400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             402: components["responses"]["Error402"];
             403: components["responses"]["Error403"];
@@ -5279,7 +5324,7 @@ export interface operations {
             429: components["responses"]["Error429"];
         };
     };
-    SendATestEventToAnEndpoint: {
+    SendATestEventOrACatalogExampleToAnEndpoint: {
         parameters: {
             query?: never;
             header?: never;
@@ -5288,7 +5333,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["TestEventInput"];
+            };
+        };
         responses: {
             /** @description success */
             202: {
@@ -5299,6 +5348,7 @@ export interface operations {
                     "application/json": components["schemas"]["EventAccepted"];
                 };
             };
+            400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             402: components["responses"]["Error402"];
             403: components["responses"]["Error403"];
@@ -5306,6 +5356,65 @@ export interface operations {
             422: components["responses"]["Error422"];
             429: components["responses"]["Error429"];
             503: components["responses"]["Error503"];
+        };
+    };
+    TheTenantSEventTypesCatalogForTheTypePicker: {
+        parameters: {
+            query?: {
+                /** @description page size (1-200, default 50) */
+                limit?: number;
+                /** @description next_cursor of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["EventType"][];
+                        /** @description pass as cursor for the next page; null on the last */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+        };
+    };
+    AnEventTypeWithItsSchemasAndExamples: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventType"];
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
         };
     };
     TheCustomerSMessages: {

@@ -77,7 +77,7 @@ func (o Operation) build(s *schemaSet, path string) (*openapi3.Operation, error)
 	}
 	for _, name := range pathParams(path) {
 		schema := openapi3.NewUUIDSchema()
-		if name == "uid" { // a customer's uid: the tenant's own id for it
+		if name == "uid" || name == "name" { // a customer's uid (the tenant's own id for it), an event type's name
 			schema = openapi3.NewStringSchema()
 		}
 		out.Parameters = append(out.Parameters, &openapi3.ParameterRef{Value: openapi3.NewPathParameter(name).WithSchema(schema)})
