@@ -12,7 +12,7 @@
 #   BENCH_DURATION (30s)   sending time per scenario (12 scenarios plus a 5 s warm-up, and
 #                          f-noisy-neighbour's victim sends for this long twice)
 #   BENCH_ONLY             comma-separated scenario names (a-max-throughput,
-#                          b-rate-100, b-rate-500, b-rate-1000, c-fanout-100, d-control, d-failing-10pct,
+#                          b-rate-100, b-rate-500, b-rate-1000, b-customers-500, c-fanout-100, d-control, d-failing-10pct,
 #                          e-one-endpoint-500, e-one-endpoint-2000, e-one-endpoint-max, f-noisy-neighbour,
 #                          g-queue-1, g-queue-8, h-inbound, h-inbound-200);
 #                          a name also selects the scenarios named name-… (e-one-endpoint: all three)

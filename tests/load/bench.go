@@ -18,9 +18,12 @@ type Scenario struct {
 	// cycle through the types: one endpoint per event. Otherwise every
 	// endpoint receives every event (fan-out).
 	Routed bool `json:"routed"`
-	OK     int  `json:"ok_endpoints"`
-	Fail   int  `json:"failing_endpoints"` // answer 500
-	Hang   int  `json:"hanging_endpoints"` // hold the request until Ferry times out
+	// Customers (routed only) makes each endpoint a customer's of its
+	// own, and sends each event for the customer of its endpoint.
+	Customers bool `json:"customers,omitempty"`
+	OK        int  `json:"ok_endpoints"`
+	Fail      int  `json:"failing_endpoints"` // answer 500
+	Hang      int  `json:"hanging_endpoints"` // hold the request until Ferry times out
 	// MaxInFlight per endpoint (0: Ferry's default of 16).
 	MaxInFlight int           `json:"max_in_flight,omitempty"`
 	Plan        Plan          `json:"plan"`
@@ -81,6 +84,12 @@ func (b *Bench) Run(ctx context.Context, sc Scenario) Outcome {
 		if sc.Routed {
 			spec.EventTypes = []string{fmt.Sprintf("load.%d", i)}
 		}
+		if sc.Customers {
+			spec.Customer = fmt.Sprintf("customer-%d", i)
+			if err := t.CreateCustomer(ctx, spec.Customer); err != nil {
+				return err
+			}
+		}
 		_, err := t.CreateEndpoint(ctx, spec)
 		return err
 	}
@@ -111,6 +120,9 @@ func (b *Bench) Run(ctx context.Context, sc Scenario) Outcome {
 		n := sc.OK + sc.Fail + sc.Hang
 		for i := 0; i < n; i++ {
 			plan.EventTypes = append(plan.EventTypes, fmt.Sprintf("load.%d", i))
+			if sc.Customers {
+				plan.Customers = append(plan.Customers, fmt.Sprintf("customer-%d", i))
+			}
 		}
 		route = func(seq int64) []string {
 			i := int(seq % int64(n))

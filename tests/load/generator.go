@@ -33,6 +33,9 @@ type Plan struct {
 	// EventTypes[seq % len] (endpoints subscribed to one type each give
 	// one endpoint per event).
 	EventTypes []string
+	// Customers, when set, go with EventTypes: event seq is sent for
+	// Customers[seq % len].
+	Customers []string
 	// PayloadBytes pads data to about this size.
 	PayloadBytes int
 	// Events, when positive, stops the run after this many events even if
@@ -161,6 +164,10 @@ func (t *Tenant) send(ctx context.Context, p Plan, seq int64, sched time.Time, p
 		typ = p.EventTypes[seq%int64(len(p.EventTypes))]
 	}
 	body = strconv.AppendQuote(body, typ)
+	if len(p.Customers) > 0 {
+		body = append(body, `,"customer":`...)
+		body = strconv.AppendQuote(body, p.Customers[seq%int64(len(p.Customers))])
+	}
 	body = append(body, `,"data":`...)
 	body = append(body, data...)
 	body = append(body, '}')

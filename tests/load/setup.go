@@ -123,6 +123,14 @@ type EndpointSpec struct {
 	// Format is "raw" for an endpoint that receives a source's request
 	// bodies as they came; empty is the envelope.
 	Format string
+	// Customer is the uid of the customer the endpoint belongs to.
+	Customer string
+}
+
+// CreateCustomer creates (or updates) the customer uid.
+func (t *Tenant) CreateCustomer(ctx context.Context, uid string) error {
+	_, err := t.call(ctx, t.http, http.MethodPut, "/api/v1/customers/"+uid, map[string]any{"name": uid}, http.StatusCreated, nil)
+	return err
 }
 
 // CreateEndpoint creates an endpoint with the API key and returns its id.
@@ -139,6 +147,9 @@ func (t *Tenant) CreateEndpoint(ctx context.Context, e EndpointSpec) (string, er
 	}
 	if e.Format != "" {
 		body["format"] = e.Format
+	}
+	if e.Customer != "" {
+		body["customer"] = e.Customer
 	}
 	var out struct {
 		ID string `json:"id"`

@@ -116,6 +116,8 @@ func bench(ctx context.Context, args []string) error {
 		{Name: "a-max-throughput", Routed: true, OK: 8, Plan: load.Plan{Rate: 0, Concurrency: 64, Duration: *dur}, Settle: 2 * settle},
 		{Name: "b-rate-100", Routed: true, OK: 8, Plan: load.Plan{Rate: 100, Duration: *dur}, Settle: settle},
 		{Name: "b-rate-500", Routed: true, OK: 8, Plan: load.Plan{Rate: 500, Duration: *dur}, Settle: settle},
+		// b-rate-500 with every endpoint a customer's and every event sent for one.
+		{Name: "b-customers-500", Routed: true, Customers: true, OK: 8, Plan: load.Plan{Rate: 500, Duration: *dur}, Settle: settle},
 		{Name: "b-rate-1000", Routed: true, OK: 8, Plan: load.Plan{Rate: 1000, Duration: *dur}, Settle: settle},
 		{Name: "c-fanout-100", OK: 100, Plan: load.Plan{Rate: 20, Duration: *dur}, Settle: settle},
 		// d's control: the same 17 healthy endpoints and rate, nothing failing.
