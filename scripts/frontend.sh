@@ -128,7 +128,7 @@ run_tests() {
   rm -f tests/screenshots/*.png
   # Each test is bounded in its file; the whole suite by timeout(1).
   FERRY_BIN=$root/bin/ferry-browser-test timeout --kill-after=10 600 \
-    node --test --test-concurrency=1 --test-reporter=spec ${FERRY_BROWSER_TEST_ARGS:-} tests/browser/portal.test.mjs tests/browser/accounts.test.mjs tests/browser/insights.test.mjs tests/browser/sources.test.mjs tests/browser/embed.test.mjs
+    node --test --test-concurrency=1 --test-reporter=spec ${FERRY_BROWSER_TEST_ARGS:-} tests/browser/portal.test.mjs tests/browser/accounts.test.mjs tests/browser/insights.test.mjs tests/browser/sources.test.mjs tests/browser/embed.test.mjs tests/browser/customers.test.mjs
 }
 
 case $cmd in

@@ -24,6 +24,11 @@ import { MembersPage } from './pages/Members'
 import { BillingPage } from './pages/Billing'
 import { StaffTenantsPage, StaffTenantPage, StaffEventPage, StaffEndpointPage } from './pages/Staff'
 import { StaffAuditPage } from './pages/StaffAudit'
+import { CustomersPage } from './pages/Customers'
+import { CustomerDetailPage } from './pages/CustomerDetail'
+import { PortalSettingsPage } from './pages/PortalSettings'
+import { EventTypesPage } from './pages/EventTypes'
+import { EventTypeDetailPage } from './pages/EventTypeDetail'
 
 type Route = { pattern: string; label?: string; render: (p: Record<string, string>) => ReactNode }
 
@@ -37,6 +42,11 @@ const tenantRoutes: Route[] = [
   { pattern: '/sources/:id', render: (p) => <SourceDetailPage id={p.id} /> },
   { pattern: '/sources/:id/requests/:rid', render: (p) => <SourceRequestPage sourceId={p.id} requestId={p.rid} /> },
   { pattern: '/replays', label: 'Replay', render: () => <ReplaysPage /> },
+  { pattern: '/customers', label: 'Customers', render: () => <CustomersPage /> },
+  { pattern: '/customers/:uid', render: (p) => <CustomerDetailPage uid={p.uid} /> },
+  { pattern: '/portal-settings', render: () => <PortalSettingsPage /> },
+  { pattern: '/event-types', label: 'Event types', render: () => <EventTypesPage /> },
+  { pattern: '/event-types/:name', render: (p) => <EventTypeDetailPage name={p.name} /> },
   { pattern: '/api-keys', label: 'API keys', render: () => <ApiKeysPage /> },
   { pattern: '/members', label: 'Members', render: () => <MembersPage /> },
   { pattern: '/billing', label: 'Billing', render: () => <BillingPage /> },

@@ -5,9 +5,11 @@ import { CodeEditor } from './CodeEditor'
 import { ErrorMessage, Field, fieldError } from './components'
 import { toEndpointBody, type EndpointFormValues } from './endpointForm'
 import { RoutingTest } from './RoutingTest'
+import { CustomerField } from './CustomerField'
+import { TypePicker } from './TypePicker'
 
 /** formFields are the fields this form shows errors beside. */
-const formFields = ['kind', 'url', 'description', 'event_types', 'timeout_seconds', 'rate_limit_per_second', 'max_in_flight', 'headers', 'filter', 'format', 'transformation']
+const formFields = ['customer', 'kind', 'url', 'description', 'event_types', 'timeout_seconds', 'rate_limit_per_second', 'max_in_flight', 'headers', 'filter', 'format', 'transformation']
 
 const transformationExample = `function handler(webhook) {
   const d = webhook.event.data
@@ -50,6 +52,7 @@ export function EndpointForm({
     <>
       <form className="form" onSubmit={submit}>
         <ErrorMessage error={alertError} title="Could not save the endpoint" />
+        {chooseKind && <CustomerField value={v.customer ?? ''} onChange={(customer) => setV({ ...v, customer })} error={fieldErr('customer')} />}
         {chooseKind && (
           <Field label="Kind" hint="HTTP: Ferry POSTs each event to your URL. Queue: your consumers pull events with an API key or a consumer token." error={fieldErr('kind')}>
             {(id, d) => (
@@ -81,6 +84,7 @@ export function EndpointForm({
         <Field label="Event types" hint="Comma-separated, e.g. invoice.paid, order.*, ferry.*. A trailing * matches any rest; leave empty (or *) to receive every event type." error={fieldErr('event_types')}>
           {(id, d) => <input id={id} aria-describedby={d} value={v.eventTypes} onChange={set('eventTypes')} />}
         </Field>
+        <TypePicker value={v.eventTypes} onChange={(eventTypes) => setV({ ...v, eventTypes })} />
         <div className="row">
           {/* A queue is pulled: Ferry makes no request that could time out or be rate limited. */}
           {v.kind !== 'queue' && (

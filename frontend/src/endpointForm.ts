@@ -17,6 +17,8 @@ export interface EndpointFormValues {
   format: 'envelope' | 'raw'
   /** transformation is JavaScript defining handler(webhook); http only. */
   transformation: string
+  /** customer is the uid of the customer a new endpoint belongs to (empty: the tenant's own); only sent on creation. */
+  customer?: string
 }
 
 export const emptyEndpointForm: EndpointFormValues = {
@@ -73,6 +75,7 @@ export function toEndpointBody(v: EndpointFormValues): EndpointInput {
     filter: v.filter.trim(),
     // Only surrounding blank space goes: error positions count lines.
     ...(v.kind === 'queue' ? {} : { transformation: v.transformation.trim() === '' ? '' : v.transformation.trimEnd() }),
+    ...(v.customer?.trim() ? { customer: v.customer.trim() } : {}),
   }
 }
 

@@ -183,6 +183,7 @@ export function EndpointDetailPage({ id }: { id: string }) {
         <h2>Settings</h2>
         <dl className="props">
           <dt>Kind</dt><dd>{queue ? 'Pull queue (consumers pull)' : 'HTTP (Ferry pushes)'}</dd>
+          {ep.customer && <><dt>Customer</dt><dd><Link href={'/customers/' + encodeURIComponent(ep.customer)}>{ep.customer}</Link> <span className="muted">(receives only this customer's events)</span></dd></>}
           {!queue && <><dt>Format</dt><dd>{ep.format === 'raw' ? 'raw (the original body and content type)' : 'envelope'}</dd></>}
           <dt>State</dt><dd>{ep.enabled ? 'enabled' : 'disabled'}</dd>
           <dt>Description</dt><dd>{ep.description || '—'}</dd>
