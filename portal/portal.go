@@ -311,6 +311,12 @@ func (s *Service) Mint(ctx context.Context, tenantID uuid.UUID, customerUID stri
 		return Minted{}, fmt.Errorf("insert portal session: %w", err)
 	}
 	m.URL = fmt.Sprintf("%s/embed/%s#code=%s", s.cfg.PublicURL, m.SessionID, code)
+	// Opening the portal is the first thing its user does: audited too
+	// (a tenant's member opening it "as the customer" is named so).
+	if err := s.Audit(ctx, Session{ID: m.SessionID, TenantID: tenantID, Customer: CustomerRef{UID: customerUID},
+		ExternalUser: ExternalUser(in.ExternalUser)}, "session.opened", m.SessionID.String()); err != nil {
+		return Minted{}, err
+	}
 	s.log.InfoContext(ctx, "portal session minted", "tenant_id", tenantID, "customer", customerUID, "session_id", m.SessionID,
 		"external_user", in.ExternalUser.ID)
 	return m, nil

@@ -188,7 +188,7 @@ func TestCustomerPortalIsolation(t *testing.T) {
 	for _, e := range audit.Data {
 		seen[e.Action+" by "+e.ExternalUser.ID] = true
 	}
-	for _, want := range []string{"endpoint.created by ann", "endpoint.secret.revealed by ann", "event.replayed by ann"} {
+	for _, want := range []string{"session.opened by ann", "endpoint.created by ann", "endpoint.secret.revealed by ann", "event.replayed by ann"} {
 		if !seen[want] {
 			t.Errorf("audit lacks %q: %+v", want, audit.Data)
 		}
