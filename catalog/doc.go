@@ -1,4 +1,4 @@
-// Package catalog is the tenant's event-type catalog (PRODUCT.md §16):
+// Package catalog is the tenant's event-type catalog (docs/api.md: Event-type catalog):
 // each event type a tenant sends has a name, a group, a description,
 // numbered versions each holding a JSON Schema (draft 2020-12) and
 // example payloads, a deprecation mark, and a validation mode that says
