@@ -11,19 +11,27 @@ import (
 	"github.com/ferry-dev/ferry/dbtx"
 )
 
-// Customer uids resolved at ingest are cached this long, this many at
-// most: an event sent for a customer costs no lookup most of the time. A
+// Customer uids resolved at ingest are cached this long, within these
+// bounds (bytes, estimated) in total and per tenant: an event sent for a
+// customer costs no lookup most of the time, and a tenant sending for a
+// great many customers evicts its own entries, not other tenants'. A
 // customer deleted within the TTL may still get events accepted for it;
 // its endpoints are disabled, so none is sent.
 const (
-	customerCacheTTL  = 5 * time.Second
-	customerCacheSize = 10_000
+	customerCacheTTL       = 5 * time.Second
+	customerCacheBytes     = 4 << 20
+	customerCacheTenantMax = 256 << 10
 )
 
-type customerKey struct {
-	tenantID uuid.UUID
-	uid      string
+// resolvedCustomer is a cached resolution of a customer uid.
+type resolvedCustomer struct {
+	id uuid.UUID
+	at time.Time
 }
+
+// customerCost estimates a cached resolution's memory: the uid, the
+// entry and the map and list overhead.
+func customerCost(uid string) int64 { return int64(len(uid)) + 128 }
 
 // resolveCustomer returns Ferry's id for the tenant's customer uid.
 // Errors: EINVALID naming field.
@@ -31,16 +39,18 @@ func (s *Service) resolveCustomer(ctx context.Context, tenantID uuid.UUID, field
 	if s.cfg.Customers == nil {
 		return nil, ferry.Invalid(field, "customers are not enabled")
 	}
-	k := customerKey{tenantID, uid}
 	now := s.now()
-	if id, ok := s.customers.Get(k, now); ok {
-		return &id, nil
+	if r, ok := s.customers.Get(tenantID, uid); ok {
+		if now.Sub(r.at) < customerCacheTTL {
+			return &r.id, nil
+		}
+		s.customers.Remove(tenantID, uid)
 	}
 	id, err := s.cfg.Customers.Resolve(ctx, tenantID, field, uid)
 	if err != nil {
 		return nil, err
 	}
-	s.customers.Put(k, id, now)
+	s.customers.Put(tenantID, uid, resolvedCustomer{id: id, at: now}, customerCost(uid))
 	return &id, nil
 }
 

@@ -9,8 +9,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/ferry-dev/ferry/internal/ownercache"
 	"github.com/ferry-dev/ferry/internal/seal"
-	"github.com/ferry-dev/ferry/internal/ttlcache"
 
 	"github.com/google/uuid"
 	"github.com/prometheus/client_golang/prometheus"
@@ -151,7 +151,7 @@ type Service struct {
 	// wait for them.
 	background sync.WaitGroup
 	// customers caches customer uids resolved at ingest (customer.go).
-	customers *ttlcache.Cache[customerKey, uuid.UUID]
+	customers *ownercache.Cache[uuid.UUID, string, resolvedCustomer]
 }
 
 // Drain waits, until ctx ends, for the ingest batches being committed
@@ -197,7 +197,7 @@ func NewService(db *gorm.DB, cipher *seal.Cipher, relay Enqueuer, limits Limits,
 		}
 	}
 	s := &Service{db: db, cipher: cipher, relay: relay, limits: limits, cfg: cfg, log: log, now: now, router: router,
-		customers: ttlcache.New[customerKey, uuid.UUID](customerCacheTTL, customerCacheSize)}
+		customers: ownercache.New[uuid.UUID, string, resolvedCustomer](customerCacheBytes, customerCacheTenantMax)}
 	s.ingest = batch.New(maxIngestBatch, maxIngestCommitters, s.commitBatch)
 	return s, nil
 }
