@@ -3,6 +3,9 @@
 // host page (its exact origin) once.
 import { StrictMode } from 'react'
 import { act, cleanup, render, screen } from '@testing-library/react'
+import { createRoot } from 'react-dom/client'
+import { bootEmbed } from './boot'
+import { readLaunch } from './launch'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { PortalClient } from './client'
 import { EmbedApp } from './EmbedApp'
@@ -153,5 +156,31 @@ describe('embedded portal', () => {
     })
     expect(screen.getByTestId('session-ended').textContent).toContain('already been used or has expired')
     expect(postMessage).toHaveBeenCalledWith({ type: 'ferry:session-ended' }, HOST)
+  })
+
+  it('a reloaded frame (no code, origin in the query) ends at once and tells the host by its exact origin', async () => {
+    window.history.replaceState(null, '', `/embed/ps_1?origin=${encodeURIComponent(HOST)}`)
+    const postMessage = vi.fn()
+    const win = { parent: { postMessage } } as unknown as Window
+    const el = document.createElement('div')
+    document.body.appendChild(el)
+    const root = createRoot(el)
+    await act(async () => { bootEmbed(root, readLaunch(window), win) })
+    expect(el.textContent).toContain('Your session has ended')
+    expect(postMessage.mock.calls).toContainEqual([{ type: 'ferry:session-ended' }, HOST])
+    expect(postMessage.mock.calls.filter(([m]) => m.type === 'ferry:session-ended')).toHaveLength(1)
+    for (const [, target] of postMessage.mock.calls) expect(target).toBe(HOST)
+    act(() => root.unmount())
+    el.remove()
+  })
+
+  it('keeps the host origin in the address as the customer moves between pages', async () => {
+    await start(session({ capabilities: all }), `/embed/ps_1?origin=${encodeURIComponent(HOST)}`)
+    await screen.findByText('Production')
+    vi.spyOn(window, 'scrollTo').mockImplementation(() => {})
+    act(() => screen.getByRole('link', { name: 'Messages' }).click())
+    await screen.findByRole('heading', { name: 'Messages' })
+    expect(window.location.pathname).toBe('/embed/ps_1/messages')
+    expect(new URLSearchParams(window.location.search).get('origin')).toBe(HOST)
   })
 })
