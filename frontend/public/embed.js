@@ -27,8 +27,9 @@
  * mount(element, options) puts an iframe in element and loads the URL
  * getUrl() resolves to (the `url` of POST /customers/{uid}/portal-sessions,
  * minted by your backend with its API key; never mint it in the browser).
- * It adds this page's origin to the URL's fragment, so the portal posts its
- * messages to this origin only. It listens to messages from the portal's
+ * It adds this page's origin to the URL's query (?origin=…, before the
+ * #code= fragment), so the portal posts its messages to this origin only,
+ * even after the frame was reloaded. It listens to messages from the portal's
  * origin (taken from the URL) and from that iframe only: "ferry:height"
  * resizes the iframe to its content; "ferry:session-ended" asks getUrl()
  * for a new URL and loads it (sessions that end soon after they started
@@ -58,12 +59,15 @@
     }
   }
 
-  /** withOrigin adds origin=<this page's origin> to the URL's fragment, keeping the rest (code=…). */
+  /**
+   * withOrigin adds origin=<this page's origin> to the URL's query, before
+   * its fragment (code=…), which stays last. The portal removes the fragment
+   * at once but keeps the query, so after a reload of the frame it still
+   * knows whom to tell that it needs a new session.
+   */
   function withOrigin(url) {
     var u = new URL(url, window.location.href)
-    var fragment = new URLSearchParams(u.hash.replace(/^#/, ''))
-    fragment.set('origin', window.location.origin)
-    u.hash = fragment.toString()
+    u.searchParams.set('origin', window.location.origin)
     return u.href
   }
 

@@ -6,7 +6,7 @@ import { ErrorMessage, Field, fieldError } from './components'
 import { toEndpointBody, type EndpointFormValues } from './endpointForm'
 import { RoutingTest } from './RoutingTest'
 import { CustomerField } from './CustomerField'
-import { TypePicker } from './TypePicker'
+import { TypePicker, type EventTypeCatalog } from './TypePicker'
 
 /** formFields are the fields this form shows errors beside. */
 const formFields = ['customer', 'kind', 'url', 'description', 'event_types', 'timeout_seconds', 'rate_limit_per_second', 'max_in_flight', 'headers', 'filter', 'format', 'transformation']
@@ -18,7 +18,7 @@ const transformationExample = `function handler(webhook) {
 }`
 
 export function EndpointForm({
-  initial, submitLabel, onSubmit, onCancel, endpointId, chooseKind = false, routing = true,
+  initial, submitLabel, onSubmit, onCancel, endpointId, chooseKind = false, routing = true, catalog,
 }: {
   initial: EndpointFormValues; submitLabel: string; onSubmit: (body: ReturnType<typeof toEndpointBody>) => Promise<void>; onCancel?: () => void
   /** endpointId, when editing a saved endpoint, enables the routing test panel. */
@@ -27,6 +27,8 @@ export function EndpointForm({
   chooseKind?: boolean
   /** routing shows the filter and transformation (the embedded portal hides them without manage_routing). */
   routing?: boolean
+  /** catalog is where the type picker reads the event types (the tenant API when not given; the embedded portal passes its own). */
+  catalog?: EventTypeCatalog
 }) {
   const [v, setV] = useState(initial)
   const [busy, setBusy] = useState(false)
@@ -84,7 +86,7 @@ export function EndpointForm({
         <Field label="Event types" hint="Comma-separated, e.g. invoice.paid, order.*, ferry.*. A trailing * matches any rest; leave empty (or *) to receive every event type." error={fieldErr('event_types')}>
           {(id, d) => <input id={id} aria-describedby={d} value={v.eventTypes} onChange={set('eventTypes')} />}
         </Field>
-        <TypePicker value={v.eventTypes} onChange={(eventTypes) => setV({ ...v, eventTypes })} />
+        <TypePicker value={v.eventTypes} onChange={(eventTypes) => setV({ ...v, eventTypes })} catalog={catalog} />
         <div className="row">
           {/* A queue is pulled: Ferry makes no request that could time out or be rate limited. */}
           {v.kind !== 'queue' && (

@@ -2,7 +2,9 @@
 // types are entered: the catalog's types grouped by group, with their
 // descriptions, each a checkbox that adds or removes the exact name from
 // the free-text list (wildcards and other names stay), and the latest
-// schema and example of a type on demand.
+// schema and example of a type on demand. The tenant's pages read the
+// catalog from the tenant API; the embedded portal passes its own catalog
+// (the portal API, with its bearer token).
 import { useEffect, useId, useState } from 'react'
 import { api, query, type Page } from './api'
 import { ErrorMessage, Loading } from './components'
@@ -10,12 +12,29 @@ import type { EventType } from './customerTypes'
 import { coveredBy, eventTypePath, groupEventTypes, hasType, toggleType } from './eventTypes'
 import { prettyJSON } from './format'
 
+/** Getter reads a JSON document from an API path (api.get, or the portal client's get). */
+export type Getter = <T>(path: string) => Promise<T>
+
+/** EventTypeCatalog is where the picker reads the catalog: its types, and one type with its versions. */
+export interface EventTypeCatalog {
+  list: () => Promise<EventType[]>
+  get: (name: string) => Promise<EventType>
+}
+
+/** catalogOf reads the catalog through get, from /event-types (under the tenant API or the portal API). */
+export function catalogOf(get: Getter): EventTypeCatalog {
+  return { list: () => loadEventTypes(get), get: (name) => get<EventType>(eventTypePath(name)) }
+}
+
+/** tenantCatalog is the tenant's catalog, through the tenant API. */
+export const tenantCatalog: EventTypeCatalog = catalogOf((path) => api.get(path))
+
 /** loadEventTypes reads the whole catalog (at most 1,000 types, five pages). */
-export async function loadEventTypes(): Promise<EventType[]> {
+export async function loadEventTypes(get: Getter = (path) => api.get(path)): Promise<EventType[]> {
   const out: EventType[] = []
   let cursor = ''
   for (let i = 0; i < 5; i++) {
-    const p = await api.get<Page<EventType>>('/event-types' + query({ cursor, limit: 200 }))
+    const p = await get<Page<EventType> | null>('/event-types' + query({ cursor, limit: 200 }))
     out.push(...(p?.data ?? []))
     if (!p?.next_cursor) break
     cursor = p.next_cursor
@@ -24,12 +43,12 @@ export async function loadEventTypes(): Promise<EventType[]> {
 }
 
 /** TypeSchema shows the latest version's schema and first example of one type. */
-function TypeSchema({ name }: { name: string }) {
+function TypeSchema({ name, catalog }: { name: string; catalog: EventTypeCatalog }) {
   const [t, setT] = useState<EventType | null>(null)
   const [error, setError] = useState<unknown>(null)
   useEffect(() => {
-    api.get<EventType>(eventTypePath(name)).then(setT, setError)
-  }, [name])
+    catalog.get(name).then(setT, setError)
+  }, [name, catalog])
   if (error) return <ErrorMessage error={error} title="Could not load the schema" />
   if (!t) return <Loading what="Loading the schema" />
   const latest = t.versions?.[0]
@@ -48,16 +67,24 @@ function TypeSchema({ name }: { name: string }) {
   )
 }
 
-/** TypePicker edits value, the comma-separated event types of an endpoint form. */
-export function TypePicker({ value, onChange }: { value: string; onChange: (v: string) => void }) {
+/**
+ * TypePicker edits value, the comma-separated event types of an endpoint
+ * form. catalog is where the types come from (the tenant's, through the
+ * tenant API, unless given; keep it stable across renders).
+ */
+export function TypePicker({ value, onChange, catalog = tenantCatalog }: { value: string; onChange: (v: string) => void; catalog?: EventTypeCatalog }) {
   const [types, setTypes] = useState<EventType[] | null>(null)
   const [failed, setFailed] = useState(false)
   const [filter, setFilter] = useState('')
   const [shown, setShown] = useState('')
   const filterId = useId()
   useEffect(() => {
-    loadEventTypes().then(setTypes, () => setFailed(true))
-  }, [])
+    let live = true
+    catalog.list().then((t) => live && setTypes(t), () => live && setFailed(true))
+    return () => {
+      live = false
+    }
+  }, [catalog])
   // The catalog is a help: without it (or when empty) the free-text field is enough.
   if (failed || !types || types.length === 0) return null
   const groups = groupEventTypes(types, filter)
@@ -93,7 +120,7 @@ export function TypePicker({ value, onChange }: { value: string; onChange: (v: s
                     {shown === t.name ? 'Hide schema' : 'Schema'}
                   </button>
                 )}
-                {shown === t.name && <TypeSchema name={t.name} />}
+                {shown === t.name && <TypeSchema name={t.name} catalog={catalog} />}
               </div>
             )
           })}

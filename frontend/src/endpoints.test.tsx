@@ -1,4 +1,4 @@
-import { cleanup, render, screen, within } from '@testing-library/react'
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { SessionContext, type Session } from './session'
 import type { Endpoint, Stats } from './types'
@@ -79,5 +79,46 @@ describe('endpoint page', () => {
     expect(screen.getByTestId('deliveries-summary').textContent).toBe('No delivery has finished yet; 2 retrying.')
     expect(document.body.textContent).not.toContain('— succeeded')
     expect(document.body.textContent).toContain('none finished yet; 2 retrying')
+  })
+})
+
+describe('endpoints list', () => {
+  it('shows whose each endpoint is, and lists one customer\'s with ?customer=', async () => {
+    const apiMod = await import('./api')
+    const asked: string[] = []
+    vi.spyOn(apiMod.api, 'get').mockImplementation(async (path: string) => {
+      asked.push(path)
+      if (path.startsWith('/endpoints')) {
+        const all = [endpoint({ id: 'e1', url: 'https://own.test/in' }), endpoint({ id: 'e2', url: 'https://acme.test/in', customer: 'acme' })]
+        return { data: path.includes('customer=acme') ? all.slice(1) : all, next_cursor: null } as never
+      }
+      return { endpoints: [] } as never
+    })
+    window.history.replaceState(null, '', '/endpoints')
+    const { EndpointsPage } = await import('./pages/Endpoints')
+    render(<SessionContext.Provider value={owner}><EndpointsPage /></SessionContext.Provider>)
+    await screen.findByText('https://acme.test/in')
+    expect(screen.getByRole('columnheader', { name: 'Customer' })).toBeTruthy()
+    expect(screen.getAllByTestId('endpoint-customer').map((td) => td.textContent)).toEqual(['', 'acme'])
+    expect(within(screen.getAllByTestId('endpoint-customer')[1]).getByRole('link').getAttribute('href')).toBe('/customers/acme')
+    vi.spyOn(window, 'scrollTo').mockImplementation(() => {})
+    fireEvent.change(screen.getByLabelText('Filter by customer'), { target: { value: 'acme' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Filter' }))
+    await waitFor(() => expect(screen.queryByText('https://own.test/in')).toBeNull())
+    expect(window.location.search).toBe('?customer=acme')
+    expect(asked).toContain('/endpoints?customer=acme&limit=25')
+  })
+
+  it('the tenant\'s events list shows the customer column; the embedded one does not ask for it', async () => {
+    const { EventTable } = await import('./pages/Events')
+    const evs = [
+      { id: 'ev1', type: 'invoice.paid', created_at: '2026-11-22T10:00:00Z', customer: 'acme' },
+      { id: 'ev2', type: 'invoice.paid', created_at: '2026-11-22T10:00:00Z' },
+    ] as never
+    render(<EventTable events={evs} href={(id) => `/events/${id}`} showCustomer />)
+    expect(screen.getAllByTestId('event-customer').map((td) => td.textContent)).toEqual(['acme', ''])
+    cleanup()
+    render(<EventTable events={evs} href={(id) => `/events/${id}`} />)
+    expect(screen.queryByRole('columnheader', { name: 'Customer' })).toBeNull()
   })
 })

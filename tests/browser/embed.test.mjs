@@ -2,7 +2,8 @@
 // docs/customer-portal.md): a tenant's page on another origin mounts the
 // portal with embed.js, the customer manages an endpoint, sends a test
 // event, finds it among its messages and replays it; a revoked session is
-// replaced by a new one through the host page's getUrl; and a page on an
+// replaced by a new one through the host page's getUrl, and so is a
+// reloaded frame; and a page on an
 // origin the tenant did not allow cannot frame the portal.
 //
 import assert from 'node:assert/strict'
@@ -91,7 +92,7 @@ async function portalFrame(page) {
   return waitFor(() => page.frames().find((f) => f.parentFrame() === page.mainFrame() && f.url().startsWith(stack.baseURL + '/embed/')), { what: 'the portal frame' })
 }
 
-test('(p) a customer uses the embedded portal on the tenant\'s page: endpoint, test event, messages, replay; a revoked session is replaced', { timeout: TEST_TIMEOUT }, async () => {
+test('(p) a customer uses the embedded portal on the tenant\'s page: endpoint, test event, messages, replay; a revoked session and a reloaded frame are replaced', { timeout: TEST_TIMEOUT }, async () => {
   const customer = `acme-${uniq()}`
   await asTenant('PUT', `/customers/${customer}`, { name: 'Acme Inc' })
   const host = await hostPage(customer)
@@ -176,6 +177,16 @@ test('(p) a customer uses the embedded portal on the tenant\'s page: endpoint, t
     await waitFor(() => page.frames().some((f) => f.url().startsWith(`${stack.baseURL}/embed/${host.minted[1].session_id}`)), { what: 'the new session in the iframe' })
     await portal.getByRole('link', { name: stack.receiver.base + '/p/ok' }).waitFor()
     await shot(page, 'p', '03-embedded-renewed')
+
+    // A reload of the frame: the code left the address, the host's origin
+    // (in the query) did not, so the portal tells the host page, which
+    // mints a new session, and the portal opens again.
+    assert.equal(new URL(frame.url()).searchParams.get('origin'), host.origin)
+    await frame.evaluate(() => location.reload()).catch(() => {})
+    await waitFor(() => host.minted.length === 3, { timeout: 30_000, what: 'a new session after the frame was reloaded' })
+    await waitFor(() => page.frames().some((f) => f.url().startsWith(`${stack.baseURL}/embed/${host.minted[2].session_id}`)), { what: 'the third session in the iframe' })
+    await portal.getByRole('heading', { name: 'Endpoints', level: 1 }).waitFor()
+    await portal.getByRole('link', { name: stack.receiver.base + '/p/ok' }).waitFor()
     // The portal ran under Ferry's CSP without a violation, and threw nothing.
     assert.deepEqual(b.consoleErrors, [])
   } finally {

@@ -7,7 +7,7 @@ import { ErrorMessage, Loading } from '../components'
 import { Link, matchPath, useLocation } from '../router'
 import type { EndReason, PortalClient } from './client'
 import { PortalContext, portalOf, type Portal } from './context'
-import { embedBase } from './launch'
+import { embedBase, keepOrigin } from './launch'
 import { watchHeight, type ParentChannel } from './parent'
 import { applyTheme, logoUrl } from './theme'
 import type { PortalSession } from './types'
@@ -90,11 +90,11 @@ export function EmbedApp({ client, channel, code }: { client: PortalClient; chan
         <button className="btn" type="button" onClick={() => { boot.current = null; setState({ kind: 'starting' }); setAttempt((n) => n + 1) }}>Try again</button>
       </main>
     )
-  } else body = <Ready client={client} session={state.session} />
+  } else body = <Ready client={client} session={state.session} origin={channel.framed ? channel.origin : null} />
   return <div ref={wrap} className="embed">{body}</div>
 }
 
-function Ready({ client, session }: { client: PortalClient; session: PortalSession }) {
+function Ready({ client, session, origin }: { client: PortalClient; session: PortalSession; origin: string | null }) {
   const base = embedBase(client.sessionId)
   const portal = useMemo(() => portalOf(client, session, base), [client, session, base])
   const { path } = useLocation()
@@ -113,6 +113,13 @@ function Ready({ client, session }: { client: PortalClient; session: PortalSessi
   useEffect(() => {
     document.title = `${current ?? 'Webhooks'} · ${session.customer.name || 'Webhooks'}`
   }, [current, session.customer.name])
+  // The portal's links drop the query; put the host's origin back into the
+  // address so a reload of the frame can still tell the host page.
+  const here = path + window.location.search
+  useEffect(() => {
+    const search = keepOrigin(window.location.search, origin)
+    if (search !== null) window.history.replaceState(window.history.state, '', window.location.pathname + search)
+  }, [here, origin])
   const logo = logoUrl(session.theme)
   return (
     <PortalContext.Provider value={portal}>

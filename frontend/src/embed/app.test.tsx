@@ -2,7 +2,10 @@
 // session may use, and on a 401 shows that the session ended and tells the
 // host page (its exact origin) once.
 import { StrictMode } from 'react'
-import { act, cleanup, render, screen } from '@testing-library/react'
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react'
+import { createRoot } from 'react-dom/client'
+import { bootEmbed } from './boot'
+import { readLaunch } from './launch'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { PortalClient } from './client'
 import { EmbedApp } from './EmbedApp'
@@ -44,6 +47,7 @@ type Answer = { status?: number; body?: unknown }
 async function start(s: PortalSession, path = '/embed/ps_1', over: Record<string, () => Answer> = {}) {
   window.history.replaceState(null, '', path)
   const calls: string[] = []
+  const sent: { key: string; body: unknown }[] = []
   const routes: Record<string, () => Answer> = {
     'POST /exchange': () => ({ body: { token: 'tok', token_expires_at: soon(600_000), session: s } }),
     'GET /endpoints': () => ({ body: { data: [ep], next_cursor: null } }),
@@ -55,6 +59,7 @@ async function start(s: PortalSession, path = '/embed/ps_1', over: Record<string
   const fetch = (async (url: string, init: RequestInit) => {
     const key = `${init.method} ${url.replace('/api/v1/portal', '').split('?')[0]}`
     calls.push(key)
+    sent.push({ key, body: init.body ? JSON.parse(String(init.body)) : undefined })
     const r = routes[key]?.() ?? { status: 404, body: { error: { code: 'not_found', message: 'not found' } } }
     return new Response(r.body === undefined ? '' : JSON.stringify(r.body), { status: r.status ?? 200 })
   }) as unknown as typeof globalThis.fetch
@@ -65,7 +70,7 @@ async function start(s: PortalSession, path = '/embed/ps_1', over: Record<string
   // StrictMode runs the effects twice: the single-use code is still exchanged once.
   render(<StrictMode><EmbedApp client={client} channel={channel} code="code_1" /></StrictMode>)
   await screen.findByRole('heading', { level: 1 })
-  return { client, calls, postMessage }
+  return { client, calls, sent, postMessage }
 }
 
 const all = ['view', 'manage_endpoints', 'view_secret', 'rotate_secret', 'replay', 'send_test', 'manage_routing']
@@ -153,5 +158,86 @@ describe('embedded portal', () => {
     })
     expect(screen.getByTestId('session-ended').textContent).toContain('already been used or has expired')
     expect(postMessage).toHaveBeenCalledWith({ type: 'ferry:session-ended' }, HOST)
+  })
+
+  it('a reloaded frame (no code, origin in the query) ends at once and tells the host by its exact origin', async () => {
+    window.history.replaceState(null, '', `/embed/ps_1?origin=${encodeURIComponent(HOST)}`)
+    const postMessage = vi.fn()
+    const win = { parent: { postMessage } } as unknown as Window
+    const el = document.createElement('div')
+    document.body.appendChild(el)
+    const root = createRoot(el)
+    await act(async () => { bootEmbed(root, readLaunch(window), win) })
+    expect(el.textContent).toContain('Your session has ended')
+    expect(postMessage.mock.calls).toContainEqual([{ type: 'ferry:session-ended' }, HOST])
+    expect(postMessage.mock.calls.filter(([m]) => m.type === 'ferry:session-ended')).toHaveLength(1)
+    for (const [, target] of postMessage.mock.calls) expect(target).toBe(HOST)
+    act(() => root.unmount())
+    el.remove()
+  })
+
+  it('keeps the host origin in the address as the customer moves between pages', async () => {
+    await start(session({ capabilities: all }), `/embed/ps_1?origin=${encodeURIComponent(HOST)}`)
+    await screen.findByText('Production')
+    vi.spyOn(window, 'scrollTo').mockImplementation(() => {})
+    act(() => screen.getByRole('link', { name: 'Messages' }).click())
+    await screen.findByRole('heading', { name: 'Messages' })
+    expect(window.location.pathname).toBe('/embed/ps_1/messages')
+    expect(new URLSearchParams(window.location.search).get('origin')).toBe(HOST)
+  })
+
+  const catalog = {
+    'GET /event-types': () => ({ body: { data: [
+      { name: 'invoice.paid', group: 'Billing', description: 'An invoice was paid', latest_version: 1, deprecated: false },
+      { name: 'invoice.voided', group: 'Billing', description: 'An invoice was voided', latest_version: 1, deprecated: false },
+      { name: 'user.created', group: '', description: 'A user signed up', latest_version: 0, deprecated: false },
+    ], next_cursor: null } }),
+    'GET /event-types/invoice.paid': () => ({ body: {
+      name: 'invoice.paid', group: 'Billing', description: 'An invoice was paid', latest_version: 1, deprecated: false,
+      versions: [{ version: 1, schema: { type: 'object' }, examples: [{ amount: 4200 }] }],
+    } }),
+  }
+
+  it('the endpoint form picks types from the portal catalog, grouped, with descriptions; free text stays', async () => {
+    const { calls } = await start(session({ capabilities: ['view', 'manage_endpoints'] }), '/embed/ps_1', catalog)
+    act(() => screen.getByRole('button', { name: 'Add endpoint' }).click())
+    await screen.findByText(/Choose from your event types \(3\)/)
+    // Through the portal API (the client's bearer token), not the tenant API.
+    expect(calls).toContain('GET /event-types')
+    expect(screen.getByRole('group', { name: 'Billing' })).toBeTruthy()
+    expect(screen.getByRole('group', { name: 'Other' })).toBeTruthy()
+    expect(screen.getByText('An invoice was paid')).toBeTruthy()
+    const field = screen.getByLabelText('Event types') as HTMLInputElement
+    fireEvent.change(field, { target: { value: 'order.*' } })
+    act(() => screen.getByRole('checkbox', { name: /invoice\.paid/ }).click())
+    expect(field.value).toBe('order.*, invoice.paid')
+    act(() => screen.getByRole('button', { name: 'Show the schema of invoice.paid' }).click())
+    expect((await screen.findByTestId('type-schema')).textContent).toContain('4200')
+    expect(calls).toContain('GET /event-types/invoice.paid')
+  })
+
+  it('send test event: ferry.test by default, or a catalog type\'s example', async () => {
+    const over = { ...catalog, [`POST /endpoints/${ep.id}/test`]: () => ({ status: 202, body: { id: 'ev_t1' } }) }
+    const { sent } = await start(session({ capabilities: ['view', 'send_test'] }), `/embed/ps_1/endpoints/${ep.id}`, over)
+    const select = (await screen.findByLabelText('Test event type')) as HTMLSelectElement
+    expect(select.value).toBe('ferry.test')
+    expect([...select.options].map((o) => o.value)).toEqual(['ferry.test', 'invoice.paid', 'invoice.voided', 'user.created'])
+    await act(async () => screen.getByRole('button', { name: 'Send test event' }).click())
+    await screen.findByTestId('test-event')
+    fireEvent.change(select, { target: { value: 'invoice.paid' } })
+    await act(async () => screen.getByRole('button', { name: 'Send test event' }).click())
+    await screen.findByText(/An example invoice.paid event was sent/)
+    expect(sent.filter((c) => c.key === `POST /endpoints/${ep.id}/test`).map((c) => c.body)).toEqual([{}, { event_type: 'invoice.paid' }])
+  })
+
+  it('send test event without a catalog: no type to choose, ferry.test', async () => {
+    const over = { [`POST /endpoints/${ep.id}/test`]: () => ({ status: 202, body: { id: 'ev_t1' } }) }
+    const { sent, calls } = await start(session({ capabilities: ['view', 'send_test'] }), `/embed/ps_1/endpoints/${ep.id}`, over)
+    await screen.findByTestId('deliveries-summary')
+    await waitFor(() => expect(calls).toContain('GET /event-types'))
+    expect(screen.queryByLabelText('Test event type')).toBeNull()
+    await act(async () => screen.getByRole('button', { name: 'Send test event' }).click())
+    await screen.findByTestId('test-event')
+    expect(sent.filter((c) => c.key === `POST /endpoints/${ep.id}/test`).map((c) => c.body)).toEqual([{}])
   })
 })

@@ -1,5 +1,5 @@
 // embed.js (public/embed.js, served at /embed.js): the iframe it makes, the
-// host's origin it adds to the fragment, and the messages it listens to:
+// host's origin it adds to the query, and the messages it listens to:
 // from the portal's origin and its iframe only.
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import source from '../../public/embed.js?raw'
@@ -43,16 +43,18 @@ function from(source: Window | null, origin: string, data: unknown) {
 }
 
 describe('embed.js', () => {
-  it('mounts an iframe on the URL with this page\'s origin added to the fragment', async () => {
+  it('mounts an iframe on the URL with this page\'s origin added to the query, the fragment last', async () => {
     const m = await mount(async () => url('ps_1'))
     expect(m.iframe.getAttribute('allow')).toBe('clipboard-write')
     expect(m.iframe.hasAttribute('sandbox')).toBe(false)
     expect(m.iframe.title).toBe('Webhooks')
     const src = new URL(m.iframe.src)
     expect(src.origin + src.pathname).toBe(`${PORTAL}/embed/ps_1`)
+    expect(src.searchParams.get('origin')).toBe(window.location.origin)
     const frag = new URLSearchParams(src.hash.slice(1))
     expect(frag.get('code')).toBe('c_ps_1')
-    expect(frag.get('origin')).toBe(window.location.origin)
+    expect(frag.has('origin')).toBe(false)
+    expect(m.iframe.src).toBe(`${PORTAL}/embed/ps_1?origin=${encodeURIComponent(window.location.origin)}#code=c_ps_1`)
   })
 
   it('resizes on ferry:height from the portal in its iframe only', async () => {

@@ -1,9 +1,10 @@
-// The launch: the session id from the path, the code and the host's origin
-// from the fragment, which is removed from the address at once; and the
+// The launch: the session id from the path, the code from the fragment,
+// which is removed from the address at once, the host's origin from the
+// query (or the fragment of older links); and the
 // channel to the host page, which posts to that exact origin only.
 import { describe, expect, it, vi } from 'vitest'
 import { can, canCreateEndpoint } from './capabilities'
-import { embedSessionId, exactOrigin, isEmbedPath, parseFragment, readLaunch } from './launch'
+import { embedSessionId, exactOrigin, isEmbedPath, keepOrigin, parseFragment, parseQuery, readLaunch } from './launch'
 import { parentChannel, watchHeight } from './parent'
 import { contrast, logoUrl, parseHex, themeStyle } from './theme'
 
@@ -28,7 +29,33 @@ describe('launch', () => {
     expect(parseFragment('')).toEqual({ code: '', origin: null })
   })
 
-  it('removes the fragment from the address before returning', () => {
+  it('reads the host origin from the query, keeps the query and drops the fragment', () => {
+    window.history.replaceState(null, '', '/embed/ps_8?origin=https%3A%2F%2Fapp.acme.test#code=secret')
+    expect(readLaunch(window)).toEqual({ sessionId: 'ps_8', code: 'secret', parentOrigin: 'https://app.acme.test' })
+    expect(window.location.hash).toBe('')
+    expect(window.location.search).toBe('?origin=https%3A%2F%2Fapp.acme.test')
+    // A reload: no code, the origin is still there.
+    expect(readLaunch(window)).toEqual({ sessionId: 'ps_8', code: '', parentOrigin: 'https://app.acme.test' })
+    expect(parseQuery('?origin=*').origin).toBeNull()
+    expect(parseQuery('?origin=https%3A%2F%2Fapp.acme.test%2F').origin).toBeNull()
+    expect(parseQuery('').origin).toBeNull()
+  })
+
+  it('the query wins over the fragment; a bad query origin falls back to none, not to "*"', () => {
+    window.history.replaceState(null, '', '/embed/ps_7?origin=https%3A%2F%2Fa.test#code=c&origin=https%3A%2F%2Fb.test')
+    expect(readLaunch(window).parentOrigin).toBe('https://a.test')
+    window.history.replaceState(null, '', '/embed/ps_7?origin=javascript%3Aalert(1)#code=c')
+    expect(readLaunch(window).parentOrigin).toBeNull()
+  })
+
+  it('puts the origin back into an address whose query lost it', () => {
+    expect(keepOrigin('', 'https://app.acme.test')).toBe('?origin=https%3A%2F%2Fapp.acme.test')
+    expect(keepOrigin('?created=1', 'https://app.acme.test')).toBe('?created=1&origin=https%3A%2F%2Fapp.acme.test')
+    expect(keepOrigin('?origin=https%3A%2F%2Fapp.acme.test', 'https://app.acme.test')).toBeNull()
+    expect(keepOrigin('', null)).toBeNull()
+  })
+
+  it('removes the fragment from the address before returning (links with the origin in the fragment)', () => {
     window.history.replaceState({ keep: 1 }, '', '/embed/ps_9?x=1#code=secret&origin=http%3A%2F%2Flocalhost%3A4000')
     const launch = readLaunch(window)
     expect(launch).toEqual({ sessionId: 'ps_9', code: 'secret', parentOrigin: 'http://localhost:4000' })

@@ -1,8 +1,10 @@
 // launch.ts reads what the embedded portal starts from: the session id in
-// the path (/embed/{session_id}) and, in the URL fragment, the single-use
-// code and the host page's origin (added by embed.js). The fragment is
-// removed from the address at once, so the code is in no history entry,
-// bookmark or screenshot of the address bar.
+// the path (/embed/{session_id}), the single-use code in the URL fragment,
+// and the host page's origin in the query (?origin=, added by embed.js; in
+// the fragment in links minted before). The fragment is removed from the
+// address at once, so the code is in no history entry, bookmark or
+// screenshot of the address bar; the query stays, so a reloaded frame still
+// knows whom to tell that it needs a new session.
 
 /** EMBED_PREFIX is the path under which Ferry serves the embedded portal. */
 export const EMBED_PREFIX = '/embed/'
@@ -57,14 +59,34 @@ export function parseFragment(hash: string): { code: string; origin: string | nu
   return { code: p.get('code') ?? '', origin: exactOrigin(p.get('origin')) }
 }
 
+/** parseQuery reads origin= from a location.search ("?origin=…"). */
+export function parseQuery(search: string): { origin: string | null } {
+  return { origin: exactOrigin(new URLSearchParams(search.replace(/^\?/, '')).get('origin')) }
+}
+
 /**
  * readLaunch reads the launch from the window's address and removes the
  * fragment from it (history.replaceState, no navigation). Call it once, at
- * startup, before anything else can read or log the address.
+ * startup, before anything else can read or log the address. The host's
+ * origin comes from the query, else (older links) from the fragment.
  */
 export function readLaunch(win: Pick<Window, 'location' | 'history'>): Launch {
   const { pathname, search, hash } = win.location
-  const { code, origin } = parseFragment(hash)
+  const { code, origin: fragmentOrigin } = parseFragment(hash)
   if (hash) win.history.replaceState(win.history.state, '', pathname + search)
+  const origin = parseQuery(search).origin ?? fragmentOrigin
   return { sessionId: embedSessionId(pathname) ?? '', code, parentOrigin: origin }
+}
+
+/**
+ * keepOrigin returns the search string of the current address with
+ * origin=<origin> added when it lacks it (or null when nothing changes):
+ * the portal's own links drop the query, and a reload must still find it.
+ */
+export function keepOrigin(search: string, origin: string | null): string | null {
+  if (!origin) return null
+  const p = new URLSearchParams(search.replace(/^\?/, ''))
+  if (p.get('origin') === origin) return null
+  p.set('origin', origin)
+  return '?' + p.toString()
 }

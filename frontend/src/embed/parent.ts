@@ -11,6 +11,8 @@ export type ParentMessage = { type: 'ferry:height'; height: number } | { type: '
 export interface ParentChannel {
   /** framed reports whether there is a host page to post to. */
   readonly framed: boolean
+  /** origin is the host page's exact origin (null when unknown). */
+  readonly origin: string | null
   post(m: ParentMessage): void
 }
 
@@ -19,6 +21,7 @@ export function parentChannel(win: Window, origin: string | null): ParentChannel
   const framed = !!origin && !!win.parent && win.parent !== win
   return {
     framed,
+    origin,
     post(m) {
       if (!framed) return
       win.parent.postMessage(m, origin)

@@ -103,18 +103,23 @@ export function attemptsText(n: number): string {
   return n === 1 ? '1 attempt' : `${n} attempts`
 }
 
-/** EventTable lists events, each linking to its page, with their deliveries when the list carries them. */
-export function EventTable({ events, href, endpoints }: { events: (FerryEvent & { deliveries?: EventDetail['deliveries'] })[]; href: (id: string) => string; endpoints?: Endpoint[] }) {
+/**
+ * EventTable lists events, each linking to its page, with their deliveries
+ * when the list carries them; showCustomer adds whose each event is (the
+ * tenant's pages; empty for the tenant's own).
+ */
+export function EventTable({ events, href, endpoints, showCustomer = false }: { events: (FerryEvent & { deliveries?: EventDetail['deliveries'] })[]; href: (id: string) => string; endpoints?: Endpoint[]; showCustomer?: boolean }) {
   const withDeliveries = events.some((ev) => ev.deliveries)
   const names = endpointNamer(endpoints)
   return (
     <div className="table-wrap">
       <table>
-        <thead><tr><th>Type</th>{withDeliveries && <th>Deliveries</th>}<th>Event id</th><th>Created</th></tr></thead>
+        <thead><tr><th>Type</th>{showCustomer && <th>Customer</th>}{withDeliveries && <th>Deliveries</th>}<th>Event id</th><th>Created</th></tr></thead>
         <tbody>
           {events.map((ev) => (
             <tr key={ev.id}>
               <td><Link href={href(ev.id)}>{ev.type}</Link></td>
+              {showCustomer && <td data-testid="event-customer">{ev.customer ? <Link href={`/customers/${encodeURIComponent(ev.customer)}`}><code>{ev.customer}</code></Link> : null}</td>}
               {withDeliveries && <td><DeliveryBadges deliveries={ev.deliveries ?? []} names={names} /></td>}
               <td><code className="id">{ev.id}</code></td>
               <td>{formatTime(ev.created_at)}</td>
@@ -163,7 +168,7 @@ export function EventsPage() {
           </Empty>
         )
       )}
-      {list.items.length > 0 && <EventTable events={list.items} href={(id) => `/events/${id}`} endpoints={endpoints} />}
+      {list.items.length > 0 && <EventTable events={list.items} href={(id) => `/events/${id}`} endpoints={endpoints} showCustomer />}
       <Pager list={list} label="Events" />
     </section>
   )

@@ -2,7 +2,7 @@
 // pause/resume, delete, the signing secret (reveal, rotate), a test event,
 // its health and its recent attempts; each action only when the session
 // may use it.
-import { useEffect, useState } from 'react'
+import { useEffect, useId, useMemo, useState } from 'react'
 import { query, type Page } from '../../api'
 import { AttemptList, OutcomeSelect } from '../../Attempts'
 import { Badge, ConfirmButton, CopyButton, Empty, ErrorMessage, Loading, Notice, Pager, useAction } from '../../components'
@@ -14,7 +14,9 @@ import { HealthCell } from '../../HealthCell'
 import { usePaged } from '../../paging'
 import { Link, navigate, useLocation } from '../../router'
 import { deliveriesText, endpointHealth } from '../../stats'
+import type { EventType } from '../../customerTypes'
 import type { Attempt, Endpoint, EndpointPatch, EventAccepted, SecretInfo, Stats } from '../../types'
+import { portalCatalog, TEST_TYPE, testEventBody } from '../catalog'
 import { usePortal } from '../context'
 import { portalEndpointBody } from '../endpointBody'
 import { statsLine } from './Endpoints'
@@ -31,6 +33,20 @@ export function PortalEndpointPage({ id }: { id: string }) {
   const [testEvent, setTestEvent] = useState<string | null>(null)
   const [stats, setStats] = useState<Stats | null>(null)
   const path = `/endpoints/${encodeURIComponent(id)}`
+  const catalog = useMemo(() => portalCatalog(client), [client])
+  // The catalog's types, for the test event's type (ferry.test when none).
+  const [types, setTypes] = useState<EventType[]>([])
+  const [testType, setTestType] = useState(TEST_TYPE)
+  const testTypeId = useId()
+  const sendTest = can('send_test')
+  useEffect(() => {
+    if (!sendTest) return
+    let live = true
+    catalog.list().then((t) => live && setTypes(t), () => live && setTypes([]))
+    return () => {
+      live = false
+    }
+  }, [catalog, sendTest])
 
   useEffect(() => {
     client.get<Endpoint>(path).then(setEp, setLoadError)
@@ -63,11 +79,22 @@ export function PortalEndpointPage({ id }: { id: string }) {
       <Notice>{notice}</Notice>
       <ErrorMessage error={error} />
       <div className="actions">
-        {can('send_test') && (
+        {sendTest && types.length > 0 && (
+          <span className="inline-field">
+            <label htmlFor={testTypeId}>Test event type</label>
+            <select id={testTypeId} value={testType} onChange={(e) => setTestType(e.target.value)}>
+              <option value={TEST_TYPE}>{TEST_TYPE} (built-in test)</option>
+              {types.filter((t) => t.name !== TEST_TYPE).map((t) => (
+                <option key={t.name} value={t.name}>{t.name}{t.description ? ` — ${t.description}` : ''}</option>
+              ))}
+            </select>
+          </span>
+        )}
+        {sendTest && (
           <button type="button" className="btn btn-primary" onClick={() => act(async () => {
-            const r = await client.post<EventAccepted>(`${path}/test`)
+            const r = await client.post<EventAccepted>(`${path}/test`, testEventBody(testType))
             setTestEvent(r.id)
-            setNotice('Test event sent to this endpoint.')
+            setNotice(testType === TEST_TYPE ? 'Test event sent to this endpoint.' : `An example ${testType} event was sent to this endpoint.`)
             setTimeout(attempts.reload, 1500)
           })}>Send test event</button>
         )}
@@ -90,7 +117,7 @@ export function PortalEndpointPage({ id }: { id: string }) {
       {editing && (
         <div className="card">
           <h2>Edit endpoint</h2>
-          <EndpointForm initial={fromEndpoint(ep)} routing={routing} submitLabel="Save changes" onCancel={() => setEditing(false)} onSubmit={async (body) => {
+          <EndpointForm initial={fromEndpoint(ep)} routing={routing} catalog={catalog} submitLabel="Save changes" onCancel={() => setEditing(false)} onSubmit={async (body) => {
             setEp(await client.patch<Endpoint>(path, portalEndpointBody(body, routing) satisfies EndpointPatch))
             setEditing(false)
             setNotice('Endpoint saved.')

@@ -1,6 +1,6 @@
 // Endpoints.tsx (embedded portal): the customer's endpoints with their
 // health, pause/resume, and the form that adds one.
-import { useEffect, useState } from 'react'
+import { useEffect, useMemo, useState } from 'react'
 import { query, type Page } from '../../api'
 import { Empty, ErrorMessage, Loading, Notice, Pager } from '../../components'
 import { EndpointForm } from '../../EndpointForm'
@@ -12,6 +12,7 @@ import { Link, navigate } from '../../router'
 import { endpointHealth } from '../../stats'
 import type { Endpoint, EndpointCreated, EndpointPatch, Stats } from '../../types'
 import { canCreateEndpoint } from '../capabilities'
+import { portalCatalog } from '../catalog'
 import { usePortal } from '../context'
 import { portalEndpointBody } from '../endpointBody'
 
@@ -25,6 +26,7 @@ export function PortalEndpointsPage() {
   const [creating, setCreating] = useState(false)
   const [notice, setNotice] = useState('')
   const [actionError, setActionError] = useState<unknown>(null)
+  const catalog = useMemo(() => portalCatalog(client), [client])
   const list = usePaged((cursor) => client.get<Page<Endpoint>>('/endpoints' + query({ cursor, limit: 25 })), [])
   // Health over 24 h: a customer has few endpoints, so each page asks for
   // each one's stats.
@@ -68,6 +70,7 @@ export function PortalEndpointsPage() {
           <EndpointForm
             initial={emptyEndpointForm}
             routing={can('manage_routing')}
+            catalog={catalog}
             submitLabel="Create endpoint"
             onCancel={() => setCreating(false)}
             onSubmit={async (body) => {
