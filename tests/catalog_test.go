@@ -127,6 +127,27 @@ func TestCatalogValidatesIngest(t *testing.T) {
 	if len(list.Data) != 4 {
 		t.Fatalf("list: %+v", list.Data)
 	}
+
+	// The same import in YAML, as OpenAPI documents often are.
+	yamlDoc := []byte(`openapi: 3.1.0
+info: {title: shop, version: "1"}
+webhooks:
+  invoice.voided:
+    post:
+      summary: An invoice was voided
+      requestBody:
+        content:
+          application/json:
+            schema: {type: object, required: [invoice], properties: {invoice: {type: string}}}
+            example: {invoice: inv_1}
+`)
+	res2 := key.raw("POST", "/event-types/import", yamlDoc, map[string]string{"Content-Type": "application/yaml"})
+	if res2.Status != 200 || !strings.Contains(string(res2.Body), `"invoice.voided"`) {
+		t.Fatalf("YAML import: %d %s", res2.Status, res2.Body)
+	}
+	if res3 := key.raw("POST", "/event-types/import", []byte("openapi: [unclosed"), map[string]string{"Content-Type": "application/yaml"}); res3.Status != 400 {
+		t.Fatalf("bad YAML: %d %s", res3.Status, res3.Body)
+	}
 }
 
 // TestCatalogHostileTenant: tenant A's catalog never reaches tenant B's

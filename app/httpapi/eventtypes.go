@@ -4,9 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"net/url"
+	"strings"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/google/uuid"
+	"go.yaml.in/yaml/v3"
 
 	"github.com/ferry-dev/ferry"
 	"github.com/ferry-dev/ferry/catalog"
@@ -146,7 +148,12 @@ func (s *server) addEventTypeVersion(c *fiber.Ctx) error {
 
 func (s *server) importEventTypes(c *fiber.Ctx) error {
 	var doc json.RawMessage
-	if err := decode(c, &doc); err != nil {
+	if isYAML(c.Get(fiber.HeaderContentType)) {
+		var err error
+		if doc, err = yamlToJSON(c.Body()); err != nil {
+			return err
+		}
+	} else if err := decode(c, &doc); err != nil {
 		return err
 	}
 	res, err := s.EventTypes.ImportOpenAPI(c.UserContext(), principal(c).TenantID, doc)
@@ -154,4 +161,25 @@ func (s *server) importEventTypes(c *fiber.Ctx) error {
 		return err
 	}
 	return c.JSON(res)
+}
+
+// isYAML reports a YAML request body (OpenAPI documents are often YAML).
+func isYAML(contentType string) bool {
+	ct := strings.ToLower(strings.TrimSpace(strings.Split(contentType, ";")[0]))
+	return ct == "application/yaml" || ct == "application/x-yaml" || ct == "text/yaml"
+}
+
+// yamlToJSON turns a YAML document into the JSON the import reads. The
+// body is already bounded by the request limit, and the YAML decoder
+// refuses documents whose aliases would expand out of proportion.
+func yamlToJSON(body []byte) (json.RawMessage, error) {
+	var doc any
+	if err := yaml.Unmarshal(body, &doc); err != nil {
+		return nil, &ferry.Error{Code: ferry.EBADREQUEST, Message: "request body is not valid YAML: " + err.Error()}
+	}
+	b, err := json.Marshal(doc)
+	if err != nil {
+		return nil, &ferry.Error{Code: ferry.EBADREQUEST, Message: "the YAML document has no JSON form (keys must be strings): " + err.Error()}
+	}
+	return b, nil
 }
