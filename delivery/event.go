@@ -174,6 +174,10 @@ func (s *Service) ingestOne(ctx context.Context, r *ingestRequest, inline bool) 
 					return err
 				}
 				if found {
+					if !sameRequest(prior, in) {
+						return &ferry.Error{Code: ferry.EKEYREUSED, Field: "idempotency_key",
+							Message: "this idempotency key was used in the last 24 hours for a different event; send a new key"}
+					}
 					ev, created = prior, false
 					return nil
 				}
@@ -237,6 +241,17 @@ var errIdempotencyRace = ferry.Errorf(ferry.ECONFLICT, "idempotency key race")
 
 // claimIdempotencyKey returns the event already holding key within the
 // window. A key older than the window is released for reuse.
+// sameRequest reports whether in asks for the event prior was made from
+// (its type, data and customer): a key used again for a different one is
+// a mistake of the caller, answered rather than hidden.
+func sameRequest(prior Event, in EventInput) bool {
+	customer := ""
+	if prior.Customer != nil {
+		customer = *prior.Customer
+	}
+	return prior.Type == in.Type && customer == in.Customer && bytes.Equal(bytes.TrimSpace(prior.Data), in.Data)
+}
+
 func claimIdempotencyKey(tx *gorm.DB, tenantID uuid.UUID, key string, now time.Time) (Event, bool, error) {
 	var prior Event
 	res := tx.Raw(`SELECT id, type, data, idempotency_key, customer_uid, created_at FROM events

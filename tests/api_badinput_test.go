@@ -235,12 +235,26 @@ func TestIdempotencyUnderConcurrency(t *testing.T) {
 	if events != 1 || deliveries != 2 {
 		t.Errorf("%d events and %d deliveries, want 1 and 2", events, deliveries)
 	}
-	// Sent later, the same key still returns the original.
-	r := key.raw("POST", "/events", []byte(`{"type":"order.created","data":{"n":2},"idempotency_key":"order-42"}`), nil)
+	// Sent later, the same request still returns the original.
+	r := key.raw("POST", "/events", []byte(`{"type":"order.created","data":{"n":1},"idempotency_key":"order-42"}`), nil)
 	var ev idOnly
 	_ = jsonUnmarshal(r.Body, &ev)
 	if r.Status != 202 || ev.ID != ids[0] || r.Header.Get("Idempotent-Replayed") != "true" {
 		t.Errorf("repeat: %d %s %v", r.Status, r.Body, r.Header)
+	}
+	// The same key for a different event is the caller's mistake: refused.
+	for _, body := range []string{
+		`{"type":"order.created","data":{"n":2},"idempotency_key":"order-42"}`,
+		`{"type":"order.updated","data":{"n":1},"idempotency_key":"order-42"}`,
+	} {
+		r := key.raw("POST", "/events", []byte(body), nil)
+		if r.Status != 422 || r.apiError(t).Error.Code != "idempotency_key_reused" || r.apiError(t).Error.Field != "idempotency_key" {
+			t.Errorf("reused key with %s: %d %s", body, r.Status, r.Body)
+		}
+	}
+	db.QueryRow(`SELECT count(*) FROM events`).Scan(&events)
+	if events != 1 {
+		t.Errorf("%d events after the reused keys, want 1", events)
 	}
 }
 

@@ -38,6 +38,7 @@ var statusByCode = map[string]int{
 	ferry.EPLANLIMIT:    fiber.StatusUnprocessableEntity,
 	ferry.ERATELIMIT:    fiber.StatusTooManyRequests,
 	ferry.EREPLAYLIMIT:  fiber.StatusTooManyRequests,
+	ferry.EKEYREUSED:    fiber.StatusUnprocessableEntity,
 	ferry.EPAYMENT:      fiber.StatusPaymentRequired,
 	ferry.ETOOLARGE:     fiber.StatusRequestEntityTooLarge,
 	ferry.ETIMEOUT:      fiber.StatusRequestTimeout,

@@ -2116,7 +2116,7 @@ export interface components {
         };
         ErrorDetail: {
             /** @enum {string} */
-            code: "bad_request" | "conflict" | "forbidden" | "internal" | "invalid" | "not_found" | "payload_too_large" | "payment_required" | "plan_limit" | "quota_exceeded" | "rate_limited" | "replay_limit" | "request_timeout" | "unauthorized" | "unavailable";
+            code: "bad_request" | "conflict" | "forbidden" | "idempotency_key_reused" | "internal" | "invalid" | "not_found" | "payload_too_large" | "payment_required" | "plan_limit" | "quota_exceeded" | "rate_limited" | "replay_limit" | "request_timeout" | "unauthorized" | "unavailable";
             /** @description the request field at fault, when one is */
             field?: string;
             message: string;
