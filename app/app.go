@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/ferry-dev/ferry/customers"
+	"github.com/ferry-dev/ferry/internal/requestid"
 	"github.com/ferry-dev/ferry/internal/seal"
 	"github.com/ferry-dev/ferry/portal"
 
@@ -227,10 +228,11 @@ func NewLogger(cfg Config) *slog.Logger {
 		level = slog.LevelInfo
 	}
 	opts := &slog.HandlerOptions{Level: level}
+	// Lines logged for an API request carry its X-Request-Id.
 	if cfg.LogFormat == "text" {
-		return slog.New(slog.NewTextHandler(os.Stderr, opts))
+		return slog.New(requestid.Handler{Handler: slog.NewTextHandler(os.Stderr, opts)})
 	}
-	return slog.New(slog.NewJSONHandler(os.Stderr, opts))
+	return slog.New(requestid.Handler{Handler: slog.NewJSONHandler(os.Stderr, opts)})
 }
 
 // OpenDB connects to Postgres with a pool sized from cfg.

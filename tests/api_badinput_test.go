@@ -275,3 +275,25 @@ func TestOversizedBodyGetsAnAnswer(t *testing.T) {
 		}
 	}
 }
+
+// TestRequestIDs: every response names its request in X-Request-Id: the
+// caller's id when well formed, a fresh one otherwise (never a header or
+// log line a caller could forge), errors and unknown routes included.
+func TestRequestIDs(t *testing.T) {
+	t.Parallel()
+	f := startFerry(t, testConfig(t))
+	_, key := signUp(t, f, "rid@example.com")
+	r := key.raw("GET", "/endpoints", nil, map[string]string{"X-Request-Id": "caller-42.a_b"})
+	if got := r.Header.Get("X-Request-Id"); r.Status != 200 || got != "caller-42.a_b" {
+		t.Errorf("a well-formed caller id: %d, X-Request-Id %q", r.Status, got)
+	}
+	seen := map[string]bool{}
+	for _, id := range []string{"", "has space", strings.Repeat("x", 200), "line\\nbreak"} {
+		r := key.raw("GET", "/endpoints/not-a-uuid", nil, map[string]string{"X-Request-Id": id})
+		got := r.Header.Get("X-Request-Id")
+		if got == "" || got == id || len(got) != 32 || seen[got] {
+			t.Errorf("caller id %q: X-Request-Id %q, want a fresh 32-hex id", id, got)
+		}
+		seen[got] = true
+	}
+}

@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"github.com/gofiber/fiber/v2"
+
+	"github.com/ferry-dev/ferry/internal/requestid"
 )
 
 // portalCSP allows the portal only its own scripts, styles and API; the
@@ -57,4 +59,18 @@ func securityHeaders(hsts bool) fiber.Handler {
 // isAPIPath reports paths answered by the API (JSON), not the portal.
 func isAPIPath(p string) bool {
 	return strings.HasPrefix(p, "/api/") || p == "/api" || p == "/readyz" || p == "/healthz" || p == "/metrics"
+}
+
+// requestIDs names every request: the caller's X-Request-Id when it is
+// well formed (requestid.Valid), a fresh one otherwise. The id comes back
+// in the response's X-Request-Id and rides in the request's context, so
+// every line logged for the request carries it (requestid.Handler).
+func requestIDs(c *fiber.Ctx) error {
+	id := c.Get(fiber.HeaderXRequestID)
+	if !requestid.Valid(id) {
+		id = requestid.New()
+	}
+	c.Set(fiber.HeaderXRequestID, id)
+	c.SetUserContext(requestid.With(c.UserContext(), id))
+	return c.Next()
 }

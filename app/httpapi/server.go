@@ -143,6 +143,7 @@ func New(d Deps) *fiber.App {
 		cfg = fiberConfigWithProxies(cfg, d.TrustedProxies)
 	}
 	app := fiber.New(cfg)
+	app.Use(requestIDs)
 	app.Use(securityHeaders(d.HSTS))
 	if d.IngestHost != "" {
 		app.Use(ingestOrigin(d.IngestHost))
