@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -152,7 +153,8 @@ func TestBadInput(t *testing.T) {
 }
 
 // TestAPIRateLimit: past the per-tenant rate a tenant gets 429 with
-// Retry-After; another tenant is unaffected.
+// Retry-After and RateLimit headers; another tenant is unaffected and
+// sees its own bucket.
 func TestAPIRateLimit(t *testing.T) {
 	t.Parallel()
 	cfg := testConfig(t)
@@ -183,8 +185,17 @@ func TestAPIRateLimit(t *testing.T) {
 	if r.Header.Get("Retry-After") == "" || r.apiError(t).Error.Code != "rate_limited" {
 		t.Errorf("429 without Retry-After or code: %v %s", r.Header, r.Body)
 	}
-	if r := other.raw("GET", "/endpoints", nil, nil); r.Status != 200 {
+	if r.Header.Get("RateLimit-Limit") != "5" || r.Header.Get("RateLimit-Remaining") != "0" || r.Header.Get("RateLimit-Reset") == "" {
+		t.Errorf("429 RateLimit headers: limit %q remaining %q reset %q", r.Header.Get("RateLimit-Limit"),
+			r.Header.Get("RateLimit-Remaining"), r.Header.Get("RateLimit-Reset"))
+	}
+	r = other.raw("GET", "/endpoints", nil, nil)
+	if r.Status != 200 {
 		t.Errorf("another tenant was limited too: %d", r.Status)
+	}
+	// Its own bucket, with its own count (sign-up's requests and this one).
+	if rem, err := strconv.Atoi(r.Header.Get("RateLimit-Remaining")); r.Header.Get("RateLimit-Limit") != "5" || err != nil || rem < 0 || rem > 4 {
+		t.Errorf("the bystander's RateLimit headers: limit %q remaining %q", r.Header.Get("RateLimit-Limit"), r.Header.Get("RateLimit-Remaining"))
 	}
 }
 

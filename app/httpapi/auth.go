@@ -108,7 +108,9 @@ func (s *server) auth(route credentials, minRole tenants.Role) fiber.Handler {
 			return err
 		}
 		if !p.IsStaff() {
-			if err := s.limiter.allow(p.TenantID); err != nil {
+			err := s.limiter.allow(p.TenantID)
+			s.limiter.setHeaders(c, p.TenantID)
+			if err != nil {
 				return err
 			}
 		}

@@ -166,7 +166,9 @@ func (s *server) portalAuth(capability string) fiber.Handler {
 		if err != nil {
 			return err
 		}
-		if err := s.limiter.allow(sess.TenantID); err != nil {
+		err = s.limiter.allow(sess.TenantID)
+		s.limiter.setHeaders(c, sess.TenantID)
+		if err != nil {
 			return err
 		}
 		if capability != "" && !sess.Can(capability) {

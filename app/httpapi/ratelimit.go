@@ -2,9 +2,11 @@ package httpapi
 
 import (
 	"math"
+	"strconv"
 	"sync"
 	"time"
 
+	"github.com/gofiber/fiber/v2"
 	"github.com/google/uuid"
 	"golang.org/x/time/rate"
 
@@ -72,4 +74,24 @@ func (l *tenantLimiter) allow(tenantID uuid.UUID) error {
 			RetryAfterSeconds: max(1, int(math.Ceil(delay.Seconds())))}
 	}
 	return nil
+}
+
+// setHeaders tells the caller where it stands in tenantID's bucket:
+// RateLimit-Limit (requests per second), RateLimit-Remaining (requests it
+// may make at once now) and RateLimit-Reset (seconds until the bucket is
+// full again). Nothing without a limit.
+func (l *tenantLimiter) setHeaders(c *fiber.Ctx, tenantID uuid.UUID) {
+	if l == nil || l.perSecond <= 0 {
+		return
+	}
+	l.mu.Lock()
+	b := l.buckets[tenantID]
+	l.mu.Unlock()
+	if b == nil {
+		return
+	}
+	tokens := max(0, b.TokensAt(l.now()))
+	c.Set("RateLimit-Limit", strconv.Itoa(l.perSecond))
+	c.Set("RateLimit-Remaining", strconv.Itoa(int(math.Floor(tokens))))
+	c.Set("RateLimit-Reset", strconv.Itoa(int(math.Ceil((float64(l.perSecond)-tokens)/float64(l.perSecond)))))
 }
