@@ -282,29 +282,43 @@ func (s *Service) fanOut(tx *gorm.DB, tenantID uuid.UUID, ev Event, matches []ba
 	if len(matches) == 0 {
 		return nil, nil, nil, nil
 	}
-	f := store.FanOut{Sender: s.queueSender()}
-	var pending PendingTransforms
-	for _, m := range matches {
+	rows := fanOutRows{FanOut: store.FanOut{Sender: s.queueSender()}}
+	rows.add(tenantID, ev, matches)
+	if err := store.InsertFanOut(tx.Statement.Context, store.Gorm(tx), rows.FanOut); err != nil {
+		return nil, nil, nil, err
+	}
+	return rows.Jobs, rows.Queues, rows.pending, nil
+}
+
+// fanOutRows are the rows one fan-out (of one event or a batch) writes,
+// and the transformations it leaves to run after its commit.
+type fanOutRows struct {
+	store.FanOut
+	pending PendingTransforms
+}
+
+// add adds the deliveries of tenantID's event ev to its matches: queue
+// endpoints' wait for their consumers (no job), a deferred
+// transformation's get a pending mark and no outbox row until it has
+// run, the others a job and, when transformed, the result.
+func (r *fanOutRows) add(tenantID uuid.UUID, ev Event, matches []batchMatch) {
+	for k := range matches {
+		m := &matches[k]
 		id := uuid.New()
-		f.Deliveries = append(f.Deliveries, store.Delivery{ID: id, TenantID: tenantID, EventID: ev.ID, EndpointID: m.EndpointID,
+		r.Deliveries = append(r.Deliveries, store.Delivery{ID: id, TenantID: tenantID, EventID: ev.ID, EndpointID: m.EndpointID,
 			CreatedAt: ev.CreatedAt})
 		switch {
 		case m.Kind == KindQueue:
-			f.Queues = append(f.Queues, m.EndpointID)
+			r.Queues = append(r.Queues, m.EndpointID)
 		case m.deferred:
-			pending = append(pending, m.pending(id, tenantID, ev))
-			f.Transforms = append(f.Transforms, store.Transform{DeliveryID: id, TenantID: tenantID, Pending: true, CreatedAt: ev.CreatedAt})
-			// no outbox row until its transformation has run
+			r.pending = append(r.pending, m.pending(id, tenantID, ev))
+			r.Transforms = append(r.Transforms, store.Transform{DeliveryID: id, TenantID: tenantID, Pending: true, CreatedAt: ev.CreatedAt})
 		default:
-			f.Jobs = append(f.Jobs, model.Job{DeliveryID: id, EventID: ev.ID, EndpointID: m.EndpointID, TenantID: tenantID,
+			r.Jobs = append(r.Jobs, model.Job{DeliveryID: id, EventID: ev.ID, EndpointID: m.EndpointID, TenantID: tenantID,
 				Attempt: 1, Trigger: model.TriggerInitial, AcceptedAt: ev.CreatedAt, OutboxAt: ev.CreatedAt})
 			if m.Transformed != nil {
-				f.Transforms = append(f.Transforms, newTransformRow(id, tenantID, m.Transformed, ev.CreatedAt))
+				r.Transforms = append(r.Transforms, newTransformRow(id, tenantID, m.Transformed, ev.CreatedAt))
 			}
 		}
 	}
-	if err := store.InsertFanOut(tx.Statement.Context, store.Gorm(tx), f); err != nil {
-		return nil, nil, nil, err
-	}
-	return f.Jobs, f.Queues, pending, nil
 }

@@ -224,34 +224,12 @@ func (s *Service) insertBatch(ctx context.Context, tx *gorm.DB, batch []*ingestR
 		return nil, nil, nil, fmt.Errorf("insert events: %d of %d rows", res.RowsAffected, n)
 	}
 
-	// Queue endpoints' deliveries wait for their consumers: no job.
-	f := store.FanOut{Sender: s.queueSender()}
-	var pending PendingTransforms
+	rows := fanOutRows{FanOut: store.FanOut{Sender: s.queueSender()}}
 	for _, r := range batch {
-		for k := range r.matches {
-			m := &r.matches[k]
-			id := uuid.New()
-			f.Deliveries = append(f.Deliveries, store.Delivery{ID: id, TenantID: r.tenantID, EventID: r.ev.ID, EndpointID: m.EndpointID,
-				CreatedAt: r.ev.CreatedAt})
-			switch {
-			case m.Kind == KindQueue:
-				f.Queues = append(f.Queues, m.EndpointID)
-			case m.deferred:
-				pending = append(pending, m.pending(id, r.tenantID, r.ev))
-				f.Transforms = append(f.Transforms, store.Transform{DeliveryID: id, TenantID: r.tenantID, Pending: true,
-					CreatedAt: r.ev.CreatedAt})
-				// no outbox row until its transformation has run
-			default:
-				f.Jobs = append(f.Jobs, model.Job{DeliveryID: id, EventID: r.ev.ID, EndpointID: m.EndpointID, TenantID: r.tenantID,
-					Attempt: 1, Trigger: model.TriggerInitial, AcceptedAt: r.ev.CreatedAt, OutboxAt: r.ev.CreatedAt})
-				if m.Transformed != nil {
-					f.Transforms = append(f.Transforms, newTransformRow(id, r.tenantID, m.Transformed, r.ev.CreatedAt))
-				}
-			}
-		}
+		rows.add(r.tenantID, r.ev, r.matches)
 	}
-	if err := store.InsertFanOut(ctx, store.Gorm(tx), f); err != nil {
+	if err := store.InsertFanOut(ctx, store.Gorm(tx), rows.FanOut); err != nil {
 		return nil, nil, nil, err
 	}
-	return f.Jobs, f.Queues, pending, nil
+	return rows.Jobs, rows.Queues, rows.pending, nil
 }

@@ -48,8 +48,7 @@ func (r sessionRow) session() Session {
 }
 
 // live completes a session read for a request: the customer must still
-// be there (a deleted customer's sessions end), and the theme is the
-// tenant's with the session's overrides. Errors: EUNAUTHORIZED.
+// be there (a deleted customer's sessions end). Errors: EUNAUTHORIZED.
 func (s *Service) live(ctx context.Context, r sessionRow) (Session, error) {
 	id, name, err := s.customers.Lookup(ctx, r.TenantID, r.CustomerUID)
 	if ferry.ErrorCode(err) == ferry.ENOTFOUND || (err == nil && id != r.CustomerID) {
@@ -60,12 +59,19 @@ func (s *Service) live(ctx context.Context, r sessionRow) (Session, error) {
 	}
 	out := r.session()
 	out.Customer.Name = name
-	st, err := s.Settings(ctx, r.TenantID)
+	return out, nil
+}
+
+// Themed returns sess with the theme its page shows: the tenant's, with
+// the session's overrides. Only what shows the session to its page needs
+// it, not every request.
+func (s *Service) Themed(ctx context.Context, sess Session) (Session, error) {
+	st, err := s.Settings(ctx, sess.TenantID)
 	if err != nil {
 		return Session{}, err
 	}
-	out.Theme = mergeTheme(st.Theme, out.Theme)
-	return out, nil
+	sess.Theme = mergeTheme(st.Theme, sess.Theme)
+	return sess, nil
 }
 
 func mergeTheme(base, over Theme) Theme {
@@ -124,6 +130,9 @@ func (s *Service) Exchange(ctx context.Context, sessionID uuid.UUID, code string
 			return errSession()
 		}
 		sess, err := s.live(ctx, rows[0])
+		if err == nil {
+			sess, err = s.Themed(ctx, sess)
+		}
 		if err != nil {
 			return err
 		}

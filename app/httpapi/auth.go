@@ -108,9 +108,7 @@ func (s *server) auth(route credentials, minRole tenants.Role) fiber.Handler {
 			return err
 		}
 		if !p.IsStaff() {
-			err := s.limiter.allow(p.TenantID)
-			s.limiter.setHeaders(c, p.TenantID)
-			if err != nil {
+			if err := s.limiter.admit(c, p.TenantID); err != nil {
 				return err
 			}
 		}

@@ -115,8 +115,7 @@ func (s *server) guardLookups(c *fiber.Ctx) error {
 	g, key, addr := s.guesses, sha256.Sum256([]byte(credential)), c.IP()
 	if _, known := g.known.Get(key, g.now()); !known {
 		if d := g.wait(addr); d > 0 {
-			return &ferry.Error{Code: ferry.ERATELIMIT, RetryAfterSeconds: max(1, int(math.Ceil(d.Seconds()))),
-				Message: "too many requests with unknown credentials from this address; try again later"}
+			return tooManyGuesses(d, "too many requests with unknown credentials from this address; try again later")
 		}
 	}
 	if err := c.Next(); err != nil {
@@ -133,4 +132,10 @@ func (s *server) guardLookups(c *fiber.Ctx) error {
 		g.known.Put(key, struct{}{}, g.now())
 	}
 	return nil
+}
+
+// tooManyGuesses refuses an address that must wait d before its next
+// credential lookup.
+func tooManyGuesses(d time.Duration, message string) error {
+	return &ferry.Error{Code: ferry.ERATELIMIT, RetryAfterSeconds: max(1, int(math.Ceil(d.Seconds()))), Message: message}
 }

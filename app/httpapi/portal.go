@@ -32,6 +32,8 @@ type PortalService interface {
 	// Authenticate returns the live session of a token. Errors:
 	// EUNAUTHORIZED.
 	Authenticate(ctx context.Context, token string) (portal.Session, error)
+	// Themed returns the session with the theme its page shows.
+	Themed(ctx context.Context, sess portal.Session) (portal.Session, error)
 	// Renew issues a fresh token of a live session. Errors: EUNAUTHORIZED.
 	Renew(ctx context.Context, sess portal.Session) (portal.Token, error)
 	// Revoke ends one of the tenant's sessions. Errors: ENOTFOUND.
@@ -166,9 +168,7 @@ func (s *server) portalAuth(capability string) fiber.Handler {
 		if err != nil {
 			return err
 		}
-		err = s.limiter.allow(sess.TenantID)
-		s.limiter.setHeaders(c, sess.TenantID)
-		if err != nil {
+		if err := s.limiter.admit(c, sess.TenantID); err != nil {
 			return err
 		}
 		if capability != "" && !sess.Can(capability) {
@@ -276,8 +276,7 @@ func (s *server) portalExchange(c *fiber.Ctx) error {
 	addr := c.IP()
 	if s.guesses.perMinute >= 0 {
 		if d := s.guesses.wait(addr); d > 0 {
-			return &ferry.Error{Code: ferry.ERATELIMIT, RetryAfterSeconds: max(1, int(d.Seconds()+0.999)),
-				Message: "too many failed portal links from this address; try again later"}
+			return tooManyGuesses(d, "too many failed portal links from this address; try again later")
 		}
 	}
 	var in exchangeInput
@@ -307,7 +306,11 @@ func (s *server) portalRenew(c *fiber.Ctx) error {
 }
 
 func (s *server) portalSession(c *fiber.Ctx) error {
-	return c.JSON(portalSessionOf(c))
+	sess, err := s.CustomerPortal.Themed(c.UserContext(), portalSessionOf(c))
+	if err != nil {
+		return err
+	}
+	return c.JSON(sess)
 }
 
 // customerEndpoint returns the endpoint id of the path if the session

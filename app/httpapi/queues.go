@@ -84,9 +84,7 @@ func (s *server) queueAuth(minRole tenants.Role) fiber.Handler {
 		if id, err := uuid.Parse(c.Params("endpoint_id")); err != nil || id != scope.EndpointID {
 			return ferry.NotFound("queue")
 		}
-		err = s.limiter.allow(scope.TenantID)
-		s.limiter.setHeaders(c, scope.TenantID)
-		if err != nil {
+		if err := s.limiter.admit(c, scope.TenantID); err != nil {
 			return err
 		}
 		c.Locals(principalKey, tenants.Principal{TenantID: scope.TenantID, Role: tenants.RoleAdmin})

@@ -44,13 +44,10 @@ func newLimiter(perSecond int, message string) *tenantLimiter {
 	return &tenantLimiter{perSecond: perSecond, message: message, buckets: map[uuid.UUID]*rate.Limiter{}, now: time.Now}
 }
 
-// allow takes a token for tenantID or returns ERATELIMIT with the wait
-// until the next token as Retry-After. A limit of 0 disables it.
-func (l *tenantLimiter) allow(tenantID uuid.UUID) error {
-	if l == nil || l.perSecond <= 0 {
-		return nil
-	}
+// bucket returns tenantID's bucket, made full on first use.
+func (l *tenantLimiter) bucket(tenantID uuid.UUID) *rate.Limiter {
 	l.mu.Lock()
+	defer l.mu.Unlock()
 	b, ok := l.buckets[tenantID]
 	if !ok {
 		if len(l.buckets) >= maxBuckets {
@@ -64,7 +61,36 @@ func (l *tenantLimiter) allow(tenantID uuid.UUID) error {
 		b = rate.NewLimiter(rate.Limit(l.perSecond), l.perSecond)
 		l.buckets[tenantID] = b
 	}
-	l.mu.Unlock()
+	return b
+}
+
+// allow takes a token for tenantID or returns ERATELIMIT with the wait
+// until the next token as Retry-After. A limit of 0 disables it.
+func (l *tenantLimiter) allow(tenantID uuid.UUID) error {
+	if l == nil || l.perSecond <= 0 {
+		return nil
+	}
+	return l.take(l.bucket(tenantID))
+}
+
+// admit is allow for a request, which also learns where it stands:
+// RateLimit-Limit (requests per second), RateLimit-Remaining (requests it
+// may make at once now) and RateLimit-Reset (seconds until the bucket is
+// full again), refused or not.
+func (l *tenantLimiter) admit(c *fiber.Ctx, tenantID uuid.UUID) error {
+	if l == nil || l.perSecond <= 0 {
+		return nil
+	}
+	b := l.bucket(tenantID)
+	err := l.take(b)
+	tokens := max(0, b.TokensAt(l.now()))
+	c.Set("RateLimit-Limit", strconv.Itoa(l.perSecond))
+	c.Set("RateLimit-Remaining", strconv.Itoa(int(math.Floor(tokens))))
+	c.Set("RateLimit-Reset", strconv.Itoa(int(math.Ceil((float64(l.perSecond)-tokens)/float64(l.perSecond)))))
+	return err
+}
+
+func (l *tenantLimiter) take(b *rate.Limiter) error {
 	now := l.now()
 	r := b.ReserveN(now, 1)
 	if delay := r.DelayFrom(now); delay > 0 {
@@ -74,24 +100,4 @@ func (l *tenantLimiter) allow(tenantID uuid.UUID) error {
 			RetryAfterSeconds: max(1, int(math.Ceil(delay.Seconds())))}
 	}
 	return nil
-}
-
-// setHeaders tells the caller where it stands in tenantID's bucket:
-// RateLimit-Limit (requests per second), RateLimit-Remaining (requests it
-// may make at once now) and RateLimit-Reset (seconds until the bucket is
-// full again). Nothing without a limit.
-func (l *tenantLimiter) setHeaders(c *fiber.Ctx, tenantID uuid.UUID) {
-	if l == nil || l.perSecond <= 0 {
-		return
-	}
-	l.mu.Lock()
-	b := l.buckets[tenantID]
-	l.mu.Unlock()
-	if b == nil {
-		return
-	}
-	tokens := max(0, b.TokensAt(l.now()))
-	c.Set("RateLimit-Limit", strconv.Itoa(l.perSecond))
-	c.Set("RateLimit-Remaining", strconv.Itoa(int(math.Floor(tokens))))
-	c.Set("RateLimit-Reset", strconv.Itoa(int(math.Ceil((float64(l.perSecond)-tokens)/float64(l.perSecond)))))
 }

@@ -40,7 +40,9 @@ func Valid(id string) bool {
 }
 
 // With returns ctx carrying id.
-func With(ctx context.Context, id string) context.Context { return context.WithValue(ctx, ctxKey{}, id) }
+func With(ctx context.Context, id string) context.Context {
+	return context.WithValue(ctx, ctxKey{}, id)
+}
 
 // From returns the id ctx carries, or "".
 func From(ctx context.Context) string {
