@@ -201,14 +201,11 @@ func (s *Service) Get(ctx context.Context, tenantID uuid.UUID, uid string) (Cust
 // Resolve returns Ferry's id for the tenant's live customer uid.
 // Errors: EINVALID naming field when there is no such customer.
 func (s *Service) Resolve(ctx context.Context, tenantID uuid.UUID, field, uid string) (uuid.UUID, error) {
-	r, err := s.load(s.db.WithContext(ctx), tenantID, uid, false)
+	id, _, err := s.Lookup(ctx, tenantID, uid)
 	if ferry.ErrorCode(err) == ferry.ENOTFOUND {
 		return uuid.Nil, ferry.Invalid(field, "no customer has this uid (create it with PUT /customers/{uid})")
 	}
-	if err != nil {
-		return uuid.Nil, err
-	}
-	return r.ID, nil
+	return id, err
 }
 
 // Lookup returns Ferry's id and the name of the tenant's live customer
