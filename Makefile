@@ -38,7 +38,7 @@ frontend:
 	@bash scripts/frontend.sh build
 
 build: frontend
-	$(GO) build -o bin/ferry ./app/cmd/ferry
+	$(GO) build -buildvcs=auto -o bin/ferry ./app/cmd/ferry
 
 ## Run Ferry in dev mode on 127.0.0.1:8088 against the local services.
 run: services build

@@ -159,3 +159,19 @@ func (s *SMTP) Send(ctx context.Context, m Message) error {
 	}
 	return nil
 }
+
+// Ping connects, greets the server and authenticates as Send would (TLS
+// and credentials included), then quits without sending anything.
+func (s *SMTP) Ping(ctx context.Context) error {
+	c, err := s.client()
+	if err != nil {
+		return err
+	}
+	if err := c.DialWithContext(ctx); err != nil {
+		return fmt.Errorf("connect to %s:%d: %w", s.cfg.Host, s.cfg.Port, err)
+	}
+	if err := c.Close(); err != nil {
+		return fmt.Errorf("quit %s:%d: %w", s.cfg.Host, s.cfg.Port, err)
+	}
+	return nil
+}

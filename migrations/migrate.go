@@ -27,3 +27,26 @@ func Up(ctx context.Context, db *sql.DB) error {
 	}
 	return nil
 }
+
+// Pending lists the migrations this binary carries that the database has
+// not applied, without applying anything (ferry doctor), and the newest
+// version applied.
+func Pending(ctx context.Context, db *sql.DB) (pending []int64, applied int64, err error) {
+	p, err := goose.NewProvider(goose.DialectPostgres, db, FS, goose.WithAllowOutofOrder(true))
+	if err != nil {
+		return nil, 0, fmt.Errorf("migrations: %w", err)
+	}
+	statuses, err := p.Status(ctx)
+	if err != nil {
+		return nil, 0, fmt.Errorf("migration status: %w", err)
+	}
+	for _, s := range statuses {
+		switch s.State {
+		case goose.StatePending:
+			pending = append(pending, s.Source.Version)
+		case goose.StateApplied:
+			applied = max(applied, s.Source.Version)
+		}
+	}
+	return pending, applied, nil
+}

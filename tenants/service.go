@@ -260,6 +260,22 @@ func (s *Service) Tenant(ctx context.Context, id uuid.UUID) (Tenant, error) {
 	return row.tenant(), nil
 }
 
+// TenantOfMember returns the tenant whose member (not a pending invitee)
+// signs in with email, or ENOTFOUND. Operator commands take it so that
+// whoever signed up can name their tenant by the address they know.
+func (s *Service) TenantOfMember(ctx context.Context, email string) (Tenant, error) {
+	var ids []uuid.UUID
+	err := s.db.WithContext(ctx).Model(&userRow{}).Where("lower(email) = lower(?) AND password_hash <> ''", strings.TrimSpace(email)).
+		Limit(1).Pluck("tenant_id", &ids).Error
+	if err != nil {
+		return Tenant{}, fmt.Errorf("find the tenant of %s: %w", email, err)
+	}
+	if len(ids) == 0 {
+		return Tenant{}, ferry.NotFound("tenant")
+	}
+	return s.Tenant(ctx, ids[0])
+}
+
 // CreateAPIKey creates a key for tenantID and returns it with the secret,
 // which is never retrievable again.
 func (s *Service) CreateAPIKey(ctx context.Context, tenantID uuid.UUID, name string) (APIKey, string, error) {

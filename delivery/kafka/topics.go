@@ -108,3 +108,68 @@ func closeIdle(client *kafkago.Client) {
 		t.CloseIdleConnections()
 	}
 }
+
+// Cluster is what the brokers say of Ferry's topics (ferry doctor).
+type Cluster struct {
+	Brokers int
+	Topics  []TopicState
+}
+
+// TopicState describes one topic as the cluster's metadata has it.
+type TopicState struct {
+	Name   string // with the configured prefix
+	Exists bool
+	// Partitions is the partition count; Replicas the smallest replica
+	// count over them.
+	Partitions int
+	Replicas   int
+	// Leaderless partitions accept no reads or writes; UnderReplicated
+	// ones have fewer in-sync replicas than replicas (a broker is down or
+	// behind).
+	Leaderless      int
+	UnderReplicated int
+}
+
+// Describe reads the metadata of the named topics (unprefixed names)
+// without creating or changing anything.
+func Describe(ctx context.Context, cfg Config, names []string) (Cluster, error) {
+	cfg, err := cfg.withDefaults()
+	if err != nil {
+		return Cluster{}, err
+	}
+	client := cfg.adminClient()
+	defer closeIdle(client)
+	full := make([]string, len(names))
+	for i, n := range names {
+		full[i] = cfg.topic(n)
+	}
+	md, err := client.Metadata(ctx, &kafkago.MetadataRequest{Topics: full})
+	if err != nil {
+		return Cluster{}, fmt.Errorf("kafka metadata: %w", err)
+	}
+	byName := make(map[string]kafkago.Topic, len(md.Topics))
+	for _, t := range md.Topics {
+		byName[t.Name] = t
+	}
+	c := Cluster{Brokers: len(md.Brokers), Topics: make([]TopicState, len(full))}
+	for i, name := range full {
+		st := TopicState{Name: name}
+		t, ok := byName[name]
+		if ok && t.Error == nil && len(t.Partitions) > 0 {
+			st.Exists, st.Partitions = true, len(t.Partitions)
+			for j, p := range t.Partitions {
+				if j == 0 || len(p.Replicas) < st.Replicas {
+					st.Replicas = len(p.Replicas)
+				}
+				if p.Error != nil || p.Leader.ID < 0 || p.Leader.Host == "" {
+					st.Leaderless++
+				}
+				if len(p.Isr) < len(p.Replicas) {
+					st.UnderReplicated++
+				}
+			}
+		}
+		c.Topics[i] = st
+	}
+	return c, nil
+}

@@ -1,55 +1,28 @@
-// Command ferry runs Ferry: `ferry serve` (API, portal and workers),
-// `ferry migrate`, `ferry staff create --email …`,
-// `ferry billing invoice --period YYYY-MM` and `ferry openapi`.
+// Command ferry runs Ferry (`ferry serve`) and its operator commands;
+// `ferry help` lists them and `ferry COMMAND --help` explains one.
 package main
 
 import (
+	"bytes"
 	"context"
-	"crypto/rand"
-	"encoding/base64"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"net"
 	"os"
 	"os/signal"
+	"runtime"
+	"runtime/debug"
 	"strings"
 	"syscall"
-	"time"
-
-	"github.com/google/uuid"
+	"text/tabwriter"
 
 	"gorm.io/gorm"
 
 	"github.com/ferry-dev/ferry/app"
 	"github.com/ferry-dev/ferry/app/httpapi"
-	"github.com/ferry-dev/ferry/billing"
 	"github.com/ferry-dev/ferry/delivery/routing/sandbox"
-	"github.com/ferry-dev/ferry/tenants"
 )
-
-const usage = `usage:
-  ferry serve [--roles api,worker]   run the API, portal and delivery workers
-  ferry migrate                      apply database migrations and exit
-  ferry staff create --email EMAIL [--password-stdin]
-                                     create a support staff account (a generated
-                                     password must be changed at first sign-in)
-  ferry staff disable --email EMAIL  end a staff account's access at once
-  ferry staff delete --email EMAIL   delete a staff account (audit rows stay)
-  ferry staff reset-totp --email EMAIL
-                                     remove a staff member's authenticator
-  ferry billing invoice [--period YYYY-MM]
-                                     issue (idempotently) the invoices of a finished
-                                     month (default: last month) and collect them
-  ferry billing plan --tenant ID --plan NAME
-                                     put a tenant on a plan, including enterprise
-  ferry openapi                      print the API's OpenAPI 3 document (JSON) and exit;
-                                     needs no configuration, database or Kafka
-  ferry version
-
-Configuration comes from FERRY_* environment variables; see docs/configuration.md.
-`
 
 func main() {
 	// A transformation worker started by this process's sandbox pool
@@ -63,262 +36,226 @@ func main() {
 	}
 }
 
+// env is what a command may use of its process.
+type env struct {
+	getenv func(string) string
+	stdin  io.Reader
+	stdout io.Writer
+}
+
+// A command is one `ferry …` command. setup declares its flags and
+// returns what runs once they are parsed.
+type command struct {
+	name     string // as typed, e.g. "staff create"
+	synopsis string // what follows the name in its usage line
+	summary  string
+	setup    func(fs *flag.FlagSet, e env) func(context.Context) error
+}
+
+// commands are listed by `ferry help` in this order.
+func commands() []command {
+	return []command{
+		{"serve", "[--roles api,worker]", "run the API, the portal and the delivery workers", serveCmd},
+		{"migrate", "", "apply database migrations and exit", migrateCmd},
+		{"doctor", "", "check the configuration, PostgreSQL, Kafka's topics, SMTP and the clock; change nothing", doctorCmd},
+		{"listen", "--queue ID --token TOKEN --forward-to URL", "forward a pull queue's messages to a local URL (no public address needed)", listenCmd},
+		{"api-key create", "--tenant ID|EMAIL --name NAME", "create an API key for a tenant (needs only the database); prints it once", apiKeyCreateCmd},
+		{"staff create", "--email EMAIL [--password-stdin]", "create a support staff account (a generated password is changed at first sign-in)", staffCmd("create")},
+		{"staff disable", "--email EMAIL", "end a staff account's access at once", staffCmd("disable")},
+		{"staff delete", "--email EMAIL", "delete a staff account (audit rows stay)", staffCmd("delete")},
+		{"staff reset-totp", "--email EMAIL", "remove a staff member's authenticator", staffCmd("reset-totp")},
+		{"billing invoice", "[--period YYYY-MM]", "issue (idempotently) a finished month's invoices (default: last month) and collect them", billingInvoiceCmd},
+		{"billing plan", "--tenant ID --plan NAME", "put a tenant on a plan, including enterprise", billingPlanCmd},
+		{"openapi", "", "print the API's OpenAPI document (JSON); needs no configuration or services", openapiCmd},
+		{"version", "", "print Ferry's version, commit and Go version (also: ferry --version)", versionCmd},
+	}
+}
+
+func usage(w io.Writer, cmds []command, group string) {
+	fmt.Fprintln(w, "usage: ferry COMMAND [flags]   (ferry COMMAND --help lists a command's flags)")
+	fmt.Fprintln(w)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for _, c := range cmds {
+		if group == "" || strings.HasPrefix(c.name, group+" ") {
+			fmt.Fprintf(tw, "  ferry %s\t%s\n", c.name, c.summary)
+		}
+	}
+	_ = tw.Flush()
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Configuration comes from FERRY_* environment variables; see docs/configuration.md.")
+}
+
+func isHelp(arg string) bool {
+	return arg == "-h" || arg == "-help" || arg == "--help" || arg == "help"
+}
+
 func run(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout io.Writer) error {
+	cmds := commands()
 	if len(args) == 0 {
-		fmt.Fprint(stdout, usage)
+		usage(stdout, cmds, "")
 		return errors.New("no command given")
 	}
-	switch args[0] {
-	case "serve":
-		return serve(ctx, args[1:], getenv, stdout)
-	case "migrate":
-		if _, _, err := openMigrated(ctx, getenv); err != nil {
+	switch {
+	case isHelp(args[0]):
+		usage(stdout, cmds, "")
+		return nil
+	case args[0] == "--version" || args[0] == "-version":
+		args = []string{"version"}
+	}
+	c, rest, ok := lookup(cmds, args)
+	if !ok {
+		group := args[0]
+		for _, c := range cmds {
+			if strings.HasPrefix(c.name, group+" ") {
+				usage(stdout, cmds, group)
+				if len(args) > 1 && isHelp(args[1]) {
+					return nil
+				}
+				if len(args) == 1 {
+					return fmt.Errorf("%s needs a subcommand", group)
+				}
+				return fmt.Errorf("unknown command %q", group+" "+args[1])
+			}
+		}
+		usage(stdout, cmds, "")
+		return fmt.Errorf("unknown command %q", args[0])
+	}
+	fs := flag.NewFlagSet("ferry "+c.name, flag.ContinueOnError)
+	var help bytes.Buffer
+	fs.SetOutput(&help)
+	fs.Usage = func() {
+		fmt.Fprintf(&help, "usage: ferry %s %s\n\n%s\n", c.name, c.synopsis, c.summary)
+		hasFlags := false
+		fs.VisitAll(func(*flag.Flag) { hasFlags = true })
+		if hasFlags {
+			fmt.Fprintln(&help, "\nflags:")
+			fs.PrintDefaults()
+		}
+	}
+	runCmd := c.setup(fs, env{getenv: getenv, stdin: stdin, stdout: stdout})
+	if err := fs.Parse(rest); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			_, werr := stdout.Write(help.Bytes())
+			return werr
+		}
+		return fmt.Errorf("%w (ferry %s --help lists the flags)", err, c.name)
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("ferry %s: unexpected argument %q (ferry %s --help)", c.name, fs.Arg(0), c.name)
+	}
+	return runCmd(ctx)
+}
+
+// lookup finds the command args start with, the longest name first, and
+// returns the arguments after its name.
+func lookup(cmds []command, args []string) (command, []string, bool) {
+	var best command
+	bestLen := 0
+	for _, c := range cmds {
+		words := strings.Fields(c.name)
+		if len(words) <= len(args) && len(words) > bestLen && equalWords(words, args[:len(words)]) {
+			best, bestLen = c, len(words)
+		}
+	}
+	return best, args[bestLen:], bestLen > 0
+}
+
+func equalWords(a, b []string) bool {
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func serveCmd(fs *flag.FlagSet, e env) func(context.Context) error {
+	roles := fs.String("roles", "", "comma-separated roles to run: api, worker (default: FERRY_ROLES, else both)")
+	return func(ctx context.Context) error {
+		getenv := e.getenv
+		if *roles != "" {
+			getenv = func(k string) string {
+				if k == "FERRY_ROLES" {
+					return *roles
+				}
+				return e.getenv(k)
+			}
+		}
+		cfg, err := app.ConfigFromEnv(getenv)
+		if err != nil {
 			return err
 		}
-		fmt.Fprintln(stdout, "migrations applied")
+		log := app.NewLogger(cfg)
+		a, err := app.New(ctx, cfg, log)
+		if err != nil {
+			return err
+		}
+		defer a.Close()
+		if u := a.URL(); u != "" {
+			fmt.Fprintf(e.stdout, "Ferry is running. Portal: %s/\n", u)
+		}
+		return a.Run(ctx)
+	}
+}
+
+func migrateCmd(_ *flag.FlagSet, e env) func(context.Context) error {
+	return func(ctx context.Context) error {
+		if _, _, err := openMigrated(ctx, e.getenv); err != nil {
+			return err
+		}
+		fmt.Fprintln(e.stdout, "migrations applied")
 		return nil
-	case "staff":
-		return staff(ctx, args[1:], getenv, stdin, stdout)
-	case "billing":
-		return billingCmd(ctx, args[1:], getenv, stdout)
-	case "openapi":
+	}
+}
+
+func openapiCmd(_ *flag.FlagSet, e env) func(context.Context) error {
+	return func(context.Context) error {
 		doc, err := httpapi.OpenAPIDocument()
 		if err != nil {
 			return err
 		}
-		if _, err := stdout.Write(doc); err != nil {
+		if _, err := e.stdout.Write(doc); err != nil {
 			return fmt.Errorf("write the OpenAPI document: %w", err)
 		}
 		return nil
-	case "version":
-		fmt.Fprintln(stdout, app.Version)
-		return nil
-	case "help", "-h", "--help":
-		fmt.Fprint(stdout, usage)
-		return nil
-	default:
-		fmt.Fprint(stdout, usage)
-		return fmt.Errorf("unknown command %q", args[0])
 	}
 }
 
-func serve(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer) error {
-	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	roles := fs.String("roles", "", "comma-separated roles to run: api, worker (default: FERRY_ROLES or both)")
-	if err := fs.Parse(args); err != nil {
-		return err
+func versionCmd(_ *flag.FlagSet, e env) func(context.Context) error {
+	return func(context.Context) error {
+		fmt.Fprintln(e.stdout, versionLine())
+		return nil
 	}
-	env := getenv
-	if *roles != "" {
-		env = func(k string) string {
-			if k == "FERRY_ROLES" {
-				return *roles
+}
+
+// versionLine names the release (set with -ldflags) and, when the binary
+// was built from a git checkout, the commit it was built from.
+func versionLine() string {
+	line := "ferry " + app.Version
+	var details []string
+	if info, ok := debug.ReadBuildInfo(); ok {
+		var rev, when, dirty string
+		for _, s := range info.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				rev = s.Value
+			case "vcs.time":
+				when = s.Value
+			case "vcs.modified":
+				if s.Value == "true" {
+					dirty = "+changes"
+				}
 			}
-			return getenv(k)
+		}
+		if rev != "" {
+			details = append(details, "commit "+rev[:min(12, len(rev))]+dirty)
+		}
+		if when != "" {
+			details = append(details, when)
 		}
 	}
-	cfg, err := app.ConfigFromEnv(env)
-	if err != nil {
-		return err
-	}
-	log := app.NewLogger(cfg)
-	a, err := app.New(ctx, cfg, log)
-	if err != nil {
-		return err
-	}
-	defer a.Close()
-	if u := a.URL(); u != "" {
-		fmt.Fprintf(stdout, "Ferry is running. Portal: %s/\n", u)
-	}
-	return a.Run(ctx)
-}
-
-const staffUsage = "usage: ferry staff create --email EMAIL [--password-stdin] | " +
-	"ferry staff disable|delete|reset-totp --email EMAIL"
-
-// staff runs the staff account commands. They need only the database
-// (FERRY_DATABASE_URL): no Kafka, no secrets, no dev mode.
-func staff(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout io.Writer) error {
-	if len(args) == 0 {
-		return errors.New(staffUsage)
-	}
-	cmd := args[0]
-	switch cmd {
-	case "create", "disable", "delete", "reset-totp":
-	default:
-		return errors.New(staffUsage)
-	}
-	fs := flag.NewFlagSet("staff "+cmd, flag.ContinueOnError)
-	email := fs.String("email", "", "staff member's email")
-	fromStdin := fs.Bool("password-stdin", false, "create: read the password from standard input instead of generating one")
-	if err := fs.Parse(args[1:]); err != nil {
-		return err
-	}
-	if *email == "" {
-		return errors.New("--email is required")
-	}
-	cfg, err := app.DBConfigFromEnv(getenv)
-	if err != nil {
-		return err
-	}
-	db, err := app.OpenDB(ctx, cfg)
-	if err != nil {
-		return err
-	}
-	if sqlDB, err := db.DB(); err == nil {
-		defer sqlDB.Close()
-	}
-	if err := app.Migrate(ctx, db, cfg); err != nil {
-		return err
-	}
-	svc, err := app.NewTenantsService(db, cfg)
-	if err != nil {
-		return err
-	}
-	switch cmd {
-	case "disable":
-		st, err := svc.DisableStaff(ctx, *email)
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(stdout, "staff disabled: %s (id %s); their sessions have ended\n", st.Email, st.ID)
-		return nil
-	case "delete":
-		if err := svc.DeleteStaff(ctx, *email); err != nil {
-			return err
-		}
-		fmt.Fprintf(stdout, "staff deleted: %s (audit log entries keep their email)\n", *email)
-		return nil
-	case "reset-totp":
-		if err := svc.ResetStaffTOTP(ctx, *email); err != nil {
-			return err
-		}
-		fmt.Fprintf(stdout, "authenticator removed for %s; they enrol a new one at their next sign-in\n", *email)
-		return nil
-	}
-	password := ""
-	if *fromStdin {
-		b, err := io.ReadAll(io.LimitReader(stdin, 1024))
-		if err != nil {
-			return fmt.Errorf("read password: %w", err)
-		}
-		password = strings.TrimRight(string(b), "\r\n")
-	} else {
-		b := make([]byte, 18)
-		if _, err := rand.Read(b); err != nil {
-			return fmt.Errorf("generate password: %w", err)
-		}
-		password = base64.RawURLEncoding.EncodeToString(b)
-	}
-	st, err := svc.CreateStaff(ctx, tenants.StaffInput{Email: *email, Password: password, MustChangePassword: !*fromStdin})
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(stdout, "staff created: %s (id %s)\n", st.Email, st.ID)
-	if !*fromStdin {
-		fmt.Fprintf(stdout, "temporary password: %s\n(shown once; it must be changed at the first sign-in", password)
-		if !cfg.Dev {
-			fmt.Fprint(stdout, ", where an authenticator app (TOTP) is also enrolled")
-		}
-		fmt.Fprintln(stdout, ")")
-	}
-	staffNextSteps(stdout, st.Email, portalURL(getenv, cfg.Dev), cfg.Dev)
-	return nil
-}
-
-// staffNextSteps tells whoever created a staff account what its holder
-// does next: the account is of no use until they sign in, and the second
-// factor is easy to miss until production demands it.
-func staffNextSteps(w io.Writer, email, portal string, dev bool) {
-	signIn := "at the portal's address (FERRY_PUBLIC_URL)"
-	account := "the Account page (/staff/account)"
-	if portal != "" {
-		signIn = "at " + portal + "/login"
-		account = "the Account page (" + portal + "/staff/account)"
-	}
-	fmt.Fprintln(w, "next steps:")
-	fmt.Fprintf(w, "  1. sign in %s with %s; staff land in the staff console\n", signIn, email)
-	if dev {
-		fmt.Fprintf(w, "  2. enrol an authenticator app (TOTP) on %s: optional here, required at the first sign-in in production\n", account)
-	} else {
-		fmt.Fprintf(w, "  2. enrol an authenticator app (TOTP): the first sign-in requires it (later: %s shows it)\n", account)
-	}
-	fmt.Fprintf(w, "  3. a lost authenticator: an operator runs  ferry staff reset-totp --email %s  and a new one is enrolled at the next sign-in\n", email)
-}
-
-// portalURL is where the portal is served as far as the environment
-// says: FERRY_PUBLIC_URL, else the listen address of FERRY_HTTP_ADDR (or
-// dev's default, 127.0.0.1:8088); "" when it cannot tell.
-func portalURL(getenv func(string) string, dev bool) string {
-	if u := strings.TrimRight(strings.TrimSpace(getenv("FERRY_PUBLIC_URL")), "/"); u != "" {
-		return u
-	}
-	addr := strings.TrimSpace(getenv("FERRY_HTTP_ADDR"))
-	if addr == "" {
-		if !dev {
-			return ""
-		}
-		addr = app.DevHTTPAddr
-	}
-	host, port, err := net.SplitHostPort(addr)
-	if err != nil {
-		return ""
-	}
-	if ip := net.ParseIP(host); host == "" || (ip != nil && ip.IsUnspecified()) {
-		host = "127.0.0.1"
-	}
-	return "http://" + net.JoinHostPort(host, port)
-}
-
-func billingCmd(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer) error {
-	const usage = "usage: ferry billing invoice [--period YYYY-MM] | ferry billing plan --tenant ID --plan NAME"
-	if len(args) == 0 || (args[0] != "invoice" && args[0] != "plan") {
-		return errors.New(usage)
-	}
-	fs := flag.NewFlagSet("billing "+args[0], flag.ContinueOnError)
-	periodFlag := fs.String("period", "", "invoice: the month to invoice, e.g. 2026-11 (default: last month, UTC)")
-	tenantFlag := fs.String("tenant", "", "plan: the tenant's id")
-	planFlag := fs.String("plan", "", "plan: the plan's name (free, pro, enterprise, …)")
-	if err := fs.Parse(args[1:]); err != nil {
-		return err
-	}
-	period := billing.MonthStart(time.Now()).AddDate(0, -1, 0)
-	if *periodFlag != "" {
-		var err error
-		if period, err = billing.ParsePeriod(*periodFlag); err != nil {
-			return err
-		}
-	}
-	var tenantID uuid.UUID
-	if args[0] == "plan" {
-		var err error
-		if tenantID, err = uuid.Parse(*tenantFlag); err != nil || *planFlag == "" {
-			return errors.New(usage)
-		}
-	}
-	cfg, db, err := openMigrated(ctx, getenv)
-	if err != nil {
-		return err
-	}
-	svc, err := app.NewBillingService(db, cfg, app.NewLogger(cfg))
-	if err != nil {
-		return err
-	}
-	if args[0] == "plan" {
-		ent, err := svc.AssignPlan(ctx, tenantID, *planFlag, "operator")
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(stdout, "tenant %s is on the %s plan\n", tenantID, ent.Name)
-		return nil
-	}
-	res, err := svc.RunInvoices(ctx, period)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(stdout, "invoices for %s: %d tenants, %d issued, %d already issued, %d with nothing to bill\n",
-		res.Period, res.Tenants, res.Issued, res.Existing, res.Nothing)
-	return nil
+	details = append(details, runtime.Version(), runtime.GOOS+"/"+runtime.GOARCH)
+	return line + " (" + strings.Join(details, ", ") + ")"
 }
 
 // openMigrated reads the configuration and opens a migrated database, as
