@@ -219,6 +219,8 @@ type App struct {
 	// metricsListener serves /metrics alone (FERRY_METRICS_ADDR).
 	metricsListener net.Listener
 	metricsHandler  http.Handler
+	// lag samples the consumer groups' lag (worker role only).
+	lag *lagSampler
 }
 
 // NewLogger builds the process logger: JSON in production, text in dev.
@@ -440,6 +442,10 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 	for _, w := range startupWarnings(cfg) {
 		log.Warn(w)
 	}
+	requestMetrics := newHTTPMetrics(registry)
+	if cfg.Roles[RoleWorker] {
+		a.lag = newLagSampler(registry, a.kafkaCfg, topics, log)
+	}
 	a.metricsHandler = promhttp.HandlerFor(registry, promhttp.HandlerOpts{})
 	mainMetrics := a.metricsHandler
 	switch {
@@ -462,6 +468,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 		EventTypes:            a.Catalog,
 		Ready:                 a.ready,
 		MetricsHandler:        mainMetrics,
+		Requests:              requestMetrics,
 		Portal:                frontend.Dist(),
 		Log:                   log,
 		SecureCookies:         !cfg.Dev,
@@ -552,7 +559,8 @@ func (a *App) Run(ctx context.Context) error {
 				<-ctx.Done()
 			}
 			return nil
-		}})
+		}},
+		part{name: "kafka lag", roles: worker, run: func(ctx context.Context) error { return a.lag.Run(ctx) }})
 	lc.add("attempt log", part{name: "attempt log", run: a.attempts.Run})
 	lc.add("account mail", part{name: "account mail", stop: func(context.Context) { a.Tenants.WaitMail() }})
 	lc.add("consumer close", part{name: "consumer close", roles: worker, stop: func(ctx context.Context) {

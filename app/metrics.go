@@ -1,11 +1,17 @@
 package app
 
 import (
+	"context"
 	"errors"
 	"log/slog"
 	"net"
 	"net/http"
 	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/ferry-dev/ferry/delivery/kafka"
+	"github.com/ferry-dev/ferry/internal/clock"
 )
 
 // serveMetrics serves handler at /metrics on l, its own listener
@@ -22,4 +28,88 @@ func serveMetrics(l net.Listener, handler http.Handler, log *slog.Logger) (stop 
 	}()
 	log.Info("metrics listening", "addr", l.Addr().String())
 	return func() { _ = srv.Close() }
+}
+
+// httpMetrics are the API's RED metrics: requests by route template,
+// method and status class, and their durations.
+type httpMetrics struct {
+	requests *prometheus.CounterVec
+	duration *prometheus.HistogramVec
+}
+
+func newHTTPMetrics(reg prometheus.Registerer) *httpMetrics {
+	m := &httpMetrics{
+		requests: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "ferry_http_requests_total",
+			Help: "HTTP requests answered, by route template, method and status class (2xx … 5xx)."},
+			[]string{"route", "method", "code"}),
+		duration: prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "ferry_http_request_duration_seconds",
+			Help:    "Time from a request's arrival to its answer, by route template and method (a queue stream: its whole life).",
+			Buckets: []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30}},
+			[]string{"route", "method"}),
+	}
+	reg.MustRegister(m.requests, m.duration)
+	return m
+}
+
+var statusClasses = [...]string{"1xx", "2xx", "3xx", "4xx", "5xx"}
+
+// ObserveRequest implements httpapi.RequestObserver.
+func (m *httpMetrics) ObserveRequest(route, method string, status int, elapsed time.Duration) {
+	class := "5xx"
+	if i := status/100 - 1; i >= 0 && i < len(statusClasses) {
+		class = statusClasses[i]
+	}
+	m.requests.WithLabelValues(route, method, class).Inc()
+	m.duration.WithLabelValues(route, method).Observe(elapsed.Seconds())
+}
+
+// lagSampler publishes the consumer groups' lag (kafka.GroupLag) as
+// ferry_kafka_consumer_lag_messages. Every worker reads the same figure
+// from the cluster: alert on max by topic.
+type lagSampler struct {
+	cfg    kafka.Config
+	topics []string
+	gauge  *prometheus.GaugeVec
+	every  time.Duration
+	clock  clock.Clock
+	log    *slog.Logger
+}
+
+func newLagSampler(reg prometheus.Registerer, cfg kafka.Config, topics []string, log *slog.Logger) *lagSampler {
+	s := &lagSampler{cfg: cfg, topics: topics, every: 15 * time.Second, clock: clock.System{}, log: log,
+		gauge: prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "ferry_kafka_consumer_lag_messages",
+			Help: "Messages of each topic Ferry's consumer group has not committed yet, over all partitions (sampled every 15 s)."},
+			[]string{"topic"})}
+	reg.MustRegister(s.gauge)
+	return s
+}
+
+// Run samples until ctx ends.
+func (s *lagSampler) Run(ctx context.Context) error {
+	t := s.clock.NewTicker(s.every)
+	defer t.Stop()
+	for {
+		if err := s.RunOnce(ctx); err != nil && ctx.Err() == nil {
+			s.log.Warn("sampling Kafka consumer lag", "err", err)
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-t.C():
+		}
+	}
+}
+
+// RunOnce takes one sample.
+func (s *lagSampler) RunOnce(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	lag, err := kafka.GroupLag(ctx, s.cfg, s.topics)
+	if err != nil {
+		return err
+	}
+	for topic, n := range lag {
+		s.gauge.WithLabelValues(topic).Set(float64(n))
+	}
+	return nil
 }

@@ -53,6 +53,7 @@ type testBundle struct {
 	accepted  *fakeCounter
 	replays   *fakeReplays
 	queues    *fakeQueues
+	requests  *recordedRequests
 }
 
 func setup(t *testing.T) *testBundle {
@@ -81,9 +82,9 @@ func setup(t *testing.T) *testBundle {
 				return queue.Scope{}, ferry.Errorf(ferry.EUNAUTHORIZED, "unknown consumer token")
 			}
 			return queue.Scope{TenantID: testTenant, EndpointID: testQueue, TokenID: uuid.New()}, nil
-		}}}
+		}}, requests: &recordedRequests{}}
 	b.app = New(Deps{Auth: auth, Sessions: sessions, Endpoints: b.endpoints, Events: b.events, EventsAccepted: b.accepted,
-		Replays: b.replays, Queues: b.queues, Log: slog.New(slog.DiscardHandler)})
+		Replays: b.replays, Queues: b.queues, Requests: b.requests, Log: slog.New(slog.DiscardHandler)})
 	return b
 }
 

@@ -70,6 +70,9 @@ type Deps struct {
 	Inbound InboundReceiver
 	// Ready reports whether Postgres and Kafka answer.
 	Ready func(ctx context.Context) error
+	// Requests, when set, records every request's route, status and
+	// duration.
+	Requests RequestObserver
 	// MetricsHandler serves /metrics on the main listener; nil when
 	// metrics have their own listener (FERRY_METRICS_ADDR) or are off.
 	MetricsHandler http.Handler
@@ -143,6 +146,10 @@ func New(d Deps) *fiber.App {
 		cfg = fiberConfigWithProxies(cfg, d.TrustedProxies)
 	}
 	app := fiber.New(cfg)
+	templates := routeTemplates{}
+	if d.Requests != nil {
+		app.Use(observeRequests(d.Requests, templates))
+	}
 	app.Use(requestIDs)
 	app.Use(securityHeaders(d.HSTS))
 	if d.IngestHost != "" {
@@ -240,6 +247,7 @@ func New(d Deps) *fiber.App {
 		s.mountEmbed(app)
 		s.mountPortal(app)
 	}
+	templates.fill(app)
 	return app
 }
 

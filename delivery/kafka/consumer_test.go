@@ -89,6 +89,8 @@ func TestConsumerCommitsOnlyDoneJobsAndWaitsForDue(t *testing.T) {
 	if err := w.Publish(ctx, msgs); err != nil {
 		t.Fatal(err)
 	}
+	// Nothing committed yet: each group lags by the whole topic.
+	assertGroupLag(t, cfg, map[string]int64{model.TopicDeliveries: 1, tier.Name: 1})
 
 	sub := &heldSubmitter{seen: make(chan struct{}, 10)}
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
@@ -127,6 +129,7 @@ func TestConsumerCommitsOnlyDoneJobsAndWaitsForDue(t *testing.T) {
 	sub.mu.Unlock()
 	testenv.Eventually(t, 10*time.Second, func() bool { return committedOffset(t, cfg, deliveriesGroup, deliveriesTopic) == 1 },
 		"offset not committed after the job was done")
+	assertGroupLag(t, cfg, map[string]int64{model.TopicDeliveries: 0, tier.Name: 1})
 
 	select {
 	case <-sub.seen:
@@ -168,4 +171,21 @@ func mustJSON(t *testing.T, v any) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+func assertGroupLag(t *testing.T, cfg Config, want map[string]int64) {
+	t.Helper()
+	names := make([]string, 0, len(want))
+	for n := range want {
+		names = append(names, n)
+	}
+	got, err := GroupLag(context.Background(), cfg, names)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for n, w := range want {
+		if got[n] != w {
+			t.Errorf("lag of %s = %d, want %d (all: %v)", n, got[n], w, got)
+		}
+	}
 }
