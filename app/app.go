@@ -50,6 +50,7 @@ import (
 	"github.com/ferry-dev/ferry/delivery"
 	"github.com/ferry-dev/ferry/delivery/kafka"
 	"github.com/ferry-dev/ferry/frontend"
+	"github.com/ferry-dev/ferry/idempotency"
 	"github.com/ferry-dev/ferry/inbound"
 	"github.com/ferry-dev/ferry/migrations"
 	"github.com/ferry-dev/ferry/notify"
@@ -188,6 +189,8 @@ type App struct {
 	Queues   *queue.Service
 	Inbound  *inbound.Service
 	Catalog  *catalog.Service
+	// idempotency keeps creating requests' answers by Idempotency-Key.
+	idempotency *idempotency.Store
 
 	relay      *outbox.Relay
 	attempts   *attemptlog.Log
@@ -416,6 +419,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 		return nil, err
 	}
 	retention := max(cfg.AttemptRetention, time.Duration(retentionDays)*24*time.Hour)
+	a.idempotency = idempotency.NewStore(a.db, cipher, log, nil)
 	if a.Inbound, err = inbound.New(inbound.Deps{DB: a.db, Sealer: cipher, Events: inboundEvents{a.Delivery},
 		Retention: billingLimits{a.Billing}, Limits: billingLimits{a.Billing}}, inbound.Config{PublicURL: cmp.Or(cfg.IngestURL, a.URL()), MaxRetention: retention}, log, nil); err != nil {
 		return nil, err
@@ -469,6 +473,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 		Ready:                 a.ready,
 		MetricsHandler:        mainMetrics,
 		Requests:              requestMetrics,
+		Idempotency:           a.idempotency,
 		Portal:                frontend.Dist(),
 		Log:                   log,
 		SecureCookies:         !cfg.Dev,
@@ -589,6 +594,7 @@ func (a *App) Run(ctx context.Context) error {
 		// its own.
 		part{name: "filter errors", run: a.Delivery.RunFilterErrors},
 		part{name: "quota warnings", roles: api, run: a.quota.Run},
+		part{name: "idempotency keys", roles: api, run: a.idempotency.Run},
 		// Counts of unstored rejected requests, captured bytes and
 		// capture retention.
 		part{name: "inbound", roles: api, run: a.Inbound.Run},

@@ -11,6 +11,7 @@ import (
 	"github.com/ferry-dev/ferry/delivery/opevents"
 	"github.com/ferry-dev/ferry/delivery/queue"
 	"github.com/ferry-dev/ferry/delivery/replay"
+	"github.com/ferry-dev/ferry/idempotency"
 	"github.com/ferry-dev/ferry/inbound"
 	"github.com/ferry-dev/ferry/portal"
 	"github.com/ferry-dev/ferry/tenants"
@@ -38,5 +39,6 @@ var (
 	_ httpapi.BillingService       = (*billing.Service)(nil)
 	_ httpapi.QueueService         = (*queue.Service)(nil)
 	_ httpapi.SourceService        = (*inbound.Service)(nil)
+	_ httpapi.IdempotencyStore     = (*idempotency.Store)(nil)
 	_ httpapi.InboundReceiver      = (*inbound.Service)(nil)
 )

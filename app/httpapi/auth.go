@@ -116,7 +116,7 @@ func (s *server) auth(route credentials, minRole tenants.Role) fiber.Handler {
 			return err
 		}
 		c.Locals(principalKey, p)
-		return c.Next()
+		return s.idempotent(c, principalScope(p))
 	}
 }
 

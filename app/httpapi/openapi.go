@@ -67,7 +67,7 @@ func operations() map[string]openapi.Operation {
 	window := openapi.QueryParam("window", "whole UTC hours from the one holding now minus the window (default 24h)",
 		openapi3.NewStringSchema().WithEnum("1h", "24h", "7d"))
 
-	return map[string]openapi.Operation{
+	ops := map[string]openapi.Operation{
 		"POST /auth/signup": {Summary: "Sign up: mails the address a link that finishes it (the answer is the same for an address that has an account)", Tag: "auth", Status: 202,
 			Body: reflect.TypeFor[tenants.SignupInput](), Response: openapi.Types[signupAccepted](), Errors: []int{400, 422, 429}},
 		"POST /auth/signup/confirm": {Summary: "Finish a sign-up with the emailed token (creates the organisation, signs in)", Tag: "auth", Status: 201,
@@ -287,6 +287,24 @@ func operations() map[string]openapi.Operation {
 
 		"GET /openapi.json": {Summary: "This document", Tag: "meta", Status: 200, Response: openapi.Types[map[string]any]()},
 	}
+	// Every other creating route takes an Idempotency-Key (idempotency.go).
+	retryKey := &openapi3.ParameterRef{Value: &openapi3.Parameter{Name: idempotencyHeader, In: openapi3.ParameterInHeader,
+		Description: "a key of yours, at most 255 bytes: within 24 h a retry with the same key, URL and body gets the first " +
+			"answer again (with Idempotent-Replayed: true), another request with the key 422 idempotency_key_reused, " +
+			"and a retry while the first still runs 409",
+		Schema: openapi3.NewStringSchema().WithMinLength(1).WithMaxLength(255).NewRef()}}
+	for route, op := range ops {
+		if _, ok := takesRetryKey(route, op); ok {
+			op.Params = append(slices.Clone(op.Params), retryKey)
+			for _, status := range []int{409, 422} {
+				if !slices.Contains(op.Errors, status) {
+					op.Errors = append(slices.Clone(op.Errors), status)
+				}
+			}
+			ops[route] = op
+		}
+	}
+	return ops
 }
 
 // errorDescriptions describes the error responses by status.

@@ -175,7 +175,9 @@ func (s *server) portalAuth(capability string) fiber.Handler {
 			return &ferry.Error{Code: ferry.EFORBIDDEN, Message: "this portal session may not " + strings.ReplaceAll(capability, "_", " ")}
 		}
 		c.Locals(portalSessionKey, sess)
-		return c.Next()
+		// A customer's keys are its own: two customers' portals may well
+		// generate the same ones.
+		return s.idempotent(c, "customer:"+sess.TenantID.String()+":"+sess.CustomerID.String())
 	}
 }
 

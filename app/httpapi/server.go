@@ -70,6 +70,9 @@ type Deps struct {
 	Inbound InboundReceiver
 	// Ready reports whether Postgres and Kafka answer.
 	Ready func(ctx context.Context) error
+	// Idempotency, when set, answers a repeated Idempotency-Key on
+	// creating routes with the first answer.
+	Idempotency IdempotencyStore
 	// Requests, when set, records every request's route, status and
 	// duration.
 	Requests RequestObserver
@@ -114,6 +117,8 @@ type server struct {
 	testRoutingLimiter *tenantLimiter
 	guesses            *guessLimiter
 	openapi            []byte
+	// creating are the route templates Idempotency-Key applies to.
+	creating map[string]bool
 }
 
 // New returns the Fiber app serving everything.
@@ -126,7 +131,7 @@ func New(d Deps) *fiber.App {
 		panic(err)
 	}
 	s := &server{Deps: d, limiter: newTenantLimiter(d.APIRateLimit), testRoutingLimiter: newTestRoutingLimiter(d.TestRoutingRateLimit),
-		guesses: newGuessLimiter(d.TokenGuessesPerMinute), openapi: doc}
+		guesses: newGuessLimiter(d.TokenGuessesPerMinute), openapi: doc, creating: creatingRoutes()}
 	cfg := fiber.Config{
 		// fasthttp answers a body over BodyLimit and closes at once, while
 		// the client is still writing: the client then sees a connection

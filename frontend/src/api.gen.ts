@@ -3178,7 +3178,10 @@ export interface operations {
     CreateAPIKey: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description a key of yours, at most 255 bytes: within 24 h a retry with the same key, URL and body gets the first answer again (with Idempotent-Replayed: true), another request with the key 422 idempotency_key_reused, and a retry while the first still runs 409 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3200,6 +3203,7 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
+            409: components["responses"]["Error409"];
             422: components["responses"]["Error422"];
             429: components["responses"]["Error429"];
         };
@@ -3552,7 +3556,10 @@ export interface operations {
     CreateOrUpdateCustomerByUid: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description a key of yours, at most 255 bytes: within 24 h a retry with the same key, URL and body gets the first answer again (with Idempotent-Replayed: true), another request with the key 422 idempotency_key_reused, and a retry while the first still runs 409 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3574,6 +3581,7 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
+            409: components["responses"]["Error409"];
             422: components["responses"]["Error422"];
             429: components["responses"]["Error429"];
         };
@@ -3694,7 +3702,10 @@ export interface operations {
     MintACustomerPortalSession: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description a key of yours, at most 255 bytes: within 24 h a retry with the same key, URL and body gets the first answer again (with Idempotent-Replayed: true), another request with the key 422 idempotency_key_reused, and a retry while the first still runs 409 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 uid: string;
             };
@@ -3719,6 +3730,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
             422: components["responses"]["Error422"];
             429: components["responses"]["Error429"];
         };
@@ -3756,7 +3768,10 @@ export interface operations {
     ReplayDelivery: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description a key of yours, at most 255 bytes: within 24 h a retry with the same key, URL and body gets the first answer again (with Idempotent-Replayed: true), another request with the key 422 idempotency_key_reused, and a retry while the first still runs 409 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -3777,6 +3792,7 @@ export interface operations {
             402: components["responses"]["Error402"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
             422: components["responses"]["Error422"];
             429: components["responses"]["Error429"];
         };
@@ -3819,7 +3835,10 @@ export interface operations {
     CreateEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description a key of yours, at most 255 bytes: within 24 h a retry with the same key, URL and body gets the first answer again (with Idempotent-Replayed: true), another request with the key 422 idempotency_key_reused, and a retry while the first still runs 409 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3841,6 +3860,7 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
+            409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             422: components["responses"]["Error422"];
             429: components["responses"]["Error429"];
@@ -3999,7 +4019,10 @@ export interface operations {
     CreateConsumerToken: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description a key of yours, at most 255 bytes: within 24 h a retry with the same key, URL and body gets the first answer again (with Idempotent-Replayed: true), another request with the key 422 idempotency_key_reused, and a retry while the first still runs 409 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -4024,6 +4047,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
             422: components["responses"]["Error422"];
             429: components["responses"]["Error429"];
         };
@@ -4138,7 +4162,10 @@ export interface operations {
     SendAFerryTestEventOrACatalogExampleToThisEndpointOnlyWhateverItsEventTypesAndFilter: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description a key of yours, at most 255 bytes: within 24 h a retry with the same key, URL and body gets the first answer again (with Idempotent-Replayed: true), another request with the key 422 idempotency_key_reused, and a retry while the first still runs 409 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -4164,6 +4191,7 @@ export interface operations {
             402: components["responses"]["Error402"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
             422: components["responses"]["Error422"];
             429: components["responses"]["Error429"];
             503: components["responses"]["Error503"];
@@ -4237,7 +4265,10 @@ export interface operations {
     CreateEventTypeWithVersion1WhenItHasASchema: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description a key of yours, at most 255 bytes: within 24 h a retry with the same key, URL and body gets the first answer again (with Idempotent-Replayed: true), another request with the key 422 idempotency_key_reused, and a retry while the first still runs 409 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4381,7 +4412,10 @@ export interface operations {
     AddAVersionSchemaAndExamplesIngestValidatesAgainstTheLatest: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description a key of yours, at most 255 bytes: within 24 h a retry with the same key, URL and body gets the first answer again (with Idempotent-Replayed: true), another request with the key 422 idempotency_key_reused, and a retry while the first still runs 409 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 name: string;
             };
@@ -4406,6 +4440,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
             422: components["responses"]["Error422"];
             429: components["responses"]["Error429"];
         };
@@ -4549,7 +4584,10 @@ export interface operations {
     ReplayEvent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description a key of yours, at most 255 bytes: within 24 h a retry with the same key, URL and body gets the first answer again (with Idempotent-Replayed: true), another request with the key 422 idempotency_key_reused, and a retry while the first still runs 409 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -4575,6 +4613,7 @@ export interface operations {
             402: components["responses"]["Error402"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
             422: components["responses"]["Error422"];
             429: components["responses"]["Error429"];
         };
@@ -4684,7 +4723,10 @@ export interface operations {
     StaffStartTOTPEnrolment: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description a key of yours, at most 255 bytes: within 24 h a retry with the same key, URL and body gets the first answer again (with Idempotent-Replayed: true), another request with the key 422 idempotency_key_reused, and a retry while the first still runs 409 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4702,6 +4744,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             409: components["responses"]["Error409"];
+            422: components["responses"]["Error422"];
             429: components["responses"]["Error429"];
         };
     };
@@ -4735,7 +4778,10 @@ export interface operations {
     MailALinkThatVerifiesTheSignedInMemberSAddress: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description a key of yours, at most 255 bytes: within 24 h a retry with the same key, URL and body gets the first answer again (with Idempotent-Replayed: true), another request with the key 422 idempotency_key_reused, and a retry while the first still runs 409 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4752,6 +4798,8 @@ export interface operations {
             };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
+            409: components["responses"]["Error409"];
+            422: components["responses"]["Error422"];
             429: components["responses"]["Error429"];
         };
     };
@@ -4785,7 +4833,10 @@ export interface operations {
     InviteMember: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description a key of yours, at most 255 bytes: within 24 h a retry with the same key, URL and body gets the first answer again (with Idempotent-Replayed: true), another request with the key 422 idempotency_key_reused, and a retry while the first still runs 409 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4873,7 +4924,10 @@ export interface operations {
     ResendAMemberSInvite: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description a key of yours, at most 255 bytes: within 24 h a retry with the same key, URL and body gets the first answer again (with Idempotent-Replayed: true), another request with the key 422 idempotency_key_reused, and a retry while the first still runs 409 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -4894,6 +4948,7 @@ export interface operations {
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
+            422: components["responses"]["Error422"];
             429: components["responses"]["Error429"];
         };
     };
@@ -5101,7 +5156,10 @@ export interface operations {
     CreateAnEndpointOfTheCustomer: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description a key of yours, at most 255 bytes: within 24 h a retry with the same key, URL and body gets the first answer again (with Idempotent-Replayed: true), another request with the key 422 idempotency_key_reused, and a retry while the first still runs 409 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5123,6 +5181,7 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
+            409: components["responses"]["Error409"];
             422: components["responses"]["Error422"];
             429: components["responses"]["Error429"];
         };
@@ -5327,7 +5386,10 @@ export interface operations {
     SendATestEventOrACatalogExampleToAnEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description a key of yours, at most 255 bytes: within 24 h a retry with the same key, URL and body gets the first answer again (with Idempotent-Replayed: true), another request with the key 422 idempotency_key_reused, and a retry while the first still runs 409 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -5353,6 +5415,7 @@ export interface operations {
             402: components["responses"]["Error402"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
             422: components["responses"]["Error422"];
             429: components["responses"]["Error429"];
             503: components["responses"]["Error503"];
@@ -5521,7 +5584,10 @@ export interface operations {
     ReplayAMessageToTheCustomerSEndpoints: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description a key of yours, at most 255 bytes: within 24 h a retry with the same key, URL and body gets the first answer again (with Idempotent-Replayed: true), another request with the key 422 idempotency_key_reused, and a retry while the first still runs 409 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -5547,6 +5613,7 @@ export interface operations {
             402: components["responses"]["Error402"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
             422: components["responses"]["Error422"];
             429: components["responses"]["Error429"];
         };
@@ -5582,7 +5649,10 @@ export interface operations {
     ReplayAnEndpointSFailedDeliveriesSinceATime: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description a key of yours, at most 255 bytes: within 24 h a retry with the same key, URL and body gets the first answer again (with Idempotent-Replayed: true), another request with the key 422 idempotency_key_reused, and a retry while the first still runs 409 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5606,6 +5676,7 @@ export interface operations {
             402: components["responses"]["Error402"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
             422: components["responses"]["Error422"];
             429: components["responses"]["Error429"];
         };
@@ -5904,7 +5975,10 @@ export interface operations {
     StartBulkReplay: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description a key of yours, at most 255 bytes: within 24 h a retry with the same key, URL and body gets the first answer again (with Idempotent-Replayed: true), another request with the key 422 idempotency_key_reused, and a retry while the first still runs 409 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5928,6 +6002,7 @@ export interface operations {
             402: components["responses"]["Error402"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
             422: components["responses"]["Error422"];
             429: components["responses"]["Error429"];
         };
@@ -6050,7 +6125,10 @@ export interface operations {
     CreateSource: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description a key of yours, at most 255 bytes: within 24 h a retry with the same key, URL and body gets the first answer again (with Idempotent-Replayed: true), another request with the key 422 idempotency_key_reused, and a retry while the first still runs 409 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6072,6 +6150,7 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
+            409: components["responses"]["Error409"];
             422: components["responses"]["Error422"];
             429: components["responses"]["Error429"];
         };
@@ -6226,7 +6305,10 @@ export interface operations {
     ReplaySourceRequest: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description a key of yours, at most 255 bytes: within 24 h a retry with the same key, URL and body gets the first answer again (with Idempotent-Replayed: true), another request with the key 422 idempotency_key_reused, and a retry while the first still runs 409 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
                 request_id: string;
@@ -6248,6 +6330,7 @@ export interface operations {
             402: components["responses"]["Error402"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
             422: components["responses"]["Error422"];
             429: components["responses"]["Error429"];
         };
@@ -6587,7 +6670,10 @@ export interface operations {
     StaffReplay: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description a key of yours, at most 255 bytes: within 24 h a retry with the same key, URL and body gets the first answer again (with Idempotent-Replayed: true), another request with the key 422 idempotency_key_reused, and a retry while the first still runs 409 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -6612,6 +6698,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
             422: components["responses"]["Error422"];
             429: components["responses"]["Error429"];
         };
