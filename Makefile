@@ -77,8 +77,11 @@ vet:
 tidy-check:
 	@$(GO) mod tidy -diff || { echo "go.mod/go.sum are not tidy: run 'go mod tidy' and commit the result" >&2; exit 1; }
 
-test: tidy-check services vet sdk-test
+# The image test (scripts/mkimage) runs the image `make image` built; the
+# chart test renders with the helm that `make helm-check` installed.
+test: tidy-check services vet sdk-test image helm-check
 	@$(FERRY_ENV_VARS); $(FERRY_MAIL_VARS); \
+	export FERRY_TEST_IMAGE=$$PWD/bin/ferry-image.oci.tar FERRY_TEST_HELM=$$PWD/.ferry/bin/helm; \
 	$(GO) test -count=1 -p 2 -timeout 20m ./...
 	@$(MAKE) --no-print-directory fuzz
 	@$(FERRY_ENV_VARS); bash scripts/frontend.sh test
