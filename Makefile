@@ -53,6 +53,11 @@ image: frontend
 	SOURCE_DATE_EPOCH=$$(git log -1 --format=%ct) $(GO) run ./scripts/mkimage -binary bin/image/ferry \
 		-version $(IMAGE_VERSION) -revision $(IMAGE_REVISION) -out bin/ferry-image.oci.tar
 
+## The Helm chart (deploy/helm/ferry): lint and render with the example
+## values; helm is built into .ferry/bin on first use.
+helm-check:
+	@bash scripts/helm.sh check
+
 ## Run Ferry in dev mode on 127.0.0.1:8088 against the local services.
 run: services build
 	@$(FERRY_ENV_VARS); $(FERRY_MAIL_VARS); \
