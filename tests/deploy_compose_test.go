@@ -93,7 +93,7 @@ func TestComposeFile(t *testing.T) {
 				require.NotNil(t, d.Healthcheck, "%s waits for %s to be healthy, which has no healthcheck", name, dep)
 			}
 		}
-		if _, ferry := wantCommands[name]; !ferry {
+		if name != "migrate" {
 			require.NotNil(t, s.Healthcheck, "%s has a healthcheck", name)
 		}
 		for _, v := range s.Volumes {
@@ -104,6 +104,13 @@ func TestComposeFile(t *testing.T) {
 			require.True(t, strings.HasPrefix(p, "127.0.0.1:"), "%s publishes %s on loopback only", name, p)
 		}
 	}
+	// Ferry's healthchecks run the image's binary (it has no shell): the
+	// api's checks /readyz on FERRY_HTTP_ADDR, the worker's its metrics port.
+	require.Equal(t, []string{"CMD", "ferry", "healthcheck"}, c.Services["api"].Healthcheck.Test)
+	_, metricsPort, err := net.SplitHostPort(c.Services["worker"].Environment["FERRY_METRICS_ADDR"])
+	require.NoError(t, err)
+	require.Equal(t, []string{"CMD", "ferry", "healthcheck", "http://127.0.0.1:" + metricsPort + "/metrics"},
+		c.Services["worker"].Healthcheck.Test)
 	_, port, err := net.SplitHostPort(c.Services["api"].Environment["FERRY_HTTP_ADDR"])
 	require.NoError(t, err)
 	require.Contains(t, c.Services["api"].Ports, "127.0.0.1:"+port+":"+port, "the API's listen port is published")

@@ -110,6 +110,11 @@ func TestImage(t *testing.T) {
 	}
 	testenv.Eventually(t, 45*time.Second, func() bool { code, _ := get("/readyz"); return code == http.StatusOK },
 		"GET %s/readyz of the image's ferry did not answer 200", url)
+	// What the Compose healthchecks run inside the container.
+	check := exec.CommandContext(ctx, bin, "healthcheck", url+"/readyz")
+	check.Env = env
+	out, err = check.CombinedOutput()
+	require.NoError(t, err, "ferry healthcheck:\n%s", out)
 	code, body := get("/")
 	require.Equal(t, http.StatusOK, code)
 	if fromMake {

@@ -46,6 +46,8 @@ const usage = `usage:
                                      put a tenant on a plan, including enterprise
   ferry openapi                      print the API's OpenAPI 3 document (JSON) and exit;
                                      needs no configuration, database or Kafka
+  ferry healthcheck [URL]            exit 0 if a running ferry answers 200 (default: /readyz
+                                     on FERRY_HTTP_ADDR's port); for container healthchecks
   ferry version
 
 Configuration comes from FERRY_* environment variables; see docs/configuration.md.
@@ -90,6 +92,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 			return fmt.Errorf("write the OpenAPI document: %w", err)
 		}
 		return nil
+	case "healthcheck":
+		return healthcheck(ctx, args[1:], getenv, stdout)
 	case "version":
 		fmt.Fprintln(stdout, app.Version)
 		return nil
