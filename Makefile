@@ -8,11 +8,12 @@ FERRY_ENV_VARS = eval "$$(bash scripts/env.sh)"
 # exports FERRY_SMTP_URL, FERRY_TEST_SMTP_URL and FERRY_TEST_MAIL_API.
 FERRY_MAIL_VARS = mail_vars="$$(bash scripts/mail.sh start)" && eval "$$mail_vars"
 
-.PHONY: run test services stop status clean-state build frontend vet tidy-check migrate help bench bench-plots chaos fuzz sdk-test staff
+.PHONY: run test services stop status clean-state build frontend image helm-check vet tidy-check migrate help bench bench-plots chaos fuzz sdk-test staff
 
 help:
 	@echo "make run          start PostgreSQL + Kafka locally, build and run Ferry (dev mode), print the portal URL"
 	@echo "make test         check go.mod is tidy, start the services, go vet, and run every test against them"
+	@echo "make image        build the OCI image without Docker: bin/ferry-image.oci.tar (see docs/deploy.md)"
 	@echo "make services     start only PostgreSQL and Kafka;  make stop / make status / make clean-state"
 	@echo "make staff EMAIL=you@example.com   create a local support staff account (prints where to sign in and how to enrol an authenticator)"
 	@echo "make bench        end-to-end benchmark (≈10 min): table + bench-results.json (BENCH_RECORD=1 keeps it in docs/bench/runs)"
@@ -40,6 +41,23 @@ frontend:
 build: frontend
 	$(GO) build -buildvcs=auto -o bin/ferry ./app/cmd/ferry
 
+# The OCI image, built without a container engine (scripts/mkimage): the
+# static binary with the portal embedded, CA certificates and a non-root
+# account, FROM scratch. The Dockerfile builds the same with Docker.
+# SOURCE_DATE_EPOCH (the commit's time) makes the layers reproducible.
+IMAGE_VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+IMAGE_REVISION ?= $(shell git rev-parse HEAD 2>/dev/null)
+image: frontend
+	CGO_ENABLED=0 GOOS=linux $(GO) build -trimpath -ldflags "-s -w -X github.com/ferry-dev/ferry/app.Version=$(IMAGE_VERSION)" \
+		-o bin/image/ferry ./app/cmd/ferry
+	SOURCE_DATE_EPOCH=$$(git log -1 --format=%ct) $(GO) run ./scripts/mkimage -binary bin/image/ferry \
+		-version $(IMAGE_VERSION) -revision $(IMAGE_REVISION) -out bin/ferry-image.oci.tar
+
+## The Helm chart (deploy/helm/ferry): lint and render with the example
+## values; helm is built into .ferry/bin on first use.
+helm-check:
+	@bash scripts/helm.sh check
+
 ## Run Ferry in dev mode on 127.0.0.1:8088 against the local services.
 run: services build
 	@$(FERRY_ENV_VARS); $(FERRY_MAIL_VARS); \
@@ -64,8 +82,11 @@ vet:
 tidy-check:
 	@$(GO) mod tidy -diff || { echo "go.mod/go.sum are not tidy: run 'go mod tidy' and commit the result" >&2; exit 1; }
 
-test: tidy-check services vet sdk-test
+# The image test (scripts/mkimage) runs the image `make image` built; the
+# chart test renders with the helm that `make helm-check` installed.
+test: tidy-check services vet sdk-test image helm-check
 	@$(FERRY_ENV_VARS); $(FERRY_MAIL_VARS); \
+	export FERRY_TEST_IMAGE=$$PWD/bin/ferry-image.oci.tar FERRY_TEST_HELM=$$PWD/.ferry/bin/helm; \
 	$(GO) test -count=1 -p 2 -timeout 20m ./...
 	@$(MAKE) --no-print-directory fuzz
 	@$(FERRY_ENV_VARS); bash scripts/frontend.sh test

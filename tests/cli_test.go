@@ -86,6 +86,7 @@ func TestCLIHelpAndVersion(t *testing.T) {
 		{[]string{"staff", "reset-totp"}, []string{"-email"}},
 		{[]string{"billing", "invoice"}, []string{"-period"}},
 		{[]string{"billing", "plan"}, []string{"-tenant", "-plan"}},
+		{[]string{"healthcheck"}, nil},
 		{[]string{"openapi"}, nil},
 		{[]string{"version"}, nil},
 	} {

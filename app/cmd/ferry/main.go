@@ -50,24 +50,27 @@ type command struct {
 	synopsis string // what follows the name in its usage line
 	summary  string
 	setup    func(fs *flag.FlagSet, e env) func(context.Context) error
+	// maxArgs is how many arguments may follow the flags.
+	maxArgs int
 }
 
 // commands are listed by `ferry help` in this order.
 func commands() []command {
 	return []command{
-		{"serve", "[--roles api,worker]", "run the API, the portal and the delivery workers", serveCmd},
-		{"migrate", "", "apply database migrations and exit", migrateCmd},
-		{"doctor", "", "check the configuration, PostgreSQL, Kafka's topics, SMTP and the clock; change nothing", doctorCmd},
-		{"listen", "--queue ID --token TOKEN --forward-to URL", "forward a pull queue's messages to a local URL (no public address needed)", listenCmd},
-		{"api-key create", "--tenant ID|EMAIL --name NAME", "create an API key for a tenant (needs only the database); prints it once", apiKeyCreateCmd},
-		{"staff create", "--email EMAIL [--password-stdin]", "create a support staff account (a generated password is changed at first sign-in)", staffCmd("create")},
-		{"staff disable", "--email EMAIL", "end a staff account's access at once", staffCmd("disable")},
-		{"staff delete", "--email EMAIL", "delete a staff account (audit rows stay)", staffCmd("delete")},
-		{"staff reset-totp", "--email EMAIL", "remove a staff member's authenticator", staffCmd("reset-totp")},
-		{"billing invoice", "[--period YYYY-MM]", "issue (idempotently) a finished month's invoices (default: last month) and collect them", billingInvoiceCmd},
-		{"billing plan", "--tenant ID --plan NAME", "put a tenant on a plan, including enterprise", billingPlanCmd},
-		{"openapi", "", "print the API's OpenAPI document (JSON); needs no configuration or services", openapiCmd},
-		{"version", "", "print Ferry's version, commit and Go version (also: ferry --version)", versionCmd},
+		{"serve", "[--roles api,worker]", "run the API, the portal and the delivery workers", serveCmd, 0},
+		{"migrate", "", "apply database migrations and exit", migrateCmd, 0},
+		{"doctor", "", "check the configuration, PostgreSQL, Kafka's topics, SMTP and the clock; change nothing", doctorCmd, 0},
+		{"listen", "--queue ID --token TOKEN --forward-to URL", "forward a pull queue's messages to a local URL (no public address needed)", listenCmd, 0},
+		{"api-key create", "--tenant ID|EMAIL --name NAME", "create an API key for a tenant (needs only the database); prints it once", apiKeyCreateCmd, 0},
+		{"staff create", "--email EMAIL [--password-stdin]", "create a support staff account (a generated password is changed at first sign-in)", staffCmd("create"), 0},
+		{"staff disable", "--email EMAIL", "end a staff account's access at once", staffCmd("disable"), 0},
+		{"staff delete", "--email EMAIL", "delete a staff account (audit rows stay)", staffCmd("delete"), 0},
+		{"staff reset-totp", "--email EMAIL", "remove a staff member's authenticator", staffCmd("reset-totp"), 0},
+		{"billing invoice", "[--period YYYY-MM]", "issue (idempotently) a finished month's invoices (default: last month) and collect them", billingInvoiceCmd, 0},
+		{"billing plan", "--tenant ID --plan NAME", "put a tenant on a plan, including enterprise", billingPlanCmd, 0},
+		{"healthcheck", "[URL]", "exit 0 if a running ferry answers 200 at URL (default: /readyz on FERRY_HTTP_ADDR's port); for container healthchecks", healthcheckCmd, 1},
+		{"openapi", "", "print the API's OpenAPI document (JSON); needs no configuration or services", openapiCmd, 0},
+		{"version", "", "print Ferry's version, commit and Go version (also: ferry --version)", versionCmd, 0},
 	}
 }
 
@@ -140,8 +143,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		}
 		return fmt.Errorf("%w (ferry %s --help lists the flags)", err, c.name)
 	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("ferry %s: unexpected argument %q (ferry %s --help)", c.name, fs.Arg(0), c.name)
+	if fs.NArg() > c.maxArgs {
+		return fmt.Errorf("ferry %s: unexpected argument %q (ferry %s --help)", c.name, fs.Arg(c.maxArgs), c.name)
 	}
 	return runCmd(ctx)
 }
