@@ -19,6 +19,7 @@ import (
 	"github.com/ferry-dev/ferry/customers"
 	"github.com/ferry-dev/ferry/internal/requestid"
 	"github.com/ferry-dev/ferry/internal/seal"
+	"github.com/ferry-dev/ferry/internal/tracing"
 	"github.com/ferry-dev/ferry/portal"
 
 	"github.com/ferry-dev/ferry/delivery/attemptlog"
@@ -214,6 +215,10 @@ type App struct {
 	router  *delivery.Router
 	notices *notify.Mailer
 
+	// tracing exports spans (OTEL_*), or is the no-op provider; Run's
+	// last phase to stop flushes it.
+	tracing *tracing.Provider
+
 	http     *fiber.App
 	listener net.Listener
 	// metricsListener serves /metrics alone (FERRY_METRICS_ADDR).
@@ -293,6 +298,9 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 			a.Close()
 		}
 	}()
+	if a.tracing, err = tracing.New(ctx, cfg.Tracing, log); err != nil {
+		return nil, err
+	}
 	if a.db, err = OpenDB(ctx, cfg); err != nil {
 		return nil, err
 	}
@@ -538,6 +546,15 @@ func (a *App) ready(ctx context.Context) error {
 func (a *App) Run(ctx context.Context) error {
 	api, worker := []string{RoleAPI}, []string{RoleWorker}
 	lc := &lifecycle{log: a.log, roles: a.cfg.Roles}
+	// Added first so it stops last: the spans of everything that stops
+	// before it are exported.
+	lc.add("tracing", part{name: "tracing", stop: func(ctx context.Context) {
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		defer cancel()
+		if err := a.tracing.Shutdown(ctx); err != nil {
+			a.log.Warn("exporting the last spans", "err", err)
+		}
+	}})
 	lc.add("observability",
 		part{name: "pprof", run: func(ctx context.Context) error {
 			if a.cfg.PprofAddr != "" {
@@ -625,6 +642,12 @@ func (a *App) Run(ctx context.Context) error {
 // Close releases connections; call it after Run returns.
 func (a *App) Close() error {
 	var errs []error
+	if a.tracing != nil {
+		// After Run this finds the provider shut down already.
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		errs = append(errs, a.tracing.Shutdown(ctx))
+		cancel()
+	}
 	if a.router != nil {
 		errs = append(errs, a.router.Close())
 	}
