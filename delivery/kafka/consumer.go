@@ -144,7 +144,7 @@ func (c *Consumer) fetchLoop(ctx context.Context, r *topicReader) {
 		c.log.Debug("fetched job", "topic", r.topic, "partition", m.Partition, "offset", m.Offset)
 		r.offsets.fetched(m.Partition, m.Offset)
 		done := func() { r.offsets.done(m.Partition, m.Offset) }
-		job, err := decodeJob(m.Value)
+		job, err := decodeJob(m)
 		if err != nil {
 			c.log.Error("dropping undecodable job", "topic", r.topic, "partition", m.Partition, "offset", m.Offset, "err", err)
 			done()
