@@ -40,6 +40,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"go.opentelemetry.io/otel/trace"
 	"gorm.io/driver/postgres"
 	"gorm.io/gorm"
 	"gorm.io/gorm/logger"
@@ -353,7 +354,8 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 	if a.Tenants, err = tenants.NewService(a.db, tenantsConfig(cfg, a.URL(), accounts, cipher), log, nil); err != nil {
 		return nil, err
 	}
-	a.relay = outbox.NewRelay(a.db, a.writer, outbox.RelayConfig{SweepAfter: cfg.OutboxSweepAfter, Metrics: metrics}, log, nil)
+	a.relay = outbox.NewRelay(a.db, a.writer, outbox.RelayConfig{SweepAfter: cfg.OutboxSweepAfter, Metrics: metrics,
+		Tracing: a.tracing.TracerProvider()}, log, nil)
 	addressPolicy := egress.AddressPolicy{AllowPrivate: cfg.AllowPrivateEndpoints}
 	// Notification mails (endpoint health, quota, invoices) go out from
 	// the mailer's own queue, started by Run.
@@ -405,6 +407,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 	a.Delivery, err = delivery.NewService(a.db, cipher, a.relay, billingLimits{a.Billing}, delivery.Config{
 		AllowHTTP: cfg.AllowHTTPEndpoints, AddressPolicy: addressPolicy, RotationGrace: cfg.scaled(delivery.DefaultRotationGrace),
 		IngestBatch: metrics.IngestBatch, Observer: a.quota, Router: router, Queues: a.Queues, Customers: customerIDs{&a.Customers}, Schemas: a.Catalog,
+		Tracing: a.tracing.TracerProvider(),
 	}, log, nil)
 	if err != nil {
 		return nil, err
@@ -481,8 +484,18 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 		WriteTimeout:          cfg.HTTPWriteTimeout,
 		StreamAuthInterval:    cfg.QueueStreamAuthInterval,
 		TestRoutingRateLimit:  cfg.TestRoutingPerSecond,
+		Tracing:               serverTracing(a.tracing),
 	})
 	return a, nil
+}
+
+// serverTracing is the provider of the HTTP server's spans: nil with
+// tracing off, so that no request pays for a span nobody exports.
+func serverTracing(p *tracing.Provider) trace.TracerProvider {
+	if !p.Enabled() {
+		return nil
+	}
+	return p.TracerProvider()
 }
 
 // Routes lists the HTTP routes the API registers (tests check that every
