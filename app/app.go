@@ -328,6 +328,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 	registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	metrics := telemetry.NewMetrics(registry)
 	a.kafkaCfg.Lag = metrics // per-topic consumer lag
+	a.kafkaCfg.Tracing = a.tracing.TracerProvider()
 
 	cipher, err := seal.New(cfg.MasterKey)
 	if err != nil {
@@ -436,7 +437,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 		Help: "Endpoint filter evaluations that failed (counted as not matched, never failing ingest)."},
 		func() float64 { return float64(a.Delivery.FilterErrors()) }))
 	a.dispatcher = dispatch.NewDispatcher(a.db, cipher, egress.NewSender(addressPolicy, nil), a.writer, a.attempts, metrics,
-		dispatch.Config{Policy: policy, UserAgent: "Ferry/" + cfg.Version}, log, nil)
+		dispatch.Config{Policy: policy, UserAgent: "Ferry/" + cfg.Version, Tracing: a.tracing.TracerProvider()}, log, nil)
 	a.partitions = attemptlog.NewPartitions(a.db, attemptlog.PartitionConfig{Retention: retention}, log, nil)
 	if err = a.partitions.Maintain(ctx); err != nil {
 		return nil, err
