@@ -104,7 +104,7 @@ func (e inboundEvents) IngestBatchInTx(ctx context.Context, tx dbtx.Tx, evs []in
 
 func sourceEvent(ev inbound.EventInput) delivery.SourceEventInput {
 	return delivery.SourceEventInput{Type: ev.Type, Data: ev.Data, Body: ev.Body, ContentType: ev.ContentType,
-		Request: routing.Request(ev.Request)}
+		Request: routing.Request(ev.Request), Trace: ev.Trace}
 }
 
 // ValidEventType reports whether t may be an event's type.
@@ -427,7 +427,8 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 	}
 	retention := max(cfg.AttemptRetention, time.Duration(retentionDays)*24*time.Hour)
 	if a.Inbound, err = inbound.New(inbound.Deps{DB: a.db, Sealer: cipher, Events: inboundEvents{a.Delivery},
-		Retention: billingLimits{a.Billing}, Limits: billingLimits{a.Billing}}, inbound.Config{PublicURL: cmp.Or(cfg.IngestURL, a.URL()), MaxRetention: retention}, log, nil); err != nil {
+		Retention: billingLimits{a.Billing}, Limits: billingLimits{a.Billing}}, inbound.Config{PublicURL: cmp.Or(cfg.IngestURL, a.URL()), MaxRetention: retention,
+		Tracing: a.tracing.TracerProvider()}, log, nil); err != nil {
 		return nil, err
 	}
 	registry.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "ferry_queue_waiting_consumers",
