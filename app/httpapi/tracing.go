@@ -21,7 +21,7 @@ func serverSpans(tp trace.TracerProvider) fiber.Handler {
 	tracer := tp.Tracer("github.com/ferry-dev/ferry/app/httpapi")
 	return func(c *fiber.Ctx) error {
 		path := c.Path()
-		if !strings.HasPrefix(path, "/api/") && !strings.HasPrefix(path, ingestPrefix+"/") {
+		if !strings.HasPrefix(path, "/api/") && !strings.HasPrefix(path, ingestPrefix) {
 			return c.Next() // the portal's files and probes are not worth a trace
 		}
 		method := c.Method()
