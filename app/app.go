@@ -19,6 +19,7 @@ import (
 	"github.com/ferry-dev/ferry/customers"
 	"github.com/ferry-dev/ferry/internal/requestid"
 	"github.com/ferry-dev/ferry/internal/seal"
+	"github.com/ferry-dev/ferry/internal/tracing"
 	"github.com/ferry-dev/ferry/portal"
 
 	"github.com/ferry-dev/ferry/delivery/attemptlog"
@@ -39,6 +40,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"go.opentelemetry.io/otel/trace"
 	"gorm.io/driver/postgres"
 	"gorm.io/gorm"
 	"gorm.io/gorm/logger"
@@ -103,7 +105,7 @@ func (e inboundEvents) IngestBatchInTx(ctx context.Context, tx dbtx.Tx, evs []in
 
 func sourceEvent(ev inbound.EventInput) delivery.SourceEventInput {
 	return delivery.SourceEventInput{Type: ev.Type, Data: ev.Data, Body: ev.Body, ContentType: ev.ContentType,
-		Request: routing.Request(ev.Request)}
+		Request: routing.Request(ev.Request), Trace: ev.Trace}
 }
 
 // ValidEventType reports whether t may be an event's type.
@@ -217,6 +219,10 @@ type App struct {
 	router  *delivery.Router
 	notices *notify.Mailer
 
+	// tracing exports spans (OTEL_*), or is the no-op provider; Run's
+	// last phase to stop flushes it.
+	tracing *tracing.Provider
+
 	http     *fiber.App
 	listener net.Listener
 	// metricsListener serves /metrics alone (FERRY_METRICS_ADDR).
@@ -298,6 +304,9 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 			a.Close()
 		}
 	}()
+	if a.tracing, err = tracing.New(ctx, cfg.Tracing, log); err != nil {
+		return nil, err
+	}
 	if a.db, err = OpenDB(ctx, cfg); err != nil {
 		return nil, err
 	}
@@ -324,6 +333,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 	registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	metrics := telemetry.NewMetrics(registry)
 	a.kafkaCfg.Lag = metrics // per-topic consumer lag
+	a.kafkaCfg.Tracing = a.tracing.TracerProvider()
 
 	cipher, err := seal.New(cfg.MasterKey)
 	if err != nil {
@@ -350,7 +360,8 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 	if a.Tenants, err = tenants.NewService(a.db, tenantsConfig(cfg, a.URL(), accounts, cipher), log, nil); err != nil {
 		return nil, err
 	}
-	a.relay = outbox.NewRelay(a.db, a.writer, outbox.RelayConfig{SweepAfter: cfg.OutboxSweepAfter, Metrics: metrics}, log, nil)
+	a.relay = outbox.NewRelay(a.db, a.writer, outbox.RelayConfig{SweepAfter: cfg.OutboxSweepAfter, Metrics: metrics,
+		Tracing: a.tracing.TracerProvider()}, log, nil)
 	addressPolicy := egress.AddressPolicy{AllowPrivate: cfg.AllowPrivateEndpoints}
 	// Notification mails (endpoint health, quota, invoices) go out from
 	// the mailer's own queue, started by Run.
@@ -402,6 +413,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 	a.Delivery, err = delivery.NewService(a.db, cipher, a.relay, billingLimits{a.Billing}, delivery.Config{
 		AllowHTTP: cfg.AllowHTTPEndpoints, AddressPolicy: addressPolicy, RotationGrace: cfg.scaled(delivery.DefaultRotationGrace),
 		IngestBatch: metrics.IngestBatch, Observer: a.quota, Router: router, Queues: a.Queues, Customers: customerIDs{&a.Customers}, Schemas: a.Catalog,
+		Tracing: a.tracing.TracerProvider(),
 	}, log, nil)
 	if err != nil {
 		return nil, err
@@ -421,7 +433,8 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 	retention := max(cfg.AttemptRetention, time.Duration(retentionDays)*24*time.Hour)
 	a.idempotency = idempotency.NewStore(a.db, cipher, log, nil)
 	if a.Inbound, err = inbound.New(inbound.Deps{DB: a.db, Sealer: cipher, Events: inboundEvents{a.Delivery},
-		Retention: billingLimits{a.Billing}, Limits: billingLimits{a.Billing}}, inbound.Config{PublicURL: cmp.Or(cfg.IngestURL, a.URL()), MaxRetention: retention}, log, nil); err != nil {
+		Retention: billingLimits{a.Billing}, Limits: billingLimits{a.Billing}}, inbound.Config{PublicURL: cmp.Or(cfg.IngestURL, a.URL()), MaxRetention: retention,
+		Tracing: a.tracing.TracerProvider()}, log, nil); err != nil {
 		return nil, err
 	}
 	registry.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "ferry_queue_waiting_consumers",
@@ -431,7 +444,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 		Help: "Endpoint filter evaluations that failed (counted as not matched, never failing ingest)."},
 		func() float64 { return float64(a.Delivery.FilterErrors()) }))
 	a.dispatcher = dispatch.NewDispatcher(a.db, cipher, egress.NewSender(addressPolicy, nil), a.writer, a.attempts, metrics,
-		dispatch.Config{Policy: policy, UserAgent: "Ferry/" + cfg.Version}, log, nil)
+		dispatch.Config{Policy: policy, UserAgent: "Ferry/" + cfg.Version, Tracing: a.tracing.TracerProvider()}, log, nil)
 	a.partitions = attemptlog.NewPartitions(a.db, attemptlog.PartitionConfig{Retention: retention}, log, nil)
 	if err = a.partitions.Maintain(ctx); err != nil {
 		return nil, err
@@ -485,8 +498,18 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 		WriteTimeout:          cfg.HTTPWriteTimeout,
 		StreamAuthInterval:    cfg.QueueStreamAuthInterval,
 		TestRoutingRateLimit:  cfg.TestRoutingPerSecond,
+		Tracing:               serverTracing(a.tracing),
 	})
 	return a, nil
+}
+
+// serverTracing is the provider of the HTTP server's spans: nil with
+// tracing off, so that no request pays for a span nobody exports.
+func serverTracing(p *tracing.Provider) trace.TracerProvider {
+	if !p.Enabled() {
+		return nil
+	}
+	return p.TracerProvider()
 }
 
 // Routes lists the HTTP routes the API registers (tests check that every
@@ -550,6 +573,15 @@ func (a *App) ready(ctx context.Context) error {
 func (a *App) Run(ctx context.Context) error {
 	api, worker := []string{RoleAPI}, []string{RoleWorker}
 	lc := &lifecycle{log: a.log, roles: a.cfg.Roles}
+	// Added first so it stops last: the spans of everything that stops
+	// before it are exported.
+	lc.add("tracing", part{name: "tracing", stop: func(ctx context.Context) {
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		defer cancel()
+		if err := a.tracing.Shutdown(ctx); err != nil {
+			a.log.Warn("exporting the last spans", "err", err)
+		}
+	}})
 	lc.add("observability",
 		part{name: "pprof", run: func(ctx context.Context) error {
 			if a.cfg.PprofAddr != "" {
@@ -639,6 +671,12 @@ func (a *App) Run(ctx context.Context) error {
 // Close releases connections; call it after Run returns.
 func (a *App) Close() error {
 	var errs []error
+	if a.tracing != nil {
+		// After Run this finds the provider shut down already.
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		errs = append(errs, a.tracing.Shutdown(ctx))
+		cancel()
+	}
 	if a.router != nil {
 		errs = append(errs, a.router.Close())
 	}

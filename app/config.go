@@ -15,6 +15,7 @@ import (
 	"github.com/ferry-dev/ferry/delivery/kafka"
 	"github.com/ferry-dev/ferry/delivery/queue"
 	"github.com/ferry-dev/ferry/delivery/replay"
+	"github.com/ferry-dev/ferry/internal/tracing"
 )
 
 // Payment providers (FERRY_PAYMENT_PROVIDER).
@@ -128,6 +129,9 @@ type Config struct {
 	// payment method and charge; dev only, the dev default) or "none" (the
 	// production default: paid self-serve plans answer 402).
 	PaymentProvider string
+	// Tracing says where spans are exported (the standard OTEL_*
+	// variables); an empty endpoint leaves tracing off.
+	Tracing tracing.Config
 }
 
 // maxStreamAuthInterval bounds FERRY_QUEUE_STREAM_AUTH_INTERVAL: how long
@@ -282,6 +286,13 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 	if err := (kafka.Config{Brokers: []string{"-"}, Security: c.KafkaSecurity}).Validate(); err != nil {
 		errs = append(errs, fmt.Errorf("FERRY_KAFKA_*: %w", err))
 	}
+
+	tracingCfg, err := tracing.ConfigFromEnv(getenv)
+	if err != nil {
+		errs = append(errs, err)
+	}
+	c.Tracing = tracingCfg
+	c.Tracing.Version = c.Version
 
 	scale, err := strconv.ParseFloat(str("FERRY_RETRY_SCALE", "1"), 64)
 	if err != nil || scale <= 0 || scale > 1 {

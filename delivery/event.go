@@ -10,12 +10,15 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/ferry-dev/ferry/delivery/internal/jobtrace"
 	"github.com/ferry-dev/ferry/delivery/model"
 	"github.com/ferry-dev/ferry/delivery/routing"
 	"github.com/ferry-dev/ferry/delivery/store"
 	"github.com/ferry-dev/ferry/delivery/webhook"
 
 	"github.com/google/uuid"
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/trace"
 	"gorm.io/gorm"
 
 	"github.com/ferry-dev/ferry"
@@ -49,6 +52,8 @@ type Event struct {
 	// request is the captured request of an event made by an inbound
 	// source, for filters at fan-out; nil otherwise.
 	request *routing.Request
+	// trace is the span its jobs continue (invalid when untraced).
+	trace trace.SpanContext
 }
 
 // MarshalJSON writes created_at in the envelope's format.
@@ -114,6 +119,8 @@ func (in *EventInput) validate() error {
 // the batched and the single path. Errors: EINVALID, EQUOTA,
 // ERATELIMIT, and wrapped database errors.
 func (s *Service) Ingest(ctx context.Context, tenantID uuid.UUID, in EventInput) (ev Event, created bool, err error) {
+	ctx, span := jobtrace.StartChild(ctx, s.tracer, "ingest event")
+	defer func() { endIngestSpan(span, tenantID, ev, err) }()
 	if err := in.validate(); err != nil {
 		return Event{}, false, err
 	}
@@ -124,7 +131,7 @@ func (s *Service) Ingest(ctx context.Context, tenantID uuid.UUID, in EventInput)
 		}
 	}
 	now := s.now().UTC().Truncate(time.Millisecond)
-	ev = Event{ID: uuid.New(), Type: in.Type, Data: in.Data, CreatedAt: now}
+	ev = Event{ID: uuid.New(), Type: in.Type, Data: in.Data, CreatedAt: now, trace: span.SpanContext()}
 	if in.Customer != "" {
 		if ev.customerID, err = s.resolveCustomer(ctx, tenantID, "customer", in.Customer); err != nil {
 			return Event{}, false, err
@@ -237,6 +244,22 @@ func (s *Service) ingestOne(ctx context.Context, r *ingestRequest, inline bool) 
 	return ev, created, nil
 }
 
+// endIngestSpan names the event on span and ends it; the attributes are
+// built only for a recording span.
+func endIngestSpan(span trace.Span, tenantID uuid.UUID, ev Event, err error) {
+	if span.IsRecording() {
+		span.SetAttributes(jobtrace.TenantID.String(tenantID.String()))
+		if ev.ID != uuid.Nil {
+			span.SetAttributes(jobtrace.EventID.String(ev.ID.String()))
+		}
+		if err != nil {
+			span.RecordError(err)
+			span.SetStatus(codes.Error, "ingest failed")
+		}
+	}
+	span.End()
+}
+
 var errIdempotencyRace = ferry.Errorf(ferry.ECONFLICT, "idempotency key race")
 
 // claimIdempotencyKey returns the event already holding key within the
@@ -314,8 +337,10 @@ func (r *fanOutRows) add(tenantID uuid.UUID, ev Event, matches []batchMatch) {
 			r.pending = append(r.pending, m.pending(id, tenantID, ev))
 			r.Transforms = append(r.Transforms, store.Transform{DeliveryID: id, TenantID: tenantID, Pending: true, CreatedAt: ev.CreatedAt})
 		default:
-			r.Jobs = append(r.Jobs, model.Job{DeliveryID: id, EventID: ev.ID, EndpointID: m.EndpointID, TenantID: tenantID,
-				Attempt: 1, Trigger: model.TriggerInitial, AcceptedAt: ev.CreatedAt, OutboxAt: ev.CreatedAt})
+			job := model.Job{DeliveryID: id, EventID: ev.ID, EndpointID: m.EndpointID, TenantID: tenantID,
+				Attempt: 1, Trigger: model.TriggerInitial, AcceptedAt: ev.CreatedAt, OutboxAt: ev.CreatedAt}
+			jobtrace.SetSpanContext(&job, ev.trace)
+			r.Jobs = append(r.Jobs, job)
 			if m.Transformed != nil {
 				r.Transforms = append(r.Transforms, newTransformRow(id, tenantID, m.Transformed, ev.CreatedAt))
 			}

@@ -14,6 +14,8 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/prometheus/client_golang/prometheus"
+	"go.opentelemetry.io/otel/trace"
+	"go.opentelemetry.io/otel/trace/noop"
 	"gorm.io/gorm"
 
 	"github.com/ferry-dev/ferry/delivery/egress"
@@ -56,6 +58,8 @@ type Config struct {
 	// schema before ingest's transaction (the event-type catalog); nil
 	// validates nothing.
 	Schemas SchemaChecker
+	// Tracing makes the ingest span of traced requests; nil makes none.
+	Tracing trace.TracerProvider
 }
 
 // CustomerResolver is what delivery needs of the tenant's customers
@@ -152,6 +156,7 @@ type Service struct {
 	background sync.WaitGroup
 	// customers caches customer uids resolved at ingest (customer.go).
 	customers *ownercache.Cache[uuid.UUID, string, resolvedCustomer]
+	tracer    trace.Tracer
 }
 
 // Drain waits, until ctx ends, for the ingest batches being committed
@@ -198,6 +203,10 @@ func NewService(db *gorm.DB, cipher *seal.Cipher, relay Enqueuer, limits Limits,
 	}
 	s := &Service{db: db, cipher: cipher, relay: relay, limits: limits, cfg: cfg, log: log, now: now, router: router,
 		customers: ownercache.New[uuid.UUID, string, resolvedCustomer](customerCacheBytes, customerCacheTenantMax)}
+	if cfg.Tracing == nil {
+		cfg.Tracing = noop.NewTracerProvider()
+	}
+	s.tracer = cfg.Tracing.Tracer("github.com/ferry-dev/ferry/delivery")
 	s.ingest = batch.New(maxIngestBatch, maxIngestCommitters, s.commitBatch)
 	return s, nil
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/ferry-dev/ferry/dbtx"
 	"github.com/ferry-dev/ferry/delivery/routing"
@@ -24,6 +25,9 @@ type SourceEventInput struct {
 	ContentType string
 	// Request is what endpoint filters see as `request`.
 	Request routing.Request
+	// Trace is the span of the capture the event is made from; its
+	// deliveries continue that trace (invalid: untraced).
+	Trace trace.SpanContext
 }
 
 // ValidEventType reports whether t may be an event's type (not one of
@@ -48,7 +52,8 @@ func (s *Service) IngestInTx(ctx context.Context, tx dbtx.Tx, tenantID uuid.UUID
 		return Event{}, nil, err
 	}
 	req := in.Request
-	ev := Event{ID: uuid.New(), Type: ein.Type, Data: ein.Data, CreatedAt: s.now().UTC().Truncate(time.Millisecond), request: &req}
+	ev := Event{ID: uuid.New(), Type: ein.Type, Data: ein.Data, CreatedAt: s.now().UTC().Truncate(time.Millisecond), request: &req,
+		trace: in.Trace}
 	db := tx.DB(ctx)
 	// Routing first, before billing's counters are locked, as in Ingest.
 	r := &ingestRequest{tenantID: tenantID, in: ein, ev: ev}
@@ -110,7 +115,7 @@ func (s *Service) IngestBatchInTx(ctx context.Context, tx dbtx.Tx, items []Sourc
 			return nil, nil, err
 		}
 		req := it.Input.Request
-		ev := Event{ID: uuid.New(), Type: ein.Type, Data: ein.Data, CreatedAt: now, request: &req}
+		ev := Event{ID: uuid.New(), Type: ein.Type, Data: ein.Data, CreatedAt: now, request: &req, trace: it.Input.Trace}
 		batch[i] = &ingestRequest{tenantID: it.TenantID, in: ein, ev: ev}
 		ids[i], tenants[i], types[i], bodies[i] = ev.ID, it.TenantID, it.Input.ContentType, it.Input.Body
 		if bodies[i] == nil {

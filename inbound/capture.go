@@ -67,7 +67,10 @@ func (requestRow) TableName() string { return "source_requests" }
 // request is captured as rejected within the per-minute cap),
 // EBADREQUEST (GET without a handshake), and wrapped database errors
 // (the HTTP layer answers 503).
-func (s *Service) Receive(ctx context.Context, in Incoming) (Answer, error) {
+func (s *Service) Receive(ctx context.Context, in Incoming) (_ Answer, err error) {
+	ctx, span := s.startCapture(ctx)
+	var capture requestRow
+	defer func() { endCapture(span, capture, err) }()
 	if len(in.Body) > MaxBodyBytes {
 		return Answer{}, &ferry.Error{Code: ferry.ETOOLARGE, Message: "request body exceeds " + ferry.FormatBytes(MaxBodyBytes)}
 	}
@@ -82,7 +85,7 @@ func (s *Service) Receive(ctx context.Context, in Incoming) (Answer, error) {
 		return handshake(in)
 	}
 	now := s.clock.Now().UTC()
-	capture := requestRow{ID: uuid.New(), TenantID: src.row.TenantID, SourceID: src.row.ID, ReceivedAt: now.Truncate(time.Microsecond),
+	capture = requestRow{ID: uuid.New(), TenantID: src.row.TenantID, SourceID: src.row.ID, ReceivedAt: now.Truncate(time.Microsecond),
 		Method: in.Method, Path: in.Path, Query: in.RawQuery, Headers: pgval.JSON[http.Header]{V: storedHeaders(in.Header, src.row.Verification.V)},
 		ContentType: in.Header.Get("Content-Type"), Body: in.Body}
 	if capture.Body == nil {
@@ -116,7 +119,9 @@ func (s *Service) Receive(ctx context.Context, in Incoming) (Answer, error) {
 	if key := dedupeKey(src.row.Dedupe.V, in.Header, doc, isJSON); key != "" {
 		capture.DedupeKey = &key
 	}
-	if err := s.captureVerified(ctx, capture, s.eventInputFrom(src.row.EventType.V, capture, doc, compact, isJSON)); err != nil {
+	ev := s.eventInputFrom(src.row.EventType.V, capture, doc, compact, isJSON)
+	ev.Trace = span.SpanContext()
+	if err := s.captureVerified(ctx, capture, ev); err != nil {
 		return Answer{}, err
 	}
 	s.quota.record(capture.TenantID, size)

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"go.opentelemetry.io/otel/trace"
+	"go.opentelemetry.io/otel/trace/noop"
 	"gorm.io/gorm"
 
 	"github.com/ferry-dev/ferry/dbtx"
@@ -59,6 +61,9 @@ type EventInput struct {
 	ContentType string
 	// Request is the request as endpoint filters see it.
 	Request RequestInfo
+	// Trace is the span of the capture; the event's deliveries continue
+	// its trace (invalid: untraced).
+	Trace trace.SpanContext
 }
 
 // TenantEvent is one event of a batch and its tenant.
@@ -104,10 +109,14 @@ type Config struct {
 	// PruneInterval is how often Run prunes captures past retention
 	// (default 1 h; the first prune runs at start).
 	PruneInterval time.Duration
+	// Tracing makes the capture span of traced requests (tracing.go);
+	// nil makes none.
+	Tracing trace.TracerProvider
 }
 
 // Service manages sources and receives their requests.
 type Service struct {
+	tracer    trace.Tracer
 	db        *gorm.DB
 	sealer    Sealer
 	events    Events
@@ -151,7 +160,10 @@ func New(d Deps, cfg Config, log *slog.Logger, clk clock.Clock) (*Service, error
 	if cfg.RejectedPerMinute < 0 || cfg.CacheTTL < 0 || cfg.MaxRetention < 0 || cfg.JobInterval < 0 || cfg.PruneInterval < 0 {
 		return nil, errors.New("inbound.New: negative config value")
 	}
-	s := &Service{db: d.DB, sealer: d.Sealer, events: d.Events, retention: d.Retention, cfg: cfg, log: log, clock: clock.Or(clk),
+	if cfg.Tracing == nil {
+		cfg.Tracing = noop.NewTracerProvider()
+	}
+	s := &Service{tracer: cfg.Tracing.Tracer("github.com/ferry-dev/ferry/inbound"), db: d.DB, sealer: d.Sealer, events: d.Events, retention: d.Retention, cfg: cfg, log: log, clock: clock.Or(clk),
 		cache: ttlcache.New[[32]byte, liveSource](cfg.CacheTTL, maxCachedSources), limiters: newLimiters(cfg.RejectedPerMinute)}
 	if d.Limits != nil {
 		s.quota = newCaptureQuota(d.Limits)

@@ -13,6 +13,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 	"github.com/gofiber/fiber/v2/middleware/adaptor"
 	"github.com/gofiber/fiber/v2/middleware/filesystem"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/ferry-dev/ferry"
 	"github.com/ferry-dev/ferry/delivery"
@@ -109,6 +110,10 @@ type Deps struct {
 	// StreamAuthInterval is how often a queue stream re-checks the
 	// credential that opened it (default 30 s).
 	StreamAuthInterval time.Duration
+	// Tracing, when set, starts a server span for each API and ingest
+	// request (tracing.go); nil when tracing is off, so requests pay
+	// nothing for it.
+	Tracing trace.TracerProvider
 }
 
 type server struct {
@@ -156,6 +161,9 @@ func New(d Deps) *fiber.App {
 		app.Use(observeRequests(d.Requests, templates))
 	}
 	app.Use(requestIDs)
+	if d.Tracing != nil {
+		app.Use(serverSpans(d.Tracing))
+	}
 	app.Use(securityHeaders(d.HSTS))
 	if d.IngestHost != "" {
 		app.Use(ingestOrigin(d.IngestHost))

@@ -12,6 +12,7 @@ import (
 	"github.com/ferry-dev/ferry/delivery/attemptlog"
 	"github.com/ferry-dev/ferry/delivery/egress"
 	"github.com/ferry-dev/ferry/delivery/internal/backoff"
+	"github.com/ferry-dev/ferry/delivery/internal/jobtrace"
 	"github.com/ferry-dev/ferry/delivery/model"
 	"github.com/ferry-dev/ferry/delivery/store"
 	"github.com/ferry-dev/ferry/delivery/telemetry"
@@ -19,6 +20,8 @@ import (
 	"github.com/ferry-dev/ferry/internal/pgval"
 
 	"github.com/google/uuid"
+	"go.opentelemetry.io/otel/trace"
+	"go.opentelemetry.io/otel/trace/noop"
 	"gorm.io/gorm"
 )
 
@@ -42,6 +45,9 @@ type Config struct {
 	// MaxInFlightPerTenant bounds one tenant's concurrent HTTP attempts
 	// (default 512).
 	MaxInFlightPerTenant int
+	// Tracing makes the spans of traced jobs' attempts (tracing.go); nil
+	// makes none.
+	Tracing trace.TracerProvider
 }
 
 // Dispatcher makes attempts: for each job it checks Postgres, sends the
@@ -62,6 +68,7 @@ type Dispatcher struct {
 	lanes     *lanes
 	states    *stateLoader
 	parking   *parkingLot
+	tracer    trace.Tracer
 }
 
 // NewDispatcher returns a Dispatcher; call Run before submitting jobs.
@@ -76,10 +83,14 @@ func NewDispatcher(db *gorm.DB, cipher *seal.Cipher, sender *egress.Sender, pub 
 	cfg.MaxQueuedPerTenant = min(cmp.Or(cfg.MaxQueuedPerTenant, 10_000), cfg.MaxQueued)
 	cfg.MaxInFlightPerTenant = cmp.Or(cfg.MaxInFlightPerTenant, 512)
 	cfg.UserAgent = cmp.Or(cfg.UserAgent, "Ferry/dev")
+	if cfg.Tracing == nil {
+		cfg.Tracing = noop.NewTracerProvider()
+	}
 	d := &Dispatcher{
 		db: db, endpoints: newEndpointCache(db, cipher, cfg.EndpointTTL, now), sender: sender, pub: pub,
 		attempts: attempts, metrics: metrics, cfg: cfg, tiers: cfg.Policy.Tiers(), log: log, now: now,
 		states: newStateLoader(db, metrics.StateBatch), parking: newParkingLot(db, pub, log, clk),
+		tracer: cfg.Tracing.Tracer("github.com/ferry-dev/ferry/delivery/dispatch"),
 	}
 	d.lanes = newLanes(d, cfg)
 	return d
@@ -110,6 +121,9 @@ type pendingAttempt struct {
 	// timedOut reports the receiver did not answer in time; the lane
 	// lowers its concurrency.
 	timedOut bool
+	// trace is the attempt's span, parent of the log write's (invalid
+	// when the job is untraced).
+	trace trace.SpanContext
 }
 
 // maxPrefetchAge bounds how old a prefetched delivery state may be when
@@ -171,6 +185,7 @@ func (d *Dispatcher) attempt(ctx context.Context, job model.Job, pre *stateReque
 	}
 	body, headers := req.body, req.headers
 
+	ctx, span := d.startAttempt(ctx, job, tgt.endpoint.URL)
 	started := d.now()
 	if job.Attempt == 1 && job.Trigger == model.TriggerInitial && !job.AcceptedAt.IsZero() {
 		d.metrics.FirstAttempt.Observe(started.Sub(job.AcceptedAt).Seconds())
@@ -181,6 +196,7 @@ func (d *Dispatcher) attempt(ctx context.Context, job model.Job, pre *stateReque
 	d.metrics.ObserveStage(telemetry.StageAnswered, job, started.Add(resp.Duration))
 	if ctx.Err() != nil {
 		// Shutting down mid-attempt: hand the job back unlogged.
+		span.End()
 		return nil, ctx.Err()
 	}
 
@@ -201,8 +217,13 @@ func (d *Dispatcher) attempt(ctx context.Context, job model.Job, pre *stateReque
 		rec.ResponseHeadersTruncated, rec.ResponseBodyTruncated = resp.HeadersTruncated, resp.BodyTruncated
 	}
 	d.metrics.Attempts.WithLabelValues(string(rec.Outcome), reason).Inc()
-	p := &pendingAttempt{job: job, rec: rec, log: log, timedOut: rec.ErrorClass == ErrClassTimeout}
+	p := &pendingAttempt{job: job, rec: rec, log: log, timedOut: rec.ErrorClass == ErrClassTimeout, trace: span.SpanContext()}
 	p.next = d.nextStep(job, &p.rec, resp.RetryAfter)
+	if p.next != nil && p.trace.IsValid() {
+		// The next attempt (or the dead letter) continues from this one.
+		jobtrace.SetSpanContext(&p.next.Job, p.trace)
+	}
+	endAttempt(span, &p.rec, resp)
 	log.Debug("attempt made", "outcome", rec.Outcome, "reason", reason, "status", p.rec.Status)
 	return p, nil
 }
@@ -250,7 +271,10 @@ func (d *Dispatcher) complete(ctx context.Context, p *pendingAttempt) error {
 			return err
 		}
 	}
-	if err := backoff.Until(ctx, p.log, "log attempt", func() error { return d.attempts.Record(ctx, p.rec) }); err != nil {
+	rctx, span := d.traceRecord(ctx, p)
+	err := backoff.Until(rctx, p.log, "log attempt", func() error { return d.attempts.Record(rctx, p.rec) })
+	span.End()
+	if err != nil {
 		return err
 	}
 	if p.rec.Status == model.StatusSucceeded && !p.job.AcceptedAt.IsZero() {

@@ -3,6 +3,8 @@ package kafka
 import (
 	"errors"
 	"time"
+
+	"go.opentelemetry.io/otel/trace"
 )
 
 // Validate checks the configuration, including its TLS CA file and SASL
@@ -37,6 +39,9 @@ type Config struct {
 	Now func() time.Time
 	// Security configures TLS and SASL for every connection.
 	Security Security
+	// Tracing makes the consumer's receive span of each traced job; nil
+	// makes none.
+	Tracing trace.TracerProvider
 
 	// conn is Security validated and built by withDefaults.
 	conn connSecurity

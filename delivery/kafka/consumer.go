@@ -5,12 +5,17 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strconv"
 	"sync"
 	"time"
 
 	kafkago "github.com/segmentio/kafka-go"
+	semconv "go.opentelemetry.io/otel/semconv/v1.40.0"
+	"go.opentelemetry.io/otel/trace"
+	"go.opentelemetry.io/otel/trace/noop"
 
 	"github.com/ferry-dev/ferry/delivery/dispatch"
+	"github.com/ferry-dev/ferry/delivery/internal/jobtrace"
 	"github.com/ferry-dev/ferry/delivery/model"
 )
 
@@ -33,6 +38,8 @@ type Consumer struct {
 	mu        sync.Mutex
 	timers    map[*time.Timer]struct{}
 	scheduled sync.WaitGroup
+
+	tracer trace.Tracer
 }
 
 type topicReader struct {
@@ -49,7 +56,12 @@ func NewConsumer(cfg Config, sub Submitter, tiers []dispatch.Tier, log *slog.Log
 	if err != nil {
 		return nil, err
 	}
-	c := &Consumer{cfg: cfg, sub: sub, log: log, timers: make(map[*time.Timer]struct{})}
+	tp := cfg.Tracing
+	if tp == nil {
+		tp = noop.NewTracerProvider()
+	}
+	c := &Consumer{cfg: cfg, sub: sub, log: log, timers: make(map[*time.Timer]struct{}),
+		tracer: tp.Tracer("github.com/ferry-dev/ferry/delivery/kafka")}
 	c.readers = append(c.readers, c.newReader(model.TopicDeliveries, nil))
 	for i := range tiers {
 		c.readers = append(c.readers, c.newReader(tiers[i].Name, &tiers[i]))
@@ -144,11 +156,14 @@ func (c *Consumer) fetchLoop(ctx context.Context, r *topicReader) {
 		c.log.Debug("fetched job", "topic", r.topic, "partition", m.Partition, "offset", m.Offset)
 		r.offsets.fetched(m.Partition, m.Offset)
 		done := func() { r.offsets.done(m.Partition, m.Offset) }
-		job, err := decodeJob(m.Value)
+		job, err := decodeJob(m)
 		if err != nil {
 			c.log.Error("dropping undecodable job", "topic", r.topic, "partition", m.Partition, "offset", m.Offset, "err", err)
 			done()
 			continue
+		}
+		if jobtrace.Traced(job) {
+			c.traceReceive(ctx, r, m, &job)
 		}
 		if r.tier == nil {
 			c.observeLag(r, job.AcceptedAt)
@@ -165,6 +180,22 @@ func (c *Consumer) fetchLoop(ctx context.Context, r *topicReader) {
 		}
 		c.scheduleAt(ctx, r, job, done)
 	}
+}
+
+// traceReceive records the receipt of a traced job as a consumer span,
+// the child of the producer's span, and makes it the parent of what the
+// dispatcher does with the job (the attempt, maybe much later for a
+// retry tier's job).
+func (c *Consumer) traceReceive(ctx context.Context, r *topicReader, m kafkago.Message, job *model.Job) {
+	_, span := jobtrace.StartFromJob(ctx, c.tracer, *job, "receive "+r.name,
+		trace.WithSpanKind(trace.SpanKindConsumer),
+		trace.WithAttributes(semconv.MessagingSystemKafka, semconv.MessagingOperationTypeReceive,
+			semconv.MessagingOperationName("receive"), semconv.MessagingDestinationName(r.name),
+			semconv.MessagingConsumerGroupName(c.cfg.GroupID+"."+r.name),
+			semconv.MessagingDestinationPartitionID(strconv.Itoa(m.Partition)), semconv.MessagingKafkaOffset(int(m.Offset))),
+		trace.WithAttributes(jobtrace.Attributes(*job)...))
+	jobtrace.SetSpanContext(job, span.SpanContext())
+	span.End()
 }
 
 // observeLag reports how late a job is handed on after it was due.

@@ -11,7 +11,14 @@ import (
 
 // The job wire format, both directions: the value is the job as JSON and
 // the key its endpoint id, so one endpoint's jobs share a partition and
-// its first attempts are fetched in acceptance order.
+// its first attempts are fetched in acceptance order. A traced job's W3C
+// trace context rides in the traceparent and tracestate headers, as any
+// Kafka-aware tracer expects; an untraced job has no headers.
+
+const (
+	headerTraceParent = "traceparent"
+	headerTraceState  = "tracestate"
+)
 
 // encodeJob returns the Kafka record for m on the prefixed topic.
 func encodeJob(topic string, m model.Message) (kafkago.Message, error) {
@@ -19,14 +26,29 @@ func encodeJob(topic string, m model.Message) (kafkago.Message, error) {
 	if err != nil {
 		return kafkago.Message{}, fmt.Errorf("encode job %s: %w", m.Job.DeliveryID, err)
 	}
-	return kafkago.Message{Topic: topic, Key: []byte(m.Job.EndpointID.String()), Value: b}, nil
+	rec := kafkago.Message{Topic: topic, Key: []byte(m.Job.EndpointID.String()), Value: b}
+	if m.Job.TraceParent != "" {
+		rec.Headers = []kafkago.Header{{Key: headerTraceParent, Value: []byte(m.Job.TraceParent)}}
+		if m.Job.TraceState != "" {
+			rec.Headers = append(rec.Headers, kafkago.Header{Key: headerTraceState, Value: []byte(m.Job.TraceState)})
+		}
+	}
+	return rec, nil
 }
 
-// decodeJob reads a job from a record's value.
-func decodeJob(value []byte) (model.Job, error) {
+// decodeJob reads a job from a record: its value and trace headers.
+func decodeJob(rec kafkago.Message) (model.Job, error) {
 	var job model.Job
-	if err := json.Unmarshal(value, &job); err != nil {
+	if err := json.Unmarshal(rec.Value, &job); err != nil {
 		return model.Job{}, fmt.Errorf("decode job: %w", err)
+	}
+	for _, h := range rec.Headers {
+		switch h.Key {
+		case headerTraceParent:
+			job.TraceParent = string(h.Value)
+		case headerTraceState:
+			job.TraceState = string(h.Value)
+		}
 	}
 	return job, nil
 }

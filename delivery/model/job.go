@@ -38,6 +38,13 @@ type Job struct {
 	DueAt      time.Time `json:"due_at,omitzero"`
 	EnqueuedAt time.Time `json:"enqueued_at,omitzero"`
 
+	// TraceParent and TraceState are the W3C trace context of the span
+	// that asked for this attempt (delivery/internal/jobtrace); empty
+	// when tracing is off. They travel beside the JSON, never in it: in
+	// Kafka record headers and the outbox row's traceparent column.
+	TraceParent string `json:"-"`
+	TraceState  string `json:"-"`
+
 	// OutboxAt identifies the outbox row that carried the job, so the relay
 	// deletes exactly that row once Kafka has it.
 	OutboxAt time.Time `json:"-"`

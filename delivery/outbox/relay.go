@@ -11,9 +11,14 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"go.opentelemetry.io/otel/codes"
+	semconv "go.opentelemetry.io/otel/semconv/v1.40.0"
+	"go.opentelemetry.io/otel/trace"
+	"go.opentelemetry.io/otel/trace/noop"
 	"gorm.io/gorm"
 
 	"github.com/ferry-dev/ferry/delivery/internal/backoff"
+	"github.com/ferry-dev/ferry/delivery/internal/jobtrace"
 	"github.com/ferry-dev/ferry/delivery/model"
 	"github.com/ferry-dev/ferry/delivery/store"
 	"github.com/ferry-dev/ferry/delivery/telemetry"
@@ -32,6 +37,9 @@ type RelayConfig struct {
 	Buffer int
 	// Metrics, when set, receives the outbox backlog.
 	Metrics *telemetry.Metrics
+	// Tracing makes a producer span for each traced job published (nil:
+	// none).
+	Tracing trace.TracerProvider
 }
 
 // Relay publishes committed outbox jobs to the deliveries topic and
@@ -53,6 +61,7 @@ type Relay struct {
 	// so the sweeper leaves them alone (see sweepCutoff).
 	pending   atomic.Int64
 	busySince atomic.Int64
+	tracer    trace.Tracer
 }
 
 type outboxKey struct {
@@ -66,7 +75,11 @@ func NewRelay(db *gorm.DB, pub model.Publisher, cfg RelayConfig, log *slog.Logge
 	cfg.SweepAfter = cmp.Or(cfg.SweepAfter, 15*time.Second)
 	cfg.SweepInterval = cmp.Or(cfg.SweepInterval, 2*time.Second)
 	cfg.Buffer = cmp.Or(cfg.Buffer, 1<<16)
-	return &Relay{db: db, pub: pub, cfg: cfg, log: log, clock: clock.Or(clk), ch: make(chan model.Job, cfg.Buffer), published: make(chan []outboxKey, 256)}
+	if cfg.Tracing == nil {
+		cfg.Tracing = noop.NewTracerProvider()
+	}
+	return &Relay{db: db, pub: pub, cfg: cfg, log: log, clock: clock.Or(clk), ch: make(chan model.Job, cfg.Buffer), published: make(chan []outboxKey, 256),
+		tracer: cfg.Tracing.Tracer("github.com/ferry-dev/ferry/delivery/outbox")}
 }
 
 // Enqueue hands committed jobs to the publisher without blocking; a job
@@ -134,7 +147,10 @@ func (r *Relay) publish(ctx context.Context, jobs []model.Job) error {
 		m := model.Message{Topic: model.TopicDeliveries, Job: j}
 		msgs[i] = m
 	}
-	if err := backoff.Until(ctx, r.log, "publish deliveries", func() error { return r.pub.Publish(ctx, msgs) }); err != nil {
+	spans := r.startSends(ctx, msgs)
+	err := backoff.Until(ctx, r.log, "publish deliveries", func() error { return r.pub.Publish(ctx, msgs) })
+	endSends(spans, err)
+	if err != nil {
 		return err
 	}
 	now := r.clock.Now()
@@ -261,11 +277,12 @@ func (r *Relay) sweepOnce(ctx context.Context) (int, error) {
 	var n int
 	err := r.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		var rows []struct {
-			DeliveryID uuid.UUID
-			Job        []byte
-			CreatedAt  time.Time
+			DeliveryID  uuid.UUID
+			Job         []byte
+			CreatedAt   time.Time
+			TraceParent *string
 		}
-		err := tx.Raw(`SELECT delivery_id, job::text AS job, created_at FROM outbox WHERE created_at < ?
+		err := tx.Raw(`SELECT delivery_id, job::text AS job, created_at, traceparent FROM outbox WHERE created_at < ?
 			ORDER BY created_at LIMIT ? FOR UPDATE SKIP LOCKED`, r.sweepCutoff(), sweepBatch).Scan(&rows).Error
 		if err != nil {
 			return fmt.Errorf("select outbox: %w", err)
@@ -282,17 +299,57 @@ func (r *Relay) sweepOnce(ctx context.Context) (int, error) {
 			if err := json.Unmarshal(row.Job, &j); err != nil {
 				return fmt.Errorf("decode outbox job %s: %w", row.DeliveryID, err)
 			}
+			if row.TraceParent != nil {
+				j.TraceParent = *row.TraceParent
+			}
 			m := model.Message{Topic: model.TopicDeliveries, Job: j}
 			msgs = append(msgs, m)
 			ids[i], ats[i] = row.DeliveryID, row.CreatedAt
 		}
-		if err := r.pub.Publish(ctx, msgs); err != nil {
+		spans := r.startSends(ctx, msgs)
+		err = r.pub.Publish(ctx, msgs)
+		endSends(spans, err)
+		if err != nil {
 			return fmt.Errorf("republish outbox: %w", err)
 		}
 		r.log.Info("outbox sweeper republished jobs", "count", n)
 		return deleteOutboxRows(tx, ids, ats)
 	})
 	return n, err
+}
+
+// startSends starts a producer span for each traced job of msgs, under
+// the job's own trace, and makes it the context the job carries on to
+// Kafka, so the consumer's span is its child. It returns nil, having
+// done nothing, when no job is traced (tracing off).
+func (r *Relay) startSends(ctx context.Context, msgs []model.Message) []trace.Span {
+	var spans []trace.Span
+	for i := range msgs {
+		job := &msgs[i].Job
+		if !jobtrace.Traced(*job) {
+			continue
+		}
+		_, span := jobtrace.StartFromJob(ctx, r.tracer, *job, "send "+msgs[i].Topic,
+			trace.WithSpanKind(trace.SpanKindProducer),
+			trace.WithAttributes(semconv.MessagingSystemKafka, semconv.MessagingOperationTypeSend,
+				semconv.MessagingOperationName("send"), semconv.MessagingDestinationName(msgs[i].Topic),
+				semconv.MessagingBatchMessageCount(len(msgs))),
+			trace.WithAttributes(jobtrace.Attributes(*job)...))
+		jobtrace.SetSpanContext(job, span.SpanContext())
+		spans = append(spans, span)
+	}
+	return spans
+}
+
+// endSends ends the spans of startSends with the publish's result.
+func endSends(spans []trace.Span, err error) {
+	for _, span := range spans {
+		if err != nil {
+			span.RecordError(err)
+			span.SetStatus(codes.Error, "publish failed")
+		}
+		span.End()
+	}
 }
 
 // deleteOutboxRows deletes the outbox rows keyed (ids[i], ats[i]), once

@@ -86,22 +86,33 @@ func insertDeliveries(ctx context.Context, tx Tx, ds []Delivery) error {
 
 // InsertOutbox adds an outbox row for each job, keyed (delivery_id,
 // Job.OutboxAt): the relay deletes by exactly that key once Kafka has
-// the job, so OutboxAt must be at Postgres' microsecond precision.
+// the job, so OutboxAt must be at Postgres' microsecond precision. A
+// traced job's traceparent is kept beside it (tracestate is not: Ferry
+// starts its traces, so they carry none).
 func InsertOutbox(ctx context.Context, tx Tx, jobs []model.Job) error {
 	if len(jobs) == 0 {
 		return nil
 	}
 	ids, payloads, ats := make([]uuid.UUID, len(jobs)), make([]string, len(jobs)), make([]time.Time, len(jobs))
+	// nil (SQL NULL, padded by unnest) unless a job is traced, so tracing
+	// off costs no array.
+	var parents []*string
 	for i, j := range jobs {
 		b, err := json.Marshal(j)
 		if err != nil {
 			return fmt.Errorf("encode job: %w", err)
 		}
 		ids[i], payloads[i], ats[i] = j.DeliveryID, string(b), j.OutboxAt
+		if j.TraceParent != "" {
+			if parents == nil {
+				parents = make([]*string, len(jobs))
+			}
+			parents[i] = &jobs[i].TraceParent
+		}
 	}
-	if _, err := tx.Exec(ctx, `INSERT INTO outbox (delivery_id, job, created_at)
-		SELECT d, j::jsonb, c FROM unnest($1::uuid[], $2::text[], $3::timestamptz[]) AS t(d, j, c)`,
-		pgval.Array(ids), pgval.Array(payloads), pgval.Array(ats)); err != nil {
+	if _, err := tx.Exec(ctx, `INSERT INTO outbox (delivery_id, job, created_at, traceparent)
+		SELECT d, j::jsonb, c, p FROM unnest($1::uuid[], $2::text[], $3::timestamptz[], $4::text[]) AS t(d, j, c, p)`,
+		pgval.Array(ids), pgval.Array(payloads), pgval.Array(ats), pgval.Array(parents)); err != nil {
 		return fmt.Errorf("insert outbox: %w", err)
 	}
 	return nil
