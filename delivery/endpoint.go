@@ -62,6 +62,40 @@ const (
 	FormatRaw      Format = "raw"
 )
 
+// SignatureTimestamp says which time an endpoint's webhook-timestamp
+// header carries and its signature covers.
+type SignatureTimestamp string
+
+// Signature timestamps: the event's creation (default: every attempt,
+// retry and replay of a delivery is byte-for-byte the same), or the
+// attempt's own start, for receivers whose Standard Webhooks library
+// refuses timestamps older than its tolerance (5 minutes in the reference
+// libraries and Svix's), which a retry hours later would be.
+const (
+	SignatureTimestampEvent   SignatureTimestamp = "event"
+	SignatureTimestampAttempt SignatureTimestamp = "attempt"
+)
+
+// validateSignatureTimestamp defaults an empty mode.
+func validateSignatureTimestamp(m SignatureTimestamp) (SignatureTimestamp, error) {
+	switch m {
+	case "":
+		return SignatureTimestampEvent, nil
+	case SignatureTimestampEvent, SignatureTimestampAttempt:
+		return m, nil
+	}
+	return "", ferry.Invalid("signature_timestamp", "signature_timestamp must be event or attempt")
+}
+
+// SigningTime is when an attempt starting at attemptAt of an event
+// created at eventAt is signed as made.
+func (m SignatureTimestamp) SigningTime(eventAt, attemptAt time.Time) time.Time {
+	if m == SignatureTimestampAttempt {
+		return attemptAt
+	}
+	return eventAt
+}
+
 // validateFormat defaults an empty format and refuses raw for queue
 // endpoints, whose messages are always envelopes.
 func validateFormat(f Format, kind Kind) (Format, error) {
@@ -105,7 +139,13 @@ type Endpoint struct {
 	Filter             string            `json:"filter"`
 	Format             Format            `json:"format"`
 	Transformation     string            `json:"transformation"`
-	FailingSince       *time.Time        `json:"failing_since"`
+	// SignatureTimestamp is event (every attempt signed with the event's
+	// time) or attempt (each with its own).
+	SignatureTimestamp SignatureTimestamp `json:"signature_timestamp"`
+	// PropagateTrace sends each attempt's W3C traceparent header when
+	// Ferry traces (OpenTelemetry on).
+	PropagateTrace bool       `json:"propagate_trace"`
+	FailingSince   *time.Time `json:"failing_since"`
 	// FilterErrors: the filter could not be evaluated on some events since
 	// it was last saved (they were not sent here); null when never.
 	FilterErrors *FilterErrors `json:"filter_errors"`
@@ -132,6 +172,10 @@ type EndpointInput struct {
 	// Transformation is JavaScript defining function handler(webhook);
 	// http endpoints only.
 	Transformation string `json:"transformation"`
+	// SignatureTimestamp is event (default) or attempt.
+	SignatureTimestamp SignatureTimestamp `json:"signature_timestamp"`
+	// PropagateTrace sends each attempt's traceparent (default false).
+	PropagateTrace bool `json:"propagate_trace"`
 	// Customer, the uid of one of the tenant's customers, makes the
 	// endpoint that customer's: it receives only the events sent for it.
 	// It cannot change later.
@@ -141,17 +185,19 @@ type EndpointInput struct {
 // EndpointPatch changes the fields that are present. A rate limit of 0
 // removes the limit.
 type EndpointPatch struct {
-	URL                *string            `json:"url"`
-	Description        *string            `json:"description"`
-	EventTypes         *[]string          `json:"event_types"`
-	Enabled            *bool              `json:"enabled"`
-	TimeoutSeconds     *int               `json:"timeout_seconds"`
-	RateLimitPerSecond *int               `json:"rate_limit_per_second"`
-	MaxInFlight        *int               `json:"max_in_flight"`
-	Headers            *map[string]string `json:"headers"`
-	Filter             *string            `json:"filter"`
-	Format             *Format            `json:"format"`
-	Transformation     *string            `json:"transformation"`
+	URL                *string             `json:"url"`
+	Description        *string             `json:"description"`
+	EventTypes         *[]string           `json:"event_types"`
+	Enabled            *bool               `json:"enabled"`
+	TimeoutSeconds     *int                `json:"timeout_seconds"`
+	RateLimitPerSecond *int                `json:"rate_limit_per_second"`
+	MaxInFlight        *int                `json:"max_in_flight"`
+	Headers            *map[string]string  `json:"headers"`
+	Filter             *string             `json:"filter"`
+	Format             *Format             `json:"format"`
+	Transformation     *string             `json:"transformation"`
+	SignatureTimestamp *SignatureTimestamp `json:"signature_timestamp"`
+	PropagateTrace     *bool               `json:"propagate_trace"`
 }
 
 var (
@@ -314,6 +360,8 @@ type endpointRow struct {
 	Filter             string
 	Format             string
 	Transformation     string
+	SignatureTimestamp string
+	PropagateTrace     bool
 	FailingSince       *time.Time
 	FilterErrors       int64
 	LastFilterError    *string
@@ -338,6 +386,7 @@ func (r endpointRow) endpoint() Endpoint {
 		ID: r.ID, Kind: Kind(r.Kind), URL: r.URL, Description: r.Description, EventTypes: types, Enabled: r.Enabled,
 		DisabledReason: r.DisabledReason, TimeoutSeconds: r.TimeoutMs / 1000, RateLimitPerSecond: r.RateLimitPerSecond,
 		MaxInFlight: r.MaxInFlight, Headers: headers, Filter: r.Filter, Format: Format(r.Format), Transformation: r.Transformation,
+		SignatureTimestamp: SignatureTimestamp(r.SignatureTimestamp), PropagateTrace: r.PropagateTrace,
 		FailingSince: r.FailingSince, Customer: r.CustomerUID, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
 	}
 	if r.FilterErrors > 0 && r.LastFilterError != nil && r.LastFilterErrorAt != nil {
@@ -347,7 +396,7 @@ func (r endpointRow) endpoint() Endpoint {
 }
 
 const endpointColumns = `id, tenant_id, kind, url, description, event_types, enabled, disabled_reason, timeout_ms,
-	rate_limit_per_second, max_in_flight, headers, filter, format, transformation, failing_since,
+	rate_limit_per_second, max_in_flight, headers, filter, format, transformation, signature_timestamp, propagate_trace, failing_since,
 	filter_errors, last_filter_error, last_filter_error_at, customer_id, customer_uid, created_at, updated_at, deleted_at`
 
 // CreateEndpoint validates in, stores the endpoint with a fresh signing
@@ -388,6 +437,10 @@ func (s *Service) CreateEndpoint(ctx context.Context, tenantID uuid.UUID, in End
 		return Endpoint{}, "", err
 	}
 	if err := validateFormatTransformation(format, in.Transformation); err != nil {
+		return Endpoint{}, "", err
+	}
+	sigTime, err := validateSignatureTimestamp(in.SignatureTimestamp)
+	if err != nil {
 		return Endpoint{}, "", err
 	}
 	timeout := DefaultTimeoutSeconds
@@ -431,7 +484,8 @@ func (s *Service) CreateEndpoint(ctx context.Context, tenantID uuid.UUID, in End
 		EventTypes: pgval.JSON[[]string]{V: types}, Enabled: true, TimeoutMs: timeout * 1000,
 		RateLimitPerSecond: in.RateLimitPerSecond, MaxInFlight: maxInFlight,
 		Headers: pgval.JSON[map[string]string]{V: headers}, Filter: in.Filter, Format: string(format),
-		Transformation: in.Transformation, CustomerID: customerID, CustomerUID: customerUID, CreatedAt: now, UpdatedAt: now,
+		Transformation: in.Transformation, SignatureTimestamp: string(sigTime), PropagateTrace: in.PropagateTrace,
+		CustomerID: customerID, CustomerUID: customerUID, CreatedAt: now, UpdatedAt: now,
 	}
 	secret := webhook.NewSigningSecret()
 	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
@@ -553,6 +607,14 @@ func (s *Service) UpdateEndpoint(ctx context.Context, tenantID, id uuid.UUID, pa
 		}
 		ep.Transformation = *patch.Transformation
 	}
+	if patch.SignatureTimestamp != nil {
+		if ep.SignatureTimestamp, err = validateSignatureTimestamp(*patch.SignatureTimestamp); err != nil {
+			return Endpoint{}, err
+		}
+	}
+	if patch.PropagateTrace != nil {
+		ep.PropagateTrace = *patch.PropagateTrace
+	}
 	if patch.TimeoutSeconds != nil {
 		if err := validateRange("timeout_seconds", *patch.TimeoutSeconds, 1, MaxTimeoutSeconds); err != nil {
 			return Endpoint{}, err
@@ -591,7 +653,8 @@ func (s *Service) UpdateEndpoint(ctx context.Context, tenantID, id uuid.UUID, pa
 		"event_types": pgval.JSON[[]string]{V: ep.EventTypes}, "enabled": ep.Enabled, "disabled_reason": ep.DisabledReason,
 		"timeout_ms": ep.TimeoutSeconds * 1000, "rate_limit_per_second": ep.RateLimitPerSecond,
 		"max_in_flight": ep.MaxInFlight, "headers": pgval.JSON[map[string]string]{V: ep.Headers},
-		"filter": ep.Filter, "format": string(ep.Format), "transformation": ep.Transformation, "failing_since": ep.FailingSince, "updated_at": ep.UpdatedAt}
+		"filter": ep.Filter, "format": string(ep.Format), "transformation": ep.Transformation, "signature_timestamp": string(ep.SignatureTimestamp), "propagate_trace": ep.PropagateTrace,
+		"failing_since": ep.FailingSince, "updated_at": ep.UpdatedAt}
 	if filterSaved {
 		// A saved filter starts with a clean record of its errors.
 		cols["filter_errors"], cols["last_filter_error"], cols["last_filter_error_at"] = 0, nil, nil

@@ -333,6 +333,9 @@ func (r *fanOutRows) add(tenantID uuid.UUID, ev Event, matches []batchMatch) {
 		switch {
 		case m.Kind == KindQueue:
 			r.Queues = append(r.Queues, m.EndpointID)
+			if ev.trace.IsValid() {
+				r.Deliveries[len(r.Deliveries)-1].TraceParent = jobtrace.TraceParent(ev.trace)
+			}
 		case m.deferred:
 			r.pending = append(r.pending, m.pending(id, tenantID, ev))
 			r.Transforms = append(r.Transforms, store.Transform{DeliveryID: id, TenantID: tenantID, Pending: true, CreatedAt: ev.CreatedAt})

@@ -328,3 +328,61 @@ func TestTracingOffExportsNothingAndAddsNoHeaders(t *testing.T) {
 		t.Errorf("with tracing off the receiver got %d exports (%d spans)", requests, len(spans))
 	}
 }
+
+// TestTracingReachesOptedInReceiversAndQueuePulls: an endpoint with
+// propagate_trace gets each attempt's traceparent (the attempt span's own
+// context, in the event's trace) while one without it gets none; a queue
+// message leased by a pull joins its event's trace, linked to the pull.
+func TestTracingReachesOptedInReceiversAndQueuePulls(t *testing.T) {
+	t.Parallel()
+	sink := newOTLPSink(t)
+	cfg := testConfig(t)
+	cfg.Tracing = tracing.Config{Endpoint: sink.URL + "/v1/traces", BatchTimeout: 50 * time.Millisecond}
+	f := startFerry(t, cfg)
+	rc, plain := newHookServer(t, nil), newHookServer(t, nil)
+	_, api := signUp(t, f, "tracing-optin@example.com")
+	var ep struct {
+		ID             string `json:"id"`
+		PropagateTrace bool   `json:"propagate_trace"`
+	}
+	api.must(201, "POST", "/endpoints", map[string]any{"url": rc.URL + "/traced", "event_types": []string{"order.*"},
+		"propagate_trace": true}, &ep)
+	if !ep.PropagateTrace {
+		t.Fatal("propagate_trace was not kept")
+	}
+	createEndpoint(t, api, map[string]any{"url": plain.URL + "/plain", "event_types": []string{"order.*"}})
+	q := createQueue(t, api, "order.created", nil)
+	ev := sendEvent(t, api, "order.created", map[string]any{"n": 1})
+	testenv.Eventually(t, 30*time.Second, func() bool { return len(rc.all()) == 1 && len(plain.all()) == 1 },
+		"both endpoints receive the event")
+	traceparent := rc.all()[0].Header.Get("Traceparent")
+	if got := plain.all()[0].Header.Get("Traceparent"); got != "" {
+		t.Errorf("an endpoint without propagate_trace got traceparent %q", got)
+	}
+	msgs := pull(t, api, q.ID, map[string]any{"max": 1})
+	if len(msgs) != 1 {
+		t.Fatalf("pulled %d messages", len(msgs))
+	}
+
+	var ix spanIndex
+	testenv.Eventually(t, 30*time.Second, func() bool {
+		spans, _ := sink.all()
+		ix = indexSpans(spans)
+		return len(ix.find("POST", "ferry.endpoint_id", ep.ID)) == 1 && len(ix.find("lease queue message", "ferry.event_id", ev.ID)) == 1
+	}, "the attempt and the lease were not exported")
+	attempt := ix.find("POST", "ferry.endpoint_id", ep.ID)[0]
+	want := "00-" + hex.EncodeToString(attempt.TraceId) + "-" + hex.EncodeToString(attempt.SpanId) + "-01"
+	if traceparent != want {
+		t.Errorf("the opted-in receiver got traceparent %q, want the attempt's %q", traceparent, want)
+	}
+	lease := ix.find("lease queue message", "ferry.event_id", ev.ID)[0]
+	ingest := onlySpan(t, ix.find("ingest event", "ferry.event_id", ev.ID), "ingesting the event")
+	if !bytes.Equal(lease.TraceId, ingest.TraceId) || lease.Kind != tracepb.Span_SPAN_KIND_CONSUMER ||
+		spanAttr(lease, "ferry.delivery_id") != msgs[0].ID || spanAttr(lease, "ferry.attempt") != "1" {
+		t.Errorf("lease span %+v is not a consumer span of the event's trace for message %s", lease, msgs[0].ID)
+	}
+	pulls := ix.find("POST /api/v1/queues/:endpoint_id/pull", "", "")
+	if len(pulls) != 1 || len(lease.Links) != 1 || !bytes.Equal(lease.Links[0].SpanId, pulls[0].SpanId) {
+		t.Errorf("the lease span links %v, want the pull request's span (%d pull spans)", lease.Links, len(pulls))
+	}
+}

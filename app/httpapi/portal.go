@@ -117,6 +117,9 @@ type portalEndpointInput struct {
 	Headers        map[string]string `json:"headers"`
 	Filter         string            `json:"filter"`
 	Transformation string            `json:"transformation"`
+	// SignatureTimestamp: event (default) or attempt, for receivers
+	// verifying with a Standard Webhooks library's 5-minute tolerance.
+	SignatureTimestamp delivery.SignatureTimestamp `json:"signature_timestamp"`
 }
 
 func (s *server) portalRoutes(api fiber.Router) {
@@ -394,7 +397,7 @@ func (s *server) portalCreateEndpoint(c *fiber.Ctx) error {
 	}
 	ep, secret, err := s.Endpoints.CreateEndpoint(c.UserContext(), sess.TenantID, delivery.EndpointInput{URL: in.URL,
 		Description: in.Description, EventTypes: in.EventTypes, Headers: in.Headers, Filter: in.Filter,
-		Transformation: in.Transformation, Customer: sess.Customer.UID})
+		Transformation: in.Transformation, SignatureTimestamp: in.SignatureTimestamp, Customer: sess.Customer.UID})
 	if err != nil {
 		return err
 	}

@@ -7,6 +7,8 @@ import (
 	"log/slog"
 	"time"
 
+	"go.opentelemetry.io/otel/propagation"
+
 	"github.com/ferry-dev/ferry/internal/seal"
 
 	"github.com/ferry-dev/ferry/delivery/attemptlog"
@@ -186,6 +188,11 @@ func (d *Dispatcher) attempt(ctx context.Context, job model.Job, pre *stateReque
 	body, headers := req.body, req.headers
 
 	ctx, span := d.startAttempt(ctx, job, tgt.endpoint.URL)
+	if tgt.endpoint.PropagateTrace && span.SpanContext().IsValid() {
+		// The receiver joins the attempt's trace; the header is in the
+		// attempt log like every header sent.
+		propagation.TraceContext{}.Inject(ctx, propagation.HeaderCarrier(headers))
+	}
 	started := d.now()
 	if job.Attempt == 1 && job.Trigger == model.TriggerInitial && !job.AcceptedAt.IsZero() {
 		d.metrics.FirstAttempt.Observe(started.Sub(job.AcceptedAt).Seconds())

@@ -49,7 +49,11 @@ func (d *Dispatcher) buildRequest(ctx context.Context, job model.Job, st deliver
 		body = tr.Body
 		custom = delivery.ApplyHeaderOverrides(custom, tr.Headers)
 	}
-	headers := webhook.Headers(custom, d.cfg.UserAgent, tgt.keys, job.EventID.String(), st.CreatedAt, body)
+	signedAt := st.CreatedAt
+	if tgt.endpoint.SignatureTimestamp == delivery.SignatureTimestampAttempt {
+		signedAt = d.now()
+	}
+	headers := webhook.Headers(custom, d.cfg.UserAgent, tgt.keys, job.EventID.String(), signedAt, body)
 	setContentType(headers, contentType)
 	return attemptRequest{body: body, headers: headers}, nil
 }

@@ -252,6 +252,7 @@ func (s *Service) lease(ctx context.Context, tenantID uuid.UUID, ep endpointInfo
 		s.release(context.WithoutCancel(ctx), tenantID, ep.ID, rows)
 		return nil, nil, err
 	}
+	s.traceLeases(ctx, tenantID, rows)
 	return msgs, rows, nil
 }
 
@@ -270,7 +271,7 @@ func (s *Service) messages(ctx context.Context, endpointID uuid.UUID, rows []lea
 			s.cfg.Leased.Observe(max(0, now.Sub(ev.CreatedAt).Seconds()))
 		}
 		body := webhook.Envelope(ev.ID, ev.Type, ev.CreatedAt, ev.Data)
-		h := webhook.Headers(target.headers, s.cfg.UserAgent, target.keys, ev.ID.String(), ev.CreatedAt, body)
+		h := webhook.Headers(target.headers, s.cfg.UserAgent, target.keys, ev.ID.String(), target.signing.SigningTime(ev.CreatedAt, now), body)
 		headers := make(map[string]string, len(h))
 		for k, v := range h {
 			if len(v) > 0 {

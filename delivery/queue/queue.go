@@ -9,6 +9,9 @@ import (
 	"strings"
 	"time"
 
+	"go.opentelemetry.io/otel/trace"
+	"go.opentelemetry.io/otel/trace/noop"
+
 	"github.com/ferry-dev/ferry/internal/seal"
 
 	"github.com/google/uuid"
@@ -68,6 +71,9 @@ type Config struct {
 	// Metrics count what the queues cost the database (nil fields count
 	// nowhere; app registers them on /metrics).
 	Metrics Metrics
+	// Tracing makes the spans of leased messages whose events are traced
+	// (nil: none).
+	Tracing trace.TracerProvider
 }
 
 // Metrics are the queues' counters.
@@ -111,6 +117,7 @@ type Service struct {
 	slots *waitSlots
 	// targets caches endpoints' decrypted signing state (target.go).
 	targets *targetCache
+	tracer  trace.Tracer
 	// done is closed when Run returns, so long-polls and streams end
 	// before the HTTP server shuts down.
 	done chan struct{}
@@ -140,7 +147,11 @@ func New(db *gorm.DB, cipher *seal.Cipher, cfg Config, log *slog.Logger, clk clo
 		cfg.Leased = prometheus.ObserverFunc(func(float64) {})
 	}
 	cfg.Metrics = cfg.Metrics.withDefaults()
+	if cfg.Tracing == nil {
+		cfg.Tracing = noop.NewTracerProvider()
+	}
 	return &Service{db: db, cipher: cipher, cfg: cfg, log: log, clock: clock.Or(clk),
+		tracer:   cfg.Tracing.Tracer("github.com/ferry-dev/ferry/delivery/queue"),
 		listener: newListener(cfg.DatabaseURL, cfg.Instance, cfg.Metrics.OwnNotificationsSkipped, log), slots: newWaitSlots(cfg.MaxWaitersPerTenant, cfg.MaxWaitersPerQueue), targets: newTargetCache(), done: make(chan struct{})}, nil
 }
 

@@ -29,6 +29,7 @@ type signingTarget struct {
 	fingerprint string
 	headers     map[string]string
 	keys        [][]byte
+	signing     delivery.SignatureTimestamp
 }
 
 type targetCache = ttlcache.Cache[uuid.UUID, signingTarget]
@@ -49,7 +50,8 @@ func (s *Service) target(ctx context.Context, endpointID uuid.UUID, fingerprint 
 	if err != nil {
 		return signingTarget{}, err
 	}
-	t := signingTarget{fingerprint: fingerprint, headers: loaded.Endpoint.Headers, keys: loaded.Keys}
+	t := signingTarget{fingerprint: fingerprint, headers: loaded.Endpoint.Headers, keys: loaded.Keys,
+		signing: loaded.Endpoint.SignatureTimestamp}
 	s.targets.Put(endpointID, t, now)
 	s.cfg.Metrics.SigningLoads.Inc()
 	return t, nil

@@ -18,6 +18,10 @@ import (
 type Delivery struct {
 	ID, TenantID, EventID, EndpointID uuid.UUID
 	CreatedAt                         time.Time
+	// TraceParent, kept for queue deliveries (which have no job to carry
+	// it), is the W3C traceparent of the request that made it; empty when
+	// untraced.
+	TraceParent string
 }
 
 // Transform is a delivery_transforms row: the result of a delivery's
@@ -73,12 +77,22 @@ func insertDeliveries(ctx context.Context, tx Tx, ds []Delivery) error {
 	n := len(ds)
 	ids, tenants, events, endpoints := make([]uuid.UUID, n), make([]uuid.UUID, n), make([]uuid.UUID, n), make([]uuid.UUID, n)
 	ats := make([]time.Time, n)
+	// nil (SQL NULL, padded by unnest) unless a delivery is traced, so
+	// tracing off costs no array.
+	var parents []*string
 	for i, d := range ds {
 		ids[i], tenants[i], events[i], endpoints[i], ats[i] = d.ID, d.TenantID, d.EventID, d.EndpointID, d.CreatedAt
+		if d.TraceParent != "" {
+			if parents == nil {
+				parents = make([]*string, n)
+			}
+			parents[i] = &ds[i].TraceParent
+		}
 	}
-	if _, err := tx.Exec(ctx, `INSERT INTO deliveries (id, tenant_id, event_id, endpoint_id, created_at)
-		SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::uuid[], $5::timestamptz[])`,
-		pgval.Array(ids), pgval.Array(tenants), pgval.Array(events), pgval.Array(endpoints), pgval.Array(ats)); err != nil {
+	if _, err := tx.Exec(ctx, `INSERT INTO deliveries (id, tenant_id, event_id, endpoint_id, created_at, traceparent)
+		SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::uuid[], $5::timestamptz[], $6::text[])`,
+		pgval.Array(ids), pgval.Array(tenants), pgval.Array(events), pgval.Array(endpoints), pgval.Array(ats),
+		pgval.Array(parents)); err != nil {
 		return fmt.Errorf("insert deliveries: %w", err)
 	}
 	return nil

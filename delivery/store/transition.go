@@ -146,6 +146,9 @@ type Leased struct {
 	EventCreatedAt time.Time
 
 	Fingerprint string
+	// TraceParent is the trace of the request that made the delivery
+	// (empty when it was untraced).
+	TraceParent string
 
 	OldStatus     model.Status
 	OldFirst      *time.Time
@@ -185,7 +188,7 @@ const leaseSQL = `WITH ep AS MATERIALIZED (
 	FROM c, ep, events ev
 	WHERE d.id = c.id AND ev.id = d.event_id AND ev.tenant_id = $1
 	RETURNING d.id, d.lease_id, d.attempt_count, d.created_at, ev.id, ev.type, ev.data::text, ev.created_at, ep.fingerprint,
-		c.old_status, c.old_first, c.old_last, c.old_next, c.old_leased_at, c.old_lease_until`
+		coalesce(d.traceparent, ''), c.old_status, c.old_first, c.old_last, c.old_next, c.old_leased_at, c.old_lease_until`
 
 var (
 	leaseFastSQL    = fmt.Sprintf(leaseSQL, "d.lease_until IS NULL")
@@ -222,7 +225,7 @@ func lease(ctx context.Context, q Querier, sql string, tenantID, endpointID uuid
 		var l Leased
 		var data string
 		err := r.Scan(&l.ID, &l.LeaseID, &l.AttemptCount, &l.CreatedAt, &l.EventID, &l.EventType, &data, &l.EventCreatedAt,
-			&l.Fingerprint, &l.OldStatus, &l.OldFirst, &l.OldLast, &l.OldNext, &l.OldLeasedAt, &l.OldLeaseUntil)
+			&l.Fingerprint, &l.TraceParent, &l.OldStatus, &l.OldFirst, &l.OldLast, &l.OldNext, &l.OldLeasedAt, &l.OldLeaseUntil)
 		l.EventData = json.RawMessage(data)
 		l.EventCreatedAt = l.EventCreatedAt.UTC()
 		return l, err

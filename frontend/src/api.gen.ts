@@ -1940,8 +1940,10 @@ export interface components {
             /** @enum {string} */
             kind: "http" | "queue";
             max_in_flight: number;
+            propagate_trace: boolean;
             /** @description null: unlimited */
             rate_limit_per_second: number | null;
+            signature_timestamp: string;
             timeout_seconds: number;
             /** @description JavaScript defining function handler(webhook) { ... return webhook }, run once per delivery at fan-out (50 ms, bounded memory, no network or timers); webhook is {event: {id, type, created_at, data}, payload, headers, cancel}: it may change payload (any JSON value) and headers (not webhook-*, hop-by-hop or Content-Length/Type) or set cancel. The result is stored: retries and replays send the same bytes. Empty: none. http endpoints only. Invalid: 422 with the engine's message, line and column */
             transformation: string;
@@ -1987,10 +1989,12 @@ export interface components {
             /** @enum {string} */
             kind: "http" | "queue";
             max_in_flight: number;
+            propagate_trace: boolean;
             /** @description null: unlimited */
             rate_limit_per_second: number | null;
             /** @description whsec_ signing secret; GET /endpoints/{id}/secret shows it again */
             secret: string;
+            signature_timestamp: string;
             timeout_seconds: number;
             /** @description JavaScript defining function handler(webhook) { ... return webhook }, run once per delivery at fan-out (50 ms, bounded memory, no network or timers); webhook is {event: {id, type, created_at, data}, payload, headers, cancel}: it may change payload (any JSON value) and headers (not webhook-*, hop-by-hop or Content-Length/Type) or set cancel. The result is stored: retries and replays send the same bytes. Empty: none. http endpoints only. Invalid: 422 with the engine's message, line and column */
             transformation: string;
@@ -2020,8 +2024,10 @@ export interface components {
              */
             kind?: "http" | "queue";
             max_in_flight?: number | null;
+            propagate_trace?: boolean;
             /** @description attempts per second at most; absent or null: unlimited */
             rate_limit_per_second?: number | null;
+            signature_timestamp?: string;
             timeout_seconds?: number | null;
             /** @description JavaScript defining function handler(webhook) { ... return webhook }, run once per delivery at fan-out (50 ms, bounded memory, no network or timers); webhook is {event: {id, type, created_at, data}, payload, headers, cancel}: it may change payload (any JSON value) and headers (not webhook-*, hop-by-hop or Content-Length/Type) or set cancel. The result is stored: retries and replays send the same bytes. Empty: none. http endpoints only. Invalid: 422 with the engine's message, line and column */
             transformation?: string;
@@ -2047,8 +2053,10 @@ export interface components {
                 [key: string]: string;
             } | null;
             max_in_flight?: number | null;
+            propagate_trace?: boolean | null;
             /** @description 0 removes the limit */
             rate_limit_per_second?: number | null;
+            signature_timestamp?: string | null;
             timeout_seconds?: number | null;
             /** @description JavaScript defining function handler(webhook) { ... return webhook }, run once per delivery at fan-out (50 ms, bounded memory, no network or timers); webhook is {event: {id, type, created_at, data}, payload, headers, cancel}: it may change payload (any JSON value) and headers (not webhook-*, hop-by-hop or Content-Length/Type) or set cancel. The result is stored: retries and replays send the same bytes. Empty: none. http endpoints only. Invalid: 422 with the engine's message, line and column */
             transformation?: string | null;
@@ -2415,6 +2423,7 @@ export interface components {
             headers?: {
                 [key: string]: string;
             };
+            signature_timestamp?: string;
             transformation?: string;
             url?: string;
         };

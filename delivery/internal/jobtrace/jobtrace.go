@@ -70,6 +70,20 @@ func SetSpanContext(job *model.Job, sc trace.SpanContext) {
 	}
 }
 
+// TraceParent is sc as a W3C traceparent header value, for rows that
+// keep a trace without a job (queue deliveries).
+func TraceParent(sc trace.SpanContext) string {
+	var job model.Job
+	SetSpanContext(&job, sc)
+	return job.TraceParent
+}
+
+// ParseTraceParent is the remote span context a traceparent value names;
+// invalid when it names none.
+func ParseTraceParent(traceparent string) trace.SpanContext {
+	return SpanContext(model.Job{TraceParent: traceparent})
+}
+
 // SpanContext returns the remote span context job carries; it is invalid
 // when job carries none (or a malformed one).
 func SpanContext(job model.Job) trace.SpanContext {
