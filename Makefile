@@ -85,7 +85,7 @@ tidy-check:
 # The image test (scripts/mkimage) runs the image `make image` built; the
 # chart test renders with the helm that `make helm-check` installed.
 test: tidy-check services vet sdk-test image helm-check
-	@$(FERRY_ENV_VARS); $(FERRY_MAIL_VARS); \
+	@$(FERRY_ENV_VARS); $(FERRY_MAIL_VARS); eval "$$(bash scripts/verifiers.sh env)"; \
 	export FERRY_TEST_IMAGE=$$PWD/bin/ferry-image.oci.tar FERRY_TEST_HELM=$$PWD/.ferry/bin/helm; \
 	$(GO) test -count=1 -p 2 -timeout 20m ./...
 	@$(MAKE) --no-print-directory fuzz
