@@ -56,6 +56,7 @@ import (
 	"github.com/ferry-dev/ferry/inbound"
 	"github.com/ferry-dev/ferry/migrations"
 	"github.com/ferry-dev/ferry/notify"
+	"github.com/ferry-dev/ferry/ratelimit"
 	"github.com/ferry-dev/ferry/tenants"
 )
 
@@ -488,6 +489,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 		MetricsHandler:        mainMetrics,
 		Requests:              requestMetrics,
 		Idempotency:           a.idempotency,
+		RateBuckets:           ratelimit.New(a.db),
 		Portal:                frontend.Dist(),
 		Log:                   log,
 		SecureCookies:         !cfg.Dev,

@@ -164,7 +164,7 @@ func (s *server) testRouting(c *fiber.Ctx) error {
 	p := principal(c)
 	// Each test may run a transformation for up to its deadline: a
 	// tenant gets a few a second, whoever of its members asks.
-	if err := s.testRoutingLimiter.allow(p.TenantID); err != nil {
+	if err := s.testRoutingLimiter.allow(c.UserContext(), p.TenantID); err != nil {
 		return err
 	}
 	var in delivery.RoutingTestInput

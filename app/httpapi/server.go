@@ -85,8 +85,11 @@ type Deps struct {
 	Log    *slog.Logger
 	// SecureCookies marks cookies Secure (production, behind https).
 	SecureCookies bool
-	// APIRateLimit is the API requests per second allowed per tenant in
-	// this process (0 = unlimited).
+	// RateBuckets, when set, holds the rate limits' buckets for every
+	// replica together; otherwise each process has its own.
+	RateBuckets SharedBuckets
+	// APIRateLimit is the API requests per second allowed per tenant
+	// (0 = unlimited).
 	APIRateLimit int
 	// TestRoutingRateLimit is the test-routing requests per second allowed
 	// per tenant in this process, within APIRateLimit (0 = no other limit).
@@ -135,8 +138,9 @@ func New(d Deps) *fiber.App {
 		// is a programming error.
 		panic(err)
 	}
-	s := &server{Deps: d, limiter: newTenantLimiter(d.APIRateLimit), testRoutingLimiter: newTestRoutingLimiter(d.TestRoutingRateLimit),
-		guesses: newGuessLimiter(d.TokenGuessesPerMinute), openapi: doc, creating: creatingRoutes()}
+	s := &server{Deps: d, limiter: newTenantLimiter(d.APIRateLimit, d.RateBuckets, d.Log),
+		testRoutingLimiter: newTestRoutingLimiter(d.TestRoutingRateLimit, d.RateBuckets, d.Log),
+		guesses:            newGuessLimiter(d.TokenGuessesPerMinute), openapi: doc, creating: creatingRoutes()}
 	cfg := fiber.Config{
 		// fasthttp answers a body over BodyLimit and closes at once, while
 		// the client is still writing: the client then sees a connection

@@ -1,0 +1,97 @@
+package ratelimit_test
+
+import (
+	"context"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/stretchr/testify/require"
+	"gorm.io/driver/postgres"
+	"gorm.io/gorm"
+	"gorm.io/gorm/logger"
+
+	"github.com/ferry-dev/ferry/migrations"
+	"github.com/ferry-dev/ferry/ratelimit"
+	"github.com/ferry-dev/ferry/tests/testenv"
+)
+
+func newBuckets(t *testing.T) (*ratelimit.Buckets, *gorm.DB) {
+	t.Helper()
+	db, err := gorm.Open(postgres.Open(testenv.Postgres(t)), &gorm.Config{Logger: logger.Discard})
+	require.NoError(t, err)
+	sqlDB, err := db.DB()
+	require.NoError(t, err)
+	t.Cleanup(func() { sqlDB.Close() })
+	require.NoError(t, migrations.Up(context.Background(), sqlDB))
+	return ratelimit.New(db), db
+}
+
+// A bucket starts full, hands out whole tokens until empty, refills at
+// its rate up to its capacity, and refuses bad leases.
+func TestLease(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	b, db := newBuckets(t)
+	key := "api:" + uuid.NewString()
+
+	got, left, err := b.Lease(ctx, key, 10, 4)
+	require.NoError(t, err)
+	require.Equal(t, 4, got)
+	require.InDelta(t, 6, left, 0.01)
+	got, _, err = b.Lease(ctx, key, 10, 10)
+	require.NoError(t, err)
+	require.InDelta(t, 6, got, 1, "what is left (a little refill allowed)")
+	got, _, err = b.Lease(ctx, key, 10, 5)
+	require.NoError(t, err)
+	require.LessOrEqual(t, got, 1, "an empty bucket")
+
+	// Two seconds later (moved back in the row, not waited for): full
+	// again, never above capacity.
+	require.NoError(t, db.Exec(`UPDATE rate_buckets SET updated_at = updated_at - interval '2 seconds' WHERE key = ?`, key).Error)
+	got, left, err = b.Lease(ctx, key, 10, 10)
+	require.NoError(t, err)
+	require.Equal(t, 10, got)
+	require.Less(t, left, 1.0)
+
+	for _, want := range []int{0, 11} {
+		_, _, err := b.Lease(ctx, key, 10, want)
+		require.Error(t, err, "want %d", want)
+	}
+}
+
+// Concurrent leases from many processes never hand out more than the
+// bucket holds.
+func TestConcurrentLeasesShareOneBucket(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	b, _ := newBuckets(t)
+	key := "api:" + uuid.NewString()
+	const perSecond = 1000
+	var mu sync.Mutex
+	total := 0
+	start := time.Now()
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 20 {
+				got, _, err := b.Lease(ctx, key, perSecond, 50)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				mu.Lock()
+				total += got
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	elapsed := time.Since(start).Seconds()
+	// The bucket's capacity plus what it refilled while they ran.
+	require.LessOrEqual(t, float64(total), perSecond+elapsed*perSecond+1)
+	require.GreaterOrEqual(t, total, perSecond)
+}
