@@ -9,7 +9,7 @@ import { CustomerField } from './CustomerField'
 import { TypePicker, type EventTypeCatalog } from './TypePicker'
 
 /** formFields are the fields this form shows errors beside. */
-const formFields = ['customer', 'kind', 'url', 'description', 'event_types', 'timeout_seconds', 'rate_limit_per_second', 'max_in_flight', 'headers', 'filter', 'format', 'transformation']
+const formFields = ['customer', 'kind', 'url', 'description', 'event_types', 'timeout_seconds', 'rate_limit_per_second', 'max_in_flight', 'headers', 'signature_timestamp', 'filter', 'format', 'transformation']
 
 const transformationExample = `function handler(webhook) {
   const d = webhook.event.data
@@ -105,6 +105,14 @@ export function EndpointForm({
         </div>
         <Field label="Custom headers" hint={v.kind === 'queue' ? 'One per line, "Name: value"; added to each pulled message\'s headers.' : 'One per line, "Name: value".'} error={fieldErr('headers')}>
           {(id, d) => <textarea id={id} rows={3} aria-describedby={d} value={v.headers} onChange={set('headers')} />}
+        </Field>
+        <Field label="Signature timestamp" hint="Standard Webhooks and Svix libraries refuse a webhook-timestamp older than 5 minutes: for receivers that verify with them unchanged, sign each attempt with its own time, so retries and replays pass. The body stays the same." error={fieldErr('signature_timestamp')}>
+          {(id, d) => (
+            <select id={id} aria-describedby={d} value={v.signatureTimestamp} onChange={(e) => setV({ ...v, signatureTimestamp: e.target.value === 'attempt' ? 'attempt' : 'event' })}>
+              <option value="event">The event's time (every attempt byte-for-byte the same)</option>
+              <option value="attempt">Each attempt's own time (for a 5-minute tolerance)</option>
+            </select>
+          )}
         </Field>
         {routing && <Field label="Filter (CEL)" hint={<>Optional. The endpoint gets an event only when this is true, e.g. <code>event.data.amount &gt;= 1000</code>. Fields: <code>event.id</code>, <code>event.type</code>, <code>event.created_at</code>, <code>event.data</code>.</>} error={fieldErr('filter')}>
           {(id, d) => <textarea id={id} rows={3} spellCheck={false} aria-describedby={d} value={v.filter} onChange={set('filter')} placeholder='event.data.amount >= 1000' />}

@@ -397,6 +397,6 @@ describe('EndpointForm', () => {
     fireEvent.change(screen.getByLabelText('Description'), { target: { value: 'billing worker' } })
     fireEvent.click(screen.getByRole('button', { name: 'Create endpoint' }))
     await waitFor(() => expect(onSubmit).toHaveBeenCalledOnce())
-    expect(onSubmit.mock.calls[0]).toEqual([{ kind: 'queue', description: 'billing worker', event_types: [], max_in_flight: 16, headers: {}, filter: '' }])
+    expect(onSubmit.mock.calls[0]).toEqual([{ kind: 'queue', description: 'billing worker', event_types: [], max_in_flight: 16, headers: {}, signature_timestamp: 'event', filter: '' }])
   })
 })

@@ -17,12 +17,14 @@ export interface EndpointFormValues {
   format: 'envelope' | 'raw'
   /** transformation is JavaScript defining handler(webhook); http only. */
   transformation: string
+  /** signatureTimestamp is "event" (every attempt signed with the event's time) or "attempt" (each with its own). */
+  signatureTimestamp: 'event' | 'attempt'
   /** customer is the uid of the customer a new endpoint belongs to (empty: the tenant's own); only sent on creation. */
   customer?: string
 }
 
 export const emptyEndpointForm: EndpointFormValues = {
-  kind: 'http', url: '', description: '', eventTypes: '', timeoutSeconds: '10', rateLimit: '', maxInFlight: '16', headers: '', filter: '', format: 'envelope', transformation: '',
+  kind: 'http', url: '', description: '', eventTypes: '', timeoutSeconds: '10', rateLimit: '', maxInFlight: '16', headers: '', filter: '', format: 'envelope', transformation: '', signatureTimestamp: 'event',
 }
 
 /** parseEventTypes splits "a.b, c.d\ne.f" into unique, trimmed types. */
@@ -72,6 +74,7 @@ export function toEndpointBody(v: EndpointFormValues): EndpointInput {
     event_types: parseEventTypes(v.eventTypes),
     max_in_flight: optionalInt('max_in_flight', 'Max in flight', v.maxInFlight) ?? 16,
     headers: parseHeaders(v.headers),
+    signature_timestamp: v.signatureTimestamp,
     filter: v.filter.trim(),
     // Only surrounding blank space goes: error positions count lines.
     ...(v.kind === 'queue' ? {} : { transformation: v.transformation.trim() === '' ? '' : v.transformation.trimEnd() }),
@@ -93,6 +96,7 @@ export function fromEndpoint(ep: Endpoint): EndpointFormValues {
     filter: ep.filter ?? '',
     format: ep.format === 'raw' ? 'raw' : 'envelope',
     transformation: ep.transformation ?? '',
+    signatureTimestamp: ep.signature_timestamp === 'attempt' ? 'attempt' : 'event',
   }
 }
 

@@ -29,7 +29,7 @@ describe('endpoint form', () => {
   })
   it('builds the API body and round-trips an endpoint', () => {
     const body = toEndpointBody({ ...emptyEndpointForm, url: ' https://x.test/h ', eventTypes: 'a.b', rateLimit: '5' })
-    expect(body).toEqual({ url: 'https://x.test/h', format: 'envelope', description: '', event_types: ['a.b'], timeout_seconds: 10, rate_limit_per_second: 5, max_in_flight: 16, headers: {}, filter: '', transformation: '' })
+    expect(body).toEqual({ url: 'https://x.test/h', format: 'envelope', description: '', event_types: ['a.b'], timeout_seconds: 10, rate_limit_per_second: 5, max_in_flight: 16, headers: {}, signature_timestamp: 'event', filter: '', transformation: '' })
     expect(() => toEndpointBody({ ...emptyEndpointForm, timeoutSeconds: '2.5' })).toThrow(/whole number/)
     expect(toEndpointBody({ ...emptyEndpointForm, filter: ' event.data.amount > 1 \n' }).filter).toBe('event.data.amount > 1')
     const ep = { url: 'https://x.test/h', description: 'd', event_types: ['a.b'], timeout_seconds: 5, rate_limit_per_second: null, max_in_flight: 1, headers: { 'X-A': '1' } } as unknown as Endpoint
