@@ -95,7 +95,7 @@ build() {
     say "Go is not installed: building against the checked-in API types (frontend/src/openapi.json)"
   fi
   local stamp=$fe/.build-stamp want have=""
-  want=$(cd "$fe" && hash_of index.html vite.config.ts tsconfig.json package-lock.json $(find src public -type f | LC_ALL=C sort))
+  want=$(cd "$fe" && hash_of index.html vite.config.ts tsconfig.json package-lock.json $(find src public apidocs -type f | LC_ALL=C sort))
   [[ -f $stamp ]] && have=$(cat "$stamp")
   if [[ -f $fe/dist/app/index.html && $want == "$have" ]]; then
     say "portal is up to date (frontend/dist/app)"
@@ -140,7 +140,7 @@ run_tests() {
   rm -f tests/screenshots/*.png
   # Each test is bounded in its file; the whole suite by timeout(1).
   FERRY_BIN=$root/bin/ferry-browser-test timeout --kill-after=10 600 \
-    node --test --test-concurrency=1 --test-reporter=spec ${FERRY_BROWSER_TEST_ARGS:-} tests/browser/portal.test.mjs tests/browser/accounts.test.mjs tests/browser/insights.test.mjs tests/browser/sources.test.mjs tests/browser/embed.test.mjs tests/browser/customers.test.mjs
+    node --test --test-concurrency=1 --test-reporter=spec ${FERRY_BROWSER_TEST_ARGS:-} tests/browser/portal.test.mjs tests/browser/accounts.test.mjs tests/browser/insights.test.mjs tests/browser/sources.test.mjs tests/browser/embed.test.mjs tests/browser/customers.test.mjs tests/browser/apidocs.test.mjs
 }
 
 case $cmd in

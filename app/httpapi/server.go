@@ -295,6 +295,7 @@ func (s *server) mountPortal(app *fiber.App) {
 		}
 		return c.Next()
 	})
+	app.Get(apiReferencePath, s.apiReference)
 	app.Use("/", filesystem.New(filesystem.Config{
 		Root:         http.FS(s.Portal),
 		Index:        "index.html",
