@@ -8,7 +8,7 @@ FERRY_ENV_VARS = eval "$$(bash scripts/env.sh)"
 # exports FERRY_SMTP_URL, FERRY_TEST_SMTP_URL and FERRY_TEST_MAIL_API.
 FERRY_MAIL_VARS = mail_vars="$$(bash scripts/mail.sh start)" && eval "$$mail_vars"
 
-.PHONY: run test services stop status clean-state build frontend image helm-check vet tidy-check migrate help bench bench-plots chaos fuzz sdk-test staff
+.PHONY: openapi-check run test services stop status clean-state build frontend image helm-check vet tidy-check migrate help bench bench-plots chaos fuzz sdk-test staff
 
 help:
 	@echo "make run          start PostgreSQL + Kafka locally, build and run Ferry (dev mode), print the portal URL"
@@ -82,9 +82,14 @@ vet:
 tidy-check:
 	@$(GO) mod tidy -diff || { echo "go.mod/go.sum are not tidy: run 'go mod tidy' and commit the result" >&2; exit 1; }
 
+# The OpenAPI documents, validated as OpenAPI 3.1 (examples included) by
+# validators independent of kin-openapi (scripts/openapi.sh).
+openapi-check:
+	@bash scripts/openapi.sh
+
 # The image test (scripts/mkimage) runs the image `make image` built; the
 # chart test renders with the helm that `make helm-check` installed.
-test: tidy-check services vet sdk-test image helm-check
+test: tidy-check services vet openapi-check sdk-test image helm-check
 	@$(FERRY_ENV_VARS); $(FERRY_MAIL_VARS); eval "$$(bash scripts/verifiers.sh env)"; \
 	export FERRY_TEST_IMAGE=$$PWD/bin/ferry-image.oci.tar FERRY_TEST_HELM=$$PWD/.ferry/bin/helm; \
 	$(GO) test -count=1 -p 2 -timeout 20m ./...

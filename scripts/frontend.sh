@@ -2,9 +2,12 @@
 # Builds and tests Ferry's portal (frontend/, React + TypeScript + Vite).
 #
 #   scripts/frontend.sh api     regenerate the API types from the Go code:
-#                               `ferry openapi` writes frontend/src/openapi.json,
-#                               openapi-typescript turns it into
-#                               frontend/src/api.gen.ts (both checked in)
+#                               `ferry openapi` writes frontend/src/openapi.json
+#                               and `ferry openapi --internal`
+#                               frontend/src/openapi-internal.json;
+#                               openapi-typescript turns them into
+#                               frontend/src/api.gen.ts and api-internal.gen.ts
+#                               (all checked in)
 #   scripts/frontend.sh build   npm ci when node_modules is missing or the
 #                               lock file changed, `api` when Go is installed,
 #                               then tsc (against the generated types) and
@@ -48,30 +51,39 @@ deps() {
   fi
 }
 
-# api regenerates the OpenAPI document from the Go types and the portal's
-# TypeScript types from it. go test (TestOpenAPIDocumentFileIsCurrent) and
-# `npm run build` (api:check) fail when the checked-in copies are stale; tsc
-# then fails wherever the portal disagrees with the API.
+# api regenerates the OpenAPI documents from the Go types and the portal's
+# TypeScript types from them: the tenant API's (`ferry openapi`,
+# src/openapi.json -> src/api.gen.ts) and the internal routes' (`ferry
+# openapi --internal`, src/openapi-internal.json -> src/api-internal.gen.ts);
+# src/apiSchemas.ts joins their schemas. go test
+# (TestOpenAPIDocumentFileIsCurrent) and `npm run build` (api:check) fail
+# when the checked-in copies are stale; tsc then fails wherever the portal
+# disagrees with the API.
 api() {
   deps
-  local doc=$fe/src/openapi.json tmp
-  tmp=$(mktemp)
-  if ! go run ./app/cmd/ferry openapi >"$tmp"; then
-    rm -f "$tmp"
-    say "could not print the OpenAPI document (go run ./app/cmd/ferry openapi)" >&2
-    exit 1
-  fi
-  if cmp -s "$tmp" "$doc"; then
-    rm -f "$tmp"
-  else
-    say "the API changed: updating frontend/src/openapi.json"
-    mv "$tmp" "$doc"
-    chmod 644 "$doc"
-  fi
-  if ! (cd "$fe" && npx --no-install openapi-typescript src/openapi.json -o src/api.gen.ts --check >/dev/null 2>&1); then
-    say "updating frontend/src/api.gen.ts"
-    (cd "$fe" && npx --no-install openapi-typescript src/openapi.json -o src/api.gen.ts >/dev/null)
-  fi
+  local name flag doc gen tmp
+  for name in openapi openapi-internal; do
+    flag=; gen=api.gen.ts
+    if [[ $name == openapi-internal ]]; then flag=--internal; gen=api-internal.gen.ts; fi
+    doc=$fe/src/$name.json
+    tmp=$(mktemp)
+    if ! go run ./app/cmd/ferry openapi $flag >"$tmp"; then
+      rm -f "$tmp"
+      say "could not print the OpenAPI document (go run ./app/cmd/ferry openapi $flag)" >&2
+      exit 1
+    fi
+    if cmp -s "$tmp" "$doc"; then
+      rm -f "$tmp"
+    else
+      say "the API changed: updating frontend/src/$name.json"
+      mv "$tmp" "$doc"
+      chmod 644 "$doc"
+    fi
+    if ! (cd "$fe" && npx --no-install openapi-typescript "src/$name.json" -o "src/$gen" --check >/dev/null 2>&1); then
+      say "updating frontend/src/$gen"
+      (cd "$fe" && npx --no-install openapi-typescript "src/$name.json" -o "src/$gen" >/dev/null)
+    fi
+  done
 }
 
 # build runs `vite build` unless dist/app was built from these very sources.
@@ -83,7 +95,7 @@ build() {
     say "Go is not installed: building against the checked-in API types (frontend/src/openapi.json)"
   fi
   local stamp=$fe/.build-stamp want have=""
-  want=$(cd "$fe" && hash_of index.html vite.config.ts tsconfig.json package-lock.json $(find src public -type f | LC_ALL=C sort))
+  want=$(cd "$fe" && hash_of index.html vite.config.ts tsconfig.json package-lock.json $(find src public apidocs -type f | LC_ALL=C sort))
   [[ -f $stamp ]] && have=$(cat "$stamp")
   if [[ -f $fe/dist/app/index.html && $want == "$have" ]]; then
     say "portal is up to date (frontend/dist/app)"
@@ -128,7 +140,7 @@ run_tests() {
   rm -f tests/screenshots/*.png
   # Each test is bounded in its file; the whole suite by timeout(1).
   FERRY_BIN=$root/bin/ferry-browser-test timeout --kill-after=10 600 \
-    node --test --test-concurrency=1 --test-reporter=spec ${FERRY_BROWSER_TEST_ARGS:-} tests/browser/portal.test.mjs tests/browser/accounts.test.mjs tests/browser/insights.test.mjs tests/browser/sources.test.mjs tests/browser/embed.test.mjs tests/browser/customers.test.mjs
+    node --test --test-concurrency=1 --test-reporter=spec ${FERRY_BROWSER_TEST_ARGS:-} tests/browser/portal.test.mjs tests/browser/accounts.test.mjs tests/browser/insights.test.mjs tests/browser/sources.test.mjs tests/browser/embed.test.mjs tests/browser/customers.test.mjs tests/browser/apidocs.test.mjs
 }
 
 case $cmd in

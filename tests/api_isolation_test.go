@@ -18,13 +18,13 @@ type isoRequest struct {
 
 // notTenantScoped are routes with no tenant data to isolate: sign-up,
 // login, logout, the emailed-link routes (a token names one account), the
-// caller's own password, TOTP and notification preferences, the OpenAPI
-// document, and the staff
+// caller's own password, TOTP and notification preferences, the OpenAPI documents
+// and the staff
 // console (which
 // tenants cannot reach at all: every staff route answers them 404, see
 // TestRoleRouteTable).
 var notTenantScoped = map[string]bool{
-	"POST /auth/signup": true, "POST /auth/signup/confirm": true, "POST /me/verify-email": true, "POST /auth/login": true, "POST /auth/logout": true, "GET /openapi.json": true,
+	"POST /auth/signup": true, "POST /auth/signup/confirm": true, "POST /me/verify-email": true, "POST /auth/login": true, "POST /auth/logout": true, "GET /openapi.json": true, "GET /openapi-internal.json": true,
 	"POST /auth/password-reset": true, "POST /auth/password-reset/confirm": true, "POST /auth/invites/accept": true,
 	"POST /auth/verify-email": true, "POST /me/password": true, "POST /me/totp": true, "POST /me/totp/confirm": true,
 	"GET /staff/tenants": true, "GET /staff/tenants/:id": true, "GET /staff/tenants/:id/events": true,

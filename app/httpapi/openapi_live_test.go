@@ -316,6 +316,8 @@ func TestOpenAPIDescribesLiveResponses(t *testing.T) {
 
 	key.call(204, "DELETE /endpoints/{id}", nil, ep)
 	anon.call(200, "GET /openapi.json", nil)
+	anon.call(401, "GET /openapi-internal.json", nil)
+	owner.call(200, "GET /openapi-internal.json", nil)
 	owner.call(204, "POST /me/password", map[string]string{"current_password": "correct horse battery", "new_password": "another horse battery"})
 	owner.call(204, "POST /auth/logout", nil)
 
@@ -327,30 +329,44 @@ func TestOpenAPIDescribesLiveResponses(t *testing.T) {
 }
 
 // validator checks answers against the document.
+// validator checks answers against the two documents: the tenant API's
+// and the internal routes'. Every route is in exactly one of them.
 type validator struct {
-	t      *testing.T
-	doc    *openapi3.T
+	t *testing.T
+	// ops maps "METHOD /path" to its operation, from whichever document
+	// describes it.
+	ops    map[string]*openapi3.Operation
 	called map[string]bool
 }
 
 func newValidator(t *testing.T) *validator {
-	b, err := httpapi.OpenAPIDocument()
-	if err != nil {
-		t.Fatal(err)
+	v := &validator{t: t, ops: map[string]*openapi3.Operation{}, called: map[string]bool{}}
+	for _, document := range []func() ([]byte, error){httpapi.OpenAPIDocument, httpapi.OpenAPIInternalDocument} {
+		b, err := document()
+		if err != nil {
+			t.Fatal(err)
+		}
+		doc, err := openapi3.NewLoader().LoadFromData(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for path, item := range doc.Paths.Map() {
+			for method, op := range item.Operations() {
+				route := method + " " + path
+				if v.ops[route] != nil {
+					t.Fatalf("%s is in both documents", route)
+				}
+				v.ops[route] = op
+			}
+		}
 	}
-	doc, err := openapi3.NewLoader().LoadFromData(b)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &validator{t: t, doc: doc, called: map[string]bool{}}
+	return v
 }
 
 func (v *validator) documented() []string {
 	var out []string
-	for path, item := range v.doc.Paths.Map() {
-		for method := range item.Operations() {
-			out = append(out, method+" "+path)
-		}
+	for route := range v.ops {
+		out = append(out, route)
 	}
 	slices.Sort(out)
 	return out
@@ -361,12 +377,11 @@ func (v *validator) check(op string, status int, header http.Header, body []byte
 	t := v.t
 	t.Helper()
 	v.called[op] = true
-	method, path, _ := strings.Cut(op, " ")
-	item := v.doc.Paths.Value(path)
-	if item == nil || item.GetOperation(method) == nil {
-		t.Fatalf("%s is not in the document", op)
+	operation := v.ops[op]
+	if operation == nil {
+		t.Fatalf("%s is in neither document", op)
 	}
-	res := item.GetOperation(method).Responses.Status(status)
+	res := operation.Responses.Status(status)
 	if res == nil {
 		t.Errorf("%s answered %d, which the document does not list: %s", op, status, body)
 		return

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"bytes"
 	"context"
 	"io"
 	"log/slog"
@@ -29,45 +30,82 @@ func apiRoutes(t *testing.T) []string {
 	return out
 }
 
-func TestOpenAPIDocumentIsValidAndComplete(t *testing.T) {
+// TestOpenAPIDocumentsAreValidAndComplete fetches both documents as
+// served and checks that each is valid OpenAPI 3.1 and that every route
+// the router registers is in exactly one of them.
+func TestOpenAPIDocumentsAreValidAndComplete(t *testing.T) {
 	t.Parallel()
 	app := New(Deps{Log: slog.New(slog.DiscardHandler)})
-	res, err := app.Test(httptest.NewRequest("GET", "/api/v1/openapi.json", nil))
-	if err != nil {
-		t.Fatal(err)
-	}
-	body, _ := io.ReadAll(res.Body)
-	if res.StatusCode != 200 || !strings.HasPrefix(res.Header.Get("Content-Type"), "application/json") {
-		t.Fatalf("GET /api/v1/openapi.json: %d %s", res.StatusCode, res.Header.Get("Content-Type"))
-	}
-
-	loader := openapi3.NewLoader()
-	doc, err := loader.LoadFromData(body)
-	if err != nil {
-		t.Fatalf("not an OpenAPI document: %v", err)
-	}
-	if err := doc.Validate(context.Background()); err != nil {
-		t.Fatalf("OpenAPI 3 validation: %v", err)
-	}
-
-	documented := map[string]bool{}
-	for path, item := range doc.Paths.Map() {
-		for method := range item.Operations() {
-			documented[method+" "+path] = true
+	documented := map[string]string{}
+	for _, name := range []string{"openapi.json", "openapi-internal.json"} {
+		b, err := documentBytes(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if name == "openapi.json" {
+			res, err := app.Test(httptest.NewRequest("GET", "/api/v1/openapi.json", nil))
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, _ := io.ReadAll(res.Body)
+			if res.StatusCode != 200 || !strings.HasPrefix(res.Header.Get("Content-Type"), "application/json") || !bytes.Equal(body, b) {
+				t.Fatalf("GET /api/v1/openapi.json: %d %s, not the document", res.StatusCode, res.Header.Get("Content-Type"))
+			}
+		}
+		doc, err := openapi3.NewLoader().LoadFromData(b)
+		if err != nil {
+			t.Fatalf("%s is not an OpenAPI document: %v", name, err)
+		}
+		if doc.OpenAPI != "3.1.0" {
+			t.Errorf("%s: openapi %q, want 3.1.0", name, doc.OpenAPI)
+		}
+		if err := doc.Validate(context.Background()); err != nil {
+			t.Fatalf("%s: OpenAPI validation (examples included): %v", name, err)
+		}
+		for path, item := range doc.Paths.Map() {
+			for method := range item.Operations() {
+				route := method + " " + path
+				if other, ok := documented[route]; ok {
+					t.Errorf("%s is in both %s and %s", route, other, name)
+				}
+				documented[route] = name
+			}
 		}
 	}
 	registered := map[string]bool{}
 	for _, r := range apiRoutes(t) {
 		registered[r] = true
-		if !documented[r] {
-			t.Errorf("route %s is registered but missing from the OpenAPI document", r)
+		if documented[r] == "" {
+			t.Errorf("route %s is registered but in neither OpenAPI document", r)
 		}
 	}
-	for d := range documented {
+	for d, name := range documented {
 		if !registered[d] {
-			t.Errorf("the OpenAPI document describes %s, which is not a registered route", d)
+			t.Errorf("%s describes %s, which is not a registered route", name, d)
 		}
 	}
+}
+
+// TestInternalDocumentNeedsASession: the internal document is for the
+// portal's own members and staff, not an anonymous caller.
+func TestInternalDocumentNeedsASession(t *testing.T) {
+	t.Parallel()
+	app := New(Deps{Log: slog.New(slog.DiscardHandler)})
+	res, err := app.Test(httptest.NewRequest("GET", "/api/v1/openapi-internal.json", nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.StatusCode != 401 {
+		t.Errorf("anonymous GET /api/v1/openapi-internal.json: %d, want 401", res.StatusCode)
+	}
+}
+
+// documentBytes returns a document by the name it is served under.
+func documentBytes(name string) ([]byte, error) {
+	if name == "openapi-internal.json" {
+		return OpenAPIInternalDocument()
+	}
+	return OpenAPIDocument()
 }
 
 // documentPath turns a Fiber path ("/api/v1/events/:id") into the

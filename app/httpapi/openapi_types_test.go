@@ -18,18 +18,32 @@ import (
 	"github.com/ferry-dev/ferry/app/httpapi/openapi"
 )
 
-// loadDocument parses the document as served.
-func loadDocument(t *testing.T) *openapi3.T {
+// loadDocument parses a document as served (documentBytes).
+func loadDocument(t *testing.T, name string) *openapi3.T {
 	t.Helper()
-	b, err := OpenAPIDocument()
+	b, err := documentBytes(name)
 	if err != nil {
 		t.Fatal(err)
 	}
 	doc, err := openapi3.NewLoader().LoadFromData(b)
 	if err != nil {
-		t.Fatalf("not an OpenAPI document: %v", err)
+		t.Fatalf("%s is not an OpenAPI document: %v", name, err)
 	}
 	return doc
+}
+
+// findOperation returns the operation of route ("METHOD /path") from
+// whichever document describes it.
+func findOperation(t *testing.T, docs []*openapi3.T, route string) *openapi3.Operation {
+	t.Helper()
+	method, path, _ := strings.Cut(route, " ")
+	for _, doc := range docs {
+		if item := doc.Paths.Find(path); item != nil && item.GetOperation(method) != nil {
+			return item.GetOperation(method)
+		}
+	}
+	t.Fatalf("%s: in neither document", route)
+	return nil
 }
 
 // validationOptions check the formats the document uses, beyond the
@@ -38,6 +52,9 @@ func loadDocument(t *testing.T) *openapi3.T {
 func validationOptions(request bool) []openapi3.SchemaValidationOption {
 	opts := []openapi3.SchemaValidationOption{
 		openapi3.MultiErrors(),
+		// The document is OpenAPI 3.1: its schemas are JSON Schema 2020-12
+		// (a schema with no type admits null).
+		openapi3.EnableJSONSchema2020(),
 		openapi3.WithStringFormatValidator("uuid", openapi3.NewRegexpFormatValidator(openapi3.FormatOfStringForUUIDOfRFC9562)),
 		openapi3.WithStringFormatValidator("email", openapi3.NewRegexpFormatValidator(openapi3.FormatOfStringForEmail)),
 	}
@@ -54,17 +71,13 @@ func validationOptions(request bool) []openapi3.SchemaValidationOption {
 // a wrong type, a missing required field or an unexpected null fails.
 func TestOpenAPIResponsesMatchGoTypes(t *testing.T) {
 	t.Parallel()
-	doc := loadDocument(t)
-	fields, err := apiDescription().FieldSpecs()
+	docs := []*openapi3.T{loadDocument(t, "openapi.json"), loadDocument(t, "openapi-internal.json")}
+	fields, err := publicAPI().FieldSpecs()
 	if err != nil {
 		t.Fatal(err)
 	}
 	for key, o := range operations() {
-		method, path, _ := strings.Cut(key, " ")
-		operation := doc.Paths.Find(path).GetOperation(method)
-		if operation == nil {
-			t.Fatalf("%s: not in the document", key)
-		}
+		operation := findOperation(t, docs, key)
 		for _, typ := range o.Response {
 			content := operation.Responses.Status(o.Status).Value.Content.Get("application/json")
 			for _, full := range []bool{true, false} {
@@ -88,7 +101,7 @@ func TestOpenAPIResponsesMatchGoTypes(t *testing.T) {
 
 func TestOpenAPIErrorBodiesMatchGoTypes(t *testing.T) {
 	t.Parallel()
-	doc := loadDocument(t)
+	doc := loadDocument(t, "openapi.json")
 	for name, ref := range doc.Components.Responses {
 		schema := ref.Value.Content.Get("application/json").Schema.Value
 		for _, body := range []errorBody{
@@ -233,22 +246,24 @@ func sampleString(typ reflect.Type, spec openapi.FieldSpec) string {
 	return "text"
 }
 
-// TestOpenAPIDocumentFileIsCurrent checks the copy of the document the
-// portal's TypeScript types are generated from.
+// TestOpenAPIDocumentFileIsCurrent checks the copies of the documents
+// the portal's TypeScript types are generated from.
 func TestOpenAPIDocumentFileIsCurrent(t *testing.T) {
 	t.Parallel()
-	want, err := OpenAPIDocument()
-	if err != nil {
-		t.Fatal(err)
-	}
-	const file = "../../frontend/src/openapi.json"
-	got, err := os.ReadFile(filepath.FromSlash(file))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s is not the API's current OpenAPI document; regenerate it and the portal's types with\n"+
-			"\tbash scripts/frontend.sh api\n(or: go run ./app/cmd/ferry openapi > frontend/src/openapi.json)", file)
+	for _, name := range []string{"openapi.json", "openapi-internal.json"} {
+		want, err := documentBytes(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		file := "../../frontend/src/" + name
+		got, err := os.ReadFile(filepath.FromSlash(file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s is not the API's current OpenAPI document; regenerate it and the portal's types with\n"+
+				"\tbash scripts/frontend.sh api", file)
+		}
 	}
 }
 

@@ -125,13 +125,18 @@ type server struct {
 	testRoutingLimiter *tenantLimiter
 	guesses            *guessLimiter
 	openapi            []byte
+	openapiInternal    []byte
 	// creating are the route templates Idempotency-Key applies to.
 	creating map[string]bool
 }
 
 // New returns the Fiber app serving everything.
 func New(d Deps) *fiber.App {
+	var internal []byte
 	doc, err := OpenAPIDocument()
+	if err == nil {
+		internal, err = OpenAPIInternalDocument()
+	}
 	if err != nil {
 		// The document is reflected from Go types fixed at compile time,
 		// and TestOpenAPIDocumentIsValidAndComplete builds it: failing here
@@ -140,7 +145,7 @@ func New(d Deps) *fiber.App {
 	}
 	s := &server{Deps: d, limiter: newTenantLimiter(d.APIRateLimit, d.RateBuckets, d.Log),
 		testRoutingLimiter: newTestRoutingLimiter(d.TestRoutingRateLimit, d.RateBuckets, d.Log),
-		guesses:            newGuessLimiter(d.TokenGuessesPerMinute), openapi: doc, creating: creatingRoutes()}
+		guesses:            newGuessLimiter(d.TokenGuessesPerMinute), openapi: doc, openapiInternal: internal, creating: creatingRoutes()}
 	cfg := fiber.Config{
 		// fasthttp answers a body over BodyLimit and closes at once, while
 		// the client is still writing: the client then sees a connection
@@ -256,6 +261,7 @@ func New(d Deps) *fiber.App {
 	s.eventTypeRoutes(api)
 
 	api.Get("/openapi.json", s.openAPI)
+	api.Get("/openapi-internal.json", s.auth(anySession, tenants.RoleViewer), s.openAPIInternal)
 
 	api.Use(func(c *fiber.Ctx) error { return fiber.ErrNotFound })
 	s.ingestRoutes(app)
@@ -301,6 +307,7 @@ func (s *server) mountPortal(app *fiber.App) {
 		}
 		return c.Next()
 	})
+	app.Get(apiReferencePath, s.apiReference)
 	app.Use("/", filesystem.New(filesystem.Config{
 		Root:         http.FS(s.Portal),
 		Index:        "index.html",

@@ -4,228 +4,6 @@
  */
 
 export interface paths {
-    "/api-keys": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** List API keys */
-        get: operations["ListAPIKeys"];
-        put?: never;
-        /** Create API key */
-        post: operations["CreateAPIKey"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api-keys/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post?: never;
-        /** Revoke API key */
-        delete: operations["RevokeAPIKey"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/auth/invites/accept": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Accept a member invite and set a password */
-        post: operations["AcceptAMemberInviteAndSetAPassword"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/auth/login": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Log in */
-        post: operations["LogIn"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/auth/logout": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Log out (ends the session server-side) */
-        post: operations["LogOutEndsTheSessionServerSide"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/auth/password-reset": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Request a password reset email */
-        post: operations["RequestAPasswordResetEmail"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/auth/password-reset/confirm": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Reset the password with an emailed token */
-        post: operations["ResetThePasswordWithAnEmailedToken"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/auth/signup": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Sign up: mails the address a link that finishes it (the answer is the same for an address that has an account) */
-        post: operations["SignUpMailsTheAddressALinkThatFinishesItTheAnswerIsTheSameForAnAddressThatHasAnAccount"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/auth/signup/confirm": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Finish a sign-up with the emailed token (creates the organisation, signs in) */
-        post: operations["FinishASignUpWithTheEmailedTokenCreatesTheOrganisationSignsIn"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/auth/verify-email": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Verify the email address with an emailed token */
-        post: operations["VerifyTheEmailAddressWithAnEmailedToken"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/billing": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Billing overview */
-        get: operations["BillingOverview"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/billing/invoices": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** List invoices */
-        get: operations["ListInvoices"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/billing/plan": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        /** Change plan */
-        put: operations["ChangePlan"];
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/customers": {
         parameters: {
             query?: never;
@@ -233,11 +11,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List customers */
-        get: operations["ListCustomers"];
+        /**
+         * List customers
+         * @description Your customers, newest first.
+         */
+        get: operations["customers.list"];
         put?: never;
-        /** Create or update customer (by uid) */
-        post: operations["CreateOrUpdateCustomerByUid"];
+        /**
+         * Create or update a customer
+         * @description Creates the customer with this uid, or updates it when it exists. The uid is your own id for the customer.
+         */
+        post: operations["customers.upsert"];
         delete?: never;
         options?: never;
         head?: never;
@@ -251,17 +35,29 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get customer */
-        get: operations["GetCustomer"];
-        /** Create or update customer */
-        put: operations["CreateOrUpdateCustomer"];
+        /**
+         * Get a customer
+         * @description One customer by its uid.
+         */
+        get: operations["customers.get"];
+        /**
+         * Create or replace a customer
+         * @description Creates the customer with the uid in the path, or replaces its name and metadata.
+         */
+        put: operations["customers.put"];
         post?: never;
-        /** Delete customer (disables its endpoints; history kept) */
-        delete: operations["DeleteCustomerDisablesItsEndpointsHistoryKept"];
+        /**
+         * Delete a customer
+         * @description Deletes the customer and disables its endpoints; its event history is kept.
+         */
+        delete: operations["customers.delete"];
         options?: never;
         head?: never;
-        /** Update customer */
-        patch: operations["UpdateCustomer"];
+        /**
+         * Update a customer
+         * @description Changes the fields sent; the others stay.
+         */
+        patch: operations["customers.update"];
         trace?: never;
     };
     "/customers/{uid}/portal-sessions": {
@@ -273,8 +69,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Mint a customer portal session */
-        post: operations["MintACustomerPortalSession"];
+        /**
+         * Mint a customer portal session
+         * @description Mints a customer portal session for one of your customers and returns a single-use link (and its code) to open the embedded portal with. The session's capabilities say what the customer's user may do.
+         */
+        post: operations["portal_sessions.create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -290,8 +89,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Revoke a customer's portal sessions */
-        post: operations["RevokeACustomerSPortalSessions"];
+        /**
+         * Revoke a customer's portal sessions
+         * @description Revokes the customer's portal sessions, all of them or those of one external user; their tokens stop working at once.
+         */
+        post: operations["portal_sessions.revoke_customer"];
         delete?: never;
         options?: never;
         head?: never;
@@ -307,8 +109,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Replay delivery */
-        post: operations["ReplayDelivery"];
+        /**
+         * Replay a delivery
+         * @description Sends one delivery again.
+         */
+        post: operations["deliveries.replay"];
         delete?: never;
         options?: never;
         head?: never;
@@ -322,11 +127,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List endpoints */
-        get: operations["ListEndpoints"];
+        /**
+         * List endpoints
+         * @description Your endpoints, newest first, optionally those of one customer.
+         */
+        get: operations["endpoints.list"];
         put?: never;
-        /** Create endpoint */
-        post: operations["CreateEndpoint"];
+        /**
+         * Create an endpoint
+         * @description Creates an endpoint: a URL Ferry pushes signed events to (kind http), or a pull queue (kind queue). The answer carries the signing secret.
+         */
+        post: operations["endpoints.create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -340,16 +151,25 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get endpoint */
-        get: operations["GetEndpoint"];
+        /**
+         * Get an endpoint
+         * @description One endpoint with its health.
+         */
+        get: operations["endpoints.get"];
         put?: never;
         post?: never;
-        /** Delete endpoint */
-        delete: operations["DeleteEndpoint"];
+        /**
+         * Delete an endpoint
+         * @description Deletes the endpoint; its pending deliveries are not sent.
+         */
+        delete: operations["endpoints.delete"];
         options?: never;
         head?: never;
-        /** Update endpoint */
-        patch: operations["UpdateEndpoint"];
+        /**
+         * Update an endpoint
+         * @description Changes the fields sent; the others stay. Filters and transformations are compiled on save: an invalid one is a 422 with the compiler's message.
+         */
+        patch: operations["endpoints.update"];
         trace?: never;
     };
     "/endpoints/{id}/attempts": {
@@ -359,8 +179,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List endpoint attempts */
-        get: operations["ListEndpointAttempts"];
+        /**
+         * List an endpoint's attempts
+         * @description The delivery attempts to this endpoint, newest first, optionally of one outcome.
+         */
+        get: operations["endpoints.attempts.list"];
         put?: never;
         post?: never;
         delete?: never;
@@ -376,11 +199,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List consumer tokens */
-        get: operations["ListConsumerTokens"];
+        /**
+         * List consumer tokens
+         * @description The queue's consumer tokens (prefixes only).
+         */
+        get: operations["queues.consumer_tokens.list"];
         put?: never;
-        /** Create consumer token */
-        post: operations["CreateConsumerToken"];
+        /**
+         * Create a consumer token
+         * @description Creates a token that may pull and settle this queue only; the token is in this answer only.
+         */
+        post: operations["queues.consumer_tokens.create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -397,8 +226,11 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Revoke consumer token */
-        delete: operations["RevokeConsumerToken"];
+        /**
+         * Revoke a consumer token
+         * @description Revokes a consumer token at once.
+         */
+        delete: operations["queues.consumer_tokens.revoke"];
         options?: never;
         head?: never;
         patch?: never;
@@ -411,8 +243,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Reveal endpoint secret */
-        get: operations["RevealEndpointSecret"];
+        /**
+         * Reveal an endpoint's secret
+         * @description The endpoint's current signing secret (whsec_…) and the rotated-out ones still signing.
+         */
+        get: operations["endpoints.secret.get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -430,8 +265,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Rotate endpoint secret */
-        post: operations["RotateEndpointSecret"];
+        /**
+         * Rotate an endpoint's secret
+         * @description Makes a new signing secret; the old one keeps signing alongside it for 24 hours, so receivers can switch without failures.
+         */
+        post: operations["endpoints.secret.rotate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -445,8 +283,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Endpoint stats */
-        get: operations["EndpointStats"];
+        /**
+         * An endpoint's stats
+         * @description Deliveries by status and outcome, latency percentiles, errors by class and the backlog of one endpoint over a window.
+         */
+        get: operations["endpoints.stats"];
         put?: never;
         post?: never;
         delete?: never;
@@ -464,8 +305,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send a ferry.test event (or a catalog example) to this endpoint only (whatever its event types and filter) */
-        post: operations["SendAFerryTestEventOrACatalogExampleToThisEndpointOnlyWhateverItsEventTypesAndFilter"];
+        /**
+         * Send a test event
+         * @description Sends a ferry.test event (or a catalog example of the given type) to this endpoint only, whatever its event types and filter.
+         */
+        post: operations["endpoints.test"];
         delete?: never;
         options?: never;
         head?: never;
@@ -481,8 +325,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Test endpoint routing on a sample event */
-        post: operations["TestEndpointRoutingOnASampleEvent"];
+        /**
+         * Test routing on a sample event
+         * @description Runs the endpoint's (or an unsaved) filter and transformation on a sample event and tells whether it would be sent, and with which payload and headers. Sends nothing.
+         */
+        post: operations["endpoints.routing.test"];
         delete?: never;
         options?: never;
         head?: never;
@@ -496,11 +343,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List event types (without versions) */
-        get: operations["ListEventTypesWithoutVersions"];
+        /**
+         * List event types
+         * @description The catalog's event types (without versions).
+         */
+        get: operations["event_types.list"];
         put?: never;
-        /** Create event type (with version 1 when it has a schema) */
-        post: operations["CreateEventTypeWithVersion1WhenItHasASchema"];
+        /**
+         * Create an event type
+         * @description Adds an event type to the catalog, with version 1 when it has a schema. With validation reject or warn, ingest checks events of the type against the latest schema.
+         */
+        post: operations["event_types.create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -516,8 +369,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Import the webhooks of an OpenAPI 3.1 document (JSON) */
-        post: operations["ImportTheWebhooksOfAnOpenAPI31DocumentJSON"];
+        /**
+         * Import event types
+         * @description Imports the webhooks of an OpenAPI 3.1 document (JSON) as event types, one version each.
+         */
+        post: operations["event_types.import"];
         delete?: never;
         options?: never;
         head?: never;
@@ -531,16 +387,25 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get event type with its versions and recent warnings (a name holding / is sent as %2F) */
-        get: operations["GetEventTypeWithItsVersionsAndRecentWarningsANameHoldingIsSentAs2F"];
+        /**
+         * Get an event type
+         * @description An event type with its versions and recent schema warnings.
+         */
+        get: operations["event_types.get"];
         put?: never;
         post?: never;
-        /** Delete event type and its versions */
-        delete: operations["DeleteEventTypeAndItsVersions"];
+        /**
+         * Delete an event type
+         * @description Deletes the event type and its versions; events of the type are still accepted.
+         */
+        delete: operations["event_types.delete"];
         options?: never;
         head?: never;
-        /** Update event type (group, description, validation, deprecated) */
-        patch: operations["UpdateEventTypeGroupDescriptionValidationDeprecated"];
+        /**
+         * Update an event type
+         * @description Changes group, description, validation or deprecated.
+         */
+        patch: operations["event_types.update"];
         trace?: never;
     };
     "/event-types/{name}/versions": {
@@ -552,8 +417,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Add a version (schema and examples); ingest validates against the latest */
-        post: operations["AddAVersionSchemaAndExamplesIngestValidatesAgainstTheLatest"];
+        /**
+         * Add a version
+         * @description Adds a version (schema and examples); ingest validates against the latest.
+         */
+        post: operations["event_types.versions.create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -567,11 +435,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List events */
-        get: operations["ListEvents"];
+        /**
+         * List events
+         * @description Your events, newest first, with their deliveries; filter by type, customer, status, endpoint and time.
+         */
+        get: operations["events.list"];
         put?: never;
-        /** Send event */
-        post: operations["SendEvent"];
+        /**
+         * Send an event
+         * @description Accepts an event and fans it out to every enabled endpoint whose event types and filter match. 202 means it is stored durably: it will be delivered (or dead-lettered). Send an Idempotency-Key header (or idempotency_key) to make retries safe.
+         */
+        post: operations["events.create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -585,8 +459,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get event with deliveries */
-        get: operations["GetEventWithDeliveries"];
+        /**
+         * Get an event
+         * @description One event with its deliveries (one per endpoint it was fanned out to).
+         */
+        get: operations["events.get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -602,8 +479,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List event attempts */
-        get: operations["ListEventAttempts"];
+        /**
+         * List an event's attempts
+         * @description Every attempt to deliver this event, to all its endpoints.
+         */
+        get: operations["events.attempts.list"];
         put?: never;
         post?: never;
         delete?: never;
@@ -621,164 +501,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Replay event */
-        post: operations["ReplayEvent"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/me": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Current user */
-        get: operations["CurrentUser"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/me/notifications": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** My notification mail preferences */
-        get: operations["MyNotificationMailPreferences"];
-        /** Set my notification mail preferences */
-        put: operations["SetMyNotificationMailPreferences"];
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/me/password": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Change password (ends the other sessions) */
-        post: operations["ChangePasswordEndsTheOtherSessions"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/me/totp": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Staff: start TOTP enrolment */
-        post: operations["StaffStartTOTPEnrolment"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/me/totp/confirm": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Staff: confirm TOTP enrolment */
-        post: operations["StaffConfirmTOTPEnrolment"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/me/verify-email": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Mail a link that verifies the signed-in member's address */
-        post: operations["MailALinkThatVerifiesTheSignedInMemberSAddress"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/members": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** List members */
-        get: operations["ListMembers"];
-        put?: never;
-        /** Invite member */
-        post: operations["InviteMember"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/members/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post?: never;
-        /** Remove member */
-        delete: operations["RemoveMember"];
-        options?: never;
-        head?: never;
-        /** Change member role */
-        patch: operations["ChangeMemberRole"];
-        trace?: never;
-    };
-    "/members/{id}/invite": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Resend a member's invite */
-        post: operations["ResendAMemberSInvite"];
+        /**
+         * Replay an event
+         * @description Sends an event again to its endpoints (or to one endpoint); the receivers see the same webhook-id.
+         */
+        post: operations["events.replay"];
         delete?: never;
         options?: never;
         head?: never;
@@ -792,8 +519,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** This document */
-        get: operations["ThisDocument"];
+        /**
+         * This document
+         * @description The tenant API's OpenAPI 3.1 document.
+         */
+        get: operations["meta.openapi"];
         put?: never;
         post?: never;
         delete?: never;
@@ -809,8 +539,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** What customers' users did in their portal */
-        get: operations["WhatCustomersUsersDidInTheirPortal"];
+        /**
+         * List the portal audit
+         * @description What your customers' users did in their portal (endpoints created, changed, deleted, secrets revealed or rotated), newest first.
+         */
+        get: operations["portal_audit.list"];
         put?: never;
         post?: never;
         delete?: never;
@@ -826,8 +559,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List portal sessions */
-        get: operations["ListPortalSessions"];
+        /**
+         * List portal sessions
+         * @description The tenant's customer portal sessions, newest first.
+         */
+        get: operations["portal_sessions.list"];
         put?: never;
         post?: never;
         delete?: never;
@@ -846,8 +582,11 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Revoke a portal session */
-        delete: operations["RevokeAPortalSession"];
+        /**
+         * Revoke a portal session
+         * @description Revokes one portal session; its token stops working at once.
+         */
+        delete: operations["portal_sessions.delete"];
         options?: never;
         head?: never;
         patch?: never;
@@ -860,319 +599,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Portal settings (framing origins, theme) */
-        get: operations["PortalSettingsFramingOriginsTheme"];
-        /** Set portal settings */
-        put: operations["SetPortalSettings"];
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/portal/endpoints": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The customer's endpoints */
-        get: operations["TheCustomerSEndpoints"];
-        put?: never;
-        /** Create an endpoint of the customer */
-        post: operations["CreateAnEndpointOfTheCustomer"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/portal/endpoints/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** One of the customer's endpoints */
-        get: operations["OneOfTheCustomerSEndpoints"];
-        put?: never;
-        post?: never;
-        /** Delete one of the customer's endpoints */
-        delete: operations["DeleteOneOfTheCustomerSEndpoints"];
-        options?: never;
-        head?: never;
-        /** Update one of the customer's endpoints */
-        patch: operations["UpdateOneOfTheCustomerSEndpoints"];
-        trace?: never;
-    };
-    "/portal/endpoints/{id}/attempts": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** An endpoint's attempts */
-        get: operations["AnEndpointSAttempts"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/portal/endpoints/{id}/secret": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Reveal an endpoint's secret (audited) */
-        get: operations["RevealAnEndpointSSecretAudited"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/portal/endpoints/{id}/secret/rotate": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Rotate an endpoint's secret */
-        post: operations["RotateAnEndpointSSecret"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/portal/endpoints/{id}/stats": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** An endpoint's stats */
-        get: operations["AnEndpointSStats"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/portal/endpoints/{id}/test": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Send a test event (or a catalog example) to an endpoint */
-        post: operations["SendATestEventOrACatalogExampleToAnEndpoint"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/portal/event-types": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The tenant's event types (catalog) for the type picker */
-        get: operations["TheTenantSEventTypesCatalogForTheTypePicker"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/portal/event-types/{name}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** An event type with its schemas and examples */
-        get: operations["AnEventTypeWithItsSchemasAndExamples"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/portal/events": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The customer's messages */
-        get: operations["TheCustomerSMessages"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/portal/events/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** One of the customer's messages */
-        get: operations["OneOfTheCustomerSMessages"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/portal/events/{id}/attempts": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** A message's attempts at the customer's endpoints */
-        get: operations["AMessageSAttemptsAtTheCustomerSEndpoints"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/portal/events/{id}/replay": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Replay a message to the customer's endpoints */
-        post: operations["ReplayAMessageToTheCustomerSEndpoints"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/portal/exchange": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Exchange a portal link's code for a token */
-        post: operations["ExchangeAPortalLinkSCodeForAToken"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/portal/recover": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Replay an endpoint's failed deliveries since a time */
-        post: operations["ReplayAnEndpointSFailedDeliveriesSinceATime"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/portal/recover/preview": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Count an endpoint's failed deliveries since a time */
-        post: operations["CountAnEndpointSFailedDeliveriesSinceATime"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/portal/renew": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Renew the portal token */
-        post: operations["RenewThePortalToken"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/portal/session": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The portal session */
-        get: operations["ThePortalSession"];
-        put?: never;
+        /**
+         * Get portal settings
+         * @description The embedded portal's settings: the origins that may frame it and its theme.
+         */
+        get: operations["portal_settings.get"];
+        /**
+         * Set portal settings
+         * @description Replaces the embedded portal's settings: the origins that may frame it and its theme.
+         */
+        put: operations["portal_settings.set"];
         post?: never;
         delete?: never;
         options?: never;
@@ -1187,8 +623,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Queue stats */
-        get: operations["QueueStats"];
+        /**
+         * Queue stats
+         * @description A pull queue's depth, in-flight count, oldest age and dead count.
+         */
+        get: operations["queues.get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1206,8 +645,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Ack queue messages */
-        post: operations["AckQueueMessages"];
+        /**
+         * Ack messages
+         * @description Marks leased messages delivered.
+         */
+        post: operations["queues.ack"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1223,8 +665,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Nack queue messages */
-        post: operations["NackQueueMessages"];
+        /**
+         * Nack messages
+         * @description Puts leased messages back, after delay_seconds or on the retry schedule.
+         */
+        post: operations["queues.nack"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1240,8 +685,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Pull queue messages */
-        post: operations["PullQueueMessages"];
+        /**
+         * Pull messages
+         * @description Leases up to max messages from a pull queue, long-polling up to wait_seconds when it is empty. Settle each by its receipt (ack, nack, reject) before its lease runs out, or it comes back.
+         */
+        post: operations["queues.pull"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1257,8 +705,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Reject queue messages */
-        post: operations["RejectQueueMessages"];
+        /**
+         * Reject messages
+         * @description Drops leased messages for good, keeping the reason on the attempt.
+         */
+        post: operations["queues.reject"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1272,8 +723,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Stream queue messages (text/event-stream: event message, data one pulled message) */
-        get: operations["StreamQueueMessagesTextEventStreamEventMessageDataOnePulledMessage"];
+        /**
+         * Stream messages
+         * @description Server-sent events (text/event-stream): each event message carries one pulled message as data; settle it as a pulled one.
+         */
+        get: operations["queues.stream"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1289,11 +743,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List bulk replays */
-        get: operations["ListBulkReplays"];
+        /**
+         * List bulk replays
+         * @description Your bulk replays, newest first.
+         */
+        get: operations["replays.list"];
         put?: never;
-        /** Start bulk replay */
-        post: operations["StartBulkReplay"];
+        /**
+         * Start a bulk replay
+         * @description Starts re-sending every delivery a filter selects (endpoint, status, event type, time range) in the background. Follow it with replays.get.
+         */
+        post: operations["replays.create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1309,8 +769,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Count the deliveries a bulk replay would re-send (starts nothing) */
-        post: operations["CountTheDeliveriesABulkReplayWouldReSendStartsNothing"];
+        /**
+         * Preview a bulk replay
+         * @description Counts the deliveries a bulk replay with this filter would re-send. Starts nothing.
+         */
+        post: operations["replays.preview"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1324,8 +787,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get bulk replay progress */
-        get: operations["GetBulkReplayProgress"];
+        /**
+         * Get a bulk replay
+         * @description A bulk replay's state and progress.
+         */
+        get: operations["replays.get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1343,8 +809,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Cancel bulk replay */
-        post: operations["CancelBulkReplay"];
+        /**
+         * Cancel a bulk replay
+         * @description Stops a queued or running bulk replay; what it re-queued already is sent.
+         */
+        post: operations["replays.cancel"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1358,11 +827,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List sources */
-        get: operations["ListSources"];
+        /**
+         * List sources
+         * @description Your inbound sources.
+         */
+        get: operations["sources.list"];
         put?: never;
-        /** Create source */
-        post: operations["CreateSource"];
+        /**
+         * Create a source
+         * @description Creates an inbound source: an ingest URL a provider sends webhooks to, with the provider's verification scheme; each verified request becomes an event.
+         */
+        post: operations["sources.create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1376,16 +851,25 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get source */
-        get: operations["GetSource"];
+        /**
+         * Get a source
+         * @description One inbound source.
+         */
+        get: operations["sources.get"];
         put?: never;
         post?: never;
-        /** Delete source */
-        delete: operations["DeleteSource"];
+        /**
+         * Delete a source
+         * @description Deletes the source; its ingest URL answers 404 from then on.
+         */
+        delete: operations["sources.delete"];
         options?: never;
         head?: never;
-        /** Update source */
-        patch: operations["UpdateSource"];
+        /**
+         * Update a source
+         * @description Changes the fields sent; the others stay.
+         */
+        patch: operations["sources.update"];
         trace?: never;
     };
     "/sources/{id}/requests": {
@@ -1395,8 +879,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List source requests */
-        get: operations["ListSourceRequests"];
+        /**
+         * List captured requests
+         * @description The requests the source received, newest first, optionally of one status.
+         */
+        get: operations["sources.requests.list"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1412,8 +899,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get source request */
-        get: operations["GetSourceRequest"];
+        /**
+         * Get a captured request
+         * @description One captured request with its headers and exact body.
+         */
+        get: operations["sources.requests.get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1431,8 +921,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Replay source request */
-        post: operations["ReplaySourceRequest"];
+        /**
+         * Replay a captured request
+         * @description Turns a captured request into an event again.
+         */
+        post: operations["sources.requests.replay"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1448,212 +941,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Rotate source ingest token */
-        post: operations["RotateSourceIngestToken"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/staff/audit": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Staff audit log */
-        get: operations["StaffAuditLog"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/staff/events/{event_id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Staff look up an event by id across tenants */
-        get: operations["StaffLookUpAnEventByIdAcrossTenants"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/staff/tenants": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Staff search tenants */
-        get: operations["StaffSearchTenants"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/staff/tenants/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Staff get tenant */
-        get: operations["StaffGetTenant"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/staff/tenants/{id}/billing": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Staff get tenant billing */
-        get: operations["StaffGetTenantBilling"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/staff/tenants/{id}/billing/lift-restriction": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Staff lift the overdue-invoice restriction */
-        post: operations["StaffLiftTheOverdueInvoiceRestriction"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/staff/tenants/{id}/endpoints/{endpoint_id}/attempts": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Staff list an endpoint's attempts */
-        get: operations["StaffListAnEndpointSAttempts"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/staff/tenants/{id}/events": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Staff list tenant events */
-        get: operations["StaffListTenantEvents"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/staff/tenants/{id}/events/{event_id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Staff get tenant event */
-        get: operations["StaffGetTenantEvent"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/staff/tenants/{id}/replays": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Staff replay */
-        post: operations["StaffReplay"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/staff/tenants/{id}/replays/preview": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Staff count the deliveries a bulk replay would re-send */
-        post: operations["StaffCountTheDeliveriesABulkReplayWouldReSend"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/staff/tenants/{id}/replays/{replay_id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Staff get replay progress */
-        get: operations["StaffGetReplayProgress"];
-        put?: never;
-        post?: never;
+        /**
+         * Rotate the ingest token
+         * @description Gives the source a new ingest URL; the old one stops working at once.
+         */
+        post: operations["sources.token.rotate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1667,8 +959,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Tenant stats */
-        get: operations["TenantStats"];
+        /**
+         * Tenant stats
+         * @description The tenant's delivery counts, latency and backlog over a window, optionally for one customer's endpoints.
+         */
+        get: operations["stats.get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1678,44 +973,230 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    event: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Any event you send
+         * @description Every event you send (events.create) reaches each matching endpoint as this envelope, with its data exactly as you sent it. Verify webhook-signature over the raw body, dedupe on webhook-id, and answer 2xx quickly.
+         */
+        post: operations["webhooks.event"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "ferry.customer.endpoint.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A customer created an endpoint
+         * @description Operational event: what a customer's user did in the customer portal. A customer created an endpoint in their portal.
+         */
+        post: operations["webhooks.ferry.customer.endpoint.created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "ferry.customer.endpoint.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A customer deleted an endpoint
+         * @description Operational event: what a customer's user did in the customer portal. A customer deleted an endpoint in their portal.
+         */
+        post: operations["webhooks.ferry.customer.endpoint.deleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "ferry.customer.endpoint.secret.rotated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A customer rotated an endpoint's secret
+         * @description Operational event: what a customer's user did in the customer portal. A customer rotated an endpoint's secret in their portal.
+         */
+        post: operations["webhooks.ferry.customer.endpoint.secret.rotated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "ferry.customer.endpoint.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A customer updated an endpoint
+         * @description Operational event: what a customer's user did in the customer portal. A customer updated an endpoint in their portal.
+         */
+        post: operations["webhooks.ferry.customer.endpoint.updated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "ferry.delivery.exhausted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A delivery was exhausted
+         * @description Operational event: a delivery failed its last retry and will not be sent again unless replayed.
+         */
+        post: operations["webhooks.ferry.delivery.exhausted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "ferry.endpoint.disabled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An endpoint was disabled
+         * @description Operational event (subscribe with ferry.* or its name; never delivered to the endpoint it is about). The endpoint failed for so long that Ferry disabled it; re-enable it with endpoints.update.
+         */
+        post: operations["webhooks.ferry.endpoint.disabled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "ferry.endpoint.failing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An endpoint is failing
+         * @description Operational event (subscribe with ferry.* or its name; never delivered to the endpoint it is about). Every attempt to the endpoint has failed since failing_since.
+         */
+        post: operations["webhooks.ferry.endpoint.failing"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "ferry.endpoint.recovered": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An endpoint recovered
+         * @description Operational event (subscribe with ferry.* or its name; never delivered to the endpoint it is about). A failing endpoint answered 2xx again.
+         */
+        post: operations["webhooks.ferry.endpoint.recovered"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "ferry.quota.warning": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Monthly quota warning
+         * @description Operational event: the month's events crossed 80 % or 100 % of the plan's quota.
+         */
+        post: operations["webhooks.ferry.quota.warning"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "ferry.test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Test event
+         * @description Sent to one endpoint by endpoints.test (unless a catalog example was asked for).
+         */
+        post: operations["webhooks.ferry.test"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
-        APIKey: {
-            /** Format: date-time */
-            created_at: string;
-            /** Format: uuid */
-            id: string;
-            /** Format: date-time */
-            last_used_at: string | null;
-            name: string;
-            /** @description visible prefix, e.g. fry_live_ab12cd */
-            prefix: string;
-            /** Format: date-time */
-            revoked_at: string | null;
-        };
-        APIKeyCreated: {
-            /** Format: date-time */
-            created_at: string;
-            /** Format: uuid */
-            id: string;
-            /** @description shown once */
-            key: string;
-            /** Format: date-time */
-            last_used_at: string | null;
-            name: string;
-            /** @description visible prefix, e.g. fry_live_ab12cd */
-            prefix: string;
-            /** Format: date-time */
-            revoked_at: string | null;
-        };
-        APIKeyInput: {
-            /** @description label */
-            name: string;
-        };
-        AcceptedMessage: {
-            message: string;
-        };
         AckInput: {
             receipts: string[];
         };
@@ -1756,25 +1237,6 @@ export interface components {
             /** @enum {string} */
             trigger: "initial" | "retry" | "replay";
         };
-        AuditEntry: {
-            action: string;
-            actor_email: string;
-            /** Format: date-time */
-            created_at: string;
-            /** @description what the action was about (query, filters, ids) */
-            detail: unknown;
-            /** @description opaque */
-            id: string;
-            reason: string;
-            /** Format: uuid */
-            staff_id: string;
-            /** Format: uuid */
-            tenant_id: string | null;
-            /** @description the tenant's name now; empty without a tenant or once it is deleted */
-            tenant_name: string;
-            /** @description the action changed something (replay, restriction lift); false for views */
-            write: boolean;
-        };
         Backlog: {
             /** Format: date-time */
             next_retry_at: string | null;
@@ -1784,35 +1246,6 @@ export interface components {
             pending: number;
             /** Format: int64 */
             retrying: number;
-        };
-        BillingOverview: {
-            /** Format: int64 */
-            endpoints: number;
-            /** Format: int64 */
-            estimated_overage_minor: number;
-            /** Format: int64 */
-            overage_events: number;
-            payment_method: components["schemas"]["PaymentMethod"] | null;
-            payment_overdue: boolean;
-            payments_configured: boolean;
-            plan: components["schemas"]["Entitlements"];
-            plans: components["schemas"]["Plan"][] | null;
-            quota_exhausted: boolean;
-            /** Format: uuid */
-            tenant_id: string;
-            usage: components["schemas"]["BillingUsage"];
-        };
-        BillingUsage: {
-            /** Format: int64 */
-            attempts: number;
-            /** Format: int64 */
-            events: number;
-            /** @description YYYY-MM */
-            period: string;
-            /** Format: date-time */
-            period_end: string;
-            /** Format: date-time */
-            period_start: string;
         };
         BulkReplayInput: {
             /** Format: uuid */
@@ -1831,10 +1264,6 @@ export interface components {
              * @description default: when the job is created
              */
             until?: string;
-        };
-        ChangePasswordInput: {
-            current_password: string;
-            new_password: string;
         };
         ConsumerToken: {
             /** Format: date-time */
@@ -1883,6 +1312,13 @@ export interface components {
             name?: string;
             uid?: string;
         };
+        CustomerEndpointData: {
+            customer: string;
+            /** Format: uuid */
+            endpoint_id: string;
+            external_user: components["schemas"]["CustomerUser"];
+            url: string;
+        };
         CustomerInput: {
             metadata?: {
                 [key: string]: string;
@@ -1894,6 +1330,10 @@ export interface components {
                 [key: string]: string;
             } | null;
             name?: string | null;
+        };
+        CustomerUser: {
+            email?: string;
+            id: string;
         };
         Delivery: {
             attempt_count: number;
@@ -1915,6 +1355,18 @@ export interface components {
             status: "pending" | "retrying" | "succeeded" | "dropped" | "exhausted";
             /** Format: date-time */
             updated_at: string;
+        };
+        DeliveryExhaustedData: {
+            attempt_count: number;
+            /** Format: uuid */
+            delivery_id: string;
+            /** Format: uuid */
+            endpoint_id: string;
+            /** Format: uuid */
+            event_id: string;
+            event_type: string;
+            /** Format: date-time */
+            last_attempt_at: string;
         };
         Endpoint: {
             /** Format: date-time */
@@ -1952,19 +1404,6 @@ export interface components {
             /** @description empty for kind queue */
             url: string;
         };
-        EndpointCounts: {
-            /** Format: int64 */
-            disabled: number;
-            /** Format: int64 */
-            enabled: number;
-            /**
-             * Format: int64
-             * @description enabled endpoints whose attempts all fail since failing_since
-             */
-            failing: number;
-            /** Format: int64 */
-            total: number;
-        };
         EndpointCreated: {
             /** Format: date-time */
             created_at: string;
@@ -2001,6 +1440,16 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
             /** @description empty for kind queue */
+            url: string;
+        };
+        EndpointHealthData: {
+            /** Format: uuid */
+            endpoint_id: string;
+            /** Format: date-time */
+            failing_since: string;
+            reason?: string;
+            /** Format: date-time */
+            recovered_at?: string;
             url: string;
         };
         EndpointInput: {
@@ -2062,15 +1511,6 @@ export interface components {
             transformation?: string | null;
             url?: string | null;
         };
-        EndpointRef: {
-            description: string;
-            enabled: boolean;
-            /** Format: uuid */
-            id: string;
-            /** @enum {string} */
-            kind: "http" | "queue";
-            url: string;
-        };
         EndpointStatsLine: {
             /** Format: int64 */
             attempts: number;
@@ -2091,34 +1531,6 @@ export interface components {
             /** Format: double */
             success_rate: number | null;
         };
-        Entitlements: {
-            /**
-             * Format: int64
-             * @description monthly fee in minor units (cents)
-             */
-            base_fee_minor: number;
-            /** Format: int64 */
-            captured_bytes_per_month: number;
-            currency: string;
-            custom: boolean;
-            display_name: string;
-            /** Format: int64 */
-            events_per_month: number;
-            events_per_second: number;
-            hard_cap: boolean;
-            max_endpoints: number;
-            max_sources: number;
-            name: string;
-            /**
-             * Format: int64
-             * @description price per overage unit in minor units
-             */
-            overage_price_minor: number;
-            /** Format: int64 */
-            overage_unit_events: number;
-            retention_days: number;
-            self_serve: boolean;
-        };
         Error: {
             error: components["schemas"]["ErrorDetail"];
         };
@@ -2134,7 +1546,7 @@ export interface components {
             created_at: string;
             customer?: string;
             /** @description the JSON payload */
-            data: unknown;
+            data: unknown | null;
             /** Format: uuid */
             id: string;
             idempotency_key?: string;
@@ -2154,7 +1566,7 @@ export interface components {
             created_at: string;
             customer?: string;
             /** @description the JSON payload */
-            data: unknown;
+            data: unknown | null;
             deliveries: components["schemas"]["Delivery"][] | null;
             /** Format: uuid */
             id: string;
@@ -2164,7 +1576,7 @@ export interface components {
         EventInput: {
             customer?: string;
             /** @description any JSON value but null (payload up to 256 KiB) */
-            data: unknown;
+            data: unknown | null;
             /** @description same key within 24 h returns the original event (or send Idempotency-Key) */
             idempotency_key?: string;
             /** @description event type, e.g. invoice.paid */
@@ -2202,11 +1614,11 @@ export interface components {
             deprecated?: boolean;
             description?: string;
             /** @description example payloads of version 1; each must match the schema */
-            examples?: unknown[];
+            examples?: (unknown | null)[];
             group?: string;
             name?: string;
             /** @description JSON Schema draft 2020-12 of version 1 */
-            schema?: unknown;
+            schema?: unknown | null;
             /**
              * @description default off; warn and reject need a schema
              * @enum {string}
@@ -2223,9 +1635,9 @@ export interface components {
         EventTypeVersion: {
             /** Format: date-time */
             created_at: string;
-            examples: unknown[];
+            examples: (unknown | null)[];
             /** @description JSON Schema draft 2020-12 */
-            schema: unknown;
+            schema: unknown | null;
             version: number;
         };
         EventTypeWarning: {
@@ -2236,11 +1648,6 @@ export interface components {
             message: string;
             version: number;
         };
-        ExchangeInput: {
-            code?: string;
-            /** Format: uuid */
-            session_id?: string;
-        };
         FilterErrors: {
             /** Format: int64 */
             count: number;
@@ -2248,157 +1655,10 @@ export interface components {
             last_at: string;
             last_error: string;
         };
-        FinishSignupInput: {
-            password?: string;
-            token?: string;
-        };
-        InviteAcceptInput: {
-            password: string;
-            /** @description from the emailed link */
-            token: string;
-        };
-        Invoice: {
-            /** Format: int64 */
-            attempts: number;
-            /** Format: date-time */
-            created_at: string;
-            currency: string;
-            /** Format: int64 */
-            events: number;
-            /** Format: uuid */
-            id: string;
-            lines: components["schemas"]["InvoiceLine"][] | null;
-            /** Format: date-time */
-            paid_at?: string;
-            payment_error?: string;
-            payment_reference?: string;
-            period: string;
-            /** @enum {string} */
-            status: "open" | "paid" | "payment_failed";
-            /** Format: uuid */
-            tenant_id: string;
-            /** Format: int64 */
-            total_minor: number;
-        };
-        InvoiceLine: {
-            /** Format: int64 */
-            amount_minor: number;
-            description: string;
-            /** @enum {string} */
-            kind: "base_fee" | "overage";
-            plan: string;
-            /** Format: int64 */
-            quantity: number;
-            /** Format: int64 */
-            unit_price_minor: number;
-        };
-        LiftRestrictionInput: {
-            /** @description why (required, audited) */
-            reason: string;
-        };
-        LoginInput: {
-            /** Format: email */
-            email: string;
-            password: string;
-            totp_code?: string;
-        };
-        Me: {
-            email: string;
-            email_verified: boolean;
-            /** @enum {string} */
-            kind: "user" | "staff" | "api_key";
-            /** @enum {string} */
-            restriction?: "password_change" | "totp_enrolment";
-            /** @enum {string} */
-            role: "owner" | "admin" | "viewer" | "staff";
-            tenant?: components["schemas"]["Tenant"];
-            totp_enabled?: boolean;
-            /** Format: uuid */
-            user_id: string;
-        };
-        Member: {
-            /** Format: date-time */
-            created_at: string;
-            email: string;
-            /** Format: uuid */
-            id: string;
-            invited: boolean;
-            /** @enum {string} */
-            role: "owner" | "admin" | "viewer";
-            /** Format: uuid */
-            tenant_id: string;
-        };
-        MemberInput: {
-            /** Format: email */
-            email: string;
-            /** @enum {string} */
-            role: "owner" | "admin" | "viewer";
-        };
-        MemberPatch: {
-            /** @enum {string} */
-            role: "owner" | "admin" | "viewer";
-        };
         NackInput: {
             /** @description back in the queue after this long (0-43200); absent: the retry schedule */
             delay_seconds?: number | null;
             receipts: string[];
-        };
-        NotificationPrefs: {
-            endpoint_health: boolean;
-            invoices: boolean;
-            quota: boolean;
-        };
-        NotificationPrefsInput: {
-            /** @description endpoint failing, disabled and recovered mails */
-            endpoint_health: boolean | null;
-            /** @description invoice issued mails (owners only) */
-            invoices: boolean | null;
-            /** @description 80 % and 100 % of the monthly events */
-            quota: boolean | null;
-        };
-        PasswordResetConfirmInput: {
-            new_password: string;
-            /** @description from the emailed link */
-            token: string;
-        };
-        PasswordResetInput: {
-            /** Format: email */
-            email: string;
-        };
-        PaymentMethod: {
-            label: string;
-        };
-        Plan: {
-            /**
-             * Format: int64
-             * @description monthly fee in minor units (cents)
-             */
-            base_fee_minor: number;
-            /** Format: int64 */
-            captured_bytes_per_month: number;
-            currency: string;
-            display_name: string;
-            /** Format: int64 */
-            events_per_month: number;
-            events_per_second: number;
-            hard_cap: boolean;
-            max_endpoints: number;
-            max_sources: number;
-            name: string;
-            /**
-             * Format: int64
-             * @description price per overage unit in minor units
-             */
-            overage_price_minor: number;
-            /** Format: int64 */
-            overage_unit_events: number;
-            retention_days: number;
-            self_serve: boolean;
-        };
-        PlanInput: {
-            payment_token?: string;
-            /** @description plan name, e.g. free or pro */
-            plan: string;
         };
         PortalAuditEntry: {
             action: string;
@@ -2415,23 +1675,6 @@ export interface components {
         PortalCustomer: {
             name: string;
             uid: string;
-        };
-        PortalEndpointInput: {
-            description?: string;
-            event_types?: string[];
-            filter?: string;
-            headers?: {
-                [key: string]: string;
-            };
-            signature_timestamp?: string;
-            transformation?: string;
-            url?: string;
-        };
-        PortalExchanged: {
-            session: components["schemas"]["PortalSession"];
-            token: string;
-            /** Format: date-time */
-            token_expires_at: string;
         };
         PortalExternalUser: {
             email?: string;
@@ -2490,11 +1733,6 @@ export interface components {
             logo_url?: string;
             primary_color?: string;
         };
-        PortalToken: {
-            token: string;
-            /** Format: date-time */
-            token_expires_at: string;
-        };
         PreviousSecret: {
             /** Format: date-time */
             expires_at: string;
@@ -2539,20 +1777,18 @@ export interface components {
             /** Format: int64 */
             oldest_age_seconds: number;
         };
+        QuotaWarningData: {
+            /** Format: int64 */
+            limit: number;
+            percent: number;
+            period: string;
+            /** Format: int64 */
+            used: number;
+        };
         ReceiptResult: {
             receipt: string;
             /** @enum {string} */
             status: "acked" | "nacked" | "rejected" | "expired";
-        };
-        RecoverInput: {
-            /** Format: uuid */
-            endpoint_id?: string;
-            /** Format: date-time */
-            since?: string;
-        };
-        Recovered: {
-            /** Format: int64 */
-            count: number;
         };
         RejectInput: {
             /** @description kept on the attempt */
@@ -2638,7 +1874,7 @@ export interface components {
              */
             created_at?: string | null;
             /** @description the event's JSON payload */
-            data: unknown;
+            data: unknown | null;
             /**
              * Format: uuid
              * @description default: a fresh id
@@ -2681,26 +1917,13 @@ export interface components {
             /** @description the event type matches and the filter accepts the event */
             matched: boolean;
             /** @description the body the endpoint would receive, after its transformation; null when cancelled or failed */
-            payload: unknown;
+            payload: unknown | null;
         };
         SecretInfo: {
             /** @description rotated-out secrets still signing until they expire */
             previous: components["schemas"]["PreviousSecret"][] | null;
             /** @description current whsec_ secret */
             secret: string;
-        };
-        SignupAccepted: {
-            /** @description the address the link was mailed to */
-            email: string;
-            message: string;
-        };
-        SignupInput: {
-            /** Format: email */
-            email: string;
-            /** @description organisation name */
-            organization: string;
-            /** @description 10 to 72 characters */
-            password: string;
         };
         Source: {
             /** Format: date-time */
@@ -2875,91 +2098,6 @@ export interface components {
             /** @description basic_auth */
             username?: string;
         };
-        StaffBilling: {
-            /** Format: int64 */
-            endpoints: number;
-            /** Format: int64 */
-            estimated_overage_minor: number;
-            invoices: components["schemas"]["Invoice"][] | null;
-            /** Format: int64 */
-            overage_events: number;
-            payment_method: components["schemas"]["PaymentMethod"] | null;
-            payment_overdue: boolean;
-            payments_configured: boolean;
-            plan: components["schemas"]["Entitlements"];
-            plans: components["schemas"]["Plan"][] | null;
-            quota_exhausted: boolean;
-            /** Format: uuid */
-            tenant_id: string;
-            usage: components["schemas"]["BillingUsage"];
-        };
-        StaffEventDetail: {
-            attempts: components["schemas"]["Attempt"][] | null;
-            /** Format: date-time */
-            created_at: string;
-            customer?: string;
-            /** @description the JSON payload */
-            data: unknown;
-            deliveries: components["schemas"]["Delivery"][] | null;
-            endpoints: components["schemas"]["EndpointRef"][];
-            /** Format: uuid */
-            id: string;
-            idempotency_key?: string;
-            type: string;
-        };
-        StaffEventLookup: {
-            event: components["schemas"]["StaffEventDetail"];
-            tenant: components["schemas"]["Tenant"];
-        };
-        StaffReplayInput: {
-            /** Format: uuid */
-            delivery_id?: string;
-            /** Format: uuid */
-            endpoint_id?: string;
-            /** Format: uuid */
-            event_id?: string;
-            /** @description only events of this type */
-            event_type?: string;
-            /** @description why (audited) */
-            reason: string;
-            /** Format: date-time */
-            since?: string;
-            /**
-             * @description only deliveries in this status
-             * @enum {string}
-             */
-            status?: "pending" | "retrying" | "succeeded" | "dropped" | "exhausted";
-            /**
-             * Format: date-time
-             * @description default: when the job is created
-             */
-            until?: string;
-        };
-        StaffTenant: {
-            /** Format: date-time */
-            created_at: string;
-            endpoints: components["schemas"]["Endpoint"][] | null;
-            health: components["schemas"]["StaffTenantHealth"];
-            /** Format: uuid */
-            id: string;
-            members: components["schemas"]["Member"][] | null;
-            name: string;
-            plan: string;
-        };
-        StaffTenantHealth: {
-            backlog: components["schemas"]["Backlog"];
-            endpoints: components["schemas"]["EndpointCounts"];
-            /** Format: int64 */
-            failed_24h: number;
-            payment_overdue: boolean;
-            plan: components["schemas"]["Entitlements"];
-            quota_exhausted: boolean;
-            /** Format: int64 */
-            succeeded_24h: number;
-            /** Format: double */
-            success_rate_24h: number | null;
-            usage: components["schemas"]["BillingUsage"];
-        };
         Stats: {
             /** Format: int64 */
             attempts: number;
@@ -2991,18 +2129,6 @@ export interface components {
             /** Format: int64 */
             succeeded: number;
         };
-        TOTPEnrolment: {
-            otpauth_url: string;
-            secret: string;
-        };
-        Tenant: {
-            /** Format: date-time */
-            created_at: string;
-            /** Format: uuid */
-            id: string;
-            name: string;
-            plan: string;
-        };
         TenantStats: {
             /** Format: int64 */
             attempts: number;
@@ -3027,15 +2153,19 @@ export interface components {
             success_rate: number | null;
             window: string;
         };
-        TenantSummary: {
-            /** Format: date-time */
-            created_at: string;
-            /** Format: uuid */
-            id: string;
-            members: number;
-            name: string;
-            owner_email: string;
-            plan: string;
+        TestEventData: {
+            /**
+             * Format: uuid
+             * @description the endpoint the test was sent to
+             */
+            endpoint_id: string;
+            /** @description always "Test event from Ferry" */
+            message: string;
+            /**
+             * Format: date-time
+             * @description when the test was sent (RFC 3339)
+             */
+            sent_at: string;
         };
         TestEventInput: {
             /** @description send the event-type catalog's first example of this type (default: ferry.test) */
@@ -3043,429 +2173,218 @@ export interface components {
             /** @description which example of the latest version (from 0) */
             example?: number;
         };
-        TotpConfirmInput: {
-            /** @description 6-digit code from the authenticator */
-            code: string;
-        };
-        VerifyEmailInput: {
-            /** @description from the emailed link */
-            token: string;
-        };
         VersionInput: {
             /** @description each must match the schema */
-            examples?: unknown[];
+            examples?: (unknown | null)[];
             /** @description JSON Schema draft 2020-12 */
-            schema: unknown;
+            schema: unknown | null;
         };
     };
     responses: {
         /** @description malformed JSON or body (bad_request) */
         Error400: {
             headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "bad_request",
+                 *         "message": "the body is not valid JSON"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
         /** @description missing or bad credentials */
         Error401: {
             headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "unauthorized",
+                 *         "message": "missing or invalid API key"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
         /** @description payment required (payment_required): a paid plan needs an accepted payment method, or an invoice is overdue */
         Error402: {
             headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "payment_required",
+                 *         "message": "an invoice is overdue"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
         /** @description role or CSRF check failed */
         Error403: {
             headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "forbidden",
+                 *         "message": "your role does not allow this action"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
         /** @description not found (also another tenant's object) */
         Error404: {
             headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "not_found",
+                 *         "message": "endpoint not found"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
         /** @description conflict */
         Error409: {
             headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "conflict",
+                 *         "message": "a request with this Idempotency-Key is still running"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
         /** @description body over 256 KiB */
         Error413: {
             headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "payload_too_large",
+                 *         "field": "data",
+                 *         "message": "payload over the limit"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
         /** @description a field failed validation */
         Error422: {
             headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "invalid",
+                 *         "field": "url",
+                 *         "message": "url must be an https URL"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
         /** @description rate limited (Retry-After) */
         Error429: {
             headers: {
+                "Retry-After": components["headers"]["Retry-After"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "rate_limited",
+                 *         "message": "rate limited: retry after 1 s"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
         /** @description database unavailable; retry */
         Error503: {
             headers: {
+                "Retry-After": components["headers"]["Retry-After"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "unavailable",
+                 *         "message": "the database is unavailable; retry"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
     };
     parameters: never;
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description Requests the tenant may make per second (the API rate limit of its plan). */
+        "RateLimit-Limit": number;
+        /** @description Requests the tenant may make at once now (the tokens left in its bucket). */
+        "RateLimit-Remaining": number;
+        /** @description Seconds until the bucket is full again. */
+        "RateLimit-Reset": number;
+        /** @description Seconds to wait before retrying. */
+        "Retry-After": number;
+        /** @description The request's id: the caller's X-Request-Id when it is well formed, else a fresh one. Every log line about the request carries it; quote it to support. */
+        "X-Request-Id": string;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
 export interface operations {
-    ListAPIKeys: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["APIKey"][];
-                        /** @description pass as cursor for the next page; null on the last */
-                        next_cursor: string | null;
-                    };
-                };
-            };
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            429: components["responses"]["Error429"];
-        };
-    };
-    CreateAPIKey: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description a key of yours, at most 255 bytes: within 24 h a retry with the same key, URL and body gets the first answer again (with Idempotent-Replayed: true), another request with the key 422 idempotency_key_reused, and a retry while the first still runs 409 */
-                "Idempotency-Key"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["APIKeyInput"];
-            };
-        };
-        responses: {
-            /** @description success */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["APIKeyCreated"];
-                };
-            };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            409: components["responses"]["Error409"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-        };
-    };
-    RevokeAPIKey: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description success, no body */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            429: components["responses"]["Error429"];
-        };
-    };
-    AcceptAMemberInviteAndSetAPassword: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["InviteAcceptInput"];
-            };
-        };
-        responses: {
-            /** @description success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Me"];
-                };
-            };
-            400: components["responses"]["Error400"];
-            422: components["responses"]["Error422"];
-        };
-    };
-    LogIn: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["LoginInput"];
-            };
-        };
-        responses: {
-            /** @description success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Me"];
-                };
-            };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-        };
-    };
-    LogOutEndsTheSessionServerSide: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description success, no body */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    RequestAPasswordResetEmail: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["PasswordResetInput"];
-            };
-        };
-        responses: {
-            /** @description success */
-            202: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AcceptedMessage"];
-                };
-            };
-            400: components["responses"]["Error400"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-        };
-    };
-    ResetThePasswordWithAnEmailedToken: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["PasswordResetConfirmInput"];
-            };
-        };
-        responses: {
-            /** @description success, no body */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            400: components["responses"]["Error400"];
-            422: components["responses"]["Error422"];
-        };
-    };
-    SignUpMailsTheAddressALinkThatFinishesItTheAnswerIsTheSameForAnAddressThatHasAnAccount: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["SignupInput"];
-            };
-        };
-        responses: {
-            /** @description success */
-            202: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SignupAccepted"];
-                };
-            };
-            400: components["responses"]["Error400"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-        };
-    };
-    FinishASignUpWithTheEmailedTokenCreatesTheOrganisationSignsIn: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["FinishSignupInput"];
-            };
-        };
-        responses: {
-            /** @description success */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Me"];
-                };
-            };
-            400: components["responses"]["Error400"];
-            409: components["responses"]["Error409"];
-            422: components["responses"]["Error422"];
-        };
-    };
-    VerifyTheEmailAddressWithAnEmailedToken: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["VerifyEmailInput"];
-            };
-        };
-        responses: {
-            /** @description success, no body */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            400: components["responses"]["Error400"];
-            422: components["responses"]["Error422"];
-        };
-    };
-    BillingOverview: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["BillingOverview"];
-                };
-            };
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            429: components["responses"]["Error429"];
-        };
-    };
-    ListInvoices: {
+    "customers.list": {
         parameters: {
             query?: {
                 /** @description page size (1-200, default 50) */
@@ -3482,70 +2401,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["Invoice"][];
-                        /** @description pass as cursor for the next page; null on the last */
-                        next_cursor: string | null;
-                    };
-                };
-            };
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-        };
-    };
-    ChangePlan: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["PlanInput"];
-            };
-        };
-        responses: {
-            /** @description success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["BillingOverview"];
-                };
-            };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            402: components["responses"]["Error402"];
-            403: components["responses"]["Error403"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            503: components["responses"]["Error503"];
-        };
-    };
-    ListCustomers: {
-        parameters: {
-            query?: {
-                /** @description page size (1-200, default 50) */
-                limit?: number;
-                /** @description next_cursor of the previous page */
-                cursor?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description success */
-            200: {
-                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3562,7 +2421,7 @@ export interface operations {
             429: components["responses"]["Error429"];
         };
     };
-    CreateOrUpdateCustomerByUid: {
+    "customers.upsert": {
         parameters: {
             query?: never;
             header?: {
@@ -3572,6 +2431,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description JSON body */
         requestBody: {
             content: {
                 "application/json": components["schemas"]["CustomerCreate"];
@@ -3581,6 +2441,10 @@ export interface operations {
             /** @description success */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3595,11 +2459,12 @@ export interface operations {
             429: components["responses"]["Error429"];
         };
     };
-    GetCustomer: {
+    "customers.get": {
         parameters: {
             query?: never;
             header?: never;
             path: {
+                /** @description the customer's uid: the tenant's own id for it */
                 uid: string;
             };
             cookie?: never;
@@ -3609,6 +2474,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3621,15 +2490,17 @@ export interface operations {
             429: components["responses"]["Error429"];
         };
     };
-    CreateOrUpdateCustomer: {
+    "customers.put": {
         parameters: {
             query?: never;
             header?: never;
             path: {
+                /** @description the customer's uid: the tenant's own id for it */
                 uid: string;
             };
             cookie?: never;
         };
+        /** @description JSON body */
         requestBody: {
             content: {
                 "application/json": components["schemas"]["CustomerInput"];
@@ -3639,6 +2510,10 @@ export interface operations {
             /** @description success */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3652,11 +2527,12 @@ export interface operations {
             429: components["responses"]["Error429"];
         };
     };
-    DeleteCustomerDisablesItsEndpointsHistoryKept: {
+    "customers.delete": {
         parameters: {
             query?: never;
             header?: never;
             path: {
+                /** @description the customer's uid: the tenant's own id for it */
                 uid: string;
             };
             cookie?: never;
@@ -3666,6 +2542,10 @@ export interface operations {
             /** @description success, no body */
             204: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3676,15 +2556,17 @@ export interface operations {
             429: components["responses"]["Error429"];
         };
     };
-    UpdateCustomer: {
+    "customers.update": {
         parameters: {
             query?: never;
             header?: never;
             path: {
+                /** @description the customer's uid: the tenant's own id for it */
                 uid: string;
             };
             cookie?: never;
         };
+        /** @description JSON body */
         requestBody: {
             content: {
                 "application/json": components["schemas"]["CustomerPatch"];
@@ -3694,6 +2576,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3708,7 +2594,7 @@ export interface operations {
             429: components["responses"]["Error429"];
         };
     };
-    MintACustomerPortalSession: {
+    "portal_sessions.create": {
         parameters: {
             query?: never;
             header?: {
@@ -3716,10 +2602,12 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description the customer's uid: the tenant's own id for it */
                 uid: string;
             };
             cookie?: never;
         };
+        /** @description JSON body */
         requestBody: {
             content: {
                 "application/json": components["schemas"]["PortalSessionInput"];
@@ -3729,6 +2617,10 @@ export interface operations {
             /** @description success */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3744,15 +2636,17 @@ export interface operations {
             429: components["responses"]["Error429"];
         };
     };
-    RevokeACustomerSPortalSessions: {
+    "portal_sessions.revoke_customer": {
         parameters: {
             query?: never;
             header?: never;
             path: {
+                /** @description the customer's uid: the tenant's own id for it */
                 uid: string;
             };
             cookie?: never;
         };
+        /** @description JSON body */
         requestBody?: {
             content: {
                 "application/json": components["schemas"]["RevokeInput"];
@@ -3762,6 +2656,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3774,7 +2672,7 @@ export interface operations {
             429: components["responses"]["Error429"];
         };
     };
-    ReplayDelivery: {
+    "deliveries.replay": {
         parameters: {
             query?: never;
             header?: {
@@ -3782,6 +2680,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description the id of the resource the path names */
                 id: string;
             };
             cookie?: never;
@@ -3791,6 +2690,10 @@ export interface operations {
             /** @description success */
             202: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3806,7 +2709,7 @@ export interface operations {
             429: components["responses"]["Error429"];
         };
     };
-    ListEndpoints: {
+    "endpoints.list": {
         parameters: {
             query?: {
                 /** @description only this customer's endpoints (uid) */
@@ -3825,6 +2728,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3841,7 +2748,7 @@ export interface operations {
             429: components["responses"]["Error429"];
         };
     };
-    CreateEndpoint: {
+    "endpoints.create": {
         parameters: {
             query?: never;
             header?: {
@@ -3851,6 +2758,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description JSON body */
         requestBody: {
             content: {
                 "application/json": components["schemas"]["EndpointInput"];
@@ -3860,6 +2768,10 @@ export interface operations {
             /** @description success */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3875,11 +2787,12 @@ export interface operations {
             429: components["responses"]["Error429"];
         };
     };
-    GetEndpoint: {
+    "endpoints.get": {
         parameters: {
             query?: never;
             header?: never;
             path: {
+                /** @description the id of the resource the path names */
                 id: string;
             };
             cookie?: never;
@@ -3889,6 +2802,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3901,11 +2818,12 @@ export interface operations {
             429: components["responses"]["Error429"];
         };
     };
-    DeleteEndpoint: {
+    "endpoints.delete": {
         parameters: {
             query?: never;
             header?: never;
             path: {
+                /** @description the id of the resource the path names */
                 id: string;
             };
             cookie?: never;
@@ -3915,6 +2833,10 @@ export interface operations {
             /** @description success, no body */
             204: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3925,15 +2847,17 @@ export interface operations {
             429: components["responses"]["Error429"];
         };
     };
-    UpdateEndpoint: {
+    "endpoints.update": {
         parameters: {
             query?: never;
             header?: never;
             path: {
+                /** @description the id of the resource the path names */
                 id: string;
             };
             cookie?: never;
         };
+        /** @description JSON body */
         requestBody: {
             content: {
                 "application/json": components["schemas"]["EndpointPatch"];
@@ -3943,6 +2867,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3957,7 +2885,7 @@ export interface operations {
             429: components["responses"]["Error429"];
         };
     };
-    ListEndpointAttempts: {
+    "endpoints.attempts.list": {
         parameters: {
             query?: {
                 /** @description only attempts with this outcome */
@@ -3969,6 +2897,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @description the id of the resource the path names */
                 id: string;
             };
             cookie?: never;
@@ -3978,6 +2907,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3995,11 +2928,12 @@ export interface operations {
             429: components["responses"]["Error429"];
         };
     };
-    ListConsumerTokens: {
+    "queues.consumer_tokens.list": {
         parameters: {
             query?: never;
             header?: never;
             path: {
+                /** @description the id of the resource the path names */
                 id: string;
             };
             cookie?: never;
@@ -4009,6 +2943,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4025,7 +2963,7 @@ export interface operations {
             429: components["responses"]["Error429"];
         };
     };
-    CreateConsumerToken: {
+    "queues.consumer_tokens.create": {
         parameters: {
             query?: never;
             header?: {
@@ -4033,10 +2971,12 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description the id of the resource the path names */
                 id: string;
             };
             cookie?: never;
         };
+        /** @description JSON body */
         requestBody: {
             content: {
                 "application/json": components["schemas"]["ConsumerTokenInput"];
@@ -4046,6 +2986,10 @@ export interface operations {
             /** @description success */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4061,12 +3005,14 @@ export interface operations {
             429: components["responses"]["Error429"];
         };
     };
-    RevokeConsumerToken: {
+    "queues.consumer_tokens.revoke": {
         parameters: {
             query?: never;
             header?: never;
             path: {
+                /** @description the id of the resource the path names */
                 id: string;
+                /** @description the id of the token */
                 token_id: string;
             };
             cookie?: never;
@@ -4076,6 +3022,10 @@ export interface operations {
             /** @description success, no body */
             204: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4086,11 +3036,12 @@ export interface operations {
             429: components["responses"]["Error429"];
         };
     };
-    RevealEndpointSecret: {
+    "endpoints.secret.get": {
         parameters: {
             query?: never;
             header?: never;
             path: {
+                /** @description the id of the resource the path names */
                 id: string;
             };
             cookie?: never;
@@ -4100,6 +3051,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4112,11 +3067,12 @@ export interface operations {
             429: components["responses"]["Error429"];
         };
     };
-    RotateEndpointSecret: {
+    "endpoints.secret.rotate": {
         parameters: {
             query?: never;
             header?: never;
             path: {
+                /** @description the id of the resource the path names */
                 id: string;
             };
             cookie?: never;
@@ -4126,6 +3082,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4138,7 +3098,7 @@ export interface operations {
             429: components["responses"]["Error429"];
         };
     };
-    EndpointStats: {
+    "endpoints.stats": {
         parameters: {
             query?: {
                 /** @description whole UTC hours from the one holding now minus the window (default 24h) */
@@ -4146,6 +3106,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @description the id of the resource the path names */
                 id: string;
             };
             cookie?: never;
@@ -4155,6 +3116,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4168,7 +3133,7 @@ export interface operations {
             429: components["responses"]["Error429"];
         };
     };
-    SendAFerryTestEventOrACatalogExampleToThisEndpointOnlyWhateverItsEventTypesAndFilter: {
+    "endpoints.test": {
         parameters: {
             query?: never;
             header?: {
@@ -4176,10 +3141,12 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description the id of the resource the path names */
                 id: string;
             };
             cookie?: never;
         };
+        /** @description JSON body */
         requestBody?: {
             content: {
                 "application/json": components["schemas"]["TestEventInput"];
@@ -4189,6 +3156,10 @@ export interface operations {
             /** @description success */
             202: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4206,15 +3177,17 @@ export interface operations {
             503: components["responses"]["Error503"];
         };
     };
-    TestEndpointRoutingOnASampleEvent: {
+    "endpoints.routing.test": {
         parameters: {
             query?: never;
             header?: never;
             path: {
+                /** @description the id of the resource the path names */
                 id: string;
             };
             cookie?: never;
         };
+        /** @description JSON body */
         requestBody: {
             content: {
                 "application/json": components["schemas"]["RoutingTestInput"];
@@ -4224,6 +3197,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4238,7 +3215,7 @@ export interface operations {
             429: components["responses"]["Error429"];
         };
     };
-    ListEventTypesWithoutVersions: {
+    "event_types.list": {
         parameters: {
             query?: {
                 /** @description page size (1-200, default 50) */
@@ -4255,6 +3232,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4271,7 +3252,7 @@ export interface operations {
             429: components["responses"]["Error429"];
         };
     };
-    CreateEventTypeWithVersion1WhenItHasASchema: {
+    "event_types.create": {
         parameters: {
             query?: never;
             header?: {
@@ -4281,6 +3262,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description JSON body */
         requestBody: {
             content: {
                 "application/json": components["schemas"]["EventTypeInput"];
@@ -4290,6 +3272,10 @@ export interface operations {
             /** @description success */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4304,13 +3290,14 @@ export interface operations {
             429: components["responses"]["Error429"];
         };
     };
-    ImportTheWebhooksOfAnOpenAPI31DocumentJSON: {
+    "event_types.import": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
+        /** @description JSON body */
         requestBody: {
             content: {
                 "application/json": {
@@ -4322,6 +3309,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4336,11 +3327,12 @@ export interface operations {
             429: components["responses"]["Error429"];
         };
     };
-    GetEventTypeWithItsVersionsAndRecentWarningsANameHoldingIsSentAs2F: {
+    "event_types.get": {
         parameters: {
             query?: never;
             header?: never;
             path: {
+                /** @description the event type's name (a name holding / is sent as %2F) */
                 name: string;
             };
             cookie?: never;
@@ -4350,6 +3342,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4362,11 +3358,12 @@ export interface operations {
             429: components["responses"]["Error429"];
         };
     };
-    DeleteEventTypeAndItsVersions: {
+    "event_types.delete": {
         parameters: {
             query?: never;
             header?: never;
             path: {
+                /** @description the event type's name (a name holding / is sent as %2F) */
                 name: string;
             };
             cookie?: never;
@@ -4376,6 +3373,10 @@ export interface operations {
             /** @description success, no body */
             204: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4386,15 +3387,17 @@ export interface operations {
             429: components["responses"]["Error429"];
         };
     };
-    UpdateEventTypeGroupDescriptionValidationDeprecated: {
+    "event_types.update": {
         parameters: {
             query?: never;
             header?: never;
             path: {
+                /** @description the event type's name (a name holding / is sent as %2F) */
                 name: string;
             };
             cookie?: never;
         };
+        /** @description JSON body */
         requestBody: {
             content: {
                 "application/json": components["schemas"]["EventTypePatch"];
@@ -4404,6 +3407,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4418,7 +3425,7 @@ export interface operations {
             429: components["responses"]["Error429"];
         };
     };
-    AddAVersionSchemaAndExamplesIngestValidatesAgainstTheLatest: {
+    "event_types.versions.create": {
         parameters: {
             query?: never;
             header?: {
@@ -4426,10 +3433,12 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description the event type's name (a name holding / is sent as %2F) */
                 name: string;
             };
             cookie?: never;
         };
+        /** @description JSON body */
         requestBody: {
             content: {
                 "application/json": components["schemas"]["VersionInput"];
@@ -4439,6 +3448,10 @@ export interface operations {
             /** @description success */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4454,7 +3467,7 @@ export interface operations {
             429: components["responses"]["Error429"];
         };
     };
-    ListEvents: {
+    "events.list": {
         parameters: {
             query?: {
                 /** @description only events of this type */
@@ -4483,6 +3496,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4499,7 +3516,7 @@ export interface operations {
             429: components["responses"]["Error429"];
         };
     };
-    SendEvent: {
+    "events.create": {
         parameters: {
             query?: never;
             header?: {
@@ -4509,6 +3526,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description JSON body */
         requestBody: {
             content: {
                 "application/json": components["schemas"]["EventInput"];
@@ -4518,6 +3536,10 @@ export interface operations {
             /** @description success */
             202: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4534,11 +3556,12 @@ export interface operations {
             503: components["responses"]["Error503"];
         };
     };
-    GetEventWithDeliveries: {
+    "events.get": {
         parameters: {
             query?: never;
             header?: never;
             path: {
+                /** @description the id of the resource the path names */
                 id: string;
             };
             cookie?: never;
@@ -4548,6 +3571,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4560,11 +3587,12 @@ export interface operations {
             429: components["responses"]["Error429"];
         };
     };
-    ListEventAttempts: {
+    "events.attempts.list": {
         parameters: {
             query?: never;
             header?: never;
             path: {
+                /** @description the id of the resource the path names */
                 id: string;
             };
             cookie?: never;
@@ -4574,6 +3602,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4590,7 +3622,7 @@ export interface operations {
             429: components["responses"]["Error429"];
         };
     };
-    ReplayEvent: {
+    "events.replay": {
         parameters: {
             query?: never;
             header?: {
@@ -4598,10 +3630,12 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description the id of the resource the path names */
                 id: string;
             };
             cookie?: never;
         };
+        /** @description JSON body */
         requestBody?: {
             content: {
                 "application/json": components["schemas"]["ReplayEventInput"];
@@ -4611,6 +3645,10 @@ export interface operations {
             /** @description success */
             202: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4627,7 +3665,7 @@ export interface operations {
             429: components["responses"]["Error429"];
         };
     };
-    CurrentUser: {
+    "meta.openapi": {
         parameters: {
             query?: never;
             header?: never;
@@ -4639,340 +3677,7 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Me"];
-                };
-            };
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            429: components["responses"]["Error429"];
-        };
-    };
-    MyNotificationMailPreferences: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["NotificationPrefs"];
-                };
-            };
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            429: components["responses"]["Error429"];
-        };
-    };
-    SetMyNotificationMailPreferences: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["NotificationPrefsInput"];
-            };
-        };
-        responses: {
-            /** @description success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["NotificationPrefs"];
-                };
-            };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-        };
-    };
-    ChangePasswordEndsTheOtherSessions: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["ChangePasswordInput"];
-            };
-        };
-        responses: {
-            /** @description success, no body */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-        };
-    };
-    StaffStartTOTPEnrolment: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description a key of yours, at most 255 bytes: within 24 h a retry with the same key, URL and body gets the first answer again (with Idempotent-Replayed: true), another request with the key 422 idempotency_key_reused, and a retry while the first still runs 409 */
-                "Idempotency-Key"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description success */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["TOTPEnrolment"];
-                };
-            };
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            409: components["responses"]["Error409"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-        };
-    };
-    StaffConfirmTOTPEnrolment: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["TotpConfirmInput"];
-            };
-        };
-        responses: {
-            /** @description success, no body */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-        };
-    };
-    MailALinkThatVerifiesTheSignedInMemberSAddress: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description a key of yours, at most 255 bytes: within 24 h a retry with the same key, URL and body gets the first answer again (with Idempotent-Replayed: true), another request with the key 422 idempotency_key_reused, and a retry while the first still runs 409 */
-                "Idempotency-Key"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description success */
-            202: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AcceptedMessage"];
-                };
-            };
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            409: components["responses"]["Error409"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-        };
-    };
-    ListMembers: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["Member"][];
-                        /** @description pass as cursor for the next page; null on the last */
-                        next_cursor: string | null;
-                    };
-                };
-            };
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            429: components["responses"]["Error429"];
-        };
-    };
-    InviteMember: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description a key of yours, at most 255 bytes: within 24 h a retry with the same key, URL and body gets the first answer again (with Idempotent-Replayed: true), another request with the key 422 idempotency_key_reused, and a retry while the first still runs 409 */
-                "Idempotency-Key"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["MemberInput"];
-            };
-        };
-        responses: {
-            /** @description success */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Member"];
-                };
-            };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            409: components["responses"]["Error409"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-        };
-    };
-    RemoveMember: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description success, no body */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            429: components["responses"]["Error429"];
-        };
-    };
-    ChangeMemberRole: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["MemberPatch"];
-            };
-        };
-        responses: {
-            /** @description success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Member"];
-                };
-            };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-        };
-    };
-    ResendAMemberSInvite: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description a key of yours, at most 255 bytes: within 24 h a retry with the same key, URL and body gets the first answer again (with Idempotent-Replayed: true), another request with the key 422 idempotency_key_reused, and a retry while the first still runs 409 */
-                "Idempotency-Key"?: string;
-            };
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description success */
-            202: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Member"];
-                };
-            };
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-        };
-    };
-    ThisDocument: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description success */
-            200: {
-                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4983,7 +3688,7 @@ export interface operations {
             };
         };
     };
-    WhatCustomersUsersDidInTheirPortal: {
+    "portal_audit.list": {
         parameters: {
             query?: {
                 /** @description only this customer's (uid) */
@@ -5002,6 +3707,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5018,7 +3727,7 @@ export interface operations {
             429: components["responses"]["Error429"];
         };
     };
-    ListPortalSessions: {
+    "portal_sessions.list": {
         parameters: {
             query?: {
                 /** @description only this customer's (uid) */
@@ -5037,6 +3746,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5053,11 +3766,12 @@ export interface operations {
             429: components["responses"]["Error429"];
         };
     };
-    RevokeAPortalSession: {
+    "portal_sessions.delete": {
         parameters: {
             query?: never;
             header?: never;
             path: {
+                /** @description the id of the resource the path names */
                 id: string;
             };
             cookie?: never;
@@ -5067,6 +3781,10 @@ export interface operations {
             /** @description success, no body */
             204: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -5077,7 +3795,7 @@ export interface operations {
             429: components["responses"]["Error429"];
         };
     };
-    PortalSettingsFramingOriginsTheme: {
+    "portal_settings.get": {
         parameters: {
             query?: never;
             header?: never;
@@ -5089,6 +3807,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5100,13 +3822,14 @@ export interface operations {
             429: components["responses"]["Error429"];
         };
     };
-    SetPortalSettings: {
+    "portal_settings.set": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
+        /** @description JSON body */
         requestBody: {
             content: {
                 "application/json": components["schemas"]["PortalSettingsInput"];
@@ -5116,6 +3839,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5129,648 +3856,12 @@ export interface operations {
             429: components["responses"]["Error429"];
         };
     };
-    TheCustomerSEndpoints: {
-        parameters: {
-            query?: {
-                /** @description page size (1-200, default 50) */
-                limit?: number;
-                /** @description next_cursor of the previous page */
-                cursor?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["Endpoint"][];
-                        /** @description pass as cursor for the next page; null on the last */
-                        next_cursor: string | null;
-                    };
-                };
-            };
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-        };
-    };
-    CreateAnEndpointOfTheCustomer: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description a key of yours, at most 255 bytes: within 24 h a retry with the same key, URL and body gets the first answer again (with Idempotent-Replayed: true), another request with the key 422 idempotency_key_reused, and a retry while the first still runs 409 */
-                "Idempotency-Key"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["PortalEndpointInput"];
-            };
-        };
-        responses: {
-            /** @description success */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["EndpointCreated"];
-                };
-            };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            409: components["responses"]["Error409"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-        };
-    };
-    OneOfTheCustomerSEndpoints: {
+    "queues.get": {
         parameters: {
             query?: never;
             header?: never;
             path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Endpoint"];
-                };
-            };
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            429: components["responses"]["Error429"];
-        };
-    };
-    DeleteOneOfTheCustomerSEndpoints: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description success, no body */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            429: components["responses"]["Error429"];
-        };
-    };
-    UpdateOneOfTheCustomerSEndpoints: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["EndpointPatch"];
-            };
-        };
-        responses: {
-            /** @description success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Endpoint"];
-                };
-            };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-        };
-    };
-    AnEndpointSAttempts: {
-        parameters: {
-            query?: {
-                /** @description page size (1-200, default 50) */
-                limit?: number;
-                /** @description next_cursor of the previous page */
-                cursor?: string;
-            };
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["Attempt"][];
-                        /** @description pass as cursor for the next page; null on the last */
-                        next_cursor: string | null;
-                    };
-                };
-            };
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-        };
-    };
-    RevealAnEndpointSSecretAudited: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SecretInfo"];
-                };
-            };
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            429: components["responses"]["Error429"];
-        };
-    };
-    RotateAnEndpointSSecret: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SecretInfo"];
-                };
-            };
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            429: components["responses"]["Error429"];
-        };
-    };
-    AnEndpointSStats: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Stats"];
-                };
-            };
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-        };
-    };
-    SendATestEventOrACatalogExampleToAnEndpoint: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description a key of yours, at most 255 bytes: within 24 h a retry with the same key, URL and body gets the first answer again (with Idempotent-Replayed: true), another request with the key 422 idempotency_key_reused, and a retry while the first still runs 409 */
-                "Idempotency-Key"?: string;
-            };
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: {
-            content: {
-                "application/json": components["schemas"]["TestEventInput"];
-            };
-        };
-        responses: {
-            /** @description success */
-            202: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["EventAccepted"];
-                };
-            };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            402: components["responses"]["Error402"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            503: components["responses"]["Error503"];
-        };
-    };
-    TheTenantSEventTypesCatalogForTheTypePicker: {
-        parameters: {
-            query?: {
-                /** @description page size (1-200, default 50) */
-                limit?: number;
-                /** @description next_cursor of the previous page */
-                cursor?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["EventType"][];
-                        /** @description pass as cursor for the next page; null on the last */
-                        next_cursor: string | null;
-                    };
-                };
-            };
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-        };
-    };
-    AnEventTypeWithItsSchemasAndExamples: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                name: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["EventType"];
-                };
-            };
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            429: components["responses"]["Error429"];
-        };
-    };
-    TheCustomerSMessages: {
-        parameters: {
-            query?: {
-                /** @description only events of this type */
-                type?: string;
-                /** @description only events sent for this customer (uid) */
-                customer?: string;
-                /** @description only events with a delivery in this status */
-                status?: "pending" | "retrying" | "succeeded" | "dropped" | "exhausted";
-                /** @description only events with a delivery to this endpoint */
-                endpoint_id?: string;
-                /** @description created at or after (RFC 3339) */
-                since?: string;
-                /** @description created before (RFC 3339) */
-                until?: string;
-                /** @description page size (1-200, default 50) */
-                limit?: number;
-                /** @description next_cursor of the previous page */
-                cursor?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["EventDetail"][];
-                        /** @description pass as cursor for the next page; null on the last */
-                        next_cursor: string | null;
-                    };
-                };
-            };
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-        };
-    };
-    OneOfTheCustomerSMessages: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["EventDetail"];
-                };
-            };
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            429: components["responses"]["Error429"];
-        };
-    };
-    AMessageSAttemptsAtTheCustomerSEndpoints: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["Attempt"][];
-                        /** @description pass as cursor for the next page; null on the last */
-                        next_cursor: string | null;
-                    };
-                };
-            };
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            429: components["responses"]["Error429"];
-        };
-    };
-    ReplayAMessageToTheCustomerSEndpoints: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description a key of yours, at most 255 bytes: within 24 h a retry with the same key, URL and body gets the first answer again (with Idempotent-Replayed: true), another request with the key 422 idempotency_key_reused, and a retry while the first still runs 409 */
-                "Idempotency-Key"?: string;
-            };
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: {
-            content: {
-                "application/json": components["schemas"]["ReplayEventInput"];
-            };
-        };
-        responses: {
-            /** @description success */
-            202: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ReplayResult"];
-                };
-            };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            402: components["responses"]["Error402"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-        };
-    };
-    ExchangeAPortalLinkSCodeForAToken: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["ExchangeInput"];
-            };
-        };
-        responses: {
-            /** @description success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PortalExchanged"];
-                };
-            };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-        };
-    };
-    ReplayAnEndpointSFailedDeliveriesSinceATime: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description a key of yours, at most 255 bytes: within 24 h a retry with the same key, URL and body gets the first answer again (with Idempotent-Replayed: true), another request with the key 422 idempotency_key_reused, and a retry while the first still runs 409 */
-                "Idempotency-Key"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["RecoverInput"];
-            };
-        };
-        responses: {
-            /** @description success */
-            202: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Recovered"];
-                };
-            };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            402: components["responses"]["Error402"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-        };
-    };
-    CountAnEndpointSFailedDeliveriesSinceATime: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["RecoverInput"];
-            };
-        };
-        responses: {
-            /** @description success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Recovered"];
-                };
-            };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-        };
-    };
-    RenewThePortalToken: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PortalToken"];
-                };
-            };
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            429: components["responses"]["Error429"];
-        };
-    };
-    ThePortalSession: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PortalSession"];
-                };
-            };
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            429: components["responses"]["Error429"];
-        };
-    };
-    QueueStats: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
+                /** @description the id of the endpoint */
                 endpoint_id: string;
             };
             cookie?: never;
@@ -5780,6 +3871,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5792,15 +3887,17 @@ export interface operations {
             429: components["responses"]["Error429"];
         };
     };
-    AckQueueMessages: {
+    "queues.ack": {
         parameters: {
             query?: never;
             header?: never;
             path: {
+                /** @description the id of the endpoint */
                 endpoint_id: string;
             };
             cookie?: never;
         };
+        /** @description JSON body */
         requestBody: {
             content: {
                 "application/json": components["schemas"]["AckInput"];
@@ -5810,6 +3907,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5824,15 +3925,17 @@ export interface operations {
             429: components["responses"]["Error429"];
         };
     };
-    NackQueueMessages: {
+    "queues.nack": {
         parameters: {
             query?: never;
             header?: never;
             path: {
+                /** @description the id of the endpoint */
                 endpoint_id: string;
             };
             cookie?: never;
         };
+        /** @description JSON body */
         requestBody: {
             content: {
                 "application/json": components["schemas"]["NackInput"];
@@ -5842,6 +3945,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5856,15 +3963,17 @@ export interface operations {
             429: components["responses"]["Error429"];
         };
     };
-    PullQueueMessages: {
+    "queues.pull": {
         parameters: {
             query?: never;
             header?: never;
             path: {
+                /** @description the id of the endpoint */
                 endpoint_id: string;
             };
             cookie?: never;
         };
+        /** @description JSON body */
         requestBody?: {
             content: {
                 "application/json": components["schemas"]["PullInput"];
@@ -5874,6 +3983,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5888,15 +4001,17 @@ export interface operations {
             429: components["responses"]["Error429"];
         };
     };
-    RejectQueueMessages: {
+    "queues.reject": {
         parameters: {
             query?: never;
             header?: never;
             path: {
+                /** @description the id of the endpoint */
                 endpoint_id: string;
             };
             cookie?: never;
         };
+        /** @description JSON body */
         requestBody: {
             content: {
                 "application/json": components["schemas"]["RejectInput"];
@@ -5906,6 +4021,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5920,7 +4039,7 @@ export interface operations {
             429: components["responses"]["Error429"];
         };
     };
-    StreamQueueMessagesTextEventStreamEventMessageDataOnePulledMessage: {
+    "queues.stream": {
         parameters: {
             query?: {
                 /** @description lease of each message (1-43200, default 30) */
@@ -5928,6 +4047,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @description the id of the endpoint */
                 endpoint_id: string;
             };
             cookie?: never;
@@ -5937,6 +4057,10 @@ export interface operations {
             /** @description success, no body */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -5948,7 +4072,7 @@ export interface operations {
             429: components["responses"]["Error429"];
         };
     };
-    ListBulkReplays: {
+    "replays.list": {
         parameters: {
             query?: {
                 /** @description page size (1-200, default 50) */
@@ -5965,6 +4089,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5981,7 +4109,7 @@ export interface operations {
             429: components["responses"]["Error429"];
         };
     };
-    StartBulkReplay: {
+    "replays.create": {
         parameters: {
             query?: never;
             header?: {
@@ -5991,6 +4119,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description JSON body */
         requestBody?: {
             content: {
                 "application/json": components["schemas"]["BulkReplayInput"];
@@ -6000,6 +4129,10 @@ export interface operations {
             /** @description success */
             202: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6016,13 +4149,14 @@ export interface operations {
             429: components["responses"]["Error429"];
         };
     };
-    CountTheDeliveriesABulkReplayWouldReSendStartsNothing: {
+    "replays.preview": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
+        /** @description JSON body */
         requestBody?: {
             content: {
                 "application/json": components["schemas"]["BulkReplayInput"];
@@ -6032,6 +4166,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6046,11 +4184,12 @@ export interface operations {
             429: components["responses"]["Error429"];
         };
     };
-    GetBulkReplayProgress: {
+    "replays.get": {
         parameters: {
             query?: never;
             header?: never;
             path: {
+                /** @description the id of the resource the path names */
                 id: string;
             };
             cookie?: never;
@@ -6060,6 +4199,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6072,11 +4215,12 @@ export interface operations {
             429: components["responses"]["Error429"];
         };
     };
-    CancelBulkReplay: {
+    "replays.cancel": {
         parameters: {
             query?: never;
             header?: never;
             path: {
+                /** @description the id of the resource the path names */
                 id: string;
             };
             cookie?: never;
@@ -6086,6 +4230,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6098,7 +4246,7 @@ export interface operations {
             429: components["responses"]["Error429"];
         };
     };
-    ListSources: {
+    "sources.list": {
         parameters: {
             query?: {
                 /** @description page size (1-200, default 50) */
@@ -6115,6 +4263,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6131,7 +4283,7 @@ export interface operations {
             429: components["responses"]["Error429"];
         };
     };
-    CreateSource: {
+    "sources.create": {
         parameters: {
             query?: never;
             header?: {
@@ -6141,6 +4293,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description JSON body */
         requestBody: {
             content: {
                 "application/json": components["schemas"]["SourceInput"];
@@ -6150,6 +4303,10 @@ export interface operations {
             /** @description success */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6164,11 +4321,12 @@ export interface operations {
             429: components["responses"]["Error429"];
         };
     };
-    GetSource: {
+    "sources.get": {
         parameters: {
             query?: never;
             header?: never;
             path: {
+                /** @description the id of the resource the path names */
                 id: string;
             };
             cookie?: never;
@@ -6178,6 +4336,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6190,11 +4352,12 @@ export interface operations {
             429: components["responses"]["Error429"];
         };
     };
-    DeleteSource: {
+    "sources.delete": {
         parameters: {
             query?: never;
             header?: never;
             path: {
+                /** @description the id of the resource the path names */
                 id: string;
             };
             cookie?: never;
@@ -6204,6 +4367,10 @@ export interface operations {
             /** @description success, no body */
             204: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -6214,15 +4381,17 @@ export interface operations {
             429: components["responses"]["Error429"];
         };
     };
-    UpdateSource: {
+    "sources.update": {
         parameters: {
             query?: never;
             header?: never;
             path: {
+                /** @description the id of the resource the path names */
                 id: string;
             };
             cookie?: never;
         };
+        /** @description JSON body */
         requestBody: {
             content: {
                 "application/json": components["schemas"]["SourcePatch"];
@@ -6232,6 +4401,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6246,7 +4419,7 @@ export interface operations {
             429: components["responses"]["Error429"];
         };
     };
-    ListSourceRequests: {
+    "sources.requests.list": {
         parameters: {
             query?: {
                 /** @description only requests with this status */
@@ -6258,6 +4431,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @description the id of the resource the path names */
                 id: string;
             };
             cookie?: never;
@@ -6267,6 +4441,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6284,12 +4462,14 @@ export interface operations {
             429: components["responses"]["Error429"];
         };
     };
-    GetSourceRequest: {
+    "sources.requests.get": {
         parameters: {
             query?: never;
             header?: never;
             path: {
+                /** @description the id of the resource the path names */
                 id: string;
+                /** @description the id of the request */
                 request_id: string;
             };
             cookie?: never;
@@ -6299,6 +4479,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6311,7 +4495,7 @@ export interface operations {
             429: components["responses"]["Error429"];
         };
     };
-    ReplaySourceRequest: {
+    "sources.requests.replay": {
         parameters: {
             query?: never;
             header?: {
@@ -6319,7 +4503,9 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description the id of the resource the path names */
                 id: string;
+                /** @description the id of the request */
                 request_id: string;
             };
             cookie?: never;
@@ -6329,6 +4515,10 @@ export interface operations {
             /** @description success */
             202: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6344,11 +4534,12 @@ export interface operations {
             429: components["responses"]["Error429"];
         };
     };
-    RotateSourceIngestToken: {
+    "sources.token.rotate": {
         parameters: {
             query?: never;
             header?: never;
             path: {
+                /** @description the id of the resource the path names */
                 id: string;
             };
             cookie?: never;
@@ -6358,6 +4549,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6370,408 +4565,7 @@ export interface operations {
             429: components["responses"]["Error429"];
         };
     };
-    StaffAuditLog: {
-        parameters: {
-            query?: {
-                /** @description only entries about this tenant */
-                tenant_id?: string;
-                /** @description part of the staff member's email */
-                actor?: string;
-                /** @description one action, e.g. replay */
-                action?: string;
-                /** @description write: actions that changed something; read: views; absent: both */
-                kind?: "write" | "read";
-                /** @description created at or after (RFC 3339) */
-                since?: string;
-                /** @description created before (RFC 3339) */
-                until?: string;
-                /** @description page size (1-200, default 50) */
-                limit?: number;
-                /** @description next_cursor of the previous page */
-                cursor?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["AuditEntry"][];
-                        /** @description pass as cursor for the next page; null on the last */
-                        next_cursor: string | null;
-                    };
-                };
-            };
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-        };
-    };
-    StaffLookUpAnEventByIdAcrossTenants: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                event_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["StaffEventLookup"];
-                };
-            };
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            429: components["responses"]["Error429"];
-        };
-    };
-    StaffSearchTenants: {
-        parameters: {
-            query?: {
-                /** @description tenant id, name or member email (substring) */
-                q?: string;
-                /** @description page size (1-200, default 50) */
-                limit?: number;
-                /** @description next_cursor of the previous page */
-                cursor?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["TenantSummary"][];
-                        /** @description pass as cursor for the next page; null on the last */
-                        next_cursor: string | null;
-                    };
-                };
-            };
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-        };
-    };
-    StaffGetTenant: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["StaffTenant"];
-                };
-            };
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            429: components["responses"]["Error429"];
-        };
-    };
-    StaffGetTenantBilling: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["StaffBilling"];
-                };
-            };
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            429: components["responses"]["Error429"];
-        };
-    };
-    StaffLiftTheOverdueInvoiceRestriction: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["LiftRestrictionInput"];
-            };
-        };
-        responses: {
-            /** @description success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["StaffBilling"];
-                };
-            };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-        };
-    };
-    StaffListAnEndpointSAttempts: {
-        parameters: {
-            query?: {
-                /** @description only attempts with this outcome */
-                outcome?: "success" | "retry" | "dropped";
-                /** @description page size (1-200, default 50) */
-                limit?: number;
-                /** @description next_cursor of the previous page */
-                cursor?: string;
-            };
-            header?: never;
-            path: {
-                id: string;
-                endpoint_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["Attempt"][];
-                        /** @description pass as cursor for the next page; null on the last */
-                        next_cursor: string | null;
-                    };
-                };
-            };
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-        };
-    };
-    StaffListTenantEvents: {
-        parameters: {
-            query?: {
-                /** @description only events of this type */
-                type?: string;
-                /** @description only events sent for this customer (uid) */
-                customer?: string;
-                /** @description only events with a delivery in this status */
-                status?: "pending" | "retrying" | "succeeded" | "dropped" | "exhausted";
-                /** @description only events with a delivery to this endpoint */
-                endpoint_id?: string;
-                /** @description created at or after (RFC 3339) */
-                since?: string;
-                /** @description created before (RFC 3339) */
-                until?: string;
-                /** @description page size (1-200, default 50) */
-                limit?: number;
-                /** @description next_cursor of the previous page */
-                cursor?: string;
-            };
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["EventDetail"][];
-                        /** @description pass as cursor for the next page; null on the last */
-                        next_cursor: string | null;
-                    };
-                };
-            };
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-        };
-    };
-    StaffGetTenantEvent: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-                event_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["StaffEventDetail"];
-                };
-            };
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            429: components["responses"]["Error429"];
-        };
-    };
-    StaffReplay: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description a key of yours, at most 255 bytes: within 24 h a retry with the same key, URL and body gets the first answer again (with Idempotent-Replayed: true), another request with the key 422 idempotency_key_reused, and a retry while the first still runs 409 */
-                "Idempotency-Key"?: string;
-            };
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["StaffReplayInput"];
-            };
-        };
-        responses: {
-            /** @description success */
-            202: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ReplayResult"] | components["schemas"]["ReplayJob"];
-                };
-            };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-        };
-    };
-    StaffCountTheDeliveriesABulkReplayWouldReSend: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: {
-            content: {
-                "application/json": components["schemas"]["BulkReplayInput"];
-            };
-        };
-        responses: {
-            /** @description success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ReplayPreview"];
-                };
-            };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-        };
-    };
-    StaffGetReplayProgress: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-                replay_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ReplayJob"];
-                };
-            };
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            429: components["responses"]["Error429"];
-        };
-    };
-    TenantStats: {
+    "stats.get": {
         parameters: {
             query?: {
                 /** @description whole UTC hours from the one holding now minus the window (default 24h) */
@@ -6788,6 +4582,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6798,6 +4596,895 @@ export interface operations {
             403: components["responses"]["Error403"];
             422: components["responses"]["Error422"];
             429: components["responses"]["Error429"];
+        };
+    };
+    "webhooks.event": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id (the envelope's id): the same on every retry and replay. Dedupe on it. */
+                "webhook-id": string;
+                /** @description The event's created_at in Unix seconds, the same on every retry and replay: accept timestamps up to 7 days old (the 72 h retry window plus replays). */
+                "webhook-timestamp": string;
+                /** @description Space-separated v1,<base64 HMAC-SHA256> signatures (Standard Webhooks) over "{webhook-id}.{webhook-timestamp}.{body}" with the endpoint's secret (whsec_…, base64 after the prefix); two during a secret rotation's grace period. Verify against the raw body. */
+                "webhook-signature": string;
+                /** @description The same value as webhook-id, for receivers that look for it. */
+                "X-Webhook-ID": string;
+                /** @description Ferry/<version>. */
+                "User-Agent": string;
+                /** @description application/json (format envelope). */
+                "Content-Type": "application/json";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The envelope, exactly the bytes signed. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "created_at": "2026-11-23T14:05:06.789Z",
+                 *       "data": {
+                 *         "amount": 4200,
+                 *         "invoice": "in_123"
+                 *       },
+                 *       "id": "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b",
+                 *       "type": "invoice.paid"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: date-time
+                     * @description When the event was accepted: UTC, three fractional digits, Z. Order by it, not by arrival.
+                     */
+                    created_at: string;
+                    /** @description any JSON value but null: the data the tenant sent */
+                    data: unknown;
+                    /**
+                     * Format: uuid
+                     * @description The event's id; also in webhook-id.
+                     */
+                    id: string;
+                    /** @description The event's type. */
+                    type: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; the body is kept (first 4 KiB) but not read. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description 400, 401, 403, 405, 406 and 422 drop the delivery: it is not retried (replay it once fixed). Any other 4xx is retried. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (3xx, 5xx, no answer within the endpoint's timeout) is retried on the retry schedule for up to 72 h, then the delivery is exhausted. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhooks.ferry.customer.endpoint.created": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id (the envelope's id): the same on every retry and replay. Dedupe on it. */
+                "webhook-id": string;
+                /** @description The event's created_at in Unix seconds, the same on every retry and replay: accept timestamps up to 7 days old (the 72 h retry window plus replays). */
+                "webhook-timestamp": string;
+                /** @description Space-separated v1,<base64 HMAC-SHA256> signatures (Standard Webhooks) over "{webhook-id}.{webhook-timestamp}.{body}" with the endpoint's secret (whsec_…, base64 after the prefix); two during a secret rotation's grace period. Verify against the raw body. */
+                "webhook-signature": string;
+                /** @description The same value as webhook-id, for receivers that look for it. */
+                "X-Webhook-ID": string;
+                /** @description Ferry/<version>. */
+                "User-Agent": string;
+                /** @description application/json (format envelope). */
+                "Content-Type": "application/json";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The envelope, exactly the bytes signed. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "created_at": "2026-11-23T14:05:06.789Z",
+                 *       "data": {
+                 *         "customer": "acme-corp",
+                 *         "endpoint_id": "0196a6c1-0a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                 *         "external_user": {
+                 *           "email": "ops@acme.example",
+                 *           "id": "user_42"
+                 *         },
+                 *         "url": "https://hooks.acme.example/ferry"
+                 *       },
+                 *       "id": "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b",
+                 *       "type": "ferry.customer.endpoint.created"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: date-time
+                     * @description When the event was accepted: UTC, three fractional digits, Z. Order by it, not by arrival.
+                     */
+                    created_at: string;
+                    data: components["schemas"]["CustomerEndpointData"];
+                    /**
+                     * Format: uuid
+                     * @description The event's id; also in webhook-id.
+                     */
+                    id: string;
+                    /**
+                     * @description The event's type.
+                     * @enum {string}
+                     */
+                    type: "ferry.customer.endpoint.created";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; the body is kept (first 4 KiB) but not read. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description 400, 401, 403, 405, 406 and 422 drop the delivery: it is not retried (replay it once fixed). Any other 4xx is retried. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (3xx, 5xx, no answer within the endpoint's timeout) is retried on the retry schedule for up to 72 h, then the delivery is exhausted. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhooks.ferry.customer.endpoint.deleted": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id (the envelope's id): the same on every retry and replay. Dedupe on it. */
+                "webhook-id": string;
+                /** @description The event's created_at in Unix seconds, the same on every retry and replay: accept timestamps up to 7 days old (the 72 h retry window plus replays). */
+                "webhook-timestamp": string;
+                /** @description Space-separated v1,<base64 HMAC-SHA256> signatures (Standard Webhooks) over "{webhook-id}.{webhook-timestamp}.{body}" with the endpoint's secret (whsec_…, base64 after the prefix); two during a secret rotation's grace period. Verify against the raw body. */
+                "webhook-signature": string;
+                /** @description The same value as webhook-id, for receivers that look for it. */
+                "X-Webhook-ID": string;
+                /** @description Ferry/<version>. */
+                "User-Agent": string;
+                /** @description application/json (format envelope). */
+                "Content-Type": "application/json";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The envelope, exactly the bytes signed. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "created_at": "2026-11-23T14:05:06.789Z",
+                 *       "data": {
+                 *         "customer": "acme-corp",
+                 *         "endpoint_id": "0196a6c1-0a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                 *         "external_user": {
+                 *           "email": "ops@acme.example",
+                 *           "id": "user_42"
+                 *         },
+                 *         "url": "https://hooks.acme.example/ferry"
+                 *       },
+                 *       "id": "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b",
+                 *       "type": "ferry.customer.endpoint.deleted"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: date-time
+                     * @description When the event was accepted: UTC, three fractional digits, Z. Order by it, not by arrival.
+                     */
+                    created_at: string;
+                    data: components["schemas"]["CustomerEndpointData"];
+                    /**
+                     * Format: uuid
+                     * @description The event's id; also in webhook-id.
+                     */
+                    id: string;
+                    /**
+                     * @description The event's type.
+                     * @enum {string}
+                     */
+                    type: "ferry.customer.endpoint.deleted";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; the body is kept (first 4 KiB) but not read. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description 400, 401, 403, 405, 406 and 422 drop the delivery: it is not retried (replay it once fixed). Any other 4xx is retried. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (3xx, 5xx, no answer within the endpoint's timeout) is retried on the retry schedule for up to 72 h, then the delivery is exhausted. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhooks.ferry.customer.endpoint.secret.rotated": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id (the envelope's id): the same on every retry and replay. Dedupe on it. */
+                "webhook-id": string;
+                /** @description The event's created_at in Unix seconds, the same on every retry and replay: accept timestamps up to 7 days old (the 72 h retry window plus replays). */
+                "webhook-timestamp": string;
+                /** @description Space-separated v1,<base64 HMAC-SHA256> signatures (Standard Webhooks) over "{webhook-id}.{webhook-timestamp}.{body}" with the endpoint's secret (whsec_…, base64 after the prefix); two during a secret rotation's grace period. Verify against the raw body. */
+                "webhook-signature": string;
+                /** @description The same value as webhook-id, for receivers that look for it. */
+                "X-Webhook-ID": string;
+                /** @description Ferry/<version>. */
+                "User-Agent": string;
+                /** @description application/json (format envelope). */
+                "Content-Type": "application/json";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The envelope, exactly the bytes signed. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "created_at": "2026-11-23T14:05:06.789Z",
+                 *       "data": {
+                 *         "customer": "acme-corp",
+                 *         "endpoint_id": "0196a6c1-0a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                 *         "external_user": {
+                 *           "email": "ops@acme.example",
+                 *           "id": "user_42"
+                 *         },
+                 *         "url": "https://hooks.acme.example/ferry"
+                 *       },
+                 *       "id": "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b",
+                 *       "type": "ferry.customer.endpoint.secret.rotated"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: date-time
+                     * @description When the event was accepted: UTC, three fractional digits, Z. Order by it, not by arrival.
+                     */
+                    created_at: string;
+                    data: components["schemas"]["CustomerEndpointData"];
+                    /**
+                     * Format: uuid
+                     * @description The event's id; also in webhook-id.
+                     */
+                    id: string;
+                    /**
+                     * @description The event's type.
+                     * @enum {string}
+                     */
+                    type: "ferry.customer.endpoint.secret.rotated";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; the body is kept (first 4 KiB) but not read. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description 400, 401, 403, 405, 406 and 422 drop the delivery: it is not retried (replay it once fixed). Any other 4xx is retried. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (3xx, 5xx, no answer within the endpoint's timeout) is retried on the retry schedule for up to 72 h, then the delivery is exhausted. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhooks.ferry.customer.endpoint.updated": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id (the envelope's id): the same on every retry and replay. Dedupe on it. */
+                "webhook-id": string;
+                /** @description The event's created_at in Unix seconds, the same on every retry and replay: accept timestamps up to 7 days old (the 72 h retry window plus replays). */
+                "webhook-timestamp": string;
+                /** @description Space-separated v1,<base64 HMAC-SHA256> signatures (Standard Webhooks) over "{webhook-id}.{webhook-timestamp}.{body}" with the endpoint's secret (whsec_…, base64 after the prefix); two during a secret rotation's grace period. Verify against the raw body. */
+                "webhook-signature": string;
+                /** @description The same value as webhook-id, for receivers that look for it. */
+                "X-Webhook-ID": string;
+                /** @description Ferry/<version>. */
+                "User-Agent": string;
+                /** @description application/json (format envelope). */
+                "Content-Type": "application/json";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The envelope, exactly the bytes signed. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "created_at": "2026-11-23T14:05:06.789Z",
+                 *       "data": {
+                 *         "customer": "acme-corp",
+                 *         "endpoint_id": "0196a6c1-0a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                 *         "external_user": {
+                 *           "email": "ops@acme.example",
+                 *           "id": "user_42"
+                 *         },
+                 *         "url": "https://hooks.acme.example/ferry"
+                 *       },
+                 *       "id": "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b",
+                 *       "type": "ferry.customer.endpoint.updated"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: date-time
+                     * @description When the event was accepted: UTC, three fractional digits, Z. Order by it, not by arrival.
+                     */
+                    created_at: string;
+                    data: components["schemas"]["CustomerEndpointData"];
+                    /**
+                     * Format: uuid
+                     * @description The event's id; also in webhook-id.
+                     */
+                    id: string;
+                    /**
+                     * @description The event's type.
+                     * @enum {string}
+                     */
+                    type: "ferry.customer.endpoint.updated";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; the body is kept (first 4 KiB) but not read. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description 400, 401, 403, 405, 406 and 422 drop the delivery: it is not retried (replay it once fixed). Any other 4xx is retried. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (3xx, 5xx, no answer within the endpoint's timeout) is retried on the retry schedule for up to 72 h, then the delivery is exhausted. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhooks.ferry.delivery.exhausted": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id (the envelope's id): the same on every retry and replay. Dedupe on it. */
+                "webhook-id": string;
+                /** @description The event's created_at in Unix seconds, the same on every retry and replay: accept timestamps up to 7 days old (the 72 h retry window plus replays). */
+                "webhook-timestamp": string;
+                /** @description Space-separated v1,<base64 HMAC-SHA256> signatures (Standard Webhooks) over "{webhook-id}.{webhook-timestamp}.{body}" with the endpoint's secret (whsec_…, base64 after the prefix); two during a secret rotation's grace period. Verify against the raw body. */
+                "webhook-signature": string;
+                /** @description The same value as webhook-id, for receivers that look for it. */
+                "X-Webhook-ID": string;
+                /** @description Ferry/<version>. */
+                "User-Agent": string;
+                /** @description application/json (format envelope). */
+                "Content-Type": "application/json";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The envelope, exactly the bytes signed. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "created_at": "2026-11-23T14:05:06.789Z",
+                 *       "data": {
+                 *         "attempt_count": 18,
+                 *         "delivery_id": "0196a6c3-1111-7222-8333-444455556666",
+                 *         "endpoint_id": "0196a6c1-0a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                 *         "event_id": "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b",
+                 *         "event_type": "invoice.paid",
+                 *         "last_attempt_at": "2026-11-23T14:05:06.789Z"
+                 *       },
+                 *       "id": "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b",
+                 *       "type": "ferry.delivery.exhausted"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: date-time
+                     * @description When the event was accepted: UTC, three fractional digits, Z. Order by it, not by arrival.
+                     */
+                    created_at: string;
+                    data: components["schemas"]["DeliveryExhaustedData"];
+                    /**
+                     * Format: uuid
+                     * @description The event's id; also in webhook-id.
+                     */
+                    id: string;
+                    /**
+                     * @description The event's type.
+                     * @enum {string}
+                     */
+                    type: "ferry.delivery.exhausted";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; the body is kept (first 4 KiB) but not read. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description 400, 401, 403, 405, 406 and 422 drop the delivery: it is not retried (replay it once fixed). Any other 4xx is retried. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (3xx, 5xx, no answer within the endpoint's timeout) is retried on the retry schedule for up to 72 h, then the delivery is exhausted. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhooks.ferry.endpoint.disabled": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id (the envelope's id): the same on every retry and replay. Dedupe on it. */
+                "webhook-id": string;
+                /** @description The event's created_at in Unix seconds, the same on every retry and replay: accept timestamps up to 7 days old (the 72 h retry window plus replays). */
+                "webhook-timestamp": string;
+                /** @description Space-separated v1,<base64 HMAC-SHA256> signatures (Standard Webhooks) over "{webhook-id}.{webhook-timestamp}.{body}" with the endpoint's secret (whsec_…, base64 after the prefix); two during a secret rotation's grace period. Verify against the raw body. */
+                "webhook-signature": string;
+                /** @description The same value as webhook-id, for receivers that look for it. */
+                "X-Webhook-ID": string;
+                /** @description Ferry/<version>. */
+                "User-Agent": string;
+                /** @description application/json (format envelope). */
+                "Content-Type": "application/json";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The envelope, exactly the bytes signed. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "created_at": "2026-11-23T14:05:06.789Z",
+                 *       "data": {
+                 *         "endpoint_id": "0196a6c1-0a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                 *         "failing_since": "2026-11-23T12:05:06.789Z",
+                 *         "reason": "every attempt for 2 h failed (last: 503)",
+                 *         "url": "https://example.com/hooks"
+                 *       },
+                 *       "id": "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b",
+                 *       "type": "ferry.endpoint.disabled"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: date-time
+                     * @description When the event was accepted: UTC, three fractional digits, Z. Order by it, not by arrival.
+                     */
+                    created_at: string;
+                    data: components["schemas"]["EndpointHealthData"];
+                    /**
+                     * Format: uuid
+                     * @description The event's id; also in webhook-id.
+                     */
+                    id: string;
+                    /**
+                     * @description The event's type.
+                     * @enum {string}
+                     */
+                    type: "ferry.endpoint.disabled";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; the body is kept (first 4 KiB) but not read. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description 400, 401, 403, 405, 406 and 422 drop the delivery: it is not retried (replay it once fixed). Any other 4xx is retried. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (3xx, 5xx, no answer within the endpoint's timeout) is retried on the retry schedule for up to 72 h, then the delivery is exhausted. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhooks.ferry.endpoint.failing": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id (the envelope's id): the same on every retry and replay. Dedupe on it. */
+                "webhook-id": string;
+                /** @description The event's created_at in Unix seconds, the same on every retry and replay: accept timestamps up to 7 days old (the 72 h retry window plus replays). */
+                "webhook-timestamp": string;
+                /** @description Space-separated v1,<base64 HMAC-SHA256> signatures (Standard Webhooks) over "{webhook-id}.{webhook-timestamp}.{body}" with the endpoint's secret (whsec_…, base64 after the prefix); two during a secret rotation's grace period. Verify against the raw body. */
+                "webhook-signature": string;
+                /** @description The same value as webhook-id, for receivers that look for it. */
+                "X-Webhook-ID": string;
+                /** @description Ferry/<version>. */
+                "User-Agent": string;
+                /** @description application/json (format envelope). */
+                "Content-Type": "application/json";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The envelope, exactly the bytes signed. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "created_at": "2026-11-23T14:05:06.789Z",
+                 *       "data": {
+                 *         "endpoint_id": "0196a6c1-0a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                 *         "failing_since": "2026-11-23T12:05:06.789Z",
+                 *         "reason": "every attempt for 2 h failed (last: 503)",
+                 *         "url": "https://example.com/hooks"
+                 *       },
+                 *       "id": "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b",
+                 *       "type": "ferry.endpoint.failing"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: date-time
+                     * @description When the event was accepted: UTC, three fractional digits, Z. Order by it, not by arrival.
+                     */
+                    created_at: string;
+                    data: components["schemas"]["EndpointHealthData"];
+                    /**
+                     * Format: uuid
+                     * @description The event's id; also in webhook-id.
+                     */
+                    id: string;
+                    /**
+                     * @description The event's type.
+                     * @enum {string}
+                     */
+                    type: "ferry.endpoint.failing";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; the body is kept (first 4 KiB) but not read. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description 400, 401, 403, 405, 406 and 422 drop the delivery: it is not retried (replay it once fixed). Any other 4xx is retried. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (3xx, 5xx, no answer within the endpoint's timeout) is retried on the retry schedule for up to 72 h, then the delivery is exhausted. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhooks.ferry.endpoint.recovered": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id (the envelope's id): the same on every retry and replay. Dedupe on it. */
+                "webhook-id": string;
+                /** @description The event's created_at in Unix seconds, the same on every retry and replay: accept timestamps up to 7 days old (the 72 h retry window plus replays). */
+                "webhook-timestamp": string;
+                /** @description Space-separated v1,<base64 HMAC-SHA256> signatures (Standard Webhooks) over "{webhook-id}.{webhook-timestamp}.{body}" with the endpoint's secret (whsec_…, base64 after the prefix); two during a secret rotation's grace period. Verify against the raw body. */
+                "webhook-signature": string;
+                /** @description The same value as webhook-id, for receivers that look for it. */
+                "X-Webhook-ID": string;
+                /** @description Ferry/<version>. */
+                "User-Agent": string;
+                /** @description application/json (format envelope). */
+                "Content-Type": "application/json";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The envelope, exactly the bytes signed. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "created_at": "2026-11-23T14:05:06.789Z",
+                 *       "data": {
+                 *         "endpoint_id": "0196a6c1-0a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                 *         "failing_since": "2026-11-23T12:05:06.789Z",
+                 *         "recovered_at": "2026-11-23T14:05:06.789Z",
+                 *         "url": "https://example.com/hooks"
+                 *       },
+                 *       "id": "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b",
+                 *       "type": "ferry.endpoint.recovered"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: date-time
+                     * @description When the event was accepted: UTC, three fractional digits, Z. Order by it, not by arrival.
+                     */
+                    created_at: string;
+                    data: components["schemas"]["EndpointHealthData"];
+                    /**
+                     * Format: uuid
+                     * @description The event's id; also in webhook-id.
+                     */
+                    id: string;
+                    /**
+                     * @description The event's type.
+                     * @enum {string}
+                     */
+                    type: "ferry.endpoint.recovered";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; the body is kept (first 4 KiB) but not read. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description 400, 401, 403, 405, 406 and 422 drop the delivery: it is not retried (replay it once fixed). Any other 4xx is retried. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (3xx, 5xx, no answer within the endpoint's timeout) is retried on the retry schedule for up to 72 h, then the delivery is exhausted. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhooks.ferry.quota.warning": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id (the envelope's id): the same on every retry and replay. Dedupe on it. */
+                "webhook-id": string;
+                /** @description The event's created_at in Unix seconds, the same on every retry and replay: accept timestamps up to 7 days old (the 72 h retry window plus replays). */
+                "webhook-timestamp": string;
+                /** @description Space-separated v1,<base64 HMAC-SHA256> signatures (Standard Webhooks) over "{webhook-id}.{webhook-timestamp}.{body}" with the endpoint's secret (whsec_…, base64 after the prefix); two during a secret rotation's grace period. Verify against the raw body. */
+                "webhook-signature": string;
+                /** @description The same value as webhook-id, for receivers that look for it. */
+                "X-Webhook-ID": string;
+                /** @description Ferry/<version>. */
+                "User-Agent": string;
+                /** @description application/json (format envelope). */
+                "Content-Type": "application/json";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The envelope, exactly the bytes signed. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "created_at": "2026-11-23T14:05:06.789Z",
+                 *       "data": {
+                 *         "limit": 100000,
+                 *         "percent": 80,
+                 *         "period": "2026-11",
+                 *         "used": 80000
+                 *       },
+                 *       "id": "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b",
+                 *       "type": "ferry.quota.warning"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: date-time
+                     * @description When the event was accepted: UTC, three fractional digits, Z. Order by it, not by arrival.
+                     */
+                    created_at: string;
+                    data: components["schemas"]["QuotaWarningData"];
+                    /**
+                     * Format: uuid
+                     * @description The event's id; also in webhook-id.
+                     */
+                    id: string;
+                    /**
+                     * @description The event's type.
+                     * @enum {string}
+                     */
+                    type: "ferry.quota.warning";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; the body is kept (first 4 KiB) but not read. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description 400, 401, 403, 405, 406 and 422 drop the delivery: it is not retried (replay it once fixed). Any other 4xx is retried. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (3xx, 5xx, no answer within the endpoint's timeout) is retried on the retry schedule for up to 72 h, then the delivery is exhausted. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhooks.ferry.test": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id (the envelope's id): the same on every retry and replay. Dedupe on it. */
+                "webhook-id": string;
+                /** @description The event's created_at in Unix seconds, the same on every retry and replay: accept timestamps up to 7 days old (the 72 h retry window plus replays). */
+                "webhook-timestamp": string;
+                /** @description Space-separated v1,<base64 HMAC-SHA256> signatures (Standard Webhooks) over "{webhook-id}.{webhook-timestamp}.{body}" with the endpoint's secret (whsec_…, base64 after the prefix); two during a secret rotation's grace period. Verify against the raw body. */
+                "webhook-signature": string;
+                /** @description The same value as webhook-id, for receivers that look for it. */
+                "X-Webhook-ID": string;
+                /** @description Ferry/<version>. */
+                "User-Agent": string;
+                /** @description application/json (format envelope). */
+                "Content-Type": "application/json";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The envelope, exactly the bytes signed. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "created_at": "2026-11-23T14:05:06.789Z",
+                 *       "data": {
+                 *         "endpoint_id": "0196a6c1-0a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                 *         "message": "Test event from Ferry",
+                 *         "sent_at": "2026-11-23T14:05:06.789Z"
+                 *       },
+                 *       "id": "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b",
+                 *       "type": "ferry.test"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: date-time
+                     * @description When the event was accepted: UTC, three fractional digits, Z. Order by it, not by arrival.
+                     */
+                    created_at: string;
+                    data: components["schemas"]["TestEventData"];
+                    /**
+                     * Format: uuid
+                     * @description The event's id; also in webhook-id.
+                     */
+                    id: string;
+                    /**
+                     * @description The event's type.
+                     * @enum {string}
+                     */
+                    type: "ferry.test";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; the body is kept (first 4 KiB) but not read. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description 400, 401, 403, 405, 406 and 422 drop the delivery: it is not retried (replay it once fixed). Any other 4xx is retried. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (3xx, 5xx, no answer within the endpoint's timeout) is retried on the retry schedule for up to 72 h, then the delivery is exhausted. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
 }

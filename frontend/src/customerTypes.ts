@@ -2,9 +2,7 @@
 // controls of the customer portal and the event-type catalog, like
 // types.ts does for the rest: aliases of api.gen.ts only (generated from
 // openapi.json; never written by hand).
-import type { components } from './api.gen'
-
-type Schemas = components['schemas']
+import type { Schemas } from './apiSchemas'
 
 export type Customer = Schemas['Customer']
 export type CustomerInput = Schemas['CustomerInput']

@@ -4,9 +4,7 @@
 // handlers decode and encode (`bash scripts/frontend.sh api` regenerates
 // both; never edit them by hand). When the API changes, tsc points at the
 // portal code that no longer fits.
-import type { components } from './api.gen'
-
-type Schemas = components['schemas']
+import type { Schemas } from './apiSchemas'
 
 export type Tenant = Schemas['Tenant']
 export type Me = Schemas['Me']

@@ -69,7 +69,7 @@ func commands() []command {
 		{"billing invoice", "[--period YYYY-MM]", "issue (idempotently) a finished month's invoices (default: last month) and collect them", billingInvoiceCmd, 0},
 		{"billing plan", "--tenant ID --plan NAME", "put a tenant on a plan, including enterprise", billingPlanCmd, 0},
 		{"healthcheck", "[URL]", "exit 0 if a running ferry answers 200 at URL (default: /readyz on FERRY_HTTP_ADDR's port); for container healthchecks", healthcheckCmd, 1},
-		{"openapi", "", "print the API's OpenAPI document (JSON); needs no configuration or services", openapiCmd, 0},
+		{"openapi", "[--internal]", "print the tenant API's OpenAPI 3.1 document (JSON), or with --internal the portal's and staff routes'; needs no configuration or services", openapiCmd, 0},
 		{"version", "", "print Ferry's version, commit and Go version (also: ferry --version)", versionCmd, 0},
 	}
 }
@@ -211,9 +211,14 @@ func migrateCmd(_ *flag.FlagSet, e env) func(context.Context) error {
 	}
 }
 
-func openapiCmd(_ *flag.FlagSet, e env) func(context.Context) error {
+func openapiCmd(fs *flag.FlagSet, e env) func(context.Context) error {
+	internal := fs.Bool("internal", false, "print the internal document (portal, customer portal and staff routes)")
 	return func(context.Context) error {
-		doc, err := httpapi.OpenAPIDocument()
+		document := httpapi.OpenAPIDocument
+		if *internal {
+			document = httpapi.OpenAPIInternalDocument
+		}
+		doc, err := document()
 		if err != nil {
 			return err
 		}

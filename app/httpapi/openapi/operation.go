@@ -1,6 +1,7 @@
 package openapi
 
 import (
+	"encoding/json"
 	"fmt"
 	"reflect"
 	"strconv"
@@ -25,9 +26,16 @@ const (
 
 // Operation describes one route of the API.
 type Operation struct {
-	Summary string
-	Tag     string
-	Access  Access
+	// ID is the operation id, resource.action (events.create,
+	// endpoints.secret.rotate): stable, unique, what generated clients
+	// name their methods after.
+	ID string
+	// Summary is one short line; Description says what a caller needs to
+	// know beyond it.
+	Summary     string
+	Description string
+	Tag         string
+	Access      Access
 	// Status is the success status.
 	Status int
 	// Body is the type the handler decodes (nil: no body); OptionalBody
@@ -38,6 +46,12 @@ type Operation struct {
 	// body); with more than one the body is one of them.
 	Response []reflect.Type
 	Params   openapi3.Parameters
+	// RequestExample and ResponseExample are hand-written examples of the
+	// body and of the success answer, encoded with encoding/json (so a Go
+	// value of the body's type or a map). Tests validate them against the
+	// schemas.
+	RequestExample  any
+	ResponseExample any
 	// Errors are the error statuses beyond 401, 403 and 429, which every
 	// operation but a Public one may answer; each needs an entry in
 	// API.ErrorDescriptions.
@@ -65,7 +79,10 @@ func PageParams() openapi3.Parameters {
 // build turns o into an OpenAPI operation, adding the schemas it needs
 // to s.
 func (o Operation) build(s *schemaSet, path string) (*openapi3.Operation, error) {
-	out := &openapi3.Operation{Summary: o.Summary, Tags: []string{o.Tag}, OperationID: operationID(o.Summary),
+	if !validID(o.ID) {
+		return nil, fmt.Errorf("operation id %q is not resource.action (lower case, dot-separated)", o.ID)
+	}
+	out := &openapi3.Operation{Summary: o.Summary, Description: o.Description, Tags: []string{o.Tag}, OperationID: o.ID,
 		Security: &openapi3.SecurityRequirements{}}
 	switch o.Access {
 	case Session, Staff:
@@ -80,7 +97,8 @@ func (o Operation) build(s *schemaSet, path string) (*openapi3.Operation, error)
 		if name == "uid" || name == "name" { // a customer's uid (the tenant's own id for it), an event type's name
 			schema = openapi3.NewStringSchema()
 		}
-		out.Parameters = append(out.Parameters, &openapi3.ParameterRef{Value: openapi3.NewPathParameter(name).WithSchema(schema)})
+		param := openapi3.NewPathParameter(name).WithSchema(schema).WithDescription(pathParamDescription(name))
+		out.Parameters = append(out.Parameters, &openapi3.ParameterRef{Value: param})
 	}
 	out.Parameters = append(out.Parameters, o.Params...)
 	if o.Body != nil {
@@ -88,8 +106,16 @@ func (o Operation) build(s *schemaSet, path string) (*openapi3.Operation, error)
 		if err != nil {
 			return nil, err
 		}
+		content := openapi3.NewContentWithJSONSchemaRef(schema)
+		if o.RequestExample != nil {
+			ex, err := exampleValue(o.RequestExample)
+			if err != nil {
+				return nil, fmt.Errorf("request example: %w", err)
+			}
+			content.Get(jsonMedia).Example = ex
+		}
 		out.RequestBody = &openapi3.RequestBodyRef{Value: &openapi3.RequestBody{Required: !o.OptionalBody,
-			Content: openapi3.NewContentWithJSONSchemaRef(schema)}}
+			Description: "JSON body", Content: content}}
 	}
 	success := &openapi3.Response{Description: ptr("success, no body")}
 	if len(o.Response) > 0 {
@@ -106,7 +132,15 @@ func (o Operation) build(s *schemaSet, path string) (*openapi3.Operation, error)
 			schema = &openapi3.SchemaRef{Value: &openapi3.Schema{OneOf: alternatives}}
 		}
 		success = &openapi3.Response{Description: ptr("success"), Content: openapi3.NewContentWithJSONSchemaRef(schema)}
+		if o.ResponseExample != nil {
+			ex, err := exampleValue(o.ResponseExample)
+			if err != nil {
+				return nil, fmt.Errorf("response example: %w", err)
+			}
+			success.Content.Get(jsonMedia).Example = ex
+		}
 	}
+	success.Headers = responseHeaderRefs(o.Access != Public)
 	out.Responses = openapi3.NewResponses(openapi3.WithStatus(o.Status, &openapi3.ResponseRef{Value: success}))
 	errs := o.Errors
 	if o.Access != Public {
@@ -120,23 +154,58 @@ func (o Operation) build(s *schemaSet, path string) (*openapi3.Operation, error)
 
 func ptr[T any](v T) *T { return &v }
 
-// operationID turns a summary into a camel-case identifier.
-func operationID(summary string) string {
-	var b strings.Builder
-	up := false
-	for _, r := range summary {
-		switch {
-		case r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9':
-			if up && b.Len() > 0 && r >= 'a' && r <= 'z' {
-				r -= 'a' - 'A'
+// jsonMedia is the media type of every body the API reads and writes.
+const jsonMedia = "application/json"
+
+// validID reports whether id is resource.action: two or more
+// dot-separated words of lower-case letters, digits and underscores,
+// each starting with a letter.
+func validID(id string) bool {
+	words := strings.Split(id, ".")
+	if len(words) < 2 {
+		return false
+	}
+	for _, w := range words {
+		if w == "" || w[0] < 'a' || w[0] > 'z' {
+			return false
+		}
+		for _, r := range w {
+			if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_') {
+				return false
 			}
-			b.WriteRune(r)
-			up = false
-		default:
-			up = true
 		}
 	}
-	return b.String()
+	return true
+}
+
+// exampleValue turns an example, any Go value, into the JSON value
+// encoding/json makes of it, so a typed example shows exactly what the
+// API sends (custom MarshalJSON, omitempty) and compares equal to a
+// decoded body.
+func exampleValue(v any) (any, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, fmt.Errorf("encode %T: %w", v, err)
+	}
+	var out any
+	if err := json.Unmarshal(b, &out); err != nil {
+		return nil, fmt.Errorf("decode %T: %w", v, err)
+	}
+	return out, nil
+}
+
+// pathParamDescription describes a path parameter by its name: {id} is
+// the id of the resource the path names, {x_id} the id of an x.
+func pathParamDescription(name string) string {
+	switch name {
+	case "id":
+		return "the id of the resource the path names"
+	case "uid":
+		return "the customer's uid: the tenant's own id for it"
+	case "name":
+		return "the event type's name (a name holding / is sent as %2F)"
+	}
+	return "the id of the " + strings.ReplaceAll(strings.TrimSuffix(name, "_id"), "_", " ")
 }
 
 // pathParams returns the names of path's parameters ({name}).
