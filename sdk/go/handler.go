@@ -65,7 +65,7 @@ func NewHandler(cfg HandlerConfig) (*Handler, error) {
 	cfg.MaxBodyBytes = cmp.Or(cfg.MaxBodyBytes, DefaultMaxBodyBytes)
 	log := cfg.Logger
 	if log == nil {
-		log = slog.New(slog.DiscardHandler)
+		log = slog.New(slog.NewTextHandler(io.Discard, nil)) // slog.DiscardHandler needs Go 1.24
 	}
 	return &Handler{cfg: cfg, log: log}, nil
 }
