@@ -111,8 +111,12 @@ ensure_venv_for() {
 }
 
 ensure_venv() {
-  local ver
+  local ver main
   for ver in "${PY_VERSIONS[@]}"; do ensure_venv_for "$ver"; done
+  # .ferry/venv (mypy, the receivers' end-to-end test) follows python3
+  # even when that is a version outside the tested list.
+  main="$("${FERRY_PYTHON:-python3}" -c 'import sys; print("%d.%d" % sys.version_info[:2])')"
+  ensure_venv_for "$main"
 }
 
 # node_bin MAJOR prints a node binary of that major version: the one on
