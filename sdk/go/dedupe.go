@@ -35,7 +35,7 @@ const (
 )
 
 // Store keeps dedupe keys. Implementations must make Claim atomic across
-// every process that shares the store. MemoryStore, PostgresStore and
+// every process that shares the store. MemoryStore, pgstore.Store and
 // redisstore.Store implement it.
 type Store interface {
 	// Claim records key as in progress for lease unless a live claim or

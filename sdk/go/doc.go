@@ -9,7 +9,9 @@
 // of an event within that window are caught by the dedupe helper, which
 // keeps webhook-ids for DefaultTTL.
 //
-// The package uses only the standard library. PostgresStore works with
-// any database/sql driver for PostgreSQL; a Redis store lives in the
-// redisstore subpackage.
+// The module uses only the standard library and builds with Go 1.22.
+// Stores that need a database live in modules of their own:
+// github.com/ferry-dev/ferry/sdk/go/pgstore (PostgreSQL through
+// database/sql) and github.com/ferry-dev/ferry/sdk/go/redisstore
+// (go-redis); the Fiber adapter is github.com/ferry-dev/ferry/sdk/go/fiberferry.
 package ferrywebhooks

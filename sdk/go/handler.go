@@ -65,7 +65,7 @@ func NewHandler(cfg HandlerConfig) (*Handler, error) {
 	cfg.MaxBodyBytes = cmp.Or(cfg.MaxBodyBytes, DefaultMaxBodyBytes)
 	log := cfg.Logger
 	if log == nil {
-		log = slog.New(slog.DiscardHandler)
+		log = slog.New(slog.NewTextHandler(io.Discard, nil)) // slog.DiscardHandler needs Go 1.24
 	}
 	return &Handler{cfg: cfg, log: log}, nil
 }
@@ -87,48 +87,67 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		reply(w, http.StatusBadRequest, "unreadable_body")
 		return
 	}
+	res := h.Process(r.Context(), r.Header, body)
+	reply(w, res.Status, res.Code)
+}
+
+// Result is the answer Process chose: an HTTP status and the code sent
+// in the JSON body ({"status": Code}).
+type Result struct {
+	// Status is the HTTP status code to answer with.
+	Status int
+	// Code is a short machine-readable reason, e.g. "processed",
+	// "duplicate", "invalid_signature".
+	Code string
+}
+
+// Process verifies, deduplicates and handles one request given its
+// headers and raw body, and returns the answer without writing it. It is
+// for adapters to other HTTP frameworks (fiberferry uses it), which read
+// the body themselves and must answer exactly as ServeHTTP does.
+func (h *Handler) Process(ctx context.Context, headers http.Header, body []byte) Result {
 	var (
 		id  string
 		run func(context.Context) error
+		err error
 	)
 	if h.cfg.HandleRaw != nil {
-		m, verr := h.cfg.Verifier.VerifySignature(h.cfg.Secret, r.Header, body)
+		m, verr := h.cfg.Verifier.VerifySignature(h.cfg.Secret, headers, body)
 		err = verr
 		id = m.ID
 		run = func(ctx context.Context) error { return h.cfg.HandleRaw(ctx, m, body) }
 	} else {
-		e, verr := h.cfg.Verifier.Verify(h.cfg.Secret, r.Header, body)
+		e, verr := h.cfg.Verifier.Verify(h.cfg.Secret, headers, body)
 		err = verr
 		id = e.ID
 		run = func(ctx context.Context) error { return h.cfg.Handle(ctx, e) }
 	}
 	if err != nil {
 		status, code := verifyStatus(err)
-		h.log.WarnContext(r.Context(), "webhook rejected", "status", status, "error", err, "webhook_id", header(r.Header, HeaderID))
-		reply(w, status, code)
-		return
+		h.log.WarnContext(ctx, "webhook rejected", "status", status, "error", err, "webhook_id", header(headers, HeaderID))
+		return Result{status, code}
 	}
 	if h.cfg.Deduper == nil {
-		err = runHandler(r.Context(), run)
+		err = runHandler(ctx, run)
 	} else {
-		err = h.cfg.Deduper.Do(r.Context(), id, run)
+		err = h.cfg.Deduper.Do(ctx, id, run)
 	}
 	switch {
 	case err == nil:
-		reply(w, http.StatusOK, "processed")
+		return Result{http.StatusOK, "processed"}
 	case errors.Is(err, ErrDuplicate):
-		reply(w, http.StatusOK, "duplicate")
+		return Result{http.StatusOK, "duplicate"}
 	case errors.Is(err, ErrNotRecorded):
-		h.log.ErrorContext(r.Context(), "webhook processed but not recorded", "error", err, "webhook_id", id)
-		reply(w, http.StatusOK, "processed")
+		h.log.ErrorContext(ctx, "webhook processed but not recorded", "error", err, "webhook_id", id)
+		return Result{http.StatusOK, "processed"}
 	case errors.Is(err, ErrInProgress):
-		reply(w, http.StatusConflict, "in_progress")
+		return Result{http.StatusConflict, "in_progress"}
 	case errors.Is(err, ErrStore):
-		h.log.ErrorContext(r.Context(), "webhook dedupe store failed", "error", err, "webhook_id", id)
-		reply(w, http.StatusServiceUnavailable, "store_unavailable")
+		h.log.ErrorContext(ctx, "webhook dedupe store failed", "error", err, "webhook_id", id)
+		return Result{http.StatusServiceUnavailable, "store_unavailable"}
 	default:
-		h.log.ErrorContext(r.Context(), "webhook handler failed", "error", err, "webhook_id", id)
-		reply(w, http.StatusInternalServerError, "handler_failed")
+		h.log.ErrorContext(ctx, "webhook handler failed", "error", err, "webhook_id", id)
+		return Result{http.StatusInternalServerError, "handler_failed"}
 	}
 }
 

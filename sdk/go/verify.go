@@ -77,6 +77,11 @@ func (v Verifier) VerifySignature(secret string, h http.Header, body []byte) (Me
 	if err != nil {
 		return Message{}, err
 	}
+	return v.verifyKey(key, h, body)
+}
+
+// verifyKey is VerifySignature with the secret already decoded.
+func (v Verifier) verifyKey(key []byte, h http.Header, body []byte) (Message, error) {
 	id, ts, sigs := header(h, HeaderID), header(h, HeaderTimestamp), header(h, HeaderSignature)
 	var missing []string
 	for _, p := range [][2]string{{HeaderID, id}, {HeaderTimestamp, ts}, {HeaderSignature, sigs}} {

@@ -59,3 +59,35 @@ def test_vector(v: dict) -> None:
         for code, other in CODES.items():
             if code != v["expect"]:
                 assert not isinstance(info.value, other)
+
+
+@pytest.mark.parametrize("v", _FILE["vectors"], ids=[v["name"] for v in _FILE["vectors"]])
+def test_webhook_class_vector(v: dict) -> None:
+    body = base64.b64decode(v["body_base64"])
+    headers = dict(v["headers"])
+    clock = lambda: float(v["now"])  # noqa: E731
+    if v["expect"] == "invalid_secret":
+        with pytest.raises(fw.InvalidSecretError):
+            fw.Webhook(v["secret"], clock=clock)
+        return
+    wh = fw.Webhook(v["secret"], clock=clock)
+    if v["expect"] == "valid" and v["format"] == "raw":
+        assert wh.verify_signature(body, headers).id == headers["webhook-id"]
+        with pytest.raises(fw.InvalidEnvelopeError):
+            wh.verify(body, headers)
+    elif v["expect"] == "valid":
+        e = wh.verify(body, headers)
+        assert e == fw.verify(v["secret"], headers, body, now=float(v["now"]))
+        assert (e.id, e.type, e.data) == (v["envelope"]["id"], v["envelope"]["type"], v["envelope"]["data"])
+    else:
+        with pytest.raises(CODES[v["expect"]]) as info:
+            wh.verify(body, headers)
+        assert info.value.code == v["expect"]
+
+
+def test_webhook_class_window() -> None:
+    v = next(x for x in _FILE["vectors"] if x["expect"] == "valid" and x["format"] == "envelope")
+    body = base64.b64decode(v["body_base64"])
+    wh = fw.Webhook(v["secret"], tolerance=dt.timedelta(seconds=1), clock=lambda: float(v["now"]))
+    with pytest.raises(fw.TimestampOutOfWindowError):
+        wh.verify(body, v["headers"])

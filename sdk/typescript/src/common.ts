@@ -53,8 +53,8 @@ export interface VerifyOptions {
   toleranceMs?: number;
   /** How far ahead it may be, in ms (DEFAULT_FUTURE_TOLERANCE_MS). */
   futureToleranceMs?: number;
-  /** The current time (Date.now() when absent). */
-  now?: Date | number;
+  /** The current time, or a clock returning it (Date.now() when absent). */
+  now?: Date | number | (() => Date | number);
 }
 
 export function header(headers: HeadersLike, name: string): string {
@@ -142,7 +142,8 @@ export function signedContent(headers: HeadersLike, body: Body): Signed {
 /** Throws TimestampOutOfWindowError unless timestamp lies in the window. */
 export function checkWindow(timestamp: string, opts: VerifyOptions = {}): number {
   const sent = Number(timestamp);
-  const now = opts.now === undefined ? Date.now() : typeof opts.now === "number" ? opts.now : opts.now.getTime();
+  const clock = typeof opts.now === "function" ? opts.now() : opts.now;
+  const now = clock === undefined ? Date.now() : typeof clock === "number" ? clock : clock.getTime();
   const ageMs = now - sent * 1000;
   if (ageMs > (opts.toleranceMs ?? DEFAULT_TOLERANCE_MS)) {
     throw new TimestampOutOfWindowError(`timestamp ${sent} is ${Math.round(ageMs / 1000)} s old`);

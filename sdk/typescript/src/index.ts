@@ -1,7 +1,9 @@
 /**
  * Receive webhooks sent by Ferry: verify (Standard Webhooks), deduplicate
- * by webhook-id, and handle, with Express or plain Node http middleware.
- * For edge runtimes with WebCrypto, import "@ferry-dev/webhooks/web".
+ * by webhook-id, and handle, with Express or plain Node http middleware,
+ * or a Web-standard Request/Response handler (Next.js route handlers).
+ * For edge runtimes with WebCrypto, import "@ferry-dev/webhooks/web";
+ * for Fastify "@ferry-dev/webhooks/fastify", for Hono "@ferry-dev/webhooks/hono".
  */
 export * from "./errors.js";
 export {
@@ -14,9 +16,10 @@ export {
   type VerifyOptions,
   type WebhookMessage,
 } from "./common.js";
-export { verify, verifySignature } from "./verify.js";
+export { verify, verifySignature, Webhook } from "./verify.js";
 export * from "./dedupe.js";
 export * from "./postgres.js";
 export * from "./redis.js";
 export * from "./middleware.js";
+export { fetchHandler } from "./fetch.js";
 export * from "./portal.js";

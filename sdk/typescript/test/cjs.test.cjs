@@ -10,5 +10,10 @@ test("require('@ferry-dev/webhooks') and '/web' resolve to the CJS build", async
   assert.equal(typeof web.verify, "function");
   assert.ok(require.resolve("@ferry-dev/webhooks").includes("/dist/cjs/"));
   assert.throws(() => lib.verify("", {}, ""), lib.InvalidSecretError);
+  assert.throws(() => new lib.Webhook(""), lib.InvalidSecretError);
+  assert.equal(typeof lib.fetchHandler, "function");
+  assert.equal(typeof require("@ferry-dev/webhooks/fastify").fastifyWebhooks, "function");
+  assert.equal(typeof require("@ferry-dev/webhooks/hono").honoMiddleware, "function");
+  assert.ok(require.resolve("@ferry-dev/webhooks/hono").includes("/dist/cjs/"));
   await assert.rejects(web.verify("", {}, ""), web.InvalidSecretError);
 });

@@ -1,7 +1,7 @@
 """Receive webhooks sent by Ferry: verify, deduplicate, handle.
 
-``verify(secret, headers, body)`` checks the Standard Webhooks signature and
-returns the typed :class:`Envelope`. Ferry's webhook-timestamp is the event's
+``verify(secret, headers, body)`` (or ``Webhook(secret).verify(body, headers)``)
+checks the Standard Webhooks signature and returns the typed :class:`Envelope`. Ferry's webhook-timestamp is the event's
 created_at, the same on every retry and replay, so the accepted window is
 seven days (the 72 h retry window plus replays), not five minutes.
 """
@@ -12,6 +12,7 @@ from ._verify import (
     DEFAULT_TOLERANCE,
     Envelope,
     Message,
+    Webhook,
     parse_envelope,
     verify,
     verify_signature,
@@ -49,6 +50,7 @@ __all__ = [
     "Store",
     "StoreError",
     "TimestampOutOfWindowError",
+    "Webhook",
     "WebhookProcessor",
     "WebhookVerificationError",
     "parse_envelope",

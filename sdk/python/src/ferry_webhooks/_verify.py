@@ -10,7 +10,7 @@ import json
 import time
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
-from typing import Any, Iterable, Protocol, Tuple, Union
+from typing import Any, Callable, Iterable, Protocol, Tuple, Union
 
 from .errors import (
     InvalidEnvelopeError,
@@ -122,7 +122,12 @@ def verify_signature(
     Raises InvalidSecretError, MissingHeaderError, InvalidSignatureError or
     TimestampOutOfWindowError.
     """
-    key = _key(secret)
+    return _verify_key(_key(secret), headers, body, tolerance, future_tolerance, _now(now))
+
+
+def _verify_key(
+    key: bytes, headers: Headers, body: Body, tolerance: timedelta, future_tolerance: timedelta, current: float
+) -> Message:
     msg_id = _header(headers, HEADER_ID)
     ts = _header(headers, HEADER_TIMESTAMP)
     sigs = _header(headers, HEADER_SIGNATURE)
@@ -147,7 +152,6 @@ def verify_signature(
     if not matched:
         raise InvalidSignatureError("no v1 signature matches")
     sent = int(ts)
-    current = _now(now)
     if current - sent > tolerance.total_seconds():
         raise TimestampOutOfWindowError(f"timestamp {sent} is {int(current - sent)} s old")
     if sent - current > future_tolerance.total_seconds():
@@ -198,7 +202,46 @@ def verify(
     return parse_envelope(m.id, body)
 
 
+class Webhook:
+    """Verifies requests signed with one endpoint secret.
+
+    The shape of the Standard Webhooks and Svix libraries, for code moving
+    from them: ``Webhook(secret).verify(payload, headers)``. The secret is
+    decoded once (InvalidSecretError if malformed); ``verify`` applies the
+    same checks as :func:`verify` and returns the :class:`Envelope`.
+    ``clock`` returns the current unix time (``time.time`` by default), so
+    tests can fix it.
+    """
+
+    def __init__(
+        self,
+        secret: str,
+        *,
+        tolerance: timedelta = DEFAULT_TOLERANCE,
+        future_tolerance: timedelta = DEFAULT_FUTURE_TOLERANCE,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self._key = _key(secret)
+        self._tolerance = tolerance
+        self._future_tolerance = future_tolerance
+        self._clock = clock
+
+    def verify(self, payload: Body, headers: Headers) -> Envelope:
+        """Verify payload (the raw body) against headers and return the envelope.
+
+        Raises MissingHeaderError, InvalidSignatureError,
+        TimestampOutOfWindowError or InvalidEnvelopeError.
+        """
+        m = self.verify_signature(payload, headers)
+        return parse_envelope(m.id, payload)
+
+    def verify_signature(self, payload: Body, headers: Headers) -> Message:
+        """``verify`` without parsing the body, for raw-format endpoints."""
+        return _verify_key(self._key, headers, payload, self._tolerance, self._future_tolerance, self._clock())
+
+
 __all__ = [
+    "Webhook",
     "DEFAULT_FUTURE_TOLERANCE",
     "DEFAULT_TOLERANCE",
     "Envelope",

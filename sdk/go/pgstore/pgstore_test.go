@@ -1,4 +1,4 @@
-package ferrywebhooks_test
+package pgstore_test
 
 import (
 	"context"
@@ -12,11 +12,12 @@ import (
 
 	ferrywebhooks "github.com/ferry-dev/ferry/sdk/go"
 	"github.com/ferry-dev/ferry/sdk/go/internal/storetest"
+	"github.com/ferry-dev/ferry/sdk/go/pgstore"
 )
 
 // newPostgresStore opens FERRY_TEST_DATABASE_URL and returns a store on
 // a table in a schema of its own, dropped when the test ends.
-func newPostgresStore(t *testing.T) *ferrywebhooks.PostgresStore {
+func newPostgresStore(t *testing.T) *pgstore.Store {
 	t.Helper()
 	db, err := sql.Open("pgx", storetest.Service(t, "FERRY_TEST_DATABASE_URL"))
 	if err != nil {
@@ -31,7 +32,7 @@ func newPostgresStore(t *testing.T) *ferrywebhooks.PostgresStore {
 		t.Fatalf("create schema (is PostgreSQL running? `make services`): %v", err)
 	}
 	t.Cleanup(func() { _, _ = db.ExecContext(context.Background(), "DROP SCHEMA "+schema+" CASCADE") })
-	s, err := ferrywebhooks.NewPostgresStore(db, schema+".dedupe")
+	s, err := pgstore.New(db, schema+".dedupe")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +67,7 @@ func TestPostgresStorePurge(t *testing.T) {
 
 func TestPostgresStoreRejectsBadTableName(t *testing.T) {
 	t.Parallel()
-	if _, err := ferrywebhooks.NewPostgresStore(nil, "x; DROP TABLE y"); err == nil {
+	if _, err := pgstore.New(nil, "x; DROP TABLE y"); err == nil {
 		t.Fatal("bad table name accepted")
 	}
 }

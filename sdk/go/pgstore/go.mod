@@ -1,0 +1,20 @@
+module github.com/ferry-dev/ferry/sdk/go/pgstore
+
+go 1.25.0
+
+require (
+	github.com/ferry-dev/ferry/sdk/go v0.0.0-00010101000000-000000000000
+	github.com/jackc/pgx/v5 v5.11.0
+)
+
+require (
+	github.com/jackc/pgpassfile v1.0.0 // indirect
+	github.com/jackc/pgservicefile v0.0.0-20240606120523-5a60cdf6a761 // indirect
+	github.com/jackc/puddle/v2 v2.2.3 // indirect
+	golang.org/x/sync v0.22.0 // indirect
+	golang.org/x/text v0.41.0 // indirect
+)
+
+// Local development: the verifier module next door. Published versions
+// resolve github.com/ferry-dev/ferry/sdk/go from its sdk/go/vX.Y.Z tag.
+replace github.com/ferry-dev/ferry/sdk/go => ../
