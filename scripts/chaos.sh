@@ -12,16 +12,31 @@
 # checks the ledger: every accepted event delivered (nothing lost), the
 # duplicates reported. Everything is stopped and removed on exit.
 #
-# Environment: CHAOS_RATE (200)  CHAOS_DURATION (40s)  CHAOS_KILL_AFTER (12)
-#              CHAOS_KILL_NODE (2)  CHAOS_KEEP=1 keeps the state directory
+# The load tool records who leads each partition of the deliveries topic
+# before sending and splits the latencies by whether a job's partition was
+# led by the broker disturbed; the run passes only if nothing is lost and
+# the mode's targets hold (docs/operations.md, "Kafka failover"):
+#   kill     (default) broker CHAOS_KILL_NODE gets SIGKILL after
+#            CHAOS_KILL_AFTER seconds: partitions elsewhere p99 <= 1 s, every
+#            job on its partitions delivered within 11 s (the broker session
+#            timeout, 9 s, plus 2 s), p50 over the run <= 100 ms
+#   rolling  after CHAOS_KILL_AFTER seconds each broker in turn is stopped
+#            (SIGTERM: a controlled shutdown), started again, and its
+#            partitions waited on until fully in sync: p99 <= 2 s
+#
+# Environment: CHAOS_MODE (kill|rolling)  CHAOS_RATE (200)  CHAOS_DURATION
+#              (40s; rolling: 120s)  CHAOS_KILL_AFTER (12)  CHAOS_KILL_NODE (2)
+#              CHAOS_KEEP=1 keeps the state directory
 set -euo pipefail
 
 SCRIPT_DIR="$(cd -P -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd -P)"
 REPO_ROOT="$(cd -P -- "$SCRIPT_DIR/.." && pwd -P)"
 cd "$REPO_ROOT"
 
+MODE="${CHAOS_MODE:-kill}"
+case "$MODE" in kill|rolling) ;; *) echo "chaos: CHAOS_MODE must be kill or rolling" >&2; exit 2 ;; esac
 RATE="${CHAOS_RATE:-200}"
-DURATION="${CHAOS_DURATION:-40s}"
+DURATION="${CHAOS_DURATION:-$([[ $MODE == rolling ]] && echo 120s || echo 40s)}"
 KILL_AFTER="${CHAOS_KILL_AFTER:-12}"
 KILL_NODE="${CHAOS_KILL_NODE:-2}"
 ROOT="$(mktemp -d /tmp/ferry-chaos.XXXXXX)"
@@ -104,19 +119,48 @@ for _ in $(seq 1 300); do
 done
 svc_node 1 kafka-run org.apache.kafka.tools.TopicCommand --bootstrap-server "$BROKERS" --describe --topic deliveries 2>/dev/null | head -4
 
-echo "chaos: sending $RATE events/s for $DURATION; killing broker $KILL_NODE (kill -9) after ${KILL_AFTER}s"
-./bin/ferry-load run -ferry "http://$FERRY_ADDR" -db "postgres://ferry@127.0.0.1:$PG_PORT/ferry?sslmode=disable" -sink "http://$SINK_ADDR" -pid "$FERRY_PID" -name chaos \
-  -rate "$RATE" -duration "$DURATION" -endpoints 4 -settle 3m -out "${CHAOS_OUT:-bench-results-chaos.json}" &
+EVENTS="$ROOT/events"
+: >"$EVENTS"
+now_ms() { date +%s%3N; }
+if [[ $MODE == kill ]]; then
+  TARGETS=(-max-healthy-p99 1s -max-affected 11s -max-p50 100ms)
+  echo "chaos: sending $RATE events/s for $DURATION; killing broker $KILL_NODE (kill -9) after ${KILL_AFTER}s"
+else
+  TARGETS=(-max-p99 2s)
+  echo "chaos: sending $RATE events/s for $DURATION; restarting each broker in turn (controlled shutdown) after ${KILL_AFTER}s"
+fi
+./bin/ferry-load run -ferry "http://$FERRY_ADDR" -db "postgres://ferry@127.0.0.1:$PG_PORT/ferry?sslmode=disable" -sink "http://$SINK_ADDR" -pid "$FERRY_PID" -name "chaos-$MODE" \
+  -rate "$RATE" -duration "$DURATION" -endpoints 24 -settle 3m -out "${CHAOS_OUT:-bench-results-chaos.json}" \
+  -failover-brokers "$BROKERS" -failover-events "$EVENTS" "${TARGETS[@]}" &
 LOAD_PID=$!
 sleep "$KILL_AFTER"
-KPID="$(cat "$ROOT/k$KILL_NODE/.ferry/kafka/kafka.pid")"
-kill -9 "$KPID"
-echo "chaos: $(date -u +%T) killed broker $KILL_NODE (pid $KPID)"
-sleep 15
-svc_node 1 kafka-run org.apache.kafka.tools.TopicCommand --bootstrap-server "127.0.0.1:${KPORT[1]}" --describe --topic deliveries 2>/dev/null | head -4 || true
-if wait "$LOAD_PID"; then
-  echo "chaos: PASS: nothing lost with broker $KILL_NODE down (RF 3, min.insync.replicas 2)"
+in_sync() { # no under-replicated partition of any topic
+  [[ -z "$(svc_node "$1" kafka-run org.apache.kafka.tools.TopicCommand --bootstrap-server "127.0.0.1:${KPORT[$1]}" \
+    --describe --under-replicated-partitions 2>/dev/null)" ]]
+}
+if [[ $MODE == kill ]]; then
+  KPID="$(cat "$ROOT/k$KILL_NODE/.ferry/kafka/kafka.pid")"
+  kill -9 "$KPID"
+  echo "kill $KILL_NODE $(now_ms)" >>"$EVENTS"
+  echo "chaos: $(date -u +%T) killed broker $KILL_NODE (pid $KPID)"
+  sleep 15
+  svc_node 1 kafka-run org.apache.kafka.tools.TopicCommand --bootstrap-server "127.0.0.1:${KPORT[1]}" --describe --topic deliveries 2>/dev/null | head -4 || true
 else
-  echo "chaos: FAIL: the ledger does not close (see above; logs in $ROOT with CHAOS_KEEP=1)" >&2
+  for i in 1 2 3; do
+    other=$(( i % 3 + 1 ))
+    echo "stop $i $(now_ms)" >>"$EVENTS"
+    echo "chaos: $(date -u +%T) stopping broker $i (controlled shutdown)"
+    svc_node "$i" kafka-stop >/dev/null
+    svc_node "$i" kafka-start >"$ROOT/k$i.restart.log" 2>&1
+    echo "started $i $(now_ms)" >>"$EVENTS"
+    echo "chaos: $(date -u +%T) broker $i is back; waiting for its partitions to be in sync"
+    for _ in $(seq 1 120); do in_sync "$other" && break; sleep 1; done
+    echo "chaos: $(date -u +%T) in sync"
+  done
+fi
+if wait "$LOAD_PID"; then
+  echo "chaos: PASS ($MODE): nothing lost and the targets hold (RF 3, min.insync.replicas 2)"
+else
+  echo "chaos: FAIL ($MODE): see above; logs in $ROOT with CHAOS_KEEP=1" >&2
   exit 1
 fi

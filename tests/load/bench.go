@@ -50,6 +50,16 @@ type Outcome struct {
 	// before a tarpit was released).
 	Note  string `json:"note,omitempty"`
 	Error string `json:"error,omitempty"`
+	// Failover splits the latencies by whether an endpoint's partition
+	// lost its leader (make chaos).
+	Failover *FailoverReport `json:"failover,omitempty"`
+
+	// EndpointIDs maps the sink's endpoint names to Ferry's ids, and
+	// Arrivals are the deliveries the ledger counted, for analyses of
+	// a run beyond its report.
+	EndpointIDs map[string]string `json:"-"`
+	Arrivals    []Arrival         `json:"-"`
+	Sent        Result            `json:"-"`
 }
 
 // Bench runs scenarios against one Ferry and one sink.
@@ -78,6 +88,7 @@ func (b *Bench) Run(ctx context.Context, sc Scenario) Outcome {
 		return out
 	}
 	var healthy []string
+	out.EndpointIDs = map[string]string{}
 	create := func(kind string, i, timeout int) error {
 		name := fmt.Sprintf("%s-%d", kind, i)
 		spec := EndpointSpec{URL: b.SinkURL + "/hook/" + name, MaxInFlight: sc.MaxInFlight, TimeoutSeconds: timeout}
@@ -90,7 +101,8 @@ func (b *Bench) Run(ctx context.Context, sc Scenario) Outcome {
 				return err
 			}
 		}
-		_, err := t.CreateEndpoint(ctx, spec)
+		id, err := t.CreateEndpoint(ctx, spec)
+		out.EndpointIDs[name] = id
 		return err
 	}
 	for i := 0; i < sc.OK; i++ {
@@ -135,6 +147,7 @@ func (b *Bench) Run(ctx context.Context, sc Scenario) Outcome {
 
 	m := b.startMeasuring(ctx, true)
 	res := Generate(ctx, t, plan, Hooks{})
+	out.Sent = res
 	sendEnd := time.Now()
 	src := RemoteSink{URL: b.SinkURL}
 	var rep Report
@@ -145,6 +158,7 @@ func (b *Bench) Run(ctx context.Context, sc Scenario) Outcome {
 			out.Error = err.Error()
 		}
 		rep = CloseRouted(sc.Name, res, seen, route, time.Since(sendEnd))
+		out.Arrivals = seen.Arrivals
 		if rep.Missing == 0 || time.Now().After(deadline) || ctx.Err() != nil {
 			break
 		}

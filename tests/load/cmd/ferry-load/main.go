@@ -244,7 +244,22 @@ func runOne(ctx context.Context, args []string) error {
 	routed := fs.Bool("routed", true, "one endpoint per event (false: every endpoint gets every event)")
 	settle := fs.Duration("settle", 2*time.Minute, "how long deliveries may take after sending stops")
 	out := fs.String("out", "", "JSON results file (optional)")
+	brokers := fs.String("failover-brokers", "", "a failover run (make chaos): the Kafka brokers, to record who leads each partition before sending")
+	topic := fs.String("failover-topic", "deliveries", "the deliveries topic's full name")
+	events := fs.String("failover-events", "", "the chaos script's events file (lines: kill|stop|started NODE UNIX_MS)")
+	maxHealthyP99 := fs.Duration("max-healthy-p99", 0, "fail unless jobs on partitions that kept their leader have p99 at most this (0: no check)")
+	maxAffected := fs.Duration("max-affected", 0, "fail unless every job on a partition that lost its leader arrived within this of being sent (0: no check)")
+	maxP50 := fs.Duration("max-p50", 0, "fail unless the run's p50 is at most this (0: no check)")
+	maxP99 := fs.Duration("max-p99", 0, "fail unless the run's p99 is at most this (0: no check)")
 	_ = fs.Parse(args)
+	var leaders load.Leaders
+	if *brokers != "" {
+		var err error
+		if leaders, err = load.ReadLeaders(ctx, strings.Split(*brokers, ","), *topic); err != nil {
+			return err
+		}
+		fmt.Printf("partition leaders of %s before sending: %v\n", *topic, leaders.ByPartition)
+	}
 	b := &load.Bench{FerryURL: *ferryURL, FerryDB: *ferryDB, SinkURL: *sinkURL}
 	for _, p := range strings.Split(*pids, ",") {
 		if n, err := strconv.Atoi(strings.TrimSpace(p)); err == nil {
@@ -254,6 +269,36 @@ func runOne(ctx context.Context, args []string) error {
 	o := b.Run(ctx, load.Scenario{Name: *name, Routed: *routed, OK: *ok,
 		Plan: load.Plan{Rate: *rate, Concurrency: *conc, Duration: *dur}, Settle: *settle})
 	printTable([]load.Outcome{o})
+	var failures []string
+	if *brokers != "" && *events != "" {
+		evs, err := load.ReadChaosEvents(*events)
+		if err != nil {
+			return err
+		}
+		sched := map[int64]time.Time{}
+		for _, s := range o.Sent.Sent {
+			sched[s.Seq] = s.Sched
+		}
+		fr := load.AnalyseFailover(leaders, evs, o.EndpointIDs, o.Arrivals, func(seq int64) (time.Time, bool) {
+			t, ok := sched[seq]
+			return t, ok
+		})
+		o.Failover = &fr
+		printFailover(fr)
+		ms := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+		if *maxHealthyP99 > 0 && fr.Healthy.P99 > ms(*maxHealthyP99) {
+			failures = append(failures, fmt.Sprintf("healthy partitions' p99 %.0f ms > %s", fr.Healthy.P99, *maxHealthyP99))
+		}
+		if *maxAffected > 0 && fr.Affected.Max > ms(*maxAffected) {
+			failures = append(failures, fmt.Sprintf("a job on a partition that lost its leader took %.0f ms > %s", fr.Affected.Max, *maxAffected))
+		}
+	}
+	if *maxP50 > 0 && o.Report.Latency.P50 > float64(*maxP50)/float64(time.Millisecond) {
+		failures = append(failures, fmt.Sprintf("p50 %.0f ms > %s", o.Report.Latency.P50, *maxP50))
+	}
+	if *maxP99 > 0 && o.Report.Latency.P99 > float64(*maxP99)/float64(time.Millisecond) {
+		failures = append(failures, fmt.Sprintf("p99 %.0f ms > %s", o.Report.Latency.P99, *maxP99))
+	}
 	if *out != "" {
 		raw, _ := json.MarshalIndent(o, "", "  ")
 		if err := os.WriteFile(*out, raw, 0o644); err != nil {
@@ -266,7 +311,30 @@ func runOne(ctx context.Context, args []string) error {
 	if o.Report.Void {
 		return fmt.Errorf("ledger void: %s", o.Report.VoidReason)
 	}
+	if len(failures) > 0 {
+		return fmt.Errorf("targets missed: %s", strings.Join(failures, "; "))
+	}
 	return nil
+}
+
+// printFailover prints a failover run's latencies split by partition.
+func printFailover(fr load.FailoverReport) {
+	fmt.Println()
+	for _, e := range fr.Events {
+		fmt.Printf("chaos: %s broker %d at %s\n", e.What, e.Node, e.At.UTC().Format("15:04:05.000"))
+	}
+	fmt.Printf("partitions led by disturbed brokers %v: %v (%d endpoints on them, %d elsewhere)\n",
+		fr.Disturbed, fr.AffectedPartitions, fr.AffectedEndpoints, fr.HealthyEndpoints)
+	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "jobs	n	p50 ms	p95 ms	p99 ms	max ms	")
+	for _, row := range []struct {
+		name string
+		l    load.Latency
+	}{{"all", fr.All}, {"healthy partitions", fr.Healthy}, {"  sent after the first disturbance", fr.HealthyAfter},
+		{"partitions that lost their leader", fr.Affected}, {"  sent after the first disturbance", fr.AffectedAfter}} {
+		fmt.Fprintf(tw, "%s\t%d\t%.1f\t%.1f\t%.1f\t%.1f\t\n", row.name, row.l.N, row.l.P50, row.l.P95, row.l.P99, row.l.Max)
+	}
+	tw.Flush()
 }
 
 func printTable(outs []load.Outcome) {
