@@ -185,6 +185,9 @@ type App struct {
 	db       *gorm.DB
 	kafkaCfg kafka.Config
 	writer   *kafka.Writer
+	// stream publishes the outbox relay's jobs without waiting between
+	// batches (one partition's trouble holds back only its jobs).
+	stream *kafka.Stream
 
 	Tenants  *tenants.Service
 	Delivery *delivery.Service
@@ -329,6 +332,9 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 	if a.writer, err = kafka.NewWriter(a.kafkaCfg); err != nil {
 		return nil, err
 	}
+	if a.stream, err = kafka.NewStream(a.kafkaCfg); err != nil {
+		return nil, err
+	}
 
 	registry := prometheus.NewRegistry()
 	registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
@@ -362,7 +368,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 		return nil, err
 	}
 	a.relay = outbox.NewRelay(a.db, a.writer, outbox.RelayConfig{SweepAfter: cfg.OutboxSweepAfter, Metrics: metrics,
-		Tracing: a.tracing.TracerProvider()}, log, nil)
+		Tracing: a.tracing.TracerProvider(), Stream: a.stream}, log, nil)
 	addressPolicy := egress.AddressPolicy{AllowPrivate: cfg.AllowPrivateEndpoints}
 	// Notification mails (endpoint health, quota, invoices) go out from
 	// the mailer's own queue, started by Run.
@@ -619,7 +625,11 @@ func (a *App) Run(ctx context.Context) error {
 	}})
 	lc.add("periodic workers",
 		// Bulk replays re-queue through the outbox in the worker role too.
-		part{name: "relay", roles: []string{RoleAPI, RoleWorker}, run: a.relay.Run},
+		part{name: "relay", roles: []string{RoleAPI, RoleWorker}, run: a.relay.Run, stop: func(ctx context.Context) {
+			ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+			defer cancel()
+			a.relay.Drain(ctx)
+		}},
 		part{name: "notification mail", run: a.notices.Run},
 		// Operational events' transformations a stopped process left
 		// pending (any role emits operational events).
@@ -682,6 +692,9 @@ func (a *App) Close() error {
 	}
 	if a.router != nil {
 		errs = append(errs, a.router.Close())
+	}
+	if a.stream != nil {
+		errs = append(errs, a.stream.Close())
 	}
 	if a.writer != nil {
 		errs = append(errs, a.writer.Close())

@@ -108,6 +108,14 @@ func (c connSecurity) transport() *kafkago.Transport {
 	return &kafkago.Transport{TLS: c.tls, SASL: c.sasl}
 }
 
+// producerTransport is a writer's own Transport. Its metadata is
+// refreshed every second rather than kafka-go's 6: after a partition's
+// leader dies, writes to it resume as soon as the cluster has elected a
+// new one, not up to 6 s later.
+func (c connSecurity) producerTransport() *kafkago.Transport {
+	return &kafkago.Transport{TLS: c.tls, SASL: c.sasl, MetadataTTL: time.Second}
+}
+
 // roundTripper returns the transport as the admin client wants it: a
 // nil interface, not a nil pointer, when plaintext.
 func (c connSecurity) roundTripper() kafkago.RoundTripper {

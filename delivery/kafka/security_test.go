@@ -70,16 +70,27 @@ func TestSecurityReachesEveryConnection(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer w.Close()
+			s, err := NewStream(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
 			admin := cfg.adminClient()
+			// The writers have transports of their own (metadata refreshed
+			// every second), carrying the same security.
+			wt, ok := w.w.Transport.(*kafkago.Transport)
+			st, sok := s.w.Transport.(*kafkago.Transport)
+			if !ok || !sok || wt.MetadataTTL != time.Second || st.MetadataTTL != time.Second {
+				t.Fatalf("writer transports = %T %T", w.w.Transport, s.w.Transport)
+			}
+			if (st.TLS != nil) != (wt.TLS != nil) || (st.SASL != nil) != (wt.SASL != nil) {
+				t.Fatal("the stream's security differs from the writer's")
+			}
 			if c.wantMech == "" && !c.wantTLS {
-				if d != nil || w.w.Transport != nil || admin.Transport != nil {
+				if d != nil || wt.TLS != nil || wt.SASL != nil || admin.Transport != nil {
 					t.Fatalf("plaintext changed kafka-go's defaults: dialer %v, writer %v, admin %v", d, w.w.Transport, admin.Transport)
 				}
 				return
-			}
-			wt, ok := w.w.Transport.(*kafkago.Transport)
-			if !ok {
-				t.Fatalf("writer transport = %T", w.w.Transport)
 			}
 			at, ok := admin.Transport.(*kafkago.Transport)
 			if !ok {

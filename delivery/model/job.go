@@ -69,3 +69,13 @@ type Message struct {
 type Publisher interface {
 	Publish(ctx context.Context, msgs []Message) error
 }
+
+// Streamer publishes messages without waiting for Kafka: Send returns
+// once they are handed over, and ack is called later, from another
+// goroutine, with each batch Kafka acknowledged (err nil) or gave up on
+// (err set: the messages were not written). Each partition's messages go
+// out in the order they were sent, retried on their own, so a partition
+// without a leader holds back its own messages and no one else's.
+type Streamer interface {
+	Send(ctx context.Context, msgs []Message, ack func(msgs []Message, err error)) error
+}

@@ -40,6 +40,15 @@ type RelayConfig struct {
 	// Tracing makes a producer span for each traced job published (nil:
 	// none).
 	Tracing trace.TracerProvider
+	// Stream, when set, publishes committed jobs without waiting for
+	// Kafka between batches (model.Streamer): a partition that lost its
+	// leader then holds back only its own jobs. Without it each batch is
+	// published and acknowledged before the next (the sweeper always
+	// works that way).
+	Stream model.Streamer
+	// MaxInFlight bounds the jobs streamed and not yet acknowledged
+	// (default 65536); at the bound the relay waits.
+	MaxInFlight int
 }
 
 // Relay publishes committed outbox jobs to the deliveries topic and
@@ -62,6 +71,11 @@ type Relay struct {
 	pending   atomic.Int64
 	busySince atomic.Int64
 	tracer    trace.Tracer
+	// inFlight holds a slot per streamed job until Kafka acknowledges it.
+	inFlight chan struct{}
+	// spans are the producer spans of streamed traced jobs, ended by
+	// their acknowledgement (empty with tracing off).
+	spans sync.Map // outboxKey → trace.Span
 }
 
 type outboxKey struct {
@@ -75,11 +89,12 @@ func NewRelay(db *gorm.DB, pub model.Publisher, cfg RelayConfig, log *slog.Logge
 	cfg.SweepAfter = cmp.Or(cfg.SweepAfter, 15*time.Second)
 	cfg.SweepInterval = cmp.Or(cfg.SweepInterval, 2*time.Second)
 	cfg.Buffer = cmp.Or(cfg.Buffer, 1<<16)
+	cfg.MaxInFlight = cmp.Or(cfg.MaxInFlight, 1<<16)
 	if cfg.Tracing == nil {
 		cfg.Tracing = noop.NewTracerProvider()
 	}
 	return &Relay{db: db, pub: pub, cfg: cfg, log: log, clock: clock.Or(clk), ch: make(chan model.Job, cfg.Buffer), published: make(chan []outboxKey, 256),
-		tracer: cfg.Tracing.Tracer("github.com/ferry-dev/ferry/delivery/outbox")}
+		tracer: cfg.Tracing.Tracer("github.com/ferry-dev/ferry/delivery/outbox"), inFlight: make(chan struct{}, cfg.MaxInFlight)}
 }
 
 // Enqueue hands committed jobs to the publisher without blocking; a job
@@ -132,10 +147,139 @@ func (r *Relay) Run(ctx context.Context) error {
 				break drain
 			}
 		}
+		if r.cfg.Stream != nil {
+			if err := r.stream(ctx, batch); err != nil {
+				r.pending.Add(-int64(len(batch))) // the rows stay, for a sweeper
+				r.log.Warn("relay stream stopped; outbox keeps the jobs", "err", err, "jobs", len(batch))
+			}
+			continue
+		}
 		if err := r.publish(ctx, batch); err != nil {
 			r.pending.Add(-int64(len(batch))) // the rows stay, for a sweeper
 			r.log.Warn("relay publish stopped; outbox keeps the jobs", "err", err, "jobs", len(batch))
 		}
+	}
+}
+
+// Drain waits, until ctx ends, for the jobs handed to this relay to be
+// published and their rows deleted, so a graceful stop leaves no row for
+// the next process's sweeper to publish again. Call it before Run's
+// context ends.
+func (r *Relay) Drain(ctx context.Context) {
+	t := time.NewTicker(10 * time.Millisecond)
+	defer t.Stop()
+	for r.pending.Load() > 0 {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// stream hands jobs to the Streamer, taking an in-flight slot per job,
+// and returns without waiting for Kafka; acked takes it from there.
+func (r *Relay) stream(ctx context.Context, jobs []model.Job) error {
+	msgs := make([]model.Message, len(jobs))
+	for i, j := range jobs {
+		select {
+		case r.inFlight <- struct{}{}:
+		case <-ctx.Done():
+			for range i {
+				<-r.inFlight
+			}
+			return ctx.Err()
+		}
+		msgs[i] = model.Message{Topic: model.TopicDeliveries, Job: j}
+	}
+	if spans := r.startSends(ctx, msgs); len(spans) > 0 {
+		k := 0
+		for _, m := range msgs {
+			if jobtrace.Traced(m.Job) {
+				r.spans.Store(outboxKey{m.Job.DeliveryID, m.Job.OutboxAt}, spans[k])
+				k++
+			}
+		}
+	}
+	return r.send(ctx, msgs)
+}
+
+// send streams msgs, their in-flight slots already taken.
+func (r *Relay) send(ctx context.Context, msgs []model.Message) error {
+	err := r.cfg.Stream.Send(ctx, msgs, func(acked []model.Message, err error) { r.acked(ctx, acked, err) })
+	if err != nil {
+		for range msgs {
+			<-r.inFlight
+		}
+		r.endSpans(msgs, err)
+	}
+	return err
+}
+
+// acked takes a batch Kafka acknowledged to the deleter, or sends again
+// one the stream gave up on (its partition had no leader for longer than
+// the stream retries): the rows are still there, and while this process
+// holds them the sweeper leaves them alone.
+func (r *Relay) acked(ctx context.Context, msgs []model.Message, err error) {
+	if err != nil {
+		if ctx.Err() != nil {
+			r.release(msgs, err)
+			return
+		}
+		r.log.Warn("kafka did not take jobs in time; sending them again", "err", err, "jobs", len(msgs))
+		go func() {
+			if !sleep(ctx, time.Second) || r.send(ctx, msgs) != nil {
+				r.release(msgs, err)
+			}
+		}()
+		return
+	}
+	now := r.clock.Now()
+	keys := make([]outboxKey, len(msgs))
+	for i, m := range msgs {
+		r.cfg.Metrics.ObserveStage(telemetry.StagePublished, m.Job, now)
+		keys[i] = outboxKey{m.Job.DeliveryID, m.Job.OutboxAt}
+		<-r.inFlight
+	}
+	r.endSpans(msgs, nil)
+	select {
+	case r.published <- keys:
+	case <-ctx.Done():
+		// The rows stay; the next sweep republishes them.
+		r.pending.Add(-int64(len(keys)))
+	}
+}
+
+// release gives up on msgs in this process: their rows stay for a
+// sweeper.
+func (r *Relay) release(msgs []model.Message, err error) {
+	for range msgs {
+		<-r.inFlight
+	}
+	r.pending.Add(-int64(len(msgs)))
+	r.endSpans(msgs, err)
+}
+
+// endSpans ends the producer spans of msgs' traced jobs.
+func (r *Relay) endSpans(msgs []model.Message, err error) {
+	for _, m := range msgs {
+		if !jobtrace.Traced(m.Job) {
+			continue
+		}
+		if span, ok := r.spans.LoadAndDelete(outboxKey{m.Job.DeliveryID, m.Job.OutboxAt}); ok {
+			endSends([]trace.Span{span.(trace.Span)}, err)
+		}
+	}
+}
+
+func sleep(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-t.C:
+		return true
 	}
 }
 
