@@ -26,6 +26,9 @@
 #
 # Environment: CHAOS_MODE (kill|rolling)  CHAOS_RATE (200)  CHAOS_DURATION
 #              (40s; rolling: 120s)  CHAOS_KILL_AFTER (12)  CHAOS_KILL_NODE (2)
+#              CHAOS_REPLICA_LAG_MS (1000: replica.lag.time.max.ms; every
+#              partition has the dead broker as a follower, and acks=all
+#              writes wait until it leaves the in-sync replicas)
 #              CHAOS_KEEP=1 keeps the state directory
 set -euo pipefail
 
@@ -65,7 +68,8 @@ node_env() { # NODE -> env assignments for services.sh
   printf '%s\n' "FERRY_STATE_DIR=$ROOT/k$i/.ferry" "FERRY_KAFKA_LIBS=$LIBS" "FERRY_KAFKA_NODE_ID=$i" \
     "FERRY_KAFKA_PORT=${KPORT[$i]}" "FERRY_KAFKA_CONTROLLER_PORT=${CPORT[$i]}" "FERRY_KAFKA_QUORUM_VOTERS=$VOTERS" \
     "FERRY_KAFKA_CLUSTER_ID=$CLUSTER_ID" "FERRY_KAFKA_REPLICATION=3" "FERRY_KAFKA_MIN_ISR=2" \
-    "FERRY_KAFKA_HEAP_OPTS=-Xms128m -Xmx384m" "FERRY_PG_PORT=$PG_PORT"
+    "FERRY_KAFKA_HEAP_OPTS=-Xms128m -Xmx384m" "FERRY_PG_PORT=$PG_PORT" \
+    "FERRY_KAFKA_REPLICA_LAG_MS=${CHAOS_REPLICA_LAG_MS:-1000}"
 }
 svc_node() { local i="$1"; shift; mapfile -t e < <(node_env "$i"); env "${e[@]}" bash scripts/services.sh "$@"; }
 svc_pg() { env FERRY_STATE_DIR="$ROOT/pg/.ferry" FERRY_PG_PORT="$PG_PORT" bash scripts/services.sh "$@"; }

@@ -26,6 +26,11 @@
 #                          a multi-broker cluster (make chaos) share one
 #   FERRY_KAFKA_REPLICATION (1)  default and internal-topic replication factor
 #   FERRY_KAFKA_MIN_ISR (1)      min.insync.replicas default
+#   FERRY_KAFKA_REPLICA_LAG_MS   replica.lag.time.max.ms (Kafka's default, 30 s, when
+#                          unset): how soon a dead follower leaves the in-sync
+#                          replicas, which acks=all produces wait for
+#   FERRY_KAFKA_SESSION_TIMEOUT_MS  broker.session.timeout.ms (Kafka's default, 9 s):
+#                          how soon the controller fences a dead broker
 #   FERRY_PG_BIN           directory holding initdb/pg_ctl (default: newest /usr/lib/postgresql/*/bin)
 #   FERRY_KAFKA_HEAP_OPTS  JVM heap for the broker (default: -Xms256m -Xmx512m)
 #   FERRY_KAFKA_SASL_PORT  when set, the broker also listens there with SASL/SCRAM
@@ -576,6 +581,8 @@ transaction.state.log.min.isr=$KAFKA_MIN_ISR
 
 # Tests join consumer groups constantly; do not wait 3 s for more members.
 group.initial.rebalance.delay.ms=0
+${FERRY_KAFKA_REPLICA_LAG_MS:+replica.lag.time.max.ms=$FERRY_KAFKA_REPLICA_LAG_MS}
+${FERRY_KAFKA_SESSION_TIMEOUT_MS:+broker.session.timeout.ms=$FERRY_KAFKA_SESSION_TIMEOUT_MS}
 
 # Modest memory on a shared dev box (default dedupe buffer is 128 MiB of heap).
 log.cleaner.dedupe.buffer.size=33554432

@@ -3,6 +3,7 @@ package kafka
 import (
 	"context"
 	"fmt"
+	"sync"
 	"time"
 
 	kafkago "github.com/segmentio/kafka-go"
@@ -10,30 +11,64 @@ import (
 	"github.com/ferry-dev/ferry/delivery/model"
 )
 
-// Stream publishes without waiting for acknowledgements (model.Streamer):
-// kafka-go keeps a writer per partition that sends its batches in order
-// and retries the one at its head, so while one partition has no leader
-// (a broker died, and the cluster has not yet elected another) only the
-// jobs bound for it wait; every other partition's keep flowing. The
-// outbox relay publishes through it.
+// Stream publishes without waiting for acknowledgements (model.Streamer)
+// through one lane per partition: each lane writes everything queued for
+// its partition as one batch, waits for Kafka, and takes the next, so
+// batches grow with the load and a partition's jobs stay in order. While
+// one partition has no leader (a broker died and the cluster has not yet
+// elected another) only its lane waits; every other partition's jobs
+// keep flowing. The outbox relay publishes through it.
 type Stream struct {
 	cfg Config
 	w   *kafkago.Writer
+
+	mu     sync.Mutex
+	lanes  map[laneKey]*lane
+	counts map[string]partitionCount // topic → its partition count
+	closed bool
+	wg     sync.WaitGroup
+	stop   chan struct{}
 }
 
 var _ model.Streamer = (*Stream)(nil)
 
-// streamRetries and streamBackoffMax keep retrying a partition's head
-// batch for about 20 s, longer than a broker's session timeout (9 s) and
-// the election that follows; past that the batch comes back to its
-// sender with the error.
-const (
-	streamRetries    = 40
-	streamBackoffMax = 500 * time.Millisecond
-)
+// laneKey names one partition of one topic.
+type laneKey struct {
+	topic     string
+	partition int
+}
 
-// sendBatch is one Send call: its messages find their ack through it.
-type sendBatch struct {
+// partitionCount is a topic's partition count as last read.
+type partitionCount struct {
+	n      int
+	readAt time.Time
+}
+
+// partitionCountTTL is how long a topic's partition count is trusted:
+// partitions are only ever added, and a job sent to the old count's
+// partition is still delivered, only not in the lane of its real
+// partition.
+const partitionCountTTL = 30 * time.Second
+
+// maxLaneBatch bounds one write.
+const maxLaneBatch = 2000
+
+// lane is one partition's queue and writer goroutine.
+type lane struct {
+	mu     sync.Mutex
+	queue  []queued
+	wake   chan struct{}
+	closed bool
+}
+
+type queued struct {
+	msg  model.Message
+	rec  kafkago.Message
+	send *sendCall
+}
+
+// sendCall is one Send: its messages find their ack through it.
+type sendCall struct {
 	ack func([]model.Message, error)
 }
 
@@ -43,73 +78,186 @@ func NewStream(cfg Config) (*Stream, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Stream{cfg: cfg, w: &kafkago.Writer{
-		Addr:                   kafkago.TCP(cfg.Brokers...),
-		Balancer:               &kafkago.Hash{},
-		RequiredAcks:           kafkago.RequireAll,
-		BatchTimeout:           cfg.BatchTimeout,
-		BatchSize:              1000,
-		BatchBytes:             16 << 20,
-		AllowAutoTopicCreation: false,
-		Async:                  true,
-		MaxAttempts:            streamRetries,
-		WriteBackoffMin:        20 * time.Millisecond,
-		WriteBackoffMax:        streamBackoffMax,
-		WriteTimeout:           5 * time.Second,
-		Completion:             completed,
-		Transport:              cfg.conn.producerTransport(),
-	}}, nil
+	return &Stream{cfg: cfg, lanes: map[laneKey]*lane{}, counts: map[string]partitionCount{}, stop: make(chan struct{}),
+		w: &kafkago.Writer{
+			Addr:                   kafkago.TCP(cfg.Brokers...),
+			Balancer:               &kafkago.Hash{},
+			RequiredAcks:           kafkago.RequireAll,
+			BatchTimeout:           cfg.BatchTimeout,
+			BatchSize:              maxLaneBatch,
+			BatchBytes:             16 << 20,
+			AllowAutoTopicCreation: false,
+			// One attempt per write: the lane retries its head batch
+			// itself, and keeps it at the head.
+			MaxAttempts:  1,
+			WriteTimeout: 5 * time.Second,
+			Transport:    cfg.conn.producerTransport(),
+		}}, nil
 }
 
-// Send hands msgs to their partitions' writers and returns; ack gets
-// them back, a batch at a time, once Kafka acknowledged them or the
-// writer gave up.
-func (s *Stream) Send(_ context.Context, msgs []model.Message, ack func([]model.Message, error)) error {
-	b := &sendBatch{ack: ack}
-	out := make([]kafkago.Message, len(msgs))
-	for i, m := range msgs {
+// Send queues msgs on their partitions' lanes and returns; ack gets
+// them back, a batch at a time, once Kafka acknowledged them. A lane
+// retries its batch until Kafka takes it or the Stream closes (then ack
+// gets the error).
+func (s *Stream) Send(ctx context.Context, msgs []model.Message, ack func([]model.Message, error)) error {
+	call := &sendCall{ack: ack}
+	byLane := map[laneKey][]queued{}
+	for _, m := range msgs {
 		rec, err := encodeJob(s.cfg.topic(m.Topic), m)
 		if err != nil {
 			return err
 		}
-		rec.WriterData = streamed{msg: m, batch: b}
-		out[i] = rec
+		n, err := s.partitions(ctx, rec.Topic)
+		if err != nil {
+			return err
+		}
+		k := laneKey{rec.Topic, (&kafkago.Hash{}).Balance(rec, partitionList(n)...)}
+		byLane[k] = append(byLane[k], queued{msg: m, rec: rec, send: call})
 	}
-	// Async: this only queues them (it fails on a closed writer or a
-	// message over BatchBytes).
-	if err := s.w.WriteMessages(context.Background(), out...); err != nil {
-		return fmt.Errorf("kafka stream: %w", err)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return fmt.Errorf("kafka stream: closed")
+	}
+	for k, qs := range byLane {
+		l := s.lanes[k]
+		if l == nil {
+			l = &lane{wake: make(chan struct{}, 1)}
+			s.lanes[k] = l
+			s.wg.Add(1)
+			go s.run(l)
+		}
+		l.mu.Lock()
+		l.queue = append(l.queue, qs...)
+		l.mu.Unlock()
+		select {
+		case l.wake <- struct{}{}:
+		default:
+		}
 	}
 	return nil
 }
 
-// streamed is what a record carries back to its Send.
-type streamed struct {
-	msg   model.Message
-	batch *sendBatch
-}
-
-// completed returns each of kafka-go's finished batches (one partition's
-// records, possibly from several Sends) to the acks of their Sends.
-func completed(recs []kafkago.Message, err error) {
-	var last *sendBatch
-	var msgs []model.Message
-	for _, r := range recs {
-		st, ok := r.WriterData.(streamed)
-		if !ok {
+// run writes l's queue, batch after batch, until the Stream closes.
+func (s *Stream) run(l *lane) {
+	defer s.wg.Done()
+	for {
+		l.mu.Lock()
+		batch := l.queue[:min(len(l.queue), maxLaneBatch)]
+		l.mu.Unlock()
+		if len(batch) == 0 {
+			select {
+			case <-l.wake:
+				continue
+			case <-s.stop:
+				return
+			}
+		}
+		recs := make([]kafkago.Message, len(batch))
+		for i, q := range batch {
+			recs[i] = q.rec
+		}
+		err := s.w.WriteMessages(context.Background(), recs...)
+		if err != nil {
+			// The head batch stays at the head: retry it (after a
+			// pause) until Kafka takes it, unless the Stream closes.
+			select {
+			case <-s.stop:
+				s.fail(l, err)
+				return
+			case <-time.After(retryPause):
+			}
 			continue
 		}
-		if last != nil && st.batch != last {
-			last.ack(msgs, err)
-			msgs = nil
-		}
-		last = st.batch
-		msgs = append(msgs, st.msg)
-	}
-	if last != nil {
-		last.ack(msgs, err)
+		l.mu.Lock()
+		l.queue = l.queue[len(batch):]
+		l.mu.Unlock()
+		ackAll(batch, nil)
 	}
 }
 
-// Close flushes what was sent and closes the writer.
-func (s *Stream) Close() error { return s.w.Close() }
+// retryPause is how long a lane waits before writing a failed batch
+// again; the writer's metadata is refreshed every second meanwhile.
+const retryPause = 100 * time.Millisecond
+
+// fail acks everything still queued on l with err.
+func (s *Stream) fail(l *lane, err error) {
+	l.mu.Lock()
+	rest := l.queue
+	l.queue = nil
+	l.mu.Unlock()
+	ackAll(rest, fmt.Errorf("kafka stream closed: %w", err))
+}
+
+// ackAll returns batch to its Sends' acks, consecutive messages of one
+// Send together.
+func ackAll(batch []queued, err error) {
+	start := 0
+	for i := 1; i <= len(batch); i++ {
+		if i == len(batch) || batch[i].send != batch[start].send {
+			msgs := make([]model.Message, 0, i-start)
+			for _, q := range batch[start:i] {
+				msgs = append(msgs, q.msg)
+			}
+			batch[start].send.ack(msgs, err)
+			start = i
+		}
+	}
+}
+
+// partitions is topic's partition count, read from the cluster at most
+// every partitionCountTTL.
+func (s *Stream) partitions(ctx context.Context, topic string) (int, error) {
+	s.mu.Lock()
+	c, ok := s.counts[topic]
+	s.mu.Unlock()
+	if ok && time.Since(c.readAt) < partitionCountTTL {
+		return c.n, nil
+	}
+	client := &kafkago.Client{Addr: s.w.Addr, Transport: s.w.Transport}
+	md, err := client.Metadata(ctx, &kafkago.MetadataRequest{Topics: []string{topic}})
+	n := 0
+	if err == nil {
+		for _, t := range md.Topics {
+			if t.Name == topic && t.Error == nil {
+				n = len(t.Partitions)
+			}
+		}
+	}
+	if n == 0 {
+		if ok {
+			return c.n, nil // keep the last count while the cluster does not answer
+		}
+		return 0, fmt.Errorf("kafka stream: partitions of %s: %v", topic, err)
+	}
+	s.mu.Lock()
+	s.counts[topic] = partitionCount{n: n, readAt: time.Now()}
+	s.mu.Unlock()
+	return n, nil
+}
+
+func partitionList(n int) []int {
+	out := make([]int, n)
+	for i := range out {
+		out[i] = i
+	}
+	return out
+}
+
+// Close stops the lanes, failing what they still hold (its outbox rows
+// stay for the sweeper), and closes the writer.
+func (s *Stream) Close() error {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return nil
+	}
+	s.closed = true
+	close(s.stop)
+	s.mu.Unlock()
+	s.wg.Wait()
+	for _, l := range s.lanes {
+		s.fail(l, fmt.Errorf("closed"))
+	}
+	return s.w.Close()
+}
