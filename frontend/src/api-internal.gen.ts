@@ -1097,31 +1097,57 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         APIKey: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the key was created
+             */
             created_at: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description the key's id
+             */
             id: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when a request last authenticated with the key; null if never
+             */
             last_used_at: string | null;
+            /** @description the label given at creation */
             name: string;
             /** @description visible prefix, e.g. fry_live_ab12cd */
             prefix: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the key was revoked; null while it works
+             */
             revoked_at: string | null;
         };
         APIKeyCreated: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the key was created
+             */
             created_at: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description the key's id
+             */
             id: string;
             /** @description shown once */
             key: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when a request last authenticated with the key; null if never
+             */
             last_used_at: string | null;
+            /** @description the label given at creation */
             name: string;
             /** @description visible prefix, e.g. fry_live_ab12cd */
             prefix: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the key was revoked; null while it works
+             */
             revoked_at: string | null;
         };
         APIKeyInput: {
@@ -1129,27 +1155,49 @@ export interface components {
             name: string;
         };
         AcceptedMessage: {
+            /** @description what happens next, for people */
             message: string;
         };
         Attempt: {
             /** @description who replayed, for replay attempts */
             actor?: string;
+            /** @description 1 for the first attempt, counting on across retries and replays */
             attempt_number: number;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description the delivery attempted
+             */
             delivery_id: string;
+            /** @description how long until the answer (or the error), in ms */
             duration_ms: number;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description the endpoint attempted
+             */
             endpoint_id: string;
             /** @description why no usable answer came: timeout, dns, connection_refused, connection_reset, tls, blocked_address, connection, response_too_large (retried); transformation_error, transformation_cancelled (no request made, dropped); for queue endpoints timeout (lease ran out), nack, rejected; empty when the receiver answered */
             error_class?: string;
+            /** @description the error in words, when no usable answer came */
             error_message?: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description the event delivered
+             */
             event_id: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description the attempt's id
+             */
             id: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the retry this attempt scheduled is due; null when none
+             */
             next_attempt_at: string | null;
-            /** @enum {string} */
+            /**
+             * @description success (2xx), retry (scheduled again) or dropped (not retried)
+             * @enum {string}
+             */
             outcome: "success" | "retry" | "dropped";
             /** @description headers sent, custom values redacted for staff */
             request_headers: {
@@ -1157,30 +1205,52 @@ export interface components {
             };
             /** @description first 4 KiB */
             response_body: string;
+            /** @description response_body_truncated reports that ResponseBody is not the whole body: only the first 4 KiB are kept, and a body still arriving at the timeout is cut there. */
             response_body_truncated: boolean;
+            /** @description the headers answered; null when no answer came */
             response_headers: {
                 [key: string]: string[];
             } | null;
+            /** @description response_headers_truncated reports that some response header values were left out to keep the stored headers within 8 KiB. */
             response_headers_truncated: boolean;
+            /** @description the HTTP status answered; null when no answer came */
             response_status: number | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the request was sent
+             */
             started_at: string;
-            /** @enum {string} */
+            /**
+             * @description initial, retry or replay
+             * @enum {string}
+             */
             trigger: "initial" | "retry" | "replay";
         };
         AuditEntry: {
+            /** @description what was done or viewed, e.g. replay or tenant.view */
             action: string;
+            /** @description the staff member's email */
             actor_email: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when it happened
+             */
             created_at: string;
             /** @description what the action was about (query, filters, ids) */
             detail: unknown | null;
             /** @description opaque */
             id: string;
+            /** @description the reason the staff member gave (replays, restriction lifts); empty for views */
             reason: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description the staff member who acted
+             */
             staff_id: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description the tenant acted on; null for actions across tenants (a search)
+             */
             tenant_id: string | null;
             /** @description the tenant's name now; empty without a tenant or once it is deleted */
             tenant_name: string;
@@ -1188,50 +1258,99 @@ export interface components {
             write: boolean;
         };
         Backlog: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description the earliest scheduled retry, if any.
+             */
             next_retry_at: string | null;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description the age of the oldest pending or retrying delivery (0 when there is none).
+             */
             oldest_age_seconds: number;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description deliveries waiting for their first attempt
+             */
             pending: number;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description deliveries waiting for a retry
+             */
             retrying: number;
         };
         BillingOverview: {
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description the number of live endpoints (limit: Plan.MaxEndpoints).
+             */
             endpoints: number;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description what the overage events would cost at today's plan, in minor units.
+             */
             estimated_overage_minor: number;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description how many of this month's events exceed the plan's included events so far (paid plans).
+             */
             overage_events: number;
+            /** @description the payment method the provider accepted, if any. */
             payment_method: components["schemas"]["PaymentMethod"] | null;
+            /** @description true while an invoice is unpaid more than 14 days after issue: new events are refused with 402 until it is paid or staff lift the restriction. */
             payment_overdue: boolean;
+            /** @description false when no payment provider is wired in: plans with a fee cannot then be chosen self-serve. */
             payments_configured: boolean;
+            /** @description the tenant's plan with any custom terms */
             plan: components["schemas"]["Entitlements"];
+            /** @description the plans a tenant may switch to itself. */
             plans: components["schemas"]["Plan"][] | null;
+            /** @description true when a hard-capped plan refuses events now. */
             quota_exhausted: boolean;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description the tenant
+             */
             tenant_id: string;
+            /** @description this calendar month's usage */
             usage: components["schemas"]["BillingUsage"];
         };
         BillingUsage: {
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description attempts made this month, as counted by the billing job so far.
+             */
             attempts: number;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description events accepted this month (exact, metered at ingest).
+             */
             events: number;
             /** @description YYYY-MM */
             period: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description start of the next month (UTC)
+             */
             period_end: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description start of the month (UTC)
+             */
             period_start: string;
         };
         BulkReplayInput: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description only deliveries to this endpoint
+             */
             endpoint_id?: string;
             /** @description only events of this type */
             event_type?: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description only events created at or after
+             */
             since?: string;
             /**
              * @description only deliveries in this status
@@ -1245,119 +1364,216 @@ export interface components {
             until?: string;
         };
         ChangePasswordInput: {
+            /** @description the password now */
             current_password: string;
+            /** @description the new password, 10 to 72 characters */
             new_password: string;
         };
         Delivery: {
+            /** @description attempts made so far */
             attempt_count: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the event was fanned out to the endpoint
+             */
             created_at: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description the endpoint delivered to
+             */
             endpoint_id: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description the event delivered
+             */
             event_id: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the first attempt started; null before it
+             */
             first_attempt_at: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description the delivery's id
+             */
             id: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the latest attempt started; null before the first
+             */
             last_attempt_at: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the next attempt is due; null when none is scheduled
+             */
             next_attempt_at: string | null;
-            /** @enum {string} */
+            /**
+             * @description pending, retrying, succeeded, dropped or exhausted
+             * @enum {string}
+             */
             status: "pending" | "retrying" | "succeeded" | "dropped" | "exhausted";
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the delivery last changed
+             */
             updated_at: string;
         };
         Endpoint: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the endpoint was created
+             */
             created_at: string;
+            /** @description the uid of the customer the endpoint belongs to; null for the tenant's own endpoints. */
             customer: string | null;
+            /** @description a label of yours */
             description: string;
+            /** @description why Ferry disabled the endpoint; absent when enabled or disabled by hand */
             disabled_reason?: string;
+            /** @description false: nothing is sent (disabled by you, or by Ferry after failing for days) */
             enabled: boolean;
             /** @description event types, or patterns ending in * (order.*; * alone: every type); empty: every type */
             event_types: string[] | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description since when every attempt has failed; null while healthy
+             */
             failing_since: string | null;
             /** @description CEL expression over event (id, type, created_at, data) and request (method, path, headers, query of a source's captured request; empty otherwise); the endpoint gets an event only when it is true; empty: every event. Invalid: 422 with the compiler's message */
             filter: string;
+            /** @description the filter could not be evaluated on some events since it was last saved (they were not sent here); null when never. */
             filter_errors: components["schemas"]["FilterErrors"] | null;
-            /** @enum {string} */
+            /**
+             * @description envelope: the JSON envelope; raw: the body an inbound source captured
+             * @enum {string}
+             */
             format: "envelope" | "raw";
+            /** @description custom headers sent with every attempt (values redacted for viewers and staff) */
             headers: {
                 [key: string]: string;
             } | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description the endpoint's id
+             */
             id: string;
-            /** @enum {string} */
+            /**
+             * @description http: Ferry pushes to url; queue: consumers pull
+             * @enum {string}
+             */
             kind: "http" | "queue";
+            /** @description attempts to the endpoint at once at most */
             max_in_flight: number;
+            /** @description propagate_trace sends each attempt's W3C traceparent header when Ferry traces (OpenTelemetry on). */
             propagate_trace: boolean;
             /** @description null: unlimited */
             rate_limit_per_second: number | null;
+            /** @description event (every attempt signed with the event's time) or attempt (each with its own). */
             signature_timestamp: string;
+            /** @description how long an attempt waits for the answer */
             timeout_seconds: number;
             /** @description JavaScript defining function handler(webhook) { ... return webhook }, run once per delivery at fan-out (50 ms, bounded memory, no network or timers); webhook is {event: {id, type, created_at, data}, payload, headers, cancel}: it may change payload (any JSON value) and headers (not webhook-*, hop-by-hop or Content-Length/Type) or set cancel. The result is stored: retries and replays send the same bytes. Empty: none. http endpoints only. Invalid: 422 with the engine's message, line and column */
             transformation: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the endpoint last changed
+             */
             updated_at: string;
             /** @description empty for kind queue */
             url: string;
         };
         EndpointCounts: {
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description disabled endpoints
+             */
             disabled: number;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description enabled endpoints
+             */
             enabled: number;
             /**
              * Format: int64
              * @description enabled endpoints whose attempts all fail since failing_since
              */
             failing: number;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description every endpoint not deleted; Enabled + Disabled = Total.
+             */
             total: number;
         };
         EndpointCreated: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the endpoint was created
+             */
             created_at: string;
+            /** @description the uid of the customer the endpoint belongs to; null for the tenant's own endpoints. */
             customer: string | null;
+            /** @description a label of yours */
             description: string;
+            /** @description why Ferry disabled the endpoint; absent when enabled or disabled by hand */
             disabled_reason?: string;
+            /** @description false: nothing is sent (disabled by you, or by Ferry after failing for days) */
             enabled: boolean;
             /** @description event types, or patterns ending in * (order.*; * alone: every type); empty: every type */
             event_types: string[] | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description since when every attempt has failed; null while healthy
+             */
             failing_since: string | null;
             /** @description CEL expression over event (id, type, created_at, data) and request (method, path, headers, query of a source's captured request; empty otherwise); the endpoint gets an event only when it is true; empty: every event. Invalid: 422 with the compiler's message */
             filter: string;
+            /** @description the filter could not be evaluated on some events since it was last saved (they were not sent here); null when never. */
             filter_errors: components["schemas"]["FilterErrors"] | null;
-            /** @enum {string} */
+            /**
+             * @description envelope: the JSON envelope; raw: the body an inbound source captured
+             * @enum {string}
+             */
             format: "envelope" | "raw";
+            /** @description custom headers sent with every attempt (values redacted for viewers and staff) */
             headers: {
                 [key: string]: string;
             } | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description the endpoint's id
+             */
             id: string;
-            /** @enum {string} */
+            /**
+             * @description http: Ferry pushes to url; queue: consumers pull
+             * @enum {string}
+             */
             kind: "http" | "queue";
+            /** @description attempts to the endpoint at once at most */
             max_in_flight: number;
+            /** @description propagate_trace sends each attempt's W3C traceparent header when Ferry traces (OpenTelemetry on). */
             propagate_trace: boolean;
             /** @description null: unlimited */
             rate_limit_per_second: number | null;
             /** @description whsec_ signing secret; GET /endpoints/{id}/secret shows it again */
             secret: string;
+            /** @description event (every attempt signed with the event's time) or attempt (each with its own). */
             signature_timestamp: string;
+            /** @description how long an attempt waits for the answer */
             timeout_seconds: number;
             /** @description JavaScript defining function handler(webhook) { ... return webhook }, run once per delivery at fan-out (50 ms, bounded memory, no network or timers); webhook is {event: {id, type, created_at, data}, payload, headers, cancel}: it may change payload (any JSON value) and headers (not webhook-*, hop-by-hop or Content-Length/Type) or set cancel. The result is stored: retries and replays send the same bytes. Empty: none. http endpoints only. Invalid: 422 with the engine's message, line and column */
             transformation: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the endpoint last changed
+             */
             updated_at: string;
             /** @description empty for kind queue */
             url: string;
         };
         EndpointPatch: {
+            /** @description a new label */
             description?: string | null;
+            /** @description false stops sending; true resumes (and clears a disabled reason) */
             enabled?: boolean | null;
             /** @description event types, or patterns ending in * (order.*; * alone: every type); empty: every type */
             event_types?: string[] | null;
@@ -1368,26 +1584,41 @@ export interface components {
              * @enum {string|null}
              */
             format?: "envelope" | "raw" | null;
+            /** @description replaces the custom headers as a whole */
             headers?: {
                 [key: string]: string;
             } | null;
+            /** @description attempts at once at most */
             max_in_flight?: number | null;
+            /** @description send each attempt's W3C traceparent header */
             propagate_trace?: boolean | null;
             /** @description 0 removes the limit */
             rate_limit_per_second?: number | null;
+            /** @description event (every attempt signed with the event time) or attempt */
             signature_timestamp?: string | null;
+            /** @description how long an attempt waits for the answer (1-30) */
             timeout_seconds?: number | null;
             /** @description JavaScript defining function handler(webhook) { ... return webhook }, run once per delivery at fan-out (50 ms, bounded memory, no network or timers); webhook is {event: {id, type, created_at, data}, payload, headers, cancel}: it may change payload (any JSON value) and headers (not webhook-*, hop-by-hop or Content-Length/Type) or set cancel. The result is stored: retries and replays send the same bytes. Empty: none. http endpoints only. Invalid: 422 with the engine's message, line and column */
             transformation?: string | null;
+            /** @description a new URL (http endpoints) */
             url?: string | null;
         };
         EndpointRef: {
+            /** @description description names a queue endpoint, which has no URL. */
             description: string;
+            /** @description whether it is enabled now */
             enabled: boolean;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description the endpoint's id
+             */
             id: string;
-            /** @enum {string} */
+            /**
+             * @description http or queue
+             * @enum {string}
+             */
             kind: "http" | "queue";
+            /** @description its URL, query values redacted; empty for a queue */
             url: string;
         };
         Entitlements: {
@@ -1396,148 +1627,273 @@ export interface components {
              * @description monthly fee in minor units (cents)
              */
             base_fee_minor: number;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description captured_bytes_per_month bounds the bytes of requests its sources capture per calendar month (UTC); past it captures are refused.
+             */
             captured_bytes_per_month: number;
+            /** @description ISO 4217 code of the prices */
             currency: string;
+            /** @description true when a plan_overrides row changed the plan's terms. */
             custom: boolean;
+            /** @description the plan's name for people */
             display_name: string;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description events included per calendar month
+             */
             events_per_month: number;
+            /** @description events (and replayed deliveries) accepted per second */
             events_per_second: number;
+            /** @description true: events past the monthly quota are refused; false: billed as overage */
             hard_cap: boolean;
+            /** @description live endpoints allowed */
             max_endpoints: number;
+            /** @description max_sources bounds the tenant's inbound sources. */
             max_sources: number;
+            /** @description the plan's id, e.g. free or pro */
             name: string;
             /**
              * Format: int64
              * @description price per overage unit in minor units
              */
             overage_price_minor: number;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description events per overage unit
+             */
             overage_unit_events: number;
+            /** @description how long events and attempts are kept */
             retention_days: number;
+            /** @description a tenant may switch to the plan itself */
             self_serve: boolean;
         };
         Error: {
+            /** @description what went wrong */
             error: components["schemas"]["ErrorDetail"];
         };
         ErrorDetail: {
-            /** @enum {string} */
+            /**
+             * @description a stable, machine-readable code: branch on it
+             * @enum {string}
+             */
             code: "bad_request" | "conflict" | "forbidden" | "idempotency_key_reused" | "internal" | "invalid" | "not_found" | "payload_too_large" | "payment_required" | "plan_limit" | "quota_exceeded" | "rate_limited" | "replay_limit" | "request_timeout" | "unauthorized" | "unavailable";
             /** @description the request field at fault, when one is */
             field?: string;
+            /** @description for people; may change */
             message: string;
         };
         EventAccepted: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when Ferry accepted the event
+             */
             created_at: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description the event's id, sent to receivers as webhook-id
+             */
             id: string;
             /** @description how data fails its type's schema (validation warn); absent when it matches */
             schema_warning?: string;
+            /** @description the event type */
             type: string;
         };
         EventDetail: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when Ferry accepted the event
+             */
             created_at: string;
+            /** @description the uid of the customer the event was sent for: only that customer's endpoints (and the tenant's own) receive it. */
             customer?: string;
             /** @description the JSON payload */
             data: unknown | null;
+            /** @description one per endpoint the event was fanned out to */
             deliveries: components["schemas"]["Delivery"][] | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description the event's id, sent as webhook-id
+             */
             id: string;
+            /** @description the idempotency key it was sent with; absent without one */
             idempotency_key?: string;
+            /** @description the event type, e.g. invoice.paid */
             type: string;
         };
         EventType: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the type was added to the catalog
+             */
             created_at: string;
+            /** @description events of the type are still accepted; the portal marks it */
             deprecated: boolean;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the type was marked deprecated.
+             */
             deprecated_at: string | null;
+            /** @description what the event means, for readers of the portal */
             description: string;
+            /** @description a heading the portal groups types under; may be empty */
             group: string;
+            /** @description the highest version number (0: no version yet). */
             latest_version: number;
+            /** @description the event type's name, e.g. invoice.paid */
             name: string;
             /** @description latest validation warnings (warn mode), newest first; only in GET /event-types/{name} */
             recent_warnings?: components["schemas"]["EventTypeWarning"][];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the type or its versions last changed
+             */
             updated_at: string;
-            /** @enum {string} */
+            /**
+             * @description what ingest does with data that does not match the latest version's schema.
+             * @enum {string}
+             */
             validation: "off" | "warn" | "reject";
             /** @description newest first; only in GET /event-types/{name} */
             versions?: components["schemas"]["EventTypeVersion"][];
         };
         EventTypeVersion: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the version was added
+             */
             created_at: string;
+            /** @description example payloads, each matching the schema */
             examples: (unknown | null)[];
             /** @description JSON Schema draft 2020-12 */
             schema: unknown | null;
+            /** @description the version number, from 1 */
             version: number;
         };
         EventTypeWarning: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the event was accepted with the warning
+             */
             at: string;
             /** @description the failing value, e.g. data/amount */
             field: string;
+            /** @description the validator's message */
             message: string;
+            /** @description the version whose schema the data failed */
             version: number;
         };
         ExchangeInput: {
+            /** @description the single-use code from the portal link's fragment */
             code?: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description the session id of the portal link
+             */
             session_id?: string;
         };
         FilterErrors: {
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description events the filter failed on since it was saved
+             */
             count: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the latest one happened
+             */
             last_at: string;
+            /** @description the latest evaluation error */
             last_error: string;
         };
         FinishSignupInput: {
+            /** @description the owner's password, 10 to 72 characters */
             password?: string;
+            /** @description from the emailed link */
             token?: string;
         };
         InviteAcceptInput: {
+            /** @description the new member's password, 10 to 72 characters */
             password: string;
             /** @description from the emailed link */
             token: string;
         };
         Invoice: {
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description delivery attempts made in the period
+             */
             attempts: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the invoice was issued
+             */
             created_at: string;
+            /** @description ISO 4217 code of the amounts, e.g. usd */
             currency: string;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description events accepted in the period
+             */
             events: number;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description the invoice's id
+             */
             id: string;
+            /** @description what the total is made of */
             lines: components["schemas"]["InvoiceLine"][] | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when it was paid; absent while unpaid
+             */
             paid_at?: string;
+            /** @description why the last payment attempt failed */
             payment_error?: string;
+            /** @description the payment provider's reference of the payment, once paid */
             payment_reference?: string;
+            /** @description the month invoiced, YYYY-MM */
             period: string;
-            /** @enum {string} */
+            /**
+             * @description open, paid or payment_failed
+             * @enum {string}
+             */
             status: "open" | "paid" | "payment_failed";
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description the tenant invoiced
+             */
             tenant_id: string;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description the amount due in minor units (cents)
+             */
             total_minor: number;
         };
         InvoiceLine: {
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description quantity times unit price, in minor units
+             */
             amount_minor: number;
+            /** @description the line as the invoice shows it */
             description: string;
-            /** @enum {string} */
+            /**
+             * @description base_fee or overage
+             * @enum {string}
+             */
             kind: "base_fee" | "overage";
+            /** @description the plan the line bills */
             plan: string;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description units billed (1 for the base fee; overage units)
+             */
             quantity: number;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description price of one unit in minor units
+             */
             unit_price_minor: number;
         };
         LiftRestrictionInput: {
@@ -1545,50 +1901,97 @@ export interface components {
             reason: string;
         };
         LoginInput: {
-            /** Format: email */
+            /**
+             * Format: email
+             * @description the account's address
+             */
             email: string;
+            /** @description the account's password */
             password: string;
+            /** @description a staff member's second factor (6 digits). */
             totp_code?: string;
         };
         Me: {
+            /** @description their address */
             email: string;
+            /** @description false for a member who has not proved their address yet (accounts older than sign-up by emailed link); invites need it (POST /me/verify-email mails a link). */
             email_verified: boolean;
-            /** @enum {string} */
+            /**
+             * @description user (a member), staff, or api_key
+             * @enum {string}
+             */
             kind: "user" | "staff" | "api_key";
-            /** @enum {string} */
+            /**
+             * @description when set, is what the session must do first: password_change or totp_enrolment.
+             * @enum {string}
+             */
             restriction?: "password_change" | "totp_enrolment";
-            /** @enum {string} */
+            /**
+             * @description the member's role, or staff
+             * @enum {string}
+             */
             role: "owner" | "admin" | "viewer" | "staff";
+            /** @description the organisation; absent for staff */
             tenant?: components["schemas"]["Tenant"];
+            /** @description for staff only, says whether an authenticator is enrolled (sign-in then asks for its code). */
             totp_enabled?: boolean;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description the member's or staff member's id
+             */
             user_id: string;
         };
         Member: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the member was added (or invited)
+             */
             created_at: string;
+            /** @description the member's address */
             email: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description the member's id
+             */
             id: string;
+            /** @description true until the member accepts the emailed invite and sets a password. */
             invited: boolean;
-            /** @enum {string} */
+            /**
+             * @description the member's role: owner, admin or viewer
+             * @enum {string}
+             */
             role: "owner" | "admin" | "viewer";
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description the tenant the member belongs to
+             */
             tenant_id: string;
         };
         MemberInput: {
-            /** Format: email */
+            /**
+             * Format: email
+             * @description the invitee's address; the invite link is mailed there
+             */
             email: string;
-            /** @enum {string} */
+            /**
+             * @description the member's role once they accept
+             * @enum {string}
+             */
             role: "owner" | "admin" | "viewer";
         };
         MemberPatch: {
-            /** @enum {string} */
+            /**
+             * @description the new role
+             * @enum {string}
+             */
             role: "owner" | "admin" | "viewer";
         };
         NotificationPrefs: {
+            /** @description an endpoint is failing, was disabled or recovered. */
             endpoint_health: boolean;
+            /** @description an invoice was issued. */
             invoices: boolean;
+            /** @description the tenant reached 80 % or 100 % of its monthly events. */
             quota: boolean;
         };
         NotificationPrefsInput: {
@@ -1600,15 +2003,20 @@ export interface components {
             quota: boolean | null;
         };
         PasswordResetConfirmInput: {
+            /** @description the new password, 10 to 72 characters */
             new_password: string;
             /** @description from the emailed link */
             token: string;
         };
         PasswordResetInput: {
-            /** Format: email */
+            /**
+             * Format: email
+             * @description the account's address
+             */
             email: string;
         };
         PaymentMethod: {
+            /** @description how the provider names the method, e.g. Visa ending 4242 */
             label: string;
         };
         Plan: {
@@ -1617,96 +2025,169 @@ export interface components {
              * @description monthly fee in minor units (cents)
              */
             base_fee_minor: number;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description captured_bytes_per_month bounds the bytes of requests its sources capture per calendar month (UTC); past it captures are refused.
+             */
             captured_bytes_per_month: number;
+            /** @description ISO 4217 code of the prices */
             currency: string;
+            /** @description the plan's name for people */
             display_name: string;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description events included per calendar month
+             */
             events_per_month: number;
+            /** @description events (and replayed deliveries) accepted per second */
             events_per_second: number;
+            /** @description true: events past the monthly quota are refused; false: billed as overage */
             hard_cap: boolean;
+            /** @description live endpoints allowed */
             max_endpoints: number;
+            /** @description max_sources bounds the tenant's inbound sources. */
             max_sources: number;
+            /** @description the plan's id, e.g. free or pro */
             name: string;
             /**
              * Format: int64
              * @description price per overage unit in minor units
              */
             overage_price_minor: number;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description events per overage unit
+             */
             overage_unit_events: number;
+            /** @description how long events and attempts are kept */
             retention_days: number;
+            /** @description a tenant may switch to the plan itself */
             self_serve: boolean;
         };
         PlanInput: {
+            /** @description the payment provider's token for a new payment method (from its checkout); empty uses the one on file, and the dev test provider needs none. */
             payment_token?: string;
             /** @description plan name, e.g. free or pro */
             plan: string;
         };
         PortalCustomer: {
+            /** @description the customer's name */
             name: string;
+            /** @description the customer's uid */
             uid: string;
         };
         PortalEndpointInput: {
+            /** @description a label */
             description?: string;
+            /** @description event types, or patterns ending in * (order.*); empty: every type */
             event_types?: string[];
+            /** @description CEL expression the event must satisfy; empty: every event */
             filter?: string;
+            /** @description custom headers sent with every attempt */
             headers?: {
                 [key: string]: string;
             };
+            /** @description event (default) or attempt, for receivers verifying with a Standard Webhooks library's 5-minute tolerance. */
             signature_timestamp?: string;
+            /** @description JavaScript defining function handler(webhook), run once per delivery; empty: none */
             transformation?: string;
+            /** @description where Ferry pushes the events (https) */
             url?: string;
         };
         PortalExchanged: {
+            /** @description the session the token belongs to */
             session: components["schemas"]["PortalSession"];
+            /** @description the session's bearer token */
             token: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the token expires (renew it before)
+             */
             token_expires_at: string;
         };
         PortalExternalUser: {
+            /** @description the user's email, if you gave it */
             email?: string;
+            /** @description your id for the user */
             id: string;
         };
         PortalSession: {
+            /** @description what the user may do: view, manage, replay, secrets … */
             capabilities: string[] | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when it was minted
+             */
             created_at: string;
+            /** @description the customer the session is for */
             customer: components["schemas"]["PortalCustomer"];
+            /** @description the endpoints the session may see; empty: all of the customer */
             endpoint_ids: string[] | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the session ends
+             */
             expires_at: string;
+            /** @description the user the session was minted for */
             external_user: components["schemas"]["PortalExternalUser"];
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description the session's id
+             */
             id: string;
+            /** @description true: no writes at all, whatever the capabilities */
             read_only: boolean;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when it was revoked; absent while it works
+             */
             revoked_at?: string;
+            /** @description the look of the portal for this session */
             theme: components["schemas"]["PortalTheme"];
         };
         PortalTheme: {
+            /** @description dark mode; absent: the browser decides */
             dark?: boolean;
+            /** @description https URL of a logo shown in the header */
             logo_url?: string;
+            /** @description accent color, #rrggbb */
             primary_color?: string;
         };
         PortalToken: {
+            /** @description the session's bearer token */
             token: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the token expires (renew it before)
+             */
             token_expires_at: string;
         };
         PreviousSecret: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when it stops signing
+             */
             expires_at: string;
+            /** @description a rotated-out whsec_ secret, still signing */
             secret: string;
         };
         RecoverInput: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description one of the customer's endpoints
+             */
             endpoint_id?: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description failed deliveries created at or after this time (RFC 3339)
+             */
             since?: string;
         };
         Recovered: {
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description failed deliveries counted (preview) or re-queued
+             */
             count: number;
         };
         ReplayEventInput: {
@@ -1717,38 +2198,68 @@ export interface components {
             endpoint_id?: string;
         };
         ReplayFilter: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description only deliveries to this endpoint; null: any
+             */
             endpoint_id: string | null;
             /** @description empty: any */
             event_type: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description only events created at or after; null: no lower bound
+             */
             since: string | null;
             /** @description delivery status; empty: any */
             status: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description only events created before; null: when the job was created
+             */
             until: string | null;
         };
         ReplayJob: {
+            /** @description who started it: a user email, an API key prefix or Ferry support */
             actor: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the job was started
+             */
             created_at: string;
             /** @description re-queued so far */
             done: number;
             /** @description why a failed job failed */
             error?: string;
+            /** @description which deliveries the job re-sends */
             filter: components["schemas"]["ReplayFilter"];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when it completed, was cancelled or failed; null before
+             */
             finished_at: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description the job's id
+             */
             id: string;
+            /** @description staff's reason; absent for the tenant's own jobs */
             reason?: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when a worker first claimed it; null while queued
+             */
             started_at: string | null;
-            /** @enum {string} */
+            /**
+             * @description queued, running, completed, cancelled or failed
+             * @enum {string}
+             */
             state: "queued" | "running" | "completed" | "cancelled" | "failed";
             /** @description matching deliveries */
             total: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when its progress last changed
+             */
             updated_at: string;
         };
         ReplayPreview: {
@@ -1764,13 +2275,20 @@ export interface components {
             until: string;
         };
         ReplayResult: {
+            /** @description the deliveries sent again */
             deliveries: string[] | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description the event replayed
+             */
             event_id: string;
         };
         ResponseMs: {
+            /** @description median response time in ms; null without attempts */
             p50: number | null;
+            /** @description 95th percentile in ms; null without attempts */
             p95: number | null;
+            /** @description 99th percentile in ms; null without attempts */
             p99: number | null;
         };
         SecretInfo: {
@@ -1782,10 +2300,14 @@ export interface components {
         SignupAccepted: {
             /** @description the address the link was mailed to */
             email: string;
+            /** @description what happens next, for people */
             message: string;
         };
         SignupInput: {
-            /** Format: email */
+            /**
+             * Format: email
+             * @description the owner's address; the link that finishes the sign-up is mailed there
+             */
             email: string;
             /** @description organisation name */
             organization: string;
@@ -1793,53 +2315,99 @@ export interface components {
             password: string;
         };
         StaffBilling: {
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description the number of live endpoints (limit: Plan.MaxEndpoints).
+             */
             endpoints: number;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description what the overage events would cost at today's plan, in minor units.
+             */
             estimated_overage_minor: number;
+            /** @description the tenant's most recent invoices. */
             invoices: components["schemas"]["Invoice"][] | null;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description how many of this month's events exceed the plan's included events so far (paid plans).
+             */
             overage_events: number;
+            /** @description the payment method the provider accepted, if any. */
             payment_method: components["schemas"]["PaymentMethod"] | null;
+            /** @description true while an invoice is unpaid more than 14 days after issue: new events are refused with 402 until it is paid or staff lift the restriction. */
             payment_overdue: boolean;
+            /** @description false when no payment provider is wired in: plans with a fee cannot then be chosen self-serve. */
             payments_configured: boolean;
+            /** @description the tenant's plan with any custom terms */
             plan: components["schemas"]["Entitlements"];
+            /** @description the plans a tenant may switch to itself. */
             plans: components["schemas"]["Plan"][] | null;
+            /** @description true when a hard-capped plan refuses events now. */
             quota_exhausted: boolean;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description the tenant
+             */
             tenant_id: string;
+            /** @description this calendar month's usage */
             usage: components["schemas"]["BillingUsage"];
         };
         StaffEventDetail: {
+            /** @description every attempt to deliver the event, custom header values redacted */
             attempts: components["schemas"]["Attempt"][] | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when Ferry accepted the event
+             */
             created_at: string;
+            /** @description the uid of the customer the event was sent for: only that customer's endpoints (and the tenant's own) receive it. */
             customer?: string;
             /** @description the JSON payload */
             data: unknown | null;
+            /** @description one per endpoint the event was fanned out to */
             deliveries: components["schemas"]["Delivery"][] | null;
+            /** @description the endpoints its deliveries went to, so the console names them by URL (query values redacted); a deleted endpoint is left out. */
             endpoints: components["schemas"]["EndpointRef"][];
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description the event's id, sent as webhook-id
+             */
             id: string;
+            /** @description the idempotency key it was sent with; absent without one */
             idempotency_key?: string;
+            /** @description the event type, e.g. invoice.paid */
             type: string;
         };
         StaffEventLookup: {
+            /** @description the event with its deliveries, attempts and endpoints */
             event: components["schemas"]["StaffEventDetail"];
+            /** @description the tenant the event belongs to */
             tenant: components["schemas"]["Tenant"];
         };
         StaffReplayInput: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description replay this delivery
+             */
             delivery_id?: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description only deliveries to this endpoint
+             */
             endpoint_id?: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description replay this event (to endpoint_id only, when given)
+             */
             event_id?: string;
             /** @description only events of this type */
             event_type?: string;
             /** @description why (audited) */
             reason: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description only events created at or after
+             */
             since?: string;
             /**
              * @description only deliveries in this status
@@ -1853,81 +2421,162 @@ export interface components {
             until?: string;
         };
         StaffTenant: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the tenant signed up
+             */
             created_at: string;
+            /** @description the tenant's endpoints, custom header values redacted */
             endpoints: components["schemas"]["Endpoint"][] | null;
+            /** @description usage and delivery health */
             health: components["schemas"]["StaffTenantHealth"];
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description the tenant's id
+             */
             id: string;
+            /** @description the tenant's members */
             members: components["schemas"]["Member"][] | null;
+            /** @description the organisation's name */
             name: string;
+            /** @description the name of the tenant's plan, e.g. free or pro */
             plan: string;
         };
         StaffTenantHealth: {
+            /** @description what waits to be delivered now. */
             backlog: components["schemas"]["Backlog"];
+            /** @description endpoints counts live endpoints by state (limit: plan.max_endpoints). */
             endpoints: components["schemas"]["EndpointCounts"];
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description deliveries dropped or exhausted over the stats window 24h
+             */
             failed_24h: number;
+            /** @description an invoice is overdue and staff have not lifted the restriction; events are refused with 402. */
             payment_overdue: boolean;
+            /** @description the tenant's plan with any custom terms applied. */
             plan: components["schemas"]["Entitlements"];
+            /** @description a hard-capped plan refuses events until next month. */
             quota_exhausted: boolean;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description deliveries that succeeded over the stats window 24h
+             */
             succeeded_24h: number;
-            /** Format: double */
+            /**
+             * Format: double
+             * @description succeeded / (succeeded + failed) over 24h; null when none finished
+             */
             success_rate_24h: number | null;
+            /** @description this calendar month's: events exact, attempts counted per finished UTC day (today's count follows within a day). */
             usage: components["schemas"]["BillingUsage"];
         };
         Stats: {
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description attempts in the window
+             */
             attempts: number;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description attempts in the window that did not succeed
+             */
             attempts_failed: number;
+            /** @description what waits to be delivered now */
             backlog: components["schemas"]["Backlog"];
+            /** @description failed attempts by error class (timeout, dns …; an HTTP answer counts as http_<status>, e.g. http_503) */
             by_error_class: {
                 [key: string]: number;
             };
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description deliveries that were dropped or exhausted in the window
+             */
             failed: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description the start of the first hour covered.
+             */
             from: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description the start of the latest successful attempt in the window, if any.
+             */
             last_success_at: string | null;
+            /** @description response time percentiles of the attempts */
             response_ms: components["schemas"]["ResponseMs"];
+            /** @description one point per hour of the window, oldest first */
             series: components["schemas"]["StatsPoint"][];
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description deliveries that succeeded in the window
+             */
             succeeded: number;
-            /** Format: double */
+            /**
+             * Format: double
+             * @description succeeded / (succeeded + failed); null when none finished
+             */
             success_rate: number | null;
+            /** @description the window asked for: 1h, 24h or 7d. */
             window: string;
         };
         StatsPoint: {
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description deliveries that were dropped or exhausted in the hour
+             */
             failed: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description start of the hour (UTC)
+             */
             hour: string;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description deliveries that succeeded in the hour
+             */
             succeeded: number;
         };
         TOTPEnrolment: {
+            /** @description the otpauth:// URL (for a QR code). */
             otpauth_url: string;
+            /** @description the base32 key to type into an authenticator app. */
             secret: string;
         };
         Tenant: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the tenant signed up
+             */
             created_at: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description the tenant's id
+             */
             id: string;
+            /** @description the organisation's name */
             name: string;
+            /** @description the name of the tenant's plan, e.g. free or pro */
             plan: string;
         };
         TenantSummary: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the tenant signed up
+             */
             created_at: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description the tenant's id
+             */
             id: string;
+            /** @description how many members the tenant has */
             members: number;
+            /** @description the organisation's name */
             name: string;
+            /** @description the first owner's email */
             owner_email: string;
+            /** @description the name of the tenant's plan, e.g. free or pro */
             plan: string;
         };
         TestEventInput: {
@@ -2169,6 +2818,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description the page, in the order the route says */
                         data: components["schemas"]["APIKey"][];
                         /** @description pass as cursor for the next page; null on the last */
                         next_cursor: string | null;
@@ -2515,6 +3165,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description the page, in the order the route says */
                         data: components["schemas"]["Invoice"][];
                         /** @description pass as cursor for the next page; null on the last */
                         next_cursor: string | null;
@@ -2799,6 +3450,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description the page, in the order the route says */
                         data: components["schemas"]["Member"][];
                         /** @description pass as cursor for the next page; null on the last */
                         next_cursor: string | null;
@@ -3007,6 +3659,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description the page, in the order the route says */
                         data: components["schemas"]["Endpoint"][];
                         /** @description pass as cursor for the next page; null on the last */
                         next_cursor: string | null;
@@ -3183,6 +3836,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description the page, in the order the route says */
                         data: components["schemas"]["Attempt"][];
                         /** @description pass as cursor for the next page; null on the last */
                         next_cursor: string | null;
@@ -3359,6 +4013,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description the page, in the order the route says */
                         data: components["schemas"]["EventType"][];
                         /** @description pass as cursor for the next page; null on the last */
                         next_cursor: string | null;
@@ -3439,6 +4094,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description the page, in the order the route says */
                         data: components["schemas"]["EventDetail"][];
                         /** @description pass as cursor for the next page; null on the last */
                         next_cursor: string | null;
@@ -3505,6 +4161,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description the page, in the order the route says */
                         data: components["schemas"]["Attempt"][];
                         /** @description pass as cursor for the next page; null on the last */
                         next_cursor: string | null;
@@ -3756,6 +4413,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description the page, in the order the route says */
                         data: components["schemas"]["AuditEntry"][];
                         /** @description pass as cursor for the next page; null on the last */
                         next_cursor: string | null;
@@ -3827,6 +4485,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description the page, in the order the route says */
                         data: components["schemas"]["TenantSummary"][];
                         /** @description pass as cursor for the next page; null on the last */
                         next_cursor: string | null;
@@ -3972,6 +4631,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description the page, in the order the route says */
                         data: components["schemas"]["Attempt"][];
                         /** @description pass as cursor for the next page; null on the last */
                         next_cursor: string | null;
@@ -4025,6 +4685,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description the page, in the order the route says */
                         data: components["schemas"]["EventDetail"][];
                         /** @description pass as cursor for the next page; null on the last */
                         next_cursor: string | null;
