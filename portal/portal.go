@@ -90,7 +90,7 @@ type ExternalUserInput ExternalUser
 
 // SessionInput is the body of POST /customers/{uid}/portal-sessions.
 type SessionInput struct {
-	Capabilities []string          `json:"capabilities"`  // what the user may do (default: view)
+	Capabilities []string          `json:"capabilities"`  // what the user may do: view, manage_endpoints, view_secret, rotate_secret, replay, send_test, manage_routing (default: view)
 	EndpointIDs  []uuid.UUID       `json:"endpoint_ids"`  // limit the session to these endpoints of the customer (default: all)
 	ReadOnly     bool              `json:"read_only"`     // forbid every write, whatever the capabilities
 	TTLSeconds   int               `json:"ttl_seconds"`   // session lifetime in seconds (default 3600)
@@ -122,7 +122,7 @@ type CustomerRef struct {
 type Session struct {
 	ID           uuid.UUID    `json:"id"`                   // the session's id
 	Customer     CustomerRef  `json:"customer"`             // the customer the session is for
-	Capabilities []string     `json:"capabilities"`         // what the user may do: view, manage, replay, secrets …
+	Capabilities []string     `json:"capabilities"`         // what the user may do: view, manage_endpoints, view_secret, rotate_secret, replay, send_test, manage_routing
 	ReadOnly     bool         `json:"read_only"`            // true: no writes at all, whatever the capabilities
 	EndpointIDs  []uuid.UUID  `json:"endpoint_ids"`         // the endpoints the session may see; empty: all of the customer
 	Theme        Theme        `json:"theme"`                // the look of the portal for this session

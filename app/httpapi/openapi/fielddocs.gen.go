@@ -654,7 +654,7 @@ func fieldDocs() map[string]map[string]string {
 			"URL":       "url opens the portal; its fragment carries the single-use code.",
 		},
 		"github.com/ferry-dev/ferry/portal.Session": {
-			"Capabilities": "what the user may do: view, manage, replay, secrets …",
+			"Capabilities": "what the user may do: view, manage_endpoints, view_secret, rotate_secret, replay, send_test, manage_routing",
 			"CreatedAt":    "when it was minted",
 			"Customer":     "the customer the session is for",
 			"EndpointIDs":  "the endpoints the session may see; empty: all of the customer",
@@ -666,7 +666,7 @@ func fieldDocs() map[string]map[string]string {
 			"Theme":        "the look of the portal for this session",
 		},
 		"github.com/ferry-dev/ferry/portal.SessionInput": {
-			"Capabilities": "what the user may do (default: view)",
+			"Capabilities": "what the user may do: view, manage_endpoints, view_secret, rotate_secret, replay, send_test, manage_routing (default: view)",
 			"EndpointIDs":  "limit the session to these endpoints of the customer (default: all)",
 			"ExternalUser": "the user you open the portal for",
 			"ReadOnly":     "forbid every write, whatever the capabilities",
