@@ -165,3 +165,33 @@ func undescribed(doc map[string]any) []string {
 	slices.Sort(out)
 	return out
 }
+
+// TestRouteExamplesNameRoutes: every example is of a route in the table,
+// only where the route has that body, and carries no zero time (a field
+// left out of a typed example would show 0001-01-01).
+func TestRouteExamplesNameRoutes(t *testing.T) {
+	t.Parallel()
+	ops := operations()
+	for route, ex := range routeExamples() {
+		op, ok := ops[route]
+		if !ok {
+			t.Errorf("routeExamples names %s, which is not in the route table", route)
+			continue
+		}
+		if ex.Request != nil && op.Body == nil {
+			t.Errorf("%s: a request example, but the route takes no body", route)
+		}
+		if ex.Response != nil && len(op.Response) == 0 {
+			t.Errorf("%s: a response example, but the route answers no body", route)
+		}
+		for _, v := range []any{ex.Request, ex.Response} {
+			b, err := json.Marshal(v)
+			if err != nil {
+				t.Fatalf("%s: %v", route, err)
+			}
+			if strings.Contains(string(b), "0001-01-01T00:00:00Z") {
+				t.Errorf("%s: an example holds a zero time: %s", route, b)
+			}
+		}
+	}
+}

@@ -2112,7 +2112,7 @@ export interface components {
             id: string;
         };
         PortalSession: {
-            /** @description what the user may do: view, manage, replay, secrets … */
+            /** @description what the user may do: view, manage_endpoints, view_secret, rotate_secret, replay, send_test, manage_routing */
             capabilities: string[] | null;
             /**
              * Format: date-time
@@ -2817,6 +2817,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "created_at": "2026-08-25T14:05:06.789Z",
+                     *           "id": "0196a6b1-6f70-7182-9c3d-4e5f6a7b8c9d",
+                     *           "last_used_at": "2026-11-23T14:05:06.789Z",
+                     *           "name": "production backend",
+                     *           "prefix": "fry_live_EXAMPLE",
+                     *           "revoked_at": null
+                     *         }
+                     *       ],
+                     *       "next_cursor": null
+                     *     }
+                     */
                     "application/json": {
                         /** @description the page, in the order the route says */
                         data: components["schemas"]["APIKey"][];
@@ -2843,6 +2858,11 @@ export interface operations {
         /** @description JSON body */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "production backend"
+                 *     }
+                 */
                 "application/json": components["schemas"]["APIKeyInput"];
             };
         };
@@ -2857,6 +2877,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "created_at": "2026-11-23T14:05:06.789Z",
+                     *       "id": "0196a6b1-6f70-7182-9c3d-4e5f6a7b8c9d",
+                     *       "key": "fry_live_EXAMPLEkey0nly3kq9ZtV2mX8pL4nR7sW1",
+                     *       "last_used_at": null,
+                     *       "name": "production backend",
+                     *       "prefix": "fry_live_EXAMPLE",
+                     *       "revoked_at": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["APIKeyCreated"];
                 };
             };
@@ -2907,6 +2938,12 @@ export interface operations {
         /** @description JSON body */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "password": "sams-own-passphrase",
+                 *       "token": "EXAMPLE-invite-token"
+                 *     }
+                 */
                 "application/json": components["schemas"]["InviteAcceptInput"];
             };
         };
@@ -2918,6 +2955,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "email": "sam@acme.example",
+                     *       "email_verified": true,
+                     *       "kind": "user",
+                     *       "role": "admin",
+                     *       "tenant": {
+                     *         "created_at": "2026-08-25T14:05:06.789Z",
+                     *         "id": "0196a6b0-3c4d-7e5f-8a9b-0c1d2e3f4a5b",
+                     *         "name": "Acme Cloud",
+                     *         "plan": "pro"
+                     *       },
+                     *       "user_id": "0196a6b0-6f70-7192-8c3d-4e5f6a7b8c9e"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Me"];
                 };
             };
@@ -2935,6 +2987,12 @@ export interface operations {
         /** @description JSON body */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "dana@acme.example",
+                 *       "password": "correct-horse-battery"
+                 *     }
+                 */
                 "application/json": components["schemas"]["LoginInput"];
             };
         };
@@ -2946,6 +3004,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "email": "dana@acme.example",
+                     *       "email_verified": true,
+                     *       "kind": "user",
+                     *       "role": "owner",
+                     *       "tenant": {
+                     *         "created_at": "2026-08-25T14:05:06.789Z",
+                     *         "id": "0196a6b0-3c4d-7e5f-8a9b-0c1d2e3f4a5b",
+                     *         "name": "Acme Cloud",
+                     *         "plan": "pro"
+                     *       },
+                     *       "user_id": "0196a6b0-4d5e-7f60-9a1b-2c3d4e5f6a7b"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Me"];
                 };
             };
@@ -2984,6 +3057,11 @@ export interface operations {
         /** @description JSON body */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "dana@acme.example"
+                 *     }
+                 */
                 "application/json": components["schemas"]["PasswordResetInput"];
             };
         };
@@ -2995,6 +3073,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "If the address has an account, a reset link is on its way."
+                     *     }
+                     */
                     "application/json": components["schemas"]["AcceptedMessage"];
                 };
             };
@@ -3013,6 +3096,12 @@ export interface operations {
         /** @description JSON body */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "new_password": "new-horse-battery-staple",
+                 *       "token": "EXAMPLE-reset-token"
+                 *     }
+                 */
                 "application/json": components["schemas"]["PasswordResetConfirmInput"];
             };
         };
@@ -3039,6 +3128,13 @@ export interface operations {
         /** @description JSON body */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "dana@acme.example",
+                 *       "organization": "Acme Cloud",
+                 *       "password": "correct-horse-battery"
+                 *     }
+                 */
                 "application/json": components["schemas"]["SignupInput"];
             };
         };
@@ -3050,6 +3146,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "email": "dana@acme.example",
+                     *       "message": "Check your inbox: we mailed a link that finishes the sign-up."
+                     *     }
+                     */
                     "application/json": components["schemas"]["SignupAccepted"];
                 };
             };
@@ -3068,6 +3170,12 @@ export interface operations {
         /** @description JSON body */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "password": "correct-horse-battery",
+                 *       "token": "EXAMPLE-signup-token"
+                 *     }
+                 */
                 "application/json": components["schemas"]["FinishSignupInput"];
             };
         };
@@ -3079,6 +3187,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "email": "dana@acme.example",
+                     *       "email_verified": true,
+                     *       "kind": "user",
+                     *       "role": "owner",
+                     *       "tenant": {
+                     *         "created_at": "2026-08-25T14:05:06.789Z",
+                     *         "id": "0196a6b0-3c4d-7e5f-8a9b-0c1d2e3f4a5b",
+                     *         "name": "Acme Cloud",
+                     *         "plan": "pro"
+                     *       },
+                     *       "user_id": "0196a6b0-4d5e-7f60-9a1b-2c3d4e5f6a7b"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Me"];
                 };
             };
@@ -3097,6 +3220,11 @@ export interface operations {
         /** @description JSON body */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "token": "EXAMPLE-verify-token"
+                 *     }
+                 */
                 "application/json": components["schemas"]["VerifyEmailInput"];
             };
         };
@@ -3132,6 +3260,78 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "endpoints": 12,
+                     *       "estimated_overage_minor": 0,
+                     *       "overage_events": 0,
+                     *       "payment_method": {
+                     *         "label": "Visa ending 4242"
+                     *       },
+                     *       "payment_overdue": false,
+                     *       "payments_configured": true,
+                     *       "plan": {
+                     *         "base_fee_minor": 4900,
+                     *         "captured_bytes_per_month": 10737418240,
+                     *         "currency": "usd",
+                     *         "custom": false,
+                     *         "display_name": "Pro",
+                     *         "events_per_month": 5000000,
+                     *         "events_per_second": 500,
+                     *         "hard_cap": false,
+                     *         "max_endpoints": 100,
+                     *         "max_sources": 20,
+                     *         "name": "pro",
+                     *         "overage_price_minor": 100,
+                     *         "overage_unit_events": 100000,
+                     *         "retention_days": 30,
+                     *         "self_serve": true
+                     *       },
+                     *       "plans": [
+                     *         {
+                     *           "base_fee_minor": 0,
+                     *           "captured_bytes_per_month": 104857600,
+                     *           "currency": "usd",
+                     *           "display_name": "Free",
+                     *           "events_per_month": 50000,
+                     *           "events_per_second": 20,
+                     *           "hard_cap": true,
+                     *           "max_endpoints": 5,
+                     *           "max_sources": 2,
+                     *           "name": "free",
+                     *           "overage_price_minor": 0,
+                     *           "overage_unit_events": 0,
+                     *           "retention_days": 3,
+                     *           "self_serve": true
+                     *         },
+                     *         {
+                     *           "base_fee_minor": 4900,
+                     *           "captured_bytes_per_month": 10737418240,
+                     *           "currency": "usd",
+                     *           "display_name": "Pro",
+                     *           "events_per_month": 5000000,
+                     *           "events_per_second": 500,
+                     *           "hard_cap": false,
+                     *           "max_endpoints": 100,
+                     *           "max_sources": 20,
+                     *           "name": "pro",
+                     *           "overage_price_minor": 100,
+                     *           "overage_unit_events": 100000,
+                     *           "retention_days": 30,
+                     *           "self_serve": true
+                     *         }
+                     *       ],
+                     *       "quota_exhausted": false,
+                     *       "tenant_id": "0196a6b0-3c4d-7e5f-8a9b-0c1d2e3f4a5b",
+                     *       "usage": {
+                     *         "attempts": 1310502,
+                     *         "events": 1204377,
+                     *         "period": "2026-11",
+                     *         "period_end": "2026-12-01T00:00:00Z",
+                     *         "period_start": "2026-11-01T00:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["BillingOverview"];
                 };
             };
@@ -3164,6 +3364,44 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "attempts": 6410220,
+                     *           "created_at": "2026-11-01T00:10:00Z",
+                     *           "currency": "usd",
+                     *           "events": 6000000,
+                     *           "id": "0196a6d4-f5b9-77d8-94e5-1a2b3c4d5e6f",
+                     *           "lines": [
+                     *             {
+                     *               "amount_minor": 4900,
+                     *               "description": "Pro plan, October 2026",
+                     *               "kind": "base_fee",
+                     *               "plan": "pro",
+                     *               "quantity": 1,
+                     *               "unit_price_minor": 4900
+                     *             },
+                     *             {
+                     *               "amount_minor": 1000,
+                     *               "description": "Overage: 1,000,000 events",
+                     *               "kind": "overage",
+                     *               "plan": "pro",
+                     *               "quantity": 10,
+                     *               "unit_price_minor": 100
+                     *             }
+                     *           ],
+                     *           "paid_at": "2026-11-01T00:10:04Z",
+                     *           "payment_reference": "pi_EXAMPLE3Mq2Lk",
+                     *           "period": "2026-10",
+                     *           "status": "paid",
+                     *           "tenant_id": "0196a6b0-3c4d-7e5f-8a9b-0c1d2e3f4a5b",
+                     *           "total_minor": 5900
+                     *         }
+                     *       ],
+                     *       "next_cursor": null
+                     *     }
+                     */
                     "application/json": {
                         /** @description the page, in the order the route says */
                         data: components["schemas"]["Invoice"][];
@@ -3188,6 +3426,12 @@ export interface operations {
         /** @description JSON body */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "payment_token": "tok_EXAMPLE_visa",
+                 *       "plan": "pro"
+                 *     }
+                 */
                 "application/json": components["schemas"]["PlanInput"];
             };
         };
@@ -3202,6 +3446,78 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "endpoints": 12,
+                     *       "estimated_overage_minor": 0,
+                     *       "overage_events": 0,
+                     *       "payment_method": {
+                     *         "label": "Visa ending 4242"
+                     *       },
+                     *       "payment_overdue": false,
+                     *       "payments_configured": true,
+                     *       "plan": {
+                     *         "base_fee_minor": 4900,
+                     *         "captured_bytes_per_month": 10737418240,
+                     *         "currency": "usd",
+                     *         "custom": false,
+                     *         "display_name": "Pro",
+                     *         "events_per_month": 5000000,
+                     *         "events_per_second": 500,
+                     *         "hard_cap": false,
+                     *         "max_endpoints": 100,
+                     *         "max_sources": 20,
+                     *         "name": "pro",
+                     *         "overage_price_minor": 100,
+                     *         "overage_unit_events": 100000,
+                     *         "retention_days": 30,
+                     *         "self_serve": true
+                     *       },
+                     *       "plans": [
+                     *         {
+                     *           "base_fee_minor": 0,
+                     *           "captured_bytes_per_month": 104857600,
+                     *           "currency": "usd",
+                     *           "display_name": "Free",
+                     *           "events_per_month": 50000,
+                     *           "events_per_second": 20,
+                     *           "hard_cap": true,
+                     *           "max_endpoints": 5,
+                     *           "max_sources": 2,
+                     *           "name": "free",
+                     *           "overage_price_minor": 0,
+                     *           "overage_unit_events": 0,
+                     *           "retention_days": 3,
+                     *           "self_serve": true
+                     *         },
+                     *         {
+                     *           "base_fee_minor": 4900,
+                     *           "captured_bytes_per_month": 10737418240,
+                     *           "currency": "usd",
+                     *           "display_name": "Pro",
+                     *           "events_per_month": 5000000,
+                     *           "events_per_second": 500,
+                     *           "hard_cap": false,
+                     *           "max_endpoints": 100,
+                     *           "max_sources": 20,
+                     *           "name": "pro",
+                     *           "overage_price_minor": 100,
+                     *           "overage_unit_events": 100000,
+                     *           "retention_days": 30,
+                     *           "self_serve": true
+                     *         }
+                     *       ],
+                     *       "quota_exhausted": false,
+                     *       "tenant_id": "0196a6b0-3c4d-7e5f-8a9b-0c1d2e3f4a5b",
+                     *       "usage": {
+                     *         "attempts": 1310502,
+                     *         "events": 1204377,
+                     *         "period": "2026-11",
+                     *         "period_end": "2026-12-01T00:00:00Z",
+                     *         "period_start": "2026-11-01T00:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["BillingOverview"];
                 };
             };
@@ -3233,6 +3549,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "email": "dana@acme.example",
+                     *       "email_verified": true,
+                     *       "kind": "user",
+                     *       "role": "owner",
+                     *       "tenant": {
+                     *         "created_at": "2026-08-25T14:05:06.789Z",
+                     *         "id": "0196a6b0-3c4d-7e5f-8a9b-0c1d2e3f4a5b",
+                     *         "name": "Acme Cloud",
+                     *         "plan": "pro"
+                     *       },
+                     *       "user_id": "0196a6b0-4d5e-7f60-9a1b-2c3d4e5f6a7b"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Me"];
                 };
             };
@@ -3260,6 +3591,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "endpoint_health": true,
+                     *       "invoices": false,
+                     *       "quota": true
+                     *     }
+                     */
                     "application/json": components["schemas"]["NotificationPrefs"];
                 };
             };
@@ -3278,6 +3616,13 @@ export interface operations {
         /** @description JSON body */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "endpoint_health": true,
+                 *       "invoices": false,
+                 *       "quota": true
+                 *     }
+                 */
                 "application/json": components["schemas"]["NotificationPrefsInput"];
             };
         };
@@ -3292,6 +3637,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "endpoint_health": true,
+                     *       "invoices": false,
+                     *       "quota": true
+                     *     }
+                     */
                     "application/json": components["schemas"]["NotificationPrefs"];
                 };
             };
@@ -3312,6 +3664,12 @@ export interface operations {
         /** @description JSON body */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "current_password": "correct-horse-battery",
+                 *       "new_password": "new-horse-battery-staple"
+                 *     }
+                 */
                 "application/json": components["schemas"]["ChangePasswordInput"];
             };
         };
@@ -3356,6 +3714,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "otpauth_url": "otpauth://totp/Ferry:support%40ferry.example?issuer=Ferry&secret=EXAMPLEJBSWY3DPEHPK3PXP",
+                     *       "secret": "EXAMPLEJBSWY3DPEHPK3PXP"
+                     *     }
+                     */
                     "application/json": components["schemas"]["TOTPEnrolment"];
                 };
             };
@@ -3376,6 +3740,11 @@ export interface operations {
         /** @description JSON body */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "code": "492039"
+                 *     }
+                 */
                 "application/json": components["schemas"]["TotpConfirmInput"];
             };
         };
@@ -3420,6 +3789,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "We mailed a verification link to dana@acme.example."
+                     *     }
+                     */
                     "application/json": components["schemas"]["AcceptedMessage"];
                 };
             };
@@ -3449,6 +3823,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "created_at": "2026-08-25T14:05:06.789Z",
+                     *           "email": "dana@acme.example",
+                     *           "id": "0196a6b0-4d5e-7f60-9a1b-2c3d4e5f6a7b",
+                     *           "invited": false,
+                     *           "role": "owner",
+                     *           "tenant_id": "0196a6b0-3c4d-7e5f-8a9b-0c1d2e3f4a5b"
+                     *         },
+                     *         {
+                     *           "created_at": "2026-11-23T14:05:06.789Z",
+                     *           "email": "sam@acme.example",
+                     *           "id": "0196a6b0-6f70-7192-8c3d-4e5f6a7b8c9e",
+                     *           "invited": true,
+                     *           "role": "admin",
+                     *           "tenant_id": "0196a6b0-3c4d-7e5f-8a9b-0c1d2e3f4a5b"
+                     *         }
+                     *       ],
+                     *       "next_cursor": null
+                     *     }
+                     */
                     "application/json": {
                         /** @description the page, in the order the route says */
                         data: components["schemas"]["Member"][];
@@ -3475,6 +3872,12 @@ export interface operations {
         /** @description JSON body */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "sam@acme.example",
+                 *       "role": "admin"
+                 *     }
+                 */
                 "application/json": components["schemas"]["MemberInput"];
             };
         };
@@ -3489,6 +3892,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "created_at": "2026-11-23T14:05:06.789Z",
+                     *       "email": "sam@acme.example",
+                     *       "id": "0196a6b0-6f70-7192-8c3d-4e5f6a7b8c9e",
+                     *       "invited": true,
+                     *       "role": "admin",
+                     *       "tenant_id": "0196a6b0-3c4d-7e5f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Member"];
                 };
             };
@@ -3543,6 +3956,11 @@ export interface operations {
         /** @description JSON body */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "role": "viewer"
+                 *     }
+                 */
                 "application/json": components["schemas"]["MemberPatch"];
             };
         };
@@ -3557,6 +3975,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "created_at": "2026-11-23T14:05:06.789Z",
+                     *       "email": "sam@acme.example",
+                     *       "id": "0196a6b0-6f70-7192-8c3d-4e5f6a7b8c9e",
+                     *       "invited": false,
+                     *       "role": "viewer",
+                     *       "tenant_id": "0196a6b0-3c4d-7e5f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Member"];
                 };
             };
@@ -3594,6 +4022,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "created_at": "2026-11-23T14:05:06.789Z",
+                     *       "email": "sam@acme.example",
+                     *       "id": "0196a6b0-6f70-7192-8c3d-4e5f6a7b8c9e",
+                     *       "invited": true,
+                     *       "role": "admin",
+                     *       "tenant_id": "0196a6b0-3c4d-7e5f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Member"];
                 };
             };
@@ -3624,6 +4062,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "info": {
+                     *         "title": "Ferry internal API",
+                     *         "version": "1"
+                     *       },
+                     *       "openapi": "3.1.0",
+                     *       "paths": {
+                     *         "/me": {
+                     *           "get": {
+                     *             "operationId": "me.get"
+                     *           }
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         [key: string]: unknown;
                     };
@@ -3658,6 +4112,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "created_at": "2026-08-25T14:05:06.789Z",
+                     *           "customer": "acme-corp",
+                     *           "description": "billing service",
+                     *           "enabled": true,
+                     *           "event_types": [
+                     *             "invoice.*"
+                     *           ],
+                     *           "failing_since": null,
+                     *           "filter": "event.data.amount > 0",
+                     *           "filter_errors": null,
+                     *           "format": "envelope",
+                     *           "headers": {
+                     *             "X-Team": "billing"
+                     *           },
+                     *           "id": "0196a6c1-0a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                     *           "kind": "http",
+                     *           "max_in_flight": 10,
+                     *           "propagate_trace": false,
+                     *           "rate_limit_per_second": 50,
+                     *           "signature_timestamp": "event",
+                     *           "timeout_seconds": 15,
+                     *           "transformation": "",
+                     *           "updated_at": "2026-11-22T14:05:06.789Z",
+                     *           "url": "https://hooks.acme.example/ferry"
+                     *         }
+                     *       ],
+                     *       "next_cursor": null
+                     *     }
+                     */
                     "application/json": {
                         /** @description the page, in the order the route says */
                         data: components["schemas"]["Endpoint"][];
@@ -3685,6 +4172,21 @@ export interface operations {
         /** @description JSON body */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "description": "billing service",
+                 *       "event_types": [
+                 *         "invoice.*"
+                 *       ],
+                 *       "filter": "",
+                 *       "headers": {
+                 *         "X-Team": "billing"
+                 *       },
+                 *       "signature_timestamp": "event",
+                 *       "transformation": "",
+                 *       "url": "https://hooks.acme.example/ferry"
+                 *     }
+                 */
                 "application/json": components["schemas"]["PortalEndpointInput"];
             };
         };
@@ -3699,6 +4201,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "created_at": "2026-08-25T14:05:06.789Z",
+                     *       "customer": "acme-corp",
+                     *       "description": "billing service",
+                     *       "enabled": true,
+                     *       "event_types": [
+                     *         "invoice.*"
+                     *       ],
+                     *       "failing_since": null,
+                     *       "filter": "event.data.amount > 0",
+                     *       "filter_errors": null,
+                     *       "format": "envelope",
+                     *       "headers": {
+                     *         "X-Team": "billing"
+                     *       },
+                     *       "id": "0196a6c1-0a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                     *       "kind": "http",
+                     *       "max_in_flight": 10,
+                     *       "propagate_trace": false,
+                     *       "rate_limit_per_second": 50,
+                     *       "secret": "whsec_ZXhhbXBsZS1zaWduaW5nLXNlY3JldC1ub3QtcmVhbA==",
+                     *       "signature_timestamp": "event",
+                     *       "timeout_seconds": 15,
+                     *       "transformation": "",
+                     *       "updated_at": "2026-11-22T14:05:06.789Z",
+                     *       "url": "https://hooks.acme.example/ferry"
+                     *     }
+                     */
                     "application/json": components["schemas"]["EndpointCreated"];
                 };
             };
@@ -3732,6 +4263,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "created_at": "2026-08-25T14:05:06.789Z",
+                     *       "customer": "acme-corp",
+                     *       "description": "billing service",
+                     *       "enabled": true,
+                     *       "event_types": [
+                     *         "invoice.*"
+                     *       ],
+                     *       "failing_since": null,
+                     *       "filter": "event.data.amount > 0",
+                     *       "filter_errors": null,
+                     *       "format": "envelope",
+                     *       "headers": {
+                     *         "X-Team": "billing"
+                     *       },
+                     *       "id": "0196a6c1-0a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                     *       "kind": "http",
+                     *       "max_in_flight": 10,
+                     *       "propagate_trace": false,
+                     *       "rate_limit_per_second": 50,
+                     *       "signature_timestamp": "event",
+                     *       "timeout_seconds": 15,
+                     *       "transformation": "",
+                     *       "updated_at": "2026-11-22T14:05:06.789Z",
+                     *       "url": "https://hooks.acme.example/ferry"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Endpoint"];
                 };
             };
@@ -3783,6 +4342,26 @@ export interface operations {
         /** @description JSON body */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "description": null,
+                 *       "enabled": null,
+                 *       "event_types": [
+                 *         "invoice.*",
+                 *         "customer.updated"
+                 *       ],
+                 *       "filter": null,
+                 *       "format": null,
+                 *       "headers": null,
+                 *       "max_in_flight": null,
+                 *       "propagate_trace": null,
+                 *       "rate_limit_per_second": null,
+                 *       "signature_timestamp": null,
+                 *       "timeout_seconds": null,
+                 *       "transformation": null,
+                 *       "url": null
+                 *     }
+                 */
                 "application/json": components["schemas"]["EndpointPatch"];
             };
         };
@@ -3797,6 +4376,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "created_at": "2026-08-25T14:05:06.789Z",
+                     *       "customer": "acme-corp",
+                     *       "description": "billing service",
+                     *       "enabled": true,
+                     *       "event_types": [
+                     *         "invoice.*",
+                     *         "customer.updated"
+                     *       ],
+                     *       "failing_since": null,
+                     *       "filter": "event.data.amount > 0",
+                     *       "filter_errors": null,
+                     *       "format": "envelope",
+                     *       "headers": {
+                     *         "X-Team": "billing"
+                     *       },
+                     *       "id": "0196a6c1-0a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                     *       "kind": "http",
+                     *       "max_in_flight": 10,
+                     *       "propagate_trace": false,
+                     *       "rate_limit_per_second": 50,
+                     *       "signature_timestamp": "event",
+                     *       "timeout_seconds": 15,
+                     *       "transformation": "",
+                     *       "updated_at": "2026-11-22T14:05:06.789Z",
+                     *       "url": "https://hooks.acme.example/ferry"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Endpoint"];
                 };
             };
@@ -3835,6 +4443,83 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "attempt_number": 2,
+                     *           "delivery_id": "0196a6c2-6c20-7e4f-8b5c-2d3e4f5a6b7c",
+                     *           "duration_ms": 212,
+                     *           "endpoint_id": "0196a6c1-0a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                     *           "event_id": "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b",
+                     *           "id": "0196a6c3-9f53-7172-9e8f-5a6b7c8d9e0f",
+                     *           "next_attempt_at": null,
+                     *           "outcome": "success",
+                     *           "request_headers": {
+                     *             "Content-Type": [
+                     *               "application/json"
+                     *             ],
+                     *             "Webhook-Id": [
+                     *               "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b"
+                     *             ],
+                     *             "Webhook-Signature": [
+                     *               "v1,EXAMPLEsignature0nlyK2d1bW15c2lnbmF0dXJl"
+                     *             ],
+                     *             "Webhook-Timestamp": [
+                     *               "1795443906"
+                     *             ]
+                     *           },
+                     *           "response_body": "{\"ok\":true}",
+                     *           "response_body_truncated": false,
+                     *           "response_headers": {
+                     *             "Content-Type": [
+                     *               "application/json"
+                     *             ]
+                     *           },
+                     *           "response_headers_truncated": false,
+                     *           "response_status": 200,
+                     *           "started_at": "2026-11-23T14:05:36.789Z",
+                     *           "trigger": "retry"
+                     *         },
+                     *         {
+                     *           "attempt_number": 1,
+                     *           "delivery_id": "0196a6c2-6c20-7e4f-8b5c-2d3e4f5a6b7c",
+                     *           "duration_ms": 5012,
+                     *           "endpoint_id": "0196a6c1-0a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                     *           "event_id": "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b",
+                     *           "id": "0196a6c2-8e42-7061-8d7e-4f5a6b7c8d9e",
+                     *           "next_attempt_at": "2026-11-23T14:05:36.789Z",
+                     *           "outcome": "retry",
+                     *           "request_headers": {
+                     *             "Content-Type": [
+                     *               "application/json"
+                     *             ],
+                     *             "Webhook-Id": [
+                     *               "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b"
+                     *             ],
+                     *             "Webhook-Signature": [
+                     *               "v1,EXAMPLEsignature0nlyK2d1bW15c2lnbmF0dXJl"
+                     *             ],
+                     *             "Webhook-Timestamp": [
+                     *               "1795443906"
+                     *             ]
+                     *           },
+                     *           "response_body": "upstream unavailable",
+                     *           "response_body_truncated": false,
+                     *           "response_headers": {
+                     *             "Retry-After": [
+                     *               "30"
+                     *             ]
+                     *           },
+                     *           "response_headers_truncated": false,
+                     *           "response_status": 503,
+                     *           "started_at": "2026-11-23T14:05:06.829Z",
+                     *           "trigger": "initial"
+                     *         }
+                     *       ],
+                     *       "next_cursor": null
+                     *     }
+                     */
                     "application/json": {
                         /** @description the page, in the order the route says */
                         data: components["schemas"]["Attempt"][];
@@ -3872,6 +4557,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "previous": [
+                     *         {
+                     *           "expires_at": "2026-11-24T14:05:06.789Z",
+                     *           "secret": "whsec_ZXhhbXBsZS1vbGQtc2VjcmV0LW5vdC1yZWFsLTAwMQ=="
+                     *         }
+                     *       ],
+                     *       "secret": "whsec_ZXhhbXBsZS1zaWduaW5nLXNlY3JldC1ub3QtcmVhbA=="
+                     *     }
+                     */
                     "application/json": components["schemas"]["SecretInfo"];
                 };
             };
@@ -3903,6 +4599,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "previous": [
+                     *         {
+                     *           "expires_at": "2026-11-24T14:05:06.789Z",
+                     *           "secret": "whsec_ZXhhbXBsZS1vbGQtc2VjcmV0LW5vdC1yZWFsLTAwMQ=="
+                     *         }
+                     *       ],
+                     *       "secret": "whsec_ZXhhbXBsZS1zaWduaW5nLXNlY3JldC1ub3QtcmVhbA=="
+                     *     }
+                     */
                     "application/json": components["schemas"]["SecretInfo"];
                 };
             };
@@ -3934,6 +4641,45 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "attempts": 1290,
+                     *       "attempts_failed": 42,
+                     *       "backlog": {
+                     *         "next_retry_at": "2026-11-23T14:05:36.789Z",
+                     *         "oldest_age_seconds": 41,
+                     *         "pending": 4,
+                     *         "retrying": 2
+                     *       },
+                     *       "by_error_class": {
+                     *         "http_503": 30,
+                     *         "timeout": 12
+                     *       },
+                     *       "failed": 3,
+                     *       "from": "2026-11-22T14:00:00Z",
+                     *       "last_success_at": "2026-11-23T14:05:04.789Z",
+                     *       "response_ms": {
+                     *         "p50": 84,
+                     *         "p95": 410,
+                     *         "p99": 1830
+                     *       },
+                     *       "series": [
+                     *         {
+                     *           "failed": 0,
+                     *           "hour": "2026-11-23T13:00:00Z",
+                     *           "succeeded": 61
+                     *         },
+                     *         {
+                     *           "failed": 1,
+                     *           "hour": "2026-11-23T14:00:00Z",
+                     *           "succeeded": 9
+                     *         }
+                     *       ],
+                     *       "succeeded": 1248,
+                     *       "success_rate": 0.9976,
+                     *       "window": "24h"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Stats"];
                 };
             };
@@ -3960,6 +4706,12 @@ export interface operations {
         /** @description JSON body */
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "event_type": "",
+                 *       "example": 0
+                 *     }
+                 */
                 "application/json": components["schemas"]["TestEventInput"];
             };
         };
@@ -3974,6 +4726,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "created_at": "2026-11-23T14:05:06.789Z",
+                     *       "id": "0196a6c4-0a64-7283-9f01-6b7c8d9e0f2b",
+                     *       "type": "ferry.test"
+                     *     }
+                     */
                     "application/json": components["schemas"]["EventAccepted"];
                 };
             };
@@ -4012,6 +4771,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "created_at": "2026-08-25T14:05:06.789Z",
+                     *           "deprecated": false,
+                     *           "deprecated_at": null,
+                     *           "description": "An invoice was paid in full.",
+                     *           "group": "Billing",
+                     *           "latest_version": 2,
+                     *           "name": "invoice.paid",
+                     *           "updated_at": "2026-11-23T14:05:06.789Z",
+                     *           "validation": "warn"
+                     *         }
+                     *       ],
+                     *       "next_cursor": null
+                     *     }
+                     */
                     "application/json": {
                         /** @description the page, in the order the route says */
                         data: components["schemas"]["EventType"][];
@@ -4048,6 +4825,54 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "created_at": "2026-08-25T14:05:06.789Z",
+                     *       "deprecated": false,
+                     *       "deprecated_at": null,
+                     *       "description": "An invoice was paid in full.",
+                     *       "group": "Billing",
+                     *       "latest_version": 2,
+                     *       "name": "invoice.paid",
+                     *       "recent_warnings": [
+                     *         {
+                     *           "at": "2026-11-23T13:05:06.789Z",
+                     *           "field": "data/amount",
+                     *           "message": "got string, want integer",
+                     *           "version": 2
+                     *         }
+                     *       ],
+                     *       "updated_at": "2026-11-23T14:05:06.789Z",
+                     *       "validation": "warn",
+                     *       "versions": [
+                     *         {
+                     *           "created_at": "2026-11-23T14:05:06.789Z",
+                     *           "examples": [
+                     *             {
+                     *               "amount": 4200,
+                     *               "invoice": "in_1042"
+                     *             }
+                     *           ],
+                     *           "schema": {
+                     *             "properties": {
+                     *               "amount": {
+                     *                 "type": "integer"
+                     *               },
+                     *               "invoice": {
+                     *                 "type": "string"
+                     *               }
+                     *             },
+                     *             "required": [
+                     *               "invoice",
+                     *               "amount"
+                     *             ],
+                     *             "type": "object"
+                     *           },
+                     *           "version": 2
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["EventType"];
                 };
             };
@@ -4093,6 +4918,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "created_at": "2026-11-23T14:05:06.789Z",
+                     *           "customer": "acme-corp",
+                     *           "data": {
+                     *             "amount": 4200,
+                     *             "currency": "usd",
+                     *             "customer": "acme-corp",
+                     *             "invoice": "in_1042"
+                     *           },
+                     *           "deliveries": [
+                     *             {
+                     *               "attempt_count": 2,
+                     *               "created_at": "2026-11-23T14:05:06.789Z",
+                     *               "endpoint_id": "0196a6c1-0a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                     *               "event_id": "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b",
+                     *               "first_attempt_at": "2026-11-23T14:05:06.829Z",
+                     *               "id": "0196a6c2-6c20-7e4f-8b5c-2d3e4f5a6b7c",
+                     *               "last_attempt_at": "2026-11-23T14:05:36.789Z",
+                     *               "next_attempt_at": null,
+                     *               "status": "succeeded",
+                     *               "updated_at": "2026-11-23T14:05:37.001Z"
+                     *             }
+                     *           ],
+                     *           "id": "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b",
+                     *           "idempotency_key": "invoice-in_1042-paid",
+                     *           "type": "invoice.paid"
+                     *         }
+                     *       ],
+                     *       "next_cursor": null
+                     *     }
+                     */
                     "application/json": {
                         /** @description the page, in the order the route says */
                         data: components["schemas"]["EventDetail"][];
@@ -4129,6 +4988,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "created_at": "2026-11-23T14:05:06.789Z",
+                     *       "customer": "acme-corp",
+                     *       "data": {
+                     *         "amount": 4200,
+                     *         "currency": "usd",
+                     *         "customer": "acme-corp",
+                     *         "invoice": "in_1042"
+                     *       },
+                     *       "deliveries": [
+                     *         {
+                     *           "attempt_count": 2,
+                     *           "created_at": "2026-11-23T14:05:06.789Z",
+                     *           "endpoint_id": "0196a6c1-0a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                     *           "event_id": "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b",
+                     *           "first_attempt_at": "2026-11-23T14:05:06.829Z",
+                     *           "id": "0196a6c2-6c20-7e4f-8b5c-2d3e4f5a6b7c",
+                     *           "last_attempt_at": "2026-11-23T14:05:36.789Z",
+                     *           "next_attempt_at": null,
+                     *           "status": "succeeded",
+                     *           "updated_at": "2026-11-23T14:05:37.001Z"
+                     *         }
+                     *       ],
+                     *       "id": "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b",
+                     *       "idempotency_key": "invoice-in_1042-paid",
+                     *       "type": "invoice.paid"
+                     *     }
+                     */
                     "application/json": components["schemas"]["EventDetail"];
                 };
             };
@@ -4160,6 +5048,83 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "attempt_number": 2,
+                     *           "delivery_id": "0196a6c2-6c20-7e4f-8b5c-2d3e4f5a6b7c",
+                     *           "duration_ms": 212,
+                     *           "endpoint_id": "0196a6c1-0a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                     *           "event_id": "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b",
+                     *           "id": "0196a6c3-9f53-7172-9e8f-5a6b7c8d9e0f",
+                     *           "next_attempt_at": null,
+                     *           "outcome": "success",
+                     *           "request_headers": {
+                     *             "Content-Type": [
+                     *               "application/json"
+                     *             ],
+                     *             "Webhook-Id": [
+                     *               "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b"
+                     *             ],
+                     *             "Webhook-Signature": [
+                     *               "v1,EXAMPLEsignature0nlyK2d1bW15c2lnbmF0dXJl"
+                     *             ],
+                     *             "Webhook-Timestamp": [
+                     *               "1795443906"
+                     *             ]
+                     *           },
+                     *           "response_body": "{\"ok\":true}",
+                     *           "response_body_truncated": false,
+                     *           "response_headers": {
+                     *             "Content-Type": [
+                     *               "application/json"
+                     *             ]
+                     *           },
+                     *           "response_headers_truncated": false,
+                     *           "response_status": 200,
+                     *           "started_at": "2026-11-23T14:05:36.789Z",
+                     *           "trigger": "retry"
+                     *         },
+                     *         {
+                     *           "attempt_number": 1,
+                     *           "delivery_id": "0196a6c2-6c20-7e4f-8b5c-2d3e4f5a6b7c",
+                     *           "duration_ms": 5012,
+                     *           "endpoint_id": "0196a6c1-0a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                     *           "event_id": "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b",
+                     *           "id": "0196a6c2-8e42-7061-8d7e-4f5a6b7c8d9e",
+                     *           "next_attempt_at": "2026-11-23T14:05:36.789Z",
+                     *           "outcome": "retry",
+                     *           "request_headers": {
+                     *             "Content-Type": [
+                     *               "application/json"
+                     *             ],
+                     *             "Webhook-Id": [
+                     *               "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b"
+                     *             ],
+                     *             "Webhook-Signature": [
+                     *               "v1,EXAMPLEsignature0nlyK2d1bW15c2lnbmF0dXJl"
+                     *             ],
+                     *             "Webhook-Timestamp": [
+                     *               "1795443906"
+                     *             ]
+                     *           },
+                     *           "response_body": "upstream unavailable",
+                     *           "response_body_truncated": false,
+                     *           "response_headers": {
+                     *             "Retry-After": [
+                     *               "30"
+                     *             ]
+                     *           },
+                     *           "response_headers_truncated": false,
+                     *           "response_status": 503,
+                     *           "started_at": "2026-11-23T14:05:06.829Z",
+                     *           "trigger": "initial"
+                     *         }
+                     *       ],
+                     *       "next_cursor": null
+                     *     }
+                     */
                     "application/json": {
                         /** @description the page, in the order the route says */
                         data: components["schemas"]["Attempt"][];
@@ -4190,6 +5155,11 @@ export interface operations {
         /** @description JSON body */
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "endpoint_id": "0196a6c1-0a2b-7c3d-8e4f-5a6b7c8d9e0f"
+                 *     }
+                 */
                 "application/json": components["schemas"]["ReplayEventInput"];
             };
         };
@@ -4204,6 +5174,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "deliveries": [
+                     *         "0196a6c2-6c20-7e4f-8b5c-2d3e4f5a6b7c"
+                     *       ],
+                     *       "event_id": "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ReplayResult"];
                 };
             };
@@ -4227,6 +5205,12 @@ export interface operations {
         /** @description JSON body */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "code": "EXAMPLEcode0nly",
+                 *       "session_id": "0196a6d3-e4a8-76c7-83d4-0f1a2b3c4d5e"
+                 *     }
+                 */
                 "application/json": components["schemas"]["ExchangeInput"];
             };
         };
@@ -4238,6 +5222,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "session": {
+                     *         "capabilities": [
+                     *           "view",
+                     *           "manage_endpoints",
+                     *           "replay"
+                     *         ],
+                     *         "created_at": "2026-11-23T14:05:06.789Z",
+                     *         "customer": {
+                     *           "name": "Acme Corp",
+                     *           "uid": "acme-corp"
+                     *         },
+                     *         "endpoint_ids": [],
+                     *         "expires_at": "2026-11-23T15:05:06.789Z",
+                     *         "external_user": {
+                     *           "email": "ops@acme.example",
+                     *           "id": "user_42"
+                     *         },
+                     *         "id": "0196a6d3-e4a8-76c7-83d4-0f1a2b3c4d5e",
+                     *         "read_only": false,
+                     *         "theme": {
+                     *           "logo_url": "https://cdn.acme.example/logo.svg",
+                     *           "primary_color": "#3355ff"
+                     *         }
+                     *       },
+                     *       "token": "EXAMPLE.portal-token.not-real",
+                     *       "token_expires_at": "2026-11-23T14:20:06.789Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["PortalExchanged"];
                 };
             };
@@ -4260,6 +5274,12 @@ export interface operations {
         /** @description JSON body */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "endpoint_id": "0196a6c1-0a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                 *       "since": "2026-11-22T14:05:06.789Z"
+                 *     }
+                 */
                 "application/json": components["schemas"]["RecoverInput"];
             };
         };
@@ -4274,6 +5294,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "count": 37
+                     *     }
+                     */
                     "application/json": components["schemas"]["Recovered"];
                 };
             };
@@ -4297,6 +5322,12 @@ export interface operations {
         /** @description JSON body */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "endpoint_id": "0196a6c1-0a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                 *       "since": "2026-11-22T14:05:06.789Z"
+                 *     }
+                 */
                 "application/json": components["schemas"]["RecoverInput"];
             };
         };
@@ -4311,6 +5342,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "count": 37
+                     *     }
+                     */
                     "application/json": components["schemas"]["Recovered"];
                 };
             };
@@ -4341,6 +5377,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "token": "EXAMPLE.portal-token.not-real",
+                     *       "token_expires_at": "2026-11-23T14:35:06.789Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["PortalToken"];
                 };
             };
@@ -4368,6 +5410,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "capabilities": [
+                     *         "view",
+                     *         "manage_endpoints",
+                     *         "replay"
+                     *       ],
+                     *       "created_at": "2026-11-23T14:05:06.789Z",
+                     *       "customer": {
+                     *         "name": "Acme Corp",
+                     *         "uid": "acme-corp"
+                     *       },
+                     *       "endpoint_ids": [],
+                     *       "expires_at": "2026-11-23T15:05:06.789Z",
+                     *       "external_user": {
+                     *         "email": "ops@acme.example",
+                     *         "id": "user_42"
+                     *       },
+                     *       "id": "0196a6d3-e4a8-76c7-83d4-0f1a2b3c4d5e",
+                     *       "read_only": false,
+                     *       "theme": {
+                     *         "logo_url": "https://cdn.acme.example/logo.svg",
+                     *         "primary_color": "#3355ff"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["PortalSession"];
                 };
             };
@@ -4412,6 +5480,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "action": "replay",
+                     *           "actor_email": "support@ferry.example",
+                     *           "created_at": "2026-11-23T14:05:06.789Z",
+                     *           "detail": {
+                     *             "endpoint_id": "0196a6c1-0a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                     *             "event_id": "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b"
+                     *           },
+                     *           "id": "90211",
+                     *           "reason": "customer ticket #4821: receiver was down overnight",
+                     *           "staff_id": "0196a6b0-5e6f-7081-8b2c-3d4e5f6a7b8c",
+                     *           "tenant_id": "0196a6b0-3c4d-7e5f-8a9b-0c1d2e3f4a5b",
+                     *           "tenant_name": "Acme Cloud",
+                     *           "write": true
+                     *         }
+                     *       ],
+                     *       "next_cursor": null
+                     *     }
+                     */
                     "application/json": {
                         /** @description the page, in the order the route says */
                         data: components["schemas"]["AuditEntry"][];
@@ -4449,6 +5539,124 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "event": {
+                     *         "attempts": [
+                     *           {
+                     *             "attempt_number": 2,
+                     *             "delivery_id": "0196a6c2-6c20-7e4f-8b5c-2d3e4f5a6b7c",
+                     *             "duration_ms": 212,
+                     *             "endpoint_id": "0196a6c1-0a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                     *             "event_id": "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b",
+                     *             "id": "0196a6c3-9f53-7172-9e8f-5a6b7c8d9e0f",
+                     *             "next_attempt_at": null,
+                     *             "outcome": "success",
+                     *             "request_headers": {
+                     *               "Content-Type": [
+                     *                 "application/json"
+                     *               ],
+                     *               "Webhook-Id": [
+                     *                 "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b"
+                     *               ],
+                     *               "Webhook-Signature": [
+                     *                 "v1,EXAMPLEsignature0nlyK2d1bW15c2lnbmF0dXJl"
+                     *               ],
+                     *               "Webhook-Timestamp": [
+                     *                 "1795443906"
+                     *               ]
+                     *             },
+                     *             "response_body": "{\"ok\":true}",
+                     *             "response_body_truncated": false,
+                     *             "response_headers": {
+                     *               "Content-Type": [
+                     *                 "application/json"
+                     *               ]
+                     *             },
+                     *             "response_headers_truncated": false,
+                     *             "response_status": 200,
+                     *             "started_at": "2026-11-23T14:05:36.789Z",
+                     *             "trigger": "retry"
+                     *           },
+                     *           {
+                     *             "attempt_number": 1,
+                     *             "delivery_id": "0196a6c2-6c20-7e4f-8b5c-2d3e4f5a6b7c",
+                     *             "duration_ms": 5012,
+                     *             "endpoint_id": "0196a6c1-0a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                     *             "event_id": "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b",
+                     *             "id": "0196a6c2-8e42-7061-8d7e-4f5a6b7c8d9e",
+                     *             "next_attempt_at": "2026-11-23T14:05:36.789Z",
+                     *             "outcome": "retry",
+                     *             "request_headers": {
+                     *               "Content-Type": [
+                     *                 "application/json"
+                     *               ],
+                     *               "Webhook-Id": [
+                     *                 "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b"
+                     *               ],
+                     *               "Webhook-Signature": [
+                     *                 "v1,EXAMPLEsignature0nlyK2d1bW15c2lnbmF0dXJl"
+                     *               ],
+                     *               "Webhook-Timestamp": [
+                     *                 "1795443906"
+                     *               ]
+                     *             },
+                     *             "response_body": "upstream unavailable",
+                     *             "response_body_truncated": false,
+                     *             "response_headers": {
+                     *               "Retry-After": [
+                     *                 "30"
+                     *               ]
+                     *             },
+                     *             "response_headers_truncated": false,
+                     *             "response_status": 503,
+                     *             "started_at": "2026-11-23T14:05:06.829Z",
+                     *             "trigger": "initial"
+                     *           }
+                     *         ],
+                     *         "created_at": "2026-11-23T14:05:06.789Z",
+                     *         "customer": "acme-corp",
+                     *         "data": {
+                     *           "amount": 4200,
+                     *           "currency": "usd",
+                     *           "customer": "acme-corp",
+                     *           "invoice": "in_1042"
+                     *         },
+                     *         "deliveries": [
+                     *           {
+                     *             "attempt_count": 2,
+                     *             "created_at": "2026-11-23T14:05:06.789Z",
+                     *             "endpoint_id": "0196a6c1-0a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                     *             "event_id": "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b",
+                     *             "first_attempt_at": "2026-11-23T14:05:06.829Z",
+                     *             "id": "0196a6c2-6c20-7e4f-8b5c-2d3e4f5a6b7c",
+                     *             "last_attempt_at": "2026-11-23T14:05:36.789Z",
+                     *             "next_attempt_at": null,
+                     *             "status": "succeeded",
+                     *             "updated_at": "2026-11-23T14:05:37.001Z"
+                     *           }
+                     *         ],
+                     *         "endpoints": [
+                     *           {
+                     *             "description": "billing service",
+                     *             "enabled": true,
+                     *             "id": "0196a6c1-0a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                     *             "kind": "http",
+                     *             "url": "https://hooks.acme.example/ferry"
+                     *           }
+                     *         ],
+                     *         "id": "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b",
+                     *         "idempotency_key": "invoice-in_1042-paid",
+                     *         "type": "invoice.paid"
+                     *       },
+                     *       "tenant": {
+                     *         "created_at": "2026-08-25T14:05:06.789Z",
+                     *         "id": "0196a6b0-3c4d-7e5f-8a9b-0c1d2e3f4a5b",
+                     *         "name": "Acme Cloud",
+                     *         "plan": "pro"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["StaffEventLookup"];
                 };
             };
@@ -4484,6 +5692,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "created_at": "2026-08-25T14:05:06.789Z",
+                     *           "id": "0196a6b0-3c4d-7e5f-8a9b-0c1d2e3f4a5b",
+                     *           "members": 4,
+                     *           "name": "Acme Cloud",
+                     *           "owner_email": "dana@acme.example",
+                     *           "plan": "pro"
+                     *         }
+                     *       ],
+                     *       "next_cursor": null
+                     *     }
+                     */
                     "application/json": {
                         /** @description the page, in the order the route says */
                         data: components["schemas"]["TenantSummary"][];
@@ -4521,6 +5744,103 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "created_at": "2026-08-25T14:05:06.789Z",
+                     *       "endpoints": [
+                     *         {
+                     *           "created_at": "2026-08-25T14:05:06.789Z",
+                     *           "customer": "acme-corp",
+                     *           "description": "billing service",
+                     *           "enabled": true,
+                     *           "event_types": [
+                     *             "invoice.*"
+                     *           ],
+                     *           "failing_since": null,
+                     *           "filter": "event.data.amount > 0",
+                     *           "filter_errors": null,
+                     *           "format": "envelope",
+                     *           "headers": {
+                     *             "X-Team": "[redacted]"
+                     *           },
+                     *           "id": "0196a6c1-0a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                     *           "kind": "http",
+                     *           "max_in_flight": 10,
+                     *           "propagate_trace": false,
+                     *           "rate_limit_per_second": 50,
+                     *           "signature_timestamp": "event",
+                     *           "timeout_seconds": 15,
+                     *           "transformation": "",
+                     *           "updated_at": "2026-11-22T14:05:06.789Z",
+                     *           "url": "https://hooks.acme.example/ferry"
+                     *         }
+                     *       ],
+                     *       "health": {
+                     *         "backlog": {
+                     *           "next_retry_at": "2026-11-23T14:05:36.789Z",
+                     *           "oldest_age_seconds": 41,
+                     *           "pending": 4,
+                     *           "retrying": 2
+                     *         },
+                     *         "endpoints": {
+                     *           "disabled": 1,
+                     *           "enabled": 11,
+                     *           "failing": 1,
+                     *           "total": 12
+                     *         },
+                     *         "failed_24h": 3,
+                     *         "payment_overdue": false,
+                     *         "plan": {
+                     *           "base_fee_minor": 4900,
+                     *           "captured_bytes_per_month": 10737418240,
+                     *           "currency": "usd",
+                     *           "custom": false,
+                     *           "display_name": "Pro",
+                     *           "events_per_month": 5000000,
+                     *           "events_per_second": 500,
+                     *           "hard_cap": false,
+                     *           "max_endpoints": 100,
+                     *           "max_sources": 20,
+                     *           "name": "pro",
+                     *           "overage_price_minor": 100,
+                     *           "overage_unit_events": 100000,
+                     *           "retention_days": 30,
+                     *           "self_serve": true
+                     *         },
+                     *         "quota_exhausted": false,
+                     *         "succeeded_24h": 1248,
+                     *         "success_rate_24h": 0.9976,
+                     *         "usage": {
+                     *           "attempts": 1310502,
+                     *           "events": 1204377,
+                     *           "period": "2026-11",
+                     *           "period_end": "2026-12-01T00:00:00Z",
+                     *           "period_start": "2026-11-01T00:00:00Z"
+                     *         }
+                     *       },
+                     *       "id": "0196a6b0-3c4d-7e5f-8a9b-0c1d2e3f4a5b",
+                     *       "members": [
+                     *         {
+                     *           "created_at": "2026-08-25T14:05:06.789Z",
+                     *           "email": "dana@acme.example",
+                     *           "id": "0196a6b0-4d5e-7f60-9a1b-2c3d4e5f6a7b",
+                     *           "invited": false,
+                     *           "role": "owner",
+                     *           "tenant_id": "0196a6b0-3c4d-7e5f-8a9b-0c1d2e3f4a5b"
+                     *         },
+                     *         {
+                     *           "created_at": "2026-11-23T14:05:06.789Z",
+                     *           "email": "sam@acme.example",
+                     *           "id": "0196a6b0-6f70-7192-8c3d-4e5f6a7b8c9e",
+                     *           "invited": true,
+                     *           "role": "admin",
+                     *           "tenant_id": "0196a6b0-3c4d-7e5f-8a9b-0c1d2e3f4a5b"
+                     *         }
+                     *       ],
+                     *       "name": "Acme Cloud",
+                     *       "plan": "pro"
+                     *     }
+                     */
                     "application/json": components["schemas"]["StaffTenant"];
                 };
             };
@@ -4552,6 +5872,111 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "endpoints": 12,
+                     *       "estimated_overage_minor": 0,
+                     *       "invoices": [
+                     *         {
+                     *           "attempts": 6410220,
+                     *           "created_at": "2026-11-01T00:10:00Z",
+                     *           "currency": "usd",
+                     *           "events": 6000000,
+                     *           "id": "0196a6d4-f5b9-77d8-94e5-1a2b3c4d5e6f",
+                     *           "lines": [
+                     *             {
+                     *               "amount_minor": 4900,
+                     *               "description": "Pro plan, October 2026",
+                     *               "kind": "base_fee",
+                     *               "plan": "pro",
+                     *               "quantity": 1,
+                     *               "unit_price_minor": 4900
+                     *             },
+                     *             {
+                     *               "amount_minor": 1000,
+                     *               "description": "Overage: 1,000,000 events",
+                     *               "kind": "overage",
+                     *               "plan": "pro",
+                     *               "quantity": 10,
+                     *               "unit_price_minor": 100
+                     *             }
+                     *           ],
+                     *           "paid_at": "2026-11-01T00:10:04Z",
+                     *           "payment_reference": "pi_EXAMPLE3Mq2Lk",
+                     *           "period": "2026-10",
+                     *           "status": "paid",
+                     *           "tenant_id": "0196a6b0-3c4d-7e5f-8a9b-0c1d2e3f4a5b",
+                     *           "total_minor": 5900
+                     *         }
+                     *       ],
+                     *       "overage_events": 0,
+                     *       "payment_method": {
+                     *         "label": "Visa ending 4242"
+                     *       },
+                     *       "payment_overdue": false,
+                     *       "payments_configured": true,
+                     *       "plan": {
+                     *         "base_fee_minor": 4900,
+                     *         "captured_bytes_per_month": 10737418240,
+                     *         "currency": "usd",
+                     *         "custom": false,
+                     *         "display_name": "Pro",
+                     *         "events_per_month": 5000000,
+                     *         "events_per_second": 500,
+                     *         "hard_cap": false,
+                     *         "max_endpoints": 100,
+                     *         "max_sources": 20,
+                     *         "name": "pro",
+                     *         "overage_price_minor": 100,
+                     *         "overage_unit_events": 100000,
+                     *         "retention_days": 30,
+                     *         "self_serve": true
+                     *       },
+                     *       "plans": [
+                     *         {
+                     *           "base_fee_minor": 0,
+                     *           "captured_bytes_per_month": 104857600,
+                     *           "currency": "usd",
+                     *           "display_name": "Free",
+                     *           "events_per_month": 50000,
+                     *           "events_per_second": 20,
+                     *           "hard_cap": true,
+                     *           "max_endpoints": 5,
+                     *           "max_sources": 2,
+                     *           "name": "free",
+                     *           "overage_price_minor": 0,
+                     *           "overage_unit_events": 0,
+                     *           "retention_days": 3,
+                     *           "self_serve": true
+                     *         },
+                     *         {
+                     *           "base_fee_minor": 4900,
+                     *           "captured_bytes_per_month": 10737418240,
+                     *           "currency": "usd",
+                     *           "display_name": "Pro",
+                     *           "events_per_month": 5000000,
+                     *           "events_per_second": 500,
+                     *           "hard_cap": false,
+                     *           "max_endpoints": 100,
+                     *           "max_sources": 20,
+                     *           "name": "pro",
+                     *           "overage_price_minor": 100,
+                     *           "overage_unit_events": 100000,
+                     *           "retention_days": 30,
+                     *           "self_serve": true
+                     *         }
+                     *       ],
+                     *       "quota_exhausted": false,
+                     *       "tenant_id": "0196a6b0-3c4d-7e5f-8a9b-0c1d2e3f4a5b",
+                     *       "usage": {
+                     *         "attempts": 1310502,
+                     *         "events": 1204377,
+                     *         "period": "2026-11",
+                     *         "period_end": "2026-12-01T00:00:00Z",
+                     *         "period_start": "2026-11-01T00:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["StaffBilling"];
                 };
             };
@@ -4574,6 +5999,11 @@ export interface operations {
         /** @description JSON body */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "reason": "payment promised by wire, ticket #4830"
+                 *     }
+                 */
                 "application/json": components["schemas"]["LiftRestrictionInput"];
             };
         };
@@ -4588,6 +6018,111 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "endpoints": 12,
+                     *       "estimated_overage_minor": 0,
+                     *       "invoices": [
+                     *         {
+                     *           "attempts": 6410220,
+                     *           "created_at": "2026-11-01T00:10:00Z",
+                     *           "currency": "usd",
+                     *           "events": 6000000,
+                     *           "id": "0196a6d4-f5b9-77d8-94e5-1a2b3c4d5e6f",
+                     *           "lines": [
+                     *             {
+                     *               "amount_minor": 4900,
+                     *               "description": "Pro plan, October 2026",
+                     *               "kind": "base_fee",
+                     *               "plan": "pro",
+                     *               "quantity": 1,
+                     *               "unit_price_minor": 4900
+                     *             },
+                     *             {
+                     *               "amount_minor": 1000,
+                     *               "description": "Overage: 1,000,000 events",
+                     *               "kind": "overage",
+                     *               "plan": "pro",
+                     *               "quantity": 10,
+                     *               "unit_price_minor": 100
+                     *             }
+                     *           ],
+                     *           "paid_at": "2026-11-01T00:10:04Z",
+                     *           "payment_reference": "pi_EXAMPLE3Mq2Lk",
+                     *           "period": "2026-10",
+                     *           "status": "paid",
+                     *           "tenant_id": "0196a6b0-3c4d-7e5f-8a9b-0c1d2e3f4a5b",
+                     *           "total_minor": 5900
+                     *         }
+                     *       ],
+                     *       "overage_events": 0,
+                     *       "payment_method": {
+                     *         "label": "Visa ending 4242"
+                     *       },
+                     *       "payment_overdue": false,
+                     *       "payments_configured": true,
+                     *       "plan": {
+                     *         "base_fee_minor": 4900,
+                     *         "captured_bytes_per_month": 10737418240,
+                     *         "currency": "usd",
+                     *         "custom": false,
+                     *         "display_name": "Pro",
+                     *         "events_per_month": 5000000,
+                     *         "events_per_second": 500,
+                     *         "hard_cap": false,
+                     *         "max_endpoints": 100,
+                     *         "max_sources": 20,
+                     *         "name": "pro",
+                     *         "overage_price_minor": 100,
+                     *         "overage_unit_events": 100000,
+                     *         "retention_days": 30,
+                     *         "self_serve": true
+                     *       },
+                     *       "plans": [
+                     *         {
+                     *           "base_fee_minor": 0,
+                     *           "captured_bytes_per_month": 104857600,
+                     *           "currency": "usd",
+                     *           "display_name": "Free",
+                     *           "events_per_month": 50000,
+                     *           "events_per_second": 20,
+                     *           "hard_cap": true,
+                     *           "max_endpoints": 5,
+                     *           "max_sources": 2,
+                     *           "name": "free",
+                     *           "overage_price_minor": 0,
+                     *           "overage_unit_events": 0,
+                     *           "retention_days": 3,
+                     *           "self_serve": true
+                     *         },
+                     *         {
+                     *           "base_fee_minor": 4900,
+                     *           "captured_bytes_per_month": 10737418240,
+                     *           "currency": "usd",
+                     *           "display_name": "Pro",
+                     *           "events_per_month": 5000000,
+                     *           "events_per_second": 500,
+                     *           "hard_cap": false,
+                     *           "max_endpoints": 100,
+                     *           "max_sources": 20,
+                     *           "name": "pro",
+                     *           "overage_price_minor": 100,
+                     *           "overage_unit_events": 100000,
+                     *           "retention_days": 30,
+                     *           "self_serve": true
+                     *         }
+                     *       ],
+                     *       "quota_exhausted": false,
+                     *       "tenant_id": "0196a6b0-3c4d-7e5f-8a9b-0c1d2e3f4a5b",
+                     *       "usage": {
+                     *         "attempts": 1310502,
+                     *         "events": 1204377,
+                     *         "period": "2026-11",
+                     *         "period_end": "2026-12-01T00:00:00Z",
+                     *         "period_start": "2026-11-01T00:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["StaffBilling"];
                 };
             };
@@ -4630,6 +6165,51 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "attempt_number": 1,
+                     *           "delivery_id": "0196a6c2-6c20-7e4f-8b5c-2d3e4f5a6b7c",
+                     *           "duration_ms": 5012,
+                     *           "endpoint_id": "0196a6c1-0a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                     *           "event_id": "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b",
+                     *           "id": "0196a6c2-8e42-7061-8d7e-4f5a6b7c8d9e",
+                     *           "next_attempt_at": "2026-11-23T14:05:36.789Z",
+                     *           "outcome": "retry",
+                     *           "request_headers": {
+                     *             "Content-Type": [
+                     *               "application/json"
+                     *             ],
+                     *             "Webhook-Id": [
+                     *               "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b"
+                     *             ],
+                     *             "Webhook-Signature": [
+                     *               "v1,EXAMPLEsignature0nlyK2d1bW15c2lnbmF0dXJl"
+                     *             ],
+                     *             "Webhook-Timestamp": [
+                     *               "1795443906"
+                     *             ],
+                     *             "X-Team": [
+                     *               "[redacted]"
+                     *             ]
+                     *           },
+                     *           "response_body": "upstream unavailable",
+                     *           "response_body_truncated": false,
+                     *           "response_headers": {
+                     *             "Retry-After": [
+                     *               "30"
+                     *             ]
+                     *           },
+                     *           "response_headers_truncated": false,
+                     *           "response_status": 503,
+                     *           "started_at": "2026-11-23T14:05:06.829Z",
+                     *           "trigger": "initial"
+                     *         }
+                     *       ],
+                     *       "next_cursor": null
+                     *     }
+                     */
                     "application/json": {
                         /** @description the page, in the order the route says */
                         data: components["schemas"]["Attempt"][];
@@ -4684,6 +6264,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "created_at": "2026-11-23T14:05:06.789Z",
+                     *           "customer": "acme-corp",
+                     *           "data": {
+                     *             "amount": 4200,
+                     *             "currency": "usd",
+                     *             "customer": "acme-corp",
+                     *             "invoice": "in_1042"
+                     *           },
+                     *           "deliveries": [
+                     *             {
+                     *               "attempt_count": 2,
+                     *               "created_at": "2026-11-23T14:05:06.789Z",
+                     *               "endpoint_id": "0196a6c1-0a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                     *               "event_id": "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b",
+                     *               "first_attempt_at": "2026-11-23T14:05:06.829Z",
+                     *               "id": "0196a6c2-6c20-7e4f-8b5c-2d3e4f5a6b7c",
+                     *               "last_attempt_at": "2026-11-23T14:05:36.789Z",
+                     *               "next_attempt_at": null,
+                     *               "status": "succeeded",
+                     *               "updated_at": "2026-11-23T14:05:37.001Z"
+                     *             }
+                     *           ],
+                     *           "id": "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b",
+                     *           "idempotency_key": "invoice-in_1042-paid",
+                     *           "type": "invoice.paid"
+                     *         }
+                     *       ],
+                     *       "next_cursor": null
+                     *     }
+                     */
                     "application/json": {
                         /** @description the page, in the order the route says */
                         data: components["schemas"]["EventDetail"][];
@@ -4723,6 +6337,116 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "attempts": [
+                     *         {
+                     *           "attempt_number": 2,
+                     *           "delivery_id": "0196a6c2-6c20-7e4f-8b5c-2d3e4f5a6b7c",
+                     *           "duration_ms": 212,
+                     *           "endpoint_id": "0196a6c1-0a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                     *           "event_id": "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b",
+                     *           "id": "0196a6c3-9f53-7172-9e8f-5a6b7c8d9e0f",
+                     *           "next_attempt_at": null,
+                     *           "outcome": "success",
+                     *           "request_headers": {
+                     *             "Content-Type": [
+                     *               "application/json"
+                     *             ],
+                     *             "Webhook-Id": [
+                     *               "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b"
+                     *             ],
+                     *             "Webhook-Signature": [
+                     *               "v1,EXAMPLEsignature0nlyK2d1bW15c2lnbmF0dXJl"
+                     *             ],
+                     *             "Webhook-Timestamp": [
+                     *               "1795443906"
+                     *             ]
+                     *           },
+                     *           "response_body": "{\"ok\":true}",
+                     *           "response_body_truncated": false,
+                     *           "response_headers": {
+                     *             "Content-Type": [
+                     *               "application/json"
+                     *             ]
+                     *           },
+                     *           "response_headers_truncated": false,
+                     *           "response_status": 200,
+                     *           "started_at": "2026-11-23T14:05:36.789Z",
+                     *           "trigger": "retry"
+                     *         },
+                     *         {
+                     *           "attempt_number": 1,
+                     *           "delivery_id": "0196a6c2-6c20-7e4f-8b5c-2d3e4f5a6b7c",
+                     *           "duration_ms": 5012,
+                     *           "endpoint_id": "0196a6c1-0a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                     *           "event_id": "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b",
+                     *           "id": "0196a6c2-8e42-7061-8d7e-4f5a6b7c8d9e",
+                     *           "next_attempt_at": "2026-11-23T14:05:36.789Z",
+                     *           "outcome": "retry",
+                     *           "request_headers": {
+                     *             "Content-Type": [
+                     *               "application/json"
+                     *             ],
+                     *             "Webhook-Id": [
+                     *               "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b"
+                     *             ],
+                     *             "Webhook-Signature": [
+                     *               "v1,EXAMPLEsignature0nlyK2d1bW15c2lnbmF0dXJl"
+                     *             ],
+                     *             "Webhook-Timestamp": [
+                     *               "1795443906"
+                     *             ]
+                     *           },
+                     *           "response_body": "upstream unavailable",
+                     *           "response_body_truncated": false,
+                     *           "response_headers": {
+                     *             "Retry-After": [
+                     *               "30"
+                     *             ]
+                     *           },
+                     *           "response_headers_truncated": false,
+                     *           "response_status": 503,
+                     *           "started_at": "2026-11-23T14:05:06.829Z",
+                     *           "trigger": "initial"
+                     *         }
+                     *       ],
+                     *       "created_at": "2026-11-23T14:05:06.789Z",
+                     *       "customer": "acme-corp",
+                     *       "data": {
+                     *         "amount": 4200,
+                     *         "currency": "usd",
+                     *         "customer": "acme-corp",
+                     *         "invoice": "in_1042"
+                     *       },
+                     *       "deliveries": [
+                     *         {
+                     *           "attempt_count": 2,
+                     *           "created_at": "2026-11-23T14:05:06.789Z",
+                     *           "endpoint_id": "0196a6c1-0a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                     *           "event_id": "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b",
+                     *           "first_attempt_at": "2026-11-23T14:05:06.829Z",
+                     *           "id": "0196a6c2-6c20-7e4f-8b5c-2d3e4f5a6b7c",
+                     *           "last_attempt_at": "2026-11-23T14:05:36.789Z",
+                     *           "next_attempt_at": null,
+                     *           "status": "succeeded",
+                     *           "updated_at": "2026-11-23T14:05:37.001Z"
+                     *         }
+                     *       ],
+                     *       "endpoints": [
+                     *         {
+                     *           "description": "billing service",
+                     *           "enabled": true,
+                     *           "id": "0196a6c1-0a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                     *           "kind": "http",
+                     *           "url": "https://hooks.acme.example/ferry"
+                     *         }
+                     *       ],
+                     *       "id": "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b",
+                     *       "idempotency_key": "invoice-in_1042-paid",
+                     *       "type": "invoice.paid"
+                     *     }
+                     */
                     "application/json": components["schemas"]["StaffEventDetail"];
                 };
             };
@@ -4748,6 +6472,13 @@ export interface operations {
         /** @description JSON body */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "endpoint_id": "0196a6c1-0a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                 *       "event_id": "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b",
+                 *       "reason": "customer ticket #4821: receiver was down overnight"
+                 *     }
+                 */
                 "application/json": components["schemas"]["StaffReplayInput"];
             };
         };
@@ -4762,6 +6493,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "deliveries": [
+                     *         "0196a6c2-6c20-7e4f-8b5c-2d3e4f5a6b7c"
+                     *       ],
+                     *       "event_id": "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ReplayResult"] | components["schemas"]["ReplayJob"];
                 };
             };
@@ -4787,6 +6526,15 @@ export interface operations {
         /** @description JSON body */
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "endpoint_id": "0196a6c1-0a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                 *       "event_type": "invoice.paid",
+                 *       "since": "2026-11-22T00:00:00Z",
+                 *       "status": "exhausted",
+                 *       "until": "2026-11-23T00:00:00Z"
+                 *     }
+                 */
                 "application/json": components["schemas"]["BulkReplayInput"];
             };
         };
@@ -4801,6 +6549,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "matched": 1840,
+                     *       "until": "2026-11-23T14:05:06.789Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ReplayPreview"];
                 };
             };
@@ -4836,6 +6590,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "actor": "dana@acme.example",
+                     *       "created_at": "2026-11-23T14:05:06.789Z",
+                     *       "done": 600,
+                     *       "filter": {
+                     *         "endpoint_id": "0196a6c1-0a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                     *         "event_type": "invoice.paid",
+                     *         "since": "2026-11-22T00:00:00Z",
+                     *         "status": "exhausted",
+                     *         "until": "2026-11-23T00:00:00Z"
+                     *       },
+                     *       "finished_at": null,
+                     *       "id": "0196a6d0-a064-7283-8f90-6b7c8d9e0f1a",
+                     *       "started_at": "2026-11-23T14:05:07.789Z",
+                     *       "state": "running",
+                     *       "total": 1840,
+                     *       "updated_at": "2026-11-23T14:05:10.789Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ReplayJob"];
                 };
             };

@@ -2040,7 +2040,7 @@ export interface components {
             id?: string;
         };
         PortalSession: {
-            /** @description what the user may do: view, manage, replay, secrets … */
+            /** @description what the user may do: view, manage_endpoints, view_secret, rotate_secret, replay, send_test, manage_routing */
             capabilities: string[] | null;
             /**
              * Format: date-time
@@ -2074,7 +2074,7 @@ export interface components {
             theme: components["schemas"]["PortalTheme"];
         };
         PortalSessionInput: {
-            /** @description what the user may do (default: view) */
+            /** @description what the user may do: view, manage_endpoints, view_secret, rotate_secret, replay, send_test, manage_routing (default: view) */
             capabilities?: string[];
             /** @description limit the session to these endpoints of the customer (default: all) */
             endpoint_ids?: string[];
@@ -3044,6 +3044,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "created_at": "2026-08-25T14:05:06.789Z",
+                     *           "metadata": {
+                     *             "crm_id": "0015g00000XyZ12"
+                     *           },
+                     *           "name": "Acme Corp",
+                     *           "uid": "acme-corp",
+                     *           "updated_at": "2026-11-23T14:05:06.789Z"
+                     *         }
+                     *       ],
+                     *       "next_cursor": null
+                     *     }
+                     */
                     "application/json": {
                         /** @description the page, in the order the route says */
                         data: components["schemas"]["Customer"][];
@@ -3071,6 +3087,15 @@ export interface operations {
         /** @description JSON body */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "metadata": {
+                 *         "crm_id": "0015g00000XyZ12"
+                 *       },
+                 *       "name": "Acme Corp",
+                 *       "uid": "acme-corp"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CustomerCreate"];
             };
         };
@@ -3085,6 +3110,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "created_at": "2026-08-25T14:05:06.789Z",
+                     *       "metadata": {
+                     *         "crm_id": "0015g00000XyZ12"
+                     *       },
+                     *       "name": "Acme Corp",
+                     *       "uid": "acme-corp",
+                     *       "updated_at": "2026-11-23T14:05:06.789Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Customer"];
                 };
             };
@@ -3118,6 +3154,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "created_at": "2026-08-25T14:05:06.789Z",
+                     *       "metadata": {
+                     *         "crm_id": "0015g00000XyZ12"
+                     *       },
+                     *       "name": "Acme Corp",
+                     *       "uid": "acme-corp",
+                     *       "updated_at": "2026-11-23T14:05:06.789Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Customer"];
                 };
             };
@@ -3140,6 +3187,14 @@ export interface operations {
         /** @description JSON body */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "metadata": {
+                 *         "crm_id": "0015g00000XyZ12"
+                 *       },
+                 *       "name": "Acme Corp"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CustomerInput"];
             };
         };
@@ -3154,6 +3209,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "created_at": "2026-08-25T14:05:06.789Z",
+                     *       "metadata": {
+                     *         "crm_id": "0015g00000XyZ12"
+                     *       },
+                     *       "name": "Acme Corp",
+                     *       "uid": "acme-corp",
+                     *       "updated_at": "2026-11-23T14:05:06.789Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Customer"];
                 };
             };
@@ -3206,6 +3272,12 @@ export interface operations {
         /** @description JSON body */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "metadata": null,
+                 *       "name": "Acme Corporation"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CustomerPatch"];
             };
         };
@@ -3220,6 +3292,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "created_at": "2026-08-25T14:05:06.789Z",
+                     *       "metadata": {
+                     *         "crm_id": "0015g00000XyZ12"
+                     *       },
+                     *       "name": "Acme Corporation",
+                     *       "uid": "acme-corp",
+                     *       "updated_at": "2026-11-23T14:05:06.789Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Customer"];
                 };
             };
@@ -3247,6 +3330,23 @@ export interface operations {
         /** @description JSON body */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "capabilities": [
+                 *         "view",
+                 *         "manage_endpoints",
+                 *         "replay"
+                 *       ],
+                 *       "endpoint_ids": [],
+                 *       "external_user": {
+                 *         "email": "ops@acme.example",
+                 *         "id": "user_42"
+                 *       },
+                 *       "read_only": false,
+                 *       "theme": null,
+                 *       "ttl_seconds": 3600
+                 *     }
+                 */
                 "application/json": components["schemas"]["PortalSessionInput"];
             };
         };
@@ -3261,6 +3361,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "expires_at": "2026-11-23T15:05:06.789Z",
+                     *       "session_id": "0196a6d3-e4a8-76c7-83d4-0f1a2b3c4d5e",
+                     *       "url": "https://ferry.example/portal/#session=0196a6d3-e4a8-76c7-83d4-0f1a2b3c4d5e&code=EXAMPLEcode0nly"
+                     *     }
+                     */
                     "application/json": components["schemas"]["PortalSessionMinted"];
                 };
             };
@@ -3286,6 +3393,11 @@ export interface operations {
         /** @description JSON body */
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "external_user_id": "user_42"
+                 *     }
+                 */
                 "application/json": components["schemas"]["RevokeInput"];
             };
         };
@@ -3300,6 +3412,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "revoked": 2
+                     *     }
+                     */
                     "application/json": components["schemas"]["Revoked"];
                 };
             };
@@ -3334,6 +3451,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "deliveries": [
+                     *         "0196a6c2-6c20-7e4f-8b5c-2d3e4f5a6b7c"
+                     *       ],
+                     *       "event_id": "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ReplayResult"];
                 };
             };
@@ -3372,6 +3497,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "created_at": "2026-08-25T14:05:06.789Z",
+                     *           "customer": "acme-corp",
+                     *           "description": "billing service",
+                     *           "enabled": true,
+                     *           "event_types": [
+                     *             "invoice.*"
+                     *           ],
+                     *           "failing_since": null,
+                     *           "filter": "event.data.amount > 0",
+                     *           "filter_errors": null,
+                     *           "format": "envelope",
+                     *           "headers": {
+                     *             "X-Team": "billing"
+                     *           },
+                     *           "id": "0196a6c1-0a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                     *           "kind": "http",
+                     *           "max_in_flight": 10,
+                     *           "propagate_trace": false,
+                     *           "rate_limit_per_second": 50,
+                     *           "signature_timestamp": "event",
+                     *           "timeout_seconds": 15,
+                     *           "transformation": "",
+                     *           "updated_at": "2026-11-22T14:05:06.789Z",
+                     *           "url": "https://hooks.acme.example/ferry"
+                     *         }
+                     *       ],
+                     *       "next_cursor": null
+                     *     }
+                     */
                     "application/json": {
                         /** @description the page, in the order the route says */
                         data: components["schemas"]["Endpoint"][];
@@ -3399,6 +3557,28 @@ export interface operations {
         /** @description JSON body */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "customer": "acme-corp",
+                 *       "description": "billing service",
+                 *       "event_types": [
+                 *         "invoice.*"
+                 *       ],
+                 *       "filter": "event.data.amount > 0",
+                 *       "format": "envelope",
+                 *       "headers": {
+                 *         "X-Team": "billing"
+                 *       },
+                 *       "kind": "http",
+                 *       "max_in_flight": null,
+                 *       "propagate_trace": false,
+                 *       "rate_limit_per_second": 50,
+                 *       "signature_timestamp": "event",
+                 *       "timeout_seconds": null,
+                 *       "transformation": "",
+                 *       "url": "https://hooks.acme.example/ferry"
+                 *     }
+                 */
                 "application/json": components["schemas"]["EndpointInput"];
             };
         };
@@ -3413,6 +3593,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "created_at": "2026-08-25T14:05:06.789Z",
+                     *       "customer": "acme-corp",
+                     *       "description": "billing service",
+                     *       "enabled": true,
+                     *       "event_types": [
+                     *         "invoice.*"
+                     *       ],
+                     *       "failing_since": null,
+                     *       "filter": "event.data.amount > 0",
+                     *       "filter_errors": null,
+                     *       "format": "envelope",
+                     *       "headers": {
+                     *         "X-Team": "billing"
+                     *       },
+                     *       "id": "0196a6c1-0a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                     *       "kind": "http",
+                     *       "max_in_flight": 10,
+                     *       "propagate_trace": false,
+                     *       "rate_limit_per_second": 50,
+                     *       "secret": "whsec_ZXhhbXBsZS1zaWduaW5nLXNlY3JldC1ub3QtcmVhbA==",
+                     *       "signature_timestamp": "event",
+                     *       "timeout_seconds": 15,
+                     *       "transformation": "",
+                     *       "updated_at": "2026-11-22T14:05:06.789Z",
+                     *       "url": "https://hooks.acme.example/ferry"
+                     *     }
+                     */
                     "application/json": components["schemas"]["EndpointCreated"];
                 };
             };
@@ -3447,6 +3656,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "created_at": "2026-08-25T14:05:06.789Z",
+                     *       "customer": "acme-corp",
+                     *       "description": "billing service",
+                     *       "enabled": true,
+                     *       "event_types": [
+                     *         "invoice.*"
+                     *       ],
+                     *       "failing_since": null,
+                     *       "filter": "event.data.amount > 0",
+                     *       "filter_errors": null,
+                     *       "format": "envelope",
+                     *       "headers": {
+                     *         "X-Team": "billing"
+                     *       },
+                     *       "id": "0196a6c1-0a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                     *       "kind": "http",
+                     *       "max_in_flight": 10,
+                     *       "propagate_trace": false,
+                     *       "rate_limit_per_second": 50,
+                     *       "signature_timestamp": "event",
+                     *       "timeout_seconds": 15,
+                     *       "transformation": "",
+                     *       "updated_at": "2026-11-22T14:05:06.789Z",
+                     *       "url": "https://hooks.acme.example/ferry"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Endpoint"];
                 };
             };
@@ -3498,6 +3735,23 @@ export interface operations {
         /** @description JSON body */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "description": null,
+                 *       "enabled": false,
+                 *       "event_types": null,
+                 *       "filter": null,
+                 *       "format": null,
+                 *       "headers": null,
+                 *       "max_in_flight": null,
+                 *       "propagate_trace": null,
+                 *       "rate_limit_per_second": null,
+                 *       "signature_timestamp": null,
+                 *       "timeout_seconds": null,
+                 *       "transformation": null,
+                 *       "url": null
+                 *     }
+                 */
                 "application/json": components["schemas"]["EndpointPatch"];
             };
         };
@@ -3512,6 +3766,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "created_at": "2026-08-25T14:05:06.789Z",
+                     *       "customer": "acme-corp",
+                     *       "description": "billing service",
+                     *       "enabled": false,
+                     *       "event_types": [
+                     *         "invoice.*"
+                     *       ],
+                     *       "failing_since": null,
+                     *       "filter": "event.data.amount > 0",
+                     *       "filter_errors": null,
+                     *       "format": "envelope",
+                     *       "headers": {
+                     *         "X-Team": "billing"
+                     *       },
+                     *       "id": "0196a6c1-0a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                     *       "kind": "http",
+                     *       "max_in_flight": 10,
+                     *       "propagate_trace": false,
+                     *       "rate_limit_per_second": 50,
+                     *       "signature_timestamp": "event",
+                     *       "timeout_seconds": 15,
+                     *       "transformation": "",
+                     *       "updated_at": "2026-11-23T14:05:06.789Z",
+                     *       "url": "https://hooks.acme.example/ferry"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Endpoint"];
                 };
             };
@@ -3552,6 +3834,48 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "attempt_number": 1,
+                     *           "delivery_id": "0196a6c2-6c20-7e4f-8b5c-2d3e4f5a6b7c",
+                     *           "duration_ms": 5012,
+                     *           "endpoint_id": "0196a6c1-0a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                     *           "event_id": "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b",
+                     *           "id": "0196a6c2-8e42-7061-8d7e-4f5a6b7c8d9e",
+                     *           "next_attempt_at": "2026-11-23T14:05:36.789Z",
+                     *           "outcome": "retry",
+                     *           "request_headers": {
+                     *             "Content-Type": [
+                     *               "application/json"
+                     *             ],
+                     *             "Webhook-Id": [
+                     *               "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b"
+                     *             ],
+                     *             "Webhook-Signature": [
+                     *               "v1,EXAMPLEsignature0nlyK2d1bW15c2lnbmF0dXJl"
+                     *             ],
+                     *             "Webhook-Timestamp": [
+                     *               "1795443906"
+                     *             ]
+                     *           },
+                     *           "response_body": "upstream unavailable",
+                     *           "response_body_truncated": false,
+                     *           "response_headers": {
+                     *             "Retry-After": [
+                     *               "30"
+                     *             ]
+                     *           },
+                     *           "response_headers_truncated": false,
+                     *           "response_status": 503,
+                     *           "started_at": "2026-11-23T14:05:06.829Z",
+                     *           "trigger": "initial"
+                     *         }
+                     *       ],
+                     *       "next_cursor": "MjAyNi0xMS0yM1QxNDowNTowNi44MjlaLDE"
+                     *     }
+                     */
                     "application/json": {
                         /** @description the page, in the order the route says */
                         data: components["schemas"]["Attempt"][];
@@ -3589,6 +3913,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "created_at": "2026-11-23T14:05:06.789Z",
+                     *           "endpoint_id": "0196a6c1-1b2c-7d3e-9f40-6b7c8d9e0f1a",
+                     *           "id": "0196a6d1-b175-7394-90a1-7c8d9e0f1a2b",
+                     *           "name": "invoice worker",
+                     *           "prefix": "fqc_EXAMPLE",
+                     *           "revoked_at": null
+                     *         }
+                     *       ],
+                     *       "next_cursor": null
+                     *     }
+                     */
                     "application/json": {
                         /** @description the page, in the order the route says */
                         data: components["schemas"]["ConsumerToken"][];
@@ -3619,6 +3958,11 @@ export interface operations {
         /** @description JSON body */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "invoice worker"
+                 *     }
+                 */
                 "application/json": components["schemas"]["ConsumerTokenInput"];
             };
         };
@@ -3633,6 +3977,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "created_at": "2026-11-23T14:05:06.789Z",
+                     *       "endpoint_id": "0196a6c1-1b2c-7d3e-9f40-6b7c8d9e0f1a",
+                     *       "id": "0196a6d1-b175-7394-90a1-7c8d9e0f1a2b",
+                     *       "name": "invoice worker",
+                     *       "prefix": "fqc_EXAMPLE",
+                     *       "revoked_at": null,
+                     *       "token": "fqc_EXAMPLEtoken0nly8hJ2kL5mN7pQ9rS3tV6w"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ConsumerTokenCreated"];
                 };
             };
@@ -3698,6 +4053,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "previous": [
+                     *         {
+                     *           "expires_at": "2026-11-24T14:05:06.789Z",
+                     *           "secret": "whsec_ZXhhbXBsZS1vbGQtc2VjcmV0LW5vdC1yZWFsLTAwMQ=="
+                     *         }
+                     *       ],
+                     *       "secret": "whsec_ZXhhbXBsZS1zaWduaW5nLXNlY3JldC1ub3QtcmVhbA=="
+                     *     }
+                     */
                     "application/json": components["schemas"]["SecretInfo"];
                 };
             };
@@ -3729,6 +4095,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "previous": [
+                     *         {
+                     *           "expires_at": "2026-11-24T14:05:06.789Z",
+                     *           "secret": "whsec_ZXhhbXBsZS1vbGQtc2VjcmV0LW5vdC1yZWFsLTAwMQ=="
+                     *         }
+                     *       ],
+                     *       "secret": "whsec_ZXhhbXBsZS1zaWduaW5nLXNlY3JldC1ub3QtcmVhbA=="
+                     *     }
+                     */
                     "application/json": components["schemas"]["SecretInfo"];
                 };
             };
@@ -3763,6 +4140,45 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "attempts": 1290,
+                     *       "attempts_failed": 42,
+                     *       "backlog": {
+                     *         "next_retry_at": "2026-11-23T14:05:36.789Z",
+                     *         "oldest_age_seconds": 41,
+                     *         "pending": 4,
+                     *         "retrying": 2
+                     *       },
+                     *       "by_error_class": {
+                     *         "http_503": 30,
+                     *         "timeout": 12
+                     *       },
+                     *       "failed": 3,
+                     *       "from": "2026-11-22T14:00:00Z",
+                     *       "last_success_at": "2026-11-23T14:05:04.789Z",
+                     *       "response_ms": {
+                     *         "p50": 84,
+                     *         "p95": 410,
+                     *         "p99": 1830
+                     *       },
+                     *       "series": [
+                     *         {
+                     *           "failed": 0,
+                     *           "hour": "2026-11-23T13:00:00Z",
+                     *           "succeeded": 61
+                     *         },
+                     *         {
+                     *           "failed": 1,
+                     *           "hour": "2026-11-23T14:00:00Z",
+                     *           "succeeded": 9
+                     *         }
+                     *       ],
+                     *       "succeeded": 1248,
+                     *       "success_rate": 0.9976,
+                     *       "window": "24h"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Stats"];
                 };
             };
@@ -3789,6 +4205,12 @@ export interface operations {
         /** @description JSON body */
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "event_type": "invoice.paid",
+                 *       "example": 0
+                 *     }
+                 */
                 "application/json": components["schemas"]["TestEventInput"];
             };
         };
@@ -3803,6 +4225,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "created_at": "2026-11-23T14:05:06.789Z",
+                     *       "id": "0196a6c4-0a64-7283-9f01-6b7c8d9e0f2b",
+                     *       "type": "invoice.paid"
+                     *     }
+                     */
                     "application/json": components["schemas"]["EventAccepted"];
                 };
             };
@@ -3830,6 +4259,24 @@ export interface operations {
         /** @description JSON body */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "event": {
+                 *         "created_at": null,
+                 *         "data": {
+                 *           "amount": 4200,
+                 *           "currency": "usd",
+                 *           "customer": "acme-corp",
+                 *           "invoice": "in_1042"
+                 *         },
+                 *         "id": null,
+                 *         "type": "invoice.paid"
+                 *       },
+                 *       "filter": "event.data.amount >= 1000",
+                 *       "request": null,
+                 *       "transformation": null
+                 *     }
+                 */
                 "application/json": components["schemas"]["RoutingTestInput"];
             };
         };
@@ -3844,6 +4291,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "cancelled": false,
+                     *       "headers": {
+                     *         "X-Team": "billing"
+                     *       },
+                     *       "matched": true,
+                     *       "payload": {
+                     *         "created_at": "2026-11-23T14:05:06.789Z",
+                     *         "data": {
+                     *           "amount": 4200,
+                     *           "currency": "usd",
+                     *           "customer": "acme-corp",
+                     *           "invoice": "in_1042"
+                     *         },
+                     *         "id": "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b",
+                     *         "type": "invoice.paid"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["RoutingTestResult"];
                 };
             };
@@ -3879,6 +4346,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "created_at": "2026-08-25T14:05:06.789Z",
+                     *           "deprecated": false,
+                     *           "deprecated_at": null,
+                     *           "description": "An invoice was paid in full.",
+                     *           "group": "Billing",
+                     *           "latest_version": 2,
+                     *           "name": "invoice.paid",
+                     *           "updated_at": "2026-11-23T14:05:06.789Z",
+                     *           "validation": "warn"
+                     *         }
+                     *       ],
+                     *       "next_cursor": null
+                     *     }
+                     */
                     "application/json": {
                         /** @description the page, in the order the route says */
                         data: components["schemas"]["EventType"][];
@@ -3906,6 +4391,36 @@ export interface operations {
         /** @description JSON body */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "deprecated": false,
+                 *       "description": "An invoice was paid in full.",
+                 *       "examples": [
+                 *         {
+                 *           "amount": 4200,
+                 *           "invoice": "in_1042"
+                 *         }
+                 *       ],
+                 *       "group": "Billing",
+                 *       "name": "invoice.paid",
+                 *       "schema": {
+                 *         "properties": {
+                 *           "amount": {
+                 *             "type": "integer"
+                 *           },
+                 *           "invoice": {
+                 *             "type": "string"
+                 *           }
+                 *         },
+                 *         "required": [
+                 *           "invoice",
+                 *           "amount"
+                 *         ],
+                 *         "type": "object"
+                 *       },
+                 *       "validation": "warn"
+                 *     }
+                 */
                 "application/json": components["schemas"]["EventTypeInput"];
             };
         };
@@ -3920,6 +4435,46 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "created_at": "2026-11-23T14:05:06.789Z",
+                     *       "deprecated": false,
+                     *       "deprecated_at": null,
+                     *       "description": "An invoice was paid in full.",
+                     *       "group": "Billing",
+                     *       "latest_version": 1,
+                     *       "name": "invoice.paid",
+                     *       "updated_at": "2026-11-23T14:05:06.789Z",
+                     *       "validation": "warn",
+                     *       "versions": [
+                     *         {
+                     *           "created_at": "2026-11-23T14:05:06.789Z",
+                     *           "examples": [
+                     *             {
+                     *               "amount": 4200,
+                     *               "invoice": "in_1042"
+                     *             }
+                     *           ],
+                     *           "schema": {
+                     *             "properties": {
+                     *               "amount": {
+                     *                 "type": "integer"
+                     *               },
+                     *               "invoice": {
+                     *                 "type": "string"
+                     *               }
+                     *             },
+                     *             "required": [
+                     *               "invoice",
+                     *               "amount"
+                     *             ],
+                     *             "type": "object"
+                     *           },
+                     *           "version": 1
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["EventType"];
                 };
             };
@@ -3941,6 +4496,35 @@ export interface operations {
         /** @description JSON body */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "info": {
+                 *         "title": "Acme webhooks",
+                 *         "version": "1"
+                 *       },
+                 *       "openapi": "3.1.0",
+                 *       "webhooks": {
+                 *         "invoice.paid": {
+                 *           "post": {
+                 *             "requestBody": {
+                 *               "content": {
+                 *                 "application/json": {
+                 *                   "schema": {
+                 *                     "properties": {
+                 *                       "amount": {
+                 *                         "type": "integer"
+                 *                       }
+                 *                     },
+                 *                     "type": "object"
+                 *                   }
+                 *                 }
+                 *               }
+                 *             }
+                 *           }
+                 *         }
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     [key: string]: unknown;
                 };
@@ -3957,6 +4541,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "created": [
+                     *         "invoice.paid"
+                     *       ],
+                     *       "skipped": [
+                     *         {
+                     *           "name": "invoice.voided",
+                     *           "reason": "no JSON request body schema"
+                     *         }
+                     *       ],
+                     *       "updated": []
+                     *     }
+                     */
                     "application/json": components["schemas"]["EventTypeImportResult"];
                 };
             };
@@ -3990,6 +4588,54 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "created_at": "2026-08-25T14:05:06.789Z",
+                     *       "deprecated": false,
+                     *       "deprecated_at": null,
+                     *       "description": "An invoice was paid in full.",
+                     *       "group": "Billing",
+                     *       "latest_version": 2,
+                     *       "name": "invoice.paid",
+                     *       "recent_warnings": [
+                     *         {
+                     *           "at": "2026-11-23T13:05:06.789Z",
+                     *           "field": "data/amount",
+                     *           "message": "got string, want integer",
+                     *           "version": 2
+                     *         }
+                     *       ],
+                     *       "updated_at": "2026-11-23T14:05:06.789Z",
+                     *       "validation": "warn",
+                     *       "versions": [
+                     *         {
+                     *           "created_at": "2026-11-23T14:05:06.789Z",
+                     *           "examples": [
+                     *             {
+                     *               "amount": 4200,
+                     *               "invoice": "in_1042"
+                     *             }
+                     *           ],
+                     *           "schema": {
+                     *             "properties": {
+                     *               "amount": {
+                     *                 "type": "integer"
+                     *               },
+                     *               "invoice": {
+                     *                 "type": "string"
+                     *               }
+                     *             },
+                     *             "required": [
+                     *               "invoice",
+                     *               "amount"
+                     *             ],
+                     *             "type": "object"
+                     *           },
+                     *           "version": 2
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["EventType"];
                 };
             };
@@ -4041,6 +4687,11 @@ export interface operations {
         /** @description JSON body */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "validation": "reject"
+                 *     }
+                 */
                 "application/json": components["schemas"]["EventTypePatch"];
             };
         };
@@ -4055,6 +4706,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "created_at": "2026-08-25T14:05:06.789Z",
+                     *       "deprecated": false,
+                     *       "deprecated_at": null,
+                     *       "description": "An invoice was paid in full.",
+                     *       "group": "Billing",
+                     *       "latest_version": 2,
+                     *       "name": "invoice.paid",
+                     *       "updated_at": "2026-11-23T14:05:06.789Z",
+                     *       "validation": "reject"
+                     *     }
+                     */
                     "application/json": components["schemas"]["EventType"];
                 };
             };
@@ -4082,6 +4746,31 @@ export interface operations {
         /** @description JSON body */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "examples": [
+                 *         {
+                 *           "amount": 4200,
+                 *           "invoice": "in_1042"
+                 *         }
+                 *       ],
+                 *       "schema": {
+                 *         "properties": {
+                 *           "amount": {
+                 *             "type": "integer"
+                 *           },
+                 *           "invoice": {
+                 *             "type": "string"
+                 *           }
+                 *         },
+                 *         "required": [
+                 *           "invoice",
+                 *           "amount"
+                 *         ],
+                 *         "type": "object"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["VersionInput"];
             };
         };
@@ -4096,6 +4785,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "created_at": "2026-11-23T14:05:06.789Z",
+                     *       "examples": [
+                     *         {
+                     *           "amount": 4200,
+                     *           "invoice": "in_1042"
+                     *         }
+                     *       ],
+                     *       "schema": {
+                     *         "properties": {
+                     *           "amount": {
+                     *             "type": "integer"
+                     *           },
+                     *           "invoice": {
+                     *             "type": "string"
+                     *           }
+                     *         },
+                     *         "required": [
+                     *           "invoice",
+                     *           "amount"
+                     *         ],
+                     *         "type": "object"
+                     *       },
+                     *       "version": 2
+                     *     }
+                     */
                     "application/json": components["schemas"]["EventTypeVersion"];
                 };
             };
@@ -4144,6 +4860,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "created_at": "2026-11-23T14:05:06.789Z",
+                     *           "customer": "acme-corp",
+                     *           "data": {
+                     *             "amount": 4200,
+                     *             "currency": "usd",
+                     *             "customer": "acme-corp",
+                     *             "invoice": "in_1042"
+                     *           },
+                     *           "deliveries": [
+                     *             {
+                     *               "attempt_count": 2,
+                     *               "created_at": "2026-11-23T14:05:06.789Z",
+                     *               "endpoint_id": "0196a6c1-0a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                     *               "event_id": "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b",
+                     *               "first_attempt_at": "2026-11-23T14:05:06.829Z",
+                     *               "id": "0196a6c2-6c20-7e4f-8b5c-2d3e4f5a6b7c",
+                     *               "last_attempt_at": "2026-11-23T14:05:36.789Z",
+                     *               "next_attempt_at": null,
+                     *               "status": "succeeded",
+                     *               "updated_at": "2026-11-23T14:05:37.001Z"
+                     *             }
+                     *           ],
+                     *           "id": "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b",
+                     *           "idempotency_key": "invoice-in_1042-paid",
+                     *           "type": "invoice.paid"
+                     *         }
+                     *       ],
+                     *       "next_cursor": "MjAyNi0xMS0yM1QxNDowNTowNi43ODlaLDE"
+                     *     }
+                     */
                     "application/json": {
                         /** @description the page, in the order the route says */
                         data: components["schemas"]["EventDetail"][];
@@ -4171,6 +4921,19 @@ export interface operations {
         /** @description JSON body */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "customer": "acme-corp",
+                 *       "data": {
+                 *         "amount": 4200,
+                 *         "currency": "usd",
+                 *         "customer": "acme-corp",
+                 *         "invoice": "in_1042"
+                 *       },
+                 *       "idempotency_key": "invoice-in_1042-paid",
+                 *       "type": "invoice.paid"
+                 *     }
+                 */
                 "application/json": components["schemas"]["EventInput"];
             };
         };
@@ -4185,6 +4948,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "created_at": "2026-11-23T14:05:06.789Z",
+                     *       "id": "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b",
+                     *       "type": "invoice.paid"
+                     *     }
+                     */
                     "application/json": components["schemas"]["EventAccepted"];
                 };
             };
@@ -4220,6 +4990,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "created_at": "2026-11-23T14:05:06.789Z",
+                     *       "customer": "acme-corp",
+                     *       "data": {
+                     *         "amount": 4200,
+                     *         "currency": "usd",
+                     *         "customer": "acme-corp",
+                     *         "invoice": "in_1042"
+                     *       },
+                     *       "deliveries": [
+                     *         {
+                     *           "attempt_count": 2,
+                     *           "created_at": "2026-11-23T14:05:06.789Z",
+                     *           "endpoint_id": "0196a6c1-0a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                     *           "event_id": "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b",
+                     *           "first_attempt_at": "2026-11-23T14:05:06.829Z",
+                     *           "id": "0196a6c2-6c20-7e4f-8b5c-2d3e4f5a6b7c",
+                     *           "last_attempt_at": "2026-11-23T14:05:36.789Z",
+                     *           "next_attempt_at": null,
+                     *           "status": "succeeded",
+                     *           "updated_at": "2026-11-23T14:05:37.001Z"
+                     *         }
+                     *       ],
+                     *       "id": "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b",
+                     *       "idempotency_key": "invoice-in_1042-paid",
+                     *       "type": "invoice.paid"
+                     *     }
+                     */
                     "application/json": components["schemas"]["EventDetail"];
                 };
             };
@@ -4251,6 +5050,83 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "attempt_number": 2,
+                     *           "delivery_id": "0196a6c2-6c20-7e4f-8b5c-2d3e4f5a6b7c",
+                     *           "duration_ms": 212,
+                     *           "endpoint_id": "0196a6c1-0a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                     *           "event_id": "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b",
+                     *           "id": "0196a6c3-9f53-7172-9e8f-5a6b7c8d9e0f",
+                     *           "next_attempt_at": null,
+                     *           "outcome": "success",
+                     *           "request_headers": {
+                     *             "Content-Type": [
+                     *               "application/json"
+                     *             ],
+                     *             "Webhook-Id": [
+                     *               "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b"
+                     *             ],
+                     *             "Webhook-Signature": [
+                     *               "v1,EXAMPLEsignature0nlyK2d1bW15c2lnbmF0dXJl"
+                     *             ],
+                     *             "Webhook-Timestamp": [
+                     *               "1795443906"
+                     *             ]
+                     *           },
+                     *           "response_body": "{\"ok\":true}",
+                     *           "response_body_truncated": false,
+                     *           "response_headers": {
+                     *             "Content-Type": [
+                     *               "application/json"
+                     *             ]
+                     *           },
+                     *           "response_headers_truncated": false,
+                     *           "response_status": 200,
+                     *           "started_at": "2026-11-23T14:05:36.789Z",
+                     *           "trigger": "retry"
+                     *         },
+                     *         {
+                     *           "attempt_number": 1,
+                     *           "delivery_id": "0196a6c2-6c20-7e4f-8b5c-2d3e4f5a6b7c",
+                     *           "duration_ms": 5012,
+                     *           "endpoint_id": "0196a6c1-0a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                     *           "event_id": "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b",
+                     *           "id": "0196a6c2-8e42-7061-8d7e-4f5a6b7c8d9e",
+                     *           "next_attempt_at": "2026-11-23T14:05:36.789Z",
+                     *           "outcome": "retry",
+                     *           "request_headers": {
+                     *             "Content-Type": [
+                     *               "application/json"
+                     *             ],
+                     *             "Webhook-Id": [
+                     *               "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b"
+                     *             ],
+                     *             "Webhook-Signature": [
+                     *               "v1,EXAMPLEsignature0nlyK2d1bW15c2lnbmF0dXJl"
+                     *             ],
+                     *             "Webhook-Timestamp": [
+                     *               "1795443906"
+                     *             ]
+                     *           },
+                     *           "response_body": "upstream unavailable",
+                     *           "response_body_truncated": false,
+                     *           "response_headers": {
+                     *             "Retry-After": [
+                     *               "30"
+                     *             ]
+                     *           },
+                     *           "response_headers_truncated": false,
+                     *           "response_status": 503,
+                     *           "started_at": "2026-11-23T14:05:06.829Z",
+                     *           "trigger": "initial"
+                     *         }
+                     *       ],
+                     *       "next_cursor": null
+                     *     }
+                     */
                     "application/json": {
                         /** @description the page, in the order the route says */
                         data: components["schemas"]["Attempt"][];
@@ -4281,6 +5157,11 @@ export interface operations {
         /** @description JSON body */
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "endpoint_id": "0196a6c1-0a2b-7c3d-8e4f-5a6b7c8d9e0f"
+                 *     }
+                 */
                 "application/json": components["schemas"]["ReplayEventInput"];
             };
         };
@@ -4295,6 +5176,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "deliveries": [
+                     *         "0196a6c2-6c20-7e4f-8b5c-2d3e4f5a6b7c"
+                     *       ],
+                     *       "event_id": "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ReplayResult"];
                 };
             };
@@ -4324,6 +5213,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "info": {
+                     *         "title": "Ferry API",
+                     *         "version": "1"
+                     *       },
+                     *       "openapi": "3.1.0",
+                     *       "paths": {
+                     *         "/events": {
+                     *           "post": {
+                     *             "operationId": "events.create"
+                     *           }
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         [key: string]: unknown;
                     };
@@ -4357,6 +5262,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "action": "endpoint.created",
+                     *           "at": "2026-11-23T14:05:06.789Z",
+                     *           "customer": "acme-corp",
+                     *           "external_user": {
+                     *             "email": "ops@acme.example",
+                     *             "id": "user_42"
+                     *           },
+                     *           "id": 1187,
+                     *           "session_id": "0196a6d3-e4a8-76c7-83d4-0f1a2b3c4d5e",
+                     *           "target": "0196a6c1-0a2b-7c3d-8e4f-5a6b7c8d9e0f"
+                     *         }
+                     *       ],
+                     *       "next_cursor": null
+                     *     }
+                     */
                     "application/json": {
                         /** @description the page, in the order the route says */
                         data: components["schemas"]["PortalAuditEntry"][];
@@ -4397,6 +5321,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "capabilities": [
+                     *             "view",
+                     *             "manage_endpoints",
+                     *             "replay"
+                     *           ],
+                     *           "created_at": "2026-11-23T14:05:06.789Z",
+                     *           "customer": {
+                     *             "name": "Acme Corp",
+                     *             "uid": "acme-corp"
+                     *           },
+                     *           "endpoint_ids": [],
+                     *           "expires_at": "2026-11-23T15:05:06.789Z",
+                     *           "external_user": {
+                     *             "email": "ops@acme.example",
+                     *             "id": "user_42"
+                     *           },
+                     *           "id": "0196a6d3-e4a8-76c7-83d4-0f1a2b3c4d5e",
+                     *           "read_only": false,
+                     *           "theme": {
+                     *             "logo_url": "https://cdn.acme.example/logo.svg",
+                     *             "primary_color": "#3355ff"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "next_cursor": null
+                     *     }
+                     */
                     "application/json": {
                         /** @description the page, in the order the route says */
                         data: components["schemas"]["PortalSession"][];
@@ -4459,6 +5414,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "allowed_origins": [
+                     *         "https://app.acme.example"
+                     *       ],
+                     *       "theme": {
+                     *         "logo_url": "https://cdn.acme.example/logo.svg",
+                     *         "primary_color": "#3355ff"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["PortalSettings"];
                 };
             };
@@ -4477,6 +5443,17 @@ export interface operations {
         /** @description JSON body */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "allowed_origins": [
+                 *         "https://app.acme.example"
+                 *       ],
+                 *       "theme": {
+                 *         "logo_url": "https://cdn.acme.example/logo.svg",
+                 *         "primary_color": "#3355ff"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["PortalSettingsInput"];
             };
         };
@@ -4491,6 +5468,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "allowed_origins": [
+                     *         "https://app.acme.example"
+                     *       ],
+                     *       "theme": {
+                     *         "logo_url": "https://cdn.acme.example/logo.svg",
+                     *         "primary_color": "#3355ff"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["PortalSettings"];
                 };
             };
@@ -4523,6 +5511,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "dead": 3,
+                     *       "depth": 128,
+                     *       "in_flight": 10,
+                     *       "oldest_age_seconds": 42
+                     *     }
+                     */
                     "application/json": components["schemas"]["QueueStats"];
                 };
             };
@@ -4545,6 +5541,13 @@ export interface operations {
         /** @description JSON body */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "receipts": [
+                 *         "rcpt_EXAMPLE_0196a6c2-7d31"
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["AckInput"];
             };
         };
@@ -4559,6 +5562,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "receipt": "rcpt_EXAMPLE_0196a6c2-7d31",
+                     *           "status": "acked"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["QueueSettled"];
                 };
             };
@@ -4583,6 +5596,14 @@ export interface operations {
         /** @description JSON body */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "delay_seconds": 60,
+                 *       "receipts": [
+                 *         "rcpt_EXAMPLE_0196a6c2-7d31"
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["NackInput"];
             };
         };
@@ -4597,6 +5618,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "receipt": "rcpt_EXAMPLE_0196a6c2-7d31",
+                     *           "status": "nacked"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["QueueSettled"];
                 };
             };
@@ -4621,6 +5652,13 @@ export interface operations {
         /** @description JSON body */
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "max": 10,
+                 *       "visibility_seconds": 30,
+                 *       "wait_seconds": 20
+                 *     }
+                 */
                 "application/json": components["schemas"]["PullInput"];
             };
         };
@@ -4635,6 +5673,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "attempt": 1,
+                     *           "body": "{\"id\":\"0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b\",\"type\":\"invoice.paid\",\"created_at\":\"2026-11-23T14:05:06.789Z\",\"data\":{\"invoice\":\"in_1042\",\"customer\":\"acme-corp\",\"amount\":4200,\"currency\":\"usd\"}}",
+                     *           "event": {
+                     *             "created_at": "2026-11-23T14:05:06.789Z",
+                     *             "customer": "acme-corp",
+                     *             "data": {
+                     *               "amount": 4200,
+                     *               "currency": "usd",
+                     *               "customer": "acme-corp",
+                     *               "invoice": "in_1042"
+                     *             },
+                     *             "id": "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b",
+                     *             "idempotency_key": "invoice-in_1042-paid",
+                     *             "type": "invoice.paid"
+                     *           },
+                     *           "headers": {
+                     *             "webhook-id": "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b",
+                     *             "webhook-signature": "v1,EXAMPLEsignature0nlyK2d1bW15c2lnbmF0dXJl",
+                     *             "webhook-timestamp": "1795443906"
+                     *           },
+                     *           "id": "0196a6c2-7d31-7f50-9c6d-3e4f5a6b7c8d",
+                     *           "lease_until": "2026-11-23T14:05:36.789Z",
+                     *           "receipt": "rcpt_EXAMPLE_0196a6c2-7d31"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["QueuePull"];
                 };
             };
@@ -4659,6 +5728,14 @@ export interface operations {
         /** @description JSON body */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "reason": "unknown invoice id",
+                 *       "receipts": [
+                 *         "rcpt_EXAMPLE_0196a6c2-7d31"
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["RejectInput"];
             };
         };
@@ -4673,6 +5750,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "receipt": "rcpt_EXAMPLE_0196a6c2-7d31",
+                     *           "status": "rejected"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["QueueSettled"];
                 };
             };
@@ -4741,6 +5828,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "actor": "dana@acme.example",
+                     *           "created_at": "2026-11-23T14:05:06.789Z",
+                     *           "done": 600,
+                     *           "filter": {
+                     *             "endpoint_id": "0196a6c1-0a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                     *             "event_type": "invoice.paid",
+                     *             "since": "2026-11-22T00:00:00Z",
+                     *             "status": "exhausted",
+                     *             "until": "2026-11-23T00:00:00Z"
+                     *           },
+                     *           "finished_at": null,
+                     *           "id": "0196a6d0-a064-7283-8f90-6b7c8d9e0f1a",
+                     *           "started_at": "2026-11-23T14:05:07.789Z",
+                     *           "state": "running",
+                     *           "total": 1840,
+                     *           "updated_at": "2026-11-23T14:05:10.789Z"
+                     *         }
+                     *       ],
+                     *       "next_cursor": null
+                     *     }
+                     */
                     "application/json": {
                         /** @description the page, in the order the route says */
                         data: components["schemas"]["ReplayJob"][];
@@ -4768,6 +5880,15 @@ export interface operations {
         /** @description JSON body */
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "endpoint_id": "0196a6c1-0a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                 *       "event_type": "invoice.paid",
+                 *       "since": "2026-11-22T00:00:00Z",
+                 *       "status": "exhausted",
+                 *       "until": "2026-11-23T00:00:00Z"
+                 *     }
+                 */
                 "application/json": components["schemas"]["BulkReplayInput"];
             };
         };
@@ -4782,6 +5903,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "actor": "dana@acme.example",
+                     *       "created_at": "2026-11-23T14:05:06.789Z",
+                     *       "done": 0,
+                     *       "filter": {
+                     *         "endpoint_id": "0196a6c1-0a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                     *         "event_type": "invoice.paid",
+                     *         "since": "2026-11-22T00:00:00Z",
+                     *         "status": "exhausted",
+                     *         "until": "2026-11-23T00:00:00Z"
+                     *       },
+                     *       "finished_at": null,
+                     *       "id": "0196a6d0-a064-7283-8f90-6b7c8d9e0f1a",
+                     *       "started_at": null,
+                     *       "state": "queued",
+                     *       "total": 0,
+                     *       "updated_at": "2026-11-23T14:05:06.789Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ReplayJob"];
                 };
             };
@@ -4805,6 +5946,15 @@ export interface operations {
         /** @description JSON body */
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "endpoint_id": "0196a6c1-0a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                 *       "event_type": "invoice.paid",
+                 *       "since": "2026-11-22T00:00:00Z",
+                 *       "status": "exhausted",
+                 *       "until": "2026-11-23T00:00:00Z"
+                 *     }
+                 */
                 "application/json": components["schemas"]["BulkReplayInput"];
             };
         };
@@ -4819,6 +5969,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "matched": 1840,
+                     *       "until": "2026-11-23T14:05:06.789Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ReplayPreview"];
                 };
             };
@@ -4852,6 +6008,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "actor": "dana@acme.example",
+                     *       "created_at": "2026-11-23T14:05:06.789Z",
+                     *       "done": 600,
+                     *       "filter": {
+                     *         "endpoint_id": "0196a6c1-0a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                     *         "event_type": "invoice.paid",
+                     *         "since": "2026-11-22T00:00:00Z",
+                     *         "status": "exhausted",
+                     *         "until": "2026-11-23T00:00:00Z"
+                     *       },
+                     *       "finished_at": null,
+                     *       "id": "0196a6d0-a064-7283-8f90-6b7c8d9e0f1a",
+                     *       "started_at": "2026-11-23T14:05:07.789Z",
+                     *       "state": "running",
+                     *       "total": 1840,
+                     *       "updated_at": "2026-11-23T14:05:10.789Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ReplayJob"];
                 };
             };
@@ -4883,6 +6059,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "actor": "dana@acme.example",
+                     *       "created_at": "2026-11-23T14:05:06.789Z",
+                     *       "done": 600,
+                     *       "filter": {
+                     *         "endpoint_id": "0196a6c1-0a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                     *         "event_type": "invoice.paid",
+                     *         "since": "2026-11-22T00:00:00Z",
+                     *         "status": "exhausted",
+                     *         "until": "2026-11-23T00:00:00Z"
+                     *       },
+                     *       "finished_at": "2026-11-23T14:05:15.789Z",
+                     *       "id": "0196a6d0-a064-7283-8f90-6b7c8d9e0f1a",
+                     *       "started_at": "2026-11-23T14:05:07.789Z",
+                     *       "state": "cancelled",
+                     *       "total": 1840,
+                     *       "updated_at": "2026-11-23T14:05:15.789Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ReplayJob"];
                 };
             };
@@ -4916,6 +6112,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "created_at": "2026-08-25T14:05:06.789Z",
+                     *           "dedupe": {
+                     *             "json_path": "id"
+                     *           },
+                     *           "enabled": true,
+                     *           "event_type": {
+                     *             "default": "stripe.unknown",
+                     *             "json_path": "type"
+                     *           },
+                     *           "id": "0196a6d2-c286-74a5-81b2-8d9e0f1a2b3c",
+                     *           "ingest_url": "https://ferry.example/in/EXAMPLEingestToken0nly",
+                     *           "last_request_at": "2026-11-23T14:05:06.789Z",
+                     *           "name": "Stripe",
+                     *           "rate_limit_per_second": 1000,
+                     *           "rejected_unstored": 0,
+                     *           "response": null,
+                     *           "updated_at": "2026-08-25T14:05:06.789Z",
+                     *           "verification": {
+                     *             "has_secret": true,
+                     *             "type": "stripe"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "next_cursor": null
+                     *     }
+                     */
                     "application/json": {
                         /** @description the page, in the order the route says */
                         data: components["schemas"]["Source"][];
@@ -4943,6 +6169,19 @@ export interface operations {
         /** @description JSON body */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "event_type": {
+                 *         "default": "stripe.unknown",
+                 *         "json_path": "type"
+                 *       },
+                 *       "name": "Stripe",
+                 *       "verification": {
+                 *         "secret": "whsec_ZXhhbXBsZS1zaWduaW5nLXNlY3JldC1ub3QtcmVhbA==",
+                 *         "type": "stripe"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["SourceInput"];
             };
         };
@@ -4957,6 +6196,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "created_at": "2026-08-25T14:05:06.789Z",
+                     *       "dedupe": {
+                     *         "json_path": "id"
+                     *       },
+                     *       "enabled": true,
+                     *       "event_type": {
+                     *         "default": "stripe.unknown",
+                     *         "json_path": "type"
+                     *       },
+                     *       "id": "0196a6d2-c286-74a5-81b2-8d9e0f1a2b3c",
+                     *       "ingest_url": "https://ferry.example/in/EXAMPLEingestToken0nly",
+                     *       "last_request_at": "2026-11-23T14:05:06.789Z",
+                     *       "name": "Stripe",
+                     *       "rate_limit_per_second": 1000,
+                     *       "rejected_unstored": 0,
+                     *       "response": null,
+                     *       "updated_at": "2026-08-25T14:05:06.789Z",
+                     *       "verification": {
+                     *         "has_secret": true,
+                     *         "type": "stripe"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Source"];
                 };
             };
@@ -4990,6 +6254,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "created_at": "2026-08-25T14:05:06.789Z",
+                     *       "dedupe": {
+                     *         "json_path": "id"
+                     *       },
+                     *       "enabled": true,
+                     *       "event_type": {
+                     *         "default": "stripe.unknown",
+                     *         "json_path": "type"
+                     *       },
+                     *       "id": "0196a6d2-c286-74a5-81b2-8d9e0f1a2b3c",
+                     *       "ingest_url": "https://ferry.example/in/EXAMPLEingestToken0nly",
+                     *       "last_request_at": "2026-11-23T14:05:06.789Z",
+                     *       "name": "Stripe",
+                     *       "rate_limit_per_second": 1000,
+                     *       "rejected_unstored": 0,
+                     *       "response": null,
+                     *       "updated_at": "2026-08-25T14:05:06.789Z",
+                     *       "verification": {
+                     *         "has_secret": true,
+                     *         "type": "stripe"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Source"];
                 };
             };
@@ -5041,6 +6330,17 @@ export interface operations {
         /** @description JSON body */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "dedupe": null,
+                 *       "enabled": false,
+                 *       "event_type": null,
+                 *       "name": null,
+                 *       "rate_limit_per_second": null,
+                 *       "response": null,
+                 *       "verification": null
+                 *     }
+                 */
                 "application/json": components["schemas"]["SourcePatch"];
             };
         };
@@ -5055,6 +6355,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "created_at": "2026-08-25T14:05:06.789Z",
+                     *       "dedupe": {
+                     *         "json_path": "id"
+                     *       },
+                     *       "enabled": false,
+                     *       "event_type": {
+                     *         "default": "stripe.unknown",
+                     *         "json_path": "type"
+                     *       },
+                     *       "id": "0196a6d2-c286-74a5-81b2-8d9e0f1a2b3c",
+                     *       "ingest_url": "https://ferry.example/in/EXAMPLEingestToken0nly",
+                     *       "last_request_at": "2026-11-23T14:05:06.789Z",
+                     *       "name": "Stripe",
+                     *       "rate_limit_per_second": 1000,
+                     *       "rejected_unstored": 0,
+                     *       "response": null,
+                     *       "updated_at": "2026-11-23T14:05:06.789Z",
+                     *       "verification": {
+                     *         "has_secret": true,
+                     *         "type": "stripe"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Source"];
                 };
             };
@@ -5095,6 +6420,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "body_size": 61,
+                     *           "content_type": "application/json",
+                     *           "dedupe_key": "evt_1Q2w3E4r5T6y",
+                     *           "event_id": "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b",
+                     *           "id": "0196a6d2-d397-75b6-92c3-9e0f1a2b3c4d",
+                     *           "method": "POST",
+                     *           "path": "/in/{token}",
+                     *           "query": "",
+                     *           "reason": "",
+                     *           "received_at": "2026-11-23T14:05:06.789Z",
+                     *           "source_id": "0196a6d2-c286-74a5-81b2-8d9e0f1a2b3c",
+                     *           "status": "verified"
+                     *         }
+                     *       ],
+                     *       "next_cursor": null
+                     *     }
+                     */
                     "application/json": {
                         /** @description the page, in the order the route says */
                         data: components["schemas"]["SourceRequest"][];
@@ -5134,6 +6480,59 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "body_base64": "eyJpZCI6ImV2dF8xUTJ3M0U0cjVUNnkiLCJ0eXBlIjoiaW52b2ljZS5wYWlkIiwiZGF0YSI6e319",
+                     *       "body_size": 61,
+                     *       "body_text": "{\"id\":\"evt_1Q2w3E4r5T6y\",\"type\":\"invoice.paid\",\"data\":{}}",
+                     *       "content_type": "application/json",
+                     *       "dedupe_key": "evt_1Q2w3E4r5T6y",
+                     *       "event": {
+                     *         "created_at": "2026-11-23T14:05:06.789Z",
+                     *         "customer": "acme-corp",
+                     *         "data": {
+                     *           "amount": 4200,
+                     *           "currency": "usd",
+                     *           "customer": "acme-corp",
+                     *           "invoice": "in_1042"
+                     *         },
+                     *         "deliveries": [
+                     *           {
+                     *             "attempt_count": 2,
+                     *             "created_at": "2026-11-23T14:05:06.789Z",
+                     *             "endpoint_id": "0196a6c1-0a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                     *             "event_id": "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b",
+                     *             "first_attempt_at": "2026-11-23T14:05:06.829Z",
+                     *             "id": "0196a6c2-6c20-7e4f-8b5c-2d3e4f5a6b7c",
+                     *             "last_attempt_at": "2026-11-23T14:05:36.789Z",
+                     *             "next_attempt_at": null,
+                     *             "status": "succeeded",
+                     *             "updated_at": "2026-11-23T14:05:37.001Z"
+                     *           }
+                     *         ],
+                     *         "id": "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b",
+                     *         "idempotency_key": "invoice-in_1042-paid",
+                     *         "type": "invoice.paid"
+                     *       },
+                     *       "event_id": "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b",
+                     *       "headers": {
+                     *         "Content-Type": [
+                     *           "application/json"
+                     *         ],
+                     *         "Stripe-Signature": [
+                     *           "[redacted]"
+                     *         ]
+                     *       },
+                     *       "id": "0196a6d2-d397-75b6-92c3-9e0f1a2b3c4d",
+                     *       "method": "POST",
+                     *       "path": "/in/{token}",
+                     *       "query": "",
+                     *       "reason": "",
+                     *       "received_at": "2026-11-23T14:05:06.789Z",
+                     *       "source_id": "0196a6d2-c286-74a5-81b2-8d9e0f1a2b3c",
+                     *       "status": "verified"
+                     *     }
+                     */
                     "application/json": components["schemas"]["SourceRequestDetail"];
                 };
             };
@@ -5170,6 +6569,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "event_id": "0196a6c5-1b75-7394-8a12-7c8d9e0f1a3c",
+                     *       "request_id": "0196a6d2-d397-75b6-92c3-9e0f1a2b3c4d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["SourceReplayResult"];
                 };
             };
@@ -5204,6 +6609,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "created_at": "2026-08-25T14:05:06.789Z",
+                     *       "dedupe": {
+                     *         "json_path": "id"
+                     *       },
+                     *       "enabled": true,
+                     *       "event_type": {
+                     *         "default": "stripe.unknown",
+                     *         "json_path": "type"
+                     *       },
+                     *       "id": "0196a6d2-c286-74a5-81b2-8d9e0f1a2b3c",
+                     *       "ingest_url": "https://ferry.example/in/EXAMPLEnewIngestToken0nly",
+                     *       "last_request_at": "2026-11-23T14:05:06.789Z",
+                     *       "name": "Stripe",
+                     *       "rate_limit_per_second": 1000,
+                     *       "rejected_unstored": 0,
+                     *       "response": null,
+                     *       "updated_at": "2026-11-23T14:05:06.789Z",
+                     *       "verification": {
+                     *         "has_secret": true,
+                     *         "type": "stripe"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Source"];
                 };
             };
@@ -5237,6 +6667,58 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "attempts": 1290,
+                     *       "attempts_failed": 42,
+                     *       "backlog": {
+                     *         "next_retry_at": "2026-11-23T14:05:36.789Z",
+                     *         "oldest_age_seconds": 41,
+                     *         "pending": 4,
+                     *         "retrying": 2
+                     *       },
+                     *       "by_error_class": {
+                     *         "http_503": 30,
+                     *         "timeout": 12
+                     *       },
+                     *       "endpoints": [
+                     *         {
+                     *           "attempts": 1290,
+                     *           "endpoint_id": "0196a6c1-0a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                     *           "failed": 3,
+                     *           "last_success_at": "2026-11-23T14:05:04.789Z",
+                     *           "next_retry_at": "2026-11-23T14:05:36.789Z",
+                     *           "pending": 4,
+                     *           "retrying": 2,
+                     *           "succeeded": 1248,
+                     *           "success_rate": 0.9976
+                     *         }
+                     *       ],
+                     *       "failed": 3,
+                     *       "from": "2026-11-22T14:00:00Z",
+                     *       "last_success_at": "2026-11-23T14:05:04.789Z",
+                     *       "response_ms": {
+                     *         "p50": 84,
+                     *         "p95": 410,
+                     *         "p99": 1830
+                     *       },
+                     *       "series": [
+                     *         {
+                     *           "failed": 0,
+                     *           "hour": "2026-11-23T13:00:00Z",
+                     *           "succeeded": 61
+                     *         },
+                     *         {
+                     *           "failed": 1,
+                     *           "hour": "2026-11-23T14:00:00Z",
+                     *           "succeeded": 9
+                     *         }
+                     *       ],
+                     *       "succeeded": 1248,
+                     *       "success_rate": 0.9976,
+                     *       "window": "24h"
+                     *     }
+                     */
                     "application/json": components["schemas"]["TenantStats"];
                 };
             };
