@@ -15,7 +15,7 @@ type Overview struct {
 	TenantID uuid.UUID    `json:"tenant_id"` // the tenant
 	Plan     Entitlements `json:"plan"`      // the tenant's plan with any custom terms
 	Usage    Usage        `json:"usage"`     // this calendar month's usage
-	// Endpoints is the number of live endpoints (limit: Plan.MaxEndpoints).
+	// Endpoints is the number of live endpoints (limit: plan.max_endpoints).
 	Endpoints int64 `json:"endpoints"`
 	// OverageEvents is how many of this month's events exceed the plan's
 	// included events so far (paid plans).

@@ -1205,7 +1205,7 @@ export interface components {
             };
             /** @description first 4 KiB */
             response_body: string;
-            /** @description response_body_truncated reports that ResponseBody is not the whole body: only the first 4 KiB are kept, and a body still arriving at the timeout is cut there. */
+            /** @description response_body is not the whole body: only the first 4 KiB are kept, and a body still arriving at the timeout is cut there */
             response_body_truncated: boolean;
             /** @description the headers answered; null when no answer came */
             response_headers: {
@@ -1282,7 +1282,7 @@ export interface components {
         BillingOverview: {
             /**
              * Format: int64
-             * @description the number of live endpoints (limit: Plan.MaxEndpoints).
+             * @description the number of live endpoints (limit: plan.max_endpoints).
              */
             endpoints: number;
             /**
@@ -2317,7 +2317,7 @@ export interface components {
         StaffBilling: {
             /**
              * Format: int64
-             * @description the number of live endpoints (limit: Plan.MaxEndpoints).
+             * @description the number of live endpoints (limit: plan.max_endpoints).
              */
             endpoints: number;
             /**

@@ -1248,7 +1248,7 @@ export interface components {
             };
             /** @description first 4 KiB */
             response_body: string;
-            /** @description response_body_truncated reports that ResponseBody is not the whole body: only the first 4 KiB are kept, and a body still arriving at the timeout is cut there. */
+            /** @description response_body is not the whole body: only the first 4 KiB are kept, and a body still arriving at the timeout is cut there */
             response_body_truncated: boolean;
             /** @description the headers answered; null when no answer came */
             response_headers: {

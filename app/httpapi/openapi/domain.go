@@ -264,9 +264,11 @@ func domainFields() map[reflect.Type]map[string]FieldSpec {
 			"outcome":          {Description: "success (2xx), retry (scheduled again) or dropped (not retried)"},
 			"next_attempt_at":  {Description: "when the retry this attempt scheduled is due; null when none"},
 			"request_headers":  {NonNull: true, Description: "headers sent, custom values redacted for staff"},
-			"response_body":    {Description: "first 4 KiB"},
-			"actor":            {Description: "who replayed, for replay attempts"},
-			"error_class":      {Description: "why no usable answer came: timeout, dns, connection_refused, connection_reset, tls, blocked_address, connection, response_too_large (retried); transformation_error, transformation_cancelled (no request made, dropped); for queue endpoints timeout (lease ran out), nack, rejected; empty when the receiver answered"},
+			// Its Go comment names the Go field.
+			"response_body_truncated": {Description: "response_body is not the whole body: only the first 4 KiB are kept, and a body still arriving at the timeout is cut there"},
+			"response_body":           {Description: "first 4 KiB"},
+			"actor":                   {Description: "who replayed, for replay attempts"},
+			"error_class":             {Description: "why no usable answer came: timeout, dns, connection_refused, connection_reset, tls, blocked_address, connection, response_too_large (retried); transformation_error, transformation_cancelled (no request made, dropped); for queue endpoints timeout (lease ran out), nack, rejected; empty when the receiver answered"},
 		},
 		// The data of operational events (delivery/model), the webhooks
 		// section's schemas.

@@ -160,7 +160,7 @@ func fieldDocs() map[string]map[string]string {
 			"UnitPriceMinor": "price of one unit in minor units",
 		},
 		"github.com/ferry-dev/ferry/billing.Overview": {
-			"Endpoints":             "the number of live endpoints (limit: Plan.MaxEndpoints).",
+			"Endpoints":             "the number of live endpoints (limit: plan.max_endpoints).",
 			"EstimatedOverageMinor": "what the overage events would cost at today's plan, in minor units.",
 			"OverageEvents":         "how many of this month's events exceed the plan's included events so far (paid plans).",
 			"PaymentMethod":         "the payment method the provider accepted, if any.",
