@@ -29,29 +29,29 @@ const maxPaymentAttempts = 5
 
 // Invoice is one tenant's bill for one calendar month.
 type Invoice struct {
-	ID               uuid.UUID  `json:"id"`
-	TenantID         uuid.UUID  `json:"tenant_id"`
-	Period           string     `json:"period"`
-	Currency         string     `json:"currency"`
-	TotalMinor       int64      `json:"total_minor"`
-	Events           int64      `json:"events"`
-	Attempts         int64      `json:"attempts"`
-	Status           string     `json:"status"`
-	PaymentReference string     `json:"payment_reference,omitempty"`
-	PaymentError     string     `json:"payment_error,omitempty"`
-	CreatedAt        time.Time  `json:"created_at"`
-	PaidAt           *time.Time `json:"paid_at,omitempty"`
-	Lines            []Line     `json:"lines" gorm:"-"`
+	ID               uuid.UUID  `json:"id"`                          // the invoice's id
+	TenantID         uuid.UUID  `json:"tenant_id"`                   // the tenant invoiced
+	Period           string     `json:"period"`                      // the month invoiced, YYYY-MM
+	Currency         string     `json:"currency"`                    // ISO 4217 code of the amounts, e.g. usd
+	TotalMinor       int64      `json:"total_minor"`                 // the amount due in minor units (cents)
+	Events           int64      `json:"events"`                      // events accepted in the period
+	Attempts         int64      `json:"attempts"`                    // delivery attempts made in the period
+	Status           string     `json:"status"`                      // open, paid or payment_failed
+	PaymentReference string     `json:"payment_reference,omitempty"` // the payment provider's reference of the payment, once paid
+	PaymentError     string     `json:"payment_error,omitempty"`     // why the last payment attempt failed
+	CreatedAt        time.Time  `json:"created_at"`                  // when the invoice was issued
+	PaidAt           *time.Time `json:"paid_at,omitempty"`           // when it was paid; absent while unpaid
+	Lines            []Line     `json:"lines" gorm:"-"`              // what the total is made of
 }
 
 // Line is one line item; AmountMinor = Quantity × UnitPriceMinor.
 type Line struct {
-	Kind           string `json:"kind"` // base_fee or overage
-	Plan           string `json:"plan"`
-	Description    string `json:"description"`
-	Quantity       int64  `json:"quantity"`
-	UnitPriceMinor int64  `json:"unit_price_minor"`
-	AmountMinor    int64  `json:"amount_minor"`
+	Kind           string `json:"kind"`             // base_fee or overage
+	Plan           string `json:"plan"`             // the plan the line bills
+	Description    string `json:"description"`      // the line as the invoice shows it
+	Quantity       int64  `json:"quantity"`         // units billed (1 for the base fee; overage units)
+	UnitPriceMinor int64  `json:"unit_price_minor"` // price of one unit in minor units
+	AmountMinor    int64  `json:"amount_minor"`     // quantity times unit price, in minor units
 }
 
 // RunResult summarises one invoice run.

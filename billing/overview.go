@@ -12,15 +12,16 @@ import (
 // Overview is what a tenant (or staff) sees on the billing page: the plan
 // and its limits, this month's usage against them, and the plans on offer.
 type Overview struct {
-	TenantID uuid.UUID    `json:"tenant_id"`
-	Plan     Entitlements `json:"plan"`
-	Usage    Usage        `json:"usage"`
-	// Endpoints is the number of live endpoints (limit: Plan.MaxEndpoints).
+	TenantID uuid.UUID    `json:"tenant_id"` // the tenant
+	Plan     Entitlements `json:"plan"`      // the tenant's plan with any custom terms
+	Usage    Usage        `json:"usage"`     // this calendar month's usage
+	// Endpoints is the number of live endpoints (limit: plan.max_endpoints).
 	Endpoints int64 `json:"endpoints"`
 	// OverageEvents is how many of this month's events exceed the plan's
-	// included events so far (paid plans), and EstimatedOverageMinor what
-	// they would cost at today's plan.
-	OverageEvents         int64 `json:"overage_events"`
+	// included events so far (paid plans).
+	OverageEvents int64 `json:"overage_events"`
+	// EstimatedOverageMinor is what the overage events would cost at
+	// today's plan, in minor units.
 	EstimatedOverageMinor int64 `json:"estimated_overage_minor"`
 	// QuotaExhausted is true when a hard-capped plan refuses events now.
 	QuotaExhausted bool `json:"quota_exhausted"`

@@ -40,7 +40,7 @@ var (
 // method: a reference and a label safe to show ("Visa ending 4242").
 type PaymentMethod struct {
 	Reference string `json:"-"`
-	Label     string `json:"label"`
+	Label     string `json:"label"` // how the provider names the method, e.g. Visa ending 4242
 }
 
 // Charge asks a provider to collect one invoice.

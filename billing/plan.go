@@ -22,18 +22,18 @@ const (
 // Plan is a row of the plans table. Amounts are integer minor units of
 // Currency (cents for USD).
 type Plan struct {
-	Name              string `json:"name"`
-	DisplayName       string `json:"display_name"`
-	EventsPerMonth    int64  `json:"events_per_month"`
-	MaxEndpoints      int    `json:"max_endpoints"`
-	RetentionDays     int    `json:"retention_days"`
-	EventsPerSecond   int    `json:"events_per_second"`
-	HardCap           bool   `json:"hard_cap"`
+	Name              string `json:"name"`              // the plan's id, e.g. free or pro
+	DisplayName       string `json:"display_name"`      // the plan's name for people
+	EventsPerMonth    int64  `json:"events_per_month"`  // events included per calendar month
+	MaxEndpoints      int    `json:"max_endpoints"`     // live endpoints allowed
+	RetentionDays     int    `json:"retention_days"`    // how long events and attempts are kept
+	EventsPerSecond   int    `json:"events_per_second"` // events (and replayed deliveries) accepted per second
+	HardCap           bool   `json:"hard_cap"`          // true: events past the monthly quota are refused; false: billed as overage
 	BaseFeeMinor      int64  `json:"base_fee_minor"`
-	OverageUnitEvents int64  `json:"overage_unit_events"`
+	OverageUnitEvents int64  `json:"overage_unit_events"` // events per overage unit
 	OveragePriceMinor int64  `json:"overage_price_minor"`
-	Currency          string `json:"currency"`
-	SelfServe         bool   `json:"self_serve"`
+	Currency          string `json:"currency"`   // ISO 4217 code of the prices
+	SelfServe         bool   `json:"self_serve"` // a tenant may switch to the plan itself
 	// MaxSources bounds the tenant's inbound sources.
 	MaxSources int `json:"max_sources"`
 	// CapturedBytesPerMonth bounds the bytes of requests its sources

@@ -15,8 +15,8 @@ import (
 // Usage is what a tenant used in one calendar month (UTC).
 type Usage struct {
 	Period      string    `json:"period"`
-	PeriodStart time.Time `json:"period_start"`
-	PeriodEnd   time.Time `json:"period_end"`
+	PeriodStart time.Time `json:"period_start"` // start of the month (UTC)
+	PeriodEnd   time.Time `json:"period_end"`   // start of the next month (UTC)
 	// Events accepted this month (exact, metered at ingest).
 	Events int64 `json:"events"`
 	// Attempts made this month, as counted by the billing job so far.

@@ -49,13 +49,13 @@ func (m Mode) valid() bool { return m == ModeOff || m == ModeWarn || m == ModeRe
 
 // EventType is one entry of a tenant's catalog.
 type EventType struct {
-	Name        string `json:"name"`
-	Group       string `json:"group"`
-	Description string `json:"description"`
+	Name        string `json:"name"`        // the event type's name, e.g. invoice.paid
+	Group       string `json:"group"`       // a heading the portal groups types under; may be empty
+	Description string `json:"description"` // what the event means, for readers of the portal
 	// Validation is what ingest does with data that does not match the
 	// latest version's schema.
 	Validation Mode `json:"validation" enum:"off,warn,reject"`
-	Deprecated bool `json:"deprecated"`
+	Deprecated bool `json:"deprecated"` // events of the type are still accepted; the portal marks it
 	// DeprecatedAt is when the type was marked deprecated.
 	DeprecatedAt *time.Time `json:"deprecated_at"`
 	// LatestVersion is the highest version number (0: no version yet).
@@ -64,45 +64,45 @@ type EventType struct {
 	Versions []Version `json:"versions,omitempty" description:"newest first; only in GET /event-types/{name}"`
 	// RecentWarnings are the latest validation warnings in warn mode.
 	RecentWarnings []Warning `json:"recent_warnings,omitempty" description:"latest validation warnings (warn mode), newest first; only in GET /event-types/{name}"`
-	CreatedAt      time.Time `json:"created_at"`
-	UpdatedAt      time.Time `json:"updated_at"`
+	CreatedAt      time.Time `json:"created_at"` // when the type was added to the catalog
+	UpdatedAt      time.Time `json:"updated_at"` // when the type or its versions last changed
 }
 
 // Version is one numbered schema of an event type with its examples.
 type Version struct {
-	Version   int               `json:"version"`
+	Version   int               `json:"version"` // the version number, from 1
 	Schema    json.RawMessage   `json:"schema" description:"JSON Schema draft 2020-12"`
-	Examples  []json.RawMessage `json:"examples" nullable:"false"`
-	CreatedAt time.Time         `json:"created_at"`
+	Examples  []json.RawMessage `json:"examples" nullable:"false"` // example payloads, each matching the schema
+	CreatedAt time.Time         `json:"created_at"`                // when the version was added
 }
 
 // Warning is a validation warning recorded in warn mode (sampled: at
 // most one per type per second in each process).
 type Warning struct {
-	Version int       `json:"version"`
+	Version int       `json:"version"` // the version whose schema the data failed
 	Field   string    `json:"field" description:"the failing value, e.g. data/amount"`
-	Message string    `json:"message"`
-	At      time.Time `json:"at"`
+	Message string    `json:"message"` // the validator's message
+	At      time.Time `json:"at"`      // when the event was accepted with the warning
 }
 
 // EventTypeInput creates an event type, with its first version when
 // schema is given.
 type EventTypeInput struct {
-	Name        string            `json:"name"`
-	Group       string            `json:"group"`
-	Description string            `json:"description"`
+	Name        string            `json:"name"`        // the type's name: 1-100 letters, digits and . _ : - /; not ferry.*
+	Group       string            `json:"group"`       // a heading the portal groups types under
+	Description string            `json:"description"` // what the event means, for readers of the portal
 	Validation  Mode              `json:"validation" enum:"off,warn,reject" description:"default off; warn and reject need a schema"`
-	Deprecated  bool              `json:"deprecated"`
+	Deprecated  bool              `json:"deprecated"` // mark the type deprecated (events are still accepted)
 	Schema      json.RawMessage   `json:"schema,omitempty" description:"JSON Schema draft 2020-12 of version 1"`
 	Examples    []json.RawMessage `json:"examples,omitempty" description:"example payloads of version 1; each must match the schema"`
 }
 
 // EventTypePatch changes an event type; absent fields stay.
 type EventTypePatch struct {
-	Group       *string `json:"group,omitempty"`
-	Description *string `json:"description,omitempty"`
-	Validation  *Mode   `json:"validation,omitempty" enum:"off,warn,reject"`
-	Deprecated  *bool   `json:"deprecated,omitempty"`
+	Group       *string `json:"group,omitempty"`                             // a new group
+	Description *string `json:"description,omitempty"`                       // a new description
+	Validation  *Mode   `json:"validation,omitempty" enum:"off,warn,reject"` // what ingest does with data that does not match the latest schema
+	Deprecated  *bool   `json:"deprecated,omitempty"`                        // true marks the type deprecated, false lifts the mark
 }
 
 // VersionInput adds a version.

@@ -32,8 +32,8 @@ type ImportResult struct {
 
 // ImportSkip is a webhook an import left alone.
 type ImportSkip struct {
-	Name   string `json:"name"`
-	Reason string `json:"reason"`
+	Name   string `json:"name"`   // the webhook's name in the document
+	Reason string `json:"reason"` // why it was left alone, e.g. unchanged or no JSON schema
 }
 
 // componentsPrefix starts the only references an imported schema may

@@ -43,10 +43,10 @@ var uidPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._:@\-]*$`)
 type Customer struct {
 	// UID is the tenant's id for the customer.
 	UID       string            `json:"uid"`
-	Name      string            `json:"name"`
-	Metadata  map[string]string `json:"metadata"`
-	CreatedAt time.Time         `json:"created_at"`
-	UpdatedAt time.Time         `json:"updated_at"`
+	Name      string            `json:"name"`       // a display name; may be empty
+	Metadata  map[string]string `json:"metadata"`   // string pairs of yours, kept as given
+	CreatedAt time.Time         `json:"created_at"` // when the customer was created
+	UpdatedAt time.Time         `json:"updated_at"` // when the customer last changed
 	// ID is Ferry's id for the customer (not shown: the API names
 	// customers by uid).
 	ID uuid.UUID `json:"-"`
@@ -54,16 +54,16 @@ type Customer struct {
 
 // Input is the body of PUT /customers/{uid} and POST /customers.
 type Input struct {
-	UID      string            `json:"uid"`
-	Name     string            `json:"name"`
-	Metadata map[string]string `json:"metadata"`
+	UID      string            `json:"uid"`      // your own id for the customer (1-255 characters); it names the customer in every route
+	Name     string            `json:"name"`     // a display name
+	Metadata map[string]string `json:"metadata"` // string pairs of yours, kept as given
 }
 
 // Patch is the body of PATCH /customers/{uid}: absent fields keep their
 // value.
 type Patch struct {
-	Name     *string            `json:"name"`
-	Metadata *map[string]string `json:"metadata"`
+	Name     *string            `json:"name"`     // a new display name
+	Metadata *map[string]string `json:"metadata"` // replaces the metadata as a whole
 }
 
 // Endpoints is what deleting a customer needs of delivery: its endpoints

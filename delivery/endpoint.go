@@ -125,19 +125,19 @@ func validateFormatTransformation(f Format, transformation string) error {
 
 // Endpoint is a receiver URL of one tenant.
 type Endpoint struct {
-	ID                 uuid.UUID         `json:"id"`
-	Kind               Kind              `json:"kind"`
+	ID                 uuid.UUID         `json:"id"`   // the endpoint's id
+	Kind               Kind              `json:"kind"` // http: Ferry pushes to url; queue: consumers pull
 	URL                string            `json:"url"`
-	Description        string            `json:"description"`
+	Description        string            `json:"description"` // a label of yours
 	EventTypes         []string          `json:"event_types"`
-	Enabled            bool              `json:"enabled"`
-	DisabledReason     string            `json:"disabled_reason,omitempty"`
-	TimeoutSeconds     int               `json:"timeout_seconds"`
+	Enabled            bool              `json:"enabled"`                   // false: nothing is sent (disabled by you, or by Ferry after failing for days)
+	DisabledReason     string            `json:"disabled_reason,omitempty"` // why Ferry disabled the endpoint; absent when enabled or disabled by hand
+	TimeoutSeconds     int               `json:"timeout_seconds"`           // how long an attempt waits for the answer
 	RateLimitPerSecond *int              `json:"rate_limit_per_second"`
-	MaxInFlight        int               `json:"max_in_flight"`
-	Headers            map[string]string `json:"headers"`
+	MaxInFlight        int               `json:"max_in_flight"` // attempts to the endpoint at once at most
+	Headers            map[string]string `json:"headers"`       // custom headers sent with every attempt (values redacted for viewers and staff)
 	Filter             string            `json:"filter"`
-	Format             Format            `json:"format"`
+	Format             Format            `json:"format"` // envelope: the JSON envelope; raw: the body an inbound source captured
 	Transformation     string            `json:"transformation"`
 	// SignatureTimestamp is event (every attempt signed with the event's
 	// time) or attempt (each with its own).
@@ -145,15 +145,15 @@ type Endpoint struct {
 	// PropagateTrace sends each attempt's W3C traceparent header when
 	// Ferry traces (OpenTelemetry on).
 	PropagateTrace bool       `json:"propagate_trace"`
-	FailingSince   *time.Time `json:"failing_since"`
+	FailingSince   *time.Time `json:"failing_since"` // since when every attempt has failed; null while healthy
 	// FilterErrors: the filter could not be evaluated on some events since
 	// it was last saved (they were not sent here); null when never.
 	FilterErrors *FilterErrors `json:"filter_errors"`
 	// Customer is the uid of the customer the endpoint belongs to; null
 	// for the tenant's own endpoints.
 	Customer  *string   `json:"customer"`
-	CreatedAt time.Time `json:"created_at"`
-	UpdatedAt time.Time `json:"updated_at"`
+	CreatedAt time.Time `json:"created_at"` // when the endpoint was created
+	UpdatedAt time.Time `json:"updated_at"` // when the endpoint last changed
 }
 
 // EndpointInput creates an endpoint; nil fields take defaults.
@@ -161,12 +161,12 @@ type EndpointInput struct {
 	// Kind is http (default) or queue; a queue endpoint takes no URL.
 	Kind               Kind              `json:"kind"`
 	URL                string            `json:"url"`
-	Description        string            `json:"description"`
+	Description        string            `json:"description"` // a label of yours
 	EventTypes         []string          `json:"event_types"`
-	TimeoutSeconds     *int              `json:"timeout_seconds"`
+	TimeoutSeconds     *int              `json:"timeout_seconds"` // how long an attempt waits for the answer (1-30, default 15)
 	RateLimitPerSecond *int              `json:"rate_limit_per_second"`
-	MaxInFlight        *int              `json:"max_in_flight"`
-	Headers            map[string]string `json:"headers"`
+	MaxInFlight        *int              `json:"max_in_flight"` // attempts at once at most (default 10)
+	Headers            map[string]string `json:"headers"`       // custom headers sent with every attempt (not webhook-*, hop-by-hop or Content-Length/Type)
 	Filter             string            `json:"filter"`
 	Format             Format            `json:"format"`
 	// Transformation is JavaScript defining function handler(webhook);
@@ -185,19 +185,19 @@ type EndpointInput struct {
 // EndpointPatch changes the fields that are present. A rate limit of 0
 // removes the limit.
 type EndpointPatch struct {
-	URL                *string             `json:"url"`
-	Description        *string             `json:"description"`
+	URL                *string             `json:"url"`         // a new URL (http endpoints)
+	Description        *string             `json:"description"` // a new label
 	EventTypes         *[]string           `json:"event_types"`
-	Enabled            *bool               `json:"enabled"`
-	TimeoutSeconds     *int                `json:"timeout_seconds"`
+	Enabled            *bool               `json:"enabled"`         // false stops sending; true resumes (and clears a disabled reason)
+	TimeoutSeconds     *int                `json:"timeout_seconds"` // how long an attempt waits for the answer (1-30)
 	RateLimitPerSecond *int                `json:"rate_limit_per_second"`
-	MaxInFlight        *int                `json:"max_in_flight"`
-	Headers            *map[string]string  `json:"headers"`
+	MaxInFlight        *int                `json:"max_in_flight"` // attempts at once at most
+	Headers            *map[string]string  `json:"headers"`       // replaces the custom headers as a whole
 	Filter             *string             `json:"filter"`
 	Format             *Format             `json:"format"`
 	Transformation     *string             `json:"transformation"`
-	SignatureTimestamp *SignatureTimestamp `json:"signature_timestamp"`
-	PropagateTrace     *bool               `json:"propagate_trace"`
+	SignatureTimestamp *SignatureTimestamp `json:"signature_timestamp"` // event (every attempt signed with the event time) or attempt
+	PropagateTrace     *bool               `json:"propagate_trace"`     // send each attempt's W3C traceparent header
 }
 
 var (
@@ -685,14 +685,14 @@ func (s *Service) DeleteEndpoint(ctx context.Context, tenantID, id uuid.UUID) er
 
 // SecretInfo is what the API reveals about an endpoint's secrets.
 type SecretInfo struct {
-	Secret   string           `json:"secret"`
-	Previous []PreviousSecret `json:"previous"`
+	Secret   string           `json:"secret"`   // the current whsec_ signing secret
+	Previous []PreviousSecret `json:"previous"` // rotated-out secrets still signing until they expire
 }
 
 // PreviousSecret is a rotated-out secret still signing until ExpiresAt.
 type PreviousSecret struct {
-	Secret    string    `json:"secret"`
-	ExpiresAt time.Time `json:"expires_at"`
+	Secret    string    `json:"secret"`     // a rotated-out whsec_ secret, still signing
+	ExpiresAt time.Time `json:"expires_at"` // when it stops signing
 }
 
 // Secret reveals the endpoint's current secret and those still in their

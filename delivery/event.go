@@ -36,14 +36,14 @@ const (
 
 // Event is an accepted event.
 type Event struct {
-	ID             uuid.UUID       `json:"id"`
-	Type           string          `json:"type"`
+	ID             uuid.UUID       `json:"id"`   // the event's id, sent as webhook-id
+	Type           string          `json:"type"` // the event type, e.g. invoice.paid
 	Data           json.RawMessage `json:"data"`
-	IdempotencyKey *string         `json:"idempotency_key,omitempty"`
+	IdempotencyKey *string         `json:"idempotency_key,omitempty"` // the idempotency key it was sent with; absent without one
 	// Customer is the uid of the customer the event was sent for: only
 	// that customer's endpoints (and the tenant's own) receive it.
 	Customer  *string   `json:"customer,omitempty" gorm:"column:customer_uid"`
-	CreatedAt time.Time `json:"created_at"`
+	CreatedAt time.Time `json:"created_at"` // when Ferry accepted the event
 	// SchemaWarning says how data fails its type's schema in warn mode
 	// (Config.Schemas); the API's answer carries it, nothing stores it.
 	SchemaWarning string `json:"-"`

@@ -27,22 +27,22 @@ func CheckStatus(status string) error {
 
 // Delivery is one event's journey to one endpoint.
 type Delivery struct {
-	ID             uuid.UUID    `json:"id"`
-	EventID        uuid.UUID    `json:"event_id"`
-	EndpointID     uuid.UUID    `json:"endpoint_id"`
-	Status         model.Status `json:"status"`
-	AttemptCount   int          `json:"attempt_count"`
-	FirstAttemptAt *time.Time   `json:"first_attempt_at"`
-	LastAttemptAt  *time.Time   `json:"last_attempt_at"`
-	NextAttemptAt  *time.Time   `json:"next_attempt_at"`
-	CreatedAt      time.Time    `json:"created_at"`
-	UpdatedAt      time.Time    `json:"updated_at"`
+	ID             uuid.UUID    `json:"id"`               // the delivery's id
+	EventID        uuid.UUID    `json:"event_id"`         // the event delivered
+	EndpointID     uuid.UUID    `json:"endpoint_id"`      // the endpoint delivered to
+	Status         model.Status `json:"status"`           // pending, retrying, succeeded, dropped or exhausted
+	AttemptCount   int          `json:"attempt_count"`    // attempts made so far
+	FirstAttemptAt *time.Time   `json:"first_attempt_at"` // when the first attempt started; null before it
+	LastAttemptAt  *time.Time   `json:"last_attempt_at"`  // when the latest attempt started; null before the first
+	NextAttemptAt  *time.Time   `json:"next_attempt_at"`  // when the next attempt is due; null when none is scheduled
+	CreatedAt      time.Time    `json:"created_at"`       // when the event was fanned out to the endpoint
+	UpdatedAt      time.Time    `json:"updated_at"`       // when the delivery last changed
 }
 
 // EventDetail is an event with its deliveries.
 type EventDetail struct {
 	Event
-	Deliveries []Delivery `json:"deliveries"`
+	Deliveries []Delivery `json:"deliveries"` // one per endpoint the event was fanned out to
 }
 
 const deliveryColumns = `id, event_id, endpoint_id, status, attempt_count, first_attempt_at, last_attempt_at,

@@ -31,9 +31,9 @@ const maxTalliedEndpoints = 10_000
 // it was last saved (each time the event was not sent to it), and the
 // latest error.
 type FilterErrors struct {
-	Count     int64     `json:"count"`
-	LastError string    `json:"last_error"`
-	LastAt    time.Time `json:"last_at"`
+	Count     int64     `json:"count"`      // events the filter failed on since it was saved
+	LastError string    `json:"last_error"` // the latest evaluation error
+	LastAt    time.Time `json:"last_at"`    // when the latest one happened
 }
 
 // filterTally counts one endpoint's filter errors since the last flush.

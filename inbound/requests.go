@@ -18,15 +18,15 @@ import (
 
 // Request is a captured request as lists show it.
 type Request struct {
-	ID          uuid.UUID `json:"id"`
-	SourceID    uuid.UUID `json:"source_id"`
-	ReceivedAt  time.Time `json:"received_at"`
-	Method      string    `json:"method"`
+	ID          uuid.UUID `json:"id"`          // the captured request's id
+	SourceID    uuid.UUID `json:"source_id"`   // the source that captured it
+	ReceivedAt  time.Time `json:"received_at"` // when it arrived
+	Method      string    `json:"method"`      // the HTTP method
 	Path        string    `json:"path"`
 	Query       string    `json:"query"`
-	ContentType string    `json:"content_type"`
-	BodySize    int       `json:"body_size"`
-	Status      Status    `json:"status"`
+	ContentType string    `json:"content_type"` // its Content-Type header
+	BodySize    int       `json:"body_size"`    // the body size in bytes
+	Status      Status    `json:"status"`       // received, verified, rejected, duplicate or refused
 	// Reason says why a request was rejected or is a duplicate.
 	Reason    string     `json:"reason"`
 	DedupeKey *string    `json:"dedupe_key"`
@@ -46,8 +46,8 @@ type RequestDetail struct {
 
 // ReplayResult is the event a replayed request became.
 type ReplayResult struct {
-	RequestID uuid.UUID `json:"request_id"`
-	EventID   uuid.UUID `json:"event_id"`
+	RequestID uuid.UUID `json:"request_id"` // the captured request replayed
+	EventID   uuid.UUID `json:"event_id"`   // the new event it became
 }
 
 // requestListColumns leave out headers and body, which lists do not show.

@@ -96,11 +96,10 @@ const (
 // Verification is a source's verification scheme as the API shows it:
 // never its secret.
 type Verification struct {
-	Type Scheme `json:"type"`
-	// Header, Encoding and Prefix configure hmac_sha256.
-	Header   string   `json:"header,omitempty"`
-	Encoding Encoding `json:"encoding,omitempty"`
-	Prefix   string   `json:"prefix,omitempty"`
+	Type     Scheme   `json:"type"`               // the scheme: standard_webhooks, hmac_sha256, basic_auth, none …
+	Header   string   `json:"header,omitempty"`   // hmac_sha256: the signature header
+	Encoding Encoding `json:"encoding,omitempty"` // hmac_sha256: hex or base64
+	Prefix   string   `json:"prefix,omitempty"`   // hmac_sha256: text before the signature, e.g. sha256=
 	// Username is basic_auth's.
 	Username string `json:"username,omitempty"`
 	// HasSecret: a secret (or basic_auth password) is stored.
@@ -111,7 +110,7 @@ type Verification struct {
 // secret (a whsec_ secret for standard_webhooks); basic_auth takes
 // Username and Password instead.
 type VerificationInput struct {
-	Type     Scheme   `json:"type"`
+	Type     Scheme   `json:"type"` // the scheme, e.g. standard_webhooks, hmac_sha256, basic_auth or none
 	Secret   string   `json:"secret"`
 	Header   string   `json:"header"`
 	Encoding Encoding `json:"encoding"`
@@ -126,10 +125,10 @@ type VerificationInput struct {
 // header or path yields no valid type, Default is used (DefaultEventType
 // when empty).
 type EventTypeRule struct {
-	Value    string `json:"value,omitempty"`
-	Header   string `json:"header,omitempty"`
-	JSONPath string `json:"json_path,omitempty"`
-	Default  string `json:"default,omitempty"`
+	Value    string `json:"value,omitempty"`     // a fixed event type
+	Header   string `json:"header,omitempty"`    // the type comes from this request header
+	JSONPath string `json:"json_path,omitempty"` // the type comes from this dotted path in the JSON body
+	Default  string `json:"default,omitempty"`   // the type when the header or path gives none
 }
 
 // EventTypeInput is an EventTypeRule in a request body.
@@ -161,25 +160,25 @@ func defaultDedupe(scheme Scheme) *DedupeRule {
 // DedupeRule names where a request's dedupe key is: a Header (e.g.
 // X-GitHub-Delivery) or a JSONPath (e.g. "id" for Stripe's event id).
 type DedupeRule struct {
-	Header   string `json:"header,omitempty"`
-	JSONPath string `json:"json_path,omitempty"`
+	Header   string `json:"header,omitempty"`    // the key is this request header
+	JSONPath string `json:"json_path,omitempty"` // the key is at this dotted path in the JSON body
 }
 
 // Response is what a source answers to an accepted request (default 200
 // with {} as application/json).
 type Response struct {
-	Status      int    `json:"status"`
-	ContentType string `json:"content_type"`
-	Body        string `json:"body"`
+	Status      int    `json:"status"`       // the status accepted requests are answered with
+	ContentType string `json:"content_type"` // its Content-Type
+	Body        string `json:"body"`         // its body
 }
 
 // Source is a tenant's inbound source.
 type Source struct {
-	ID           uuid.UUID     `json:"id"`
-	Name         string        `json:"name"`
-	Enabled      bool          `json:"enabled"`
-	Verification Verification  `json:"verification"`
-	EventType    EventTypeRule `json:"event_type"`
+	ID           uuid.UUID     `json:"id"`           // the source's id
+	Name         string        `json:"name"`         // a label of yours
+	Enabled      bool          `json:"enabled"`      // false: the ingest URL answers 404
+	Verification Verification  `json:"verification"` // how requests are verified (secrets are never shown)
+	EventType    EventTypeRule `json:"event_type"`   // how a request's event type is chosen
 	Response     *Response     `json:"response"`
 	Dedupe       *DedupeRule   `json:"dedupe"`
 	// RateLimitPerSecond bounds accepted requests; more are answered 429.
@@ -192,15 +191,15 @@ type Source struct {
 	// LastRequestAt is when the source last captured a request (of any
 	// status), null if it never did: whether the provider is sending.
 	LastRequestAt *time.Time `json:"last_request_at"`
-	CreatedAt     time.Time  `json:"created_at"`
-	UpdatedAt     time.Time  `json:"updated_at"`
+	CreatedAt     time.Time  `json:"created_at"` // when the source was created
+	UpdatedAt     time.Time  `json:"updated_at"` // when it last changed
 }
 
 // SourceInput creates a source.
 type SourceInput struct {
-	Name               string            `json:"name"`
-	Verification       VerificationInput `json:"verification"`
-	EventType          EventTypeInput    `json:"event_type"`
+	Name               string            `json:"name"`         // a label of yours
+	Verification       VerificationInput `json:"verification"` // the provider's verification scheme and its secret
+	EventType          EventTypeInput    `json:"event_type"`   // how a request's event type is chosen
 	Response           *ResponseInput    `json:"response"`
 	Dedupe             *DedupeInput      `json:"dedupe"`
 	RateLimitPerSecond *int              `json:"rate_limit_per_second"`
@@ -211,13 +210,13 @@ type SourceInput struct {
 // the stored one when the type stays the same. A null response or dedupe
 // removes it.
 type SourcePatch struct {
-	Name               *string            `json:"name"`
+	Name               *string            `json:"name"` // a new label
 	Enabled            *bool              `json:"enabled"`
 	Verification       *VerificationInput `json:"verification"`
-	EventType          *EventTypeInput    `json:"event_type"`
+	EventType          *EventTypeInput    `json:"event_type"` // replaces how a request's event type is chosen
 	Response           *ResponseInput     `json:"response"`
 	Dedupe             *DedupeInput       `json:"dedupe"`
-	RateLimitPerSecond *int               `json:"rate_limit_per_second"`
+	RateLimitPerSecond *int               `json:"rate_limit_per_second"` // accepted requests per second (1-10000)
 	// ClearResponse and ClearDedupe are set by the decoder when the field
 	// is present as null.
 	ClearResponse bool `json:"-"`

@@ -70,16 +70,16 @@ type Customers interface {
 // Theme is how the portal looks; empty fields take the tenant's (or
 // Ferry's) defaults.
 type Theme struct {
-	LogoURL      string `json:"logo_url,omitempty"`
-	PrimaryColor string `json:"primary_color,omitempty"`
-	Dark         *bool  `json:"dark,omitempty"`
+	LogoURL      string `json:"logo_url,omitempty"`      // https URL of a logo shown in the header
+	PrimaryColor string `json:"primary_color,omitempty"` // accent color, #rrggbb
+	Dark         *bool  `json:"dark,omitempty"`          // dark mode; absent: the browser decides
 }
 
 // ExternalUser is the customer's user a session is for; actions are
 // audited with it.
 type ExternalUser struct {
-	ID    string `json:"id"`
-	Email string `json:"email,omitempty"`
+	ID    string `json:"id"`              // your id for the user
+	Email string `json:"email,omitempty"` // the user's email, if you gave it
 }
 
 // ThemeInput is a Theme as requests give it.
@@ -90,46 +90,46 @@ type ExternalUserInput ExternalUser
 
 // SessionInput is the body of POST /customers/{uid}/portal-sessions.
 type SessionInput struct {
-	Capabilities []string          `json:"capabilities"`
-	EndpointIDs  []uuid.UUID       `json:"endpoint_ids"`
-	ReadOnly     bool              `json:"read_only"`
-	TTLSeconds   int               `json:"ttl_seconds"`
-	Theme        *ThemeInput       `json:"theme"`
-	ExternalUser ExternalUserInput `json:"external_user"`
+	Capabilities []string          `json:"capabilities"`  // what the user may do: view, manage_endpoints, view_secret, rotate_secret, replay, send_test, manage_routing (default: view)
+	EndpointIDs  []uuid.UUID       `json:"endpoint_ids"`  // limit the session to these endpoints of the customer (default: all)
+	ReadOnly     bool              `json:"read_only"`     // forbid every write, whatever the capabilities
+	TTLSeconds   int               `json:"ttl_seconds"`   // session lifetime in seconds (default 3600)
+	Theme        *ThemeInput       `json:"theme"`         // this session's look, over the portal settings' theme
+	ExternalUser ExternalUserInput `json:"external_user"` // the user you open the portal for
 }
 
 // SettingsInput is the body of PUT /portal-settings.
 type SettingsInput struct {
-	AllowedOrigins []string   `json:"allowed_origins"`
-	Theme          ThemeInput `json:"theme"`
+	AllowedOrigins []string   `json:"allowed_origins"` // origins (https://app.example.com) that may frame the portal
+	Theme          ThemeInput `json:"theme"`           // the default look of the portal
 }
 
 // Minted answers POST /customers/{uid}/portal-sessions.
 type Minted struct {
-	SessionID uuid.UUID `json:"session_id"`
+	SessionID uuid.UUID `json:"session_id"` // the session's id
 	// URL opens the portal; its fragment carries the single-use code.
 	URL       string    `json:"url"`
-	ExpiresAt time.Time `json:"expires_at"`
+	ExpiresAt time.Time `json:"expires_at"` // when the link and the session expire
 }
 
 // CustomerRef names the session's customer.
 type CustomerRef struct {
-	UID  string `json:"uid"`
-	Name string `json:"name"`
+	UID  string `json:"uid"`  // the customer's uid
+	Name string `json:"name"` // the customer's name
 }
 
 // Session is what a portal page knows of its session.
 type Session struct {
-	ID           uuid.UUID    `json:"id"`
-	Customer     CustomerRef  `json:"customer"`
-	Capabilities []string     `json:"capabilities"`
-	ReadOnly     bool         `json:"read_only"`
-	EndpointIDs  []uuid.UUID  `json:"endpoint_ids"`
-	Theme        Theme        `json:"theme"`
-	ExternalUser ExternalUser `json:"external_user"`
-	ExpiresAt    time.Time    `json:"expires_at"`
-	CreatedAt    time.Time    `json:"created_at"`
-	RevokedAt    *time.Time   `json:"revoked_at,omitempty"`
+	ID           uuid.UUID    `json:"id"`                   // the session's id
+	Customer     CustomerRef  `json:"customer"`             // the customer the session is for
+	Capabilities []string     `json:"capabilities"`         // what the user may do: view, manage_endpoints, view_secret, rotate_secret, replay, send_test, manage_routing
+	ReadOnly     bool         `json:"read_only"`            // true: no writes at all, whatever the capabilities
+	EndpointIDs  []uuid.UUID  `json:"endpoint_ids"`         // the endpoints the session may see; empty: all of the customer
+	Theme        Theme        `json:"theme"`                // the look of the portal for this session
+	ExternalUser ExternalUser `json:"external_user"`        // the user the session was minted for
+	ExpiresAt    time.Time    `json:"expires_at"`           // when the session ends
+	CreatedAt    time.Time    `json:"created_at"`           // when it was minted
+	RevokedAt    *time.Time   `json:"revoked_at,omitempty"` // when it was revoked; absent while it works
 
 	// TenantID and CustomerID scope every request of the session.
 	TenantID   uuid.UUID `json:"-"`
@@ -147,14 +147,14 @@ func (s Session) Shows(id uuid.UUID) bool {
 
 // Token is a bearer token of a session.
 type Token struct {
-	Token     string    `json:"token"`
-	ExpiresAt time.Time `json:"token_expires_at"`
+	Token     string    `json:"token"`            // the session's bearer token
+	ExpiresAt time.Time `json:"token_expires_at"` // when the token expires (renew it before)
 }
 
 // Exchanged answers POST /portal/exchange.
 type Exchanged struct {
 	Token
-	Session Session `json:"session"`
+	Session Session `json:"session"` // the session the token belongs to
 }
 
 // Settings are a tenant's portal settings.
@@ -162,18 +162,18 @@ type Settings struct {
 	// AllowedOrigins may frame the portal (frame-ancestors); none: no
 	// page may.
 	AllowedOrigins []string `json:"allowed_origins"`
-	Theme          Theme    `json:"theme"`
+	Theme          Theme    `json:"theme"` // the default look of the portal
 }
 
 // AuditEntry is one action of a customer's user.
 type AuditEntry struct {
-	ID           int64        `json:"id"`
-	SessionID    uuid.UUID    `json:"session_id"`
-	Customer     string       `json:"customer"`
-	ExternalUser ExternalUser `json:"external_user"`
-	Action       string       `json:"action"`
-	Target       string       `json:"target"`
-	At           time.Time    `json:"at"`
+	ID           int64        `json:"id"`            // the entry's id
+	SessionID    uuid.UUID    `json:"session_id"`    // the portal session the user acted in
+	Customer     string       `json:"customer"`      // the customer's uid
+	ExternalUser ExternalUser `json:"external_user"` // the customer's user who acted
+	Action       string       `json:"action"`        // what they did, e.g. endpoint.created or endpoint.secret.revealed
+	Target       string       `json:"target"`        // what it was done to, e.g. the endpoint id
+	At           time.Time    `json:"at"`            // when
 }
 
 // Config tunes the Service.

@@ -13,12 +13,12 @@ import (
 // APIKey is a tenant application's credential. The key itself is shown
 // once at creation; Ferry stores only its SHA-256 and a visible prefix.
 type APIKey struct {
-	ID         uuid.UUID  `json:"id"`
-	Name       string     `json:"name"`
+	ID         uuid.UUID  `json:"id"`   // the key's id
+	Name       string     `json:"name"` // the label given at creation
 	Prefix     string     `json:"prefix"`
-	CreatedAt  time.Time  `json:"created_at"`
-	LastUsedAt *time.Time `json:"last_used_at"`
-	RevokedAt  *time.Time `json:"revoked_at"`
+	CreatedAt  time.Time  `json:"created_at"`   // when the key was created
+	LastUsedAt *time.Time `json:"last_used_at"` // when a request last authenticated with the key; null if never
+	RevokedAt  *time.Time `json:"revoked_at"`   // when the key was revoked; null while it works
 }
 
 const (

@@ -19,13 +19,13 @@ import (
 // when, and why.
 type AuditEntry struct {
 	ID         int64           `json:"id,string"`
-	StaffID    uuid.UUID       `json:"staff_id"`
-	ActorEmail string          `json:"actor_email"`
-	TenantID   *uuid.UUID      `json:"tenant_id"`
-	Action     string          `json:"action"`
-	Reason     string          `json:"reason"`
+	StaffID    uuid.UUID       `json:"staff_id"`    // the staff member who acted
+	ActorEmail string          `json:"actor_email"` // the staff member's email
+	TenantID   *uuid.UUID      `json:"tenant_id"`   // the tenant acted on; null for actions across tenants (a search)
+	Action     string          `json:"action"`      // what was done or viewed, e.g. replay or tenant.view
+	Reason     string          `json:"reason"`      // the reason the staff member gave (replays, restriction lifts); empty for views
 	Detail     json.RawMessage `json:"detail"`
-	CreatedAt  time.Time       `json:"created_at"`
+	CreatedAt  time.Time       `json:"created_at"` // when it happened
 
 	// TenantName is the tenant's name now ("" without a tenant, or when
 	// the tenant was since deleted).

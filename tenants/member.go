@@ -17,13 +17,13 @@ import (
 
 // MemberInput invites a user into a tenant.
 type MemberInput struct {
-	Email string `json:"email"`
-	Role  Role   `json:"role"`
+	Email string `json:"email"` // the invitee's address; the invite link is mailed there
+	Role  Role   `json:"role"`  // the member's role once they accept
 }
 
 // MemberPatch changes a member's role.
 type MemberPatch struct {
-	Role Role `json:"role"`
+	Role Role `json:"role"` // the new role
 }
 
 func validateRole(r Role) error {

@@ -26,7 +26,7 @@ import (
 
 // SignupInput is what the sign-up form sends.
 type SignupInput struct {
-	Email        string `json:"email"`
+	Email        string `json:"email"` // the owner's address; the link that finishes the sign-up is mailed there
 	Password     string `json:"password"`
 	Organization string `json:"organization"`
 }

@@ -15,8 +15,8 @@ import (
 // TenantSummary is a tenant as the staff console lists it.
 type TenantSummary struct {
 	Tenant
-	Members    int    `json:"members"`
-	OwnerEmail string `json:"owner_email"`
+	Members    int    `json:"members"`     // how many members the tenant has
+	OwnerEmail string `json:"owner_email"` // the first owner's email
 }
 
 // SearchTenants finds tenants for the staff console by id, name or a

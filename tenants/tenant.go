@@ -29,19 +29,19 @@ func (r Role) AtLeast(min Role) bool {
 
 // Tenant is a customer organisation of Ferry.
 type Tenant struct {
-	ID        uuid.UUID `json:"id"`
-	Name      string    `json:"name"`
-	Plan      string    `json:"plan"`
-	CreatedAt time.Time `json:"created_at"`
+	ID        uuid.UUID `json:"id"`         // the tenant's id
+	Name      string    `json:"name"`       // the organisation's name
+	Plan      string    `json:"plan"`       // the name of the tenant's plan, e.g. free or pro
+	CreatedAt time.Time `json:"created_at"` // when the tenant signed up
 }
 
 // User is a member of one tenant.
 type User struct {
-	ID        uuid.UUID `json:"id"`
-	TenantID  uuid.UUID `json:"tenant_id"`
-	Email     string    `json:"email"`
-	Role      Role      `json:"role"`
-	CreatedAt time.Time `json:"created_at"`
+	ID        uuid.UUID `json:"id"`         // the member's id
+	TenantID  uuid.UUID `json:"tenant_id"`  // the tenant the member belongs to
+	Email     string    `json:"email"`      // the member's address
+	Role      Role      `json:"role"`       // the member's role: owner, admin or viewer
+	CreatedAt time.Time `json:"created_at"` // when the member was added (or invited)
 	// Invited is true until the member accepts the emailed invite and
 	// sets a password.
 	Invited bool `json:"invited"`

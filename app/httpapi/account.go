@@ -41,32 +41,32 @@ type AccountService interface {
 
 // changePasswordInput is the body of POST /me/password.
 type changePasswordInput struct {
-	CurrentPassword string `json:"current_password" required:"true"`
-	NewPassword     string `json:"new_password" required:"true"`
+	CurrentPassword string `json:"current_password" required:"true"` // the password now
+	NewPassword     string `json:"new_password" required:"true"`     // the new password, 10 to 72 characters
 }
 
 // passwordResetInput is the body of POST /auth/password-reset.
 type passwordResetInput struct {
-	Email string `json:"email" required:"true" format:"email"`
+	Email string `json:"email" required:"true" format:"email"` // the account's address
 }
 
 // acceptedMessage answers a request whose work goes on by mail
 // (POST /auth/password-reset: the same whether or not the address has an
 // account; POST /me/verify-email).
 type acceptedMessage struct {
-	Message string `json:"message"`
+	Message string `json:"message"` // what happens next, for people
 }
 
 // passwordResetConfirmInput is the body of POST /auth/password-reset/confirm.
 type passwordResetConfirmInput struct {
 	Token       string `json:"token" required:"true" description:"from the emailed link"`
-	NewPassword string `json:"new_password" required:"true"`
+	NewPassword string `json:"new_password" required:"true"` // the new password, 10 to 72 characters
 }
 
 // inviteAcceptInput is the body of POST /auth/invites/accept.
 type inviteAcceptInput struct {
 	Token    string `json:"token" required:"true" description:"from the emailed link"`
-	Password string `json:"password" required:"true"`
+	Password string `json:"password" required:"true"` // the new member's password, 10 to 72 characters
 }
 
 // verifyEmailInput is the body of POST /auth/verify-email.

@@ -250,19 +250,19 @@ func randomToken() string {
 
 // loginInput is the body of POST /auth/login.
 type loginInput struct {
-	Email    string `json:"email" required:"true" format:"email"`
-	Password string `json:"password" required:"true"`
+	Email    string `json:"email" required:"true" format:"email"` // the account's address
+	Password string `json:"password" required:"true"`             // the account's password
 	// TOTPCode is a staff member's second factor (6 digits).
 	TOTPCode string `json:"totp_code,omitempty"`
 }
 
 // meResponse is who is signed in, as /me, signup and login answer.
 type meResponse struct {
-	Kind   tenants.PrincipalKind `json:"kind"`
-	UserID string                `json:"user_id" format:"uuid"`
-	Email  string                `json:"email"`
-	Role   string                `json:"role"`
-	Tenant *tenants.Tenant       `json:"tenant,omitempty"`
+	Kind   tenants.PrincipalKind `json:"kind"`                  // user (a member), staff, or api_key
+	UserID string                `json:"user_id" format:"uuid"` // the member's or staff member's id
+	Email  string                `json:"email"`                 // their address
+	Role   string                `json:"role"`                  // the member's role, or staff
+	Tenant *tenants.Tenant       `json:"tenant,omitempty"`      // the organisation; absent for staff
 	// Restriction, when set, is what the session must do first:
 	// password_change or totp_enrolment.
 	Restriction tenants.Restriction `json:"restriction,omitempty"`
@@ -279,7 +279,7 @@ type meResponse struct {
 // already has an account.
 type signupAccepted struct {
 	Email   string `json:"email" description:"the address the link was mailed to"`
-	Message string `json:"message"`
+	Message string `json:"message"` // what happens next, for people
 }
 
 // signup: POST /auth/signup mails the address a link that finishes the
@@ -299,8 +299,8 @@ func (s *server) signup(c *fiber.Ctx) error {
 // finishSignupInput is the emailed token of a sign-up and the password
 // chosen with it (proof that whoever follows the link started it).
 type finishSignupInput struct {
-	Token    string `json:"token"`
-	Password string `json:"password"`
+	Token    string `json:"token"`    // from the emailed link
+	Password string `json:"password"` // the owner's password, 10 to 72 characters
 }
 
 // finishSignup: POST /auth/signup/confirm creates the tenant and its

@@ -32,8 +32,8 @@ type CustomerService interface {
 // customerInput is the body of PUT /customers/{uid}: the uid is the
 // path's.
 type customerInput struct {
-	Name     string            `json:"name"`
-	Metadata map[string]string `json:"metadata"`
+	Name     string            `json:"name"`     // a display name
+	Metadata map[string]string `json:"metadata"` // string pairs of yours, replacing the stored ones
 }
 
 func (s *server) customerRoutes(api fiber.Router) {

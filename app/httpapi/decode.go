@@ -91,7 +91,7 @@ func pageRequest(c *fiber.Ctx) (page.Request, error) {
 
 // list is the shape of every list response.
 type list[T any] struct {
-	Data       []T     `json:"data" nullable:"false"`
+	Data       []T     `json:"data" nullable:"false"` // the page, in the order the route says
 	NextCursor *string `json:"next_cursor" description:"pass as cursor for the next page; null on the last"`
 }
 

@@ -17,13 +17,13 @@ import (
 
 // errorBody is the one error shape of the API (docs/api.md, Errors).
 type errorBody struct {
-	Error errorDetail `json:"error"`
+	Error errorDetail `json:"error"` // what went wrong
 }
 
 // errorDetail is the inside of errorBody.
 type errorDetail struct {
-	Code    string `json:"code"`
-	Message string `json:"message"`
+	Code    string `json:"code"`    // a stable, machine-readable code: branch on it
+	Message string `json:"message"` // for people; may change
 	Field   string `json:"field,omitempty"`
 }
 

@@ -40,9 +40,9 @@ type EventCounter interface {
 
 // eventAccepted answers POST /events.
 type eventAccepted struct {
-	ID        string `json:"id" format:"uuid"`
-	Type      string `json:"type"`
-	CreatedAt string `json:"created_at" format:"date-time"`
+	ID        string `json:"id" format:"uuid"`              // the event's id, sent to receivers as webhook-id
+	Type      string `json:"type"`                          // the event type
+	CreatedAt string `json:"created_at" format:"date-time"` // when Ferry accepted the event
 	// SchemaWarning says how data fails its type's schema when the
 	// catalog's validation of the type is warn.
 	SchemaWarning string `json:"schema_warning,omitempty" description:"how data fails its type's schema (validation warn); absent when it matches"`

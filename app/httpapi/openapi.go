@@ -349,6 +349,14 @@ func operations() map[string]openapi.Operation {
 			"answer again (with Idempotent-Replayed: true), another request with the key 422 idempotency_key_reused, " +
 			"and a retry while the first still runs 409",
 		Schema: openapi3.NewStringSchema().WithMinLength(1).WithMaxLength(255).NewRef()}}
+	// The examples are kept beside the table (openapi_examples.go), which
+	// they would otherwise swamp.
+	for route, ex := range routeExamples() {
+		if op, ok := ops[route]; ok {
+			op.RequestExample, op.ResponseExample = ex.Request, ex.Response
+			ops[route] = op
+		}
+	}
 	for route, op := range ops {
 		if _, ok := takesRetryKey(route, op); ok {
 			op.Params = append(slices.Clone(op.Params), retryKey)

@@ -82,8 +82,8 @@ func (s *server) announce(c *fiber.Ctx, typ string, ep delivery.Endpoint) {
 
 // exchangeInput is the body of POST /portal/exchange.
 type exchangeInput struct {
-	SessionID string `json:"session_id" format:"uuid"`
-	Code      string `json:"code"`
+	SessionID string `json:"session_id" format:"uuid"` // the session id of the portal link
+	Code      string `json:"code"`                     // the single-use code from the portal link's fragment
 }
 
 // revokeInput is the body of POST /customers/{uid}/portal-sessions/revoke.
@@ -93,30 +93,30 @@ type revokeInput struct {
 
 // revoked answers a revocation of many sessions.
 type revoked struct {
-	Revoked int64 `json:"revoked"`
+	Revoked int64 `json:"revoked"` // how many sessions were revoked
 }
 
 // recoverInput is the body of POST /portal/recover and its preview.
 type recoverInput struct {
-	EndpointID string    `json:"endpoint_id" format:"uuid"`
-	Since      time.Time `json:"since"`
+	EndpointID string    `json:"endpoint_id" format:"uuid"` // one of the customer's endpoints
+	Since      time.Time `json:"since"`                     // failed deliveries created at or after this time (RFC 3339)
 }
 
 // recovered answers POST /portal/recover and its preview: how many failed
 // deliveries are (or were) sent again.
 type recovered struct {
-	Count int64 `json:"count"`
+	Count int64 `json:"count"` // failed deliveries counted (preview) or re-queued
 }
 
 // portalEndpointInput creates an endpoint from the portal: the tenant's
 // input without the customer, which is the session's.
 type portalEndpointInput struct {
-	URL            string            `json:"url"`
-	Description    string            `json:"description"`
-	EventTypes     []string          `json:"event_types"`
-	Headers        map[string]string `json:"headers"`
-	Filter         string            `json:"filter"`
-	Transformation string            `json:"transformation"`
+	URL            string            `json:"url"`            // where Ferry pushes the events (https)
+	Description    string            `json:"description"`    // a label
+	EventTypes     []string          `json:"event_types"`    // event types, or patterns ending in * (order.*); empty: every type
+	Headers        map[string]string `json:"headers"`        // custom headers sent with every attempt
+	Filter         string            `json:"filter"`         // CEL expression the event must satisfy; empty: every event
+	Transformation string            `json:"transformation"` // JavaScript defining function handler(webhook), run once per delivery; empty: none
 	// SignatureTimestamp: event (default) or attempt, for receivers
 	// verifying with a Standard Webhooks library's 5-minute tolerance.
 	SignatureTimestamp delivery.SignatureTimestamp `json:"signature_timestamp"`

@@ -103,7 +103,7 @@ func queueID(c *fiber.Ctx) (uuid.UUID, error) {
 
 // pulled answers a pull.
 type pulled struct {
-	Data []queue.Message `json:"data" nullable:"false"`
+	Data []queue.Message `json:"data" nullable:"false"` // the leased messages; empty when none came within wait_seconds
 }
 
 // MarshalJSON sends no messages as [], never null.
@@ -117,7 +117,7 @@ func (p pulled) MarshalJSON() ([]byte, error) {
 
 // settled answers ack, nack and reject: one result per receipt, in order.
 type settled struct {
-	Data []queue.ReceiptResult `json:"data" nullable:"false"`
+	Data []queue.ReceiptResult `json:"data" nullable:"false"` // one result per receipt, in the order sent
 }
 
 // MarshalJSON sends no results as [], never null.

@@ -50,9 +50,9 @@ type replayEventInput struct {
 // bulkReplayInput is the optional body of POST /replays: which
 // deliveries to replay. Every field is optional.
 type bulkReplayInput struct {
-	EndpointID string       `json:"endpoint_id" format:"uuid"`
+	EndpointID string       `json:"endpoint_id" format:"uuid"` // only deliveries to this endpoint
 	EventType  string       `json:"event_type" description:"only events of this type"`
-	Since      string       `json:"since" format:"date-time"`
+	Since      string       `json:"since" format:"date-time"` // only events created at or after
 	Until      string       `json:"until" format:"date-time" description:"default: when the job is created"`
 	Status     model.Status `json:"status" description:"only deliveries in this status"`
 }
@@ -63,8 +63,8 @@ type bulkReplayInput struct {
 type staffReplayInput struct {
 	bulkReplayInput
 	Reason     string `json:"reason" required:"true" description:"why (audited)"`
-	EventID    string `json:"event_id" format:"uuid"`
-	DeliveryID string `json:"delivery_id" format:"uuid"`
+	EventID    string `json:"event_id" format:"uuid"`    // replay this event (to endpoint_id only, when given)
+	DeliveryID string `json:"delivery_id" format:"uuid"` // replay this delivery
 }
 
 // decodeOptional is decode for routes whose body may be empty.

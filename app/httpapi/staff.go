@@ -86,9 +86,9 @@ func (s *server) staffSearchTenants(c *fiber.Ctx) error {
 // usage and health; custom header values of its endpoints are redacted.
 type staffTenantView struct {
 	tenants.Tenant
-	Members   []tenants.User      `json:"members"`
-	Endpoints []delivery.Endpoint `json:"endpoints"`
-	Health    staffTenantHealth   `json:"health"`
+	Members   []tenants.User      `json:"members"`   // the tenant's members
+	Endpoints []delivery.Endpoint `json:"endpoints"` // the tenant's endpoints, custom header values redacted
+	Health    staffTenantHealth   `json:"health"`    // usage and delivery health
 }
 
 func (s *server) staffGetTenant(c *fiber.Ctx) error {

@@ -12,8 +12,8 @@ import (
 // staffEventLookup answers GET /staff/events/{event_id}: the event's tenant and
 // the event as staff see it (receiver credentials redacted).
 type staffEventLookup struct {
-	Tenant tenants.Tenant           `json:"tenant"`
-	Event  insight.StaffEventDetail `json:"event"`
+	Tenant tenants.Tenant           `json:"tenant"` // the tenant the event belongs to
+	Event  insight.StaffEventDetail `json:"event"`  // the event with its deliveries, attempts and endpoints
 }
 
 // staffLookupEvent: GET /staff/events/:event_id, an event found by id across

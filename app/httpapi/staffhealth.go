@@ -20,13 +20,10 @@ type staffTenantHealth struct {
 	// finished UTC day (today's count follows within a day).
 	Usage billing.Usage `json:"usage"`
 	// Endpoints counts live endpoints by state (limit: plan.max_endpoints).
-	Endpoints insight.EndpointCounts `json:"endpoints"`
-	// Succeeded24h and Failed24h are deliveries that reached a final
-	// status over the stats window "24h"; SuccessRate24h is
-	// succeeded / (succeeded + failed), null when none finished.
-	Succeeded24h   int64    `json:"succeeded_24h"`
-	Failed24h      int64    `json:"failed_24h"`
-	SuccessRate24h *float64 `json:"success_rate_24h"`
+	Endpoints      insight.EndpointCounts `json:"endpoints"`
+	Succeeded24h   int64                  `json:"succeeded_24h"`    // deliveries that succeeded over the stats window 24h
+	Failed24h      int64                  `json:"failed_24h"`       // deliveries dropped or exhausted over the stats window 24h
+	SuccessRate24h *float64               `json:"success_rate_24h"` // succeeded / (succeeded + failed) over 24h; null when none finished
 	// Backlog is what waits to be delivered now.
 	Backlog insight.Backlog `json:"backlog"`
 	// QuotaExhausted: a hard-capped plan refuses events until next month.

@@ -22,7 +22,7 @@ import (
 // support staff see it.
 type StaffEventDetail struct {
 	delivery.EventDetail
-	Attempts []model.Attempt `json:"attempts"`
+	Attempts []model.Attempt `json:"attempts"` // every attempt to deliver the event, custom header values redacted
 	// Endpoints are the endpoints its deliveries went to, so the console
 	// names them by URL (query values redacted); a deleted endpoint is
 	// left out.
@@ -31,12 +31,12 @@ type StaffEventDetail struct {
 
 // EndpointRef names an endpoint for support staff.
 type EndpointRef struct {
-	ID  uuid.UUID `json:"id"`
-	URL string    `json:"url"`
+	ID  uuid.UUID `json:"id"`  // the endpoint's id
+	URL string    `json:"url"` // its URL, query values redacted; empty for a queue
 	// Description names a queue endpoint, which has no URL.
 	Description string        `json:"description"`
-	Kind        delivery.Kind `json:"kind"`
-	Enabled     bool          `json:"enabled"`
+	Kind        delivery.Kind `json:"kind"`    // http or queue
+	Enabled     bool          `json:"enabled"` // whether it is enabled now
 }
 
 // MarshalJSON adds the attempts to delivery.EventDetail's JSON.
@@ -134,8 +134,8 @@ func (s *Service) EventTenant(ctx context.Context, eventID uuid.UUID) (uuid.UUID
 type EndpointCounts struct {
 	// Total is every endpoint not deleted; Enabled + Disabled = Total.
 	Total    int64 `json:"total"`
-	Enabled  int64 `json:"enabled"`
-	Disabled int64 `json:"disabled"`
+	Enabled  int64 `json:"enabled"`  // enabled endpoints
+	Disabled int64 `json:"disabled"` // disabled endpoints
 	// Failing is the enabled endpoints whose every attempt has failed
 	// since failing_since (docs/api.md, Stats and operational events).
 	Failing int64 `json:"failing"`

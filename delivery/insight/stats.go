@@ -75,32 +75,32 @@ type Stats struct {
 	Window string `json:"window"`
 	// From is the start of the first hour covered.
 	From           time.Time        `json:"from"`
-	Attempts       int64            `json:"attempts"`
-	AttemptsFailed int64            `json:"attempts_failed"`
-	Succeeded      int64            `json:"succeeded"`
-	Failed         int64            `json:"failed"`
-	SuccessRate    *float64         `json:"success_rate"`
-	ByErrorClass   map[string]int64 `json:"by_error_class" nullable:"false"`
-	ResponseMs     ResponseMs       `json:"response_ms"`
-	Backlog        Backlog          `json:"backlog"`
+	Attempts       int64            `json:"attempts"`                        // attempts in the window
+	AttemptsFailed int64            `json:"attempts_failed"`                 // attempts in the window that did not succeed
+	Succeeded      int64            `json:"succeeded"`                       // deliveries that succeeded in the window
+	Failed         int64            `json:"failed"`                          // deliveries that were dropped or exhausted in the window
+	SuccessRate    *float64         `json:"success_rate"`                    // succeeded / (succeeded + failed); null when none finished
+	ByErrorClass   map[string]int64 `json:"by_error_class" nullable:"false"` // failed attempts by error class (timeout, dns …; an HTTP answer counts as http_<status>, e.g. http_503)
+	ResponseMs     ResponseMs       `json:"response_ms"`                     // response time percentiles of the attempts
+	Backlog        Backlog          `json:"backlog"`                         // what waits to be delivered now
 	// LastSuccessAt is the start of the latest successful attempt in the
 	// window, if any.
 	LastSuccessAt *time.Time   `json:"last_success_at"`
-	Series        []StatsPoint `json:"series" nullable:"false"`
+	Series        []StatsPoint `json:"series" nullable:"false"` // one point per hour of the window, oldest first
 }
 
 // ResponseMs are percentiles of the receiver's answer time; null when no
 // attempt in the window got an answer.
 type ResponseMs struct {
-	P50 *int `json:"p50"`
-	P95 *int `json:"p95"`
-	P99 *int `json:"p99"`
+	P50 *int `json:"p50"` // median response time in ms; null without attempts
+	P95 *int `json:"p95"` // 95th percentile in ms; null without attempts
+	P99 *int `json:"p99"` // 99th percentile in ms; null without attempts
 }
 
 // Backlog is what waits to be delivered now.
 type Backlog struct {
-	Pending  int64 `json:"pending"`
-	Retrying int64 `json:"retrying"`
+	Pending  int64 `json:"pending"`  // deliveries waiting for their first attempt
+	Retrying int64 `json:"retrying"` // deliveries waiting for a retry
 	// OldestAgeSeconds is the age of the oldest pending or retrying
 	// delivery (0 when there is none).
 	OldestAgeSeconds int64 `json:"oldest_age_seconds"`
@@ -110,29 +110,29 @@ type Backlog struct {
 
 // StatsPoint is one hour of the series.
 type StatsPoint struct {
-	Hour      time.Time `json:"hour"`
-	Succeeded int64     `json:"succeeded"`
-	Failed    int64     `json:"failed"`
+	Hour      time.Time `json:"hour"`      // start of the hour (UTC)
+	Succeeded int64     `json:"succeeded"` // deliveries that succeeded in the hour
+	Failed    int64     `json:"failed"`    // deliveries that were dropped or exhausted in the hour
 }
 
 // TenantStats is Stats over all of a tenant's endpoints, with a line per
 // endpoint that had attempts in the window or has a backlog.
 type TenantStats struct {
 	Stats
-	Endpoints []EndpointStatsLine `json:"endpoints" nullable:"false"`
+	Endpoints []EndpointStatsLine `json:"endpoints" nullable:"false"` // a line per endpoint
 }
 
 // EndpointStatsLine is one endpoint's health in TenantStats.
 type EndpointStatsLine struct {
-	EndpointID    uuid.UUID  `json:"endpoint_id"`
-	Attempts      int64      `json:"attempts"`
-	Succeeded     int64      `json:"succeeded"`
-	Failed        int64      `json:"failed"`
-	SuccessRate   *float64   `json:"success_rate"`
-	LastSuccessAt *time.Time `json:"last_success_at"`
-	Pending       int64      `json:"pending"`
-	Retrying      int64      `json:"retrying"`
-	NextRetryAt   *time.Time `json:"next_retry_at"`
+	EndpointID    uuid.UUID  `json:"endpoint_id"`     // the endpoint
+	Attempts      int64      `json:"attempts"`        // attempts in the window
+	Succeeded     int64      `json:"succeeded"`       // deliveries that succeeded in the window
+	Failed        int64      `json:"failed"`          // deliveries that were dropped or exhausted in the window
+	SuccessRate   *float64   `json:"success_rate"`    // succeeded / (succeeded + failed); null when none finished
+	LastSuccessAt *time.Time `json:"last_success_at"` // start of the latest successful attempt in the window; null if none
+	Pending       int64      `json:"pending"`         // deliveries waiting for their first attempt now
+	Retrying      int64      `json:"retrying"`        // deliveries waiting for a retry now
+	NextRetryAt   *time.Time `json:"next_retry_at"`   // the earliest scheduled retry; null if none
 }
 
 // statsRow is one rollup row as the queries read it.

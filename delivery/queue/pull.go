@@ -66,7 +66,7 @@ type Message struct {
 	Receipt string `json:"receipt"`
 	// Attempt is this lease's attempt number.
 	Attempt int            `json:"attempt"`
-	Event   delivery.Event `json:"event"`
+	Event   delivery.Event `json:"event"` // the event the message carries
 	// Body is the envelope exactly as a push sends it.
 	Body string `json:"body"`
 	// Headers are the webhook headers a push sends with Body, signature

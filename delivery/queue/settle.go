@@ -27,12 +27,12 @@ const (
 
 // AckInput is the body of an ack.
 type AckInput struct {
-	Receipts []string `json:"receipts"`
+	Receipts []string `json:"receipts"` // receipts of leased messages (1-100)
 }
 
 // NackInput is the body of a nack.
 type NackInput struct {
-	Receipts []string `json:"receipts"`
+	Receipts []string `json:"receipts"` // receipts of leased messages (1-100)
 	// DelaySeconds is when the message returns (0-43200); absent: the
 	// retry schedule for its attempt number.
 	DelaySeconds *int `json:"delay_seconds"`
@@ -40,15 +40,15 @@ type NackInput struct {
 
 // RejectInput is the body of a reject.
 type RejectInput struct {
-	Receipts []string `json:"receipts"`
+	Receipts []string `json:"receipts"` // receipts of leased messages (1-100)
 	// Reason is kept as the attempt's error message.
 	Reason string `json:"reason"`
 }
 
 // ReceiptResult says what became of one receipt.
 type ReceiptResult struct {
-	Receipt string `json:"receipt"`
-	Status  string `json:"status"`
+	Receipt string `json:"receipt"` // the receipt sent
+	Status  string `json:"status"`  // acked, nacked, rejected, or expired when the lease had run out
 }
 
 // Ack settles leases as delivered: their deliveries succeed. Errors:

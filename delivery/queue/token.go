@@ -28,17 +28,17 @@ var tokenEncoding = base32.NewEncoding("abcdefghijklmnopqrstuvwxyz234567").WithP
 
 // ConsumerToken is a queue's consumer credential as listed.
 type ConsumerToken struct {
-	ID         uuid.UUID  `json:"id"`
-	EndpointID uuid.UUID  `json:"endpoint_id"`
-	Name       string     `json:"name"`
-	Prefix     string     `json:"prefix"`
-	CreatedAt  time.Time  `json:"created_at"`
-	RevokedAt  *time.Time `json:"revoked_at"`
+	ID         uuid.UUID  `json:"id"`          // the token's id
+	EndpointID uuid.UUID  `json:"endpoint_id"` // the queue endpoint the token may pull from
+	Name       string     `json:"name"`        // the label given at creation
+	Prefix     string     `json:"prefix"`      // visible prefix of the token, e.g. fqc_ab12cd
+	CreatedAt  time.Time  `json:"created_at"`  // when the token was created
+	RevokedAt  *time.Time `json:"revoked_at"`  // when it was revoked; null while it works
 }
 
 // TokenInput is the body of a consumer token creation.
 type TokenInput struct {
-	Name string `json:"name"`
+	Name string `json:"name"` // a label for the token
 }
 
 // Scope is what a consumer token may use: one queue of one tenant.

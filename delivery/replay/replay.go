@@ -27,8 +27,8 @@ import (
 
 // ReplayResult says which deliveries a replay re-queued.
 type ReplayResult struct {
-	EventID    uuid.UUID   `json:"event_id"`
-	Deliveries []uuid.UUID `json:"deliveries"`
+	EventID    uuid.UUID   `json:"event_id"`   // the event replayed
+	Deliveries []uuid.UUID `json:"deliveries"` // the deliveries sent again
 }
 
 // ReplayEvent replays one event to all of its deliveries, or, with
@@ -230,10 +230,10 @@ const maxReplayReason = 2000
 // is optional; Until defaults to when the job was created, so a job never
 // chases deliveries created after it.
 type ReplayFilter struct {
-	EndpointID *uuid.UUID `json:"endpoint_id"`
+	EndpointID *uuid.UUID `json:"endpoint_id"` // only deliveries to this endpoint; null: any
 	EventType  string     `json:"event_type"`
-	Since      *time.Time `json:"since"`
-	Until      *time.Time `json:"until"`
+	Since      *time.Time `json:"since"` // only events created at or after; null: no lower bound
+	Until      *time.Time `json:"until"` // only events created before; null: when the job was created
 	Status     string     `json:"status"`
 }
 
@@ -255,18 +255,18 @@ func (f *ReplayFilter) validate() error {
 
 // ReplayJob is a bulk replay and its progress.
 type ReplayJob struct {
-	ID         uuid.UUID    `json:"id"`
-	State      string       `json:"state"`
-	Filter     ReplayFilter `json:"filter"`
-	Actor      string       `json:"actor"`
-	Reason     string       `json:"reason,omitempty"`
-	Total      int          `json:"total"`
-	Done       int          `json:"done"`
+	ID         uuid.UUID    `json:"id"`               // the job's id
+	State      string       `json:"state"`            // queued, running, completed, cancelled or failed
+	Filter     ReplayFilter `json:"filter"`           // which deliveries the job re-sends
+	Actor      string       `json:"actor"`            // who started it: a user email, an API key prefix or Ferry support
+	Reason     string       `json:"reason,omitempty"` // staff's reason; absent for the tenant's own jobs
+	Total      int          `json:"total"`            // matching deliveries
+	Done       int          `json:"done"`             // re-queued so far
 	Error      string       `json:"error,omitempty"`
-	CreatedAt  time.Time    `json:"created_at"`
-	UpdatedAt  time.Time    `json:"updated_at"`
-	StartedAt  *time.Time   `json:"started_at"`
-	FinishedAt *time.Time   `json:"finished_at"`
+	CreatedAt  time.Time    `json:"created_at"`  // when the job was started
+	UpdatedAt  time.Time    `json:"updated_at"`  // when its progress last changed
+	StartedAt  *time.Time   `json:"started_at"`  // when a worker first claimed it; null while queued
+	FinishedAt *time.Time   `json:"finished_at"` // when it completed, was cancelled or failed; null before
 }
 
 type replayJobRow struct {

@@ -1097,31 +1097,57 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         APIKey: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the key was created
+             */
             created_at: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description the key's id
+             */
             id: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when a request last authenticated with the key; null if never
+             */
             last_used_at: string | null;
+            /** @description the label given at creation */
             name: string;
             /** @description visible prefix, e.g. fry_live_ab12cd */
             prefix: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the key was revoked; null while it works
+             */
             revoked_at: string | null;
         };
         APIKeyCreated: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the key was created
+             */
             created_at: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description the key's id
+             */
             id: string;
             /** @description shown once */
             key: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when a request last authenticated with the key; null if never
+             */
             last_used_at: string | null;
+            /** @description the label given at creation */
             name: string;
             /** @description visible prefix, e.g. fry_live_ab12cd */
             prefix: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the key was revoked; null while it works
+             */
             revoked_at: string | null;
         };
         APIKeyInput: {
@@ -1129,27 +1155,49 @@ export interface components {
             name: string;
         };
         AcceptedMessage: {
+            /** @description what happens next, for people */
             message: string;
         };
         Attempt: {
             /** @description who replayed, for replay attempts */
             actor?: string;
+            /** @description 1 for the first attempt, counting on across retries and replays */
             attempt_number: number;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description the delivery attempted
+             */
             delivery_id: string;
+            /** @description how long until the answer (or the error), in ms */
             duration_ms: number;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description the endpoint attempted
+             */
             endpoint_id: string;
             /** @description why no usable answer came: timeout, dns, connection_refused, connection_reset, tls, blocked_address, connection, response_too_large (retried); transformation_error, transformation_cancelled (no request made, dropped); for queue endpoints timeout (lease ran out), nack, rejected; empty when the receiver answered */
             error_class?: string;
+            /** @description the error in words, when no usable answer came */
             error_message?: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description the event delivered
+             */
             event_id: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description the attempt's id
+             */
             id: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the retry this attempt scheduled is due; null when none
+             */
             next_attempt_at: string | null;
-            /** @enum {string} */
+            /**
+             * @description success (2xx), retry (scheduled again) or dropped (not retried)
+             * @enum {string}
+             */
             outcome: "success" | "retry" | "dropped";
             /** @description headers sent, custom values redacted for staff */
             request_headers: {
@@ -1157,30 +1205,52 @@ export interface components {
             };
             /** @description first 4 KiB */
             response_body: string;
+            /** @description response_body is not the whole body: only the first 4 KiB are kept, and a body still arriving at the timeout is cut there */
             response_body_truncated: boolean;
+            /** @description the headers answered; null when no answer came */
             response_headers: {
                 [key: string]: string[];
             } | null;
+            /** @description response_headers_truncated reports that some response header values were left out to keep the stored headers within 8 KiB. */
             response_headers_truncated: boolean;
+            /** @description the HTTP status answered; null when no answer came */
             response_status: number | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the request was sent
+             */
             started_at: string;
-            /** @enum {string} */
+            /**
+             * @description initial, retry or replay
+             * @enum {string}
+             */
             trigger: "initial" | "retry" | "replay";
         };
         AuditEntry: {
+            /** @description what was done or viewed, e.g. replay or tenant.view */
             action: string;
+            /** @description the staff member's email */
             actor_email: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when it happened
+             */
             created_at: string;
             /** @description what the action was about (query, filters, ids) */
             detail: unknown | null;
             /** @description opaque */
             id: string;
+            /** @description the reason the staff member gave (replays, restriction lifts); empty for views */
             reason: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description the staff member who acted
+             */
             staff_id: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description the tenant acted on; null for actions across tenants (a search)
+             */
             tenant_id: string | null;
             /** @description the tenant's name now; empty without a tenant or once it is deleted */
             tenant_name: string;
@@ -1188,50 +1258,99 @@ export interface components {
             write: boolean;
         };
         Backlog: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description the earliest scheduled retry, if any.
+             */
             next_retry_at: string | null;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description the age of the oldest pending or retrying delivery (0 when there is none).
+             */
             oldest_age_seconds: number;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description deliveries waiting for their first attempt
+             */
             pending: number;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description deliveries waiting for a retry
+             */
             retrying: number;
         };
         BillingOverview: {
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description the number of live endpoints (limit: plan.max_endpoints).
+             */
             endpoints: number;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description what the overage events would cost at today's plan, in minor units.
+             */
             estimated_overage_minor: number;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description how many of this month's events exceed the plan's included events so far (paid plans).
+             */
             overage_events: number;
+            /** @description the payment method the provider accepted, if any. */
             payment_method: components["schemas"]["PaymentMethod"] | null;
+            /** @description true while an invoice is unpaid more than 14 days after issue: new events are refused with 402 until it is paid or staff lift the restriction. */
             payment_overdue: boolean;
+            /** @description false when no payment provider is wired in: plans with a fee cannot then be chosen self-serve. */
             payments_configured: boolean;
+            /** @description the tenant's plan with any custom terms */
             plan: components["schemas"]["Entitlements"];
+            /** @description the plans a tenant may switch to itself. */
             plans: components["schemas"]["Plan"][] | null;
+            /** @description true when a hard-capped plan refuses events now. */
             quota_exhausted: boolean;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description the tenant
+             */
             tenant_id: string;
+            /** @description this calendar month's usage */
             usage: components["schemas"]["BillingUsage"];
         };
         BillingUsage: {
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description attempts made this month, as counted by the billing job so far.
+             */
             attempts: number;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description events accepted this month (exact, metered at ingest).
+             */
             events: number;
             /** @description YYYY-MM */
             period: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description start of the next month (UTC)
+             */
             period_end: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description start of the month (UTC)
+             */
             period_start: string;
         };
         BulkReplayInput: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description only deliveries to this endpoint
+             */
             endpoint_id?: string;
             /** @description only events of this type */
             event_type?: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description only events created at or after
+             */
             since?: string;
             /**
              * @description only deliveries in this status
@@ -1245,119 +1364,216 @@ export interface components {
             until?: string;
         };
         ChangePasswordInput: {
+            /** @description the password now */
             current_password: string;
+            /** @description the new password, 10 to 72 characters */
             new_password: string;
         };
         Delivery: {
+            /** @description attempts made so far */
             attempt_count: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the event was fanned out to the endpoint
+             */
             created_at: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description the endpoint delivered to
+             */
             endpoint_id: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description the event delivered
+             */
             event_id: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the first attempt started; null before it
+             */
             first_attempt_at: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description the delivery's id
+             */
             id: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the latest attempt started; null before the first
+             */
             last_attempt_at: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the next attempt is due; null when none is scheduled
+             */
             next_attempt_at: string | null;
-            /** @enum {string} */
+            /**
+             * @description pending, retrying, succeeded, dropped or exhausted
+             * @enum {string}
+             */
             status: "pending" | "retrying" | "succeeded" | "dropped" | "exhausted";
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the delivery last changed
+             */
             updated_at: string;
         };
         Endpoint: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the endpoint was created
+             */
             created_at: string;
+            /** @description the uid of the customer the endpoint belongs to; null for the tenant's own endpoints. */
             customer: string | null;
+            /** @description a label of yours */
             description: string;
+            /** @description why Ferry disabled the endpoint; absent when enabled or disabled by hand */
             disabled_reason?: string;
+            /** @description false: nothing is sent (disabled by you, or by Ferry after failing for days) */
             enabled: boolean;
             /** @description event types, or patterns ending in * (order.*; * alone: every type); empty: every type */
             event_types: string[] | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description since when every attempt has failed; null while healthy
+             */
             failing_since: string | null;
             /** @description CEL expression over event (id, type, created_at, data) and request (method, path, headers, query of a source's captured request; empty otherwise); the endpoint gets an event only when it is true; empty: every event. Invalid: 422 with the compiler's message */
             filter: string;
+            /** @description the filter could not be evaluated on some events since it was last saved (they were not sent here); null when never. */
             filter_errors: components["schemas"]["FilterErrors"] | null;
-            /** @enum {string} */
+            /**
+             * @description envelope: the JSON envelope; raw: the body an inbound source captured
+             * @enum {string}
+             */
             format: "envelope" | "raw";
+            /** @description custom headers sent with every attempt (values redacted for viewers and staff) */
             headers: {
                 [key: string]: string;
             } | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description the endpoint's id
+             */
             id: string;
-            /** @enum {string} */
+            /**
+             * @description http: Ferry pushes to url; queue: consumers pull
+             * @enum {string}
+             */
             kind: "http" | "queue";
+            /** @description attempts to the endpoint at once at most */
             max_in_flight: number;
+            /** @description propagate_trace sends each attempt's W3C traceparent header when Ferry traces (OpenTelemetry on). */
             propagate_trace: boolean;
             /** @description null: unlimited */
             rate_limit_per_second: number | null;
+            /** @description event (every attempt signed with the event's time) or attempt (each with its own). */
             signature_timestamp: string;
+            /** @description how long an attempt waits for the answer */
             timeout_seconds: number;
             /** @description JavaScript defining function handler(webhook) { ... return webhook }, run once per delivery at fan-out (50 ms, bounded memory, no network or timers); webhook is {event: {id, type, created_at, data}, payload, headers, cancel}: it may change payload (any JSON value) and headers (not webhook-*, hop-by-hop or Content-Length/Type) or set cancel. The result is stored: retries and replays send the same bytes. Empty: none. http endpoints only. Invalid: 422 with the engine's message, line and column */
             transformation: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the endpoint last changed
+             */
             updated_at: string;
             /** @description empty for kind queue */
             url: string;
         };
         EndpointCounts: {
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description disabled endpoints
+             */
             disabled: number;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description enabled endpoints
+             */
             enabled: number;
             /**
              * Format: int64
              * @description enabled endpoints whose attempts all fail since failing_since
              */
             failing: number;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description every endpoint not deleted; Enabled + Disabled = Total.
+             */
             total: number;
         };
         EndpointCreated: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the endpoint was created
+             */
             created_at: string;
+            /** @description the uid of the customer the endpoint belongs to; null for the tenant's own endpoints. */
             customer: string | null;
+            /** @description a label of yours */
             description: string;
+            /** @description why Ferry disabled the endpoint; absent when enabled or disabled by hand */
             disabled_reason?: string;
+            /** @description false: nothing is sent (disabled by you, or by Ferry after failing for days) */
             enabled: boolean;
             /** @description event types, or patterns ending in * (order.*; * alone: every type); empty: every type */
             event_types: string[] | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description since when every attempt has failed; null while healthy
+             */
             failing_since: string | null;
             /** @description CEL expression over event (id, type, created_at, data) and request (method, path, headers, query of a source's captured request; empty otherwise); the endpoint gets an event only when it is true; empty: every event. Invalid: 422 with the compiler's message */
             filter: string;
+            /** @description the filter could not be evaluated on some events since it was last saved (they were not sent here); null when never. */
             filter_errors: components["schemas"]["FilterErrors"] | null;
-            /** @enum {string} */
+            /**
+             * @description envelope: the JSON envelope; raw: the body an inbound source captured
+             * @enum {string}
+             */
             format: "envelope" | "raw";
+            /** @description custom headers sent with every attempt (values redacted for viewers and staff) */
             headers: {
                 [key: string]: string;
             } | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description the endpoint's id
+             */
             id: string;
-            /** @enum {string} */
+            /**
+             * @description http: Ferry pushes to url; queue: consumers pull
+             * @enum {string}
+             */
             kind: "http" | "queue";
+            /** @description attempts to the endpoint at once at most */
             max_in_flight: number;
+            /** @description propagate_trace sends each attempt's W3C traceparent header when Ferry traces (OpenTelemetry on). */
             propagate_trace: boolean;
             /** @description null: unlimited */
             rate_limit_per_second: number | null;
             /** @description whsec_ signing secret; GET /endpoints/{id}/secret shows it again */
             secret: string;
+            /** @description event (every attempt signed with the event's time) or attempt (each with its own). */
             signature_timestamp: string;
+            /** @description how long an attempt waits for the answer */
             timeout_seconds: number;
             /** @description JavaScript defining function handler(webhook) { ... return webhook }, run once per delivery at fan-out (50 ms, bounded memory, no network or timers); webhook is {event: {id, type, created_at, data}, payload, headers, cancel}: it may change payload (any JSON value) and headers (not webhook-*, hop-by-hop or Content-Length/Type) or set cancel. The result is stored: retries and replays send the same bytes. Empty: none. http endpoints only. Invalid: 422 with the engine's message, line and column */
             transformation: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the endpoint last changed
+             */
             updated_at: string;
             /** @description empty for kind queue */
             url: string;
         };
         EndpointPatch: {
+            /** @description a new label */
             description?: string | null;
+            /** @description false stops sending; true resumes (and clears a disabled reason) */
             enabled?: boolean | null;
             /** @description event types, or patterns ending in * (order.*; * alone: every type); empty: every type */
             event_types?: string[] | null;
@@ -1368,26 +1584,41 @@ export interface components {
              * @enum {string|null}
              */
             format?: "envelope" | "raw" | null;
+            /** @description replaces the custom headers as a whole */
             headers?: {
                 [key: string]: string;
             } | null;
+            /** @description attempts at once at most */
             max_in_flight?: number | null;
+            /** @description send each attempt's W3C traceparent header */
             propagate_trace?: boolean | null;
             /** @description 0 removes the limit */
             rate_limit_per_second?: number | null;
+            /** @description event (every attempt signed with the event time) or attempt */
             signature_timestamp?: string | null;
+            /** @description how long an attempt waits for the answer (1-30) */
             timeout_seconds?: number | null;
             /** @description JavaScript defining function handler(webhook) { ... return webhook }, run once per delivery at fan-out (50 ms, bounded memory, no network or timers); webhook is {event: {id, type, created_at, data}, payload, headers, cancel}: it may change payload (any JSON value) and headers (not webhook-*, hop-by-hop or Content-Length/Type) or set cancel. The result is stored: retries and replays send the same bytes. Empty: none. http endpoints only. Invalid: 422 with the engine's message, line and column */
             transformation?: string | null;
+            /** @description a new URL (http endpoints) */
             url?: string | null;
         };
         EndpointRef: {
+            /** @description description names a queue endpoint, which has no URL. */
             description: string;
+            /** @description whether it is enabled now */
             enabled: boolean;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description the endpoint's id
+             */
             id: string;
-            /** @enum {string} */
+            /**
+             * @description http or queue
+             * @enum {string}
+             */
             kind: "http" | "queue";
+            /** @description its URL, query values redacted; empty for a queue */
             url: string;
         };
         Entitlements: {
@@ -1396,148 +1627,273 @@ export interface components {
              * @description monthly fee in minor units (cents)
              */
             base_fee_minor: number;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description captured_bytes_per_month bounds the bytes of requests its sources capture per calendar month (UTC); past it captures are refused.
+             */
             captured_bytes_per_month: number;
+            /** @description ISO 4217 code of the prices */
             currency: string;
+            /** @description true when a plan_overrides row changed the plan's terms. */
             custom: boolean;
+            /** @description the plan's name for people */
             display_name: string;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description events included per calendar month
+             */
             events_per_month: number;
+            /** @description events (and replayed deliveries) accepted per second */
             events_per_second: number;
+            /** @description true: events past the monthly quota are refused; false: billed as overage */
             hard_cap: boolean;
+            /** @description live endpoints allowed */
             max_endpoints: number;
+            /** @description max_sources bounds the tenant's inbound sources. */
             max_sources: number;
+            /** @description the plan's id, e.g. free or pro */
             name: string;
             /**
              * Format: int64
              * @description price per overage unit in minor units
              */
             overage_price_minor: number;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description events per overage unit
+             */
             overage_unit_events: number;
+            /** @description how long events and attempts are kept */
             retention_days: number;
+            /** @description a tenant may switch to the plan itself */
             self_serve: boolean;
         };
         Error: {
+            /** @description what went wrong */
             error: components["schemas"]["ErrorDetail"];
         };
         ErrorDetail: {
-            /** @enum {string} */
+            /**
+             * @description a stable, machine-readable code: branch on it
+             * @enum {string}
+             */
             code: "bad_request" | "conflict" | "forbidden" | "idempotency_key_reused" | "internal" | "invalid" | "not_found" | "payload_too_large" | "payment_required" | "plan_limit" | "quota_exceeded" | "rate_limited" | "replay_limit" | "request_timeout" | "unauthorized" | "unavailable";
             /** @description the request field at fault, when one is */
             field?: string;
+            /** @description for people; may change */
             message: string;
         };
         EventAccepted: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when Ferry accepted the event
+             */
             created_at: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description the event's id, sent to receivers as webhook-id
+             */
             id: string;
             /** @description how data fails its type's schema (validation warn); absent when it matches */
             schema_warning?: string;
+            /** @description the event type */
             type: string;
         };
         EventDetail: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when Ferry accepted the event
+             */
             created_at: string;
+            /** @description the uid of the customer the event was sent for: only that customer's endpoints (and the tenant's own) receive it. */
             customer?: string;
             /** @description the JSON payload */
             data: unknown | null;
+            /** @description one per endpoint the event was fanned out to */
             deliveries: components["schemas"]["Delivery"][] | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description the event's id, sent as webhook-id
+             */
             id: string;
+            /** @description the idempotency key it was sent with; absent without one */
             idempotency_key?: string;
+            /** @description the event type, e.g. invoice.paid */
             type: string;
         };
         EventType: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the type was added to the catalog
+             */
             created_at: string;
+            /** @description events of the type are still accepted; the portal marks it */
             deprecated: boolean;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the type was marked deprecated.
+             */
             deprecated_at: string | null;
+            /** @description what the event means, for readers of the portal */
             description: string;
+            /** @description a heading the portal groups types under; may be empty */
             group: string;
+            /** @description the highest version number (0: no version yet). */
             latest_version: number;
+            /** @description the event type's name, e.g. invoice.paid */
             name: string;
             /** @description latest validation warnings (warn mode), newest first; only in GET /event-types/{name} */
             recent_warnings?: components["schemas"]["EventTypeWarning"][];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the type or its versions last changed
+             */
             updated_at: string;
-            /** @enum {string} */
+            /**
+             * @description what ingest does with data that does not match the latest version's schema.
+             * @enum {string}
+             */
             validation: "off" | "warn" | "reject";
             /** @description newest first; only in GET /event-types/{name} */
             versions?: components["schemas"]["EventTypeVersion"][];
         };
         EventTypeVersion: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the version was added
+             */
             created_at: string;
+            /** @description example payloads, each matching the schema */
             examples: (unknown | null)[];
             /** @description JSON Schema draft 2020-12 */
             schema: unknown | null;
+            /** @description the version number, from 1 */
             version: number;
         };
         EventTypeWarning: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the event was accepted with the warning
+             */
             at: string;
             /** @description the failing value, e.g. data/amount */
             field: string;
+            /** @description the validator's message */
             message: string;
+            /** @description the version whose schema the data failed */
             version: number;
         };
         ExchangeInput: {
+            /** @description the single-use code from the portal link's fragment */
             code?: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description the session id of the portal link
+             */
             session_id?: string;
         };
         FilterErrors: {
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description events the filter failed on since it was saved
+             */
             count: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the latest one happened
+             */
             last_at: string;
+            /** @description the latest evaluation error */
             last_error: string;
         };
         FinishSignupInput: {
+            /** @description the owner's password, 10 to 72 characters */
             password?: string;
+            /** @description from the emailed link */
             token?: string;
         };
         InviteAcceptInput: {
+            /** @description the new member's password, 10 to 72 characters */
             password: string;
             /** @description from the emailed link */
             token: string;
         };
         Invoice: {
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description delivery attempts made in the period
+             */
             attempts: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the invoice was issued
+             */
             created_at: string;
+            /** @description ISO 4217 code of the amounts, e.g. usd */
             currency: string;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description events accepted in the period
+             */
             events: number;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description the invoice's id
+             */
             id: string;
+            /** @description what the total is made of */
             lines: components["schemas"]["InvoiceLine"][] | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when it was paid; absent while unpaid
+             */
             paid_at?: string;
+            /** @description why the last payment attempt failed */
             payment_error?: string;
+            /** @description the payment provider's reference of the payment, once paid */
             payment_reference?: string;
+            /** @description the month invoiced, YYYY-MM */
             period: string;
-            /** @enum {string} */
+            /**
+             * @description open, paid or payment_failed
+             * @enum {string}
+             */
             status: "open" | "paid" | "payment_failed";
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description the tenant invoiced
+             */
             tenant_id: string;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description the amount due in minor units (cents)
+             */
             total_minor: number;
         };
         InvoiceLine: {
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description quantity times unit price, in minor units
+             */
             amount_minor: number;
+            /** @description the line as the invoice shows it */
             description: string;
-            /** @enum {string} */
+            /**
+             * @description base_fee or overage
+             * @enum {string}
+             */
             kind: "base_fee" | "overage";
+            /** @description the plan the line bills */
             plan: string;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description units billed (1 for the base fee; overage units)
+             */
             quantity: number;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description price of one unit in minor units
+             */
             unit_price_minor: number;
         };
         LiftRestrictionInput: {
@@ -1545,50 +1901,97 @@ export interface components {
             reason: string;
         };
         LoginInput: {
-            /** Format: email */
+            /**
+             * Format: email
+             * @description the account's address
+             */
             email: string;
+            /** @description the account's password */
             password: string;
+            /** @description a staff member's second factor (6 digits). */
             totp_code?: string;
         };
         Me: {
+            /** @description their address */
             email: string;
+            /** @description false for a member who has not proved their address yet (accounts older than sign-up by emailed link); invites need it (POST /me/verify-email mails a link). */
             email_verified: boolean;
-            /** @enum {string} */
+            /**
+             * @description user (a member), staff, or api_key
+             * @enum {string}
+             */
             kind: "user" | "staff" | "api_key";
-            /** @enum {string} */
+            /**
+             * @description when set, is what the session must do first: password_change or totp_enrolment.
+             * @enum {string}
+             */
             restriction?: "password_change" | "totp_enrolment";
-            /** @enum {string} */
+            /**
+             * @description the member's role, or staff
+             * @enum {string}
+             */
             role: "owner" | "admin" | "viewer" | "staff";
+            /** @description the organisation; absent for staff */
             tenant?: components["schemas"]["Tenant"];
+            /** @description for staff only, says whether an authenticator is enrolled (sign-in then asks for its code). */
             totp_enabled?: boolean;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description the member's or staff member's id
+             */
             user_id: string;
         };
         Member: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the member was added (or invited)
+             */
             created_at: string;
+            /** @description the member's address */
             email: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description the member's id
+             */
             id: string;
+            /** @description true until the member accepts the emailed invite and sets a password. */
             invited: boolean;
-            /** @enum {string} */
+            /**
+             * @description the member's role: owner, admin or viewer
+             * @enum {string}
+             */
             role: "owner" | "admin" | "viewer";
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description the tenant the member belongs to
+             */
             tenant_id: string;
         };
         MemberInput: {
-            /** Format: email */
+            /**
+             * Format: email
+             * @description the invitee's address; the invite link is mailed there
+             */
             email: string;
-            /** @enum {string} */
+            /**
+             * @description the member's role once they accept
+             * @enum {string}
+             */
             role: "owner" | "admin" | "viewer";
         };
         MemberPatch: {
-            /** @enum {string} */
+            /**
+             * @description the new role
+             * @enum {string}
+             */
             role: "owner" | "admin" | "viewer";
         };
         NotificationPrefs: {
+            /** @description an endpoint is failing, was disabled or recovered. */
             endpoint_health: boolean;
+            /** @description an invoice was issued. */
             invoices: boolean;
+            /** @description the tenant reached 80 % or 100 % of its monthly events. */
             quota: boolean;
         };
         NotificationPrefsInput: {
@@ -1600,15 +2003,20 @@ export interface components {
             quota: boolean | null;
         };
         PasswordResetConfirmInput: {
+            /** @description the new password, 10 to 72 characters */
             new_password: string;
             /** @description from the emailed link */
             token: string;
         };
         PasswordResetInput: {
-            /** Format: email */
+            /**
+             * Format: email
+             * @description the account's address
+             */
             email: string;
         };
         PaymentMethod: {
+            /** @description how the provider names the method, e.g. Visa ending 4242 */
             label: string;
         };
         Plan: {
@@ -1617,96 +2025,169 @@ export interface components {
              * @description monthly fee in minor units (cents)
              */
             base_fee_minor: number;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description captured_bytes_per_month bounds the bytes of requests its sources capture per calendar month (UTC); past it captures are refused.
+             */
             captured_bytes_per_month: number;
+            /** @description ISO 4217 code of the prices */
             currency: string;
+            /** @description the plan's name for people */
             display_name: string;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description events included per calendar month
+             */
             events_per_month: number;
+            /** @description events (and replayed deliveries) accepted per second */
             events_per_second: number;
+            /** @description true: events past the monthly quota are refused; false: billed as overage */
             hard_cap: boolean;
+            /** @description live endpoints allowed */
             max_endpoints: number;
+            /** @description max_sources bounds the tenant's inbound sources. */
             max_sources: number;
+            /** @description the plan's id, e.g. free or pro */
             name: string;
             /**
              * Format: int64
              * @description price per overage unit in minor units
              */
             overage_price_minor: number;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description events per overage unit
+             */
             overage_unit_events: number;
+            /** @description how long events and attempts are kept */
             retention_days: number;
+            /** @description a tenant may switch to the plan itself */
             self_serve: boolean;
         };
         PlanInput: {
+            /** @description the payment provider's token for a new payment method (from its checkout); empty uses the one on file, and the dev test provider needs none. */
             payment_token?: string;
             /** @description plan name, e.g. free or pro */
             plan: string;
         };
         PortalCustomer: {
+            /** @description the customer's name */
             name: string;
+            /** @description the customer's uid */
             uid: string;
         };
         PortalEndpointInput: {
+            /** @description a label */
             description?: string;
+            /** @description event types, or patterns ending in * (order.*); empty: every type */
             event_types?: string[];
+            /** @description CEL expression the event must satisfy; empty: every event */
             filter?: string;
+            /** @description custom headers sent with every attempt */
             headers?: {
                 [key: string]: string;
             };
+            /** @description event (default) or attempt, for receivers verifying with a Standard Webhooks library's 5-minute tolerance. */
             signature_timestamp?: string;
+            /** @description JavaScript defining function handler(webhook), run once per delivery; empty: none */
             transformation?: string;
+            /** @description where Ferry pushes the events (https) */
             url?: string;
         };
         PortalExchanged: {
+            /** @description the session the token belongs to */
             session: components["schemas"]["PortalSession"];
+            /** @description the session's bearer token */
             token: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the token expires (renew it before)
+             */
             token_expires_at: string;
         };
         PortalExternalUser: {
+            /** @description the user's email, if you gave it */
             email?: string;
+            /** @description your id for the user */
             id: string;
         };
         PortalSession: {
+            /** @description what the user may do: view, manage_endpoints, view_secret, rotate_secret, replay, send_test, manage_routing */
             capabilities: string[] | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when it was minted
+             */
             created_at: string;
+            /** @description the customer the session is for */
             customer: components["schemas"]["PortalCustomer"];
+            /** @description the endpoints the session may see; empty: all of the customer */
             endpoint_ids: string[] | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the session ends
+             */
             expires_at: string;
+            /** @description the user the session was minted for */
             external_user: components["schemas"]["PortalExternalUser"];
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description the session's id
+             */
             id: string;
+            /** @description true: no writes at all, whatever the capabilities */
             read_only: boolean;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when it was revoked; absent while it works
+             */
             revoked_at?: string;
+            /** @description the look of the portal for this session */
             theme: components["schemas"]["PortalTheme"];
         };
         PortalTheme: {
+            /** @description dark mode; absent: the browser decides */
             dark?: boolean;
+            /** @description https URL of a logo shown in the header */
             logo_url?: string;
+            /** @description accent color, #rrggbb */
             primary_color?: string;
         };
         PortalToken: {
+            /** @description the session's bearer token */
             token: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the token expires (renew it before)
+             */
             token_expires_at: string;
         };
         PreviousSecret: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when it stops signing
+             */
             expires_at: string;
+            /** @description a rotated-out whsec_ secret, still signing */
             secret: string;
         };
         RecoverInput: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description one of the customer's endpoints
+             */
             endpoint_id?: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description failed deliveries created at or after this time (RFC 3339)
+             */
             since?: string;
         };
         Recovered: {
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description failed deliveries counted (preview) or re-queued
+             */
             count: number;
         };
         ReplayEventInput: {
@@ -1717,38 +2198,68 @@ export interface components {
             endpoint_id?: string;
         };
         ReplayFilter: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description only deliveries to this endpoint; null: any
+             */
             endpoint_id: string | null;
             /** @description empty: any */
             event_type: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description only events created at or after; null: no lower bound
+             */
             since: string | null;
             /** @description delivery status; empty: any */
             status: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description only events created before; null: when the job was created
+             */
             until: string | null;
         };
         ReplayJob: {
+            /** @description who started it: a user email, an API key prefix or Ferry support */
             actor: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the job was started
+             */
             created_at: string;
             /** @description re-queued so far */
             done: number;
             /** @description why a failed job failed */
             error?: string;
+            /** @description which deliveries the job re-sends */
             filter: components["schemas"]["ReplayFilter"];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when it completed, was cancelled or failed; null before
+             */
             finished_at: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description the job's id
+             */
             id: string;
+            /** @description staff's reason; absent for the tenant's own jobs */
             reason?: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when a worker first claimed it; null while queued
+             */
             started_at: string | null;
-            /** @enum {string} */
+            /**
+             * @description queued, running, completed, cancelled or failed
+             * @enum {string}
+             */
             state: "queued" | "running" | "completed" | "cancelled" | "failed";
             /** @description matching deliveries */
             total: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when its progress last changed
+             */
             updated_at: string;
         };
         ReplayPreview: {
@@ -1764,13 +2275,20 @@ export interface components {
             until: string;
         };
         ReplayResult: {
+            /** @description the deliveries sent again */
             deliveries: string[] | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description the event replayed
+             */
             event_id: string;
         };
         ResponseMs: {
+            /** @description median response time in ms; null without attempts */
             p50: number | null;
+            /** @description 95th percentile in ms; null without attempts */
             p95: number | null;
+            /** @description 99th percentile in ms; null without attempts */
             p99: number | null;
         };
         SecretInfo: {
@@ -1782,10 +2300,14 @@ export interface components {
         SignupAccepted: {
             /** @description the address the link was mailed to */
             email: string;
+            /** @description what happens next, for people */
             message: string;
         };
         SignupInput: {
-            /** Format: email */
+            /**
+             * Format: email
+             * @description the owner's address; the link that finishes the sign-up is mailed there
+             */
             email: string;
             /** @description organisation name */
             organization: string;
@@ -1793,53 +2315,99 @@ export interface components {
             password: string;
         };
         StaffBilling: {
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description the number of live endpoints (limit: plan.max_endpoints).
+             */
             endpoints: number;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description what the overage events would cost at today's plan, in minor units.
+             */
             estimated_overage_minor: number;
+            /** @description the tenant's most recent invoices. */
             invoices: components["schemas"]["Invoice"][] | null;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description how many of this month's events exceed the plan's included events so far (paid plans).
+             */
             overage_events: number;
+            /** @description the payment method the provider accepted, if any. */
             payment_method: components["schemas"]["PaymentMethod"] | null;
+            /** @description true while an invoice is unpaid more than 14 days after issue: new events are refused with 402 until it is paid or staff lift the restriction. */
             payment_overdue: boolean;
+            /** @description false when no payment provider is wired in: plans with a fee cannot then be chosen self-serve. */
             payments_configured: boolean;
+            /** @description the tenant's plan with any custom terms */
             plan: components["schemas"]["Entitlements"];
+            /** @description the plans a tenant may switch to itself. */
             plans: components["schemas"]["Plan"][] | null;
+            /** @description true when a hard-capped plan refuses events now. */
             quota_exhausted: boolean;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description the tenant
+             */
             tenant_id: string;
+            /** @description this calendar month's usage */
             usage: components["schemas"]["BillingUsage"];
         };
         StaffEventDetail: {
+            /** @description every attempt to deliver the event, custom header values redacted */
             attempts: components["schemas"]["Attempt"][] | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when Ferry accepted the event
+             */
             created_at: string;
+            /** @description the uid of the customer the event was sent for: only that customer's endpoints (and the tenant's own) receive it. */
             customer?: string;
             /** @description the JSON payload */
             data: unknown | null;
+            /** @description one per endpoint the event was fanned out to */
             deliveries: components["schemas"]["Delivery"][] | null;
+            /** @description the endpoints its deliveries went to, so the console names them by URL (query values redacted); a deleted endpoint is left out. */
             endpoints: components["schemas"]["EndpointRef"][];
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description the event's id, sent as webhook-id
+             */
             id: string;
+            /** @description the idempotency key it was sent with; absent without one */
             idempotency_key?: string;
+            /** @description the event type, e.g. invoice.paid */
             type: string;
         };
         StaffEventLookup: {
+            /** @description the event with its deliveries, attempts and endpoints */
             event: components["schemas"]["StaffEventDetail"];
+            /** @description the tenant the event belongs to */
             tenant: components["schemas"]["Tenant"];
         };
         StaffReplayInput: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description replay this delivery
+             */
             delivery_id?: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description only deliveries to this endpoint
+             */
             endpoint_id?: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description replay this event (to endpoint_id only, when given)
+             */
             event_id?: string;
             /** @description only events of this type */
             event_type?: string;
             /** @description why (audited) */
             reason: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description only events created at or after
+             */
             since?: string;
             /**
              * @description only deliveries in this status
@@ -1853,81 +2421,162 @@ export interface components {
             until?: string;
         };
         StaffTenant: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the tenant signed up
+             */
             created_at: string;
+            /** @description the tenant's endpoints, custom header values redacted */
             endpoints: components["schemas"]["Endpoint"][] | null;
+            /** @description usage and delivery health */
             health: components["schemas"]["StaffTenantHealth"];
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description the tenant's id
+             */
             id: string;
+            /** @description the tenant's members */
             members: components["schemas"]["Member"][] | null;
+            /** @description the organisation's name */
             name: string;
+            /** @description the name of the tenant's plan, e.g. free or pro */
             plan: string;
         };
         StaffTenantHealth: {
+            /** @description what waits to be delivered now. */
             backlog: components["schemas"]["Backlog"];
+            /** @description endpoints counts live endpoints by state (limit: plan.max_endpoints). */
             endpoints: components["schemas"]["EndpointCounts"];
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description deliveries dropped or exhausted over the stats window 24h
+             */
             failed_24h: number;
+            /** @description an invoice is overdue and staff have not lifted the restriction; events are refused with 402. */
             payment_overdue: boolean;
+            /** @description the tenant's plan with any custom terms applied. */
             plan: components["schemas"]["Entitlements"];
+            /** @description a hard-capped plan refuses events until next month. */
             quota_exhausted: boolean;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description deliveries that succeeded over the stats window 24h
+             */
             succeeded_24h: number;
-            /** Format: double */
+            /**
+             * Format: double
+             * @description succeeded / (succeeded + failed) over 24h; null when none finished
+             */
             success_rate_24h: number | null;
+            /** @description this calendar month's: events exact, attempts counted per finished UTC day (today's count follows within a day). */
             usage: components["schemas"]["BillingUsage"];
         };
         Stats: {
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description attempts in the window
+             */
             attempts: number;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description attempts in the window that did not succeed
+             */
             attempts_failed: number;
+            /** @description what waits to be delivered now */
             backlog: components["schemas"]["Backlog"];
+            /** @description failed attempts by error class (timeout, dns …; an HTTP answer counts as http_<status>, e.g. http_503) */
             by_error_class: {
                 [key: string]: number;
             };
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description deliveries that were dropped or exhausted in the window
+             */
             failed: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description the start of the first hour covered.
+             */
             from: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description the start of the latest successful attempt in the window, if any.
+             */
             last_success_at: string | null;
+            /** @description response time percentiles of the attempts */
             response_ms: components["schemas"]["ResponseMs"];
+            /** @description one point per hour of the window, oldest first */
             series: components["schemas"]["StatsPoint"][];
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description deliveries that succeeded in the window
+             */
             succeeded: number;
-            /** Format: double */
+            /**
+             * Format: double
+             * @description succeeded / (succeeded + failed); null when none finished
+             */
             success_rate: number | null;
+            /** @description the window asked for: 1h, 24h or 7d. */
             window: string;
         };
         StatsPoint: {
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description deliveries that were dropped or exhausted in the hour
+             */
             failed: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description start of the hour (UTC)
+             */
             hour: string;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description deliveries that succeeded in the hour
+             */
             succeeded: number;
         };
         TOTPEnrolment: {
+            /** @description the otpauth:// URL (for a QR code). */
             otpauth_url: string;
+            /** @description the base32 key to type into an authenticator app. */
             secret: string;
         };
         Tenant: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the tenant signed up
+             */
             created_at: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description the tenant's id
+             */
             id: string;
+            /** @description the organisation's name */
             name: string;
+            /** @description the name of the tenant's plan, e.g. free or pro */
             plan: string;
         };
         TenantSummary: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the tenant signed up
+             */
             created_at: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description the tenant's id
+             */
             id: string;
+            /** @description how many members the tenant has */
             members: number;
+            /** @description the organisation's name */
             name: string;
+            /** @description the first owner's email */
             owner_email: string;
+            /** @description the name of the tenant's plan, e.g. free or pro */
             plan: string;
         };
         TestEventInput: {
@@ -2168,7 +2817,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "created_at": "2026-08-25T14:05:06.789Z",
+                     *           "id": "0196a6b1-6f70-7182-9c3d-4e5f6a7b8c9d",
+                     *           "last_used_at": "2026-11-23T14:05:06.789Z",
+                     *           "name": "production backend",
+                     *           "prefix": "fry_live_EXAMPLE",
+                     *           "revoked_at": null
+                     *         }
+                     *       ],
+                     *       "next_cursor": null
+                     *     }
+                     */
                     "application/json": {
+                        /** @description the page, in the order the route says */
                         data: components["schemas"]["APIKey"][];
                         /** @description pass as cursor for the next page; null on the last */
                         next_cursor: string | null;
@@ -2193,6 +2858,11 @@ export interface operations {
         /** @description JSON body */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "production backend"
+                 *     }
+                 */
                 "application/json": components["schemas"]["APIKeyInput"];
             };
         };
@@ -2207,6 +2877,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "created_at": "2026-11-23T14:05:06.789Z",
+                     *       "id": "0196a6b1-6f70-7182-9c3d-4e5f6a7b8c9d",
+                     *       "key": "fry_live_EXAMPLEkey0nly3kq9ZtV2mX8pL4nR7sW1",
+                     *       "last_used_at": null,
+                     *       "name": "production backend",
+                     *       "prefix": "fry_live_EXAMPLE",
+                     *       "revoked_at": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["APIKeyCreated"];
                 };
             };
@@ -2257,6 +2938,12 @@ export interface operations {
         /** @description JSON body */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "password": "sams-own-passphrase",
+                 *       "token": "EXAMPLE-invite-token"
+                 *     }
+                 */
                 "application/json": components["schemas"]["InviteAcceptInput"];
             };
         };
@@ -2268,6 +2955,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "email": "sam@acme.example",
+                     *       "email_verified": true,
+                     *       "kind": "user",
+                     *       "role": "admin",
+                     *       "tenant": {
+                     *         "created_at": "2026-08-25T14:05:06.789Z",
+                     *         "id": "0196a6b0-3c4d-7e5f-8a9b-0c1d2e3f4a5b",
+                     *         "name": "Acme Cloud",
+                     *         "plan": "pro"
+                     *       },
+                     *       "user_id": "0196a6b0-6f70-7192-8c3d-4e5f6a7b8c9e"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Me"];
                 };
             };
@@ -2285,6 +2987,12 @@ export interface operations {
         /** @description JSON body */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "dana@acme.example",
+                 *       "password": "correct-horse-battery"
+                 *     }
+                 */
                 "application/json": components["schemas"]["LoginInput"];
             };
         };
@@ -2296,6 +3004,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "email": "dana@acme.example",
+                     *       "email_verified": true,
+                     *       "kind": "user",
+                     *       "role": "owner",
+                     *       "tenant": {
+                     *         "created_at": "2026-08-25T14:05:06.789Z",
+                     *         "id": "0196a6b0-3c4d-7e5f-8a9b-0c1d2e3f4a5b",
+                     *         "name": "Acme Cloud",
+                     *         "plan": "pro"
+                     *       },
+                     *       "user_id": "0196a6b0-4d5e-7f60-9a1b-2c3d4e5f6a7b"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Me"];
                 };
             };
@@ -2334,6 +3057,11 @@ export interface operations {
         /** @description JSON body */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "dana@acme.example"
+                 *     }
+                 */
                 "application/json": components["schemas"]["PasswordResetInput"];
             };
         };
@@ -2345,6 +3073,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "If the address has an account, a reset link is on its way."
+                     *     }
+                     */
                     "application/json": components["schemas"]["AcceptedMessage"];
                 };
             };
@@ -2363,6 +3096,12 @@ export interface operations {
         /** @description JSON body */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "new_password": "new-horse-battery-staple",
+                 *       "token": "EXAMPLE-reset-token"
+                 *     }
+                 */
                 "application/json": components["schemas"]["PasswordResetConfirmInput"];
             };
         };
@@ -2389,6 +3128,13 @@ export interface operations {
         /** @description JSON body */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "dana@acme.example",
+                 *       "organization": "Acme Cloud",
+                 *       "password": "correct-horse-battery"
+                 *     }
+                 */
                 "application/json": components["schemas"]["SignupInput"];
             };
         };
@@ -2400,6 +3146,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "email": "dana@acme.example",
+                     *       "message": "Check your inbox: we mailed a link that finishes the sign-up."
+                     *     }
+                     */
                     "application/json": components["schemas"]["SignupAccepted"];
                 };
             };
@@ -2418,6 +3170,12 @@ export interface operations {
         /** @description JSON body */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "password": "correct-horse-battery",
+                 *       "token": "EXAMPLE-signup-token"
+                 *     }
+                 */
                 "application/json": components["schemas"]["FinishSignupInput"];
             };
         };
@@ -2429,6 +3187,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "email": "dana@acme.example",
+                     *       "email_verified": true,
+                     *       "kind": "user",
+                     *       "role": "owner",
+                     *       "tenant": {
+                     *         "created_at": "2026-08-25T14:05:06.789Z",
+                     *         "id": "0196a6b0-3c4d-7e5f-8a9b-0c1d2e3f4a5b",
+                     *         "name": "Acme Cloud",
+                     *         "plan": "pro"
+                     *       },
+                     *       "user_id": "0196a6b0-4d5e-7f60-9a1b-2c3d4e5f6a7b"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Me"];
                 };
             };
@@ -2447,6 +3220,11 @@ export interface operations {
         /** @description JSON body */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "token": "EXAMPLE-verify-token"
+                 *     }
+                 */
                 "application/json": components["schemas"]["VerifyEmailInput"];
             };
         };
@@ -2482,6 +3260,78 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "endpoints": 12,
+                     *       "estimated_overage_minor": 0,
+                     *       "overage_events": 0,
+                     *       "payment_method": {
+                     *         "label": "Visa ending 4242"
+                     *       },
+                     *       "payment_overdue": false,
+                     *       "payments_configured": true,
+                     *       "plan": {
+                     *         "base_fee_minor": 4900,
+                     *         "captured_bytes_per_month": 10737418240,
+                     *         "currency": "usd",
+                     *         "custom": false,
+                     *         "display_name": "Pro",
+                     *         "events_per_month": 5000000,
+                     *         "events_per_second": 500,
+                     *         "hard_cap": false,
+                     *         "max_endpoints": 100,
+                     *         "max_sources": 20,
+                     *         "name": "pro",
+                     *         "overage_price_minor": 100,
+                     *         "overage_unit_events": 100000,
+                     *         "retention_days": 30,
+                     *         "self_serve": true
+                     *       },
+                     *       "plans": [
+                     *         {
+                     *           "base_fee_minor": 0,
+                     *           "captured_bytes_per_month": 104857600,
+                     *           "currency": "usd",
+                     *           "display_name": "Free",
+                     *           "events_per_month": 50000,
+                     *           "events_per_second": 20,
+                     *           "hard_cap": true,
+                     *           "max_endpoints": 5,
+                     *           "max_sources": 2,
+                     *           "name": "free",
+                     *           "overage_price_minor": 0,
+                     *           "overage_unit_events": 0,
+                     *           "retention_days": 3,
+                     *           "self_serve": true
+                     *         },
+                     *         {
+                     *           "base_fee_minor": 4900,
+                     *           "captured_bytes_per_month": 10737418240,
+                     *           "currency": "usd",
+                     *           "display_name": "Pro",
+                     *           "events_per_month": 5000000,
+                     *           "events_per_second": 500,
+                     *           "hard_cap": false,
+                     *           "max_endpoints": 100,
+                     *           "max_sources": 20,
+                     *           "name": "pro",
+                     *           "overage_price_minor": 100,
+                     *           "overage_unit_events": 100000,
+                     *           "retention_days": 30,
+                     *           "self_serve": true
+                     *         }
+                     *       ],
+                     *       "quota_exhausted": false,
+                     *       "tenant_id": "0196a6b0-3c4d-7e5f-8a9b-0c1d2e3f4a5b",
+                     *       "usage": {
+                     *         "attempts": 1310502,
+                     *         "events": 1204377,
+                     *         "period": "2026-11",
+                     *         "period_end": "2026-12-01T00:00:00Z",
+                     *         "period_start": "2026-11-01T00:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["BillingOverview"];
                 };
             };
@@ -2514,7 +3364,46 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "attempts": 6410220,
+                     *           "created_at": "2026-11-01T00:10:00Z",
+                     *           "currency": "usd",
+                     *           "events": 6000000,
+                     *           "id": "0196a6d4-f5b9-77d8-94e5-1a2b3c4d5e6f",
+                     *           "lines": [
+                     *             {
+                     *               "amount_minor": 4900,
+                     *               "description": "Pro plan, October 2026",
+                     *               "kind": "base_fee",
+                     *               "plan": "pro",
+                     *               "quantity": 1,
+                     *               "unit_price_minor": 4900
+                     *             },
+                     *             {
+                     *               "amount_minor": 1000,
+                     *               "description": "Overage: 1,000,000 events",
+                     *               "kind": "overage",
+                     *               "plan": "pro",
+                     *               "quantity": 10,
+                     *               "unit_price_minor": 100
+                     *             }
+                     *           ],
+                     *           "paid_at": "2026-11-01T00:10:04Z",
+                     *           "payment_reference": "pi_EXAMPLE3Mq2Lk",
+                     *           "period": "2026-10",
+                     *           "status": "paid",
+                     *           "tenant_id": "0196a6b0-3c4d-7e5f-8a9b-0c1d2e3f4a5b",
+                     *           "total_minor": 5900
+                     *         }
+                     *       ],
+                     *       "next_cursor": null
+                     *     }
+                     */
                     "application/json": {
+                        /** @description the page, in the order the route says */
                         data: components["schemas"]["Invoice"][];
                         /** @description pass as cursor for the next page; null on the last */
                         next_cursor: string | null;
@@ -2537,6 +3426,12 @@ export interface operations {
         /** @description JSON body */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "payment_token": "tok_EXAMPLE_visa",
+                 *       "plan": "pro"
+                 *     }
+                 */
                 "application/json": components["schemas"]["PlanInput"];
             };
         };
@@ -2551,6 +3446,78 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "endpoints": 12,
+                     *       "estimated_overage_minor": 0,
+                     *       "overage_events": 0,
+                     *       "payment_method": {
+                     *         "label": "Visa ending 4242"
+                     *       },
+                     *       "payment_overdue": false,
+                     *       "payments_configured": true,
+                     *       "plan": {
+                     *         "base_fee_minor": 4900,
+                     *         "captured_bytes_per_month": 10737418240,
+                     *         "currency": "usd",
+                     *         "custom": false,
+                     *         "display_name": "Pro",
+                     *         "events_per_month": 5000000,
+                     *         "events_per_second": 500,
+                     *         "hard_cap": false,
+                     *         "max_endpoints": 100,
+                     *         "max_sources": 20,
+                     *         "name": "pro",
+                     *         "overage_price_minor": 100,
+                     *         "overage_unit_events": 100000,
+                     *         "retention_days": 30,
+                     *         "self_serve": true
+                     *       },
+                     *       "plans": [
+                     *         {
+                     *           "base_fee_minor": 0,
+                     *           "captured_bytes_per_month": 104857600,
+                     *           "currency": "usd",
+                     *           "display_name": "Free",
+                     *           "events_per_month": 50000,
+                     *           "events_per_second": 20,
+                     *           "hard_cap": true,
+                     *           "max_endpoints": 5,
+                     *           "max_sources": 2,
+                     *           "name": "free",
+                     *           "overage_price_minor": 0,
+                     *           "overage_unit_events": 0,
+                     *           "retention_days": 3,
+                     *           "self_serve": true
+                     *         },
+                     *         {
+                     *           "base_fee_minor": 4900,
+                     *           "captured_bytes_per_month": 10737418240,
+                     *           "currency": "usd",
+                     *           "display_name": "Pro",
+                     *           "events_per_month": 5000000,
+                     *           "events_per_second": 500,
+                     *           "hard_cap": false,
+                     *           "max_endpoints": 100,
+                     *           "max_sources": 20,
+                     *           "name": "pro",
+                     *           "overage_price_minor": 100,
+                     *           "overage_unit_events": 100000,
+                     *           "retention_days": 30,
+                     *           "self_serve": true
+                     *         }
+                     *       ],
+                     *       "quota_exhausted": false,
+                     *       "tenant_id": "0196a6b0-3c4d-7e5f-8a9b-0c1d2e3f4a5b",
+                     *       "usage": {
+                     *         "attempts": 1310502,
+                     *         "events": 1204377,
+                     *         "period": "2026-11",
+                     *         "period_end": "2026-12-01T00:00:00Z",
+                     *         "period_start": "2026-11-01T00:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["BillingOverview"];
                 };
             };
@@ -2582,6 +3549,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "email": "dana@acme.example",
+                     *       "email_verified": true,
+                     *       "kind": "user",
+                     *       "role": "owner",
+                     *       "tenant": {
+                     *         "created_at": "2026-08-25T14:05:06.789Z",
+                     *         "id": "0196a6b0-3c4d-7e5f-8a9b-0c1d2e3f4a5b",
+                     *         "name": "Acme Cloud",
+                     *         "plan": "pro"
+                     *       },
+                     *       "user_id": "0196a6b0-4d5e-7f60-9a1b-2c3d4e5f6a7b"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Me"];
                 };
             };
@@ -2609,6 +3591,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "endpoint_health": true,
+                     *       "invoices": false,
+                     *       "quota": true
+                     *     }
+                     */
                     "application/json": components["schemas"]["NotificationPrefs"];
                 };
             };
@@ -2627,6 +3616,13 @@ export interface operations {
         /** @description JSON body */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "endpoint_health": true,
+                 *       "invoices": false,
+                 *       "quota": true
+                 *     }
+                 */
                 "application/json": components["schemas"]["NotificationPrefsInput"];
             };
         };
@@ -2641,6 +3637,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "endpoint_health": true,
+                     *       "invoices": false,
+                     *       "quota": true
+                     *     }
+                     */
                     "application/json": components["schemas"]["NotificationPrefs"];
                 };
             };
@@ -2661,6 +3664,12 @@ export interface operations {
         /** @description JSON body */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "current_password": "correct-horse-battery",
+                 *       "new_password": "new-horse-battery-staple"
+                 *     }
+                 */
                 "application/json": components["schemas"]["ChangePasswordInput"];
             };
         };
@@ -2705,6 +3714,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "otpauth_url": "otpauth://totp/Ferry:support%40ferry.example?issuer=Ferry&secret=EXAMPLEJBSWY3DPEHPK3PXP",
+                     *       "secret": "EXAMPLEJBSWY3DPEHPK3PXP"
+                     *     }
+                     */
                     "application/json": components["schemas"]["TOTPEnrolment"];
                 };
             };
@@ -2725,6 +3740,11 @@ export interface operations {
         /** @description JSON body */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "code": "492039"
+                 *     }
+                 */
                 "application/json": components["schemas"]["TotpConfirmInput"];
             };
         };
@@ -2769,6 +3789,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "We mailed a verification link to dana@acme.example."
+                     *     }
+                     */
                     "application/json": components["schemas"]["AcceptedMessage"];
                 };
             };
@@ -2798,7 +3823,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "created_at": "2026-08-25T14:05:06.789Z",
+                     *           "email": "dana@acme.example",
+                     *           "id": "0196a6b0-4d5e-7f60-9a1b-2c3d4e5f6a7b",
+                     *           "invited": false,
+                     *           "role": "owner",
+                     *           "tenant_id": "0196a6b0-3c4d-7e5f-8a9b-0c1d2e3f4a5b"
+                     *         },
+                     *         {
+                     *           "created_at": "2026-11-23T14:05:06.789Z",
+                     *           "email": "sam@acme.example",
+                     *           "id": "0196a6b0-6f70-7192-8c3d-4e5f6a7b8c9e",
+                     *           "invited": true,
+                     *           "role": "admin",
+                     *           "tenant_id": "0196a6b0-3c4d-7e5f-8a9b-0c1d2e3f4a5b"
+                     *         }
+                     *       ],
+                     *       "next_cursor": null
+                     *     }
+                     */
                     "application/json": {
+                        /** @description the page, in the order the route says */
                         data: components["schemas"]["Member"][];
                         /** @description pass as cursor for the next page; null on the last */
                         next_cursor: string | null;
@@ -2823,6 +3872,12 @@ export interface operations {
         /** @description JSON body */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "sam@acme.example",
+                 *       "role": "admin"
+                 *     }
+                 */
                 "application/json": components["schemas"]["MemberInput"];
             };
         };
@@ -2837,6 +3892,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "created_at": "2026-11-23T14:05:06.789Z",
+                     *       "email": "sam@acme.example",
+                     *       "id": "0196a6b0-6f70-7192-8c3d-4e5f6a7b8c9e",
+                     *       "invited": true,
+                     *       "role": "admin",
+                     *       "tenant_id": "0196a6b0-3c4d-7e5f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Member"];
                 };
             };
@@ -2891,6 +3956,11 @@ export interface operations {
         /** @description JSON body */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "role": "viewer"
+                 *     }
+                 */
                 "application/json": components["schemas"]["MemberPatch"];
             };
         };
@@ -2905,6 +3975,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "created_at": "2026-11-23T14:05:06.789Z",
+                     *       "email": "sam@acme.example",
+                     *       "id": "0196a6b0-6f70-7192-8c3d-4e5f6a7b8c9e",
+                     *       "invited": false,
+                     *       "role": "viewer",
+                     *       "tenant_id": "0196a6b0-3c4d-7e5f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Member"];
                 };
             };
@@ -2942,6 +4022,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "created_at": "2026-11-23T14:05:06.789Z",
+                     *       "email": "sam@acme.example",
+                     *       "id": "0196a6b0-6f70-7192-8c3d-4e5f6a7b8c9e",
+                     *       "invited": true,
+                     *       "role": "admin",
+                     *       "tenant_id": "0196a6b0-3c4d-7e5f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Member"];
                 };
             };
@@ -2972,6 +4062,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "info": {
+                     *         "title": "Ferry internal API",
+                     *         "version": "1"
+                     *       },
+                     *       "openapi": "3.1.0",
+                     *       "paths": {
+                     *         "/me": {
+                     *           "get": {
+                     *             "operationId": "me.get"
+                     *           }
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         [key: string]: unknown;
                     };
@@ -3006,7 +4112,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "created_at": "2026-08-25T14:05:06.789Z",
+                     *           "customer": "acme-corp",
+                     *           "description": "billing service",
+                     *           "enabled": true,
+                     *           "event_types": [
+                     *             "invoice.*"
+                     *           ],
+                     *           "failing_since": null,
+                     *           "filter": "event.data.amount > 0",
+                     *           "filter_errors": null,
+                     *           "format": "envelope",
+                     *           "headers": {
+                     *             "X-Team": "billing"
+                     *           },
+                     *           "id": "0196a6c1-0a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                     *           "kind": "http",
+                     *           "max_in_flight": 10,
+                     *           "propagate_trace": false,
+                     *           "rate_limit_per_second": 50,
+                     *           "signature_timestamp": "event",
+                     *           "timeout_seconds": 15,
+                     *           "transformation": "",
+                     *           "updated_at": "2026-11-22T14:05:06.789Z",
+                     *           "url": "https://hooks.acme.example/ferry"
+                     *         }
+                     *       ],
+                     *       "next_cursor": null
+                     *     }
+                     */
                     "application/json": {
+                        /** @description the page, in the order the route says */
                         data: components["schemas"]["Endpoint"][];
                         /** @description pass as cursor for the next page; null on the last */
                         next_cursor: string | null;
@@ -3032,6 +4172,21 @@ export interface operations {
         /** @description JSON body */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "description": "billing service",
+                 *       "event_types": [
+                 *         "invoice.*"
+                 *       ],
+                 *       "filter": "",
+                 *       "headers": {
+                 *         "X-Team": "billing"
+                 *       },
+                 *       "signature_timestamp": "event",
+                 *       "transformation": "",
+                 *       "url": "https://hooks.acme.example/ferry"
+                 *     }
+                 */
                 "application/json": components["schemas"]["PortalEndpointInput"];
             };
         };
@@ -3046,6 +4201,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "created_at": "2026-08-25T14:05:06.789Z",
+                     *       "customer": "acme-corp",
+                     *       "description": "billing service",
+                     *       "enabled": true,
+                     *       "event_types": [
+                     *         "invoice.*"
+                     *       ],
+                     *       "failing_since": null,
+                     *       "filter": "event.data.amount > 0",
+                     *       "filter_errors": null,
+                     *       "format": "envelope",
+                     *       "headers": {
+                     *         "X-Team": "billing"
+                     *       },
+                     *       "id": "0196a6c1-0a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                     *       "kind": "http",
+                     *       "max_in_flight": 10,
+                     *       "propagate_trace": false,
+                     *       "rate_limit_per_second": 50,
+                     *       "secret": "whsec_ZXhhbXBsZS1zaWduaW5nLXNlY3JldC1ub3QtcmVhbA==",
+                     *       "signature_timestamp": "event",
+                     *       "timeout_seconds": 15,
+                     *       "transformation": "",
+                     *       "updated_at": "2026-11-22T14:05:06.789Z",
+                     *       "url": "https://hooks.acme.example/ferry"
+                     *     }
+                     */
                     "application/json": components["schemas"]["EndpointCreated"];
                 };
             };
@@ -3079,6 +4263,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "created_at": "2026-08-25T14:05:06.789Z",
+                     *       "customer": "acme-corp",
+                     *       "description": "billing service",
+                     *       "enabled": true,
+                     *       "event_types": [
+                     *         "invoice.*"
+                     *       ],
+                     *       "failing_since": null,
+                     *       "filter": "event.data.amount > 0",
+                     *       "filter_errors": null,
+                     *       "format": "envelope",
+                     *       "headers": {
+                     *         "X-Team": "billing"
+                     *       },
+                     *       "id": "0196a6c1-0a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                     *       "kind": "http",
+                     *       "max_in_flight": 10,
+                     *       "propagate_trace": false,
+                     *       "rate_limit_per_second": 50,
+                     *       "signature_timestamp": "event",
+                     *       "timeout_seconds": 15,
+                     *       "transformation": "",
+                     *       "updated_at": "2026-11-22T14:05:06.789Z",
+                     *       "url": "https://hooks.acme.example/ferry"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Endpoint"];
                 };
             };
@@ -3130,6 +4342,26 @@ export interface operations {
         /** @description JSON body */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "description": null,
+                 *       "enabled": null,
+                 *       "event_types": [
+                 *         "invoice.*",
+                 *         "customer.updated"
+                 *       ],
+                 *       "filter": null,
+                 *       "format": null,
+                 *       "headers": null,
+                 *       "max_in_flight": null,
+                 *       "propagate_trace": null,
+                 *       "rate_limit_per_second": null,
+                 *       "signature_timestamp": null,
+                 *       "timeout_seconds": null,
+                 *       "transformation": null,
+                 *       "url": null
+                 *     }
+                 */
                 "application/json": components["schemas"]["EndpointPatch"];
             };
         };
@@ -3144,6 +4376,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "created_at": "2026-08-25T14:05:06.789Z",
+                     *       "customer": "acme-corp",
+                     *       "description": "billing service",
+                     *       "enabled": true,
+                     *       "event_types": [
+                     *         "invoice.*",
+                     *         "customer.updated"
+                     *       ],
+                     *       "failing_since": null,
+                     *       "filter": "event.data.amount > 0",
+                     *       "filter_errors": null,
+                     *       "format": "envelope",
+                     *       "headers": {
+                     *         "X-Team": "billing"
+                     *       },
+                     *       "id": "0196a6c1-0a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                     *       "kind": "http",
+                     *       "max_in_flight": 10,
+                     *       "propagate_trace": false,
+                     *       "rate_limit_per_second": 50,
+                     *       "signature_timestamp": "event",
+                     *       "timeout_seconds": 15,
+                     *       "transformation": "",
+                     *       "updated_at": "2026-11-22T14:05:06.789Z",
+                     *       "url": "https://hooks.acme.example/ferry"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Endpoint"];
                 };
             };
@@ -3182,7 +4443,85 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "attempt_number": 2,
+                     *           "delivery_id": "0196a6c2-6c20-7e4f-8b5c-2d3e4f5a6b7c",
+                     *           "duration_ms": 212,
+                     *           "endpoint_id": "0196a6c1-0a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                     *           "event_id": "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b",
+                     *           "id": "0196a6c3-9f53-7172-9e8f-5a6b7c8d9e0f",
+                     *           "next_attempt_at": null,
+                     *           "outcome": "success",
+                     *           "request_headers": {
+                     *             "Content-Type": [
+                     *               "application/json"
+                     *             ],
+                     *             "Webhook-Id": [
+                     *               "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b"
+                     *             ],
+                     *             "Webhook-Signature": [
+                     *               "v1,EXAMPLEsignature0nlyK2d1bW15c2lnbmF0dXJl"
+                     *             ],
+                     *             "Webhook-Timestamp": [
+                     *               "1795443906"
+                     *             ]
+                     *           },
+                     *           "response_body": "{\"ok\":true}",
+                     *           "response_body_truncated": false,
+                     *           "response_headers": {
+                     *             "Content-Type": [
+                     *               "application/json"
+                     *             ]
+                     *           },
+                     *           "response_headers_truncated": false,
+                     *           "response_status": 200,
+                     *           "started_at": "2026-11-23T14:05:36.789Z",
+                     *           "trigger": "retry"
+                     *         },
+                     *         {
+                     *           "attempt_number": 1,
+                     *           "delivery_id": "0196a6c2-6c20-7e4f-8b5c-2d3e4f5a6b7c",
+                     *           "duration_ms": 5012,
+                     *           "endpoint_id": "0196a6c1-0a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                     *           "event_id": "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b",
+                     *           "id": "0196a6c2-8e42-7061-8d7e-4f5a6b7c8d9e",
+                     *           "next_attempt_at": "2026-11-23T14:05:36.789Z",
+                     *           "outcome": "retry",
+                     *           "request_headers": {
+                     *             "Content-Type": [
+                     *               "application/json"
+                     *             ],
+                     *             "Webhook-Id": [
+                     *               "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b"
+                     *             ],
+                     *             "Webhook-Signature": [
+                     *               "v1,EXAMPLEsignature0nlyK2d1bW15c2lnbmF0dXJl"
+                     *             ],
+                     *             "Webhook-Timestamp": [
+                     *               "1795443906"
+                     *             ]
+                     *           },
+                     *           "response_body": "upstream unavailable",
+                     *           "response_body_truncated": false,
+                     *           "response_headers": {
+                     *             "Retry-After": [
+                     *               "30"
+                     *             ]
+                     *           },
+                     *           "response_headers_truncated": false,
+                     *           "response_status": 503,
+                     *           "started_at": "2026-11-23T14:05:06.829Z",
+                     *           "trigger": "initial"
+                     *         }
+                     *       ],
+                     *       "next_cursor": null
+                     *     }
+                     */
                     "application/json": {
+                        /** @description the page, in the order the route says */
                         data: components["schemas"]["Attempt"][];
                         /** @description pass as cursor for the next page; null on the last */
                         next_cursor: string | null;
@@ -3218,6 +4557,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "previous": [
+                     *         {
+                     *           "expires_at": "2026-11-24T14:05:06.789Z",
+                     *           "secret": "whsec_ZXhhbXBsZS1vbGQtc2VjcmV0LW5vdC1yZWFsLTAwMQ=="
+                     *         }
+                     *       ],
+                     *       "secret": "whsec_ZXhhbXBsZS1zaWduaW5nLXNlY3JldC1ub3QtcmVhbA=="
+                     *     }
+                     */
                     "application/json": components["schemas"]["SecretInfo"];
                 };
             };
@@ -3249,6 +4599,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "previous": [
+                     *         {
+                     *           "expires_at": "2026-11-24T14:05:06.789Z",
+                     *           "secret": "whsec_ZXhhbXBsZS1vbGQtc2VjcmV0LW5vdC1yZWFsLTAwMQ=="
+                     *         }
+                     *       ],
+                     *       "secret": "whsec_ZXhhbXBsZS1zaWduaW5nLXNlY3JldC1ub3QtcmVhbA=="
+                     *     }
+                     */
                     "application/json": components["schemas"]["SecretInfo"];
                 };
             };
@@ -3280,6 +4641,45 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "attempts": 1290,
+                     *       "attempts_failed": 42,
+                     *       "backlog": {
+                     *         "next_retry_at": "2026-11-23T14:05:36.789Z",
+                     *         "oldest_age_seconds": 41,
+                     *         "pending": 4,
+                     *         "retrying": 2
+                     *       },
+                     *       "by_error_class": {
+                     *         "http_503": 30,
+                     *         "timeout": 12
+                     *       },
+                     *       "failed": 3,
+                     *       "from": "2026-11-22T14:00:00Z",
+                     *       "last_success_at": "2026-11-23T14:05:04.789Z",
+                     *       "response_ms": {
+                     *         "p50": 84,
+                     *         "p95": 410,
+                     *         "p99": 1830
+                     *       },
+                     *       "series": [
+                     *         {
+                     *           "failed": 0,
+                     *           "hour": "2026-11-23T13:00:00Z",
+                     *           "succeeded": 61
+                     *         },
+                     *         {
+                     *           "failed": 1,
+                     *           "hour": "2026-11-23T14:00:00Z",
+                     *           "succeeded": 9
+                     *         }
+                     *       ],
+                     *       "succeeded": 1248,
+                     *       "success_rate": 0.9976,
+                     *       "window": "24h"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Stats"];
                 };
             };
@@ -3306,6 +4706,12 @@ export interface operations {
         /** @description JSON body */
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "event_type": "",
+                 *       "example": 0
+                 *     }
+                 */
                 "application/json": components["schemas"]["TestEventInput"];
             };
         };
@@ -3320,6 +4726,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "created_at": "2026-11-23T14:05:06.789Z",
+                     *       "id": "0196a6c4-0a64-7283-9f01-6b7c8d9e0f2b",
+                     *       "type": "ferry.test"
+                     *     }
+                     */
                     "application/json": components["schemas"]["EventAccepted"];
                 };
             };
@@ -3358,7 +4771,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "created_at": "2026-08-25T14:05:06.789Z",
+                     *           "deprecated": false,
+                     *           "deprecated_at": null,
+                     *           "description": "An invoice was paid in full.",
+                     *           "group": "Billing",
+                     *           "latest_version": 2,
+                     *           "name": "invoice.paid",
+                     *           "updated_at": "2026-11-23T14:05:06.789Z",
+                     *           "validation": "warn"
+                     *         }
+                     *       ],
+                     *       "next_cursor": null
+                     *     }
+                     */
                     "application/json": {
+                        /** @description the page, in the order the route says */
                         data: components["schemas"]["EventType"][];
                         /** @description pass as cursor for the next page; null on the last */
                         next_cursor: string | null;
@@ -3393,6 +4825,54 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "created_at": "2026-08-25T14:05:06.789Z",
+                     *       "deprecated": false,
+                     *       "deprecated_at": null,
+                     *       "description": "An invoice was paid in full.",
+                     *       "group": "Billing",
+                     *       "latest_version": 2,
+                     *       "name": "invoice.paid",
+                     *       "recent_warnings": [
+                     *         {
+                     *           "at": "2026-11-23T13:05:06.789Z",
+                     *           "field": "data/amount",
+                     *           "message": "got string, want integer",
+                     *           "version": 2
+                     *         }
+                     *       ],
+                     *       "updated_at": "2026-11-23T14:05:06.789Z",
+                     *       "validation": "warn",
+                     *       "versions": [
+                     *         {
+                     *           "created_at": "2026-11-23T14:05:06.789Z",
+                     *           "examples": [
+                     *             {
+                     *               "amount": 4200,
+                     *               "invoice": "in_1042"
+                     *             }
+                     *           ],
+                     *           "schema": {
+                     *             "properties": {
+                     *               "amount": {
+                     *                 "type": "integer"
+                     *               },
+                     *               "invoice": {
+                     *                 "type": "string"
+                     *               }
+                     *             },
+                     *             "required": [
+                     *               "invoice",
+                     *               "amount"
+                     *             ],
+                     *             "type": "object"
+                     *           },
+                     *           "version": 2
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["EventType"];
                 };
             };
@@ -3438,7 +4918,42 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "created_at": "2026-11-23T14:05:06.789Z",
+                     *           "customer": "acme-corp",
+                     *           "data": {
+                     *             "amount": 4200,
+                     *             "currency": "usd",
+                     *             "customer": "acme-corp",
+                     *             "invoice": "in_1042"
+                     *           },
+                     *           "deliveries": [
+                     *             {
+                     *               "attempt_count": 2,
+                     *               "created_at": "2026-11-23T14:05:06.789Z",
+                     *               "endpoint_id": "0196a6c1-0a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                     *               "event_id": "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b",
+                     *               "first_attempt_at": "2026-11-23T14:05:06.829Z",
+                     *               "id": "0196a6c2-6c20-7e4f-8b5c-2d3e4f5a6b7c",
+                     *               "last_attempt_at": "2026-11-23T14:05:36.789Z",
+                     *               "next_attempt_at": null,
+                     *               "status": "succeeded",
+                     *               "updated_at": "2026-11-23T14:05:37.001Z"
+                     *             }
+                     *           ],
+                     *           "id": "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b",
+                     *           "idempotency_key": "invoice-in_1042-paid",
+                     *           "type": "invoice.paid"
+                     *         }
+                     *       ],
+                     *       "next_cursor": null
+                     *     }
+                     */
                     "application/json": {
+                        /** @description the page, in the order the route says */
                         data: components["schemas"]["EventDetail"][];
                         /** @description pass as cursor for the next page; null on the last */
                         next_cursor: string | null;
@@ -3473,6 +4988,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "created_at": "2026-11-23T14:05:06.789Z",
+                     *       "customer": "acme-corp",
+                     *       "data": {
+                     *         "amount": 4200,
+                     *         "currency": "usd",
+                     *         "customer": "acme-corp",
+                     *         "invoice": "in_1042"
+                     *       },
+                     *       "deliveries": [
+                     *         {
+                     *           "attempt_count": 2,
+                     *           "created_at": "2026-11-23T14:05:06.789Z",
+                     *           "endpoint_id": "0196a6c1-0a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                     *           "event_id": "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b",
+                     *           "first_attempt_at": "2026-11-23T14:05:06.829Z",
+                     *           "id": "0196a6c2-6c20-7e4f-8b5c-2d3e4f5a6b7c",
+                     *           "last_attempt_at": "2026-11-23T14:05:36.789Z",
+                     *           "next_attempt_at": null,
+                     *           "status": "succeeded",
+                     *           "updated_at": "2026-11-23T14:05:37.001Z"
+                     *         }
+                     *       ],
+                     *       "id": "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b",
+                     *       "idempotency_key": "invoice-in_1042-paid",
+                     *       "type": "invoice.paid"
+                     *     }
+                     */
                     "application/json": components["schemas"]["EventDetail"];
                 };
             };
@@ -3504,7 +5048,85 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "attempt_number": 2,
+                     *           "delivery_id": "0196a6c2-6c20-7e4f-8b5c-2d3e4f5a6b7c",
+                     *           "duration_ms": 212,
+                     *           "endpoint_id": "0196a6c1-0a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                     *           "event_id": "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b",
+                     *           "id": "0196a6c3-9f53-7172-9e8f-5a6b7c8d9e0f",
+                     *           "next_attempt_at": null,
+                     *           "outcome": "success",
+                     *           "request_headers": {
+                     *             "Content-Type": [
+                     *               "application/json"
+                     *             ],
+                     *             "Webhook-Id": [
+                     *               "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b"
+                     *             ],
+                     *             "Webhook-Signature": [
+                     *               "v1,EXAMPLEsignature0nlyK2d1bW15c2lnbmF0dXJl"
+                     *             ],
+                     *             "Webhook-Timestamp": [
+                     *               "1795443906"
+                     *             ]
+                     *           },
+                     *           "response_body": "{\"ok\":true}",
+                     *           "response_body_truncated": false,
+                     *           "response_headers": {
+                     *             "Content-Type": [
+                     *               "application/json"
+                     *             ]
+                     *           },
+                     *           "response_headers_truncated": false,
+                     *           "response_status": 200,
+                     *           "started_at": "2026-11-23T14:05:36.789Z",
+                     *           "trigger": "retry"
+                     *         },
+                     *         {
+                     *           "attempt_number": 1,
+                     *           "delivery_id": "0196a6c2-6c20-7e4f-8b5c-2d3e4f5a6b7c",
+                     *           "duration_ms": 5012,
+                     *           "endpoint_id": "0196a6c1-0a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                     *           "event_id": "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b",
+                     *           "id": "0196a6c2-8e42-7061-8d7e-4f5a6b7c8d9e",
+                     *           "next_attempt_at": "2026-11-23T14:05:36.789Z",
+                     *           "outcome": "retry",
+                     *           "request_headers": {
+                     *             "Content-Type": [
+                     *               "application/json"
+                     *             ],
+                     *             "Webhook-Id": [
+                     *               "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b"
+                     *             ],
+                     *             "Webhook-Signature": [
+                     *               "v1,EXAMPLEsignature0nlyK2d1bW15c2lnbmF0dXJl"
+                     *             ],
+                     *             "Webhook-Timestamp": [
+                     *               "1795443906"
+                     *             ]
+                     *           },
+                     *           "response_body": "upstream unavailable",
+                     *           "response_body_truncated": false,
+                     *           "response_headers": {
+                     *             "Retry-After": [
+                     *               "30"
+                     *             ]
+                     *           },
+                     *           "response_headers_truncated": false,
+                     *           "response_status": 503,
+                     *           "started_at": "2026-11-23T14:05:06.829Z",
+                     *           "trigger": "initial"
+                     *         }
+                     *       ],
+                     *       "next_cursor": null
+                     *     }
+                     */
                     "application/json": {
+                        /** @description the page, in the order the route says */
                         data: components["schemas"]["Attempt"][];
                         /** @description pass as cursor for the next page; null on the last */
                         next_cursor: string | null;
@@ -3533,6 +5155,11 @@ export interface operations {
         /** @description JSON body */
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "endpoint_id": "0196a6c1-0a2b-7c3d-8e4f-5a6b7c8d9e0f"
+                 *     }
+                 */
                 "application/json": components["schemas"]["ReplayEventInput"];
             };
         };
@@ -3547,6 +5174,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "deliveries": [
+                     *         "0196a6c2-6c20-7e4f-8b5c-2d3e4f5a6b7c"
+                     *       ],
+                     *       "event_id": "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ReplayResult"];
                 };
             };
@@ -3570,6 +5205,12 @@ export interface operations {
         /** @description JSON body */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "code": "EXAMPLEcode0nly",
+                 *       "session_id": "0196a6d3-e4a8-76c7-83d4-0f1a2b3c4d5e"
+                 *     }
+                 */
                 "application/json": components["schemas"]["ExchangeInput"];
             };
         };
@@ -3581,6 +5222,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "session": {
+                     *         "capabilities": [
+                     *           "view",
+                     *           "manage_endpoints",
+                     *           "replay"
+                     *         ],
+                     *         "created_at": "2026-11-23T14:05:06.789Z",
+                     *         "customer": {
+                     *           "name": "Acme Corp",
+                     *           "uid": "acme-corp"
+                     *         },
+                     *         "endpoint_ids": [],
+                     *         "expires_at": "2026-11-23T15:05:06.789Z",
+                     *         "external_user": {
+                     *           "email": "ops@acme.example",
+                     *           "id": "user_42"
+                     *         },
+                     *         "id": "0196a6d3-e4a8-76c7-83d4-0f1a2b3c4d5e",
+                     *         "read_only": false,
+                     *         "theme": {
+                     *           "logo_url": "https://cdn.acme.example/logo.svg",
+                     *           "primary_color": "#3355ff"
+                     *         }
+                     *       },
+                     *       "token": "EXAMPLE.portal-token.not-real",
+                     *       "token_expires_at": "2026-11-23T14:20:06.789Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["PortalExchanged"];
                 };
             };
@@ -3603,6 +5274,12 @@ export interface operations {
         /** @description JSON body */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "endpoint_id": "0196a6c1-0a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                 *       "since": "2026-11-22T14:05:06.789Z"
+                 *     }
+                 */
                 "application/json": components["schemas"]["RecoverInput"];
             };
         };
@@ -3617,6 +5294,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "count": 37
+                     *     }
+                     */
                     "application/json": components["schemas"]["Recovered"];
                 };
             };
@@ -3640,6 +5322,12 @@ export interface operations {
         /** @description JSON body */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "endpoint_id": "0196a6c1-0a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                 *       "since": "2026-11-22T14:05:06.789Z"
+                 *     }
+                 */
                 "application/json": components["schemas"]["RecoverInput"];
             };
         };
@@ -3654,6 +5342,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "count": 37
+                     *     }
+                     */
                     "application/json": components["schemas"]["Recovered"];
                 };
             };
@@ -3684,6 +5377,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "token": "EXAMPLE.portal-token.not-real",
+                     *       "token_expires_at": "2026-11-23T14:35:06.789Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["PortalToken"];
                 };
             };
@@ -3711,6 +5410,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "capabilities": [
+                     *         "view",
+                     *         "manage_endpoints",
+                     *         "replay"
+                     *       ],
+                     *       "created_at": "2026-11-23T14:05:06.789Z",
+                     *       "customer": {
+                     *         "name": "Acme Corp",
+                     *         "uid": "acme-corp"
+                     *       },
+                     *       "endpoint_ids": [],
+                     *       "expires_at": "2026-11-23T15:05:06.789Z",
+                     *       "external_user": {
+                     *         "email": "ops@acme.example",
+                     *         "id": "user_42"
+                     *       },
+                     *       "id": "0196a6d3-e4a8-76c7-83d4-0f1a2b3c4d5e",
+                     *       "read_only": false,
+                     *       "theme": {
+                     *         "logo_url": "https://cdn.acme.example/logo.svg",
+                     *         "primary_color": "#3355ff"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["PortalSession"];
                 };
             };
@@ -3755,7 +5480,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "action": "replay",
+                     *           "actor_email": "support@ferry.example",
+                     *           "created_at": "2026-11-23T14:05:06.789Z",
+                     *           "detail": {
+                     *             "endpoint_id": "0196a6c1-0a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                     *             "event_id": "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b"
+                     *           },
+                     *           "id": "90211",
+                     *           "reason": "customer ticket #4821: receiver was down overnight",
+                     *           "staff_id": "0196a6b0-5e6f-7081-8b2c-3d4e5f6a7b8c",
+                     *           "tenant_id": "0196a6b0-3c4d-7e5f-8a9b-0c1d2e3f4a5b",
+                     *           "tenant_name": "Acme Cloud",
+                     *           "write": true
+                     *         }
+                     *       ],
+                     *       "next_cursor": null
+                     *     }
+                     */
                     "application/json": {
+                        /** @description the page, in the order the route says */
                         data: components["schemas"]["AuditEntry"][];
                         /** @description pass as cursor for the next page; null on the last */
                         next_cursor: string | null;
@@ -3791,6 +5539,124 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "event": {
+                     *         "attempts": [
+                     *           {
+                     *             "attempt_number": 2,
+                     *             "delivery_id": "0196a6c2-6c20-7e4f-8b5c-2d3e4f5a6b7c",
+                     *             "duration_ms": 212,
+                     *             "endpoint_id": "0196a6c1-0a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                     *             "event_id": "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b",
+                     *             "id": "0196a6c3-9f53-7172-9e8f-5a6b7c8d9e0f",
+                     *             "next_attempt_at": null,
+                     *             "outcome": "success",
+                     *             "request_headers": {
+                     *               "Content-Type": [
+                     *                 "application/json"
+                     *               ],
+                     *               "Webhook-Id": [
+                     *                 "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b"
+                     *               ],
+                     *               "Webhook-Signature": [
+                     *                 "v1,EXAMPLEsignature0nlyK2d1bW15c2lnbmF0dXJl"
+                     *               ],
+                     *               "Webhook-Timestamp": [
+                     *                 "1795443906"
+                     *               ]
+                     *             },
+                     *             "response_body": "{\"ok\":true}",
+                     *             "response_body_truncated": false,
+                     *             "response_headers": {
+                     *               "Content-Type": [
+                     *                 "application/json"
+                     *               ]
+                     *             },
+                     *             "response_headers_truncated": false,
+                     *             "response_status": 200,
+                     *             "started_at": "2026-11-23T14:05:36.789Z",
+                     *             "trigger": "retry"
+                     *           },
+                     *           {
+                     *             "attempt_number": 1,
+                     *             "delivery_id": "0196a6c2-6c20-7e4f-8b5c-2d3e4f5a6b7c",
+                     *             "duration_ms": 5012,
+                     *             "endpoint_id": "0196a6c1-0a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                     *             "event_id": "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b",
+                     *             "id": "0196a6c2-8e42-7061-8d7e-4f5a6b7c8d9e",
+                     *             "next_attempt_at": "2026-11-23T14:05:36.789Z",
+                     *             "outcome": "retry",
+                     *             "request_headers": {
+                     *               "Content-Type": [
+                     *                 "application/json"
+                     *               ],
+                     *               "Webhook-Id": [
+                     *                 "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b"
+                     *               ],
+                     *               "Webhook-Signature": [
+                     *                 "v1,EXAMPLEsignature0nlyK2d1bW15c2lnbmF0dXJl"
+                     *               ],
+                     *               "Webhook-Timestamp": [
+                     *                 "1795443906"
+                     *               ]
+                     *             },
+                     *             "response_body": "upstream unavailable",
+                     *             "response_body_truncated": false,
+                     *             "response_headers": {
+                     *               "Retry-After": [
+                     *                 "30"
+                     *               ]
+                     *             },
+                     *             "response_headers_truncated": false,
+                     *             "response_status": 503,
+                     *             "started_at": "2026-11-23T14:05:06.829Z",
+                     *             "trigger": "initial"
+                     *           }
+                     *         ],
+                     *         "created_at": "2026-11-23T14:05:06.789Z",
+                     *         "customer": "acme-corp",
+                     *         "data": {
+                     *           "amount": 4200,
+                     *           "currency": "usd",
+                     *           "customer": "acme-corp",
+                     *           "invoice": "in_1042"
+                     *         },
+                     *         "deliveries": [
+                     *           {
+                     *             "attempt_count": 2,
+                     *             "created_at": "2026-11-23T14:05:06.789Z",
+                     *             "endpoint_id": "0196a6c1-0a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                     *             "event_id": "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b",
+                     *             "first_attempt_at": "2026-11-23T14:05:06.829Z",
+                     *             "id": "0196a6c2-6c20-7e4f-8b5c-2d3e4f5a6b7c",
+                     *             "last_attempt_at": "2026-11-23T14:05:36.789Z",
+                     *             "next_attempt_at": null,
+                     *             "status": "succeeded",
+                     *             "updated_at": "2026-11-23T14:05:37.001Z"
+                     *           }
+                     *         ],
+                     *         "endpoints": [
+                     *           {
+                     *             "description": "billing service",
+                     *             "enabled": true,
+                     *             "id": "0196a6c1-0a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                     *             "kind": "http",
+                     *             "url": "https://hooks.acme.example/ferry"
+                     *           }
+                     *         ],
+                     *         "id": "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b",
+                     *         "idempotency_key": "invoice-in_1042-paid",
+                     *         "type": "invoice.paid"
+                     *       },
+                     *       "tenant": {
+                     *         "created_at": "2026-08-25T14:05:06.789Z",
+                     *         "id": "0196a6b0-3c4d-7e5f-8a9b-0c1d2e3f4a5b",
+                     *         "name": "Acme Cloud",
+                     *         "plan": "pro"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["StaffEventLookup"];
                 };
             };
@@ -3826,7 +5692,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "created_at": "2026-08-25T14:05:06.789Z",
+                     *           "id": "0196a6b0-3c4d-7e5f-8a9b-0c1d2e3f4a5b",
+                     *           "members": 4,
+                     *           "name": "Acme Cloud",
+                     *           "owner_email": "dana@acme.example",
+                     *           "plan": "pro"
+                     *         }
+                     *       ],
+                     *       "next_cursor": null
+                     *     }
+                     */
                     "application/json": {
+                        /** @description the page, in the order the route says */
                         data: components["schemas"]["TenantSummary"][];
                         /** @description pass as cursor for the next page; null on the last */
                         next_cursor: string | null;
@@ -3862,6 +5744,103 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "created_at": "2026-08-25T14:05:06.789Z",
+                     *       "endpoints": [
+                     *         {
+                     *           "created_at": "2026-08-25T14:05:06.789Z",
+                     *           "customer": "acme-corp",
+                     *           "description": "billing service",
+                     *           "enabled": true,
+                     *           "event_types": [
+                     *             "invoice.*"
+                     *           ],
+                     *           "failing_since": null,
+                     *           "filter": "event.data.amount > 0",
+                     *           "filter_errors": null,
+                     *           "format": "envelope",
+                     *           "headers": {
+                     *             "X-Team": "[redacted]"
+                     *           },
+                     *           "id": "0196a6c1-0a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                     *           "kind": "http",
+                     *           "max_in_flight": 10,
+                     *           "propagate_trace": false,
+                     *           "rate_limit_per_second": 50,
+                     *           "signature_timestamp": "event",
+                     *           "timeout_seconds": 15,
+                     *           "transformation": "",
+                     *           "updated_at": "2026-11-22T14:05:06.789Z",
+                     *           "url": "https://hooks.acme.example/ferry"
+                     *         }
+                     *       ],
+                     *       "health": {
+                     *         "backlog": {
+                     *           "next_retry_at": "2026-11-23T14:05:36.789Z",
+                     *           "oldest_age_seconds": 41,
+                     *           "pending": 4,
+                     *           "retrying": 2
+                     *         },
+                     *         "endpoints": {
+                     *           "disabled": 1,
+                     *           "enabled": 11,
+                     *           "failing": 1,
+                     *           "total": 12
+                     *         },
+                     *         "failed_24h": 3,
+                     *         "payment_overdue": false,
+                     *         "plan": {
+                     *           "base_fee_minor": 4900,
+                     *           "captured_bytes_per_month": 10737418240,
+                     *           "currency": "usd",
+                     *           "custom": false,
+                     *           "display_name": "Pro",
+                     *           "events_per_month": 5000000,
+                     *           "events_per_second": 500,
+                     *           "hard_cap": false,
+                     *           "max_endpoints": 100,
+                     *           "max_sources": 20,
+                     *           "name": "pro",
+                     *           "overage_price_minor": 100,
+                     *           "overage_unit_events": 100000,
+                     *           "retention_days": 30,
+                     *           "self_serve": true
+                     *         },
+                     *         "quota_exhausted": false,
+                     *         "succeeded_24h": 1248,
+                     *         "success_rate_24h": 0.9976,
+                     *         "usage": {
+                     *           "attempts": 1310502,
+                     *           "events": 1204377,
+                     *           "period": "2026-11",
+                     *           "period_end": "2026-12-01T00:00:00Z",
+                     *           "period_start": "2026-11-01T00:00:00Z"
+                     *         }
+                     *       },
+                     *       "id": "0196a6b0-3c4d-7e5f-8a9b-0c1d2e3f4a5b",
+                     *       "members": [
+                     *         {
+                     *           "created_at": "2026-08-25T14:05:06.789Z",
+                     *           "email": "dana@acme.example",
+                     *           "id": "0196a6b0-4d5e-7f60-9a1b-2c3d4e5f6a7b",
+                     *           "invited": false,
+                     *           "role": "owner",
+                     *           "tenant_id": "0196a6b0-3c4d-7e5f-8a9b-0c1d2e3f4a5b"
+                     *         },
+                     *         {
+                     *           "created_at": "2026-11-23T14:05:06.789Z",
+                     *           "email": "sam@acme.example",
+                     *           "id": "0196a6b0-6f70-7192-8c3d-4e5f6a7b8c9e",
+                     *           "invited": true,
+                     *           "role": "admin",
+                     *           "tenant_id": "0196a6b0-3c4d-7e5f-8a9b-0c1d2e3f4a5b"
+                     *         }
+                     *       ],
+                     *       "name": "Acme Cloud",
+                     *       "plan": "pro"
+                     *     }
+                     */
                     "application/json": components["schemas"]["StaffTenant"];
                 };
             };
@@ -3893,6 +5872,111 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "endpoints": 12,
+                     *       "estimated_overage_minor": 0,
+                     *       "invoices": [
+                     *         {
+                     *           "attempts": 6410220,
+                     *           "created_at": "2026-11-01T00:10:00Z",
+                     *           "currency": "usd",
+                     *           "events": 6000000,
+                     *           "id": "0196a6d4-f5b9-77d8-94e5-1a2b3c4d5e6f",
+                     *           "lines": [
+                     *             {
+                     *               "amount_minor": 4900,
+                     *               "description": "Pro plan, October 2026",
+                     *               "kind": "base_fee",
+                     *               "plan": "pro",
+                     *               "quantity": 1,
+                     *               "unit_price_minor": 4900
+                     *             },
+                     *             {
+                     *               "amount_minor": 1000,
+                     *               "description": "Overage: 1,000,000 events",
+                     *               "kind": "overage",
+                     *               "plan": "pro",
+                     *               "quantity": 10,
+                     *               "unit_price_minor": 100
+                     *             }
+                     *           ],
+                     *           "paid_at": "2026-11-01T00:10:04Z",
+                     *           "payment_reference": "pi_EXAMPLE3Mq2Lk",
+                     *           "period": "2026-10",
+                     *           "status": "paid",
+                     *           "tenant_id": "0196a6b0-3c4d-7e5f-8a9b-0c1d2e3f4a5b",
+                     *           "total_minor": 5900
+                     *         }
+                     *       ],
+                     *       "overage_events": 0,
+                     *       "payment_method": {
+                     *         "label": "Visa ending 4242"
+                     *       },
+                     *       "payment_overdue": false,
+                     *       "payments_configured": true,
+                     *       "plan": {
+                     *         "base_fee_minor": 4900,
+                     *         "captured_bytes_per_month": 10737418240,
+                     *         "currency": "usd",
+                     *         "custom": false,
+                     *         "display_name": "Pro",
+                     *         "events_per_month": 5000000,
+                     *         "events_per_second": 500,
+                     *         "hard_cap": false,
+                     *         "max_endpoints": 100,
+                     *         "max_sources": 20,
+                     *         "name": "pro",
+                     *         "overage_price_minor": 100,
+                     *         "overage_unit_events": 100000,
+                     *         "retention_days": 30,
+                     *         "self_serve": true
+                     *       },
+                     *       "plans": [
+                     *         {
+                     *           "base_fee_minor": 0,
+                     *           "captured_bytes_per_month": 104857600,
+                     *           "currency": "usd",
+                     *           "display_name": "Free",
+                     *           "events_per_month": 50000,
+                     *           "events_per_second": 20,
+                     *           "hard_cap": true,
+                     *           "max_endpoints": 5,
+                     *           "max_sources": 2,
+                     *           "name": "free",
+                     *           "overage_price_minor": 0,
+                     *           "overage_unit_events": 0,
+                     *           "retention_days": 3,
+                     *           "self_serve": true
+                     *         },
+                     *         {
+                     *           "base_fee_minor": 4900,
+                     *           "captured_bytes_per_month": 10737418240,
+                     *           "currency": "usd",
+                     *           "display_name": "Pro",
+                     *           "events_per_month": 5000000,
+                     *           "events_per_second": 500,
+                     *           "hard_cap": false,
+                     *           "max_endpoints": 100,
+                     *           "max_sources": 20,
+                     *           "name": "pro",
+                     *           "overage_price_minor": 100,
+                     *           "overage_unit_events": 100000,
+                     *           "retention_days": 30,
+                     *           "self_serve": true
+                     *         }
+                     *       ],
+                     *       "quota_exhausted": false,
+                     *       "tenant_id": "0196a6b0-3c4d-7e5f-8a9b-0c1d2e3f4a5b",
+                     *       "usage": {
+                     *         "attempts": 1310502,
+                     *         "events": 1204377,
+                     *         "period": "2026-11",
+                     *         "period_end": "2026-12-01T00:00:00Z",
+                     *         "period_start": "2026-11-01T00:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["StaffBilling"];
                 };
             };
@@ -3915,6 +5999,11 @@ export interface operations {
         /** @description JSON body */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "reason": "payment promised by wire, ticket #4830"
+                 *     }
+                 */
                 "application/json": components["schemas"]["LiftRestrictionInput"];
             };
         };
@@ -3929,6 +6018,111 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "endpoints": 12,
+                     *       "estimated_overage_minor": 0,
+                     *       "invoices": [
+                     *         {
+                     *           "attempts": 6410220,
+                     *           "created_at": "2026-11-01T00:10:00Z",
+                     *           "currency": "usd",
+                     *           "events": 6000000,
+                     *           "id": "0196a6d4-f5b9-77d8-94e5-1a2b3c4d5e6f",
+                     *           "lines": [
+                     *             {
+                     *               "amount_minor": 4900,
+                     *               "description": "Pro plan, October 2026",
+                     *               "kind": "base_fee",
+                     *               "plan": "pro",
+                     *               "quantity": 1,
+                     *               "unit_price_minor": 4900
+                     *             },
+                     *             {
+                     *               "amount_minor": 1000,
+                     *               "description": "Overage: 1,000,000 events",
+                     *               "kind": "overage",
+                     *               "plan": "pro",
+                     *               "quantity": 10,
+                     *               "unit_price_minor": 100
+                     *             }
+                     *           ],
+                     *           "paid_at": "2026-11-01T00:10:04Z",
+                     *           "payment_reference": "pi_EXAMPLE3Mq2Lk",
+                     *           "period": "2026-10",
+                     *           "status": "paid",
+                     *           "tenant_id": "0196a6b0-3c4d-7e5f-8a9b-0c1d2e3f4a5b",
+                     *           "total_minor": 5900
+                     *         }
+                     *       ],
+                     *       "overage_events": 0,
+                     *       "payment_method": {
+                     *         "label": "Visa ending 4242"
+                     *       },
+                     *       "payment_overdue": false,
+                     *       "payments_configured": true,
+                     *       "plan": {
+                     *         "base_fee_minor": 4900,
+                     *         "captured_bytes_per_month": 10737418240,
+                     *         "currency": "usd",
+                     *         "custom": false,
+                     *         "display_name": "Pro",
+                     *         "events_per_month": 5000000,
+                     *         "events_per_second": 500,
+                     *         "hard_cap": false,
+                     *         "max_endpoints": 100,
+                     *         "max_sources": 20,
+                     *         "name": "pro",
+                     *         "overage_price_minor": 100,
+                     *         "overage_unit_events": 100000,
+                     *         "retention_days": 30,
+                     *         "self_serve": true
+                     *       },
+                     *       "plans": [
+                     *         {
+                     *           "base_fee_minor": 0,
+                     *           "captured_bytes_per_month": 104857600,
+                     *           "currency": "usd",
+                     *           "display_name": "Free",
+                     *           "events_per_month": 50000,
+                     *           "events_per_second": 20,
+                     *           "hard_cap": true,
+                     *           "max_endpoints": 5,
+                     *           "max_sources": 2,
+                     *           "name": "free",
+                     *           "overage_price_minor": 0,
+                     *           "overage_unit_events": 0,
+                     *           "retention_days": 3,
+                     *           "self_serve": true
+                     *         },
+                     *         {
+                     *           "base_fee_minor": 4900,
+                     *           "captured_bytes_per_month": 10737418240,
+                     *           "currency": "usd",
+                     *           "display_name": "Pro",
+                     *           "events_per_month": 5000000,
+                     *           "events_per_second": 500,
+                     *           "hard_cap": false,
+                     *           "max_endpoints": 100,
+                     *           "max_sources": 20,
+                     *           "name": "pro",
+                     *           "overage_price_minor": 100,
+                     *           "overage_unit_events": 100000,
+                     *           "retention_days": 30,
+                     *           "self_serve": true
+                     *         }
+                     *       ],
+                     *       "quota_exhausted": false,
+                     *       "tenant_id": "0196a6b0-3c4d-7e5f-8a9b-0c1d2e3f4a5b",
+                     *       "usage": {
+                     *         "attempts": 1310502,
+                     *         "events": 1204377,
+                     *         "period": "2026-11",
+                     *         "period_end": "2026-12-01T00:00:00Z",
+                     *         "period_start": "2026-11-01T00:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["StaffBilling"];
                 };
             };
@@ -3971,7 +6165,53 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "attempt_number": 1,
+                     *           "delivery_id": "0196a6c2-6c20-7e4f-8b5c-2d3e4f5a6b7c",
+                     *           "duration_ms": 5012,
+                     *           "endpoint_id": "0196a6c1-0a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                     *           "event_id": "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b",
+                     *           "id": "0196a6c2-8e42-7061-8d7e-4f5a6b7c8d9e",
+                     *           "next_attempt_at": "2026-11-23T14:05:36.789Z",
+                     *           "outcome": "retry",
+                     *           "request_headers": {
+                     *             "Content-Type": [
+                     *               "application/json"
+                     *             ],
+                     *             "Webhook-Id": [
+                     *               "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b"
+                     *             ],
+                     *             "Webhook-Signature": [
+                     *               "v1,EXAMPLEsignature0nlyK2d1bW15c2lnbmF0dXJl"
+                     *             ],
+                     *             "Webhook-Timestamp": [
+                     *               "1795443906"
+                     *             ],
+                     *             "X-Team": [
+                     *               "[redacted]"
+                     *             ]
+                     *           },
+                     *           "response_body": "upstream unavailable",
+                     *           "response_body_truncated": false,
+                     *           "response_headers": {
+                     *             "Retry-After": [
+                     *               "30"
+                     *             ]
+                     *           },
+                     *           "response_headers_truncated": false,
+                     *           "response_status": 503,
+                     *           "started_at": "2026-11-23T14:05:06.829Z",
+                     *           "trigger": "initial"
+                     *         }
+                     *       ],
+                     *       "next_cursor": null
+                     *     }
+                     */
                     "application/json": {
+                        /** @description the page, in the order the route says */
                         data: components["schemas"]["Attempt"][];
                         /** @description pass as cursor for the next page; null on the last */
                         next_cursor: string | null;
@@ -4024,7 +6264,42 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "created_at": "2026-11-23T14:05:06.789Z",
+                     *           "customer": "acme-corp",
+                     *           "data": {
+                     *             "amount": 4200,
+                     *             "currency": "usd",
+                     *             "customer": "acme-corp",
+                     *             "invoice": "in_1042"
+                     *           },
+                     *           "deliveries": [
+                     *             {
+                     *               "attempt_count": 2,
+                     *               "created_at": "2026-11-23T14:05:06.789Z",
+                     *               "endpoint_id": "0196a6c1-0a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                     *               "event_id": "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b",
+                     *               "first_attempt_at": "2026-11-23T14:05:06.829Z",
+                     *               "id": "0196a6c2-6c20-7e4f-8b5c-2d3e4f5a6b7c",
+                     *               "last_attempt_at": "2026-11-23T14:05:36.789Z",
+                     *               "next_attempt_at": null,
+                     *               "status": "succeeded",
+                     *               "updated_at": "2026-11-23T14:05:37.001Z"
+                     *             }
+                     *           ],
+                     *           "id": "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b",
+                     *           "idempotency_key": "invoice-in_1042-paid",
+                     *           "type": "invoice.paid"
+                     *         }
+                     *       ],
+                     *       "next_cursor": null
+                     *     }
+                     */
                     "application/json": {
+                        /** @description the page, in the order the route says */
                         data: components["schemas"]["EventDetail"][];
                         /** @description pass as cursor for the next page; null on the last */
                         next_cursor: string | null;
@@ -4062,6 +6337,116 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "attempts": [
+                     *         {
+                     *           "attempt_number": 2,
+                     *           "delivery_id": "0196a6c2-6c20-7e4f-8b5c-2d3e4f5a6b7c",
+                     *           "duration_ms": 212,
+                     *           "endpoint_id": "0196a6c1-0a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                     *           "event_id": "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b",
+                     *           "id": "0196a6c3-9f53-7172-9e8f-5a6b7c8d9e0f",
+                     *           "next_attempt_at": null,
+                     *           "outcome": "success",
+                     *           "request_headers": {
+                     *             "Content-Type": [
+                     *               "application/json"
+                     *             ],
+                     *             "Webhook-Id": [
+                     *               "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b"
+                     *             ],
+                     *             "Webhook-Signature": [
+                     *               "v1,EXAMPLEsignature0nlyK2d1bW15c2lnbmF0dXJl"
+                     *             ],
+                     *             "Webhook-Timestamp": [
+                     *               "1795443906"
+                     *             ]
+                     *           },
+                     *           "response_body": "{\"ok\":true}",
+                     *           "response_body_truncated": false,
+                     *           "response_headers": {
+                     *             "Content-Type": [
+                     *               "application/json"
+                     *             ]
+                     *           },
+                     *           "response_headers_truncated": false,
+                     *           "response_status": 200,
+                     *           "started_at": "2026-11-23T14:05:36.789Z",
+                     *           "trigger": "retry"
+                     *         },
+                     *         {
+                     *           "attempt_number": 1,
+                     *           "delivery_id": "0196a6c2-6c20-7e4f-8b5c-2d3e4f5a6b7c",
+                     *           "duration_ms": 5012,
+                     *           "endpoint_id": "0196a6c1-0a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                     *           "event_id": "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b",
+                     *           "id": "0196a6c2-8e42-7061-8d7e-4f5a6b7c8d9e",
+                     *           "next_attempt_at": "2026-11-23T14:05:36.789Z",
+                     *           "outcome": "retry",
+                     *           "request_headers": {
+                     *             "Content-Type": [
+                     *               "application/json"
+                     *             ],
+                     *             "Webhook-Id": [
+                     *               "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b"
+                     *             ],
+                     *             "Webhook-Signature": [
+                     *               "v1,EXAMPLEsignature0nlyK2d1bW15c2lnbmF0dXJl"
+                     *             ],
+                     *             "Webhook-Timestamp": [
+                     *               "1795443906"
+                     *             ]
+                     *           },
+                     *           "response_body": "upstream unavailable",
+                     *           "response_body_truncated": false,
+                     *           "response_headers": {
+                     *             "Retry-After": [
+                     *               "30"
+                     *             ]
+                     *           },
+                     *           "response_headers_truncated": false,
+                     *           "response_status": 503,
+                     *           "started_at": "2026-11-23T14:05:06.829Z",
+                     *           "trigger": "initial"
+                     *         }
+                     *       ],
+                     *       "created_at": "2026-11-23T14:05:06.789Z",
+                     *       "customer": "acme-corp",
+                     *       "data": {
+                     *         "amount": 4200,
+                     *         "currency": "usd",
+                     *         "customer": "acme-corp",
+                     *         "invoice": "in_1042"
+                     *       },
+                     *       "deliveries": [
+                     *         {
+                     *           "attempt_count": 2,
+                     *           "created_at": "2026-11-23T14:05:06.789Z",
+                     *           "endpoint_id": "0196a6c1-0a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                     *           "event_id": "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b",
+                     *           "first_attempt_at": "2026-11-23T14:05:06.829Z",
+                     *           "id": "0196a6c2-6c20-7e4f-8b5c-2d3e4f5a6b7c",
+                     *           "last_attempt_at": "2026-11-23T14:05:36.789Z",
+                     *           "next_attempt_at": null,
+                     *           "status": "succeeded",
+                     *           "updated_at": "2026-11-23T14:05:37.001Z"
+                     *         }
+                     *       ],
+                     *       "endpoints": [
+                     *         {
+                     *           "description": "billing service",
+                     *           "enabled": true,
+                     *           "id": "0196a6c1-0a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                     *           "kind": "http",
+                     *           "url": "https://hooks.acme.example/ferry"
+                     *         }
+                     *       ],
+                     *       "id": "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b",
+                     *       "idempotency_key": "invoice-in_1042-paid",
+                     *       "type": "invoice.paid"
+                     *     }
+                     */
                     "application/json": components["schemas"]["StaffEventDetail"];
                 };
             };
@@ -4087,6 +6472,13 @@ export interface operations {
         /** @description JSON body */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "endpoint_id": "0196a6c1-0a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                 *       "event_id": "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b",
+                 *       "reason": "customer ticket #4821: receiver was down overnight"
+                 *     }
+                 */
                 "application/json": components["schemas"]["StaffReplayInput"];
             };
         };
@@ -4101,6 +6493,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "deliveries": [
+                     *         "0196a6c2-6c20-7e4f-8b5c-2d3e4f5a6b7c"
+                     *       ],
+                     *       "event_id": "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ReplayResult"] | components["schemas"]["ReplayJob"];
                 };
             };
@@ -4126,6 +6526,15 @@ export interface operations {
         /** @description JSON body */
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "endpoint_id": "0196a6c1-0a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                 *       "event_type": "invoice.paid",
+                 *       "since": "2026-11-22T00:00:00Z",
+                 *       "status": "exhausted",
+                 *       "until": "2026-11-23T00:00:00Z"
+                 *     }
+                 */
                 "application/json": components["schemas"]["BulkReplayInput"];
             };
         };
@@ -4140,6 +6549,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "matched": 1840,
+                     *       "until": "2026-11-23T14:05:06.789Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ReplayPreview"];
                 };
             };
@@ -4175,6 +6590,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "actor": "dana@acme.example",
+                     *       "created_at": "2026-11-23T14:05:06.789Z",
+                     *       "done": 600,
+                     *       "filter": {
+                     *         "endpoint_id": "0196a6c1-0a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                     *         "event_type": "invoice.paid",
+                     *         "since": "2026-11-22T00:00:00Z",
+                     *         "status": "exhausted",
+                     *         "until": "2026-11-23T00:00:00Z"
+                     *       },
+                     *       "finished_at": null,
+                     *       "id": "0196a6d0-a064-7283-8f90-6b7c8d9e0f1a",
+                     *       "started_at": "2026-11-23T14:05:07.789Z",
+                     *       "state": "running",
+                     *       "total": 1840,
+                     *       "updated_at": "2026-11-23T14:05:10.789Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ReplayJob"];
                 };
             };

@@ -4,7 +4,9 @@
 //   - the document against the OpenAPI 3.1 schema
 //     (@seriousme/openapi-schema-validator);
 //   - every example of a request body, a response and a webhook against
-//     its schema, with Ajv's JSON Schema 2020-12 validator.
+//     its schema, with Ajv's JSON Schema 2020-12 validator;
+//   - that every request body and every success (2xx) answer with a
+//     body has an example.
 //
 // usage: node frontend/tools/openapi-check.mjs DOCUMENT.json...
 // (scripts/openapi.sh prints the documents and runs it; make test runs that).
@@ -50,6 +52,23 @@ function* examples(doc) {
   }
 }
 
+// missingExamples yields "operationId request|status" for every request
+// body and 2xx answer of doc (operations and webhooks) whose media type
+// has no example.
+function* missingExamples(doc) {
+  for (const items of [doc.paths, doc.webhooks]) {
+    for (const item of Object.values(items ?? {})) {
+      for (const op of Object.values(item)) {
+        const lacking = (c) => Object.values(c ?? {}).some((m) => m.example === undefined && m.examples === undefined)
+        if (op.requestBody && lacking(op.requestBody.content)) yield `${op.operationId} request`
+        for (const [status, r] of Object.entries(op.responses ?? {})) {
+          if (/^2/.test(status) && !r.$ref && lacking(r.content)) yield `${op.operationId} ${status}`
+        }
+      }
+    }
+  }
+}
+
 let failed = false
 for (const file of files) {
   const doc = JSON.parse(readFileSync(file, 'utf8'))
@@ -76,6 +95,10 @@ for (const file of files) {
       console.error(`${file}: the example of ${where} does not fit its schema:`)
       console.error(JSON.stringify(validate.errors, null, 2))
     }
+  }
+  for (const where of missingExamples(doc)) {
+    failed = true
+    console.error(`${file}: ${where} has no example`)
   }
   if (count === 0) {
     failed = true

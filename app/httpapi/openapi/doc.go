@@ -8,10 +8,13 @@
 // schemas from those types (schema.go, with kin-openapi's openapi3gen),
 // so the document follows the code: which fields are required and which
 // may be null come from pointers, slices, maps and omitempty; enum values
-// from the Go constants; descriptions from struct tags, from domain.go
-// for domain types, and from API.Fields for the HTTP layer's types that
-// cannot carry them.
+// from the Go constants; descriptions from the fields' doc comments
+// (fielddocs.gen.go, written by go generate from the source), overridden
+// by struct tags, by domain.go for domain types, and by API.Fields for
+// the HTTP layer's types.
 //
 // The package knows nothing of Fiber or of package httpapi: it is handed
 // an API value and returns the document.
 package openapi
+
+//go:generate go run ./internal/fielddocs

@@ -171,6 +171,8 @@ func domainFields() map[reflect.Type]map[string]FieldSpec {
 			"request":        {Description: "a sample captured request, as filters see request for events from sources (absent: empty)"},
 		},
 		reflect.TypeFor[routing.Request](): {
+			"method":  {Description: "the HTTP method, e.g. POST"},
+			"path":    {Description: "the request path, e.g. /in/{token}"},
 			"headers": {Description: "lower-cased names; repeated headers joined by \", \""},
 			"query":   {Description: "first value of each parameter"},
 		},
@@ -248,10 +250,55 @@ func domainFields() map[reflect.Type]map[string]FieldSpec {
 			"data": {Description: "the JSON payload"},
 		},
 		reflect.TypeFor[model.Attempt](): {
-			"request_headers": {NonNull: true, Description: "headers sent, custom values redacted for staff"},
-			"response_body":   {Description: "first 4 KiB"},
-			"actor":           {Description: "who replayed, for replay attempts"},
-			"error_class":     {Description: "why no usable answer came: timeout, dns, connection_refused, connection_reset, tls, blocked_address, connection, response_too_large (retried); transformation_error, transformation_cancelled (no request made, dropped); for queue endpoints timeout (lease ran out), nack, rejected; empty when the receiver answered"},
+			"id":               {Description: "the attempt's id"},
+			"delivery_id":      {Description: "the delivery attempted"},
+			"event_id":         {Description: "the event delivered"},
+			"endpoint_id":      {Description: "the endpoint attempted"},
+			"attempt_number":   {Description: "1 for the first attempt, counting on across retries and replays"},
+			"trigger":          {Description: "initial, retry or replay"},
+			"started_at":       {Description: "when the request was sent"},
+			"duration_ms":      {Description: "how long until the answer (or the error), in ms"},
+			"response_status":  {Description: "the HTTP status answered; null when no answer came"},
+			"response_headers": {Description: "the headers answered; null when no answer came"},
+			"error_message":    {Description: "the error in words, when no usable answer came"},
+			"outcome":          {Description: "success (2xx), retry (scheduled again) or dropped (not retried)"},
+			"next_attempt_at":  {Description: "when the retry this attempt scheduled is due; null when none"},
+			"request_headers":  {NonNull: true, Description: "headers sent, custom values redacted for staff"},
+			// Its Go comment names the Go field.
+			"response_body_truncated": {Description: "response_body is not the whole body: only the first 4 KiB are kept, and a body still arriving at the timeout is cut there"},
+			"response_body":           {Description: "first 4 KiB"},
+			"actor":                   {Description: "who replayed, for replay attempts"},
+			"error_class":             {Description: "why no usable answer came: timeout, dns, connection_refused, connection_reset, tls, blocked_address, connection, response_too_large (retried); transformation_error, transformation_cancelled (no request made, dropped); for queue endpoints timeout (lease ran out), nack, rejected; empty when the receiver answered"},
+		},
+		// The data of operational events (delivery/model), the webhooks
+		// section's schemas.
+		reflect.TypeFor[model.EndpointHealthData](): {
+			"endpoint_id":   {Description: "the endpoint the event is about"},
+			"url":           {Description: "its URL"},
+			"failing_since": {Description: "since when every attempt to it has failed"},
+			"reason":        {Description: "why it is failing or was disabled, e.g. the last status"},
+			"recovered_at":  {Description: "when it answered 2xx again (ferry.endpoint.recovered only)"},
+		},
+		reflect.TypeFor[model.DeliveryExhaustedData](): {
+			"delivery_id":     {Description: "the delivery that ran out of retries"},
+			"event_id":        {Description: "its event"},
+			"event_type":      {Description: "its event's type"},
+			"endpoint_id":     {Description: "the endpoint it was for"},
+			"attempt_count":   {Description: "attempts made"},
+			"last_attempt_at": {Description: "when the last attempt started"},
+		},
+		reflect.TypeFor[model.QuotaWarningData](): {
+			"used":  {Description: "events accepted this month so far"},
+			"limit": {Description: "events the plan includes per month"},
+		},
+		reflect.TypeFor[model.CustomerEndpointData](): {
+			"customer":    {Description: "the customer's uid"},
+			"endpoint_id": {Description: "the endpoint the user acted on"},
+			"url":         {Description: "its URL (empty for a queue)"},
+		},
+		reflect.TypeFor[model.CustomerUser](): {
+			"id":    {Description: "the tenant's id for the user"},
+			"email": {Description: "the user's email, when the tenant gave one"},
 		},
 		reflect.TypeFor[replay.ReplayJob](): {
 			"state": {Enum: Enum(replay.ReplayQueued, replay.ReplayRunning, replay.ReplayCompleted, replay.ReplayCancelled, replay.ReplayFailed)},

@@ -8,7 +8,8 @@ import (
 )
 
 // What the document says about a field beyond what reflection sees: a
-// description, a format, enum values, a required flag for request bodies
+// description (by default the field's doc comment, fielddocs.gen.go), a
+// format, enum values, a required flag for request bodies
 // and, for the few fields a custom MarshalJSON never sends as null, that
 // they are never null. The HTTP layer's own types say it in struct tags
 // (description, format, enum, required:"true", nullable:"false"); domain

@@ -61,7 +61,10 @@ type schemaSet struct {
 	names map[reflect.Type]string
 	// fields describes fields beyond their struct tags (FieldSpecOf).
 	fields map[reflect.Type]map[string]FieldSpec
-	errs   []error
+	// docs are the fields' doc comments (fieldDocs), the description of
+	// a field that neither its tag nor fields describes.
+	docs map[string]map[string]string
+	errs []error
 }
 
 type namedType struct {
@@ -73,7 +76,7 @@ type namedType struct {
 // and describes fields from fields (both by Go type).
 func newSchemaSet(names map[reflect.Type]string, fields map[reflect.Type]map[string]FieldSpec) *schemaSet {
 	s := &schemaSet{components: openapi3.Schemas{}, named: map[string]namedType{},
-		names: names, fields: fields, gens: map[wireSide]*openapi3gen.Generator{}}
+		names: names, fields: fields, docs: fieldDocs(), gens: map[wireSide]*openapi3gen.Generator{}}
 	for _, side := range []wireSide{responseSide, requestSide} {
 		s.gens[side] = openapi3gen.NewGenerator(
 			openapi3gen.ThrowErrorOnCycle(),
@@ -150,6 +153,9 @@ func (s *schemaSet) object(t reflect.Type, side wireSide, schema *openapi3.Schem
 		if err != nil {
 			return fmt.Errorf("%s.%s: %w", f.owner, f.goName, err)
 		}
+		if spec.Description == "" {
+			spec.Description = s.docs[docKey(f.owner)][f.goName]
+		}
 		var nullable bool
 		switch side {
 		case responseSide:
@@ -164,10 +170,12 @@ func (s *schemaSet) object(t reflect.Type, side wireSide, schema *openapi3.Schem
 			nullable = f.pointer
 		}
 		if strings.HasPrefix(prop.Ref, "#/components/") {
-			// A component: OpenAPI 3.0 ignores siblings of $ref, so a
-			// nullable one is wrapped.
-			if nullable {
-				schema.Properties[f.name] = &openapi3.SchemaRef{Value: &openapi3.Schema{Nullable: true, AllOf: openapi3.SchemaRefs{prop}}}
+			// A component: OpenAPI 3.0 ignores siblings of $ref (and
+			// kin-openapi writes none), so a nullable or described one is
+			// wrapped.
+			if nullable || spec.Description != "" {
+				schema.Properties[f.name] = &openapi3.SchemaRef{Value: &openapi3.Schema{Nullable: nullable,
+					Description: spec.Description, AllOf: openapi3.SchemaRefs{prop}}}
 			}
 			continue
 		}
@@ -193,6 +201,13 @@ func (s *schemaSet) object(t reflect.Type, side wireSide, schema *openapi3.Schem
 	slices.Sort(required)
 	schema.Required = required
 	return nil
+}
+
+// docKey is the key of a struct type in fieldDocs: "import/path.Type",
+// without the type arguments of a generic type.
+func docKey(t reflect.Type) string {
+	name, _, _ := strings.Cut(t.Name(), "[")
+	return t.PkgPath() + "." + name
 }
 
 // jsonField is one field as encoding/json sees it.

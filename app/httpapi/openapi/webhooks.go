@@ -66,7 +66,10 @@ func (a API) webhooks(s *schemaSet) (map[string]*openapi3.PathItem, error) {
 			if err != nil {
 				return nil, fmt.Errorf("webhook %s: %w", w.Type, err)
 			}
-			data = ref
+			// The component is shared; the description of what it is
+			// here sits beside its $ref.
+			data = &openapi3.SchemaRef{Value: &openapi3.Schema{Description: "the event's data: " + w.Summary,
+				AllOf: openapi3.SchemaRefs{ref}}}
 		}
 		typ := described(openapi3.NewStringSchema(), "The event's type.")
 		if w.TypeEnum != nil {
