@@ -12,7 +12,9 @@
 # Generator versions are pinned here (Go, PyPI) and in
 # sdk/typescript/package-lock.json (npm); the PyPI generator lives in its
 # own virtual environment, .ferry/venv-gen, so it never mixes with the
-# SDK's test dependencies.
+# SDK's test dependencies. openapi-python-client stays on 0.28: 0.29
+# parses date-times with datetime.fromisoformat, which on Python 3.10
+# (which the SDK supports) rejects Ferry's trailing "Z".
 set -euo pipefail
 
 SCRIPT_DIR="$(cd -P -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd -P)"
@@ -20,7 +22,7 @@ REPO_ROOT="$(cd -P -- "$SCRIPT_DIR/.." && pwd -P)"
 STATE_DIR="$REPO_ROOT/.ferry"
 GEN_VENV="$STATE_DIR/venv-gen"
 OAPI_CODEGEN=github.com/oapi-codegen/oapi-codegen/v2/cmd/oapi-codegen@v2.8.2
-PY_GENERATOR=openapi-python-client==0.29.1
+PY_GENERATOR=openapi-python-client==0.28.4
 
 log() { printf 'sendersdk: %s\n' "$*" >&2; }
 

@@ -13,6 +13,7 @@ from ..models.attempt_outcome import check_attempt_outcome
 from ..models.attempt_trigger import AttemptTrigger
 from ..models.attempt_trigger import check_attempt_trigger
 from ..types import UNSET, Unset
+from dateutil.parser import isoparse
 from typing import cast
 from uuid import UUID
 import datetime
@@ -83,8 +84,8 @@ class Attempt:
 
 
     def to_dict(self) -> dict[str, Any]:
-        from ..models.attempt_request_headers import AttemptRequestHeaders # noqa: PLC0415
-        from ..models.attempt_response_headers_type_0 import AttemptResponseHeadersType0 # noqa: PLC0415
+        from ..models.attempt_request_headers import AttemptRequestHeaders
+        from ..models.attempt_response_headers_type_0 import AttemptResponseHeadersType0
         attempt_number = self.attempt_number
 
         delivery_id = str(self.delivery_id)
@@ -166,8 +167,8 @@ class Attempt:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.attempt_request_headers import AttemptRequestHeaders # noqa: PLC0415
-        from ..models.attempt_response_headers_type_0 import AttemptResponseHeadersType0 # noqa: PLC0415
+        from ..models.attempt_request_headers import AttemptRequestHeaders
+        from ..models.attempt_response_headers_type_0 import AttemptResponseHeadersType0
         d = dict(src_dict)
         attempt_number = d.pop("attempt_number")
 
@@ -199,7 +200,7 @@ class Attempt:
             try:
                 if not isinstance(data, str):
                     raise TypeError()
-                next_attempt_at_type_0 = datetime.datetime.fromisoformat(data)
+                next_attempt_at_type_0 = isoparse(data)
 
 
 
@@ -253,7 +254,7 @@ class Attempt:
         response_status = _parse_response_status(d.pop("response_status"))
 
 
-        started_at = datetime.datetime.fromisoformat(d.pop("started_at"))
+        started_at = isoparse(d.pop("started_at"))
 
 
 

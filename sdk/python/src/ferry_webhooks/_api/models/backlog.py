@@ -8,6 +8,7 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from dateutil.parser import isoparse
 from typing import cast
 import datetime
 
@@ -76,7 +77,7 @@ class Backlog:
             try:
                 if not isinstance(data, str):
                     raise TypeError()
-                next_retry_at_type_0 = datetime.datetime.fromisoformat(data)
+                next_retry_at_type_0 = isoparse(data)
 
 
 

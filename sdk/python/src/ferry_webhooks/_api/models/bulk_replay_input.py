@@ -11,6 +11,7 @@ from ..types import UNSET, Unset
 from ..models.bulk_replay_input_status import BulkReplayInputStatus
 from ..models.bulk_replay_input_status import check_bulk_replay_input_status
 from ..types import UNSET, Unset
+from dateutil.parser import isoparse
 from typing import cast
 from uuid import UUID
 import datetime
@@ -106,7 +107,7 @@ class BulkReplayInput:
         if isinstance(_since,  Unset):
             since = UNSET
         else:
-            since = datetime.datetime.fromisoformat(_since)
+            since = isoparse(_since)
 
 
 
@@ -126,7 +127,7 @@ class BulkReplayInput:
         if isinstance(_until,  Unset):
             until = UNSET
         else:
-            until = datetime.datetime.fromisoformat(_until)
+            until = isoparse(_until)
 
 
 

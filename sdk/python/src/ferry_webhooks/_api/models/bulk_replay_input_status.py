@@ -1,4 +1,4 @@
-from typing import Literal
+from typing import Literal, cast
 
 BulkReplayInputStatus = Literal['dropped', 'exhausted', 'pending', 'retrying', 'succeeded']
 
@@ -6,5 +6,5 @@ BULK_REPLAY_INPUT_STATUS_VALUES: set[BulkReplayInputStatus] = { 'dropped', 'exha
 
 def check_bulk_replay_input_status(value: str) -> BulkReplayInputStatus:
     if value in BULK_REPLAY_INPUT_STATUS_VALUES:
-        return value
+        return cast(BulkReplayInputStatus, value)
     raise TypeError(f"Unexpected value {value!r}. Expected one of {BULK_REPLAY_INPUT_STATUS_VALUES!r}")

@@ -8,6 +8,7 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from dateutil.parser import isoparse
 from typing import cast
 from uuid import UUID
 import datetime
@@ -81,7 +82,7 @@ class ConsumerToken:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        created_at = datetime.datetime.fromisoformat(d.pop("created_at"))
+        created_at = isoparse(d.pop("created_at"))
 
 
 
@@ -106,7 +107,7 @@ class ConsumerToken:
             try:
                 if not isinstance(data, str):
                     raise TypeError()
-                revoked_at_type_0 = datetime.datetime.fromisoformat(data)
+                revoked_at_type_0 = isoparse(data)
 
 
 

@@ -8,6 +8,7 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from dateutil.parser import isoparse
 from typing import cast
 from uuid import UUID
 import datetime
@@ -86,7 +87,7 @@ class ConsumerTokenCreated:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        created_at = datetime.datetime.fromisoformat(d.pop("created_at"))
+        created_at = isoparse(d.pop("created_at"))
 
 
 
@@ -111,7 +112,7 @@ class ConsumerTokenCreated:
             try:
                 if not isinstance(data, str):
                     raise TypeError()
-                revoked_at_type_0 = datetime.datetime.fromisoformat(data)
+                revoked_at_type_0 = isoparse(data)
 
 
 

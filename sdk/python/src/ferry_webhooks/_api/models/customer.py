@@ -8,6 +8,7 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from dateutil.parser import isoparse
 from typing import cast
 import datetime
 
@@ -45,7 +46,7 @@ class Customer:
 
 
     def to_dict(self) -> dict[str, Any]:
-        from ..models.customer_metadata_type_0 import CustomerMetadataType0 # noqa: PLC0415
+        from ..models.customer_metadata_type_0 import CustomerMetadataType0
         created_at = self.created_at.isoformat()
 
         metadata: dict[str, Any] | None
@@ -77,9 +78,9 @@ class Customer:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.customer_metadata_type_0 import CustomerMetadataType0 # noqa: PLC0415
+        from ..models.customer_metadata_type_0 import CustomerMetadataType0
         d = dict(src_dict)
-        created_at = datetime.datetime.fromisoformat(d.pop("created_at"))
+        created_at = isoparse(d.pop("created_at"))
 
 
 
@@ -106,7 +107,7 @@ class Customer:
 
         uid = d.pop("uid")
 
-        updated_at = datetime.datetime.fromisoformat(d.pop("updated_at"))
+        updated_at = isoparse(d.pop("updated_at"))
 
 
 

@@ -41,7 +41,7 @@ class CustomerCreate:
 
 
     def to_dict(self) -> dict[str, Any]:
-        from ..models.customer_create_metadata import CustomerCreateMetadata # noqa: PLC0415
+        from ..models.customer_create_metadata import CustomerCreateMetadata
         metadata: dict[str, Any] | Unset = UNSET
         if not isinstance(self.metadata, Unset):
             metadata = self.metadata.to_dict()
@@ -68,7 +68,7 @@ class CustomerCreate:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.customer_create_metadata import CustomerCreateMetadata # noqa: PLC0415
+        from ..models.customer_create_metadata import CustomerCreateMetadata
         d = dict(src_dict)
         _metadata = d.pop("metadata", UNSET)
         metadata: CustomerCreateMetadata | Unset

@@ -43,7 +43,7 @@ class CustomerEndpointData:
 
 
     def to_dict(self) -> dict[str, Any]:
-        from ..models.customer_user import CustomerUser # noqa: PLC0415
+        from ..models.customer_user import CustomerUser
         customer = self.customer
 
         endpoint_id = str(self.endpoint_id)
@@ -68,7 +68,7 @@ class CustomerEndpointData:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.customer_user import CustomerUser # noqa: PLC0415
+        from ..models.customer_user import CustomerUser
         d = dict(src_dict)
         customer = d.pop("customer")
 

@@ -39,7 +39,7 @@ class CustomerInput:
 
 
     def to_dict(self) -> dict[str, Any]:
-        from ..models.customer_input_metadata import CustomerInputMetadata # noqa: PLC0415
+        from ..models.customer_input_metadata import CustomerInputMetadata
         metadata: dict[str, Any] | Unset = UNSET
         if not isinstance(self.metadata, Unset):
             metadata = self.metadata.to_dict()
@@ -62,7 +62,7 @@ class CustomerInput:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.customer_input_metadata import CustomerInputMetadata # noqa: PLC0415
+        from ..models.customer_input_metadata import CustomerInputMetadata
         d = dict(src_dict)
         _metadata = d.pop("metadata", UNSET)
         metadata: CustomerInputMetadata | Unset

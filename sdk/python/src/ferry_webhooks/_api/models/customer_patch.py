@@ -39,7 +39,7 @@ class CustomerPatch:
 
 
     def to_dict(self) -> dict[str, Any]:
-        from ..models.customer_patch_metadata_type_0 import CustomerPatchMetadataType0 # noqa: PLC0415
+        from ..models.customer_patch_metadata_type_0 import CustomerPatchMetadataType0
         metadata: dict[str, Any] | None | Unset
         if isinstance(self.metadata, Unset):
             metadata = UNSET
@@ -70,7 +70,7 @@ class CustomerPatch:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.customer_patch_metadata_type_0 import CustomerPatchMetadataType0 # noqa: PLC0415
+        from ..models.customer_patch_metadata_type_0 import CustomerPatchMetadataType0
         d = dict(src_dict)
         def _parse_metadata(data: object) -> CustomerPatchMetadataType0 | None | Unset:
             if data is None:

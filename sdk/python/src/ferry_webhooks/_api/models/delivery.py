@@ -10,6 +10,7 @@ from ..types import UNSET, Unset
 
 from ..models.delivery_status import check_delivery_status
 from ..models.delivery_status import DeliveryStatus
+from dateutil.parser import isoparse
 from typing import cast
 from uuid import UUID
 import datetime
@@ -113,7 +114,7 @@ class Delivery:
         d = dict(src_dict)
         attempt_count = d.pop("attempt_count")
 
-        created_at = datetime.datetime.fromisoformat(d.pop("created_at"))
+        created_at = isoparse(d.pop("created_at"))
 
 
 
@@ -134,7 +135,7 @@ class Delivery:
             try:
                 if not isinstance(data, str):
                     raise TypeError()
-                first_attempt_at_type_0 = datetime.datetime.fromisoformat(data)
+                first_attempt_at_type_0 = isoparse(data)
 
 
 
@@ -157,7 +158,7 @@ class Delivery:
             try:
                 if not isinstance(data, str):
                     raise TypeError()
-                last_attempt_at_type_0 = datetime.datetime.fromisoformat(data)
+                last_attempt_at_type_0 = isoparse(data)
 
 
 
@@ -175,7 +176,7 @@ class Delivery:
             try:
                 if not isinstance(data, str):
                     raise TypeError()
-                next_attempt_at_type_0 = datetime.datetime.fromisoformat(data)
+                next_attempt_at_type_0 = isoparse(data)
 
 
 
@@ -192,7 +193,7 @@ class Delivery:
 
 
 
-        updated_at = datetime.datetime.fromisoformat(d.pop("updated_at"))
+        updated_at = isoparse(d.pop("updated_at"))
 
 
 

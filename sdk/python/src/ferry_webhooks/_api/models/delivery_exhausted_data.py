@@ -8,6 +8,7 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from dateutil.parser import isoparse
 from typing import cast
 from uuid import UUID
 import datetime
@@ -96,7 +97,7 @@ class DeliveryExhaustedData:
 
         event_type = d.pop("event_type")
 
-        last_attempt_at = datetime.datetime.fromisoformat(d.pop("last_attempt_at"))
+        last_attempt_at = isoparse(d.pop("last_attempt_at"))
 
 
 

@@ -1,4 +1,4 @@
-from typing import Literal
+from typing import Literal, cast
 
 DeliveryStatus = Literal['dropped', 'exhausted', 'pending', 'retrying', 'succeeded']
 
@@ -6,5 +6,5 @@ DELIVERY_STATUS_VALUES: set[DeliveryStatus] = { 'dropped', 'exhausted', 'pending
 
 def check_delivery_status(value: str) -> DeliveryStatus:
     if value in DELIVERY_STATUS_VALUES:
-        return value
+        return cast(DeliveryStatus, value)
     raise TypeError(f"Unexpected value {value!r}. Expected one of {DELIVERY_STATUS_VALUES!r}")

@@ -13,6 +13,7 @@ from ..models.endpoint_format import EndpointFormat
 from ..models.endpoint_kind import check_endpoint_kind
 from ..models.endpoint_kind import EndpointKind
 from ..types import UNSET, Unset
+from dateutil.parser import isoparse
 from typing import cast
 from uuid import UUID
 import datetime
@@ -91,8 +92,8 @@ class Endpoint:
 
 
     def to_dict(self) -> dict[str, Any]:
-        from ..models.endpoint_headers_type_0 import EndpointHeadersType0 # noqa: PLC0415
-        from ..models.filter_errors import FilterErrors # noqa: PLC0415
+        from ..models.endpoint_headers_type_0 import EndpointHeadersType0
+        from ..models.filter_errors import FilterErrors
         created_at = self.created_at.isoformat()
 
         customer: None | str
@@ -189,10 +190,10 @@ class Endpoint:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.endpoint_headers_type_0 import EndpointHeadersType0 # noqa: PLC0415
-        from ..models.filter_errors import FilterErrors # noqa: PLC0415
+        from ..models.endpoint_headers_type_0 import EndpointHeadersType0
+        from ..models.filter_errors import FilterErrors
         d = dict(src_dict)
-        created_at = datetime.datetime.fromisoformat(d.pop("created_at"))
+        created_at = isoparse(d.pop("created_at"))
 
 
 
@@ -231,7 +232,7 @@ class Endpoint:
             try:
                 if not isinstance(data, str):
                     raise TypeError()
-                failing_since_type_0 = datetime.datetime.fromisoformat(data)
+                failing_since_type_0 = isoparse(data)
 
 
 
@@ -314,7 +315,7 @@ class Endpoint:
 
         transformation = d.pop("transformation")
 
-        updated_at = datetime.datetime.fromisoformat(d.pop("updated_at"))
+        updated_at = isoparse(d.pop("updated_at"))
 
 
 

@@ -13,6 +13,7 @@ from ..models.endpoint_created_format import EndpointCreatedFormat
 from ..models.endpoint_created_kind import check_endpoint_created_kind
 from ..models.endpoint_created_kind import EndpointCreatedKind
 from ..types import UNSET, Unset
+from dateutil.parser import isoparse
 from typing import cast
 from uuid import UUID
 import datetime
@@ -93,8 +94,8 @@ class EndpointCreated:
 
 
     def to_dict(self) -> dict[str, Any]:
-        from ..models.endpoint_created_headers_type_0 import EndpointCreatedHeadersType0 # noqa: PLC0415
-        from ..models.filter_errors import FilterErrors # noqa: PLC0415
+        from ..models.endpoint_created_headers_type_0 import EndpointCreatedHeadersType0
+        from ..models.filter_errors import FilterErrors
         created_at = self.created_at.isoformat()
 
         customer: None | str
@@ -194,10 +195,10 @@ class EndpointCreated:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.endpoint_created_headers_type_0 import EndpointCreatedHeadersType0 # noqa: PLC0415
-        from ..models.filter_errors import FilterErrors # noqa: PLC0415
+        from ..models.endpoint_created_headers_type_0 import EndpointCreatedHeadersType0
+        from ..models.filter_errors import FilterErrors
         d = dict(src_dict)
-        created_at = datetime.datetime.fromisoformat(d.pop("created_at"))
+        created_at = isoparse(d.pop("created_at"))
 
 
 
@@ -236,7 +237,7 @@ class EndpointCreated:
             try:
                 if not isinstance(data, str):
                     raise TypeError()
-                failing_since_type_0 = datetime.datetime.fromisoformat(data)
+                failing_since_type_0 = isoparse(data)
 
 
 
@@ -321,7 +322,7 @@ class EndpointCreated:
 
         transformation = d.pop("transformation")
 
-        updated_at = datetime.datetime.fromisoformat(d.pop("updated_at"))
+        updated_at = isoparse(d.pop("updated_at"))
 
 
 

@@ -1,4 +1,4 @@
-from typing import Literal
+from typing import Literal, cast
 
 EndpointCreatedKind = Literal['http', 'queue']
 
@@ -6,5 +6,5 @@ ENDPOINT_CREATED_KIND_VALUES: set[EndpointCreatedKind] = { 'http', 'queue',  }
 
 def check_endpoint_created_kind(value: str) -> EndpointCreatedKind:
     if value in ENDPOINT_CREATED_KIND_VALUES:
-        return value
+        return cast(EndpointCreatedKind, value)
     raise TypeError(f"Unexpected value {value!r}. Expected one of {ENDPOINT_CREATED_KIND_VALUES!r}")

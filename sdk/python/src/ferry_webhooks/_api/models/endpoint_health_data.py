@@ -9,6 +9,7 @@ from attrs import field as _attrs_field
 from ..types import UNSET, Unset
 
 from ..types import UNSET, Unset
+from dateutil.parser import isoparse
 from typing import cast
 from uuid import UUID
 import datetime
@@ -82,7 +83,7 @@ class EndpointHealthData:
 
 
 
-        failing_since = datetime.datetime.fromisoformat(d.pop("failing_since"))
+        failing_since = isoparse(d.pop("failing_since"))
 
 
 
@@ -96,7 +97,7 @@ class EndpointHealthData:
         if isinstance(_recovered_at,  Unset):
             recovered_at = UNSET
         else:
-            recovered_at = datetime.datetime.fromisoformat(_recovered_at)
+            recovered_at = isoparse(_recovered_at)
 
 
 

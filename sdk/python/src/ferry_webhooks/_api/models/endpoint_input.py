@@ -75,7 +75,7 @@ class EndpointInput:
 
 
     def to_dict(self) -> dict[str, Any]:
-        from ..models.endpoint_input_headers import EndpointInputHeaders # noqa: PLC0415
+        from ..models.endpoint_input_headers import EndpointInputHeaders
         customer = self.customer
 
         description = self.description
@@ -168,7 +168,7 @@ class EndpointInput:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.endpoint_input_headers import EndpointInputHeaders # noqa: PLC0415
+        from ..models.endpoint_input_headers import EndpointInputHeaders
         d = dict(src_dict)
         customer = d.pop("customer", UNSET)
 

@@ -1,4 +1,4 @@
-from typing import Literal
+from typing import Literal, cast
 
 EndpointInputFormat = Literal['envelope', 'raw']
 
@@ -6,5 +6,5 @@ ENDPOINT_INPUT_FORMAT_VALUES: set[EndpointInputFormat] = { 'envelope', 'raw',  }
 
 def check_endpoint_input_format(value: str) -> EndpointInputFormat:
     if value in ENDPOINT_INPUT_FORMAT_VALUES:
-        return value
+        return cast(EndpointInputFormat, value)
     raise TypeError(f"Unexpected value {value!r}. Expected one of {ENDPOINT_INPUT_FORMAT_VALUES!r}")

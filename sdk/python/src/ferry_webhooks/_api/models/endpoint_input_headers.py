@@ -20,7 +20,8 @@ T = TypeVar("T", bound="EndpointInputHeaders")
 
 @_attrs_define
 class EndpointInputHeaders:
-    
+    """ 
+     """
 
     additional_properties: dict[str, str] = _attrs_field(init=False, factory=dict)
 

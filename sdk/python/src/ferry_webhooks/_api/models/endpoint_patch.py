@@ -76,7 +76,7 @@ class EndpointPatch:
 
 
     def to_dict(self) -> dict[str, Any]:
-        from ..models.endpoint_patch_headers_type_0 import EndpointPatchHeadersType0 # noqa: PLC0415
+        from ..models.endpoint_patch_headers_type_0 import EndpointPatchHeadersType0
         description: None | str | Unset
         if isinstance(self.description, Unset):
             description = UNSET
@@ -205,7 +205,7 @@ class EndpointPatch:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.endpoint_patch_headers_type_0 import EndpointPatchHeadersType0 # noqa: PLC0415
+        from ..models.endpoint_patch_headers_type_0 import EndpointPatchHeadersType0
         d = dict(src_dict)
         def _parse_description(data: object) -> None | str | Unset:
             if data is None:

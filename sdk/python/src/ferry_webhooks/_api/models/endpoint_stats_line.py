@@ -8,6 +8,7 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from dateutil.parser import isoparse
 from typing import cast
 from uuid import UUID
 import datetime
@@ -116,7 +117,7 @@ class EndpointStatsLine:
             try:
                 if not isinstance(data, str):
                     raise TypeError()
-                last_success_at_type_0 = datetime.datetime.fromisoformat(data)
+                last_success_at_type_0 = isoparse(data)
 
 
 
@@ -134,7 +135,7 @@ class EndpointStatsLine:
             try:
                 if not isinstance(data, str):
                     raise TypeError()
-                next_retry_at_type_0 = datetime.datetime.fromisoformat(data)
+                next_retry_at_type_0 = isoparse(data)
 
 
 

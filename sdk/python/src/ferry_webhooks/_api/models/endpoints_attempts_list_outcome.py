@@ -1,4 +1,4 @@
-from typing import Literal
+from typing import Literal, cast
 
 EndpointsAttemptsListOutcome = Literal['dropped', 'retry', 'success']
 
@@ -6,5 +6,5 @@ ENDPOINTS_ATTEMPTS_LIST_OUTCOME_VALUES: set[EndpointsAttemptsListOutcome] = { 'd
 
 def check_endpoints_attempts_list_outcome(value: str) -> EndpointsAttemptsListOutcome:
     if value in ENDPOINTS_ATTEMPTS_LIST_OUTCOME_VALUES:
-        return value
+        return cast(EndpointsAttemptsListOutcome, value)
     raise TypeError(f"Unexpected value {value!r}. Expected one of {ENDPOINTS_ATTEMPTS_LIST_OUTCOME_VALUES!r}")

@@ -36,7 +36,7 @@ class Error:
 
 
     def to_dict(self) -> dict[str, Any]:
-        from ..models.error_detail import ErrorDetail # noqa: PLC0415
+        from ..models.error_detail import ErrorDetail
         error = self.error.to_dict()
 
 
@@ -52,7 +52,7 @@ class Error:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.error_detail import ErrorDetail # noqa: PLC0415
+        from ..models.error_detail import ErrorDetail
         d = dict(src_dict)
         error = ErrorDetail.from_dict(d.pop("error"))
 

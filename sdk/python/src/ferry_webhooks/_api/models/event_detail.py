@@ -9,6 +9,7 @@ from attrs import field as _attrs_field
 from ..types import UNSET, Unset
 
 from ..types import UNSET, Unset
+from dateutil.parser import isoparse
 from typing import cast
 from uuid import UUID
 import datetime
@@ -51,7 +52,7 @@ class EventDetail:
 
 
     def to_dict(self) -> dict[str, Any]:
-        from ..models.delivery import Delivery # noqa: PLC0415
+        from ..models.delivery import Delivery
         created_at = self.created_at.isoformat()
 
         data: Any | None
@@ -97,9 +98,9 @@ class EventDetail:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.delivery import Delivery # noqa: PLC0415
+        from ..models.delivery import Delivery
         d = dict(src_dict)
-        created_at = datetime.datetime.fromisoformat(d.pop("created_at"))
+        created_at = isoparse(d.pop("created_at"))
 
 
 

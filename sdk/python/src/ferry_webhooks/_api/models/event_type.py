@@ -11,6 +11,7 @@ from ..types import UNSET, Unset
 from ..models.event_type_validation import check_event_type_validation
 from ..models.event_type_validation import EventTypeValidation
 from ..types import UNSET, Unset
+from dateutil.parser import isoparse
 from typing import cast
 import datetime
 
@@ -62,8 +63,8 @@ class EventType:
 
 
     def to_dict(self) -> dict[str, Any]:
-        from ..models.event_type_version import EventTypeVersion # noqa: PLC0415
-        from ..models.event_type_warning import EventTypeWarning # noqa: PLC0415
+        from ..models.event_type_version import EventTypeVersion
+        from ..models.event_type_warning import EventTypeWarning
         created_at = self.created_at.isoformat()
 
         deprecated = self.deprecated
@@ -129,10 +130,10 @@ class EventType:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.event_type_version import EventTypeVersion # noqa: PLC0415
-        from ..models.event_type_warning import EventTypeWarning # noqa: PLC0415
+        from ..models.event_type_version import EventTypeVersion
+        from ..models.event_type_warning import EventTypeWarning
         d = dict(src_dict)
-        created_at = datetime.datetime.fromisoformat(d.pop("created_at"))
+        created_at = isoparse(d.pop("created_at"))
 
 
 
@@ -145,7 +146,7 @@ class EventType:
             try:
                 if not isinstance(data, str):
                     raise TypeError()
-                deprecated_at_type_0 = datetime.datetime.fromisoformat(data)
+                deprecated_at_type_0 = isoparse(data)
 
 
 
@@ -165,7 +166,7 @@ class EventType:
 
         name = d.pop("name")
 
-        updated_at = datetime.datetime.fromisoformat(d.pop("updated_at"))
+        updated_at = isoparse(d.pop("updated_at"))
 
 
 

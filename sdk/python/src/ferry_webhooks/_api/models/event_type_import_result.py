@@ -40,7 +40,7 @@ class EventTypeImportResult:
 
 
     def to_dict(self) -> dict[str, Any]:
-        from ..models.event_type_import_skip import EventTypeImportSkip # noqa: PLC0415
+        from ..models.event_type_import_skip import EventTypeImportSkip
         created = self.created
 
 
@@ -71,7 +71,7 @@ class EventTypeImportResult:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.event_type_import_skip import EventTypeImportSkip # noqa: PLC0415
+        from ..models.event_type_import_skip import EventTypeImportSkip
         d = dict(src_dict)
         created = cast(list[str], d.pop("created"))
 

@@ -1,4 +1,4 @@
-from typing import Literal
+from typing import Literal, cast
 
 EventTypeInputValidation = Literal['off', 'reject', 'warn']
 
@@ -6,5 +6,5 @@ EVENT_TYPE_INPUT_VALIDATION_VALUES: set[EventTypeInputValidation] = { 'off', 're
 
 def check_event_type_input_validation(value: str) -> EventTypeInputValidation:
     if value in EVENT_TYPE_INPUT_VALIDATION_VALUES:
-        return value
+        return cast(EventTypeInputValidation, value)
     raise TypeError(f"Unexpected value {value!r}. Expected one of {EVENT_TYPE_INPUT_VALIDATION_VALUES!r}")

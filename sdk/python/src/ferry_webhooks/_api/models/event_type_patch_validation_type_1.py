@@ -1,4 +1,4 @@
-from typing import Literal
+from typing import Literal, cast
 
 EventTypePatchValidationType1 = Literal['off', 'reject', 'warn']
 
@@ -6,5 +6,5 @@ EVENT_TYPE_PATCH_VALIDATION_TYPE_1_VALUES: set[EventTypePatchValidationType1] = 
 
 def check_event_type_patch_validation_type_1(value: str) -> EventTypePatchValidationType1:
     if value in EVENT_TYPE_PATCH_VALIDATION_TYPE_1_VALUES:
-        return value
+        return cast(EventTypePatchValidationType1, value)
     raise TypeError(f"Unexpected value {value!r}. Expected one of {EVENT_TYPE_PATCH_VALIDATION_TYPE_1_VALUES!r}")

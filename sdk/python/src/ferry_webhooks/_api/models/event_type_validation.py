@@ -1,4 +1,4 @@
-from typing import Literal
+from typing import Literal, cast
 
 EventTypeValidation = Literal['off', 'reject', 'warn']
 
@@ -6,5 +6,5 @@ EVENT_TYPE_VALIDATION_VALUES: set[EventTypeValidation] = { 'off', 'reject', 'war
 
 def check_event_type_validation(value: str) -> EventTypeValidation:
     if value in EVENT_TYPE_VALIDATION_VALUES:
-        return value
+        return cast(EventTypeValidation, value)
     raise TypeError(f"Unexpected value {value!r}. Expected one of {EVENT_TYPE_VALIDATION_VALUES!r}")

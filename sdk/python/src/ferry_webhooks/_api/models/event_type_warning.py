@@ -8,6 +8,7 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from dateutil.parser import isoparse
 from typing import cast
 import datetime
 
@@ -66,7 +67,7 @@ class EventTypeWarning:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        at = datetime.datetime.fromisoformat(d.pop("at"))
+        at = isoparse(d.pop("at"))
 
 
 

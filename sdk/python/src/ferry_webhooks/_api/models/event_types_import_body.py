@@ -20,7 +20,8 @@ T = TypeVar("T", bound="EventTypesImportBody")
 
 @_attrs_define
 class EventTypesImportBody:
-    
+    """ 
+     """
 
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 

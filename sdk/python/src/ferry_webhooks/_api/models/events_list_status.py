@@ -1,4 +1,4 @@
-from typing import Literal
+from typing import Literal, cast
 
 EventsListStatus = Literal['dropped', 'exhausted', 'pending', 'retrying', 'succeeded']
 
@@ -6,5 +6,5 @@ EVENTS_LIST_STATUS_VALUES: set[EventsListStatus] = { 'dropped', 'exhausted', 'pe
 
 def check_events_list_status(value: str) -> EventsListStatus:
     if value in EVENTS_LIST_STATUS_VALUES:
-        return value
+        return cast(EventsListStatus, value)
     raise TypeError(f"Unexpected value {value!r}. Expected one of {EVENTS_LIST_STATUS_VALUES!r}")

@@ -8,6 +8,7 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from dateutil.parser import isoparse
 from typing import cast
 import datetime
 
@@ -63,7 +64,7 @@ class FilterErrors:
         d = dict(src_dict)
         count = d.pop("count")
 
-        last_at = datetime.datetime.fromisoformat(d.pop("last_at"))
+        last_at = isoparse(d.pop("last_at"))
 
 
 

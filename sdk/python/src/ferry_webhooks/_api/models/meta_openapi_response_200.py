@@ -20,7 +20,8 @@ T = TypeVar("T", bound="MetaOpenapiResponse200")
 
 @_attrs_define
 class MetaOpenapiResponse200:
-    
+    """ 
+     """
 
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 

@@ -8,6 +8,7 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from dateutil.parser import isoparse
 from typing import cast
 from uuid import UUID
 import datetime
@@ -50,7 +51,7 @@ class PortalAuditEntry:
 
 
     def to_dict(self) -> dict[str, Any]:
-        from ..models.portal_external_user import PortalExternalUser # noqa: PLC0415
+        from ..models.portal_external_user import PortalExternalUser
         action = self.action
 
         at = self.at.isoformat()
@@ -84,11 +85,11 @@ class PortalAuditEntry:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.portal_external_user import PortalExternalUser # noqa: PLC0415
+        from ..models.portal_external_user import PortalExternalUser
         d = dict(src_dict)
         action = d.pop("action")
 
-        at = datetime.datetime.fromisoformat(d.pop("at"))
+        at = isoparse(d.pop("at"))
 
 
 

@@ -9,6 +9,7 @@ from attrs import field as _attrs_field
 from ..types import UNSET, Unset
 
 from ..types import UNSET, Unset
+from dateutil.parser import isoparse
 from typing import cast
 from uuid import UUID
 import datetime
@@ -59,9 +60,9 @@ class PortalSession:
 
 
     def to_dict(self) -> dict[str, Any]:
-        from ..models.portal_customer import PortalCustomer # noqa: PLC0415
-        from ..models.portal_external_user import PortalExternalUser # noqa: PLC0415
-        from ..models.portal_theme import PortalTheme # noqa: PLC0415
+        from ..models.portal_customer import PortalCustomer
+        from ..models.portal_external_user import PortalExternalUser
+        from ..models.portal_theme import PortalTheme
         capabilities: list[str] | None
         if isinstance(self.capabilities, list):
             capabilities = self.capabilities
@@ -122,9 +123,9 @@ class PortalSession:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.portal_customer import PortalCustomer # noqa: PLC0415
-        from ..models.portal_external_user import PortalExternalUser # noqa: PLC0415
-        from ..models.portal_theme import PortalTheme # noqa: PLC0415
+        from ..models.portal_customer import PortalCustomer
+        from ..models.portal_external_user import PortalExternalUser
+        from ..models.portal_theme import PortalTheme
         d = dict(src_dict)
         def _parse_capabilities(data: object) -> list[str] | None:
             if data is None:
@@ -142,7 +143,7 @@ class PortalSession:
         capabilities = _parse_capabilities(d.pop("capabilities"))
 
 
-        created_at = datetime.datetime.fromisoformat(d.pop("created_at"))
+        created_at = isoparse(d.pop("created_at"))
 
 
 
@@ -175,7 +176,7 @@ class PortalSession:
         endpoint_ids = _parse_endpoint_ids(d.pop("endpoint_ids"))
 
 
-        expires_at = datetime.datetime.fromisoformat(d.pop("expires_at"))
+        expires_at = isoparse(d.pop("expires_at"))
 
 
 
@@ -202,7 +203,7 @@ class PortalSession:
         if isinstance(_revoked_at,  Unset):
             revoked_at = UNSET
         else:
-            revoked_at = datetime.datetime.fromisoformat(_revoked_at)
+            revoked_at = isoparse(_revoked_at)
 
 
 

@@ -49,8 +49,8 @@ class PortalSessionInput:
 
 
     def to_dict(self) -> dict[str, Any]:
-        from ..models.portal_external_user_input import PortalExternalUserInput # noqa: PLC0415
-        from ..models.portal_theme_input import PortalThemeInput # noqa: PLC0415
+        from ..models.portal_external_user_input import PortalExternalUserInput
+        from ..models.portal_theme_input import PortalThemeInput
         capabilities: list[str] | Unset = UNSET
         if not isinstance(self.capabilities, Unset):
             capabilities = self.capabilities
@@ -106,8 +106,8 @@ class PortalSessionInput:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.portal_external_user_input import PortalExternalUserInput # noqa: PLC0415
-        from ..models.portal_theme_input import PortalThemeInput # noqa: PLC0415
+        from ..models.portal_external_user_input import PortalExternalUserInput
+        from ..models.portal_theme_input import PortalThemeInput
         d = dict(src_dict)
         capabilities = cast(list[str], d.pop("capabilities", UNSET))
 

@@ -38,7 +38,7 @@ class PortalSessionsListResponse200:
 
 
     def to_dict(self) -> dict[str, Any]:
-        from ..models.portal_session import PortalSession # noqa: PLC0415
+        from ..models.portal_session import PortalSession
         data = []
         for data_item_data in self.data:
             data_item = data_item_data.to_dict()
@@ -63,7 +63,7 @@ class PortalSessionsListResponse200:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.portal_session import PortalSession # noqa: PLC0415
+        from ..models.portal_session import PortalSession
         d = dict(src_dict)
         data = []
         _data = d.pop("data")

@@ -38,7 +38,7 @@ class PortalSettings:
 
 
     def to_dict(self) -> dict[str, Any]:
-        from ..models.portal_theme import PortalTheme # noqa: PLC0415
+        from ..models.portal_theme import PortalTheme
         allowed_origins: list[str] | None
         if isinstance(self.allowed_origins, list):
             allowed_origins = self.allowed_origins
@@ -63,7 +63,7 @@ class PortalSettings:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.portal_theme import PortalTheme # noqa: PLC0415
+        from ..models.portal_theme import PortalTheme
         d = dict(src_dict)
         def _parse_allowed_origins(data: object) -> list[str] | None:
             if data is None:

@@ -39,7 +39,7 @@ class PortalSettingsInput:
 
 
     def to_dict(self) -> dict[str, Any]:
-        from ..models.portal_theme_input import PortalThemeInput # noqa: PLC0415
+        from ..models.portal_theme_input import PortalThemeInput
         allowed_origins: list[str] | Unset = UNSET
         if not isinstance(self.allowed_origins, Unset):
             allowed_origins = self.allowed_origins
@@ -66,7 +66,7 @@ class PortalSettingsInput:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.portal_theme_input import PortalThemeInput # noqa: PLC0415
+        from ..models.portal_theme_input import PortalThemeInput
         d = dict(src_dict)
         allowed_origins = cast(list[str], d.pop("allowed_origins", UNSET))
 

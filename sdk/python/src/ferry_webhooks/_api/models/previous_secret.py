@@ -8,6 +8,7 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from dateutil.parser import isoparse
 from typing import cast
 import datetime
 
@@ -56,7 +57,7 @@ class PreviousSecret:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        expires_at = datetime.datetime.fromisoformat(d.pop("expires_at"))
+        expires_at = isoparse(d.pop("expires_at"))
 
 
 

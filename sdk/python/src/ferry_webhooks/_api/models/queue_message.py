@@ -8,6 +8,7 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from dateutil.parser import isoparse
 from typing import cast
 from uuid import UUID
 import datetime
@@ -51,8 +52,8 @@ class QueueMessage:
 
 
     def to_dict(self) -> dict[str, Any]:
-        from ..models.event import Event # noqa: PLC0415
-        from ..models.queue_message_headers_type_0 import QueueMessageHeadersType0 # noqa: PLC0415
+        from ..models.event import Event
+        from ..models.queue_message_headers_type_0 import QueueMessageHeadersType0
         attempt = self.attempt
 
         body = self.body
@@ -90,8 +91,8 @@ class QueueMessage:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.event import Event # noqa: PLC0415
-        from ..models.queue_message_headers_type_0 import QueueMessageHeadersType0 # noqa: PLC0415
+        from ..models.event import Event
+        from ..models.queue_message_headers_type_0 import QueueMessageHeadersType0
         d = dict(src_dict)
         attempt = d.pop("attempt")
 
@@ -125,7 +126,7 @@ class QueueMessage:
 
 
 
-        lease_until = datetime.datetime.fromisoformat(d.pop("lease_until"))
+        lease_until = isoparse(d.pop("lease_until"))
 
 
 

@@ -36,7 +36,7 @@ class QueuePull:
 
 
     def to_dict(self) -> dict[str, Any]:
-        from ..models.queue_message import QueueMessage # noqa: PLC0415
+        from ..models.queue_message import QueueMessage
         data = []
         for data_item_data in self.data:
             data_item = data_item_data.to_dict()
@@ -57,7 +57,7 @@ class QueuePull:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.queue_message import QueueMessage # noqa: PLC0415
+        from ..models.queue_message import QueueMessage
         d = dict(src_dict)
         data = []
         _data = d.pop("data")

@@ -36,7 +36,7 @@ class QueueSettled:
 
 
     def to_dict(self) -> dict[str, Any]:
-        from ..models.receipt_result import ReceiptResult # noqa: PLC0415
+        from ..models.receipt_result import ReceiptResult
         data = []
         for data_item_data in self.data:
             data_item = data_item_data.to_dict()
@@ -57,7 +57,7 @@ class QueueSettled:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.receipt_result import ReceiptResult # noqa: PLC0415
+        from ..models.receipt_result import ReceiptResult
         d = dict(src_dict)
         data = []
         _data = d.pop("data")

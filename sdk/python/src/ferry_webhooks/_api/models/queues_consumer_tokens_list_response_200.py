@@ -38,7 +38,7 @@ class QueuesConsumerTokensListResponse200:
 
 
     def to_dict(self) -> dict[str, Any]:
-        from ..models.consumer_token import ConsumerToken # noqa: PLC0415
+        from ..models.consumer_token import ConsumerToken
         data = []
         for data_item_data in self.data:
             data_item = data_item_data.to_dict()
@@ -63,7 +63,7 @@ class QueuesConsumerTokensListResponse200:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.consumer_token import ConsumerToken # noqa: PLC0415
+        from ..models.consumer_token import ConsumerToken
         d = dict(src_dict)
         data = []
         _data = d.pop("data")

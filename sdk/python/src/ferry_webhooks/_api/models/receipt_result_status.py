@@ -1,4 +1,4 @@
-from typing import Literal
+from typing import Literal, cast
 
 ReceiptResultStatus = Literal['acked', 'expired', 'nacked', 'rejected']
 
@@ -6,5 +6,5 @@ RECEIPT_RESULT_STATUS_VALUES: set[ReceiptResultStatus] = { 'acked', 'expired', '
 
 def check_receipt_result_status(value: str) -> ReceiptResultStatus:
     if value in RECEIPT_RESULT_STATUS_VALUES:
-        return value
+        return cast(ReceiptResultStatus, value)
     raise TypeError(f"Unexpected value {value!r}. Expected one of {RECEIPT_RESULT_STATUS_VALUES!r}")

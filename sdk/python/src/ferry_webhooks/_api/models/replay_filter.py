@@ -8,6 +8,7 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from dateutil.parser import isoparse
 from typing import cast
 from uuid import UUID
 import datetime
@@ -110,7 +111,7 @@ class ReplayFilter:
             try:
                 if not isinstance(data, str):
                     raise TypeError()
-                since_type_0 = datetime.datetime.fromisoformat(data)
+                since_type_0 = isoparse(data)
 
 
 
@@ -130,7 +131,7 @@ class ReplayFilter:
             try:
                 if not isinstance(data, str):
                     raise TypeError()
-                until_type_0 = datetime.datetime.fromisoformat(data)
+                until_type_0 = isoparse(data)
 
 
 

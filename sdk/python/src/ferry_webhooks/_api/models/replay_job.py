@@ -11,6 +11,7 @@ from ..types import UNSET, Unset
 from ..models.replay_job_state import check_replay_job_state
 from ..models.replay_job_state import ReplayJobState
 from ..types import UNSET, Unset
+from dateutil.parser import isoparse
 from typing import cast
 from uuid import UUID
 import datetime
@@ -63,7 +64,7 @@ class ReplayJob:
 
 
     def to_dict(self) -> dict[str, Any]:
-        from ..models.replay_filter import ReplayFilter # noqa: PLC0415
+        from ..models.replay_filter import ReplayFilter
         actor = self.actor
 
         created_at = self.created_at.isoformat()
@@ -122,11 +123,11 @@ class ReplayJob:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.replay_filter import ReplayFilter # noqa: PLC0415
+        from ..models.replay_filter import ReplayFilter
         d = dict(src_dict)
         actor = d.pop("actor")
 
-        created_at = datetime.datetime.fromisoformat(d.pop("created_at"))
+        created_at = isoparse(d.pop("created_at"))
 
 
 
@@ -144,7 +145,7 @@ class ReplayJob:
             try:
                 if not isinstance(data, str):
                     raise TypeError()
-                finished_at_type_0 = datetime.datetime.fromisoformat(data)
+                finished_at_type_0 = isoparse(data)
 
 
 
@@ -167,7 +168,7 @@ class ReplayJob:
             try:
                 if not isinstance(data, str):
                     raise TypeError()
-                started_at_type_0 = datetime.datetime.fromisoformat(data)
+                started_at_type_0 = isoparse(data)
 
 
 
@@ -186,7 +187,7 @@ class ReplayJob:
 
         total = d.pop("total")
 
-        updated_at = datetime.datetime.fromisoformat(d.pop("updated_at"))
+        updated_at = isoparse(d.pop("updated_at"))
 
 
 

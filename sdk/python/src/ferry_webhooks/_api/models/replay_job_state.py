@@ -1,4 +1,4 @@
-from typing import Literal
+from typing import Literal, cast
 
 ReplayJobState = Literal['cancelled', 'completed', 'failed', 'queued', 'running']
 
@@ -6,5 +6,5 @@ REPLAY_JOB_STATE_VALUES: set[ReplayJobState] = { 'cancelled', 'completed', 'fail
 
 def check_replay_job_state(value: str) -> ReplayJobState:
     if value in REPLAY_JOB_STATE_VALUES:
-        return value
+        return cast(ReplayJobState, value)
     raise TypeError(f"Unexpected value {value!r}. Expected one of {REPLAY_JOB_STATE_VALUES!r}")

@@ -8,6 +8,7 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from dateutil.parser import isoparse
 from typing import cast
 import datetime
 
@@ -58,7 +59,7 @@ class ReplayPreview:
         d = dict(src_dict)
         matched = d.pop("matched")
 
-        until = datetime.datetime.fromisoformat(d.pop("until"))
+        until = isoparse(d.pop("until"))
 
 
 

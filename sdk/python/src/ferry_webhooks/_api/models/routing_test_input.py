@@ -44,8 +44,8 @@ class RoutingTestInput:
 
 
     def to_dict(self) -> dict[str, Any]:
-        from ..models.routing_test_event import RoutingTestEvent # noqa: PLC0415
-        from ..models.routing_test_request import RoutingTestRequest # noqa: PLC0415
+        from ..models.routing_test_event import RoutingTestEvent
+        from ..models.routing_test_request import RoutingTestRequest
         event = self.event.to_dict()
 
         filter_: None | str | Unset
@@ -87,8 +87,8 @@ class RoutingTestInput:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.routing_test_event import RoutingTestEvent # noqa: PLC0415
-        from ..models.routing_test_request import RoutingTestRequest # noqa: PLC0415
+        from ..models.routing_test_event import RoutingTestEvent
+        from ..models.routing_test_request import RoutingTestRequest
         d = dict(src_dict)
         event = RoutingTestEvent.from_dict(d.pop("event"))
 

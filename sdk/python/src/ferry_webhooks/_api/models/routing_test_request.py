@@ -44,8 +44,8 @@ class RoutingTestRequest:
 
 
     def to_dict(self) -> dict[str, Any]:
-        from ..models.routing_test_request_headers import RoutingTestRequestHeaders # noqa: PLC0415
-        from ..models.routing_test_request_query import RoutingTestRequestQuery # noqa: PLC0415
+        from ..models.routing_test_request_headers import RoutingTestRequestHeaders
+        from ..models.routing_test_request_query import RoutingTestRequestQuery
         headers: dict[str, Any] | Unset = UNSET
         if not isinstance(self.headers, Unset):
             headers = self.headers.to_dict()
@@ -78,8 +78,8 @@ class RoutingTestRequest:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.routing_test_request_headers import RoutingTestRequestHeaders # noqa: PLC0415
-        from ..models.routing_test_request_query import RoutingTestRequestQuery # noqa: PLC0415
+        from ..models.routing_test_request_headers import RoutingTestRequestHeaders
+        from ..models.routing_test_request_query import RoutingTestRequestQuery
         d = dict(src_dict)
         _headers = d.pop("headers", UNSET)
         headers: RoutingTestRequestHeaders | Unset

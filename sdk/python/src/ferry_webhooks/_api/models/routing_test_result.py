@@ -50,7 +50,7 @@ class RoutingTestResult:
 
 
     def to_dict(self) -> dict[str, Any]:
-        from ..models.routing_test_result_headers_type_0 import RoutingTestResultHeadersType0 # noqa: PLC0415
+        from ..models.routing_test_result_headers_type_0 import RoutingTestResultHeadersType0
         cancelled = self.cancelled
 
         headers: dict[str, Any] | None
@@ -88,7 +88,7 @@ class RoutingTestResult:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.routing_test_result_headers_type_0 import RoutingTestResultHeadersType0 # noqa: PLC0415
+        from ..models.routing_test_result_headers_type_0 import RoutingTestResultHeadersType0
         d = dict(src_dict)
         cancelled = d.pop("cancelled")
 

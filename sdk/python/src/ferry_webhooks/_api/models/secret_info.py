@@ -38,7 +38,7 @@ class SecretInfo:
 
 
     def to_dict(self) -> dict[str, Any]:
-        from ..models.previous_secret import PreviousSecret # noqa: PLC0415
+        from ..models.previous_secret import PreviousSecret
         previous: list[dict[str, Any]] | None
         if isinstance(self.previous, list):
             previous = []
@@ -66,7 +66,7 @@ class SecretInfo:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.previous_secret import PreviousSecret # noqa: PLC0415
+        from ..models.previous_secret import PreviousSecret
         d = dict(src_dict)
         def _parse_previous(data: object) -> list[PreviousSecret] | None:
             if data is None:

@@ -8,6 +8,7 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from dateutil.parser import isoparse
 from typing import cast
 from uuid import UUID
 import datetime
@@ -65,10 +66,10 @@ class Source:
 
 
     def to_dict(self) -> dict[str, Any]:
-        from ..models.source_dedupe import SourceDedupe # noqa: PLC0415
-        from ..models.source_event_type import SourceEventType # noqa: PLC0415
-        from ..models.source_response import SourceResponse # noqa: PLC0415
-        from ..models.source_verification import SourceVerification # noqa: PLC0415
+        from ..models.source_dedupe import SourceDedupe
+        from ..models.source_event_type import SourceEventType
+        from ..models.source_response import SourceResponse
+        from ..models.source_verification import SourceVerification
         created_at = self.created_at.isoformat()
 
         dedupe: dict[str, Any] | None
@@ -132,12 +133,12 @@ class Source:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.source_dedupe import SourceDedupe # noqa: PLC0415
-        from ..models.source_event_type import SourceEventType # noqa: PLC0415
-        from ..models.source_response import SourceResponse # noqa: PLC0415
-        from ..models.source_verification import SourceVerification # noqa: PLC0415
+        from ..models.source_dedupe import SourceDedupe
+        from ..models.source_event_type import SourceEventType
+        from ..models.source_response import SourceResponse
+        from ..models.source_verification import SourceVerification
         d = dict(src_dict)
-        created_at = datetime.datetime.fromisoformat(d.pop("created_at"))
+        created_at = isoparse(d.pop("created_at"))
 
 
 
@@ -180,7 +181,7 @@ class Source:
             try:
                 if not isinstance(data, str):
                     raise TypeError()
-                last_request_at_type_0 = datetime.datetime.fromisoformat(data)
+                last_request_at_type_0 = isoparse(data)
 
 
 
@@ -216,7 +217,7 @@ class Source:
         response = _parse_response(d.pop("response"))
 
 
-        updated_at = datetime.datetime.fromisoformat(d.pop("updated_at"))
+        updated_at = isoparse(d.pop("updated_at"))
 
 
 

@@ -51,10 +51,10 @@ class SourceInput:
 
 
     def to_dict(self) -> dict[str, Any]:
-        from ..models.source_dedupe_input import SourceDedupeInput # noqa: PLC0415
-        from ..models.source_event_type_input import SourceEventTypeInput # noqa: PLC0415
-        from ..models.source_response_input import SourceResponseInput # noqa: PLC0415
-        from ..models.source_verification_input import SourceVerificationInput # noqa: PLC0415
+        from ..models.source_dedupe_input import SourceDedupeInput
+        from ..models.source_event_type_input import SourceEventTypeInput
+        from ..models.source_response_input import SourceResponseInput
+        from ..models.source_verification_input import SourceVerificationInput
         event_type = self.event_type.to_dict()
 
         name = self.name
@@ -104,10 +104,10 @@ class SourceInput:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.source_dedupe_input import SourceDedupeInput # noqa: PLC0415
-        from ..models.source_event_type_input import SourceEventTypeInput # noqa: PLC0415
-        from ..models.source_response_input import SourceResponseInput # noqa: PLC0415
-        from ..models.source_verification_input import SourceVerificationInput # noqa: PLC0415
+        from ..models.source_dedupe_input import SourceDedupeInput
+        from ..models.source_event_type_input import SourceEventTypeInput
+        from ..models.source_response_input import SourceResponseInput
+        from ..models.source_verification_input import SourceVerificationInput
         d = dict(src_dict)
         event_type = SourceEventTypeInput.from_dict(d.pop("event_type"))
 

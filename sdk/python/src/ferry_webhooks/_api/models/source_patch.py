@@ -52,10 +52,10 @@ class SourcePatch:
 
 
     def to_dict(self) -> dict[str, Any]:
-        from ..models.source_dedupe_input import SourceDedupeInput # noqa: PLC0415
-        from ..models.source_event_type_input import SourceEventTypeInput # noqa: PLC0415
-        from ..models.source_response_input import SourceResponseInput # noqa: PLC0415
-        from ..models.source_verification_input import SourceVerificationInput # noqa: PLC0415
+        from ..models.source_dedupe_input import SourceDedupeInput
+        from ..models.source_event_type_input import SourceEventTypeInput
+        from ..models.source_response_input import SourceResponseInput
+        from ..models.source_verification_input import SourceVerificationInput
         dedupe: dict[str, Any] | None | Unset
         if isinstance(self.dedupe, Unset):
             dedupe = UNSET
@@ -132,10 +132,10 @@ class SourcePatch:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.source_dedupe_input import SourceDedupeInput # noqa: PLC0415
-        from ..models.source_event_type_input import SourceEventTypeInput # noqa: PLC0415
-        from ..models.source_response_input import SourceResponseInput # noqa: PLC0415
-        from ..models.source_verification_input import SourceVerificationInput # noqa: PLC0415
+        from ..models.source_dedupe_input import SourceDedupeInput
+        from ..models.source_event_type_input import SourceEventTypeInput
+        from ..models.source_response_input import SourceResponseInput
+        from ..models.source_verification_input import SourceVerificationInput
         d = dict(src_dict)
         def _parse_dedupe(data: object) -> None | SourceDedupeInput | Unset:
             if data is None:

@@ -10,6 +10,7 @@ from ..types import UNSET, Unset
 
 from ..models.source_request_status import check_source_request_status
 from ..models.source_request_status import SourceRequestStatus
+from dateutil.parser import isoparse
 from typing import cast
 from uuid import UUID
 import datetime
@@ -157,7 +158,7 @@ class SourceRequest:
 
         reason = d.pop("reason")
 
-        received_at = datetime.datetime.fromisoformat(d.pop("received_at"))
+        received_at = isoparse(d.pop("received_at"))
 
 
 

@@ -10,6 +10,7 @@ from ..types import UNSET, Unset
 
 from ..models.source_request_detail_status import check_source_request_detail_status
 from ..models.source_request_detail_status import SourceRequestDetailStatus
+from dateutil.parser import isoparse
 from typing import cast
 from uuid import UUID
 import datetime
@@ -72,8 +73,8 @@ class SourceRequestDetail:
 
 
     def to_dict(self) -> dict[str, Any]:
-        from ..models.event_detail import EventDetail # noqa: PLC0415
-        from ..models.source_request_detail_headers_type_0 import SourceRequestDetailHeadersType0 # noqa: PLC0415
+        from ..models.event_detail import EventDetail
+        from ..models.source_request_detail_headers_type_0 import SourceRequestDetailHeadersType0
         body_base64 = self.body_base64
 
         body_size = self.body_size
@@ -148,8 +149,8 @@ class SourceRequestDetail:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.event_detail import EventDetail # noqa: PLC0415
-        from ..models.source_request_detail_headers_type_0 import SourceRequestDetailHeadersType0 # noqa: PLC0415
+        from ..models.event_detail import EventDetail
+        from ..models.source_request_detail_headers_type_0 import SourceRequestDetailHeadersType0
         d = dict(src_dict)
         body_base64 = d.pop("body_base64")
 
@@ -240,7 +241,7 @@ class SourceRequestDetail:
 
         reason = d.pop("reason")
 
-        received_at = datetime.datetime.fromisoformat(d.pop("received_at"))
+        received_at = isoparse(d.pop("received_at"))
 
 
 

@@ -1,4 +1,4 @@
-from typing import Literal
+from typing import Literal, cast
 
 SourceRequestDetailStatus = Literal['duplicate', 'received', 'refused', 'rejected', 'verified']
 
@@ -6,5 +6,5 @@ SOURCE_REQUEST_DETAIL_STATUS_VALUES: set[SourceRequestDetailStatus] = { 'duplica
 
 def check_source_request_detail_status(value: str) -> SourceRequestDetailStatus:
     if value in SOURCE_REQUEST_DETAIL_STATUS_VALUES:
-        return value
+        return cast(SourceRequestDetailStatus, value)
     raise TypeError(f"Unexpected value {value!r}. Expected one of {SOURCE_REQUEST_DETAIL_STATUS_VALUES!r}")

@@ -1,4 +1,4 @@
-from typing import Literal
+from typing import Literal, cast
 
 SourceRequestStatus = Literal['duplicate', 'received', 'refused', 'rejected', 'verified']
 
@@ -6,5 +6,5 @@ SOURCE_REQUEST_STATUS_VALUES: set[SourceRequestStatus] = { 'duplicate', 'receive
 
 def check_source_request_status(value: str) -> SourceRequestStatus:
     if value in SOURCE_REQUEST_STATUS_VALUES:
-        return value
+        return cast(SourceRequestStatus, value)
     raise TypeError(f"Unexpected value {value!r}. Expected one of {SOURCE_REQUEST_STATUS_VALUES!r}")

@@ -1,4 +1,4 @@
-from typing import Literal
+from typing import Literal, cast
 
 SourceVerificationEncoding = Literal['base64', 'hex']
 
@@ -6,5 +6,5 @@ SOURCE_VERIFICATION_ENCODING_VALUES: set[SourceVerificationEncoding] = { 'base64
 
 def check_source_verification_encoding(value: str) -> SourceVerificationEncoding:
     if value in SOURCE_VERIFICATION_ENCODING_VALUES:
-        return value
+        return cast(SourceVerificationEncoding, value)
     raise TypeError(f"Unexpected value {value!r}. Expected one of {SOURCE_VERIFICATION_ENCODING_VALUES!r}")

@@ -1,4 +1,4 @@
-from typing import Literal
+from typing import Literal, cast
 
 SourceVerificationInputEncoding = Literal['base64', 'hex']
 
@@ -6,5 +6,5 @@ SOURCE_VERIFICATION_INPUT_ENCODING_VALUES: set[SourceVerificationInputEncoding] 
 
 def check_source_verification_input_encoding(value: str) -> SourceVerificationInputEncoding:
     if value in SOURCE_VERIFICATION_INPUT_ENCODING_VALUES:
-        return value
+        return cast(SourceVerificationInputEncoding, value)
     raise TypeError(f"Unexpected value {value!r}. Expected one of {SOURCE_VERIFICATION_INPUT_ENCODING_VALUES!r}")

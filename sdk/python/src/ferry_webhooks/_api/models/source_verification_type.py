@@ -1,4 +1,4 @@
-from typing import Literal
+from typing import Literal, cast
 
 SourceVerificationType = Literal['basic_auth', 'github', 'hmac_sha256', 'none', 'shopify', 'slack', 'standard_webhooks', 'stripe']
 
@@ -6,5 +6,5 @@ SOURCE_VERIFICATION_TYPE_VALUES: set[SourceVerificationType] = { 'basic_auth', '
 
 def check_source_verification_type(value: str) -> SourceVerificationType:
     if value in SOURCE_VERIFICATION_TYPE_VALUES:
-        return value
+        return cast(SourceVerificationType, value)
     raise TypeError(f"Unexpected value {value!r}. Expected one of {SOURCE_VERIFICATION_TYPE_VALUES!r}")

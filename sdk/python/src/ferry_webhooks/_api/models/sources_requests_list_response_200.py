@@ -38,7 +38,7 @@ class SourcesRequestsListResponse200:
 
 
     def to_dict(self) -> dict[str, Any]:
-        from ..models.source_request import SourceRequest # noqa: PLC0415
+        from ..models.source_request import SourceRequest
         data = []
         for data_item_data in self.data:
             data_item = data_item_data.to_dict()
@@ -63,7 +63,7 @@ class SourcesRequestsListResponse200:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.source_request import SourceRequest # noqa: PLC0415
+        from ..models.source_request import SourceRequest
         d = dict(src_dict)
         data = []
         _data = d.pop("data")

@@ -1,4 +1,4 @@
-from typing import Literal
+from typing import Literal, cast
 
 SourcesRequestsListStatus = Literal['duplicate', 'received', 'refused', 'rejected', 'verified']
 
@@ -6,5 +6,5 @@ SOURCES_REQUESTS_LIST_STATUS_VALUES: set[SourcesRequestsListStatus] = { 'duplica
 
 def check_sources_requests_list_status(value: str) -> SourcesRequestsListStatus:
     if value in SOURCES_REQUESTS_LIST_STATUS_VALUES:
-        return value
+        return cast(SourcesRequestsListStatus, value)
     raise TypeError(f"Unexpected value {value!r}. Expected one of {SOURCES_REQUESTS_LIST_STATUS_VALUES!r}")

@@ -8,6 +8,7 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from dateutil.parser import isoparse
 from typing import cast
 import datetime
 
@@ -62,10 +63,10 @@ class Stats:
 
 
     def to_dict(self) -> dict[str, Any]:
-        from ..models.backlog import Backlog # noqa: PLC0415
-        from ..models.response_ms import ResponseMs # noqa: PLC0415
-        from ..models.stats_by_error_class import StatsByErrorClass # noqa: PLC0415
-        from ..models.stats_point import StatsPoint # noqa: PLC0415
+        from ..models.backlog import Backlog
+        from ..models.response_ms import ResponseMs
+        from ..models.stats_by_error_class import StatsByErrorClass
+        from ..models.stats_point import StatsPoint
         attempts = self.attempts
 
         attempts_failed = self.attempts_failed
@@ -124,10 +125,10 @@ class Stats:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.backlog import Backlog # noqa: PLC0415
-        from ..models.response_ms import ResponseMs # noqa: PLC0415
-        from ..models.stats_by_error_class import StatsByErrorClass # noqa: PLC0415
-        from ..models.stats_point import StatsPoint # noqa: PLC0415
+        from ..models.backlog import Backlog
+        from ..models.response_ms import ResponseMs
+        from ..models.stats_by_error_class import StatsByErrorClass
+        from ..models.stats_point import StatsPoint
         d = dict(src_dict)
         attempts = d.pop("attempts")
 
@@ -145,7 +146,7 @@ class Stats:
 
         failed = d.pop("failed")
 
-        from_ = datetime.datetime.fromisoformat(d.pop("from"))
+        from_ = isoparse(d.pop("from"))
 
 
 
@@ -156,7 +157,7 @@ class Stats:
             try:
                 if not isinstance(data, str):
                     raise TypeError()
-                last_success_at_type_0 = datetime.datetime.fromisoformat(data)
+                last_success_at_type_0 = isoparse(data)
 
 
 

@@ -20,7 +20,8 @@ T = TypeVar("T", bound="StatsByErrorClass")
 
 @_attrs_define
 class StatsByErrorClass:
-    
+    """ 
+     """
 
     additional_properties: dict[str, int] = _attrs_field(init=False, factory=dict)
 

@@ -8,6 +8,7 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from dateutil.parser import isoparse
 from typing import cast
 import datetime
 
@@ -63,7 +64,7 @@ class StatsPoint:
         d = dict(src_dict)
         failed = d.pop("failed")
 
-        hour = datetime.datetime.fromisoformat(d.pop("hour"))
+        hour = isoparse(d.pop("hour"))
 
 
 

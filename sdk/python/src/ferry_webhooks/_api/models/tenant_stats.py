@@ -8,6 +8,7 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from dateutil.parser import isoparse
 from typing import cast
 import datetime
 
@@ -65,11 +66,11 @@ class TenantStats:
 
 
     def to_dict(self) -> dict[str, Any]:
-        from ..models.backlog import Backlog # noqa: PLC0415
-        from ..models.endpoint_stats_line import EndpointStatsLine # noqa: PLC0415
-        from ..models.response_ms import ResponseMs # noqa: PLC0415
-        from ..models.stats_point import StatsPoint # noqa: PLC0415
-        from ..models.tenant_stats_by_error_class import TenantStatsByErrorClass # noqa: PLC0415
+        from ..models.backlog import Backlog
+        from ..models.endpoint_stats_line import EndpointStatsLine
+        from ..models.response_ms import ResponseMs
+        from ..models.stats_point import StatsPoint
+        from ..models.tenant_stats_by_error_class import TenantStatsByErrorClass
         attempts = self.attempts
 
         attempts_failed = self.attempts_failed
@@ -136,11 +137,11 @@ class TenantStats:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.backlog import Backlog # noqa: PLC0415
-        from ..models.endpoint_stats_line import EndpointStatsLine # noqa: PLC0415
-        from ..models.response_ms import ResponseMs # noqa: PLC0415
-        from ..models.stats_point import StatsPoint # noqa: PLC0415
-        from ..models.tenant_stats_by_error_class import TenantStatsByErrorClass # noqa: PLC0415
+        from ..models.backlog import Backlog
+        from ..models.endpoint_stats_line import EndpointStatsLine
+        from ..models.response_ms import ResponseMs
+        from ..models.stats_point import StatsPoint
+        from ..models.tenant_stats_by_error_class import TenantStatsByErrorClass
         d = dict(src_dict)
         attempts = d.pop("attempts")
 
@@ -168,7 +169,7 @@ class TenantStats:
 
         failed = d.pop("failed")
 
-        from_ = datetime.datetime.fromisoformat(d.pop("from"))
+        from_ = isoparse(d.pop("from"))
 
 
 
@@ -179,7 +180,7 @@ class TenantStats:
             try:
                 if not isinstance(data, str):
                     raise TypeError()
-                last_success_at_type_0 = datetime.datetime.fromisoformat(data)
+                last_success_at_type_0 = isoparse(data)
 
 
 

@@ -20,7 +20,8 @@ T = TypeVar("T", bound="TenantStatsByErrorClass")
 
 @_attrs_define
 class TenantStatsByErrorClass:
-    
+    """ 
+     """
 
     additional_properties: dict[str, int] = _attrs_field(init=False, factory=dict)
 

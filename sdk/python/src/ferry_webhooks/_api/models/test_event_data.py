@@ -8,6 +8,7 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from dateutil.parser import isoparse
 from typing import cast
 from uuid import UUID
 import datetime
@@ -69,7 +70,7 @@ class TestEventData:
 
         message = d.pop("message")
 
-        sent_at = datetime.datetime.fromisoformat(d.pop("sent_at"))
+        sent_at = isoparse(d.pop("sent_at"))
 
 
 

@@ -13,6 +13,7 @@ from ...models.events_list_response_200 import EventsListResponse200
 from ...models.events_list_status import check_events_list_status
 from ...models.events_list_status import EventsListStatus
 from ...types import UNSET, Unset
+from dateutil.parser import isoparse
 from typing import cast
 from uuid import UUID
 import datetime
