@@ -41,7 +41,6 @@ ensure_py_generator() {
 generate_into() {
   local root="$1" doc
   doc="$(mktemp -d)"
-  trap 'rm -rf "$doc"' RETURN
   (cd "$REPO_ROOT" && go run ./app/cmd/ferry openapi) >"$doc/openapi.json"
 
   mkdir -p "$root/sdk/go/client/ferryapi"
@@ -60,14 +59,15 @@ generate_into() {
   (cd "$doc" && "$GEN_VENV/bin/openapi-python-client" generate --path "$doc/openapi.json" \
     --config "$REPO_ROOT/sdk/python/openapi-python-client.yaml" --meta none \
     --output-path "$root/sdk/python/src/ferry_webhooks/_api" >/dev/null)
+  rm -rf "$doc"
 }
 
 GENERATED=(sdk/go/client/ferryapi/ferryapi.gen.go sdk/typescript/src/client/schema.ts sdk/python/src/ferry_webhooks/_api)
 
 check() {
-  local scratch
-  scratch="$(mktemp -d)"
-  trap 'rm -rf "$scratch"' EXIT
+  SCRATCH="$(mktemp -d)"
+  trap 'rm -rf "$SCRATCH"' EXIT
+  local scratch="$SCRATCH"
   generate_into "$scratch"
   local p bad=0
   for p in "${GENERATED[@]}"; do
