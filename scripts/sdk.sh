@@ -13,8 +13,11 @@
 #   redis   start Redis on 127.0.0.1:$FERRY_REDIS_PORT (16379), state in .ferry/redis
 #   stop    stop that Redis
 #   env     print `export FERRY_TEST_REDIS_URL=…` (eval it)
-#   test    setup, start Redis if it is not running, run the Go suites
-#           (the core module on the current Go and on Go 1.22), the Node
+#   test    setup, start Redis if it is not running, check that the
+#           sender SDKs' generated code matches `ferry openapi`
+#           (scripts/sendersdk.sh check), run the Go suites (the core
+#           module on the current Go and on Go 1.22, the sender client
+#           module sdk/go/client on the current Go), the Node
 #           suite on Node 20 and 22, the Python suite on 3.10-3.13, and
 #           stop Redis again if this run started it
 #
@@ -206,12 +209,14 @@ run_tests() {
   eval "$(print_env)"
   export FERRY_TEST_DATABASE_URL FERRY_TEST_REDIS_URL
   local failed=() m ver major bin
+  log "sender SDKs: generated code matches ferry openapi"
+  bash "$SCRIPT_DIR/sendersdk.sh" check || failed+=(sender-generated)
   log "Go: sdk/go (Go $(go env GOVERSION))"
   (cd "$GO_DIR" && go vet ./... && go test -count=1 ./...) || failed+=(go)
   log "Go: sdk/go on $GO_MIN_TOOLCHAIN; go.mod must require nothing"
   (cd "$GO_DIR" && [[ "$(go list -m all)" == "github.com/ferry-dev/ferry/sdk/go" ]] &&
     GOTOOLCHAIN="$GO_MIN_TOOLCHAIN" go vet ./... && GOTOOLCHAIN="$GO_MIN_TOOLCHAIN" go test -count=1 ./...) || failed+=("go-$GO_MIN_TOOLCHAIN")
-  for m in pgstore redisstore fiberferry; do
+  for m in pgstore redisstore fiberferry client; do
     log "Go: sdk/go/$m"
     (cd "$GO_DIR/$m" && go vet ./... && go test -count=1 ./...) || failed+=("go-$m")
   done

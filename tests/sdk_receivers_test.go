@@ -59,6 +59,7 @@ func sdkRoot(t *testing.T) string {
 		"sdk/typescript/node_modules":              "the TypeScript SDK's devDependencies",
 		"sdk/typescript/dist/esm/index.js":         "the TypeScript SDK's build",
 		"sdk/python/src/ferry_webhooks/_verify.py": "the Python SDK",
+		"sdk/typescript/dist/esm/client/index.js":  "the TypeScript sender SDK's build",
 	}
 	for p, what := range need {
 		if _, err := os.Stat(filepath.Join(root, p)); err != nil {

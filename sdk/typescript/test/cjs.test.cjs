@@ -16,4 +16,7 @@ test("require('@ferry-dev/webhooks') and '/web' resolve to the CJS build", async
   assert.equal(typeof require("@ferry-dev/webhooks/hono").honoMiddleware, "function");
   assert.ok(require.resolve("@ferry-dev/webhooks/hono").includes("/dist/cjs/"));
   await assert.rejects(web.verify("", {}, ""), web.InvalidSecretError);
+  const client = require("@ferry-dev/webhooks/client");
+  assert.ok(require.resolve("@ferry-dev/webhooks/client").includes("/dist/cjs/"));
+  assert.equal(typeof new client.Ferry("fry_test", { baseUrl: "http://127.0.0.1:1" }).events.create, "function");
 });

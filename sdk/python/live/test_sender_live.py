@@ -1,0 +1,77 @@
+"""The sender client against a running Ferry (FERRY_URL, FERRY_API_KEY,
+FERRY_RECEIVER_URL); tests/sdk_senders_test.go runs it against an
+in-process Ferry with a low API rate limit."""
+
+from __future__ import annotations
+
+import os
+import secrets
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import httpx
+import pytest
+
+from ferry_webhooks.client import Ferry, FerryError
+
+
+class Observing(httpx.BaseTransport):
+    """Counts 429s; for a marked key, lets the first POST /events reach
+    Ferry but loses its answer, as a network would."""
+
+    def __init__(self) -> None:
+        self.inner = httpx.HTTPTransport()
+        self.limited = 0
+        self.lose_first: set[str] = set()
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        response = self.inner.handle_request(request)
+        if response.status_code == 429:
+            self.limited += 1
+        key = request.headers.get("Idempotency-Key", "")
+        if request.method == "POST" and request.url.path.endswith("/events") and key in self.lose_first:
+            self.lose_first.discard(key)
+            response.read()
+            response.close()
+            raise httpx.ReadError("connection reset (simulated after Ferry answered)", request=request)
+        return response
+
+
+def test_sender_client_against_live_ferry() -> None:
+    base, key, receiver = os.environ.get("FERRY_URL"), os.environ.get("FERRY_API_KEY"), os.environ.get("FERRY_RECEIVER_URL")
+    assert base and key and receiver, "FERRY_URL, FERRY_API_KEY and FERRY_RECEIVER_URL are required"
+    observing = Observing()
+    ferry = Ferry(key, base_url=base, transport=observing)
+    run = secrets.token_hex(6)
+
+    ep = ferry.endpoints.create(url=f"{receiver}/python", description="python sender SDK")
+    assert ep.secret.startswith("whsec_")
+    assert ferry.endpoints.get(str(ep.id)).url == f"{receiver}/python"
+
+    typ = f"python.{run}.paid"
+    observing.lose_first.add(f"python-{run}")
+    ev = ferry.events.create(type=typ, data={"amount": 4200}, idempotency_key=f"python-{run}")
+    assert not observing.lose_first, "the answer was not lost: the retry path was not taken"
+    assert [e.id for e in ferry.events.list(type=typ)] == [ev.id], "a retried create made more than one event"
+
+    deadline = time.monotonic() + 60
+    attempts = ferry.events.attempts(str(ev.id))
+    while not attempts:
+        assert time.monotonic() < deadline, "no attempt logged within 60 s"
+        time.sleep(0.2)
+        attempts = ferry.events.attempts(str(ev.id))
+    assert attempts[0].endpoint_id == ep.id
+
+    many = f"python.{run}.many"
+    want = {ferry.events.create(type=many, data={"i": i}).id for i in range(5)}
+    assert {e.id for e in ferry.events.all(type=many, limit=2)} == want
+
+    with pytest.raises(FerryError) as exc:
+        ferry.events.create(type="", data={})
+    assert (exc.value.status, exc.value.code, exc.value.field) == (422, "invalid", "type")
+    assert exc.value.request_id
+
+    with ThreadPoolExecutor(max_workers=40) as pool:
+        pages = list(pool.map(lambda _: ferry.endpoints.list(), range(40)))
+    assert len(pages) == 40
+    assert observing.limited > 0, "the burst saw no 429: the rate limit was not reached, nothing was retried"

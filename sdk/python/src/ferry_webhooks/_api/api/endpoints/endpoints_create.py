@@ -1,0 +1,258 @@
+from http import HTTPStatus
+from typing import Any, cast
+from urllib.parse import quote
+
+import httpx
+
+from ...client import AuthenticatedClient, Client
+from ...types import Response, UNSET
+from ... import errors
+
+from ...models.endpoint_created import EndpointCreated
+from ...models.endpoint_input import EndpointInput
+from ...models.error import Error
+from ...types import UNSET, Unset
+from typing import cast
+
+
+
+def _get_kwargs(
+    *,
+    body: EndpointInput,
+    idempotency_key: str | Unset = UNSET,
+
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(idempotency_key, Unset):
+        headers["Idempotency-Key"] = idempotency_key
+
+
+
+    
+
+    
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/endpoints",
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> EndpointCreated | Error | None:
+    if response.status_code == 201:
+        response_201 = EndpointCreated.from_dict(response.json())
+
+
+
+        return response_201
+
+    if response.status_code == 400:
+        response_400 = Error.from_dict(response.json())
+
+
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Error.from_dict(response.json())
+
+
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Error.from_dict(response.json())
+
+
+
+        return response_403
+
+    if response.status_code == 409:
+        response_409 = Error.from_dict(response.json())
+
+
+
+        return response_409
+
+    if response.status_code == 413:
+        response_413 = Error.from_dict(response.json())
+
+
+
+        return response_413
+
+    if response.status_code == 422:
+        response_422 = Error.from_dict(response.json())
+
+
+
+        return response_422
+
+    if response.status_code == 429:
+        response_429 = Error.from_dict(response.json())
+
+
+
+        return response_429
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[EndpointCreated | Error]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient,
+    body: EndpointInput,
+    idempotency_key: str | Unset = UNSET,
+
+) -> Response[EndpointCreated | Error]:
+    """ Create an endpoint
+
+     Creates an endpoint: a URL Ferry pushes signed events to (kind http), or a pull queue (kind queue).
+    The answer carries the signing secret.
+
+    Args:
+        idempotency_key (str | Unset):
+        body (EndpointInput):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[EndpointCreated | Error]
+     """
+
+
+    kwargs = _get_kwargs(
+        body=body,
+idempotency_key=idempotency_key,
+
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+def sync(
+    *,
+    client: AuthenticatedClient,
+    body: EndpointInput,
+    idempotency_key: str | Unset = UNSET,
+
+) -> EndpointCreated | Error | None:
+    """ Create an endpoint
+
+     Creates an endpoint: a URL Ferry pushes signed events to (kind http), or a pull queue (kind queue).
+    The answer carries the signing secret.
+
+    Args:
+        idempotency_key (str | Unset):
+        body (EndpointInput):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        EndpointCreated | Error
+     """
+
+
+    return sync_detailed(
+        client=client,
+body=body,
+idempotency_key=idempotency_key,
+
+    ).parsed
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient,
+    body: EndpointInput,
+    idempotency_key: str | Unset = UNSET,
+
+) -> Response[EndpointCreated | Error]:
+    """ Create an endpoint
+
+     Creates an endpoint: a URL Ferry pushes signed events to (kind http), or a pull queue (kind queue).
+    The answer carries the signing secret.
+
+    Args:
+        idempotency_key (str | Unset):
+        body (EndpointInput):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[EndpointCreated | Error]
+     """
+
+
+    kwargs = _get_kwargs(
+        body=body,
+idempotency_key=idempotency_key,
+
+    )
+
+    response = await client.get_async_httpx_client().request(
+        **kwargs
+    )
+
+    return _build_response(client=client, response=response)
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient,
+    body: EndpointInput,
+    idempotency_key: str | Unset = UNSET,
+
+) -> EndpointCreated | Error | None:
+    """ Create an endpoint
+
+     Creates an endpoint: a URL Ferry pushes signed events to (kind http), or a pull queue (kind queue).
+    The answer carries the signing secret.
+
+    Args:
+        idempotency_key (str | Unset):
+        body (EndpointInput):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        EndpointCreated | Error
+     """
+
+
+    return (await asyncio_detailed(
+        client=client,
+body=body,
+idempotency_key=idempotency_key,
+
+    )).parsed

@@ -1,0 +1,208 @@
+from http import HTTPStatus
+from typing import Any, cast
+from urllib.parse import quote
+
+import httpx
+
+from ...client import AuthenticatedClient, Client
+from ...types import Response, UNSET
+from ... import errors
+
+from ...models.error import Error
+from ...models.event_type import EventType
+from typing import cast
+
+
+
+def _get_kwargs(
+    name: str,
+
+) -> dict[str, Any]:
+    
+
+    
+
+    
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/event-types/{name}".format(name=quote(str(name), safe=""),),
+    }
+
+
+    return _kwargs
+
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | EventType | None:
+    if response.status_code == 200:
+        response_200 = EventType.from_dict(response.json())
+
+
+
+        return response_200
+
+    if response.status_code == 401:
+        response_401 = Error.from_dict(response.json())
+
+
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Error.from_dict(response.json())
+
+
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = Error.from_dict(response.json())
+
+
+
+        return response_404
+
+    if response.status_code == 429:
+        response_429 = Error.from_dict(response.json())
+
+
+
+        return response_429
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | EventType]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    name: str,
+    *,
+    client: AuthenticatedClient,
+
+) -> Response[Error | EventType]:
+    """ Get an event type
+
+     An event type with its versions and recent schema warnings.
+
+    Args:
+        name (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | EventType]
+     """
+
+
+    kwargs = _get_kwargs(
+        name=name,
+
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+def sync(
+    name: str,
+    *,
+    client: AuthenticatedClient,
+
+) -> Error | EventType | None:
+    """ Get an event type
+
+     An event type with its versions and recent schema warnings.
+
+    Args:
+        name (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | EventType
+     """
+
+
+    return sync_detailed(
+        name=name,
+client=client,
+
+    ).parsed
+
+async def asyncio_detailed(
+    name: str,
+    *,
+    client: AuthenticatedClient,
+
+) -> Response[Error | EventType]:
+    """ Get an event type
+
+     An event type with its versions and recent schema warnings.
+
+    Args:
+        name (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | EventType]
+     """
+
+
+    kwargs = _get_kwargs(
+        name=name,
+
+    )
+
+    response = await client.get_async_httpx_client().request(
+        **kwargs
+    )
+
+    return _build_response(client=client, response=response)
+
+async def asyncio(
+    name: str,
+    *,
+    client: AuthenticatedClient,
+
+) -> Error | EventType | None:
+    """ Get an event type
+
+     An event type with its versions and recent schema warnings.
+
+    Args:
+        name (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | EventType
+     """
+
+
+    return (await asyncio_detailed(
+        name=name,
+client=client,
+
+    )).parsed

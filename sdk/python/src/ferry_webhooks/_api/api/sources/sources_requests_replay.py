@@ -1,0 +1,263 @@
+from http import HTTPStatus
+from typing import Any, cast
+from urllib.parse import quote
+
+import httpx
+
+from ...client import AuthenticatedClient, Client
+from ...types import Response, UNSET
+from ... import errors
+
+from ...models.error import Error
+from ...models.source_replay_result import SourceReplayResult
+from ...types import UNSET, Unset
+from typing import cast
+from uuid import UUID
+
+
+
+def _get_kwargs(
+    id: UUID,
+    request_id: UUID,
+    *,
+    idempotency_key: str | Unset = UNSET,
+
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(idempotency_key, Unset):
+        headers["Idempotency-Key"] = idempotency_key
+
+
+
+    
+
+    
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/sources/{id}/requests/{request_id}/replay".format(id=quote(str(id), safe=""),request_id=quote(str(request_id), safe=""),),
+    }
+
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | SourceReplayResult | None:
+    if response.status_code == 202:
+        response_202 = SourceReplayResult.from_dict(response.json())
+
+
+
+        return response_202
+
+    if response.status_code == 401:
+        response_401 = Error.from_dict(response.json())
+
+
+
+        return response_401
+
+    if response.status_code == 402:
+        response_402 = Error.from_dict(response.json())
+
+
+
+        return response_402
+
+    if response.status_code == 403:
+        response_403 = Error.from_dict(response.json())
+
+
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = Error.from_dict(response.json())
+
+
+
+        return response_404
+
+    if response.status_code == 409:
+        response_409 = Error.from_dict(response.json())
+
+
+
+        return response_409
+
+    if response.status_code == 422:
+        response_422 = Error.from_dict(response.json())
+
+
+
+        return response_422
+
+    if response.status_code == 429:
+        response_429 = Error.from_dict(response.json())
+
+
+
+        return response_429
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | SourceReplayResult]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    id: UUID,
+    request_id: UUID,
+    *,
+    client: AuthenticatedClient,
+    idempotency_key: str | Unset = UNSET,
+
+) -> Response[Error | SourceReplayResult]:
+    """ Replay a captured request
+
+     Turns a captured request into an event again.
+
+    Args:
+        id (UUID):
+        request_id (UUID):
+        idempotency_key (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | SourceReplayResult]
+     """
+
+
+    kwargs = _get_kwargs(
+        id=id,
+request_id=request_id,
+idempotency_key=idempotency_key,
+
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+def sync(
+    id: UUID,
+    request_id: UUID,
+    *,
+    client: AuthenticatedClient,
+    idempotency_key: str | Unset = UNSET,
+
+) -> Error | SourceReplayResult | None:
+    """ Replay a captured request
+
+     Turns a captured request into an event again.
+
+    Args:
+        id (UUID):
+        request_id (UUID):
+        idempotency_key (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | SourceReplayResult
+     """
+
+
+    return sync_detailed(
+        id=id,
+request_id=request_id,
+client=client,
+idempotency_key=idempotency_key,
+
+    ).parsed
+
+async def asyncio_detailed(
+    id: UUID,
+    request_id: UUID,
+    *,
+    client: AuthenticatedClient,
+    idempotency_key: str | Unset = UNSET,
+
+) -> Response[Error | SourceReplayResult]:
+    """ Replay a captured request
+
+     Turns a captured request into an event again.
+
+    Args:
+        id (UUID):
+        request_id (UUID):
+        idempotency_key (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | SourceReplayResult]
+     """
+
+
+    kwargs = _get_kwargs(
+        id=id,
+request_id=request_id,
+idempotency_key=idempotency_key,
+
+    )
+
+    response = await client.get_async_httpx_client().request(
+        **kwargs
+    )
+
+    return _build_response(client=client, response=response)
+
+async def asyncio(
+    id: UUID,
+    request_id: UUID,
+    *,
+    client: AuthenticatedClient,
+    idempotency_key: str | Unset = UNSET,
+
+) -> Error | SourceReplayResult | None:
+    """ Replay a captured request
+
+     Turns a captured request into an event again.
+
+    Args:
+        id (UUID):
+        request_id (UUID):
+        idempotency_key (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | SourceReplayResult
+     """
+
+
+    return (await asyncio_detailed(
+        id=id,
+request_id=request_id,
+client=client,
+idempotency_key=idempotency_key,
+
+    )).parsed

@@ -1,0 +1,141 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from dateutil.parser import isoparse
+from typing import cast
+import datetime
+
+if TYPE_CHECKING:
+  from ..models.customer_metadata_type_0 import CustomerMetadataType0
+
+
+
+
+
+T = TypeVar("T", bound="Customer")
+
+
+
+@_attrs_define
+class Customer:
+    """ 
+        Attributes:
+            created_at (datetime.datetime):
+            metadata (CustomerMetadataType0 | None):
+            name (str):
+            uid (str):
+            updated_at (datetime.datetime):
+     """
+
+    created_at: datetime.datetime
+    metadata: CustomerMetadataType0 | None
+    name: str
+    uid: str
+    updated_at: datetime.datetime
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.customer_metadata_type_0 import CustomerMetadataType0
+        created_at = self.created_at.isoformat()
+
+        metadata: dict[str, Any] | None
+        if isinstance(self.metadata, CustomerMetadataType0):
+            metadata = self.metadata.to_dict()
+        else:
+            metadata = self.metadata
+
+        name = self.name
+
+        uid = self.uid
+
+        updated_at = self.updated_at.isoformat()
+
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update({
+            "created_at": created_at,
+            "metadata": metadata,
+            "name": name,
+            "uid": uid,
+            "updated_at": updated_at,
+        })
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.customer_metadata_type_0 import CustomerMetadataType0
+        d = dict(src_dict)
+        created_at = isoparse(d.pop("created_at"))
+
+
+
+
+        def _parse_metadata(data: object) -> CustomerMetadataType0 | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                metadata_type_0 = CustomerMetadataType0.from_dict(data)
+
+
+
+                return metadata_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(CustomerMetadataType0 | None, data)
+
+        metadata = _parse_metadata(d.pop("metadata"))
+
+
+        name = d.pop("name")
+
+        uid = d.pop("uid")
+
+        updated_at = isoparse(d.pop("updated_at"))
+
+
+
+
+        customer = cls(
+            created_at=created_at,
+            metadata=metadata,
+            name=name,
+            uid=uid,
+            updated_at=updated_at,
+        )
+
+
+        customer.additional_properties = d
+        return customer
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

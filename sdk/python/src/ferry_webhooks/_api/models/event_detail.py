@@ -1,0 +1,178 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from ..types import UNSET, Unset
+from dateutil.parser import isoparse
+from typing import cast
+from uuid import UUID
+import datetime
+
+if TYPE_CHECKING:
+  from ..models.delivery import Delivery
+
+
+
+
+
+T = TypeVar("T", bound="EventDetail")
+
+
+
+@_attrs_define
+class EventDetail:
+    """ 
+        Attributes:
+            created_at (datetime.datetime):
+            data (Any | None): the JSON payload
+            deliveries (list[Delivery] | None):
+            id (UUID):
+            type_ (str):
+            customer (str | Unset):
+            idempotency_key (str | Unset):
+     """
+
+    created_at: datetime.datetime
+    data: Any | None
+    deliveries: list[Delivery] | None
+    id: UUID
+    type_: str
+    customer: str | Unset = UNSET
+    idempotency_key: str | Unset = UNSET
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.delivery import Delivery
+        created_at = self.created_at.isoformat()
+
+        data: Any | None
+        data = self.data
+
+        deliveries: list[dict[str, Any]] | None
+        if isinstance(self.deliveries, list):
+            deliveries = []
+            for deliveries_type_0_item_data in self.deliveries:
+                deliveries_type_0_item = deliveries_type_0_item_data.to_dict()
+                deliveries.append(deliveries_type_0_item)
+
+
+        else:
+            deliveries = self.deliveries
+
+        id = str(self.id)
+
+        type_ = self.type_
+
+        customer = self.customer
+
+        idempotency_key = self.idempotency_key
+
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update({
+            "created_at": created_at,
+            "data": data,
+            "deliveries": deliveries,
+            "id": id,
+            "type": type_,
+        })
+        if customer is not UNSET:
+            field_dict["customer"] = customer
+        if idempotency_key is not UNSET:
+            field_dict["idempotency_key"] = idempotency_key
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.delivery import Delivery
+        d = dict(src_dict)
+        created_at = isoparse(d.pop("created_at"))
+
+
+
+
+        def _parse_data(data: object) -> Any | None:
+            if data is None:
+                return data
+            return cast(Any | None, data)
+
+        data = _parse_data(d.pop("data"))
+
+
+        def _parse_deliveries(data: object) -> list[Delivery] | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                deliveries_type_0 = []
+                _deliveries_type_0 = data
+                for deliveries_type_0_item_data in (_deliveries_type_0):
+                    deliveries_type_0_item = Delivery.from_dict(deliveries_type_0_item_data)
+
+
+
+                    deliveries_type_0.append(deliveries_type_0_item)
+
+                return deliveries_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[Delivery] | None, data)
+
+        deliveries = _parse_deliveries(d.pop("deliveries"))
+
+
+        id = UUID(d.pop("id"))
+
+
+
+
+        type_ = d.pop("type")
+
+        customer = d.pop("customer", UNSET)
+
+        idempotency_key = d.pop("idempotency_key", UNSET)
+
+        event_detail = cls(
+            created_at=created_at,
+            data=data,
+            deliveries=deliveries,
+            id=id,
+            type_=type_,
+            customer=customer,
+            idempotency_key=idempotency_key,
+        )
+
+
+        event_detail.additional_properties = d
+        return event_detail
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

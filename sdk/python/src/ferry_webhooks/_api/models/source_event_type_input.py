@@ -1,0 +1,105 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from ..types import UNSET, Unset
+
+
+
+
+
+
+T = TypeVar("T", bound="SourceEventTypeInput")
+
+
+
+@_attrs_define
+class SourceEventTypeInput:
+    """ 
+        Attributes:
+            default (str | Unset): the type when the header or path gives none (default: unknown)
+            header (str | Unset): take the type from this request header
+            json_path (str | Unset): take the type from this dotted path in the JSON body (numbers index arrays)
+            value (str | Unset): a fixed event type
+     """
+
+    default: str | Unset = UNSET
+    header: str | Unset = UNSET
+    json_path: str | Unset = UNSET
+    value: str | Unset = UNSET
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        default = self.default
+
+        header = self.header
+
+        json_path = self.json_path
+
+        value = self.value
+
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update({
+        })
+        if default is not UNSET:
+            field_dict["default"] = default
+        if header is not UNSET:
+            field_dict["header"] = header
+        if json_path is not UNSET:
+            field_dict["json_path"] = json_path
+        if value is not UNSET:
+            field_dict["value"] = value
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        default = d.pop("default", UNSET)
+
+        header = d.pop("header", UNSET)
+
+        json_path = d.pop("json_path", UNSET)
+
+        value = d.pop("value", UNSET)
+
+        source_event_type_input = cls(
+            default=default,
+            header=header,
+            json_path=json_path,
+            value=value,
+        )
+
+
+        source_event_type_input.additional_properties = d
+        return source_event_type_input
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -1,0 +1,296 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from ..models.source_request_detail_status import check_source_request_detail_status
+from ..models.source_request_detail_status import SourceRequestDetailStatus
+from dateutil.parser import isoparse
+from typing import cast
+from uuid import UUID
+import datetime
+
+if TYPE_CHECKING:
+  from ..models.event_detail import EventDetail
+  from ..models.source_request_detail_headers_type_0 import SourceRequestDetailHeadersType0
+
+
+
+
+
+T = TypeVar("T", bound="SourceRequestDetail")
+
+
+
+@_attrs_define
+class SourceRequestDetail:
+    """ 
+        Attributes:
+            body_base64 (str): the exact body
+            body_size (int):
+            body_text (None | str): the body as text when it is valid UTF-8
+            content_type (str):
+            dedupe_key (None | str): the request's dedupe key, when the source dedupes
+            event (EventDetail | None):
+            event_id (None | UUID): the event the request became
+            headers (None | SourceRequestDetailHeadersType0): as received, names canonicalised; credentials redacted for
+                viewers
+            id (UUID):
+            method (str):
+            path (str): the request path with the ingest token written {token}
+            query (str): the raw query string
+            reason (str): why the request was rejected or is a duplicate
+            received_at (datetime.datetime):
+            source_id (UUID):
+            status (SourceRequestDetailStatus):
+     """
+
+    body_base64: str
+    body_size: int
+    body_text: None | str
+    content_type: str
+    dedupe_key: None | str
+    event: EventDetail | None
+    event_id: None | UUID
+    headers: None | SourceRequestDetailHeadersType0
+    id: UUID
+    method: str
+    path: str
+    query: str
+    reason: str
+    received_at: datetime.datetime
+    source_id: UUID
+    status: SourceRequestDetailStatus
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.event_detail import EventDetail
+        from ..models.source_request_detail_headers_type_0 import SourceRequestDetailHeadersType0
+        body_base64 = self.body_base64
+
+        body_size = self.body_size
+
+        body_text: None | str
+        body_text = self.body_text
+
+        content_type = self.content_type
+
+        dedupe_key: None | str
+        dedupe_key = self.dedupe_key
+
+        event: dict[str, Any] | None
+        if isinstance(self.event, EventDetail):
+            event = self.event.to_dict()
+        else:
+            event = self.event
+
+        event_id: None | str
+        if isinstance(self.event_id, UUID):
+            event_id = str(self.event_id)
+        else:
+            event_id = self.event_id
+
+        headers: dict[str, Any] | None
+        if isinstance(self.headers, SourceRequestDetailHeadersType0):
+            headers = self.headers.to_dict()
+        else:
+            headers = self.headers
+
+        id = str(self.id)
+
+        method = self.method
+
+        path = self.path
+
+        query = self.query
+
+        reason = self.reason
+
+        received_at = self.received_at.isoformat()
+
+        source_id = str(self.source_id)
+
+        status: str = self.status
+
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update({
+            "body_base64": body_base64,
+            "body_size": body_size,
+            "body_text": body_text,
+            "content_type": content_type,
+            "dedupe_key": dedupe_key,
+            "event": event,
+            "event_id": event_id,
+            "headers": headers,
+            "id": id,
+            "method": method,
+            "path": path,
+            "query": query,
+            "reason": reason,
+            "received_at": received_at,
+            "source_id": source_id,
+            "status": status,
+        })
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.event_detail import EventDetail
+        from ..models.source_request_detail_headers_type_0 import SourceRequestDetailHeadersType0
+        d = dict(src_dict)
+        body_base64 = d.pop("body_base64")
+
+        body_size = d.pop("body_size")
+
+        def _parse_body_text(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        body_text = _parse_body_text(d.pop("body_text"))
+
+
+        content_type = d.pop("content_type")
+
+        def _parse_dedupe_key(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        dedupe_key = _parse_dedupe_key(d.pop("dedupe_key"))
+
+
+        def _parse_event(data: object) -> EventDetail | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                event_type_0 = EventDetail.from_dict(data)
+
+
+
+                return event_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(EventDetail | None, data)
+
+        event = _parse_event(d.pop("event"))
+
+
+        def _parse_event_id(data: object) -> None | UUID:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                event_id_type_0 = UUID(data)
+
+
+
+                return event_id_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | UUID, data)
+
+        event_id = _parse_event_id(d.pop("event_id"))
+
+
+        def _parse_headers(data: object) -> None | SourceRequestDetailHeadersType0:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                headers_type_0 = SourceRequestDetailHeadersType0.from_dict(data)
+
+
+
+                return headers_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | SourceRequestDetailHeadersType0, data)
+
+        headers = _parse_headers(d.pop("headers"))
+
+
+        id = UUID(d.pop("id"))
+
+
+
+
+        method = d.pop("method")
+
+        path = d.pop("path")
+
+        query = d.pop("query")
+
+        reason = d.pop("reason")
+
+        received_at = isoparse(d.pop("received_at"))
+
+
+
+
+        source_id = UUID(d.pop("source_id"))
+
+
+
+
+        status = check_source_request_detail_status(d.pop("status"))
+
+
+
+
+        source_request_detail = cls(
+            body_base64=body_base64,
+            body_size=body_size,
+            body_text=body_text,
+            content_type=content_type,
+            dedupe_key=dedupe_key,
+            event=event,
+            event_id=event_id,
+            headers=headers,
+            id=id,
+            method=method,
+            path=path,
+            query=query,
+            reason=reason,
+            received_at=received_at,
+            source_id=source_id,
+            status=status,
+        )
+
+
+        source_request_detail.additional_properties = d
+        return source_request_detail
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

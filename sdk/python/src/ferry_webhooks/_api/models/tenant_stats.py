@@ -1,0 +1,256 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from dateutil.parser import isoparse
+from typing import cast
+import datetime
+
+if TYPE_CHECKING:
+  from ..models.backlog import Backlog
+  from ..models.endpoint_stats_line import EndpointStatsLine
+  from ..models.response_ms import ResponseMs
+  from ..models.stats_point import StatsPoint
+  from ..models.tenant_stats_by_error_class import TenantStatsByErrorClass
+
+
+
+
+
+T = TypeVar("T", bound="TenantStats")
+
+
+
+@_attrs_define
+class TenantStats:
+    """ 
+        Attributes:
+            attempts (int):
+            attempts_failed (int):
+            backlog (Backlog):
+            by_error_class (TenantStatsByErrorClass):
+            endpoints (list[EndpointStatsLine]):
+            failed (int):
+            from_ (datetime.datetime):
+            last_success_at (datetime.datetime | None):
+            response_ms (ResponseMs):
+            series (list[StatsPoint]):
+            succeeded (int):
+            success_rate (float | None):
+            window (str):
+     """
+
+    attempts: int
+    attempts_failed: int
+    backlog: Backlog
+    by_error_class: TenantStatsByErrorClass
+    endpoints: list[EndpointStatsLine]
+    failed: int
+    from_: datetime.datetime
+    last_success_at: datetime.datetime | None
+    response_ms: ResponseMs
+    series: list[StatsPoint]
+    succeeded: int
+    success_rate: float | None
+    window: str
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.backlog import Backlog
+        from ..models.endpoint_stats_line import EndpointStatsLine
+        from ..models.response_ms import ResponseMs
+        from ..models.stats_point import StatsPoint
+        from ..models.tenant_stats_by_error_class import TenantStatsByErrorClass
+        attempts = self.attempts
+
+        attempts_failed = self.attempts_failed
+
+        backlog = self.backlog.to_dict()
+
+        by_error_class = self.by_error_class.to_dict()
+
+        endpoints = []
+        for endpoints_item_data in self.endpoints:
+            endpoints_item = endpoints_item_data.to_dict()
+            endpoints.append(endpoints_item)
+
+
+
+        failed = self.failed
+
+        from_ = self.from_.isoformat()
+
+        last_success_at: None | str
+        if isinstance(self.last_success_at, datetime.datetime):
+            last_success_at = self.last_success_at.isoformat()
+        else:
+            last_success_at = self.last_success_at
+
+        response_ms = self.response_ms.to_dict()
+
+        series = []
+        for series_item_data in self.series:
+            series_item = series_item_data.to_dict()
+            series.append(series_item)
+
+
+
+        succeeded = self.succeeded
+
+        success_rate: float | None
+        success_rate = self.success_rate
+
+        window = self.window
+
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update({
+            "attempts": attempts,
+            "attempts_failed": attempts_failed,
+            "backlog": backlog,
+            "by_error_class": by_error_class,
+            "endpoints": endpoints,
+            "failed": failed,
+            "from": from_,
+            "last_success_at": last_success_at,
+            "response_ms": response_ms,
+            "series": series,
+            "succeeded": succeeded,
+            "success_rate": success_rate,
+            "window": window,
+        })
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.backlog import Backlog
+        from ..models.endpoint_stats_line import EndpointStatsLine
+        from ..models.response_ms import ResponseMs
+        from ..models.stats_point import StatsPoint
+        from ..models.tenant_stats_by_error_class import TenantStatsByErrorClass
+        d = dict(src_dict)
+        attempts = d.pop("attempts")
+
+        attempts_failed = d.pop("attempts_failed")
+
+        backlog = Backlog.from_dict(d.pop("backlog"))
+
+
+
+
+        by_error_class = TenantStatsByErrorClass.from_dict(d.pop("by_error_class"))
+
+
+
+
+        endpoints = []
+        _endpoints = d.pop("endpoints")
+        for endpoints_item_data in (_endpoints):
+            endpoints_item = EndpointStatsLine.from_dict(endpoints_item_data)
+
+
+
+            endpoints.append(endpoints_item)
+
+
+        failed = d.pop("failed")
+
+        from_ = isoparse(d.pop("from"))
+
+
+
+
+        def _parse_last_success_at(data: object) -> datetime.datetime | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                last_success_at_type_0 = isoparse(data)
+
+
+
+                return last_success_at_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(datetime.datetime | None, data)
+
+        last_success_at = _parse_last_success_at(d.pop("last_success_at"))
+
+
+        response_ms = ResponseMs.from_dict(d.pop("response_ms"))
+
+
+
+
+        series = []
+        _series = d.pop("series")
+        for series_item_data in (_series):
+            series_item = StatsPoint.from_dict(series_item_data)
+
+
+
+            series.append(series_item)
+
+
+        succeeded = d.pop("succeeded")
+
+        def _parse_success_rate(data: object) -> float | None:
+            if data is None:
+                return data
+            return cast(float | None, data)
+
+        success_rate = _parse_success_rate(d.pop("success_rate"))
+
+
+        window = d.pop("window")
+
+        tenant_stats = cls(
+            attempts=attempts,
+            attempts_failed=attempts_failed,
+            backlog=backlog,
+            by_error_class=by_error_class,
+            endpoints=endpoints,
+            failed=failed,
+            from_=from_,
+            last_success_at=last_success_at,
+            response_ms=response_ms,
+            series=series,
+            succeeded=succeeded,
+            success_rate=success_rate,
+            window=window,
+        )
+
+
+        tenant_stats.additional_properties = d
+        return tenant_stats
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties
