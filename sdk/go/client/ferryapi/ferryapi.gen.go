@@ -1016,60 +1016,101 @@ func (e WebhooksFerryTestJSONBodyType) Valid() bool {
 
 // AckInput defines model for AckInput.
 type AckInput struct {
+	// Receipts receipts of leased messages (1-100)
 	Receipts []string `json:"receipts"`
 }
 
 // Attempt defines model for Attempt.
 type Attempt struct {
 	// Actor who replayed, for replay attempts
-	Actor         *string            `json:"actor,omitempty"`
-	AttemptNumber int                `json:"attempt_number"`
-	DeliveryId    openapi_types.UUID `json:"delivery_id"`
-	DurationMs    int                `json:"duration_ms"`
-	EndpointId    openapi_types.UUID `json:"endpoint_id"`
+	Actor *string `json:"actor,omitempty"`
+
+	// AttemptNumber 1 for the first attempt, counting on across retries and replays
+	AttemptNumber int `json:"attempt_number"`
+
+	// DeliveryId the delivery attempted
+	DeliveryId openapi_types.UUID `json:"delivery_id"`
+
+	// DurationMs how long until the answer (or the error), in ms
+	DurationMs int `json:"duration_ms"`
+
+	// EndpointId the endpoint attempted
+	EndpointId openapi_types.UUID `json:"endpoint_id"`
 
 	// ErrorClass why no usable answer came: timeout, dns, connection_refused, connection_reset, tls, blocked_address, connection, response_too_large (retried); transformation_error, transformation_cancelled (no request made, dropped); for queue endpoints timeout (lease ran out), nack, rejected; empty when the receiver answered
-	ErrorClass    *string            `json:"error_class,omitempty"`
-	ErrorMessage  *string            `json:"error_message,omitempty"`
-	EventId       openapi_types.UUID `json:"event_id"`
-	Id            openapi_types.UUID `json:"id"`
-	NextAttemptAt *time.Time         `json:"next_attempt_at"`
-	Outcome       AttemptOutcome     `json:"outcome"`
+	ErrorClass *string `json:"error_class,omitempty"`
+
+	// ErrorMessage the error in words, when no usable answer came
+	ErrorMessage *string `json:"error_message,omitempty"`
+
+	// EventId the event delivered
+	EventId openapi_types.UUID `json:"event_id"`
+
+	// Id the attempt's id
+	Id openapi_types.UUID `json:"id"`
+
+	// NextAttemptAt when the retry this attempt scheduled is due; null when none
+	NextAttemptAt *time.Time `json:"next_attempt_at"`
+
+	// Outcome success (2xx), retry (scheduled again) or dropped (not retried)
+	Outcome AttemptOutcome `json:"outcome"`
 
 	// RequestHeaders headers sent, custom values redacted for staff
 	RequestHeaders map[string][]string `json:"request_headers"`
 
 	// ResponseBody first 4 KiB
-	ResponseBody             string               `json:"response_body"`
-	ResponseBodyTruncated    bool                 `json:"response_body_truncated"`
-	ResponseHeaders          *map[string][]string `json:"response_headers"`
-	ResponseHeadersTruncated bool                 `json:"response_headers_truncated"`
-	ResponseStatus           *int                 `json:"response_status"`
-	StartedAt                time.Time            `json:"started_at"`
-	Trigger                  AttemptTrigger       `json:"trigger"`
+	ResponseBody string `json:"response_body"`
+
+	// ResponseBodyTruncated response_body is not the whole body: only the first 4 KiB are kept, and a body still arriving at the timeout is cut there
+	ResponseBodyTruncated bool `json:"response_body_truncated"`
+
+	// ResponseHeaders the headers answered; null when no answer came
+	ResponseHeaders *map[string][]string `json:"response_headers"`
+
+	// ResponseHeadersTruncated response_headers_truncated reports that some response header values were left out to keep the stored headers within 8 KiB.
+	ResponseHeadersTruncated bool `json:"response_headers_truncated"`
+
+	// ResponseStatus the HTTP status answered; null when no answer came
+	ResponseStatus *int `json:"response_status"`
+
+	// StartedAt when the request was sent
+	StartedAt time.Time `json:"started_at"`
+
+	// Trigger initial, retry or replay
+	Trigger AttemptTrigger `json:"trigger"`
 }
 
-// AttemptOutcome defines model for Attempt.Outcome.
+// AttemptOutcome success (2xx), retry (scheduled again) or dropped (not retried)
 type AttemptOutcome string
 
-// AttemptTrigger defines model for Attempt.Trigger.
+// AttemptTrigger initial, retry or replay
 type AttemptTrigger string
 
 // Backlog defines model for Backlog.
 type Backlog struct {
-	NextRetryAt      *time.Time `json:"next_retry_at"`
-	OldestAgeSeconds int64      `json:"oldest_age_seconds"`
-	Pending          int64      `json:"pending"`
-	Retrying         int64      `json:"retrying"`
+	// NextRetryAt the earliest scheduled retry, if any.
+	NextRetryAt *time.Time `json:"next_retry_at"`
+
+	// OldestAgeSeconds the age of the oldest pending or retrying delivery (0 when there is none).
+	OldestAgeSeconds int64 `json:"oldest_age_seconds"`
+
+	// Pending deliveries waiting for their first attempt
+	Pending int64 `json:"pending"`
+
+	// Retrying deliveries waiting for a retry
+	Retrying int64 `json:"retrying"`
 }
 
 // BulkReplayInput defines model for BulkReplayInput.
 type BulkReplayInput struct {
+	// EndpointId only deliveries to this endpoint
 	EndpointId *openapi_types.UUID `json:"endpoint_id,omitempty"`
 
 	// EventType only events of this type
-	EventType *string    `json:"event_type,omitempty"`
-	Since     *time.Time `json:"since,omitempty"`
+	EventType *string `json:"event_type,omitempty"`
+
+	// Since only events created at or after
+	Since *time.Time `json:"since,omitempty"`
 
 	// Status only deliveries in this status
 	Status *BulkReplayInputStatus `json:"status,omitempty"`
@@ -1083,22 +1124,44 @@ type BulkReplayInputStatus string
 
 // ConsumerToken defines model for ConsumerToken.
 type ConsumerToken struct {
-	CreatedAt  time.Time          `json:"created_at"`
+	// CreatedAt when the token was created
+	CreatedAt time.Time `json:"created_at"`
+
+	// EndpointId the queue endpoint the token may pull from
 	EndpointId openapi_types.UUID `json:"endpoint_id"`
-	Id         openapi_types.UUID `json:"id"`
-	Name       string             `json:"name"`
-	Prefix     string             `json:"prefix"`
-	RevokedAt  *time.Time         `json:"revoked_at"`
+
+	// Id the token's id
+	Id openapi_types.UUID `json:"id"`
+
+	// Name the label given at creation
+	Name string `json:"name"`
+
+	// Prefix visible prefix of the token, e.g. fqc_ab12cd
+	Prefix string `json:"prefix"`
+
+	// RevokedAt when it was revoked; null while it works
+	RevokedAt *time.Time `json:"revoked_at"`
 }
 
 // ConsumerTokenCreated defines model for ConsumerTokenCreated.
 type ConsumerTokenCreated struct {
-	CreatedAt  time.Time          `json:"created_at"`
+	// CreatedAt when the token was created
+	CreatedAt time.Time `json:"created_at"`
+
+	// EndpointId the queue endpoint the token may pull from
 	EndpointId openapi_types.UUID `json:"endpoint_id"`
-	Id         openapi_types.UUID `json:"id"`
-	Name       string             `json:"name"`
-	Prefix     string             `json:"prefix"`
-	RevokedAt  *time.Time         `json:"revoked_at"`
+
+	// Id the token's id
+	Id openapi_types.UUID `json:"id"`
+
+	// Name the label given at creation
+	Name string `json:"name"`
+
+	// Prefix visible prefix of the token, e.g. fqc_ab12cd
+	Prefix string `json:"prefix"`
+
+	// RevokedAt when it was revoked; null while it works
+	RevokedAt *time.Time `json:"revoked_at"`
 
 	// Token fqc_ consumer token, shown only now
 	Token string `json:"token"`
@@ -1106,175 +1169,310 @@ type ConsumerTokenCreated struct {
 
 // ConsumerTokenInput defines model for ConsumerTokenInput.
 type ConsumerTokenInput struct {
+	// Name a label for the token
 	Name string `json:"name"`
 }
 
 // Customer defines model for Customer.
 type Customer struct {
-	CreatedAt time.Time          `json:"created_at"`
-	Metadata  *map[string]string `json:"metadata"`
-	Name      string             `json:"name"`
-	Uid       string             `json:"uid"`
-	UpdatedAt time.Time          `json:"updated_at"`
+	// CreatedAt when the customer was created
+	CreatedAt time.Time `json:"created_at"`
+
+	// Metadata string pairs of yours, kept as given
+	Metadata *map[string]string `json:"metadata"`
+
+	// Name a display name; may be empty
+	Name string `json:"name"`
+
+	// Uid the tenant's id for the customer.
+	Uid string `json:"uid"`
+
+	// UpdatedAt when the customer last changed
+	UpdatedAt time.Time `json:"updated_at"`
 }
 
 // CustomerCreate defines model for CustomerCreate.
 type CustomerCreate struct {
+	// Metadata string pairs of yours, kept as given
 	Metadata *map[string]string `json:"metadata,omitempty"`
-	Name     *string            `json:"name,omitempty"`
-	Uid      *string            `json:"uid,omitempty"`
+
+	// Name a display name
+	Name *string `json:"name,omitempty"`
+
+	// Uid your own id for the customer (1-255 characters); it names the customer in every route
+	Uid *string `json:"uid,omitempty"`
 }
 
 // CustomerEndpointData defines model for CustomerEndpointData.
 type CustomerEndpointData struct {
-	Customer     string             `json:"customer"`
-	EndpointId   openapi_types.UUID `json:"endpoint_id"`
-	ExternalUser CustomerUser       `json:"external_user"`
-	Url          string             `json:"url"`
+	// Customer the customer's uid
+	Customer string `json:"customer"`
+
+	// EndpointId the endpoint the user acted on
+	EndpointId openapi_types.UUID `json:"endpoint_id"`
+
+	// ExternalUser the customer's user, as the tenant named them when it opened the portal session.
+	ExternalUser CustomerUser `json:"external_user"`
+
+	// Url its URL (empty for a queue)
+	Url string `json:"url"`
 }
 
 // CustomerInput defines model for CustomerInput.
 type CustomerInput struct {
+	// Metadata string pairs of yours, replacing the stored ones
 	Metadata *map[string]string `json:"metadata,omitempty"`
-	Name     *string            `json:"name,omitempty"`
+
+	// Name a display name
+	Name *string `json:"name,omitempty"`
 }
 
 // CustomerPatch defines model for CustomerPatch.
 type CustomerPatch struct {
+	// Metadata replaces the metadata as a whole
 	Metadata *map[string]string `json:"metadata,omitempty"`
-	Name     *string            `json:"name,omitempty"`
+
+	// Name a new display name
+	Name *string `json:"name,omitempty"`
 }
 
 // CustomerUser defines model for CustomerUser.
 type CustomerUser struct {
+	// Email the user's email, when the tenant gave one
 	Email *string `json:"email,omitempty"`
-	Id    string  `json:"id"`
+
+	// Id the tenant's id for the user
+	Id string `json:"id"`
 }
 
 // Delivery defines model for Delivery.
 type Delivery struct {
-	AttemptCount   int                `json:"attempt_count"`
-	CreatedAt      time.Time          `json:"created_at"`
-	EndpointId     openapi_types.UUID `json:"endpoint_id"`
-	EventId        openapi_types.UUID `json:"event_id"`
-	FirstAttemptAt *time.Time         `json:"first_attempt_at"`
-	Id             openapi_types.UUID `json:"id"`
-	LastAttemptAt  *time.Time         `json:"last_attempt_at"`
-	NextAttemptAt  *time.Time         `json:"next_attempt_at"`
-	Status         DeliveryStatus     `json:"status"`
-	UpdatedAt      time.Time          `json:"updated_at"`
+	// AttemptCount attempts made so far
+	AttemptCount int `json:"attempt_count"`
+
+	// CreatedAt when the event was fanned out to the endpoint
+	CreatedAt time.Time `json:"created_at"`
+
+	// EndpointId the endpoint delivered to
+	EndpointId openapi_types.UUID `json:"endpoint_id"`
+
+	// EventId the event delivered
+	EventId openapi_types.UUID `json:"event_id"`
+
+	// FirstAttemptAt when the first attempt started; null before it
+	FirstAttemptAt *time.Time `json:"first_attempt_at"`
+
+	// Id the delivery's id
+	Id openapi_types.UUID `json:"id"`
+
+	// LastAttemptAt when the latest attempt started; null before the first
+	LastAttemptAt *time.Time `json:"last_attempt_at"`
+
+	// NextAttemptAt when the next attempt is due; null when none is scheduled
+	NextAttemptAt *time.Time `json:"next_attempt_at"`
+
+	// Status pending, retrying, succeeded, dropped or exhausted
+	Status DeliveryStatus `json:"status"`
+
+	// UpdatedAt when the delivery last changed
+	UpdatedAt time.Time `json:"updated_at"`
 }
 
-// DeliveryStatus defines model for Delivery.Status.
+// DeliveryStatus pending, retrying, succeeded, dropped or exhausted
 type DeliveryStatus string
 
 // DeliveryExhaustedData defines model for DeliveryExhaustedData.
 type DeliveryExhaustedData struct {
-	AttemptCount  int                `json:"attempt_count"`
-	DeliveryId    openapi_types.UUID `json:"delivery_id"`
-	EndpointId    openapi_types.UUID `json:"endpoint_id"`
-	EventId       openapi_types.UUID `json:"event_id"`
-	EventType     string             `json:"event_type"`
-	LastAttemptAt time.Time          `json:"last_attempt_at"`
+	// AttemptCount attempts made
+	AttemptCount int `json:"attempt_count"`
+
+	// DeliveryId the delivery that ran out of retries
+	DeliveryId openapi_types.UUID `json:"delivery_id"`
+
+	// EndpointId the endpoint it was for
+	EndpointId openapi_types.UUID `json:"endpoint_id"`
+
+	// EventId its event
+	EventId openapi_types.UUID `json:"event_id"`
+
+	// EventType its event's type
+	EventType string `json:"event_type"`
+
+	// LastAttemptAt when the last attempt started
+	LastAttemptAt time.Time `json:"last_attempt_at"`
 }
 
 // Endpoint defines model for Endpoint.
 type Endpoint struct {
-	CreatedAt      time.Time `json:"created_at"`
-	Customer       *string   `json:"customer"`
-	Description    string    `json:"description"`
-	DisabledReason *string   `json:"disabled_reason,omitempty"`
-	Enabled        bool      `json:"enabled"`
+	// CreatedAt when the endpoint was created
+	CreatedAt time.Time `json:"created_at"`
+
+	// Customer the uid of the customer the endpoint belongs to; null for the tenant's own endpoints.
+	Customer *string `json:"customer"`
+
+	// Description a label of yours
+	Description string `json:"description"`
+
+	// DisabledReason why Ferry disabled the endpoint; absent when enabled or disabled by hand
+	DisabledReason *string `json:"disabled_reason,omitempty"`
+
+	// Enabled false: nothing is sent (disabled by you, or by Ferry after failing for days)
+	Enabled bool `json:"enabled"`
 
 	// EventTypes event types, or patterns ending in * (order.*; * alone: every type); empty: every type
-	EventTypes   *[]string  `json:"event_types"`
+	EventTypes *[]string `json:"event_types"`
+
+	// FailingSince since when every attempt has failed; null while healthy
 	FailingSince *time.Time `json:"failing_since"`
 
 	// Filter CEL expression over event (id, type, created_at, data) and request (method, path, headers, query of a source's captured request; empty otherwise); the endpoint gets an event only when it is true; empty: every event. Invalid: 422 with the compiler's message
-	Filter         string             `json:"filter"`
-	FilterErrors   *FilterErrors      `json:"filter_errors"`
-	Format         EndpointFormat     `json:"format"`
-	Headers        *map[string]string `json:"headers"`
-	Id             openapi_types.UUID `json:"id"`
-	Kind           EndpointKind       `json:"kind"`
-	MaxInFlight    int                `json:"max_in_flight"`
-	PropagateTrace bool               `json:"propagate_trace"`
+	Filter string `json:"filter"`
+
+	// FilterErrors the filter could not be evaluated on some events since it was last saved (they were not sent here); null when never.
+	FilterErrors *FilterErrors `json:"filter_errors"`
+
+	// Format envelope: the JSON envelope; raw: the body an inbound source captured
+	Format EndpointFormat `json:"format"`
+
+	// Headers custom headers sent with every attempt (values redacted for viewers and staff)
+	Headers *map[string]string `json:"headers"`
+
+	// Id the endpoint's id
+	Id openapi_types.UUID `json:"id"`
+
+	// Kind http: Ferry pushes to url; queue: consumers pull
+	Kind EndpointKind `json:"kind"`
+
+	// MaxInFlight attempts to the endpoint at once at most
+	MaxInFlight int `json:"max_in_flight"`
+
+	// PropagateTrace propagate_trace sends each attempt's W3C traceparent header when Ferry traces (OpenTelemetry on).
+	PropagateTrace bool `json:"propagate_trace"`
 
 	// RateLimitPerSecond null: unlimited
-	RateLimitPerSecond *int   `json:"rate_limit_per_second"`
+	RateLimitPerSecond *int `json:"rate_limit_per_second"`
+
+	// SignatureTimestamp event (every attempt signed with the event's time) or attempt (each with its own).
 	SignatureTimestamp string `json:"signature_timestamp"`
-	TimeoutSeconds     int    `json:"timeout_seconds"`
+
+	// TimeoutSeconds how long an attempt waits for the answer
+	TimeoutSeconds int `json:"timeout_seconds"`
 
 	// Transformation JavaScript defining function handler(webhook) { ... return webhook }, run once per delivery at fan-out (50 ms, bounded memory, no network or timers); webhook is {event: {id, type, created_at, data}, payload, headers, cancel}: it may change payload (any JSON value) and headers (not webhook-*, hop-by-hop or Content-Length/Type) or set cancel. The result is stored: retries and replays send the same bytes. Empty: none. http endpoints only. Invalid: 422 with the engine's message, line and column
-	Transformation string    `json:"transformation"`
-	UpdatedAt      time.Time `json:"updated_at"`
+	Transformation string `json:"transformation"`
+
+	// UpdatedAt when the endpoint last changed
+	UpdatedAt time.Time `json:"updated_at"`
 
 	// Url empty for kind queue
 	Url string `json:"url"`
 }
 
-// EndpointFormat defines model for Endpoint.Format.
+// EndpointFormat envelope: the JSON envelope; raw: the body an inbound source captured
 type EndpointFormat string
 
-// EndpointKind defines model for Endpoint.Kind.
+// EndpointKind http: Ferry pushes to url; queue: consumers pull
 type EndpointKind string
 
 // EndpointCreated defines model for EndpointCreated.
 type EndpointCreated struct {
-	CreatedAt      time.Time `json:"created_at"`
-	Customer       *string   `json:"customer"`
-	Description    string    `json:"description"`
-	DisabledReason *string   `json:"disabled_reason,omitempty"`
-	Enabled        bool      `json:"enabled"`
+	// CreatedAt when the endpoint was created
+	CreatedAt time.Time `json:"created_at"`
+
+	// Customer the uid of the customer the endpoint belongs to; null for the tenant's own endpoints.
+	Customer *string `json:"customer"`
+
+	// Description a label of yours
+	Description string `json:"description"`
+
+	// DisabledReason why Ferry disabled the endpoint; absent when enabled or disabled by hand
+	DisabledReason *string `json:"disabled_reason,omitempty"`
+
+	// Enabled false: nothing is sent (disabled by you, or by Ferry after failing for days)
+	Enabled bool `json:"enabled"`
 
 	// EventTypes event types, or patterns ending in * (order.*; * alone: every type); empty: every type
-	EventTypes   *[]string  `json:"event_types"`
+	EventTypes *[]string `json:"event_types"`
+
+	// FailingSince since when every attempt has failed; null while healthy
 	FailingSince *time.Time `json:"failing_since"`
 
 	// Filter CEL expression over event (id, type, created_at, data) and request (method, path, headers, query of a source's captured request; empty otherwise); the endpoint gets an event only when it is true; empty: every event. Invalid: 422 with the compiler's message
-	Filter         string                `json:"filter"`
-	FilterErrors   *FilterErrors         `json:"filter_errors"`
-	Format         EndpointCreatedFormat `json:"format"`
-	Headers        *map[string]string    `json:"headers"`
-	Id             openapi_types.UUID    `json:"id"`
-	Kind           EndpointCreatedKind   `json:"kind"`
-	MaxInFlight    int                   `json:"max_in_flight"`
-	PropagateTrace bool                  `json:"propagate_trace"`
+	Filter string `json:"filter"`
+
+	// FilterErrors the filter could not be evaluated on some events since it was last saved (they were not sent here); null when never.
+	FilterErrors *FilterErrors `json:"filter_errors"`
+
+	// Format envelope: the JSON envelope; raw: the body an inbound source captured
+	Format EndpointCreatedFormat `json:"format"`
+
+	// Headers custom headers sent with every attempt (values redacted for viewers and staff)
+	Headers *map[string]string `json:"headers"`
+
+	// Id the endpoint's id
+	Id openapi_types.UUID `json:"id"`
+
+	// Kind http: Ferry pushes to url; queue: consumers pull
+	Kind EndpointCreatedKind `json:"kind"`
+
+	// MaxInFlight attempts to the endpoint at once at most
+	MaxInFlight int `json:"max_in_flight"`
+
+	// PropagateTrace propagate_trace sends each attempt's W3C traceparent header when Ferry traces (OpenTelemetry on).
+	PropagateTrace bool `json:"propagate_trace"`
 
 	// RateLimitPerSecond null: unlimited
 	RateLimitPerSecond *int `json:"rate_limit_per_second"`
 
 	// Secret whsec_ signing secret; GET /endpoints/{id}/secret shows it again
-	Secret             string `json:"secret"`
+	Secret string `json:"secret"`
+
+	// SignatureTimestamp event (every attempt signed with the event's time) or attempt (each with its own).
 	SignatureTimestamp string `json:"signature_timestamp"`
-	TimeoutSeconds     int    `json:"timeout_seconds"`
+
+	// TimeoutSeconds how long an attempt waits for the answer
+	TimeoutSeconds int `json:"timeout_seconds"`
 
 	// Transformation JavaScript defining function handler(webhook) { ... return webhook }, run once per delivery at fan-out (50 ms, bounded memory, no network or timers); webhook is {event: {id, type, created_at, data}, payload, headers, cancel}: it may change payload (any JSON value) and headers (not webhook-*, hop-by-hop or Content-Length/Type) or set cancel. The result is stored: retries and replays send the same bytes. Empty: none. http endpoints only. Invalid: 422 with the engine's message, line and column
-	Transformation string    `json:"transformation"`
-	UpdatedAt      time.Time `json:"updated_at"`
+	Transformation string `json:"transformation"`
+
+	// UpdatedAt when the endpoint last changed
+	UpdatedAt time.Time `json:"updated_at"`
 
 	// Url empty for kind queue
 	Url string `json:"url"`
 }
 
-// EndpointCreatedFormat defines model for EndpointCreated.Format.
+// EndpointCreatedFormat envelope: the JSON envelope; raw: the body an inbound source captured
 type EndpointCreatedFormat string
 
-// EndpointCreatedKind defines model for EndpointCreated.Kind.
+// EndpointCreatedKind http: Ferry pushes to url; queue: consumers pull
 type EndpointCreatedKind string
 
 // EndpointHealthData defines model for EndpointHealthData.
 type EndpointHealthData struct {
-	EndpointId   openapi_types.UUID `json:"endpoint_id"`
-	FailingSince time.Time          `json:"failing_since"`
-	Reason       *string            `json:"reason,omitempty"`
-	RecoveredAt  *time.Time         `json:"recovered_at,omitempty"`
-	Url          string             `json:"url"`
+	// EndpointId the endpoint the event is about
+	EndpointId openapi_types.UUID `json:"endpoint_id"`
+
+	// FailingSince since when every attempt to it has failed
+	FailingSince time.Time `json:"failing_since"`
+
+	// Reason why it is failing or was disabled, e.g. the last status
+	Reason *string `json:"reason,omitempty"`
+
+	// RecoveredAt when it answered 2xx again (ferry.endpoint.recovered only)
+	RecoveredAt *time.Time `json:"recovered_at,omitempty"`
+
+	// Url its URL
+	Url string `json:"url"`
 }
 
 // EndpointInput defines model for EndpointInput.
 type EndpointInput struct {
-	Customer    *string `json:"customer,omitempty"`
+	// Customer the uid of one of the tenant's customers, makes the endpoint that customer's: it receives only the events sent for it. It cannot change later.
+	Customer *string `json:"customer,omitempty"`
+
+	// Description a label of yours
 	Description *string `json:"description,omitempty"`
 
 	// EventTypes event types, or patterns ending in * (order.*; * alone: every type); empty: every type
@@ -1284,18 +1482,28 @@ type EndpointInput struct {
 	Filter *string `json:"filter,omitempty"`
 
 	// Format envelope (default): the JSON envelope; raw: the body an inbound source captured, with its content type (events from no source: their data)
-	Format  *EndpointInputFormat `json:"format,omitempty"`
-	Headers *map[string]string   `json:"headers,omitempty"`
+	Format *EndpointInputFormat `json:"format,omitempty"`
+
+	// Headers custom headers sent with every attempt (not webhook-*, hop-by-hop or Content-Length/Type)
+	Headers *map[string]string `json:"headers,omitempty"`
 
 	// Kind http (default): Ferry pushes to url; queue: consumers pull
-	Kind           *EndpointInputKind `json:"kind,omitempty"`
-	MaxInFlight    *int               `json:"max_in_flight,omitempty"`
-	PropagateTrace *bool              `json:"propagate_trace,omitempty"`
+	Kind *EndpointInputKind `json:"kind,omitempty"`
+
+	// MaxInFlight attempts at once at most (default 10)
+	MaxInFlight *int `json:"max_in_flight,omitempty"`
+
+	// PropagateTrace propagate_trace sends each attempt's traceparent (default false).
+	PropagateTrace *bool `json:"propagate_trace,omitempty"`
 
 	// RateLimitPerSecond attempts per second at most; absent or null: unlimited
-	RateLimitPerSecond *int    `json:"rate_limit_per_second,omitempty"`
+	RateLimitPerSecond *int `json:"rate_limit_per_second,omitempty"`
+
+	// SignatureTimestamp event (default) or attempt.
 	SignatureTimestamp *string `json:"signature_timestamp,omitempty"`
-	TimeoutSeconds     *int    `json:"timeout_seconds,omitempty"`
+
+	// TimeoutSeconds how long an attempt waits for the answer (1-30, default 15)
+	TimeoutSeconds *int `json:"timeout_seconds,omitempty"`
 
 	// Transformation JavaScript defining function handler(webhook) { ... return webhook }, run once per delivery at fan-out (50 ms, bounded memory, no network or timers); webhook is {event: {id, type, created_at, data}, payload, headers, cancel}: it may change payload (any JSON value) and headers (not webhook-*, hop-by-hop or Content-Length/Type) or set cancel. The result is stored: retries and replays send the same bytes. Empty: none. http endpoints only. Invalid: 422 with the engine's message, line and column
 	Transformation *string `json:"transformation,omitempty"`
@@ -1312,8 +1520,11 @@ type EndpointInputKind string
 
 // EndpointPatch defines model for EndpointPatch.
 type EndpointPatch struct {
+	// Description a new label
 	Description *string `json:"description,omitempty"`
-	Enabled     *bool   `json:"enabled,omitempty"`
+
+	// Enabled false stops sending; true resumes (and clears a disabled reason)
+	Enabled *bool `json:"enabled,omitempty"`
 
 	// EventTypes event types, or patterns ending in * (order.*; * alone: every type); empty: every type
 	EventTypes *[]string `json:"event_types,omitempty"`
@@ -1322,19 +1533,31 @@ type EndpointPatch struct {
 	Filter *string `json:"filter,omitempty"`
 
 	// Format envelope (default): the JSON envelope; raw: the body an inbound source captured, with its content type (events from no source: their data)
-	Format         *EndpointPatchFormat `json:"format,omitempty"`
-	Headers        *map[string]string   `json:"headers,omitempty"`
-	MaxInFlight    *int                 `json:"max_in_flight,omitempty"`
-	PropagateTrace *bool                `json:"propagate_trace,omitempty"`
+	Format *EndpointPatchFormat `json:"format,omitempty"`
+
+	// Headers replaces the custom headers as a whole
+	Headers *map[string]string `json:"headers,omitempty"`
+
+	// MaxInFlight attempts at once at most
+	MaxInFlight *int `json:"max_in_flight,omitempty"`
+
+	// PropagateTrace send each attempt's W3C traceparent header
+	PropagateTrace *bool `json:"propagate_trace,omitempty"`
 
 	// RateLimitPerSecond 0 removes the limit
-	RateLimitPerSecond *int    `json:"rate_limit_per_second,omitempty"`
+	RateLimitPerSecond *int `json:"rate_limit_per_second,omitempty"`
+
+	// SignatureTimestamp event (every attempt signed with the event time) or attempt
 	SignatureTimestamp *string `json:"signature_timestamp,omitempty"`
-	TimeoutSeconds     *int    `json:"timeout_seconds,omitempty"`
+
+	// TimeoutSeconds how long an attempt waits for the answer (1-30)
+	TimeoutSeconds *int `json:"timeout_seconds,omitempty"`
 
 	// Transformation JavaScript defining function handler(webhook) { ... return webhook }, run once per delivery at fan-out (50 ms, bounded memory, no network or timers); webhook is {event: {id, type, created_at, data}, payload, headers, cancel}: it may change payload (any JSON value) and headers (not webhook-*, hop-by-hop or Content-Length/Type) or set cancel. The result is stored: retries and replays send the same bytes. Empty: none. http endpoints only. Invalid: 422 with the engine's message, line and column
 	Transformation *string `json:"transformation,omitempty"`
-	Url            *string `json:"url,omitempty"`
+
+	// Url a new URL (http endpoints)
+	Url *string `json:"url,omitempty"`
 }
 
 // EndpointPatchFormat envelope (default): the JSON envelope; raw: the body an inbound source captured, with its content type (events from no source: their data)
@@ -1342,71 +1565,118 @@ type EndpointPatchFormat string
 
 // EndpointStatsLine defines model for EndpointStatsLine.
 type EndpointStatsLine struct {
-	Attempts      int64              `json:"attempts"`
-	EndpointId    openapi_types.UUID `json:"endpoint_id"`
-	Failed        int64              `json:"failed"`
-	LastSuccessAt *time.Time         `json:"last_success_at"`
-	NextRetryAt   *time.Time         `json:"next_retry_at"`
-	Pending       int64              `json:"pending"`
-	Retrying      int64              `json:"retrying"`
-	Succeeded     int64              `json:"succeeded"`
-	SuccessRate   *float64           `json:"success_rate"`
+	// Attempts attempts in the window
+	Attempts int64 `json:"attempts"`
+
+	// EndpointId the endpoint
+	EndpointId openapi_types.UUID `json:"endpoint_id"`
+
+	// Failed deliveries that were dropped or exhausted in the window
+	Failed int64 `json:"failed"`
+
+	// LastSuccessAt start of the latest successful attempt in the window; null if none
+	LastSuccessAt *time.Time `json:"last_success_at"`
+
+	// NextRetryAt the earliest scheduled retry; null if none
+	NextRetryAt *time.Time `json:"next_retry_at"`
+
+	// Pending deliveries waiting for their first attempt now
+	Pending int64 `json:"pending"`
+
+	// Retrying deliveries waiting for a retry now
+	Retrying int64 `json:"retrying"`
+
+	// Succeeded deliveries that succeeded in the window
+	Succeeded int64 `json:"succeeded"`
+
+	// SuccessRate succeeded / (succeeded + failed); null when none finished
+	SuccessRate *float64 `json:"success_rate"`
 }
 
 // Error defines model for Error.
 type Error struct {
+	// Error what went wrong
 	Error ErrorDetail `json:"error"`
 }
 
 // ErrorDetail defines model for ErrorDetail.
 type ErrorDetail struct {
+	// Code a stable, machine-readable code: branch on it
 	Code ErrorDetailCode `json:"code"`
 
 	// Field the request field at fault, when one is
-	Field   *string `json:"field,omitempty"`
-	Message string  `json:"message"`
+	Field *string `json:"field,omitempty"`
+
+	// Message for people; may change
+	Message string `json:"message"`
 }
 
-// ErrorDetailCode defines model for ErrorDetail.Code.
+// ErrorDetailCode a stable, machine-readable code: branch on it
 type ErrorDetailCode string
 
 // Event defines model for Event.
 type Event struct {
+	// CreatedAt when Ferry accepted the event
 	CreatedAt time.Time `json:"created_at"`
-	Customer  *string   `json:"customer,omitempty"`
+
+	// Customer the uid of the customer the event was sent for: only that customer's endpoints (and the tenant's own) receive it.
+	Customer *string `json:"customer,omitempty"`
 
 	// Data the JSON payload
-	Data           interface{}        `json:"data"`
-	Id             openapi_types.UUID `json:"id"`
-	IdempotencyKey *string            `json:"idempotency_key,omitempty"`
-	Type           string             `json:"type"`
+	Data interface{} `json:"data"`
+
+	// Id the event's id, sent as webhook-id
+	Id openapi_types.UUID `json:"id"`
+
+	// IdempotencyKey the idempotency key it was sent with; absent without one
+	IdempotencyKey *string `json:"idempotency_key,omitempty"`
+
+	// Type the event type, e.g. invoice.paid
+	Type string `json:"type"`
 }
 
 // EventAccepted defines model for EventAccepted.
 type EventAccepted struct {
-	CreatedAt time.Time          `json:"created_at"`
-	Id        openapi_types.UUID `json:"id"`
+	// CreatedAt when Ferry accepted the event
+	CreatedAt time.Time `json:"created_at"`
+
+	// Id the event's id, sent to receivers as webhook-id
+	Id openapi_types.UUID `json:"id"`
 
 	// SchemaWarning how data fails its type's schema (validation warn); absent when it matches
 	SchemaWarning *string `json:"schema_warning,omitempty"`
-	Type          string  `json:"type"`
+
+	// Type the event type
+	Type string `json:"type"`
 }
 
 // EventDetail defines model for EventDetail.
 type EventDetail struct {
+	// CreatedAt when Ferry accepted the event
 	CreatedAt time.Time `json:"created_at"`
-	Customer  *string   `json:"customer,omitempty"`
+
+	// Customer the uid of the customer the event was sent for: only that customer's endpoints (and the tenant's own) receive it.
+	Customer *string `json:"customer,omitempty"`
 
 	// Data the JSON payload
-	Data           interface{}        `json:"data"`
-	Deliveries     *[]Delivery        `json:"deliveries"`
-	Id             openapi_types.UUID `json:"id"`
-	IdempotencyKey *string            `json:"idempotency_key,omitempty"`
-	Type           string             `json:"type"`
+	Data interface{} `json:"data"`
+
+	// Deliveries one per endpoint the event was fanned out to
+	Deliveries *[]Delivery `json:"deliveries"`
+
+	// Id the event's id, sent as webhook-id
+	Id openapi_types.UUID `json:"id"`
+
+	// IdempotencyKey the idempotency key it was sent with; absent without one
+	IdempotencyKey *string `json:"idempotency_key,omitempty"`
+
+	// Type the event type, e.g. invoice.paid
+	Type string `json:"type"`
 }
 
 // EventInput defines model for EventInput.
 type EventInput struct {
+	// Customer the uid of one of the tenant's customers, sends the event to that customer's endpoints only (and the tenant's own).
 	Customer *string `json:"customer,omitempty"`
 
 	// Data any JSON value but null (payload up to 256 KiB)
@@ -1421,48 +1691,80 @@ type EventInput struct {
 
 // EventType defines model for EventType.
 type EventType struct {
-	CreatedAt     time.Time  `json:"created_at"`
-	Deprecated    bool       `json:"deprecated"`
-	DeprecatedAt  *time.Time `json:"deprecated_at"`
-	Description   string     `json:"description"`
-	Group         string     `json:"group"`
-	LatestVersion int        `json:"latest_version"`
-	Name          string     `json:"name"`
+	// CreatedAt when the type was added to the catalog
+	CreatedAt time.Time `json:"created_at"`
+
+	// Deprecated events of the type are still accepted; the portal marks it
+	Deprecated bool `json:"deprecated"`
+
+	// DeprecatedAt when the type was marked deprecated.
+	DeprecatedAt *time.Time `json:"deprecated_at"`
+
+	// Description what the event means, for readers of the portal
+	Description string `json:"description"`
+
+	// Group a heading the portal groups types under; may be empty
+	Group string `json:"group"`
+
+	// LatestVersion the highest version number (0: no version yet).
+	LatestVersion int `json:"latest_version"`
+
+	// Name the event type's name, e.g. invoice.paid
+	Name string `json:"name"`
 
 	// RecentWarnings latest validation warnings (warn mode), newest first; only in GET /event-types/{name}
 	RecentWarnings *[]EventTypeWarning `json:"recent_warnings,omitempty"`
-	UpdatedAt      time.Time           `json:"updated_at"`
-	Validation     EventTypeValidation `json:"validation"`
+
+	// UpdatedAt when the type or its versions last changed
+	UpdatedAt time.Time `json:"updated_at"`
+
+	// Validation what ingest does with data that does not match the latest version's schema.
+	Validation EventTypeValidation `json:"validation"`
 
 	// Versions newest first; only in GET /event-types/{name}
 	Versions *[]EventTypeVersion `json:"versions,omitempty"`
 }
 
-// EventTypeValidation defines model for EventType.Validation.
+// EventTypeValidation what ingest does with data that does not match the latest version's schema.
 type EventTypeValidation string
 
 // EventTypeImportResult defines model for EventTypeImportResult.
 type EventTypeImportResult struct {
-	Created []string              `json:"created"`
+	// Created the new event types (with version 1).
+	Created []string `json:"created"`
+
+	// Skipped the webhooks left alone, and why.
 	Skipped []EventTypeImportSkip `json:"skipped"`
-	Updated []string              `json:"updated"`
+
+	// Updated existing types whose schema changed: they got a new version.
+	Updated []string `json:"updated"`
 }
 
 // EventTypeImportSkip defines model for EventTypeImportSkip.
 type EventTypeImportSkip struct {
-	Name   string `json:"name"`
+	// Name the webhook's name in the document
+	Name string `json:"name"`
+
+	// Reason why it was left alone, e.g. unchanged or no JSON schema
 	Reason string `json:"reason"`
 }
 
 // EventTypeInput defines model for EventTypeInput.
 type EventTypeInput struct {
-	Deprecated  *bool   `json:"deprecated,omitempty"`
+	// Deprecated mark the type deprecated (events are still accepted)
+	Deprecated *bool `json:"deprecated,omitempty"`
+
+	// Description what the event means, for readers of the portal
 	Description *string `json:"description,omitempty"`
 
 	// Examples example payloads of version 1; each must match the schema
 	Examples *[]*interface{} `json:"examples,omitempty"`
-	Group    *string         `json:"group,omitempty"`
-	Name     *string         `json:"name,omitempty"`
+
+	// Group a heading the portal groups types under
+	Group *string `json:"group,omitempty"`
+
+	// Name the type's name: 1-100 letters, digits and . _ : - /; not ferry.*
+	Name *string `json:"name,omitempty"`
 
 	// Schema JSON Schema draft 2020-12 of version 1
 	Schema interface{} `json:"schema,omitempty"`
@@ -1476,139 +1778,239 @@ type EventTypeInputValidation string
 
 // EventTypePatch defines model for EventTypePatch.
 type EventTypePatch struct {
-	Deprecated  *bool                     `json:"deprecated,omitempty"`
-	Description *string                   `json:"description,omitempty"`
-	Group       *string                   `json:"group,omitempty"`
-	Validation  *EventTypePatchValidation `json:"validation,omitempty"`
+	// Deprecated true marks the type deprecated, false lifts the mark
+	Deprecated *bool `json:"deprecated,omitempty"`
+
+	// Description a new description
+	Description *string `json:"description,omitempty"`
+
+	// Group a new group
+	Group *string `json:"group,omitempty"`
+
+	// Validation what ingest does with data that does not match the latest schema
+	Validation *EventTypePatchValidation `json:"validation,omitempty"`
 }
 
-// EventTypePatchValidation defines model for EventTypePatch.Validation.
+// EventTypePatchValidation what ingest does with data that does not match the latest schema
 type EventTypePatchValidation string
 
 // EventTypeVersion defines model for EventTypeVersion.
 type EventTypeVersion struct {
-	CreatedAt time.Time      `json:"created_at"`
-	Examples  []*interface{} `json:"examples"`
+	// CreatedAt when the version was added
+	CreatedAt time.Time `json:"created_at"`
+
+	// Examples example payloads, each matching the schema
+	Examples []*interface{} `json:"examples"`
 
 	// Schema JSON Schema draft 2020-12
-	Schema  interface{} `json:"schema"`
-	Version int         `json:"version"`
+	Schema interface{} `json:"schema"`
+
+	// Version the version number, from 1
+	Version int `json:"version"`
 }
 
 // EventTypeWarning defines model for EventTypeWarning.
 type EventTypeWarning struct {
+	// At when the event was accepted with the warning
 	At time.Time `json:"at"`
 
 	// Field the failing value, e.g. data/amount
-	Field   string `json:"field"`
+	Field string `json:"field"`
+
+	// Message the validator's message
 	Message string `json:"message"`
-	Version int    `json:"version"`
+
+	// Version the version whose schema the data failed
+	Version int `json:"version"`
 }
 
 // FilterErrors defines model for FilterErrors.
 type FilterErrors struct {
-	Count     int64     `json:"count"`
-	LastAt    time.Time `json:"last_at"`
-	LastError string    `json:"last_error"`
+	// Count events the filter failed on since it was saved
+	Count int64 `json:"count"`
+
+	// LastAt when the latest one happened
+	LastAt time.Time `json:"last_at"`
+
+	// LastError the latest evaluation error
+	LastError string `json:"last_error"`
 }
 
 // NackInput defines model for NackInput.
 type NackInput struct {
 	// DelaySeconds back in the queue after this long (0-43200); absent: the retry schedule
-	DelaySeconds *int     `json:"delay_seconds,omitempty"`
-	Receipts     []string `json:"receipts"`
+	DelaySeconds *int `json:"delay_seconds,omitempty"`
+
+	// Receipts receipts of leased messages (1-100)
+	Receipts []string `json:"receipts"`
 }
 
 // PortalAuditEntry defines model for PortalAuditEntry.
 type PortalAuditEntry struct {
-	Action       string             `json:"action"`
-	At           time.Time          `json:"at"`
-	Customer     string             `json:"customer"`
+	// Action what they did, e.g. endpoint.created or endpoint.secret.revealed
+	Action string `json:"action"`
+
+	// At when
+	At time.Time `json:"at"`
+
+	// Customer the customer's uid
+	Customer string `json:"customer"`
+
+	// ExternalUser the customer's user who acted
 	ExternalUser PortalExternalUser `json:"external_user"`
-	Id           int64              `json:"id"`
-	SessionId    openapi_types.UUID `json:"session_id"`
-	Target       string             `json:"target"`
+
+	// Id the entry's id
+	Id int64 `json:"id"`
+
+	// SessionId the portal session the user acted in
+	SessionId openapi_types.UUID `json:"session_id"`
+
+	// Target what it was done to, e.g. the endpoint id
+	Target string `json:"target"`
 }
 
 // PortalCustomer defines model for PortalCustomer.
 type PortalCustomer struct {
+	// Name the customer's name
 	Name string `json:"name"`
-	Uid  string `json:"uid"`
+
+	// Uid the customer's uid
+	Uid string `json:"uid"`
 }
 
 // PortalExternalUser defines model for PortalExternalUser.
 type PortalExternalUser struct {
+	// Email the user's email, if you gave it
 	Email *string `json:"email,omitempty"`
-	Id    string  `json:"id"`
+
+	// Id your id for the user
+	Id string `json:"id"`
 }
 
 // PortalExternalUserInput defines model for PortalExternalUserInput.
 type PortalExternalUserInput struct {
+	// Email the user's email, if you gave it
 	Email *string `json:"email,omitempty"`
-	Id    *string `json:"id,omitempty"`
+
+	// Id your id for the user
+	Id *string `json:"id,omitempty"`
 }
 
 // PortalSession defines model for PortalSession.
 type PortalSession struct {
-	Capabilities *[]string             `json:"capabilities"`
-	CreatedAt    time.Time             `json:"created_at"`
-	Customer     PortalCustomer        `json:"customer"`
-	EndpointIds  *[]openapi_types.UUID `json:"endpoint_ids"`
-	ExpiresAt    time.Time             `json:"expires_at"`
-	ExternalUser PortalExternalUser    `json:"external_user"`
-	Id           openapi_types.UUID    `json:"id"`
-	ReadOnly     bool                  `json:"read_only"`
-	RevokedAt    *time.Time            `json:"revoked_at,omitempty"`
-	Theme        PortalTheme           `json:"theme"`
+	// Capabilities what the user may do: view, manage_endpoints, view_secret, rotate_secret, replay, send_test, manage_routing
+	Capabilities *[]string `json:"capabilities"`
+
+	// CreatedAt when it was minted
+	CreatedAt time.Time `json:"created_at"`
+
+	// Customer the customer the session is for
+	Customer PortalCustomer `json:"customer"`
+
+	// EndpointIds the endpoints the session may see; empty: all of the customer
+	EndpointIds *[]openapi_types.UUID `json:"endpoint_ids"`
+
+	// ExpiresAt when the session ends
+	ExpiresAt time.Time `json:"expires_at"`
+
+	// ExternalUser the user the session was minted for
+	ExternalUser PortalExternalUser `json:"external_user"`
+
+	// Id the session's id
+	Id openapi_types.UUID `json:"id"`
+
+	// ReadOnly true: no writes at all, whatever the capabilities
+	ReadOnly bool `json:"read_only"`
+
+	// RevokedAt when it was revoked; absent while it works
+	RevokedAt *time.Time `json:"revoked_at,omitempty"`
+
+	// Theme the look of the portal for this session
+	Theme PortalTheme `json:"theme"`
 }
 
 // PortalSessionInput defines model for PortalSessionInput.
 type PortalSessionInput struct {
-	Capabilities *[]string                `json:"capabilities,omitempty"`
-	EndpointIds  *[]openapi_types.UUID    `json:"endpoint_ids,omitempty"`
+	// Capabilities what the user may do: view, manage_endpoints, view_secret, rotate_secret, replay, send_test, manage_routing (default: view)
+	Capabilities *[]string `json:"capabilities,omitempty"`
+
+	// EndpointIds limit the session to these endpoints of the customer (default: all)
+	EndpointIds *[]openapi_types.UUID `json:"endpoint_ids,omitempty"`
+
+	// ExternalUser the user you open the portal for
 	ExternalUser *PortalExternalUserInput `json:"external_user,omitempty"`
-	ReadOnly     *bool                    `json:"read_only,omitempty"`
-	Theme        *PortalThemeInput        `json:"theme,omitempty"`
-	TtlSeconds   *int                     `json:"ttl_seconds,omitempty"`
+
+	// ReadOnly forbid every write, whatever the capabilities
+	ReadOnly *bool `json:"read_only,omitempty"`
+
+	// Theme this session's look, over the portal settings' theme
+	Theme *PortalThemeInput `json:"theme,omitempty"`
+
+	// TtlSeconds session lifetime in seconds (default 3600)
+	TtlSeconds *int `json:"ttl_seconds,omitempty"`
 }
 
 // PortalSessionMinted defines model for PortalSessionMinted.
 type PortalSessionMinted struct {
-	ExpiresAt time.Time          `json:"expires_at"`
+	// ExpiresAt when the link and the session expire
+	ExpiresAt time.Time `json:"expires_at"`
+
+	// SessionId the session's id
 	SessionId openapi_types.UUID `json:"session_id"`
-	Url       string             `json:"url"`
+
+	// Url url opens the portal; its fragment carries the single-use code.
+	Url string `json:"url"`
 }
 
 // PortalSettings defines model for PortalSettings.
 type PortalSettings struct {
-	AllowedOrigins *[]string   `json:"allowed_origins"`
-	Theme          PortalTheme `json:"theme"`
+	// AllowedOrigins allowed_origins may frame the portal (frame-ancestors); none: no page may.
+	AllowedOrigins *[]string `json:"allowed_origins"`
+
+	// Theme the default look of the portal
+	Theme PortalTheme `json:"theme"`
 }
 
 // PortalSettingsInput defines model for PortalSettingsInput.
 type PortalSettingsInput struct {
-	AllowedOrigins *[]string         `json:"allowed_origins,omitempty"`
-	Theme          *PortalThemeInput `json:"theme,omitempty"`
+	// AllowedOrigins origins (https://app.example.com) that may frame the portal
+	AllowedOrigins *[]string `json:"allowed_origins,omitempty"`
+
+	// Theme the default look of the portal
+	Theme *PortalThemeInput `json:"theme,omitempty"`
 }
 
 // PortalTheme defines model for PortalTheme.
 type PortalTheme struct {
-	Dark         *bool   `json:"dark,omitempty"`
-	LogoUrl      *string `json:"logo_url,omitempty"`
+	// Dark dark mode; absent: the browser decides
+	Dark *bool `json:"dark,omitempty"`
+
+	// LogoUrl https URL of a logo shown in the header
+	LogoUrl *string `json:"logo_url,omitempty"`
+
+	// PrimaryColor accent color, #rrggbb
 	PrimaryColor *string `json:"primary_color,omitempty"`
 }
 
 // PortalThemeInput defines model for PortalThemeInput.
 type PortalThemeInput struct {
-	Dark         *bool   `json:"dark,omitempty"`
-	LogoUrl      *string `json:"logo_url,omitempty"`
+	// Dark dark mode; absent: the browser decides
+	Dark *bool `json:"dark,omitempty"`
+
+	// LogoUrl https URL of a logo shown in the header
+	LogoUrl *string `json:"logo_url,omitempty"`
+
+	// PrimaryColor accent color, #rrggbb
 	PrimaryColor *string `json:"primary_color,omitempty"`
 }
 
 // PreviousSecret defines model for PreviousSecret.
 type PreviousSecret struct {
+	// ExpiresAt when it stops signing
 	ExpiresAt time.Time `json:"expires_at"`
-	Secret    string    `json:"secret"`
+
+	// Secret a rotated-out whsec_ secret, still signing
+	Secret string `json:"secret"`
 }
 
 // PullInput defines model for PullInput.
@@ -1625,58 +2027,88 @@ type PullInput struct {
 
 // QueueMessage defines model for QueueMessage.
 type QueueMessage struct {
+	// Attempt this lease's attempt number.
 	Attempt int `json:"attempt"`
 
 	// Body the envelope exactly as a push sends it
-	Body  string `json:"body"`
-	Event Event  `json:"event"`
+	Body string `json:"body"`
+
+	// Event the event the message carries
+	Event Event `json:"event"`
 
 	// Headers the webhook headers a push sends, signature over body included
-	Headers    *map[string]string `json:"headers"`
-	Id         openapi_types.UUID `json:"id"`
-	LeaseUntil time.Time          `json:"lease_until"`
-	Receipt    string             `json:"receipt"`
+	Headers *map[string]string `json:"headers"`
+
+	// Id the delivery's id.
+	Id openapi_types.UUID `json:"id"`
+
+	// LeaseUntil when the message returns to the queue unless settled.
+	LeaseUntil time.Time `json:"lease_until"`
+
+	// Receipt receipt settles the lease (ack, nack, reject); it works once.
+	Receipt string `json:"receipt"`
 }
 
 // QueuePull defines model for QueuePull.
 type QueuePull struct {
+	// Data the leased messages; empty when none came within wait_seconds
 	Data []QueueMessage `json:"data"`
 }
 
 // QueueSettled defines model for QueueSettled.
 type QueueSettled struct {
+	// Data one result per receipt, in the order sent
 	Data []ReceiptResult `json:"data"`
 }
 
 // QueueStats defines model for QueueStats.
 type QueueStats struct {
-	Dead             int64 `json:"dead"`
-	Depth            int64 `json:"depth"`
-	InFlight         int64 `json:"in_flight"`
+	// Dead the messages dropped (rejected) or exhausted: replayable.
+	Dead int64 `json:"dead"`
+
+	// Depth the messages waiting: due or delayed, not leased.
+	Depth int64 `json:"depth"`
+
+	// InFlight the messages leased and not yet settled.
+	InFlight int64 `json:"in_flight"`
+
+	// OldestAgeSeconds the age of the oldest waiting message (0 when none waits).
 	OldestAgeSeconds int64 `json:"oldest_age_seconds"`
 }
 
 // QuotaWarningData defines model for QuotaWarningData.
 type QuotaWarningData struct {
-	Limit   int64  `json:"limit"`
-	Percent int    `json:"percent"`
-	Period  string `json:"period"`
-	Used    int64  `json:"used"`
+	// Limit events the plan includes per month
+	Limit int64 `json:"limit"`
+
+	// Percent the threshold crossed: 80 or 100.
+	Percent int `json:"percent"`
+
+	// Period the month, "2026-11".
+	Period string `json:"period"`
+
+	// Used events accepted this month so far
+	Used int64 `json:"used"`
 }
 
 // ReceiptResult defines model for ReceiptResult.
 type ReceiptResult struct {
-	Receipt string              `json:"receipt"`
-	Status  ReceiptResultStatus `json:"status"`
+	// Receipt the receipt sent
+	Receipt string `json:"receipt"`
+
+	// Status acked, nacked, rejected, or expired when the lease had run out
+	Status ReceiptResultStatus `json:"status"`
 }
 
-// ReceiptResultStatus defines model for ReceiptResult.Status.
+// ReceiptResultStatus acked, nacked, rejected, or expired when the lease had run out
 type ReceiptResultStatus string
 
 // RejectInput defines model for RejectInput.
 type RejectInput struct {
 	// Reason kept on the attempt
-	Reason   *string  `json:"reason,omitempty"`
+	Reason *string `json:"reason,omitempty"`
+
+	// Receipts receipts of leased messages (1-100)
 	Receipts []string `json:"receipts"`
 }
 
@@ -1688,40 +2120,62 @@ type ReplayEventInput struct {
 
 // ReplayFilter defines model for ReplayFilter.
 type ReplayFilter struct {
+	// EndpointId only deliveries to this endpoint; null: any
 	EndpointId *openapi_types.UUID `json:"endpoint_id"`
 
 	// EventType empty: any
-	EventType string     `json:"event_type"`
-	Since     *time.Time `json:"since"`
+	EventType string `json:"event_type"`
+
+	// Since only events created at or after; null: no lower bound
+	Since *time.Time `json:"since"`
 
 	// Status delivery status; empty: any
-	Status string     `json:"status"`
-	Until  *time.Time `json:"until"`
+	Status string `json:"status"`
+
+	// Until only events created before; null: when the job was created
+	Until *time.Time `json:"until"`
 }
 
 // ReplayJob defines model for ReplayJob.
 type ReplayJob struct {
-	Actor     string    `json:"actor"`
+	// Actor who started it: a user email, an API key prefix or Ferry support
+	Actor string `json:"actor"`
+
+	// CreatedAt when the job was started
 	CreatedAt time.Time `json:"created_at"`
 
 	// Done re-queued so far
 	Done int `json:"done"`
 
 	// Error why a failed job failed
-	Error      *string            `json:"error,omitempty"`
-	Filter     ReplayFilter       `json:"filter"`
-	FinishedAt *time.Time         `json:"finished_at"`
-	Id         openapi_types.UUID `json:"id"`
-	Reason     *string            `json:"reason,omitempty"`
-	StartedAt  *time.Time         `json:"started_at"`
-	State      ReplayJobState     `json:"state"`
+	Error *string `json:"error,omitempty"`
+
+	// Filter which deliveries the job re-sends
+	Filter ReplayFilter `json:"filter"`
+
+	// FinishedAt when it completed, was cancelled or failed; null before
+	FinishedAt *time.Time `json:"finished_at"`
+
+	// Id the job's id
+	Id openapi_types.UUID `json:"id"`
+
+	// Reason staff's reason; absent for the tenant's own jobs
+	Reason *string `json:"reason,omitempty"`
+
+	// StartedAt when a worker first claimed it; null while queued
+	StartedAt *time.Time `json:"started_at"`
+
+	// State queued, running, completed, cancelled or failed
+	State ReplayJobState `json:"state"`
 
 	// Total matching deliveries
-	Total     int       `json:"total"`
+	Total int `json:"total"`
+
+	// UpdatedAt when its progress last changed
 	UpdatedAt time.Time `json:"updated_at"`
 }
 
-// ReplayJobState defines model for ReplayJob.State.
+// ReplayJobState queued, running, completed, cancelled or failed
 type ReplayJobState string
 
 // ReplayPreview defines model for ReplayPreview.
@@ -1735,14 +2189,22 @@ type ReplayPreview struct {
 
 // ReplayResult defines model for ReplayResult.
 type ReplayResult struct {
+	// Deliveries the deliveries sent again
 	Deliveries *[]openapi_types.UUID `json:"deliveries"`
-	EventId    openapi_types.UUID    `json:"event_id"`
+
+	// EventId the event replayed
+	EventId openapi_types.UUID `json:"event_id"`
 }
 
 // ResponseMs defines model for ResponseMs.
 type ResponseMs struct {
+	// P50 median response time in ms; null without attempts
 	P50 *int `json:"p50"`
+
+	// P95 95th percentile in ms; null without attempts
 	P95 *int `json:"p95"`
+
+	// P99 99th percentile in ms; null without attempts
 	P99 *int `json:"p99"`
 }
 
@@ -1754,6 +2216,7 @@ type RevokeInput struct {
 
 // Revoked defines model for Revoked.
 type Revoked struct {
+	// Revoked how many sessions were revoked
 	Revoked int64 `json:"revoked"`
 }
 
@@ -1774,10 +2237,13 @@ type RoutingTestEvent struct {
 
 // RoutingTestInput defines model for RoutingTestInput.
 type RoutingTestInput struct {
+	// Event a sample event
 	Event RoutingTestEvent `json:"event"`
 
 	// Filter an unsaved filter to try instead of the endpoint's
-	Filter  *string             `json:"filter,omitempty"`
+	Filter *string `json:"filter,omitempty"`
+
+	// Request a sample captured request, as filters see request for events from sources (absent: empty)
 	Request *RoutingTestRequest `json:"request,omitempty"`
 
 	// Transformation an unsaved transformation to try instead of the endpoint's
@@ -1788,8 +2254,12 @@ type RoutingTestInput struct {
 type RoutingTestRequest struct {
 	// Headers lower-cased names; repeated headers joined by ", "
 	Headers *map[string]string `json:"headers,omitempty"`
-	Method  *string            `json:"method,omitempty"`
-	Path    *string            `json:"path,omitempty"`
+
+	// Method the HTTP method, e.g. POST
+	Method *string `json:"method,omitempty"`
+
+	// Path the request path, e.g. /in/{token}
+	Path *string `json:"path,omitempty"`
 
 	// Query first value of each parameter
 	Query *map[string]string `json:"query,omitempty"`
@@ -1827,43 +2297,77 @@ type SecretInfo struct {
 
 // Source defines model for Source.
 type Source struct {
-	CreatedAt time.Time          `json:"created_at"`
-	Dedupe    *SourceDedupe      `json:"dedupe"`
-	Enabled   bool               `json:"enabled"`
-	EventType SourceEventType    `json:"event_type"`
-	Id        openapi_types.UUID `json:"id"`
+	// CreatedAt when the source was created
+	CreatedAt time.Time `json:"created_at"`
+
+	// Dedupe null: no dedupe
+	Dedupe *SourceDedupe `json:"dedupe"`
+
+	// Enabled false: the ingest URL answers 404
+	Enabled bool `json:"enabled"`
+
+	// EventType how a request's event type is chosen
+	EventType SourceEventType `json:"event_type"`
+
+	// Id the source's id
+	Id openapi_types.UUID `json:"id"`
 
 	// IngestUrl where the provider sends: <public url>/in/<token>; the token is [redacted] for viewers
-	IngestUrl          string     `json:"ingest_url"`
-	LastRequestAt      *time.Time `json:"last_request_at"`
-	Name               string     `json:"name"`
-	RateLimitPerSecond int        `json:"rate_limit_per_second"`
+	IngestUrl string `json:"ingest_url"`
+
+	// LastRequestAt when the source last captured a request (of any status), null if it never did: whether the provider is sending.
+	LastRequestAt *time.Time `json:"last_request_at"`
+
+	// Name a label of yours
+	Name string `json:"name"`
+
+	// RateLimitPerSecond rate_limit_per_second bounds accepted requests; more are answered 429.
+	RateLimitPerSecond int `json:"rate_limit_per_second"`
 
 	// RejectedUnstored rejected requests over the per-minute cap, answered 401 but not stored
-	RejectedUnstored int64              `json:"rejected_unstored"`
-	Response         *SourceResponse    `json:"response"`
-	UpdatedAt        time.Time          `json:"updated_at"`
-	Verification     SourceVerification `json:"verification"`
+	RejectedUnstored int64 `json:"rejected_unstored"`
+
+	// Response null: 200 {} application/json
+	Response *SourceResponse `json:"response"`
+
+	// UpdatedAt when it last changed
+	UpdatedAt time.Time `json:"updated_at"`
+
+	// Verification how requests are verified (secrets are never shown)
+	Verification SourceVerification `json:"verification"`
 }
 
 // SourceDedupe defines model for SourceDedupe.
 type SourceDedupe struct {
-	Header   *string `json:"header,omitempty"`
+	// Header the key is this request header
+	Header *string `json:"header,omitempty"`
+
+	// JsonPath the key is at this dotted path in the JSON body
 	JsonPath *string `json:"json_path,omitempty"`
 }
 
 // SourceDedupeInput defines model for SourceDedupeInput.
 type SourceDedupeInput struct {
-	Header   *string `json:"header,omitempty"`
+	// Header the key is this request header
+	Header *string `json:"header,omitempty"`
+
+	// JsonPath the key is at this dotted path in the JSON body
 	JsonPath *string `json:"json_path,omitempty"`
 }
 
 // SourceEventType defines model for SourceEventType.
 type SourceEventType struct {
-	Default  *string `json:"default,omitempty"`
-	Header   *string `json:"header,omitempty"`
+	// Default the type when the header or path gives none
+	Default *string `json:"default,omitempty"`
+
+	// Header the type comes from this request header
+	Header *string `json:"header,omitempty"`
+
+	// JsonPath the type comes from this dotted path in the JSON body
 	JsonPath *string `json:"json_path,omitempty"`
-	Value    *string `json:"value,omitempty"`
+
+	// Value a fixed event type
+	Value *string `json:"value,omitempty"`
 }
 
 // SourceEventTypeInput defines model for SourceEventTypeInput.
@@ -1883,38 +2387,64 @@ type SourceEventTypeInput struct {
 
 // SourceInput defines model for SourceInput.
 type SourceInput struct {
-	Dedupe    *SourceDedupeInput   `json:"dedupe,omitempty"`
+	// Dedupe where a dedupe key is: resends with the same key within 24 h make no second event
+	Dedupe *SourceDedupeInput `json:"dedupe,omitempty"`
+
+	// EventType how a request's event type is chosen
 	EventType SourceEventTypeInput `json:"event_type"`
-	Name      string               `json:"name"`
+
+	// Name a label of yours
+	Name string `json:"name"`
 
 	// RateLimitPerSecond accepted requests per second (1-10000, default 1000); more are answered 429 with Retry-After
-	RateLimitPerSecond *int                    `json:"rate_limit_per_second,omitempty"`
-	Response           *SourceResponseInput    `json:"response,omitempty"`
-	Verification       SourceVerificationInput `json:"verification"`
+	RateLimitPerSecond *int `json:"rate_limit_per_second,omitempty"`
+
+	// Response answer to accepted requests (default 200 {} application/json)
+	Response *SourceResponseInput `json:"response,omitempty"`
+
+	// Verification the provider's verification scheme and its secret
+	Verification SourceVerificationInput `json:"verification"`
 }
 
 // SourcePatch defines model for SourcePatch.
 type SourcePatch struct {
+	// Dedupe null removes dedupe
 	Dedupe *SourceDedupeInput `json:"dedupe,omitempty"`
 
 	// Enabled false: the ingest URL answers 404 until re-enabled
-	Enabled            *bool                    `json:"enabled,omitempty"`
-	EventType          *SourceEventTypeInput    `json:"event_type,omitempty"`
-	Name               *string                  `json:"name,omitempty"`
-	RateLimitPerSecond *int                     `json:"rate_limit_per_second,omitempty"`
-	Response           *SourceResponseInput     `json:"response,omitempty"`
-	Verification       *SourceVerificationInput `json:"verification,omitempty"`
+	Enabled *bool `json:"enabled,omitempty"`
+
+	// EventType replaces how a request's event type is chosen
+	EventType *SourceEventTypeInput `json:"event_type,omitempty"`
+
+	// Name a new label
+	Name *string `json:"name,omitempty"`
+
+	// RateLimitPerSecond accepted requests per second (1-10000)
+	RateLimitPerSecond *int `json:"rate_limit_per_second,omitempty"`
+
+	// Response null removes the custom response
+	Response *SourceResponseInput `json:"response,omitempty"`
+
+	// Verification replaces the scheme; an empty secret keeps the stored one when the type is unchanged
+	Verification *SourceVerificationInput `json:"verification,omitempty"`
 }
 
 // SourceReplayResult defines model for SourceReplayResult.
 type SourceReplayResult struct {
-	EventId   openapi_types.UUID `json:"event_id"`
+	// EventId the new event it became
+	EventId openapi_types.UUID `json:"event_id"`
+
+	// RequestId the captured request replayed
 	RequestId openapi_types.UUID `json:"request_id"`
 }
 
 // SourceRequest defines model for SourceRequest.
 type SourceRequest struct {
-	BodySize    int    `json:"body_size"`
+	// BodySize the body size in bytes
+	BodySize int `json:"body_size"`
+
+	// ContentType its Content-Type header
 	ContentType string `json:"content_type"`
 
 	// DedupeKey the request's dedupe key, when the source dedupes
@@ -1922,8 +2452,12 @@ type SourceRequest struct {
 
 	// EventId the event the request became
 	EventId *openapi_types.UUID `json:"event_id"`
-	Id      openapi_types.UUID  `json:"id"`
-	Method  string              `json:"method"`
+
+	// Id the captured request's id
+	Id openapi_types.UUID `json:"id"`
+
+	// Method the HTTP method
+	Method string `json:"method"`
 
 	// Path the request path with the ingest token written {token}
 	Path string `json:"path"`
@@ -1932,36 +2466,52 @@ type SourceRequest struct {
 	Query string `json:"query"`
 
 	// Reason why the request was rejected or is a duplicate
-	Reason     string              `json:"reason"`
-	ReceivedAt time.Time           `json:"received_at"`
-	SourceId   openapi_types.UUID  `json:"source_id"`
-	Status     SourceRequestStatus `json:"status"`
+	Reason string `json:"reason"`
+
+	// ReceivedAt when it arrived
+	ReceivedAt time.Time `json:"received_at"`
+
+	// SourceId the source that captured it
+	SourceId openapi_types.UUID `json:"source_id"`
+
+	// Status received, verified, rejected, duplicate or refused
+	Status SourceRequestStatus `json:"status"`
 }
 
-// SourceRequestStatus defines model for SourceRequest.Status.
+// SourceRequestStatus received, verified, rejected, duplicate or refused
 type SourceRequestStatus string
 
 // SourceRequestDetail defines model for SourceRequestDetail.
 type SourceRequestDetail struct {
 	// BodyBase64 the exact body
 	BodyBase64 string `json:"body_base64"`
-	BodySize   int    `json:"body_size"`
+
+	// BodySize the body size in bytes
+	BodySize int `json:"body_size"`
 
 	// BodyText the body as text when it is valid UTF-8
-	BodyText    *string `json:"body_text"`
-	ContentType string  `json:"content_type"`
+	BodyText *string `json:"body_text"`
+
+	// ContentType its Content-Type header
+	ContentType string `json:"content_type"`
 
 	// DedupeKey the request's dedupe key, when the source dedupes
-	DedupeKey *string      `json:"dedupe_key"`
-	Event     *EventDetail `json:"event"`
+	DedupeKey *string `json:"dedupe_key"`
+
+	// Event the event the request became, with its deliveries; null when none (rejected, duplicate, or the event is gone)
+	Event *EventDetail `json:"event"`
 
 	// EventId the event the request became
 	EventId *openapi_types.UUID `json:"event_id"`
 
 	// Headers as received, names canonicalised; credentials redacted for viewers
 	Headers *map[string][]string `json:"headers"`
-	Id      openapi_types.UUID   `json:"id"`
-	Method  string               `json:"method"`
+
+	// Id the captured request's id
+	Id openapi_types.UUID `json:"id"`
+
+	// Method the HTTP method
+	Method string `json:"method"`
 
 	// Path the request path with the ingest token written {token}
 	Path string `json:"path"`
@@ -1970,43 +2520,70 @@ type SourceRequestDetail struct {
 	Query string `json:"query"`
 
 	// Reason why the request was rejected or is a duplicate
-	Reason     string                    `json:"reason"`
-	ReceivedAt time.Time                 `json:"received_at"`
-	SourceId   openapi_types.UUID        `json:"source_id"`
-	Status     SourceRequestDetailStatus `json:"status"`
+	Reason string `json:"reason"`
+
+	// ReceivedAt when it arrived
+	ReceivedAt time.Time `json:"received_at"`
+
+	// SourceId the source that captured it
+	SourceId openapi_types.UUID `json:"source_id"`
+
+	// Status received, verified, rejected, duplicate or refused
+	Status SourceRequestDetailStatus `json:"status"`
 }
 
-// SourceRequestDetailStatus defines model for SourceRequestDetail.Status.
+// SourceRequestDetailStatus received, verified, rejected, duplicate or refused
 type SourceRequestDetailStatus string
 
 // SourceResponse defines model for SourceResponse.
 type SourceResponse struct {
-	Body        string `json:"body"`
+	// Body its body
+	Body string `json:"body"`
+
+	// ContentType its Content-Type
 	ContentType string `json:"content_type"`
-	Status      int    `json:"status"`
+
+	// Status the status accepted requests are answered with
+	Status int `json:"status"`
 }
 
 // SourceResponseInput defines model for SourceResponseInput.
 type SourceResponseInput struct {
-	Body        *string `json:"body,omitempty"`
+	// Body its body
+	Body *string `json:"body,omitempty"`
+
+	// ContentType its Content-Type
 	ContentType *string `json:"content_type,omitempty"`
-	Status      *int    `json:"status,omitempty"`
+
+	// Status the status accepted requests are answered with
+	Status *int `json:"status,omitempty"`
 }
 
 // SourceVerification defines model for SourceVerification.
 type SourceVerification struct {
-	Encoding  *SourceVerificationEncoding `json:"encoding,omitempty"`
-	HasSecret bool                        `json:"has_secret"`
-	Header    *string                     `json:"header,omitempty"`
-	Prefix    *string                     `json:"prefix,omitempty"`
-	Type      SourceVerificationType      `json:"type"`
-	Username  *string                     `json:"username,omitempty"`
+	// Encoding hmac_sha256: hex or base64
+	Encoding *SourceVerificationEncoding `json:"encoding,omitempty"`
+
+	// HasSecret a secret (or basic_auth password) is stored.
+	HasSecret bool `json:"has_secret"`
+
+	// Header hmac_sha256: the signature header
+	Header *string `json:"header,omitempty"`
+
+	// Prefix hmac_sha256: text before the signature, e.g. sha256=
+	Prefix *string `json:"prefix,omitempty"`
+
+	// Type the scheme: standard_webhooks, hmac_sha256, basic_auth, none …
+	Type SourceVerificationType `json:"type"`
+
+	// Username basic_auth's.
+	Username *string `json:"username,omitempty"`
 }
 
-// SourceVerificationEncoding defines model for SourceVerification.Encoding.
+// SourceVerificationEncoding hmac_sha256: hex or base64
 type SourceVerificationEncoding string
 
-// SourceVerificationType defines model for SourceVerification.Type.
+// SourceVerificationType the scheme: standard_webhooks, hmac_sha256, basic_auth, none …
 type SourceVerificationType string
 
 // SourceVerificationInput defines model for SourceVerificationInput.
@@ -2024,8 +2601,10 @@ type SourceVerificationInput struct {
 	Prefix *string `json:"prefix,omitempty"`
 
 	// Secret the provider's signing secret (whsec_… for standard_webhooks); not for basic_auth or none
-	Secret *string                     `json:"secret,omitempty"`
-	Type   SourceVerificationInputType `json:"type"`
+	Secret *string `json:"secret,omitempty"`
+
+	// Type the scheme, e.g. standard_webhooks, hmac_sha256, basic_auth or none
+	Type SourceVerificationInputType `json:"type"`
 
 	// Username basic_auth
 	Username *string `json:"username,omitempty"`
@@ -2034,47 +2613,100 @@ type SourceVerificationInput struct {
 // SourceVerificationInputEncoding hmac_sha256: hex (default) or base64
 type SourceVerificationInputEncoding string
 
-// SourceVerificationInputType defines model for SourceVerificationInput.Type.
+// SourceVerificationInputType the scheme, e.g. standard_webhooks, hmac_sha256, basic_auth or none
 type SourceVerificationInputType string
 
 // Stats defines model for Stats.
 type Stats struct {
-	Attempts       int64            `json:"attempts"`
-	AttemptsFailed int64            `json:"attempts_failed"`
-	Backlog        Backlog          `json:"backlog"`
-	ByErrorClass   map[string]int64 `json:"by_error_class"`
-	Failed         int64            `json:"failed"`
-	From           time.Time        `json:"from"`
-	LastSuccessAt  *time.Time       `json:"last_success_at"`
-	ResponseMs     ResponseMs       `json:"response_ms"`
-	Series         []StatsPoint     `json:"series"`
-	Succeeded      int64            `json:"succeeded"`
-	SuccessRate    *float64         `json:"success_rate"`
-	Window         string           `json:"window"`
+	// Attempts attempts in the window
+	Attempts int64 `json:"attempts"`
+
+	// AttemptsFailed attempts in the window that did not succeed
+	AttemptsFailed int64 `json:"attempts_failed"`
+
+	// Backlog what waits to be delivered now
+	Backlog Backlog `json:"backlog"`
+
+	// ByErrorClass failed attempts by error class (timeout, dns …; an HTTP answer counts as http_<status>, e.g. http_503)
+	ByErrorClass map[string]int64 `json:"by_error_class"`
+
+	// Failed deliveries that were dropped or exhausted in the window
+	Failed int64 `json:"failed"`
+
+	// From the start of the first hour covered.
+	From time.Time `json:"from"`
+
+	// LastSuccessAt the start of the latest successful attempt in the window, if any.
+	LastSuccessAt *time.Time `json:"last_success_at"`
+
+	// ResponseMs response time percentiles of the attempts
+	ResponseMs ResponseMs `json:"response_ms"`
+
+	// Series one point per hour of the window, oldest first
+	Series []StatsPoint `json:"series"`
+
+	// Succeeded deliveries that succeeded in the window
+	Succeeded int64 `json:"succeeded"`
+
+	// SuccessRate succeeded / (succeeded + failed); null when none finished
+	SuccessRate *float64 `json:"success_rate"`
+
+	// Window the window asked for: 1h, 24h or 7d.
+	Window string `json:"window"`
 }
 
 // StatsPoint defines model for StatsPoint.
 type StatsPoint struct {
-	Failed    int64     `json:"failed"`
-	Hour      time.Time `json:"hour"`
-	Succeeded int64     `json:"succeeded"`
+	// Failed deliveries that were dropped or exhausted in the hour
+	Failed int64 `json:"failed"`
+
+	// Hour start of the hour (UTC)
+	Hour time.Time `json:"hour"`
+
+	// Succeeded deliveries that succeeded in the hour
+	Succeeded int64 `json:"succeeded"`
 }
 
 // TenantStats defines model for TenantStats.
 type TenantStats struct {
-	Attempts       int64               `json:"attempts"`
-	AttemptsFailed int64               `json:"attempts_failed"`
-	Backlog        Backlog             `json:"backlog"`
-	ByErrorClass   map[string]int64    `json:"by_error_class"`
-	Endpoints      []EndpointStatsLine `json:"endpoints"`
-	Failed         int64               `json:"failed"`
-	From           time.Time           `json:"from"`
-	LastSuccessAt  *time.Time          `json:"last_success_at"`
-	ResponseMs     ResponseMs          `json:"response_ms"`
-	Series         []StatsPoint        `json:"series"`
-	Succeeded      int64               `json:"succeeded"`
-	SuccessRate    *float64            `json:"success_rate"`
-	Window         string              `json:"window"`
+	// Attempts attempts in the window
+	Attempts int64 `json:"attempts"`
+
+	// AttemptsFailed attempts in the window that did not succeed
+	AttemptsFailed int64 `json:"attempts_failed"`
+
+	// Backlog what waits to be delivered now
+	Backlog Backlog `json:"backlog"`
+
+	// ByErrorClass failed attempts by error class (timeout, dns …; an HTTP answer counts as http_<status>, e.g. http_503)
+	ByErrorClass map[string]int64 `json:"by_error_class"`
+
+	// Endpoints a line per endpoint
+	Endpoints []EndpointStatsLine `json:"endpoints"`
+
+	// Failed deliveries that were dropped or exhausted in the window
+	Failed int64 `json:"failed"`
+
+	// From the start of the first hour covered.
+	From time.Time `json:"from"`
+
+	// LastSuccessAt the start of the latest successful attempt in the window, if any.
+	LastSuccessAt *time.Time `json:"last_success_at"`
+
+	// ResponseMs response time percentiles of the attempts
+	ResponseMs ResponseMs `json:"response_ms"`
+
+	// Series one point per hour of the window, oldest first
+	Series []StatsPoint `json:"series"`
+
+	// Succeeded deliveries that succeeded in the window
+	Succeeded int64 `json:"succeeded"`
+
+	// SuccessRate succeeded / (succeeded + failed); null when none finished
+	SuccessRate *float64 `json:"success_rate"`
+
+	// Window the window asked for: 1h, 24h or 7d.
+	Window string `json:"window"`
 }
 
 // TestEventData defines model for TestEventData.
@@ -2419,8 +3051,10 @@ type WebhooksEventParamsContentType string
 // WebhooksFerryCustomerEndpointCreatedJSONBody defines parameters for WebhooksFerryCustomerEndpointCreated.
 type WebhooksFerryCustomerEndpointCreatedJSONBody struct {
 	// CreatedAt When the event was accepted: UTC, three fractional digits, Z. Order by it, not by arrival.
-	CreatedAt time.Time            `json:"created_at"`
-	Data      CustomerEndpointData `json:"data"`
+	CreatedAt time.Time `json:"created_at"`
+
+	// Data the event's data: A customer created an endpoint
+	Data CustomerEndpointData `json:"data"`
 
 	// Id The event's id; also in webhook-id.
 	Id openapi_types.UUID `json:"id"`
@@ -2459,8 +3093,10 @@ type WebhooksFerryCustomerEndpointCreatedJSONBodyType string
 // WebhooksFerryCustomerEndpointDeletedJSONBody defines parameters for WebhooksFerryCustomerEndpointDeleted.
 type WebhooksFerryCustomerEndpointDeletedJSONBody struct {
 	// CreatedAt When the event was accepted: UTC, three fractional digits, Z. Order by it, not by arrival.
-	CreatedAt time.Time            `json:"created_at"`
-	Data      CustomerEndpointData `json:"data"`
+	CreatedAt time.Time `json:"created_at"`
+
+	// Data the event's data: A customer deleted an endpoint
+	Data CustomerEndpointData `json:"data"`
 
 	// Id The event's id; also in webhook-id.
 	Id openapi_types.UUID `json:"id"`
@@ -2499,8 +3135,10 @@ type WebhooksFerryCustomerEndpointDeletedJSONBodyType string
 // WebhooksFerryCustomerEndpointSecretRotatedJSONBody defines parameters for WebhooksFerryCustomerEndpointSecretRotated.
 type WebhooksFerryCustomerEndpointSecretRotatedJSONBody struct {
 	// CreatedAt When the event was accepted: UTC, three fractional digits, Z. Order by it, not by arrival.
-	CreatedAt time.Time            `json:"created_at"`
-	Data      CustomerEndpointData `json:"data"`
+	CreatedAt time.Time `json:"created_at"`
+
+	// Data the event's data: A customer rotated an endpoint's secret
+	Data CustomerEndpointData `json:"data"`
 
 	// Id The event's id; also in webhook-id.
 	Id openapi_types.UUID `json:"id"`
@@ -2539,8 +3177,10 @@ type WebhooksFerryCustomerEndpointSecretRotatedJSONBodyType string
 // WebhooksFerryCustomerEndpointUpdatedJSONBody defines parameters for WebhooksFerryCustomerEndpointUpdated.
 type WebhooksFerryCustomerEndpointUpdatedJSONBody struct {
 	// CreatedAt When the event was accepted: UTC, three fractional digits, Z. Order by it, not by arrival.
-	CreatedAt time.Time            `json:"created_at"`
-	Data      CustomerEndpointData `json:"data"`
+	CreatedAt time.Time `json:"created_at"`
+
+	// Data the event's data: A customer updated an endpoint
+	Data CustomerEndpointData `json:"data"`
 
 	// Id The event's id; also in webhook-id.
 	Id openapi_types.UUID `json:"id"`
@@ -2579,8 +3219,10 @@ type WebhooksFerryCustomerEndpointUpdatedJSONBodyType string
 // WebhooksFerryDeliveryExhaustedJSONBody defines parameters for WebhooksFerryDeliveryExhausted.
 type WebhooksFerryDeliveryExhaustedJSONBody struct {
 	// CreatedAt When the event was accepted: UTC, three fractional digits, Z. Order by it, not by arrival.
-	CreatedAt time.Time             `json:"created_at"`
-	Data      DeliveryExhaustedData `json:"data"`
+	CreatedAt time.Time `json:"created_at"`
+
+	// Data the event's data: A delivery was exhausted
+	Data DeliveryExhaustedData `json:"data"`
 
 	// Id The event's id; also in webhook-id.
 	Id openapi_types.UUID `json:"id"`
@@ -2619,8 +3261,10 @@ type WebhooksFerryDeliveryExhaustedJSONBodyType string
 // WebhooksFerryEndpointDisabledJSONBody defines parameters for WebhooksFerryEndpointDisabled.
 type WebhooksFerryEndpointDisabledJSONBody struct {
 	// CreatedAt When the event was accepted: UTC, three fractional digits, Z. Order by it, not by arrival.
-	CreatedAt time.Time          `json:"created_at"`
-	Data      EndpointHealthData `json:"data"`
+	CreatedAt time.Time `json:"created_at"`
+
+	// Data the event's data: An endpoint was disabled
+	Data EndpointHealthData `json:"data"`
 
 	// Id The event's id; also in webhook-id.
 	Id openapi_types.UUID `json:"id"`
@@ -2659,8 +3303,10 @@ type WebhooksFerryEndpointDisabledJSONBodyType string
 // WebhooksFerryEndpointFailingJSONBody defines parameters for WebhooksFerryEndpointFailing.
 type WebhooksFerryEndpointFailingJSONBody struct {
 	// CreatedAt When the event was accepted: UTC, three fractional digits, Z. Order by it, not by arrival.
-	CreatedAt time.Time          `json:"created_at"`
-	Data      EndpointHealthData `json:"data"`
+	CreatedAt time.Time `json:"created_at"`
+
+	// Data the event's data: An endpoint is failing
+	Data EndpointHealthData `json:"data"`
 
 	// Id The event's id; also in webhook-id.
 	Id openapi_types.UUID `json:"id"`
@@ -2699,8 +3345,10 @@ type WebhooksFerryEndpointFailingJSONBodyType string
 // WebhooksFerryEndpointRecoveredJSONBody defines parameters for WebhooksFerryEndpointRecovered.
 type WebhooksFerryEndpointRecoveredJSONBody struct {
 	// CreatedAt When the event was accepted: UTC, three fractional digits, Z. Order by it, not by arrival.
-	CreatedAt time.Time          `json:"created_at"`
-	Data      EndpointHealthData `json:"data"`
+	CreatedAt time.Time `json:"created_at"`
+
+	// Data the event's data: An endpoint recovered
+	Data EndpointHealthData `json:"data"`
 
 	// Id The event's id; also in webhook-id.
 	Id openapi_types.UUID `json:"id"`
@@ -2739,8 +3387,10 @@ type WebhooksFerryEndpointRecoveredJSONBodyType string
 // WebhooksFerryQuotaWarningJSONBody defines parameters for WebhooksFerryQuotaWarning.
 type WebhooksFerryQuotaWarningJSONBody struct {
 	// CreatedAt When the event was accepted: UTC, three fractional digits, Z. Order by it, not by arrival.
-	CreatedAt time.Time        `json:"created_at"`
-	Data      QuotaWarningData `json:"data"`
+	CreatedAt time.Time `json:"created_at"`
+
+	// Data the event's data: Monthly quota warning
+	Data QuotaWarningData `json:"data"`
 
 	// Id The event's id; also in webhook-id.
 	Id openapi_types.UUID `json:"id"`
@@ -2779,8 +3429,10 @@ type WebhooksFerryQuotaWarningJSONBodyType string
 // WebhooksFerryTestJSONBody defines parameters for WebhooksFerryTest.
 type WebhooksFerryTestJSONBody struct {
 	// CreatedAt When the event was accepted: UTC, three fractional digits, Z. Order by it, not by arrival.
-	CreatedAt time.Time     `json:"created_at"`
-	Data      TestEventData `json:"data"`
+	CreatedAt time.Time `json:"created_at"`
+
+	// Data the event's data: Test event
+	Data TestEventData `json:"data"`
 
 	// Id The event's id; also in webhook-id.
 	Id openapi_types.UUID `json:"id"`
@@ -9273,6 +9925,7 @@ type CustomersListResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
+		// Data the page, in the order the route says
 		Data []Customer `json:"data"`
 
 		// NextCursor pass as cursor for the next page; null on the last
@@ -9300,6 +9953,7 @@ type CustomersListResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r CustomersListResponse) GetJSON200() *struct {
+	// Data the page, in the order the route says
 	Data []Customer `json:"data"`
 
 	// NextCursor pass as cursor for the next page; null on the last
@@ -10402,6 +11056,7 @@ type EndpointsListResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
+		// Data the page, in the order the route says
 		Data []Endpoint `json:"data"`
 
 		// NextCursor pass as cursor for the next page; null on the last
@@ -10429,6 +11084,7 @@ type EndpointsListResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r EndpointsListResponse) GetJSON200() *struct {
+	// Data the page, in the order the route says
 	Data []Endpoint `json:"data"`
 
 	// NextCursor pass as cursor for the next page; null on the last
@@ -11020,6 +11676,7 @@ type EndpointsAttemptsListResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
+		// Data the page, in the order the route says
 		Data []Attempt `json:"data"`
 
 		// NextCursor pass as cursor for the next page; null on the last
@@ -11051,6 +11708,7 @@ type EndpointsAttemptsListResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r EndpointsAttemptsListResponse) GetJSON200() *struct {
+	// Data the page, in the order the route says
 	Data []Attempt `json:"data"`
 
 	// NextCursor pass as cursor for the next page; null on the last
@@ -11147,6 +11805,7 @@ type QueuesConsumerTokensListResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
+		// Data the page, in the order the route says
 		Data []ConsumerToken `json:"data"`
 
 		// NextCursor pass as cursor for the next page; null on the last
@@ -11174,6 +11833,7 @@ type QueuesConsumerTokensListResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r QueuesConsumerTokensListResponse) GetJSON200() *struct {
+	// Data the page, in the order the route says
 	Data []ConsumerToken `json:"data"`
 
 	// NextCursor pass as cursor for the next page; null on the last
@@ -12169,6 +12829,7 @@ type EventTypesListResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
+		// Data the page, in the order the route says
 		Data []EventType `json:"data"`
 
 		// NextCursor pass as cursor for the next page; null on the last
@@ -12196,6 +12857,7 @@ type EventTypesListResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r EventTypesListResponse) GetJSON200() *struct {
+	// Data the page, in the order the route says
 	Data []EventType `json:"data"`
 
 	// NextCursor pass as cursor for the next page; null on the last
@@ -13054,6 +13716,7 @@ type EventsListResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
+		// Data the page, in the order the route says
 		Data []EventDetail `json:"data"`
 
 		// NextCursor pass as cursor for the next page; null on the last
@@ -13081,6 +13744,7 @@ type EventsListResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r EventsListResponse) GetJSON200() *struct {
+	// Data the page, in the order the route says
 	Data []EventDetail `json:"data"`
 
 	// NextCursor pass as cursor for the next page; null on the last
@@ -13445,6 +14109,7 @@ type EventsAttemptsListResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
+		// Data the page, in the order the route says
 		Data []Attempt `json:"data"`
 
 		// NextCursor pass as cursor for the next page; null on the last
@@ -13472,6 +14137,7 @@ type EventsAttemptsListResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r EventsAttemptsListResponse) GetJSON200() *struct {
+	// Data the page, in the order the route says
 	Data []Attempt `json:"data"`
 
 	// NextCursor pass as cursor for the next page; null on the last
@@ -13775,6 +14441,7 @@ type PortalAuditListResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
+		// Data the page, in the order the route says
 		Data []PortalAuditEntry `json:"data"`
 
 		// NextCursor pass as cursor for the next page; null on the last
@@ -13802,6 +14469,7 @@ type PortalAuditListResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r PortalAuditListResponse) GetJSON200() *struct {
+	// Data the page, in the order the route says
 	Data []PortalAuditEntry `json:"data"`
 
 	// NextCursor pass as cursor for the next page; null on the last
@@ -13893,6 +14561,7 @@ type PortalSessionsListResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
+		// Data the page, in the order the route says
 		Data []PortalSession `json:"data"`
 
 		// NextCursor pass as cursor for the next page; null on the last
@@ -13920,6 +14589,7 @@ type PortalSessionsListResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r PortalSessionsListResponse) GetJSON200() *struct {
+	// Data the page, in the order the route says
 	Data []PortalSession `json:"data"`
 
 	// NextCursor pass as cursor for the next page; null on the last
@@ -15095,6 +15765,7 @@ type ReplaysListResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
+		// Data the page, in the order the route says
 		Data []ReplayJob `json:"data"`
 
 		// NextCursor pass as cursor for the next page; null on the last
@@ -15122,6 +15793,7 @@ type ReplaysListResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r ReplaysListResponse) GetJSON200() *struct {
+	// Data the page, in the order the route says
 	Data []ReplayJob `json:"data"`
 
 	// NextCursor pass as cursor for the next page; null on the last
@@ -15729,6 +16401,7 @@ type SourcesListResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
+		// Data the page, in the order the route says
 		Data []Source `json:"data"`
 
 		// NextCursor pass as cursor for the next page; null on the last
@@ -15756,6 +16429,7 @@ type SourcesListResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r SourcesListResponse) GetJSON200() *struct {
+	// Data the page, in the order the route says
 	Data []Source `json:"data"`
 
 	// NextCursor pass as cursor for the next page; null on the last
@@ -16333,6 +17007,7 @@ type SourcesRequestsListResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
+		// Data the page, in the order the route says
 		Data []SourceRequest `json:"data"`
 
 		// NextCursor pass as cursor for the next page; null on the last
@@ -16364,6 +17039,7 @@ type SourcesRequestsListResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r SourcesRequestsListResponse) GetJSON200() *struct {
+	// Data the page, in the order the route says
 	Data []SourceRequest `json:"data"`
 
 	// NextCursor pass as cursor for the next page; null on the last
@@ -18221,6 +18897,7 @@ func ParseCustomersListResponse(rsp *http.Response) (*CustomersListResponse, err
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
+			// Data the page, in the order the route says
 			Data []Customer `json:"data"`
 
 			// NextCursor pass as cursor for the next page; null on the last
@@ -19624,6 +20301,7 @@ func ParseEndpointsListResponse(rsp *http.Response) (*EndpointsListResponse, err
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
+			// Data the page, in the order the route says
 			Data []Endpoint `json:"data"`
 
 			// NextCursor pass as cursor for the next page; null on the last
@@ -20385,6 +21063,7 @@ func ParseEndpointsAttemptsListResponse(rsp *http.Response) (*EndpointsAttemptsL
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
+			// Data the page, in the order the route says
 			Data []Attempt `json:"data"`
 
 			// NextCursor pass as cursor for the next page; null on the last
@@ -20542,6 +21221,7 @@ func ParseQueuesConsumerTokensListResponse(rsp *http.Response) (*QueuesConsumerT
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
+			// Data the page, in the order the route says
 			Data []ConsumerToken `json:"data"`
 
 			// NextCursor pass as cursor for the next page; null on the last
@@ -21817,6 +22497,7 @@ func ParseEventTypesListResponse(rsp *http.Response) (*EventTypesListResponse, e
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
+			// Data the page, in the order the route says
 			Data []EventType `json:"data"`
 
 			// NextCursor pass as cursor for the next page; null on the last
@@ -22916,6 +23597,7 @@ func ParseEventsListResponse(rsp *http.Response) (*EventsListResponse, error) {
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
+			// Data the page, in the order the route says
 			Data []EventDetail `json:"data"`
 
 			// NextCursor pass as cursor for the next page; null on the last
@@ -23401,6 +24083,7 @@ func ParseEventsAttemptsListResponse(rsp *http.Response) (*EventsAttemptsListRes
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
+			// Data the page, in the order the route says
 			Data []Attempt `json:"data"`
 
 			// NextCursor pass as cursor for the next page; null on the last
@@ -23783,6 +24466,7 @@ func ParsePortalAuditListResponse(rsp *http.Response) (*PortalAuditListResponse,
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
+			// Data the page, in the order the route says
 			Data []PortalAuditEntry `json:"data"`
 
 			// NextCursor pass as cursor for the next page; null on the last
@@ -23923,6 +24607,7 @@ func ParsePortalSessionsListResponse(rsp *http.Response) (*PortalSessionsListRes
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
+			// Data the page, in the order the route says
 			Data []PortalSession `json:"data"`
 
 			// NextCursor pass as cursor for the next page; null on the last
@@ -25423,6 +26108,7 @@ func ParseReplaysListResponse(rsp *http.Response) (*ReplaysListResponse, error) 
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
+			// Data the page, in the order the route says
 			Data []ReplayJob `json:"data"`
 
 			// NextCursor pass as cursor for the next page; null on the last
@@ -26205,6 +26891,7 @@ func ParseSourcesListResponse(rsp *http.Response) (*SourcesListResponse, error) 
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
+			// Data the page, in the order the route says
 			Data []Source `json:"data"`
 
 			// NextCursor pass as cursor for the next page; null on the last
@@ -26949,6 +27636,7 @@ func ParseSourcesRequestsListResponse(rsp *http.Response) (*SourcesRequestsListR
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
+			// Data the page, in the order the route says
 			Data []SourceRequest `json:"data"`
 
 			// NextCursor pass as cursor for the next page; null on the last

@@ -1198,27 +1198,49 @@ export interface webhooks {
 export interface components {
     schemas: {
         AckInput: {
+            /** @description receipts of leased messages (1-100) */
             receipts: string[];
         };
         Attempt: {
             /** @description who replayed, for replay attempts */
             actor?: string;
+            /** @description 1 for the first attempt, counting on across retries and replays */
             attempt_number: number;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description the delivery attempted
+             */
             delivery_id: string;
+            /** @description how long until the answer (or the error), in ms */
             duration_ms: number;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description the endpoint attempted
+             */
             endpoint_id: string;
             /** @description why no usable answer came: timeout, dns, connection_refused, connection_reset, tls, blocked_address, connection, response_too_large (retried); transformation_error, transformation_cancelled (no request made, dropped); for queue endpoints timeout (lease ran out), nack, rejected; empty when the receiver answered */
             error_class?: string;
+            /** @description the error in words, when no usable answer came */
             error_message?: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description the event delivered
+             */
             event_id: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description the attempt's id
+             */
             id: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the retry this attempt scheduled is due; null when none
+             */
             next_attempt_at: string | null;
-            /** @enum {string} */
+            /**
+             * @description success (2xx), retry (scheduled again) or dropped (not retried)
+             * @enum {string}
+             */
             outcome: "success" | "retry" | "dropped";
             /** @description headers sent, custom values redacted for staff */
             request_headers: {
@@ -1226,33 +1248,61 @@ export interface components {
             };
             /** @description first 4 KiB */
             response_body: string;
+            /** @description response_body is not the whole body: only the first 4 KiB are kept, and a body still arriving at the timeout is cut there */
             response_body_truncated: boolean;
+            /** @description the headers answered; null when no answer came */
             response_headers: {
                 [key: string]: string[];
             } | null;
+            /** @description response_headers_truncated reports that some response header values were left out to keep the stored headers within 8 KiB. */
             response_headers_truncated: boolean;
+            /** @description the HTTP status answered; null when no answer came */
             response_status: number | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the request was sent
+             */
             started_at: string;
-            /** @enum {string} */
+            /**
+             * @description initial, retry or replay
+             * @enum {string}
+             */
             trigger: "initial" | "retry" | "replay";
         };
         Backlog: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description the earliest scheduled retry, if any.
+             */
             next_retry_at: string | null;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description the age of the oldest pending or retrying delivery (0 when there is none).
+             */
             oldest_age_seconds: number;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description deliveries waiting for their first attempt
+             */
             pending: number;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description deliveries waiting for a retry
+             */
             retrying: number;
         };
         BulkReplayInput: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description only deliveries to this endpoint
+             */
             endpoint_id?: string;
             /** @description only events of this type */
             event_type?: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description only events created at or after
+             */
             since?: string;
             /**
              * @description only deliveries in this status
@@ -1266,194 +1316,358 @@ export interface components {
             until?: string;
         };
         ConsumerToken: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the token was created
+             */
             created_at: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description the queue endpoint the token may pull from
+             */
             endpoint_id: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description the token's id
+             */
             id: string;
+            /** @description the label given at creation */
             name: string;
+            /** @description visible prefix of the token, e.g. fqc_ab12cd */
             prefix: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when it was revoked; null while it works
+             */
             revoked_at: string | null;
         };
         ConsumerTokenCreated: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the token was created
+             */
             created_at: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description the queue endpoint the token may pull from
+             */
             endpoint_id: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description the token's id
+             */
             id: string;
+            /** @description the label given at creation */
             name: string;
+            /** @description visible prefix of the token, e.g. fqc_ab12cd */
             prefix: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when it was revoked; null while it works
+             */
             revoked_at: string | null;
             /** @description fqc_ consumer token, shown only now */
             token: string;
         };
         ConsumerTokenInput: {
+            /** @description a label for the token */
             name: string;
         };
         Customer: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the customer was created
+             */
             created_at: string;
+            /** @description string pairs of yours, kept as given */
             metadata: {
                 [key: string]: string;
             } | null;
+            /** @description a display name; may be empty */
             name: string;
+            /** @description the tenant's id for the customer. */
             uid: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the customer last changed
+             */
             updated_at: string;
         };
         CustomerCreate: {
+            /** @description string pairs of yours, kept as given */
             metadata?: {
                 [key: string]: string;
             };
+            /** @description a display name */
             name?: string;
+            /** @description your own id for the customer (1-255 characters); it names the customer in every route */
             uid?: string;
         };
         CustomerEndpointData: {
+            /** @description the customer's uid */
             customer: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description the endpoint the user acted on
+             */
             endpoint_id: string;
+            /** @description the customer's user, as the tenant named them when it opened the portal session. */
             external_user: components["schemas"]["CustomerUser"];
+            /** @description its URL (empty for a queue) */
             url: string;
         };
         CustomerInput: {
+            /** @description string pairs of yours, replacing the stored ones */
             metadata?: {
                 [key: string]: string;
             };
+            /** @description a display name */
             name?: string;
         };
         CustomerPatch: {
+            /** @description replaces the metadata as a whole */
             metadata?: {
                 [key: string]: string;
             } | null;
+            /** @description a new display name */
             name?: string | null;
         };
         CustomerUser: {
+            /** @description the user's email, when the tenant gave one */
             email?: string;
+            /** @description the tenant's id for the user */
             id: string;
         };
         Delivery: {
+            /** @description attempts made so far */
             attempt_count: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the event was fanned out to the endpoint
+             */
             created_at: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description the endpoint delivered to
+             */
             endpoint_id: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description the event delivered
+             */
             event_id: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the first attempt started; null before it
+             */
             first_attempt_at: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description the delivery's id
+             */
             id: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the latest attempt started; null before the first
+             */
             last_attempt_at: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the next attempt is due; null when none is scheduled
+             */
             next_attempt_at: string | null;
-            /** @enum {string} */
+            /**
+             * @description pending, retrying, succeeded, dropped or exhausted
+             * @enum {string}
+             */
             status: "pending" | "retrying" | "succeeded" | "dropped" | "exhausted";
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the delivery last changed
+             */
             updated_at: string;
         };
         DeliveryExhaustedData: {
+            /** @description attempts made */
             attempt_count: number;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description the delivery that ran out of retries
+             */
             delivery_id: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description the endpoint it was for
+             */
             endpoint_id: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description its event
+             */
             event_id: string;
+            /** @description its event's type */
             event_type: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the last attempt started
+             */
             last_attempt_at: string;
         };
         Endpoint: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the endpoint was created
+             */
             created_at: string;
+            /** @description the uid of the customer the endpoint belongs to; null for the tenant's own endpoints. */
             customer: string | null;
+            /** @description a label of yours */
             description: string;
+            /** @description why Ferry disabled the endpoint; absent when enabled or disabled by hand */
             disabled_reason?: string;
+            /** @description false: nothing is sent (disabled by you, or by Ferry after failing for days) */
             enabled: boolean;
             /** @description event types, or patterns ending in * (order.*; * alone: every type); empty: every type */
             event_types: string[] | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description since when every attempt has failed; null while healthy
+             */
             failing_since: string | null;
             /** @description CEL expression over event (id, type, created_at, data) and request (method, path, headers, query of a source's captured request; empty otherwise); the endpoint gets an event only when it is true; empty: every event. Invalid: 422 with the compiler's message */
             filter: string;
+            /** @description the filter could not be evaluated on some events since it was last saved (they were not sent here); null when never. */
             filter_errors: components["schemas"]["FilterErrors"] | null;
-            /** @enum {string} */
+            /**
+             * @description envelope: the JSON envelope; raw: the body an inbound source captured
+             * @enum {string}
+             */
             format: "envelope" | "raw";
+            /** @description custom headers sent with every attempt (values redacted for viewers and staff) */
             headers: {
                 [key: string]: string;
             } | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description the endpoint's id
+             */
             id: string;
-            /** @enum {string} */
+            /**
+             * @description http: Ferry pushes to url; queue: consumers pull
+             * @enum {string}
+             */
             kind: "http" | "queue";
+            /** @description attempts to the endpoint at once at most */
             max_in_flight: number;
+            /** @description propagate_trace sends each attempt's W3C traceparent header when Ferry traces (OpenTelemetry on). */
             propagate_trace: boolean;
             /** @description null: unlimited */
             rate_limit_per_second: number | null;
+            /** @description event (every attempt signed with the event's time) or attempt (each with its own). */
             signature_timestamp: string;
+            /** @description how long an attempt waits for the answer */
             timeout_seconds: number;
             /** @description JavaScript defining function handler(webhook) { ... return webhook }, run once per delivery at fan-out (50 ms, bounded memory, no network or timers); webhook is {event: {id, type, created_at, data}, payload, headers, cancel}: it may change payload (any JSON value) and headers (not webhook-*, hop-by-hop or Content-Length/Type) or set cancel. The result is stored: retries and replays send the same bytes. Empty: none. http endpoints only. Invalid: 422 with the engine's message, line and column */
             transformation: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the endpoint last changed
+             */
             updated_at: string;
             /** @description empty for kind queue */
             url: string;
         };
         EndpointCreated: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the endpoint was created
+             */
             created_at: string;
+            /** @description the uid of the customer the endpoint belongs to; null for the tenant's own endpoints. */
             customer: string | null;
+            /** @description a label of yours */
             description: string;
+            /** @description why Ferry disabled the endpoint; absent when enabled or disabled by hand */
             disabled_reason?: string;
+            /** @description false: nothing is sent (disabled by you, or by Ferry after failing for days) */
             enabled: boolean;
             /** @description event types, or patterns ending in * (order.*; * alone: every type); empty: every type */
             event_types: string[] | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description since when every attempt has failed; null while healthy
+             */
             failing_since: string | null;
             /** @description CEL expression over event (id, type, created_at, data) and request (method, path, headers, query of a source's captured request; empty otherwise); the endpoint gets an event only when it is true; empty: every event. Invalid: 422 with the compiler's message */
             filter: string;
+            /** @description the filter could not be evaluated on some events since it was last saved (they were not sent here); null when never. */
             filter_errors: components["schemas"]["FilterErrors"] | null;
-            /** @enum {string} */
+            /**
+             * @description envelope: the JSON envelope; raw: the body an inbound source captured
+             * @enum {string}
+             */
             format: "envelope" | "raw";
+            /** @description custom headers sent with every attempt (values redacted for viewers and staff) */
             headers: {
                 [key: string]: string;
             } | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description the endpoint's id
+             */
             id: string;
-            /** @enum {string} */
+            /**
+             * @description http: Ferry pushes to url; queue: consumers pull
+             * @enum {string}
+             */
             kind: "http" | "queue";
+            /** @description attempts to the endpoint at once at most */
             max_in_flight: number;
+            /** @description propagate_trace sends each attempt's W3C traceparent header when Ferry traces (OpenTelemetry on). */
             propagate_trace: boolean;
             /** @description null: unlimited */
             rate_limit_per_second: number | null;
             /** @description whsec_ signing secret; GET /endpoints/{id}/secret shows it again */
             secret: string;
+            /** @description event (every attempt signed with the event's time) or attempt (each with its own). */
             signature_timestamp: string;
+            /** @description how long an attempt waits for the answer */
             timeout_seconds: number;
             /** @description JavaScript defining function handler(webhook) { ... return webhook }, run once per delivery at fan-out (50 ms, bounded memory, no network or timers); webhook is {event: {id, type, created_at, data}, payload, headers, cancel}: it may change payload (any JSON value) and headers (not webhook-*, hop-by-hop or Content-Length/Type) or set cancel. The result is stored: retries and replays send the same bytes. Empty: none. http endpoints only. Invalid: 422 with the engine's message, line and column */
             transformation: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the endpoint last changed
+             */
             updated_at: string;
             /** @description empty for kind queue */
             url: string;
         };
         EndpointHealthData: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description the endpoint the event is about
+             */
             endpoint_id: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description since when every attempt to it has failed
+             */
             failing_since: string;
+            /** @description why it is failing or was disabled, e.g. the last status */
             reason?: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when it answered 2xx again (ferry.endpoint.recovered only)
+             */
             recovered_at?: string;
+            /** @description its URL */
             url: string;
         };
         EndpointInput: {
+            /** @description the uid of one of the tenant's customers, makes the endpoint that customer's: it receives only the events sent for it. It cannot change later. */
             customer?: string;
+            /** @description a label of yours */
             description?: string;
             /** @description event types, or patterns ending in * (order.*; * alone: every type); empty: every type */
             event_types?: string[];
@@ -1464,6 +1678,7 @@ export interface components {
              * @enum {string}
              */
             format?: "envelope" | "raw";
+            /** @description custom headers sent with every attempt (not webhook-*, hop-by-hop or Content-Length/Type) */
             headers?: {
                 [key: string]: string;
             };
@@ -1472,11 +1687,15 @@ export interface components {
              * @enum {string}
              */
             kind?: "http" | "queue";
+            /** @description attempts at once at most (default 10) */
             max_in_flight?: number | null;
+            /** @description propagate_trace sends each attempt's traceparent (default false). */
             propagate_trace?: boolean;
             /** @description attempts per second at most; absent or null: unlimited */
             rate_limit_per_second?: number | null;
+            /** @description event (default) or attempt. */
             signature_timestamp?: string;
+            /** @description how long an attempt waits for the answer (1-30, default 15) */
             timeout_seconds?: number | null;
             /** @description JavaScript defining function handler(webhook) { ... return webhook }, run once per delivery at fan-out (50 ms, bounded memory, no network or timers); webhook is {event: {id, type, created_at, data}, payload, headers, cancel}: it may change payload (any JSON value) and headers (not webhook-*, hop-by-hop or Content-Length/Type) or set cancel. The result is stored: retries and replays send the same bytes. Empty: none. http endpoints only. Invalid: 422 with the engine's message, line and column */
             transformation?: string;
@@ -1487,7 +1706,9 @@ export interface components {
             url?: string;
         };
         EndpointPatch: {
+            /** @description a new label */
             description?: string | null;
+            /** @description false stops sending; true resumes (and clears a disabled reason) */
             enabled?: boolean | null;
             /** @description event types, or patterns ending in * (order.*; * alone: every type); empty: every type */
             event_types?: string[] | null;
@@ -1498,82 +1719,147 @@ export interface components {
              * @enum {string|null}
              */
             format?: "envelope" | "raw" | null;
+            /** @description replaces the custom headers as a whole */
             headers?: {
                 [key: string]: string;
             } | null;
+            /** @description attempts at once at most */
             max_in_flight?: number | null;
+            /** @description send each attempt's W3C traceparent header */
             propagate_trace?: boolean | null;
             /** @description 0 removes the limit */
             rate_limit_per_second?: number | null;
+            /** @description event (every attempt signed with the event time) or attempt */
             signature_timestamp?: string | null;
+            /** @description how long an attempt waits for the answer (1-30) */
             timeout_seconds?: number | null;
             /** @description JavaScript defining function handler(webhook) { ... return webhook }, run once per delivery at fan-out (50 ms, bounded memory, no network or timers); webhook is {event: {id, type, created_at, data}, payload, headers, cancel}: it may change payload (any JSON value) and headers (not webhook-*, hop-by-hop or Content-Length/Type) or set cancel. The result is stored: retries and replays send the same bytes. Empty: none. http endpoints only. Invalid: 422 with the engine's message, line and column */
             transformation?: string | null;
+            /** @description a new URL (http endpoints) */
             url?: string | null;
         };
         EndpointStatsLine: {
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description attempts in the window
+             */
             attempts: number;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description the endpoint
+             */
             endpoint_id: string;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description deliveries that were dropped or exhausted in the window
+             */
             failed: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description start of the latest successful attempt in the window; null if none
+             */
             last_success_at: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description the earliest scheduled retry; null if none
+             */
             next_retry_at: string | null;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description deliveries waiting for their first attempt now
+             */
             pending: number;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description deliveries waiting for a retry now
+             */
             retrying: number;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description deliveries that succeeded in the window
+             */
             succeeded: number;
-            /** Format: double */
+            /**
+             * Format: double
+             * @description succeeded / (succeeded + failed); null when none finished
+             */
             success_rate: number | null;
         };
         Error: {
+            /** @description what went wrong */
             error: components["schemas"]["ErrorDetail"];
         };
         ErrorDetail: {
-            /** @enum {string} */
+            /**
+             * @description a stable, machine-readable code: branch on it
+             * @enum {string}
+             */
             code: "bad_request" | "conflict" | "forbidden" | "idempotency_key_reused" | "internal" | "invalid" | "not_found" | "payload_too_large" | "payment_required" | "plan_limit" | "quota_exceeded" | "rate_limited" | "replay_limit" | "request_timeout" | "unauthorized" | "unavailable";
             /** @description the request field at fault, when one is */
             field?: string;
+            /** @description for people; may change */
             message: string;
         };
         Event: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when Ferry accepted the event
+             */
             created_at: string;
+            /** @description the uid of the customer the event was sent for: only that customer's endpoints (and the tenant's own) receive it. */
             customer?: string;
             /** @description the JSON payload */
             data: unknown | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description the event's id, sent as webhook-id
+             */
             id: string;
+            /** @description the idempotency key it was sent with; absent without one */
             idempotency_key?: string;
+            /** @description the event type, e.g. invoice.paid */
             type: string;
         };
         EventAccepted: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when Ferry accepted the event
+             */
             created_at: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description the event's id, sent to receivers as webhook-id
+             */
             id: string;
             /** @description how data fails its type's schema (validation warn); absent when it matches */
             schema_warning?: string;
+            /** @description the event type */
             type: string;
         };
         EventDetail: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when Ferry accepted the event
+             */
             created_at: string;
+            /** @description the uid of the customer the event was sent for: only that customer's endpoints (and the tenant's own) receive it. */
             customer?: string;
             /** @description the JSON payload */
             data: unknown | null;
+            /** @description one per endpoint the event was fanned out to */
             deliveries: components["schemas"]["Delivery"][] | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description the event's id, sent as webhook-id
+             */
             id: string;
+            /** @description the idempotency key it was sent with; absent without one */
             idempotency_key?: string;
+            /** @description the event type, e.g. invoice.paid */
             type: string;
         };
         EventInput: {
+            /** @description the uid of one of the tenant's customers, sends the event to that customer's endpoints only (and the tenant's own). */
             customer?: string;
             /** @description any JSON value but null (payload up to 256 KiB) */
             data: unknown | null;
@@ -1583,39 +1869,65 @@ export interface components {
             type: string;
         };
         EventType: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the type was added to the catalog
+             */
             created_at: string;
+            /** @description events of the type are still accepted; the portal marks it */
             deprecated: boolean;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the type was marked deprecated.
+             */
             deprecated_at: string | null;
+            /** @description what the event means, for readers of the portal */
             description: string;
+            /** @description a heading the portal groups types under; may be empty */
             group: string;
+            /** @description the highest version number (0: no version yet). */
             latest_version: number;
+            /** @description the event type's name, e.g. invoice.paid */
             name: string;
             /** @description latest validation warnings (warn mode), newest first; only in GET /event-types/{name} */
             recent_warnings?: components["schemas"]["EventTypeWarning"][];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the type or its versions last changed
+             */
             updated_at: string;
-            /** @enum {string} */
+            /**
+             * @description what ingest does with data that does not match the latest version's schema.
+             * @enum {string}
+             */
             validation: "off" | "warn" | "reject";
             /** @description newest first; only in GET /event-types/{name} */
             versions?: components["schemas"]["EventTypeVersion"][];
         };
         EventTypeImportResult: {
+            /** @description the new event types (with version 1). */
             created: string[];
+            /** @description the webhooks left alone, and why. */
             skipped: components["schemas"]["EventTypeImportSkip"][];
+            /** @description existing types whose schema changed: they got a new version. */
             updated: string[];
         };
         EventTypeImportSkip: {
+            /** @description the webhook's name in the document */
             name: string;
+            /** @description why it was left alone, e.g. unchanged or no JSON schema */
             reason: string;
         };
         EventTypeInput: {
+            /** @description mark the type deprecated (events are still accepted) */
             deprecated?: boolean;
+            /** @description what the event means, for readers of the portal */
             description?: string;
             /** @description example payloads of version 1; each must match the schema */
             examples?: (unknown | null)[];
+            /** @description a heading the portal groups types under */
             group?: string;
+            /** @description the type's name: 1-100 letters, digits and . _ : - /; not ferry.* */
             name?: string;
             /** @description JSON Schema draft 2020-12 of version 1 */
             schema?: unknown | null;
@@ -1626,116 +1938,204 @@ export interface components {
             validation?: "off" | "warn" | "reject";
         };
         EventTypePatch: {
+            /** @description true marks the type deprecated, false lifts the mark */
             deprecated?: boolean | null;
+            /** @description a new description */
             description?: string | null;
+            /** @description a new group */
             group?: string | null;
-            /** @enum {string|null} */
+            /**
+             * @description what ingest does with data that does not match the latest schema
+             * @enum {string|null}
+             */
             validation?: "off" | "warn" | "reject" | null;
         };
         EventTypeVersion: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the version was added
+             */
             created_at: string;
+            /** @description example payloads, each matching the schema */
             examples: (unknown | null)[];
             /** @description JSON Schema draft 2020-12 */
             schema: unknown | null;
+            /** @description the version number, from 1 */
             version: number;
         };
         EventTypeWarning: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the event was accepted with the warning
+             */
             at: string;
             /** @description the failing value, e.g. data/amount */
             field: string;
+            /** @description the validator's message */
             message: string;
+            /** @description the version whose schema the data failed */
             version: number;
         };
         FilterErrors: {
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description events the filter failed on since it was saved
+             */
             count: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the latest one happened
+             */
             last_at: string;
+            /** @description the latest evaluation error */
             last_error: string;
         };
         NackInput: {
             /** @description back in the queue after this long (0-43200); absent: the retry schedule */
             delay_seconds?: number | null;
+            /** @description receipts of leased messages (1-100) */
             receipts: string[];
         };
         PortalAuditEntry: {
+            /** @description what they did, e.g. endpoint.created or endpoint.secret.revealed */
             action: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when
+             */
             at: string;
+            /** @description the customer's uid */
             customer: string;
+            /** @description the customer's user who acted */
             external_user: components["schemas"]["PortalExternalUser"];
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description the entry's id
+             */
             id: number;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description the portal session the user acted in
+             */
             session_id: string;
+            /** @description what it was done to, e.g. the endpoint id */
             target: string;
         };
         PortalCustomer: {
+            /** @description the customer's name */
             name: string;
+            /** @description the customer's uid */
             uid: string;
         };
         PortalExternalUser: {
+            /** @description the user's email, if you gave it */
             email?: string;
+            /** @description your id for the user */
             id: string;
         };
         PortalExternalUserInput: {
+            /** @description the user's email, if you gave it */
             email?: string;
+            /** @description your id for the user */
             id?: string;
         };
         PortalSession: {
+            /** @description what the user may do: view, manage_endpoints, view_secret, rotate_secret, replay, send_test, manage_routing */
             capabilities: string[] | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when it was minted
+             */
             created_at: string;
+            /** @description the customer the session is for */
             customer: components["schemas"]["PortalCustomer"];
+            /** @description the endpoints the session may see; empty: all of the customer */
             endpoint_ids: string[] | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the session ends
+             */
             expires_at: string;
+            /** @description the user the session was minted for */
             external_user: components["schemas"]["PortalExternalUser"];
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description the session's id
+             */
             id: string;
+            /** @description true: no writes at all, whatever the capabilities */
             read_only: boolean;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when it was revoked; absent while it works
+             */
             revoked_at?: string;
+            /** @description the look of the portal for this session */
             theme: components["schemas"]["PortalTheme"];
         };
         PortalSessionInput: {
+            /** @description what the user may do: view, manage_endpoints, view_secret, rotate_secret, replay, send_test, manage_routing (default: view) */
             capabilities?: string[];
+            /** @description limit the session to these endpoints of the customer (default: all) */
             endpoint_ids?: string[];
+            /** @description the user you open the portal for */
             external_user?: components["schemas"]["PortalExternalUserInput"];
+            /** @description forbid every write, whatever the capabilities */
             read_only?: boolean;
+            /** @description this session's look, over the portal settings' theme */
             theme?: components["schemas"]["PortalThemeInput"] | null;
+            /** @description session lifetime in seconds (default 3600) */
             ttl_seconds?: number;
         };
         PortalSessionMinted: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the link and the session expire
+             */
             expires_at: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description the session's id
+             */
             session_id: string;
+            /** @description url opens the portal; its fragment carries the single-use code. */
             url: string;
         };
         PortalSettings: {
+            /** @description allowed_origins may frame the portal (frame-ancestors); none: no page may. */
             allowed_origins: string[] | null;
+            /** @description the default look of the portal */
             theme: components["schemas"]["PortalTheme"];
         };
         PortalSettingsInput: {
+            /** @description origins (https://app.example.com) that may frame the portal */
             allowed_origins?: string[];
+            /** @description the default look of the portal */
             theme?: components["schemas"]["PortalThemeInput"];
         };
         PortalTheme: {
+            /** @description dark mode; absent: the browser decides */
             dark?: boolean;
+            /** @description https URL of a logo shown in the header */
             logo_url?: string;
+            /** @description accent color, #rrggbb */
             primary_color?: string;
         };
         PortalThemeInput: {
+            /** @description dark mode; absent: the browser decides */
             dark?: boolean | null;
+            /** @description https URL of a logo shown in the header */
             logo_url?: string;
+            /** @description accent color, #rrggbb */
             primary_color?: string;
         };
         PreviousSecret: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when it stops signing
+             */
             expires_at: string;
+            /** @description a rotated-out whsec_ secret, still signing */
             secret: string;
         };
         PullInput: {
@@ -1747,52 +2147,88 @@ export interface components {
             wait_seconds?: number | null;
         };
         QueueMessage: {
+            /** @description this lease's attempt number. */
             attempt: number;
             /** @description the envelope exactly as a push sends it */
             body: string;
+            /** @description the event the message carries */
             event: components["schemas"]["Event"];
             /** @description the webhook headers a push sends, signature over body included */
             headers: {
                 [key: string]: string;
             } | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description the delivery's id.
+             */
             id: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the message returns to the queue unless settled.
+             */
             lease_until: string;
+            /** @description receipt settles the lease (ack, nack, reject); it works once. */
             receipt: string;
         };
         QueuePull: {
+            /** @description the leased messages; empty when none came within wait_seconds */
             data: components["schemas"]["QueueMessage"][];
         };
         QueueSettled: {
+            /** @description one result per receipt, in the order sent */
             data: components["schemas"]["ReceiptResult"][];
         };
         QueueStats: {
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description the messages dropped (rejected) or exhausted: replayable.
+             */
             dead: number;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description the messages waiting: due or delayed, not leased.
+             */
             depth: number;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description the messages leased and not yet settled.
+             */
             in_flight: number;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description the age of the oldest waiting message (0 when none waits).
+             */
             oldest_age_seconds: number;
         };
         QuotaWarningData: {
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description events the plan includes per month
+             */
             limit: number;
+            /** @description the threshold crossed: 80 or 100. */
             percent: number;
+            /** @description the month, "2026-11". */
             period: string;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description events accepted this month so far
+             */
             used: number;
         };
         ReceiptResult: {
+            /** @description the receipt sent */
             receipt: string;
-            /** @enum {string} */
+            /**
+             * @description acked, nacked, rejected, or expired when the lease had run out
+             * @enum {string}
+             */
             status: "acked" | "nacked" | "rejected" | "expired";
         };
         RejectInput: {
             /** @description kept on the attempt */
             reason?: string;
+            /** @description receipts of leased messages (1-100) */
             receipts: string[];
         };
         ReplayEventInput: {
@@ -1803,38 +2239,68 @@ export interface components {
             endpoint_id?: string;
         };
         ReplayFilter: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description only deliveries to this endpoint; null: any
+             */
             endpoint_id: string | null;
             /** @description empty: any */
             event_type: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description only events created at or after; null: no lower bound
+             */
             since: string | null;
             /** @description delivery status; empty: any */
             status: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description only events created before; null: when the job was created
+             */
             until: string | null;
         };
         ReplayJob: {
+            /** @description who started it: a user email, an API key prefix or Ferry support */
             actor: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the job was started
+             */
             created_at: string;
             /** @description re-queued so far */
             done: number;
             /** @description why a failed job failed */
             error?: string;
+            /** @description which deliveries the job re-sends */
             filter: components["schemas"]["ReplayFilter"];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when it completed, was cancelled or failed; null before
+             */
             finished_at: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description the job's id
+             */
             id: string;
+            /** @description staff's reason; absent for the tenant's own jobs */
             reason?: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when a worker first claimed it; null while queued
+             */
             started_at: string | null;
-            /** @enum {string} */
+            /**
+             * @description queued, running, completed, cancelled or failed
+             * @enum {string}
+             */
             state: "queued" | "running" | "completed" | "cancelled" | "failed";
             /** @description matching deliveries */
             total: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when its progress last changed
+             */
             updated_at: string;
         };
         ReplayPreview: {
@@ -1850,13 +2316,20 @@ export interface components {
             until: string;
         };
         ReplayResult: {
+            /** @description the deliveries sent again */
             deliveries: string[] | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description the event replayed
+             */
             event_id: string;
         };
         ResponseMs: {
+            /** @description median response time in ms; null without attempts */
             p50: number | null;
+            /** @description 95th percentile in ms; null without attempts */
             p95: number | null;
+            /** @description 99th percentile in ms; null without attempts */
             p99: number | null;
         };
         RevokeInput: {
@@ -1864,7 +2337,10 @@ export interface components {
             external_user_id?: string;
         };
         Revoked: {
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description how many sessions were revoked
+             */
             revoked: number;
         };
         RoutingTestEvent: {
@@ -1884,9 +2360,11 @@ export interface components {
             type: string;
         };
         RoutingTestInput: {
+            /** @description a sample event */
             event: components["schemas"]["RoutingTestEvent"];
             /** @description an unsaved filter to try instead of the endpoint's */
             filter?: string | null;
+            /** @description a sample captured request, as filters see request for events from sources (absent: empty) */
             request?: components["schemas"]["RoutingTestRequest"] | null;
             /** @description an unsaved transformation to try instead of the endpoint's */
             transformation?: string | null;
@@ -1896,7 +2374,9 @@ export interface components {
             headers?: {
                 [key: string]: string;
             };
+            /** @description the HTTP method, e.g. POST */
             method?: string;
+            /** @description the request path, e.g. /in/{token} */
             path?: string;
             /** @description first value of each parameter */
             query?: {
@@ -1926,41 +2406,68 @@ export interface components {
             secret: string;
         };
         Source: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the source was created
+             */
             created_at: string;
+            /** @description null: no dedupe */
             dedupe: components["schemas"]["SourceDedupe"] | null;
+            /** @description false: the ingest URL answers 404 */
             enabled: boolean;
+            /** @description how a request's event type is chosen */
             event_type: components["schemas"]["SourceEventType"];
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description the source's id
+             */
             id: string;
             /** @description where the provider sends: <public url>/in/<token>; the token is [redacted] for viewers */
             ingest_url: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the source last captured a request (of any status), null if it never did: whether the provider is sending.
+             */
             last_request_at: string | null;
+            /** @description a label of yours */
             name: string;
+            /** @description rate_limit_per_second bounds accepted requests; more are answered 429. */
             rate_limit_per_second: number;
             /**
              * Format: int64
              * @description rejected requests over the per-minute cap, answered 401 but not stored
              */
             rejected_unstored: number;
+            /** @description null: 200 {} application/json */
             response: components["schemas"]["SourceResponse"] | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when it last changed
+             */
             updated_at: string;
+            /** @description how requests are verified (secrets are never shown) */
             verification: components["schemas"]["SourceVerification"];
         };
         SourceDedupe: {
+            /** @description the key is this request header */
             header?: string;
+            /** @description the key is at this dotted path in the JSON body */
             json_path?: string;
         };
         SourceDedupeInput: {
+            /** @description the key is this request header */
             header?: string;
+            /** @description the key is at this dotted path in the JSON body */
             json_path?: string;
         };
         SourceEventType: {
+            /** @description the type when the header or path gives none */
             default?: string;
+            /** @description the type comes from this request header */
             header?: string;
+            /** @description the type comes from this dotted path in the JSON body */
             json_path?: string;
+            /** @description a fixed event type */
             value?: string;
         };
         SourceEventTypeInput: {
@@ -1974,32 +2481,51 @@ export interface components {
             value?: string;
         };
         SourceInput: {
+            /** @description where a dedupe key is: resends with the same key within 24 h make no second event */
             dedupe?: components["schemas"]["SourceDedupeInput"] | null;
+            /** @description how a request's event type is chosen */
             event_type: components["schemas"]["SourceEventTypeInput"];
+            /** @description a label of yours */
             name: string;
             /** @description accepted requests per second (1-10000, default 1000); more are answered 429 with Retry-After */
             rate_limit_per_second?: number | null;
+            /** @description answer to accepted requests (default 200 {} application/json) */
             response?: components["schemas"]["SourceResponseInput"] | null;
+            /** @description the provider's verification scheme and its secret */
             verification: components["schemas"]["SourceVerificationInput"];
         };
         SourcePatch: {
+            /** @description null removes dedupe */
             dedupe?: components["schemas"]["SourceDedupeInput"] | null;
             /** @description false: the ingest URL answers 404 until re-enabled */
             enabled?: boolean | null;
+            /** @description replaces how a request's event type is chosen */
             event_type?: components["schemas"]["SourceEventTypeInput"] | null;
+            /** @description a new label */
             name?: string | null;
+            /** @description accepted requests per second (1-10000) */
             rate_limit_per_second?: number | null;
+            /** @description null removes the custom response */
             response?: components["schemas"]["SourceResponseInput"] | null;
+            /** @description replaces the scheme; an empty secret keeps the stored one when the type is unchanged */
             verification?: components["schemas"]["SourceVerificationInput"] | null;
         };
         SourceReplayResult: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description the new event it became
+             */
             event_id: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description the captured request replayed
+             */
             request_id: string;
         };
         SourceRequest: {
+            /** @description the body size in bytes */
             body_size: number;
+            /** @description its Content-Type header */
             content_type: string;
             /** @description the request's dedupe key, when the source dedupes */
             dedupe_key: string | null;
@@ -2008,8 +2534,12 @@ export interface components {
              * @description the event the request became
              */
             event_id: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description the captured request's id
+             */
             id: string;
+            /** @description the HTTP method */
             method: string;
             /** @description the request path with the ingest token written {token} */
             path: string;
@@ -2017,22 +2547,34 @@ export interface components {
             query: string;
             /** @description why the request was rejected or is a duplicate */
             reason: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when it arrived
+             */
             received_at: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description the source that captured it
+             */
             source_id: string;
-            /** @enum {string} */
+            /**
+             * @description received, verified, rejected, duplicate or refused
+             * @enum {string}
+             */
             status: "received" | "verified" | "rejected" | "duplicate" | "refused";
         };
         SourceRequestDetail: {
             /** @description the exact body */
             body_base64: string;
+            /** @description the body size in bytes */
             body_size: number;
             /** @description the body as text when it is valid UTF-8 */
             body_text: string | null;
+            /** @description its Content-Type header */
             content_type: string;
             /** @description the request's dedupe key, when the source dedupes */
             dedupe_key: string | null;
+            /** @description the event the request became, with its deliveries; null when none (rejected, duplicate, or the event is gone) */
             event: components["schemas"]["EventDetail"] | null;
             /**
              * Format: uuid
@@ -2043,8 +2585,12 @@ export interface components {
             headers: {
                 [key: string]: string[];
             } | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description the captured request's id
+             */
             id: string;
+            /** @description the HTTP method */
             method: string;
             /** @description the request path with the ingest token written {token} */
             path: string;
@@ -2052,31 +2598,56 @@ export interface components {
             query: string;
             /** @description why the request was rejected or is a duplicate */
             reason: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when it arrived
+             */
             received_at: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description the source that captured it
+             */
             source_id: string;
-            /** @enum {string} */
+            /**
+             * @description received, verified, rejected, duplicate or refused
+             * @enum {string}
+             */
             status: "received" | "verified" | "rejected" | "duplicate" | "refused";
         };
         SourceResponse: {
+            /** @description its body */
             body: string;
+            /** @description its Content-Type */
             content_type: string;
+            /** @description the status accepted requests are answered with */
             status: number;
         };
         SourceResponseInput: {
+            /** @description its body */
             body?: string;
+            /** @description its Content-Type */
             content_type?: string;
+            /** @description the status accepted requests are answered with */
             status?: number;
         };
         SourceVerification: {
-            /** @enum {string} */
+            /**
+             * @description hmac_sha256: hex or base64
+             * @enum {string}
+             */
             encoding?: "hex" | "base64";
+            /** @description a secret (or basic_auth password) is stored. */
             has_secret: boolean;
+            /** @description hmac_sha256: the signature header */
             header?: string;
+            /** @description hmac_sha256: text before the signature, e.g. sha256= */
             prefix?: string;
-            /** @enum {string} */
+            /**
+             * @description the scheme: standard_webhooks, hmac_sha256, basic_auth, none …
+             * @enum {string}
+             */
             type: "standard_webhooks" | "stripe" | "github" | "shopify" | "slack" | "hmac_sha256" | "basic_auth" | "none";
+            /** @description basic_auth's. */
             username?: string;
         };
         SourceVerificationInput: {
@@ -2093,64 +2664,129 @@ export interface components {
             prefix?: string;
             /** @description the provider's signing secret (whsec_… for standard_webhooks); not for basic_auth or none */
             secret?: string;
-            /** @enum {string} */
+            /**
+             * @description the scheme, e.g. standard_webhooks, hmac_sha256, basic_auth or none
+             * @enum {string}
+             */
             type: "standard_webhooks" | "stripe" | "github" | "shopify" | "slack" | "hmac_sha256" | "basic_auth" | "none";
             /** @description basic_auth */
             username?: string;
         };
         Stats: {
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description attempts in the window
+             */
             attempts: number;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description attempts in the window that did not succeed
+             */
             attempts_failed: number;
+            /** @description what waits to be delivered now */
             backlog: components["schemas"]["Backlog"];
+            /** @description failed attempts by error class (timeout, dns …; an HTTP answer counts as http_<status>, e.g. http_503) */
             by_error_class: {
                 [key: string]: number;
             };
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description deliveries that were dropped or exhausted in the window
+             */
             failed: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description the start of the first hour covered.
+             */
             from: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description the start of the latest successful attempt in the window, if any.
+             */
             last_success_at: string | null;
+            /** @description response time percentiles of the attempts */
             response_ms: components["schemas"]["ResponseMs"];
+            /** @description one point per hour of the window, oldest first */
             series: components["schemas"]["StatsPoint"][];
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description deliveries that succeeded in the window
+             */
             succeeded: number;
-            /** Format: double */
+            /**
+             * Format: double
+             * @description succeeded / (succeeded + failed); null when none finished
+             */
             success_rate: number | null;
+            /** @description the window asked for: 1h, 24h or 7d. */
             window: string;
         };
         StatsPoint: {
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description deliveries that were dropped or exhausted in the hour
+             */
             failed: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description start of the hour (UTC)
+             */
             hour: string;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description deliveries that succeeded in the hour
+             */
             succeeded: number;
         };
         TenantStats: {
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description attempts in the window
+             */
             attempts: number;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description attempts in the window that did not succeed
+             */
             attempts_failed: number;
+            /** @description what waits to be delivered now */
             backlog: components["schemas"]["Backlog"];
+            /** @description failed attempts by error class (timeout, dns …; an HTTP answer counts as http_<status>, e.g. http_503) */
             by_error_class: {
                 [key: string]: number;
             };
+            /** @description a line per endpoint */
             endpoints: components["schemas"]["EndpointStatsLine"][];
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description deliveries that were dropped or exhausted in the window
+             */
             failed: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description the start of the first hour covered.
+             */
             from: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description the start of the latest successful attempt in the window, if any.
+             */
             last_success_at: string | null;
+            /** @description response time percentiles of the attempts */
             response_ms: components["schemas"]["ResponseMs"];
+            /** @description one point per hour of the window, oldest first */
             series: components["schemas"]["StatsPoint"][];
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description deliveries that succeeded in the window
+             */
             succeeded: number;
-            /** Format: double */
+            /**
+             * Format: double
+             * @description succeeded / (succeeded + failed); null when none finished
+             */
             success_rate: number | null;
+            /** @description the window asked for: 1h, 24h or 7d. */
             window: string;
         };
         TestEventData: {
@@ -2408,7 +3044,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "created_at": "2026-08-25T14:05:06.789Z",
+                     *           "metadata": {
+                     *             "crm_id": "0015g00000XyZ12"
+                     *           },
+                     *           "name": "Acme Corp",
+                     *           "uid": "acme-corp",
+                     *           "updated_at": "2026-11-23T14:05:06.789Z"
+                     *         }
+                     *       ],
+                     *       "next_cursor": null
+                     *     }
+                     */
                     "application/json": {
+                        /** @description the page, in the order the route says */
                         data: components["schemas"]["Customer"][];
                         /** @description pass as cursor for the next page; null on the last */
                         next_cursor: string | null;
@@ -2434,6 +3087,15 @@ export interface operations {
         /** @description JSON body */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "metadata": {
+                 *         "crm_id": "0015g00000XyZ12"
+                 *       },
+                 *       "name": "Acme Corp",
+                 *       "uid": "acme-corp"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CustomerCreate"];
             };
         };
@@ -2448,6 +3110,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "created_at": "2026-08-25T14:05:06.789Z",
+                     *       "metadata": {
+                     *         "crm_id": "0015g00000XyZ12"
+                     *       },
+                     *       "name": "Acme Corp",
+                     *       "uid": "acme-corp",
+                     *       "updated_at": "2026-11-23T14:05:06.789Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Customer"];
                 };
             };
@@ -2481,6 +3154,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "created_at": "2026-08-25T14:05:06.789Z",
+                     *       "metadata": {
+                     *         "crm_id": "0015g00000XyZ12"
+                     *       },
+                     *       "name": "Acme Corp",
+                     *       "uid": "acme-corp",
+                     *       "updated_at": "2026-11-23T14:05:06.789Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Customer"];
                 };
             };
@@ -2503,6 +3187,14 @@ export interface operations {
         /** @description JSON body */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "metadata": {
+                 *         "crm_id": "0015g00000XyZ12"
+                 *       },
+                 *       "name": "Acme Corp"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CustomerInput"];
             };
         };
@@ -2517,6 +3209,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "created_at": "2026-08-25T14:05:06.789Z",
+                     *       "metadata": {
+                     *         "crm_id": "0015g00000XyZ12"
+                     *       },
+                     *       "name": "Acme Corp",
+                     *       "uid": "acme-corp",
+                     *       "updated_at": "2026-11-23T14:05:06.789Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Customer"];
                 };
             };
@@ -2569,6 +3272,12 @@ export interface operations {
         /** @description JSON body */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "metadata": null,
+                 *       "name": "Acme Corporation"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CustomerPatch"];
             };
         };
@@ -2583,6 +3292,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "created_at": "2026-08-25T14:05:06.789Z",
+                     *       "metadata": {
+                     *         "crm_id": "0015g00000XyZ12"
+                     *       },
+                     *       "name": "Acme Corporation",
+                     *       "uid": "acme-corp",
+                     *       "updated_at": "2026-11-23T14:05:06.789Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Customer"];
                 };
             };
@@ -2610,6 +3330,23 @@ export interface operations {
         /** @description JSON body */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "capabilities": [
+                 *         "view",
+                 *         "manage_endpoints",
+                 *         "replay"
+                 *       ],
+                 *       "endpoint_ids": [],
+                 *       "external_user": {
+                 *         "email": "ops@acme.example",
+                 *         "id": "user_42"
+                 *       },
+                 *       "read_only": false,
+                 *       "theme": null,
+                 *       "ttl_seconds": 3600
+                 *     }
+                 */
                 "application/json": components["schemas"]["PortalSessionInput"];
             };
         };
@@ -2624,6 +3361,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "expires_at": "2026-11-23T15:05:06.789Z",
+                     *       "session_id": "0196a6d3-e4a8-76c7-83d4-0f1a2b3c4d5e",
+                     *       "url": "https://ferry.example/portal/#session=0196a6d3-e4a8-76c7-83d4-0f1a2b3c4d5e&code=EXAMPLEcode0nly"
+                     *     }
+                     */
                     "application/json": components["schemas"]["PortalSessionMinted"];
                 };
             };
@@ -2649,6 +3393,11 @@ export interface operations {
         /** @description JSON body */
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "external_user_id": "user_42"
+                 *     }
+                 */
                 "application/json": components["schemas"]["RevokeInput"];
             };
         };
@@ -2663,6 +3412,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "revoked": 2
+                     *     }
+                     */
                     "application/json": components["schemas"]["Revoked"];
                 };
             };
@@ -2697,6 +3451,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "deliveries": [
+                     *         "0196a6c2-6c20-7e4f-8b5c-2d3e4f5a6b7c"
+                     *       ],
+                     *       "event_id": "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ReplayResult"];
                 };
             };
@@ -2735,7 +3497,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "created_at": "2026-08-25T14:05:06.789Z",
+                     *           "customer": "acme-corp",
+                     *           "description": "billing service",
+                     *           "enabled": true,
+                     *           "event_types": [
+                     *             "invoice.*"
+                     *           ],
+                     *           "failing_since": null,
+                     *           "filter": "event.data.amount > 0",
+                     *           "filter_errors": null,
+                     *           "format": "envelope",
+                     *           "headers": {
+                     *             "X-Team": "billing"
+                     *           },
+                     *           "id": "0196a6c1-0a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                     *           "kind": "http",
+                     *           "max_in_flight": 10,
+                     *           "propagate_trace": false,
+                     *           "rate_limit_per_second": 50,
+                     *           "signature_timestamp": "event",
+                     *           "timeout_seconds": 15,
+                     *           "transformation": "",
+                     *           "updated_at": "2026-11-22T14:05:06.789Z",
+                     *           "url": "https://hooks.acme.example/ferry"
+                     *         }
+                     *       ],
+                     *       "next_cursor": null
+                     *     }
+                     */
                     "application/json": {
+                        /** @description the page, in the order the route says */
                         data: components["schemas"]["Endpoint"][];
                         /** @description pass as cursor for the next page; null on the last */
                         next_cursor: string | null;
@@ -2761,6 +3557,28 @@ export interface operations {
         /** @description JSON body */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "customer": "acme-corp",
+                 *       "description": "billing service",
+                 *       "event_types": [
+                 *         "invoice.*"
+                 *       ],
+                 *       "filter": "event.data.amount > 0",
+                 *       "format": "envelope",
+                 *       "headers": {
+                 *         "X-Team": "billing"
+                 *       },
+                 *       "kind": "http",
+                 *       "max_in_flight": null,
+                 *       "propagate_trace": false,
+                 *       "rate_limit_per_second": 50,
+                 *       "signature_timestamp": "event",
+                 *       "timeout_seconds": null,
+                 *       "transformation": "",
+                 *       "url": "https://hooks.acme.example/ferry"
+                 *     }
+                 */
                 "application/json": components["schemas"]["EndpointInput"];
             };
         };
@@ -2775,6 +3593,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "created_at": "2026-08-25T14:05:06.789Z",
+                     *       "customer": "acme-corp",
+                     *       "description": "billing service",
+                     *       "enabled": true,
+                     *       "event_types": [
+                     *         "invoice.*"
+                     *       ],
+                     *       "failing_since": null,
+                     *       "filter": "event.data.amount > 0",
+                     *       "filter_errors": null,
+                     *       "format": "envelope",
+                     *       "headers": {
+                     *         "X-Team": "billing"
+                     *       },
+                     *       "id": "0196a6c1-0a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                     *       "kind": "http",
+                     *       "max_in_flight": 10,
+                     *       "propagate_trace": false,
+                     *       "rate_limit_per_second": 50,
+                     *       "secret": "whsec_ZXhhbXBsZS1zaWduaW5nLXNlY3JldC1ub3QtcmVhbA==",
+                     *       "signature_timestamp": "event",
+                     *       "timeout_seconds": 15,
+                     *       "transformation": "",
+                     *       "updated_at": "2026-11-22T14:05:06.789Z",
+                     *       "url": "https://hooks.acme.example/ferry"
+                     *     }
+                     */
                     "application/json": components["schemas"]["EndpointCreated"];
                 };
             };
@@ -2809,6 +3656,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "created_at": "2026-08-25T14:05:06.789Z",
+                     *       "customer": "acme-corp",
+                     *       "description": "billing service",
+                     *       "enabled": true,
+                     *       "event_types": [
+                     *         "invoice.*"
+                     *       ],
+                     *       "failing_since": null,
+                     *       "filter": "event.data.amount > 0",
+                     *       "filter_errors": null,
+                     *       "format": "envelope",
+                     *       "headers": {
+                     *         "X-Team": "billing"
+                     *       },
+                     *       "id": "0196a6c1-0a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                     *       "kind": "http",
+                     *       "max_in_flight": 10,
+                     *       "propagate_trace": false,
+                     *       "rate_limit_per_second": 50,
+                     *       "signature_timestamp": "event",
+                     *       "timeout_seconds": 15,
+                     *       "transformation": "",
+                     *       "updated_at": "2026-11-22T14:05:06.789Z",
+                     *       "url": "https://hooks.acme.example/ferry"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Endpoint"];
                 };
             };
@@ -2860,6 +3735,23 @@ export interface operations {
         /** @description JSON body */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "description": null,
+                 *       "enabled": false,
+                 *       "event_types": null,
+                 *       "filter": null,
+                 *       "format": null,
+                 *       "headers": null,
+                 *       "max_in_flight": null,
+                 *       "propagate_trace": null,
+                 *       "rate_limit_per_second": null,
+                 *       "signature_timestamp": null,
+                 *       "timeout_seconds": null,
+                 *       "transformation": null,
+                 *       "url": null
+                 *     }
+                 */
                 "application/json": components["schemas"]["EndpointPatch"];
             };
         };
@@ -2874,6 +3766,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "created_at": "2026-08-25T14:05:06.789Z",
+                     *       "customer": "acme-corp",
+                     *       "description": "billing service",
+                     *       "enabled": false,
+                     *       "event_types": [
+                     *         "invoice.*"
+                     *       ],
+                     *       "failing_since": null,
+                     *       "filter": "event.data.amount > 0",
+                     *       "filter_errors": null,
+                     *       "format": "envelope",
+                     *       "headers": {
+                     *         "X-Team": "billing"
+                     *       },
+                     *       "id": "0196a6c1-0a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                     *       "kind": "http",
+                     *       "max_in_flight": 10,
+                     *       "propagate_trace": false,
+                     *       "rate_limit_per_second": 50,
+                     *       "signature_timestamp": "event",
+                     *       "timeout_seconds": 15,
+                     *       "transformation": "",
+                     *       "updated_at": "2026-11-23T14:05:06.789Z",
+                     *       "url": "https://hooks.acme.example/ferry"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Endpoint"];
                 };
             };
@@ -2914,7 +3834,50 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "attempt_number": 1,
+                     *           "delivery_id": "0196a6c2-6c20-7e4f-8b5c-2d3e4f5a6b7c",
+                     *           "duration_ms": 5012,
+                     *           "endpoint_id": "0196a6c1-0a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                     *           "event_id": "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b",
+                     *           "id": "0196a6c2-8e42-7061-8d7e-4f5a6b7c8d9e",
+                     *           "next_attempt_at": "2026-11-23T14:05:36.789Z",
+                     *           "outcome": "retry",
+                     *           "request_headers": {
+                     *             "Content-Type": [
+                     *               "application/json"
+                     *             ],
+                     *             "Webhook-Id": [
+                     *               "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b"
+                     *             ],
+                     *             "Webhook-Signature": [
+                     *               "v1,EXAMPLEsignature0nlyK2d1bW15c2lnbmF0dXJl"
+                     *             ],
+                     *             "Webhook-Timestamp": [
+                     *               "1795443906"
+                     *             ]
+                     *           },
+                     *           "response_body": "upstream unavailable",
+                     *           "response_body_truncated": false,
+                     *           "response_headers": {
+                     *             "Retry-After": [
+                     *               "30"
+                     *             ]
+                     *           },
+                     *           "response_headers_truncated": false,
+                     *           "response_status": 503,
+                     *           "started_at": "2026-11-23T14:05:06.829Z",
+                     *           "trigger": "initial"
+                     *         }
+                     *       ],
+                     *       "next_cursor": "MjAyNi0xMS0yM1QxNDowNTowNi44MjlaLDE"
+                     *     }
+                     */
                     "application/json": {
+                        /** @description the page, in the order the route says */
                         data: components["schemas"]["Attempt"][];
                         /** @description pass as cursor for the next page; null on the last */
                         next_cursor: string | null;
@@ -2950,7 +3913,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "created_at": "2026-11-23T14:05:06.789Z",
+                     *           "endpoint_id": "0196a6c1-1b2c-7d3e-9f40-6b7c8d9e0f1a",
+                     *           "id": "0196a6d1-b175-7394-90a1-7c8d9e0f1a2b",
+                     *           "name": "invoice worker",
+                     *           "prefix": "fqc_EXAMPLE",
+                     *           "revoked_at": null
+                     *         }
+                     *       ],
+                     *       "next_cursor": null
+                     *     }
+                     */
                     "application/json": {
+                        /** @description the page, in the order the route says */
                         data: components["schemas"]["ConsumerToken"][];
                         /** @description pass as cursor for the next page; null on the last */
                         next_cursor: string | null;
@@ -2979,6 +3958,11 @@ export interface operations {
         /** @description JSON body */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "invoice worker"
+                 *     }
+                 */
                 "application/json": components["schemas"]["ConsumerTokenInput"];
             };
         };
@@ -2993,6 +3977,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "created_at": "2026-11-23T14:05:06.789Z",
+                     *       "endpoint_id": "0196a6c1-1b2c-7d3e-9f40-6b7c8d9e0f1a",
+                     *       "id": "0196a6d1-b175-7394-90a1-7c8d9e0f1a2b",
+                     *       "name": "invoice worker",
+                     *       "prefix": "fqc_EXAMPLE",
+                     *       "revoked_at": null,
+                     *       "token": "fqc_EXAMPLEtoken0nly8hJ2kL5mN7pQ9rS3tV6w"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ConsumerTokenCreated"];
                 };
             };
@@ -3058,6 +4053,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "previous": [
+                     *         {
+                     *           "expires_at": "2026-11-24T14:05:06.789Z",
+                     *           "secret": "whsec_ZXhhbXBsZS1vbGQtc2VjcmV0LW5vdC1yZWFsLTAwMQ=="
+                     *         }
+                     *       ],
+                     *       "secret": "whsec_ZXhhbXBsZS1zaWduaW5nLXNlY3JldC1ub3QtcmVhbA=="
+                     *     }
+                     */
                     "application/json": components["schemas"]["SecretInfo"];
                 };
             };
@@ -3089,6 +4095,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "previous": [
+                     *         {
+                     *           "expires_at": "2026-11-24T14:05:06.789Z",
+                     *           "secret": "whsec_ZXhhbXBsZS1vbGQtc2VjcmV0LW5vdC1yZWFsLTAwMQ=="
+                     *         }
+                     *       ],
+                     *       "secret": "whsec_ZXhhbXBsZS1zaWduaW5nLXNlY3JldC1ub3QtcmVhbA=="
+                     *     }
+                     */
                     "application/json": components["schemas"]["SecretInfo"];
                 };
             };
@@ -3123,6 +4140,45 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "attempts": 1290,
+                     *       "attempts_failed": 42,
+                     *       "backlog": {
+                     *         "next_retry_at": "2026-11-23T14:05:36.789Z",
+                     *         "oldest_age_seconds": 41,
+                     *         "pending": 4,
+                     *         "retrying": 2
+                     *       },
+                     *       "by_error_class": {
+                     *         "http_503": 30,
+                     *         "timeout": 12
+                     *       },
+                     *       "failed": 3,
+                     *       "from": "2026-11-22T14:00:00Z",
+                     *       "last_success_at": "2026-11-23T14:05:04.789Z",
+                     *       "response_ms": {
+                     *         "p50": 84,
+                     *         "p95": 410,
+                     *         "p99": 1830
+                     *       },
+                     *       "series": [
+                     *         {
+                     *           "failed": 0,
+                     *           "hour": "2026-11-23T13:00:00Z",
+                     *           "succeeded": 61
+                     *         },
+                     *         {
+                     *           "failed": 1,
+                     *           "hour": "2026-11-23T14:00:00Z",
+                     *           "succeeded": 9
+                     *         }
+                     *       ],
+                     *       "succeeded": 1248,
+                     *       "success_rate": 0.9976,
+                     *       "window": "24h"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Stats"];
                 };
             };
@@ -3149,6 +4205,12 @@ export interface operations {
         /** @description JSON body */
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "event_type": "invoice.paid",
+                 *       "example": 0
+                 *     }
+                 */
                 "application/json": components["schemas"]["TestEventInput"];
             };
         };
@@ -3163,6 +4225,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "created_at": "2026-11-23T14:05:06.789Z",
+                     *       "id": "0196a6c4-0a64-7283-9f01-6b7c8d9e0f2b",
+                     *       "type": "invoice.paid"
+                     *     }
+                     */
                     "application/json": components["schemas"]["EventAccepted"];
                 };
             };
@@ -3190,6 +4259,24 @@ export interface operations {
         /** @description JSON body */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "event": {
+                 *         "created_at": null,
+                 *         "data": {
+                 *           "amount": 4200,
+                 *           "currency": "usd",
+                 *           "customer": "acme-corp",
+                 *           "invoice": "in_1042"
+                 *         },
+                 *         "id": null,
+                 *         "type": "invoice.paid"
+                 *       },
+                 *       "filter": "event.data.amount >= 1000",
+                 *       "request": null,
+                 *       "transformation": null
+                 *     }
+                 */
                 "application/json": components["schemas"]["RoutingTestInput"];
             };
         };
@@ -3204,6 +4291,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "cancelled": false,
+                     *       "headers": {
+                     *         "X-Team": "billing"
+                     *       },
+                     *       "matched": true,
+                     *       "payload": {
+                     *         "created_at": "2026-11-23T14:05:06.789Z",
+                     *         "data": {
+                     *           "amount": 4200,
+                     *           "currency": "usd",
+                     *           "customer": "acme-corp",
+                     *           "invoice": "in_1042"
+                     *         },
+                     *         "id": "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b",
+                     *         "type": "invoice.paid"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["RoutingTestResult"];
                 };
             };
@@ -3239,7 +4346,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "created_at": "2026-08-25T14:05:06.789Z",
+                     *           "deprecated": false,
+                     *           "deprecated_at": null,
+                     *           "description": "An invoice was paid in full.",
+                     *           "group": "Billing",
+                     *           "latest_version": 2,
+                     *           "name": "invoice.paid",
+                     *           "updated_at": "2026-11-23T14:05:06.789Z",
+                     *           "validation": "warn"
+                     *         }
+                     *       ],
+                     *       "next_cursor": null
+                     *     }
+                     */
                     "application/json": {
+                        /** @description the page, in the order the route says */
                         data: components["schemas"]["EventType"][];
                         /** @description pass as cursor for the next page; null on the last */
                         next_cursor: string | null;
@@ -3265,6 +4391,36 @@ export interface operations {
         /** @description JSON body */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "deprecated": false,
+                 *       "description": "An invoice was paid in full.",
+                 *       "examples": [
+                 *         {
+                 *           "amount": 4200,
+                 *           "invoice": "in_1042"
+                 *         }
+                 *       ],
+                 *       "group": "Billing",
+                 *       "name": "invoice.paid",
+                 *       "schema": {
+                 *         "properties": {
+                 *           "amount": {
+                 *             "type": "integer"
+                 *           },
+                 *           "invoice": {
+                 *             "type": "string"
+                 *           }
+                 *         },
+                 *         "required": [
+                 *           "invoice",
+                 *           "amount"
+                 *         ],
+                 *         "type": "object"
+                 *       },
+                 *       "validation": "warn"
+                 *     }
+                 */
                 "application/json": components["schemas"]["EventTypeInput"];
             };
         };
@@ -3279,6 +4435,46 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "created_at": "2026-11-23T14:05:06.789Z",
+                     *       "deprecated": false,
+                     *       "deprecated_at": null,
+                     *       "description": "An invoice was paid in full.",
+                     *       "group": "Billing",
+                     *       "latest_version": 1,
+                     *       "name": "invoice.paid",
+                     *       "updated_at": "2026-11-23T14:05:06.789Z",
+                     *       "validation": "warn",
+                     *       "versions": [
+                     *         {
+                     *           "created_at": "2026-11-23T14:05:06.789Z",
+                     *           "examples": [
+                     *             {
+                     *               "amount": 4200,
+                     *               "invoice": "in_1042"
+                     *             }
+                     *           ],
+                     *           "schema": {
+                     *             "properties": {
+                     *               "amount": {
+                     *                 "type": "integer"
+                     *               },
+                     *               "invoice": {
+                     *                 "type": "string"
+                     *               }
+                     *             },
+                     *             "required": [
+                     *               "invoice",
+                     *               "amount"
+                     *             ],
+                     *             "type": "object"
+                     *           },
+                     *           "version": 1
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["EventType"];
                 };
             };
@@ -3300,6 +4496,35 @@ export interface operations {
         /** @description JSON body */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "info": {
+                 *         "title": "Acme webhooks",
+                 *         "version": "1"
+                 *       },
+                 *       "openapi": "3.1.0",
+                 *       "webhooks": {
+                 *         "invoice.paid": {
+                 *           "post": {
+                 *             "requestBody": {
+                 *               "content": {
+                 *                 "application/json": {
+                 *                   "schema": {
+                 *                     "properties": {
+                 *                       "amount": {
+                 *                         "type": "integer"
+                 *                       }
+                 *                     },
+                 *                     "type": "object"
+                 *                   }
+                 *                 }
+                 *               }
+                 *             }
+                 *           }
+                 *         }
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     [key: string]: unknown;
                 };
@@ -3316,6 +4541,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "created": [
+                     *         "invoice.paid"
+                     *       ],
+                     *       "skipped": [
+                     *         {
+                     *           "name": "invoice.voided",
+                     *           "reason": "no JSON request body schema"
+                     *         }
+                     *       ],
+                     *       "updated": []
+                     *     }
+                     */
                     "application/json": components["schemas"]["EventTypeImportResult"];
                 };
             };
@@ -3349,6 +4588,54 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "created_at": "2026-08-25T14:05:06.789Z",
+                     *       "deprecated": false,
+                     *       "deprecated_at": null,
+                     *       "description": "An invoice was paid in full.",
+                     *       "group": "Billing",
+                     *       "latest_version": 2,
+                     *       "name": "invoice.paid",
+                     *       "recent_warnings": [
+                     *         {
+                     *           "at": "2026-11-23T13:05:06.789Z",
+                     *           "field": "data/amount",
+                     *           "message": "got string, want integer",
+                     *           "version": 2
+                     *         }
+                     *       ],
+                     *       "updated_at": "2026-11-23T14:05:06.789Z",
+                     *       "validation": "warn",
+                     *       "versions": [
+                     *         {
+                     *           "created_at": "2026-11-23T14:05:06.789Z",
+                     *           "examples": [
+                     *             {
+                     *               "amount": 4200,
+                     *               "invoice": "in_1042"
+                     *             }
+                     *           ],
+                     *           "schema": {
+                     *             "properties": {
+                     *               "amount": {
+                     *                 "type": "integer"
+                     *               },
+                     *               "invoice": {
+                     *                 "type": "string"
+                     *               }
+                     *             },
+                     *             "required": [
+                     *               "invoice",
+                     *               "amount"
+                     *             ],
+                     *             "type": "object"
+                     *           },
+                     *           "version": 2
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["EventType"];
                 };
             };
@@ -3400,6 +4687,11 @@ export interface operations {
         /** @description JSON body */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "validation": "reject"
+                 *     }
+                 */
                 "application/json": components["schemas"]["EventTypePatch"];
             };
         };
@@ -3414,6 +4706,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "created_at": "2026-08-25T14:05:06.789Z",
+                     *       "deprecated": false,
+                     *       "deprecated_at": null,
+                     *       "description": "An invoice was paid in full.",
+                     *       "group": "Billing",
+                     *       "latest_version": 2,
+                     *       "name": "invoice.paid",
+                     *       "updated_at": "2026-11-23T14:05:06.789Z",
+                     *       "validation": "reject"
+                     *     }
+                     */
                     "application/json": components["schemas"]["EventType"];
                 };
             };
@@ -3441,6 +4746,31 @@ export interface operations {
         /** @description JSON body */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "examples": [
+                 *         {
+                 *           "amount": 4200,
+                 *           "invoice": "in_1042"
+                 *         }
+                 *       ],
+                 *       "schema": {
+                 *         "properties": {
+                 *           "amount": {
+                 *             "type": "integer"
+                 *           },
+                 *           "invoice": {
+                 *             "type": "string"
+                 *           }
+                 *         },
+                 *         "required": [
+                 *           "invoice",
+                 *           "amount"
+                 *         ],
+                 *         "type": "object"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["VersionInput"];
             };
         };
@@ -3455,6 +4785,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "created_at": "2026-11-23T14:05:06.789Z",
+                     *       "examples": [
+                     *         {
+                     *           "amount": 4200,
+                     *           "invoice": "in_1042"
+                     *         }
+                     *       ],
+                     *       "schema": {
+                     *         "properties": {
+                     *           "amount": {
+                     *             "type": "integer"
+                     *           },
+                     *           "invoice": {
+                     *             "type": "string"
+                     *           }
+                     *         },
+                     *         "required": [
+                     *           "invoice",
+                     *           "amount"
+                     *         ],
+                     *         "type": "object"
+                     *       },
+                     *       "version": 2
+                     *     }
+                     */
                     "application/json": components["schemas"]["EventTypeVersion"];
                 };
             };
@@ -3503,7 +4860,42 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "created_at": "2026-11-23T14:05:06.789Z",
+                     *           "customer": "acme-corp",
+                     *           "data": {
+                     *             "amount": 4200,
+                     *             "currency": "usd",
+                     *             "customer": "acme-corp",
+                     *             "invoice": "in_1042"
+                     *           },
+                     *           "deliveries": [
+                     *             {
+                     *               "attempt_count": 2,
+                     *               "created_at": "2026-11-23T14:05:06.789Z",
+                     *               "endpoint_id": "0196a6c1-0a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                     *               "event_id": "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b",
+                     *               "first_attempt_at": "2026-11-23T14:05:06.829Z",
+                     *               "id": "0196a6c2-6c20-7e4f-8b5c-2d3e4f5a6b7c",
+                     *               "last_attempt_at": "2026-11-23T14:05:36.789Z",
+                     *               "next_attempt_at": null,
+                     *               "status": "succeeded",
+                     *               "updated_at": "2026-11-23T14:05:37.001Z"
+                     *             }
+                     *           ],
+                     *           "id": "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b",
+                     *           "idempotency_key": "invoice-in_1042-paid",
+                     *           "type": "invoice.paid"
+                     *         }
+                     *       ],
+                     *       "next_cursor": "MjAyNi0xMS0yM1QxNDowNTowNi43ODlaLDE"
+                     *     }
+                     */
                     "application/json": {
+                        /** @description the page, in the order the route says */
                         data: components["schemas"]["EventDetail"][];
                         /** @description pass as cursor for the next page; null on the last */
                         next_cursor: string | null;
@@ -3529,6 +4921,19 @@ export interface operations {
         /** @description JSON body */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "customer": "acme-corp",
+                 *       "data": {
+                 *         "amount": 4200,
+                 *         "currency": "usd",
+                 *         "customer": "acme-corp",
+                 *         "invoice": "in_1042"
+                 *       },
+                 *       "idempotency_key": "invoice-in_1042-paid",
+                 *       "type": "invoice.paid"
+                 *     }
+                 */
                 "application/json": components["schemas"]["EventInput"];
             };
         };
@@ -3543,6 +4948,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "created_at": "2026-11-23T14:05:06.789Z",
+                     *       "id": "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b",
+                     *       "type": "invoice.paid"
+                     *     }
+                     */
                     "application/json": components["schemas"]["EventAccepted"];
                 };
             };
@@ -3578,6 +4990,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "created_at": "2026-11-23T14:05:06.789Z",
+                     *       "customer": "acme-corp",
+                     *       "data": {
+                     *         "amount": 4200,
+                     *         "currency": "usd",
+                     *         "customer": "acme-corp",
+                     *         "invoice": "in_1042"
+                     *       },
+                     *       "deliveries": [
+                     *         {
+                     *           "attempt_count": 2,
+                     *           "created_at": "2026-11-23T14:05:06.789Z",
+                     *           "endpoint_id": "0196a6c1-0a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                     *           "event_id": "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b",
+                     *           "first_attempt_at": "2026-11-23T14:05:06.829Z",
+                     *           "id": "0196a6c2-6c20-7e4f-8b5c-2d3e4f5a6b7c",
+                     *           "last_attempt_at": "2026-11-23T14:05:36.789Z",
+                     *           "next_attempt_at": null,
+                     *           "status": "succeeded",
+                     *           "updated_at": "2026-11-23T14:05:37.001Z"
+                     *         }
+                     *       ],
+                     *       "id": "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b",
+                     *       "idempotency_key": "invoice-in_1042-paid",
+                     *       "type": "invoice.paid"
+                     *     }
+                     */
                     "application/json": components["schemas"]["EventDetail"];
                 };
             };
@@ -3609,7 +5050,85 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "attempt_number": 2,
+                     *           "delivery_id": "0196a6c2-6c20-7e4f-8b5c-2d3e4f5a6b7c",
+                     *           "duration_ms": 212,
+                     *           "endpoint_id": "0196a6c1-0a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                     *           "event_id": "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b",
+                     *           "id": "0196a6c3-9f53-7172-9e8f-5a6b7c8d9e0f",
+                     *           "next_attempt_at": null,
+                     *           "outcome": "success",
+                     *           "request_headers": {
+                     *             "Content-Type": [
+                     *               "application/json"
+                     *             ],
+                     *             "Webhook-Id": [
+                     *               "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b"
+                     *             ],
+                     *             "Webhook-Signature": [
+                     *               "v1,EXAMPLEsignature0nlyK2d1bW15c2lnbmF0dXJl"
+                     *             ],
+                     *             "Webhook-Timestamp": [
+                     *               "1795443906"
+                     *             ]
+                     *           },
+                     *           "response_body": "{\"ok\":true}",
+                     *           "response_body_truncated": false,
+                     *           "response_headers": {
+                     *             "Content-Type": [
+                     *               "application/json"
+                     *             ]
+                     *           },
+                     *           "response_headers_truncated": false,
+                     *           "response_status": 200,
+                     *           "started_at": "2026-11-23T14:05:36.789Z",
+                     *           "trigger": "retry"
+                     *         },
+                     *         {
+                     *           "attempt_number": 1,
+                     *           "delivery_id": "0196a6c2-6c20-7e4f-8b5c-2d3e4f5a6b7c",
+                     *           "duration_ms": 5012,
+                     *           "endpoint_id": "0196a6c1-0a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                     *           "event_id": "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b",
+                     *           "id": "0196a6c2-8e42-7061-8d7e-4f5a6b7c8d9e",
+                     *           "next_attempt_at": "2026-11-23T14:05:36.789Z",
+                     *           "outcome": "retry",
+                     *           "request_headers": {
+                     *             "Content-Type": [
+                     *               "application/json"
+                     *             ],
+                     *             "Webhook-Id": [
+                     *               "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b"
+                     *             ],
+                     *             "Webhook-Signature": [
+                     *               "v1,EXAMPLEsignature0nlyK2d1bW15c2lnbmF0dXJl"
+                     *             ],
+                     *             "Webhook-Timestamp": [
+                     *               "1795443906"
+                     *             ]
+                     *           },
+                     *           "response_body": "upstream unavailable",
+                     *           "response_body_truncated": false,
+                     *           "response_headers": {
+                     *             "Retry-After": [
+                     *               "30"
+                     *             ]
+                     *           },
+                     *           "response_headers_truncated": false,
+                     *           "response_status": 503,
+                     *           "started_at": "2026-11-23T14:05:06.829Z",
+                     *           "trigger": "initial"
+                     *         }
+                     *       ],
+                     *       "next_cursor": null
+                     *     }
+                     */
                     "application/json": {
+                        /** @description the page, in the order the route says */
                         data: components["schemas"]["Attempt"][];
                         /** @description pass as cursor for the next page; null on the last */
                         next_cursor: string | null;
@@ -3638,6 +5157,11 @@ export interface operations {
         /** @description JSON body */
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "endpoint_id": "0196a6c1-0a2b-7c3d-8e4f-5a6b7c8d9e0f"
+                 *     }
+                 */
                 "application/json": components["schemas"]["ReplayEventInput"];
             };
         };
@@ -3652,6 +5176,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "deliveries": [
+                     *         "0196a6c2-6c20-7e4f-8b5c-2d3e4f5a6b7c"
+                     *       ],
+                     *       "event_id": "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ReplayResult"];
                 };
             };
@@ -3681,6 +5213,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "info": {
+                     *         "title": "Ferry API",
+                     *         "version": "1"
+                     *       },
+                     *       "openapi": "3.1.0",
+                     *       "paths": {
+                     *         "/events": {
+                     *           "post": {
+                     *             "operationId": "events.create"
+                     *           }
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         [key: string]: unknown;
                     };
@@ -3714,7 +5262,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "action": "endpoint.created",
+                     *           "at": "2026-11-23T14:05:06.789Z",
+                     *           "customer": "acme-corp",
+                     *           "external_user": {
+                     *             "email": "ops@acme.example",
+                     *             "id": "user_42"
+                     *           },
+                     *           "id": 1187,
+                     *           "session_id": "0196a6d3-e4a8-76c7-83d4-0f1a2b3c4d5e",
+                     *           "target": "0196a6c1-0a2b-7c3d-8e4f-5a6b7c8d9e0f"
+                     *         }
+                     *       ],
+                     *       "next_cursor": null
+                     *     }
+                     */
                     "application/json": {
+                        /** @description the page, in the order the route says */
                         data: components["schemas"]["PortalAuditEntry"][];
                         /** @description pass as cursor for the next page; null on the last */
                         next_cursor: string | null;
@@ -3753,7 +5321,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "capabilities": [
+                     *             "view",
+                     *             "manage_endpoints",
+                     *             "replay"
+                     *           ],
+                     *           "created_at": "2026-11-23T14:05:06.789Z",
+                     *           "customer": {
+                     *             "name": "Acme Corp",
+                     *             "uid": "acme-corp"
+                     *           },
+                     *           "endpoint_ids": [],
+                     *           "expires_at": "2026-11-23T15:05:06.789Z",
+                     *           "external_user": {
+                     *             "email": "ops@acme.example",
+                     *             "id": "user_42"
+                     *           },
+                     *           "id": "0196a6d3-e4a8-76c7-83d4-0f1a2b3c4d5e",
+                     *           "read_only": false,
+                     *           "theme": {
+                     *             "logo_url": "https://cdn.acme.example/logo.svg",
+                     *             "primary_color": "#3355ff"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "next_cursor": null
+                     *     }
+                     */
                     "application/json": {
+                        /** @description the page, in the order the route says */
                         data: components["schemas"]["PortalSession"][];
                         /** @description pass as cursor for the next page; null on the last */
                         next_cursor: string | null;
@@ -3814,6 +5414,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "allowed_origins": [
+                     *         "https://app.acme.example"
+                     *       ],
+                     *       "theme": {
+                     *         "logo_url": "https://cdn.acme.example/logo.svg",
+                     *         "primary_color": "#3355ff"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["PortalSettings"];
                 };
             };
@@ -3832,6 +5443,17 @@ export interface operations {
         /** @description JSON body */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "allowed_origins": [
+                 *         "https://app.acme.example"
+                 *       ],
+                 *       "theme": {
+                 *         "logo_url": "https://cdn.acme.example/logo.svg",
+                 *         "primary_color": "#3355ff"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["PortalSettingsInput"];
             };
         };
@@ -3846,6 +5468,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "allowed_origins": [
+                     *         "https://app.acme.example"
+                     *       ],
+                     *       "theme": {
+                     *         "logo_url": "https://cdn.acme.example/logo.svg",
+                     *         "primary_color": "#3355ff"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["PortalSettings"];
                 };
             };
@@ -3878,6 +5511,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "dead": 3,
+                     *       "depth": 128,
+                     *       "in_flight": 10,
+                     *       "oldest_age_seconds": 42
+                     *     }
+                     */
                     "application/json": components["schemas"]["QueueStats"];
                 };
             };
@@ -3900,6 +5541,13 @@ export interface operations {
         /** @description JSON body */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "receipts": [
+                 *         "rcpt_EXAMPLE_0196a6c2-7d31"
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["AckInput"];
             };
         };
@@ -3914,6 +5562,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "receipt": "rcpt_EXAMPLE_0196a6c2-7d31",
+                     *           "status": "acked"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["QueueSettled"];
                 };
             };
@@ -3938,6 +5596,14 @@ export interface operations {
         /** @description JSON body */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "delay_seconds": 60,
+                 *       "receipts": [
+                 *         "rcpt_EXAMPLE_0196a6c2-7d31"
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["NackInput"];
             };
         };
@@ -3952,6 +5618,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "receipt": "rcpt_EXAMPLE_0196a6c2-7d31",
+                     *           "status": "nacked"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["QueueSettled"];
                 };
             };
@@ -3976,6 +5652,13 @@ export interface operations {
         /** @description JSON body */
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "max": 10,
+                 *       "visibility_seconds": 30,
+                 *       "wait_seconds": 20
+                 *     }
+                 */
                 "application/json": components["schemas"]["PullInput"];
             };
         };
@@ -3990,6 +5673,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "attempt": 1,
+                     *           "body": "{\"id\":\"0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b\",\"type\":\"invoice.paid\",\"created_at\":\"2026-11-23T14:05:06.789Z\",\"data\":{\"invoice\":\"in_1042\",\"customer\":\"acme-corp\",\"amount\":4200,\"currency\":\"usd\"}}",
+                     *           "event": {
+                     *             "created_at": "2026-11-23T14:05:06.789Z",
+                     *             "customer": "acme-corp",
+                     *             "data": {
+                     *               "amount": 4200,
+                     *               "currency": "usd",
+                     *               "customer": "acme-corp",
+                     *               "invoice": "in_1042"
+                     *             },
+                     *             "id": "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b",
+                     *             "idempotency_key": "invoice-in_1042-paid",
+                     *             "type": "invoice.paid"
+                     *           },
+                     *           "headers": {
+                     *             "webhook-id": "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b",
+                     *             "webhook-signature": "v1,EXAMPLEsignature0nlyK2d1bW15c2lnbmF0dXJl",
+                     *             "webhook-timestamp": "1795443906"
+                     *           },
+                     *           "id": "0196a6c2-7d31-7f50-9c6d-3e4f5a6b7c8d",
+                     *           "lease_until": "2026-11-23T14:05:36.789Z",
+                     *           "receipt": "rcpt_EXAMPLE_0196a6c2-7d31"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["QueuePull"];
                 };
             };
@@ -4014,6 +5728,14 @@ export interface operations {
         /** @description JSON body */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "reason": "unknown invoice id",
+                 *       "receipts": [
+                 *         "rcpt_EXAMPLE_0196a6c2-7d31"
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["RejectInput"];
             };
         };
@@ -4028,6 +5750,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "receipt": "rcpt_EXAMPLE_0196a6c2-7d31",
+                     *           "status": "rejected"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["QueueSettled"];
                 };
             };
@@ -4096,7 +5828,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "actor": "dana@acme.example",
+                     *           "created_at": "2026-11-23T14:05:06.789Z",
+                     *           "done": 600,
+                     *           "filter": {
+                     *             "endpoint_id": "0196a6c1-0a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                     *             "event_type": "invoice.paid",
+                     *             "since": "2026-11-22T00:00:00Z",
+                     *             "status": "exhausted",
+                     *             "until": "2026-11-23T00:00:00Z"
+                     *           },
+                     *           "finished_at": null,
+                     *           "id": "0196a6d0-a064-7283-8f90-6b7c8d9e0f1a",
+                     *           "started_at": "2026-11-23T14:05:07.789Z",
+                     *           "state": "running",
+                     *           "total": 1840,
+                     *           "updated_at": "2026-11-23T14:05:10.789Z"
+                     *         }
+                     *       ],
+                     *       "next_cursor": null
+                     *     }
+                     */
                     "application/json": {
+                        /** @description the page, in the order the route says */
                         data: components["schemas"]["ReplayJob"][];
                         /** @description pass as cursor for the next page; null on the last */
                         next_cursor: string | null;
@@ -4122,6 +5880,15 @@ export interface operations {
         /** @description JSON body */
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "endpoint_id": "0196a6c1-0a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                 *       "event_type": "invoice.paid",
+                 *       "since": "2026-11-22T00:00:00Z",
+                 *       "status": "exhausted",
+                 *       "until": "2026-11-23T00:00:00Z"
+                 *     }
+                 */
                 "application/json": components["schemas"]["BulkReplayInput"];
             };
         };
@@ -4136,6 +5903,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "actor": "dana@acme.example",
+                     *       "created_at": "2026-11-23T14:05:06.789Z",
+                     *       "done": 0,
+                     *       "filter": {
+                     *         "endpoint_id": "0196a6c1-0a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                     *         "event_type": "invoice.paid",
+                     *         "since": "2026-11-22T00:00:00Z",
+                     *         "status": "exhausted",
+                     *         "until": "2026-11-23T00:00:00Z"
+                     *       },
+                     *       "finished_at": null,
+                     *       "id": "0196a6d0-a064-7283-8f90-6b7c8d9e0f1a",
+                     *       "started_at": null,
+                     *       "state": "queued",
+                     *       "total": 0,
+                     *       "updated_at": "2026-11-23T14:05:06.789Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ReplayJob"];
                 };
             };
@@ -4159,6 +5946,15 @@ export interface operations {
         /** @description JSON body */
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "endpoint_id": "0196a6c1-0a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                 *       "event_type": "invoice.paid",
+                 *       "since": "2026-11-22T00:00:00Z",
+                 *       "status": "exhausted",
+                 *       "until": "2026-11-23T00:00:00Z"
+                 *     }
+                 */
                 "application/json": components["schemas"]["BulkReplayInput"];
             };
         };
@@ -4173,6 +5969,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "matched": 1840,
+                     *       "until": "2026-11-23T14:05:06.789Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ReplayPreview"];
                 };
             };
@@ -4206,6 +6008,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "actor": "dana@acme.example",
+                     *       "created_at": "2026-11-23T14:05:06.789Z",
+                     *       "done": 600,
+                     *       "filter": {
+                     *         "endpoint_id": "0196a6c1-0a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                     *         "event_type": "invoice.paid",
+                     *         "since": "2026-11-22T00:00:00Z",
+                     *         "status": "exhausted",
+                     *         "until": "2026-11-23T00:00:00Z"
+                     *       },
+                     *       "finished_at": null,
+                     *       "id": "0196a6d0-a064-7283-8f90-6b7c8d9e0f1a",
+                     *       "started_at": "2026-11-23T14:05:07.789Z",
+                     *       "state": "running",
+                     *       "total": 1840,
+                     *       "updated_at": "2026-11-23T14:05:10.789Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ReplayJob"];
                 };
             };
@@ -4237,6 +6059,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "actor": "dana@acme.example",
+                     *       "created_at": "2026-11-23T14:05:06.789Z",
+                     *       "done": 600,
+                     *       "filter": {
+                     *         "endpoint_id": "0196a6c1-0a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                     *         "event_type": "invoice.paid",
+                     *         "since": "2026-11-22T00:00:00Z",
+                     *         "status": "exhausted",
+                     *         "until": "2026-11-23T00:00:00Z"
+                     *       },
+                     *       "finished_at": "2026-11-23T14:05:15.789Z",
+                     *       "id": "0196a6d0-a064-7283-8f90-6b7c8d9e0f1a",
+                     *       "started_at": "2026-11-23T14:05:07.789Z",
+                     *       "state": "cancelled",
+                     *       "total": 1840,
+                     *       "updated_at": "2026-11-23T14:05:15.789Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ReplayJob"];
                 };
             };
@@ -4270,7 +6112,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "created_at": "2026-08-25T14:05:06.789Z",
+                     *           "dedupe": {
+                     *             "json_path": "id"
+                     *           },
+                     *           "enabled": true,
+                     *           "event_type": {
+                     *             "default": "stripe.unknown",
+                     *             "json_path": "type"
+                     *           },
+                     *           "id": "0196a6d2-c286-74a5-81b2-8d9e0f1a2b3c",
+                     *           "ingest_url": "https://ferry.example/in/EXAMPLEingestToken0nly",
+                     *           "last_request_at": "2026-11-23T14:05:06.789Z",
+                     *           "name": "Stripe",
+                     *           "rate_limit_per_second": 1000,
+                     *           "rejected_unstored": 0,
+                     *           "response": null,
+                     *           "updated_at": "2026-08-25T14:05:06.789Z",
+                     *           "verification": {
+                     *             "has_secret": true,
+                     *             "type": "stripe"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "next_cursor": null
+                     *     }
+                     */
                     "application/json": {
+                        /** @description the page, in the order the route says */
                         data: components["schemas"]["Source"][];
                         /** @description pass as cursor for the next page; null on the last */
                         next_cursor: string | null;
@@ -4296,6 +6169,19 @@ export interface operations {
         /** @description JSON body */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "event_type": {
+                 *         "default": "stripe.unknown",
+                 *         "json_path": "type"
+                 *       },
+                 *       "name": "Stripe",
+                 *       "verification": {
+                 *         "secret": "whsec_ZXhhbXBsZS1zaWduaW5nLXNlY3JldC1ub3QtcmVhbA==",
+                 *         "type": "stripe"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["SourceInput"];
             };
         };
@@ -4310,6 +6196,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "created_at": "2026-08-25T14:05:06.789Z",
+                     *       "dedupe": {
+                     *         "json_path": "id"
+                     *       },
+                     *       "enabled": true,
+                     *       "event_type": {
+                     *         "default": "stripe.unknown",
+                     *         "json_path": "type"
+                     *       },
+                     *       "id": "0196a6d2-c286-74a5-81b2-8d9e0f1a2b3c",
+                     *       "ingest_url": "https://ferry.example/in/EXAMPLEingestToken0nly",
+                     *       "last_request_at": "2026-11-23T14:05:06.789Z",
+                     *       "name": "Stripe",
+                     *       "rate_limit_per_second": 1000,
+                     *       "rejected_unstored": 0,
+                     *       "response": null,
+                     *       "updated_at": "2026-08-25T14:05:06.789Z",
+                     *       "verification": {
+                     *         "has_secret": true,
+                     *         "type": "stripe"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Source"];
                 };
             };
@@ -4343,6 +6254,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "created_at": "2026-08-25T14:05:06.789Z",
+                     *       "dedupe": {
+                     *         "json_path": "id"
+                     *       },
+                     *       "enabled": true,
+                     *       "event_type": {
+                     *         "default": "stripe.unknown",
+                     *         "json_path": "type"
+                     *       },
+                     *       "id": "0196a6d2-c286-74a5-81b2-8d9e0f1a2b3c",
+                     *       "ingest_url": "https://ferry.example/in/EXAMPLEingestToken0nly",
+                     *       "last_request_at": "2026-11-23T14:05:06.789Z",
+                     *       "name": "Stripe",
+                     *       "rate_limit_per_second": 1000,
+                     *       "rejected_unstored": 0,
+                     *       "response": null,
+                     *       "updated_at": "2026-08-25T14:05:06.789Z",
+                     *       "verification": {
+                     *         "has_secret": true,
+                     *         "type": "stripe"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Source"];
                 };
             };
@@ -4394,6 +6330,17 @@ export interface operations {
         /** @description JSON body */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "dedupe": null,
+                 *       "enabled": false,
+                 *       "event_type": null,
+                 *       "name": null,
+                 *       "rate_limit_per_second": null,
+                 *       "response": null,
+                 *       "verification": null
+                 *     }
+                 */
                 "application/json": components["schemas"]["SourcePatch"];
             };
         };
@@ -4408,6 +6355,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "created_at": "2026-08-25T14:05:06.789Z",
+                     *       "dedupe": {
+                     *         "json_path": "id"
+                     *       },
+                     *       "enabled": false,
+                     *       "event_type": {
+                     *         "default": "stripe.unknown",
+                     *         "json_path": "type"
+                     *       },
+                     *       "id": "0196a6d2-c286-74a5-81b2-8d9e0f1a2b3c",
+                     *       "ingest_url": "https://ferry.example/in/EXAMPLEingestToken0nly",
+                     *       "last_request_at": "2026-11-23T14:05:06.789Z",
+                     *       "name": "Stripe",
+                     *       "rate_limit_per_second": 1000,
+                     *       "rejected_unstored": 0,
+                     *       "response": null,
+                     *       "updated_at": "2026-11-23T14:05:06.789Z",
+                     *       "verification": {
+                     *         "has_secret": true,
+                     *         "type": "stripe"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Source"];
                 };
             };
@@ -4448,7 +6420,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "body_size": 61,
+                     *           "content_type": "application/json",
+                     *           "dedupe_key": "evt_1Q2w3E4r5T6y",
+                     *           "event_id": "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b",
+                     *           "id": "0196a6d2-d397-75b6-92c3-9e0f1a2b3c4d",
+                     *           "method": "POST",
+                     *           "path": "/in/{token}",
+                     *           "query": "",
+                     *           "reason": "",
+                     *           "received_at": "2026-11-23T14:05:06.789Z",
+                     *           "source_id": "0196a6d2-c286-74a5-81b2-8d9e0f1a2b3c",
+                     *           "status": "verified"
+                     *         }
+                     *       ],
+                     *       "next_cursor": null
+                     *     }
+                     */
                     "application/json": {
+                        /** @description the page, in the order the route says */
                         data: components["schemas"]["SourceRequest"][];
                         /** @description pass as cursor for the next page; null on the last */
                         next_cursor: string | null;
@@ -4486,6 +6480,59 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "body_base64": "eyJpZCI6ImV2dF8xUTJ3M0U0cjVUNnkiLCJ0eXBlIjoiaW52b2ljZS5wYWlkIiwiZGF0YSI6e319",
+                     *       "body_size": 61,
+                     *       "body_text": "{\"id\":\"evt_1Q2w3E4r5T6y\",\"type\":\"invoice.paid\",\"data\":{}}",
+                     *       "content_type": "application/json",
+                     *       "dedupe_key": "evt_1Q2w3E4r5T6y",
+                     *       "event": {
+                     *         "created_at": "2026-11-23T14:05:06.789Z",
+                     *         "customer": "acme-corp",
+                     *         "data": {
+                     *           "amount": 4200,
+                     *           "currency": "usd",
+                     *           "customer": "acme-corp",
+                     *           "invoice": "in_1042"
+                     *         },
+                     *         "deliveries": [
+                     *           {
+                     *             "attempt_count": 2,
+                     *             "created_at": "2026-11-23T14:05:06.789Z",
+                     *             "endpoint_id": "0196a6c1-0a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                     *             "event_id": "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b",
+                     *             "first_attempt_at": "2026-11-23T14:05:06.829Z",
+                     *             "id": "0196a6c2-6c20-7e4f-8b5c-2d3e4f5a6b7c",
+                     *             "last_attempt_at": "2026-11-23T14:05:36.789Z",
+                     *             "next_attempt_at": null,
+                     *             "status": "succeeded",
+                     *             "updated_at": "2026-11-23T14:05:37.001Z"
+                     *           }
+                     *         ],
+                     *         "id": "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b",
+                     *         "idempotency_key": "invoice-in_1042-paid",
+                     *         "type": "invoice.paid"
+                     *       },
+                     *       "event_id": "0196a6c2-5b1f-7d3e-9a4b-1c2d3e4f5a6b",
+                     *       "headers": {
+                     *         "Content-Type": [
+                     *           "application/json"
+                     *         ],
+                     *         "Stripe-Signature": [
+                     *           "[redacted]"
+                     *         ]
+                     *       },
+                     *       "id": "0196a6d2-d397-75b6-92c3-9e0f1a2b3c4d",
+                     *       "method": "POST",
+                     *       "path": "/in/{token}",
+                     *       "query": "",
+                     *       "reason": "",
+                     *       "received_at": "2026-11-23T14:05:06.789Z",
+                     *       "source_id": "0196a6d2-c286-74a5-81b2-8d9e0f1a2b3c",
+                     *       "status": "verified"
+                     *     }
+                     */
                     "application/json": components["schemas"]["SourceRequestDetail"];
                 };
             };
@@ -4522,6 +6569,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "event_id": "0196a6c5-1b75-7394-8a12-7c8d9e0f1a3c",
+                     *       "request_id": "0196a6d2-d397-75b6-92c3-9e0f1a2b3c4d"
+                     *     }
+                     */
                     "application/json": components["schemas"]["SourceReplayResult"];
                 };
             };
@@ -4556,6 +6609,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "created_at": "2026-08-25T14:05:06.789Z",
+                     *       "dedupe": {
+                     *         "json_path": "id"
+                     *       },
+                     *       "enabled": true,
+                     *       "event_type": {
+                     *         "default": "stripe.unknown",
+                     *         "json_path": "type"
+                     *       },
+                     *       "id": "0196a6d2-c286-74a5-81b2-8d9e0f1a2b3c",
+                     *       "ingest_url": "https://ferry.example/in/EXAMPLEnewIngestToken0nly",
+                     *       "last_request_at": "2026-11-23T14:05:06.789Z",
+                     *       "name": "Stripe",
+                     *       "rate_limit_per_second": 1000,
+                     *       "rejected_unstored": 0,
+                     *       "response": null,
+                     *       "updated_at": "2026-11-23T14:05:06.789Z",
+                     *       "verification": {
+                     *         "has_secret": true,
+                     *         "type": "stripe"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Source"];
                 };
             };
@@ -4589,6 +6667,58 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "attempts": 1290,
+                     *       "attempts_failed": 42,
+                     *       "backlog": {
+                     *         "next_retry_at": "2026-11-23T14:05:36.789Z",
+                     *         "oldest_age_seconds": 41,
+                     *         "pending": 4,
+                     *         "retrying": 2
+                     *       },
+                     *       "by_error_class": {
+                     *         "http_503": 30,
+                     *         "timeout": 12
+                     *       },
+                     *       "endpoints": [
+                     *         {
+                     *           "attempts": 1290,
+                     *           "endpoint_id": "0196a6c1-0a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                     *           "failed": 3,
+                     *           "last_success_at": "2026-11-23T14:05:04.789Z",
+                     *           "next_retry_at": "2026-11-23T14:05:36.789Z",
+                     *           "pending": 4,
+                     *           "retrying": 2,
+                     *           "succeeded": 1248,
+                     *           "success_rate": 0.9976
+                     *         }
+                     *       ],
+                     *       "failed": 3,
+                     *       "from": "2026-11-22T14:00:00Z",
+                     *       "last_success_at": "2026-11-23T14:05:04.789Z",
+                     *       "response_ms": {
+                     *         "p50": 84,
+                     *         "p95": 410,
+                     *         "p99": 1830
+                     *       },
+                     *       "series": [
+                     *         {
+                     *           "failed": 0,
+                     *           "hour": "2026-11-23T13:00:00Z",
+                     *           "succeeded": 61
+                     *         },
+                     *         {
+                     *           "failed": 1,
+                     *           "hour": "2026-11-23T14:00:00Z",
+                     *           "succeeded": 9
+                     *         }
+                     *       ],
+                     *       "succeeded": 1248,
+                     *       "success_rate": 0.9976,
+                     *       "window": "24h"
+                     *     }
+                     */
                     "application/json": components["schemas"]["TenantStats"];
                 };
             };
@@ -4719,6 +6849,7 @@ export interface operations {
                      * @description When the event was accepted: UTC, three fractional digits, Z. Order by it, not by arrival.
                      */
                     created_at: string;
+                    /** @description the event's data: A customer created an endpoint */
                     data: components["schemas"]["CustomerEndpointData"];
                     /**
                      * Format: uuid
@@ -4802,6 +6933,7 @@ export interface operations {
                      * @description When the event was accepted: UTC, three fractional digits, Z. Order by it, not by arrival.
                      */
                     created_at: string;
+                    /** @description the event's data: A customer deleted an endpoint */
                     data: components["schemas"]["CustomerEndpointData"];
                     /**
                      * Format: uuid
@@ -4885,6 +7017,7 @@ export interface operations {
                      * @description When the event was accepted: UTC, three fractional digits, Z. Order by it, not by arrival.
                      */
                     created_at: string;
+                    /** @description the event's data: A customer rotated an endpoint's secret */
                     data: components["schemas"]["CustomerEndpointData"];
                     /**
                      * Format: uuid
@@ -4968,6 +7101,7 @@ export interface operations {
                      * @description When the event was accepted: UTC, three fractional digits, Z. Order by it, not by arrival.
                      */
                     created_at: string;
+                    /** @description the event's data: A customer updated an endpoint */
                     data: components["schemas"]["CustomerEndpointData"];
                     /**
                      * Format: uuid
@@ -5050,6 +7184,7 @@ export interface operations {
                      * @description When the event was accepted: UTC, three fractional digits, Z. Order by it, not by arrival.
                      */
                     created_at: string;
+                    /** @description the event's data: A delivery was exhausted */
                     data: components["schemas"]["DeliveryExhaustedData"];
                     /**
                      * Format: uuid
@@ -5130,6 +7265,7 @@ export interface operations {
                      * @description When the event was accepted: UTC, three fractional digits, Z. Order by it, not by arrival.
                      */
                     created_at: string;
+                    /** @description the event's data: An endpoint was disabled */
                     data: components["schemas"]["EndpointHealthData"];
                     /**
                      * Format: uuid
@@ -5210,6 +7346,7 @@ export interface operations {
                      * @description When the event was accepted: UTC, three fractional digits, Z. Order by it, not by arrival.
                      */
                     created_at: string;
+                    /** @description the event's data: An endpoint is failing */
                     data: components["schemas"]["EndpointHealthData"];
                     /**
                      * Format: uuid
@@ -5290,6 +7427,7 @@ export interface operations {
                      * @description When the event was accepted: UTC, three fractional digits, Z. Order by it, not by arrival.
                      */
                     created_at: string;
+                    /** @description the event's data: An endpoint recovered */
                     data: components["schemas"]["EndpointHealthData"];
                     /**
                      * Format: uuid
@@ -5370,6 +7508,7 @@ export interface operations {
                      * @description When the event was accepted: UTC, three fractional digits, Z. Order by it, not by arrival.
                      */
                     created_at: string;
+                    /** @description the event's data: Monthly quota warning */
                     data: components["schemas"]["QuotaWarningData"];
                     /**
                      * Format: uuid
@@ -5449,6 +7588,7 @@ export interface operations {
                      * @description When the event was accepted: UTC, three fractional digits, Z. Order by it, not by arrival.
                      */
                     created_at: string;
+                    /** @description the event's data: Test event */
                     data: components["schemas"]["TestEventData"];
                     /**
                      * Format: uuid

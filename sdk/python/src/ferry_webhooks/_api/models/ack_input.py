@@ -23,7 +23,7 @@ T = TypeVar("T", bound="AckInput")
 class AckInput:
     """ 
         Attributes:
-            receipts (list[str]):
+            receipts (list[str]): receipts of leased messages (1-100)
      """
 
     receipts: list[str]

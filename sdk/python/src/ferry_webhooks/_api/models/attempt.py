@@ -34,28 +34,30 @@ T = TypeVar("T", bound="Attempt")
 class Attempt:
     """ 
         Attributes:
-            attempt_number (int):
-            delivery_id (UUID):
-            duration_ms (int):
-            endpoint_id (UUID):
-            event_id (UUID):
-            id (UUID):
-            next_attempt_at (datetime.datetime | None):
-            outcome (AttemptOutcome):
+            attempt_number (int): 1 for the first attempt, counting on across retries and replays
+            delivery_id (UUID): the delivery attempted
+            duration_ms (int): how long until the answer (or the error), in ms
+            endpoint_id (UUID): the endpoint attempted
+            event_id (UUID): the event delivered
+            id (UUID): the attempt's id
+            next_attempt_at (datetime.datetime | None): when the retry this attempt scheduled is due; null when none
+            outcome (AttemptOutcome): success (2xx), retry (scheduled again) or dropped (not retried)
             request_headers (AttemptRequestHeaders): headers sent, custom values redacted for staff
             response_body (str): first 4 KiB
-            response_body_truncated (bool):
-            response_headers (AttemptResponseHeadersType0 | None):
-            response_headers_truncated (bool):
-            response_status (int | None):
-            started_at (datetime.datetime):
-            trigger (AttemptTrigger):
+            response_body_truncated (bool): response_body is not the whole body: only the first 4 KiB are kept, and a body
+                still arriving at the timeout is cut there
+            response_headers (AttemptResponseHeadersType0 | None): the headers answered; null when no answer came
+            response_headers_truncated (bool): response_headers_truncated reports that some response header values were left
+                out to keep the stored headers within 8 KiB.
+            response_status (int | None): the HTTP status answered; null when no answer came
+            started_at (datetime.datetime): when the request was sent
+            trigger (AttemptTrigger): initial, retry or replay
             actor (str | Unset): who replayed, for replay attempts
             error_class (str | Unset): why no usable answer came: timeout, dns, connection_refused, connection_reset, tls,
                 blocked_address, connection, response_too_large (retried); transformation_error, transformation_cancelled (no
                 request made, dropped); for queue endpoints timeout (lease ran out), nack, rejected; empty when the receiver
                 answered
-            error_message (str | Unset):
+            error_message (str | Unset): the error in words, when no usable answer came
      """
 
     attempt_number: int

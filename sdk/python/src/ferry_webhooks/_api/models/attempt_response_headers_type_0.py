@@ -21,7 +21,8 @@ T = TypeVar("T", bound="AttemptResponseHeadersType0")
 
 @_attrs_define
 class AttemptResponseHeadersType0:
-    """ 
+    """ the headers answered; null when no answer came
+
      """
 
     additional_properties: dict[str, list[str]] = _attrs_field(init=False, factory=dict)

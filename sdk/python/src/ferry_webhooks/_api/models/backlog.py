@@ -25,10 +25,10 @@ T = TypeVar("T", bound="Backlog")
 class Backlog:
     """ 
         Attributes:
-            next_retry_at (datetime.datetime | None):
-            oldest_age_seconds (int):
-            pending (int):
-            retrying (int):
+            next_retry_at (datetime.datetime | None): the earliest scheduled retry, if any.
+            oldest_age_seconds (int): the age of the oldest pending or retrying delivery (0 when there is none).
+            pending (int): deliveries waiting for their first attempt
+            retrying (int): deliveries waiting for a retry
      """
 
     next_retry_at: datetime.datetime | None

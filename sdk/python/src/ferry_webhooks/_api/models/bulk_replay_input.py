@@ -29,9 +29,9 @@ T = TypeVar("T", bound="BulkReplayInput")
 class BulkReplayInput:
     """ 
         Attributes:
-            endpoint_id (UUID | Unset):
+            endpoint_id (UUID | Unset): only deliveries to this endpoint
             event_type (str | Unset): only events of this type
-            since (datetime.datetime | Unset):
+            since (datetime.datetime | Unset): only events created at or after
             status (BulkReplayInputStatus | Unset): only deliveries in this status
             until (datetime.datetime | Unset): default: when the job is created
      """

@@ -26,12 +26,12 @@ T = TypeVar("T", bound="ConsumerToken")
 class ConsumerToken:
     """ 
         Attributes:
-            created_at (datetime.datetime):
-            endpoint_id (UUID):
-            id (UUID):
-            name (str):
-            prefix (str):
-            revoked_at (datetime.datetime | None):
+            created_at (datetime.datetime): when the token was created
+            endpoint_id (UUID): the queue endpoint the token may pull from
+            id (UUID): the token's id
+            name (str): the label given at creation
+            prefix (str): visible prefix of the token, e.g. fqc_ab12cd
+            revoked_at (datetime.datetime | None): when it was revoked; null while it works
      """
 
     created_at: datetime.datetime

@@ -22,7 +22,7 @@ T = TypeVar("T", bound="ConsumerTokenInput")
 class ConsumerTokenInput:
     """ 
         Attributes:
-            name (str):
+            name (str): a label for the token
      """
 
     name: str

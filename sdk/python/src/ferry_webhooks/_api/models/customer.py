@@ -27,11 +27,11 @@ T = TypeVar("T", bound="Customer")
 class Customer:
     """ 
         Attributes:
-            created_at (datetime.datetime):
-            metadata (CustomerMetadataType0 | None):
-            name (str):
-            uid (str):
-            updated_at (datetime.datetime):
+            created_at (datetime.datetime): when the customer was created
+            metadata (CustomerMetadataType0 | None): string pairs of yours, kept as given
+            name (str): a display name; may be empty
+            uid (str): the tenant's id for the customer.
+            updated_at (datetime.datetime): when the customer last changed
      """
 
     created_at: datetime.datetime

@@ -26,9 +26,9 @@ T = TypeVar("T", bound="CustomerCreate")
 class CustomerCreate:
     """ 
         Attributes:
-            metadata (CustomerCreateMetadata | Unset):
-            name (str | Unset):
-            uid (str | Unset):
+            metadata (CustomerCreateMetadata | Unset): string pairs of yours, kept as given
+            name (str | Unset): a display name
+            uid (str | Unset): your own id for the customer (1-255 characters); it names the customer in every route
      """
 
     metadata: CustomerCreateMetadata | Unset = UNSET

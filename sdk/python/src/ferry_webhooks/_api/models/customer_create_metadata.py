@@ -20,7 +20,8 @@ T = TypeVar("T", bound="CustomerCreateMetadata")
 
 @_attrs_define
 class CustomerCreateMetadata:
-    """ 
+    """ string pairs of yours, kept as given
+
      """
 
     additional_properties: dict[str, str] = _attrs_field(init=False, factory=dict)

@@ -26,10 +26,10 @@ T = TypeVar("T", bound="CustomerEndpointData")
 class CustomerEndpointData:
     """ 
         Attributes:
-            customer (str):
-            endpoint_id (UUID):
+            customer (str): the customer's uid
+            endpoint_id (UUID): the endpoint the user acted on
             external_user (CustomerUser):
-            url (str):
+            url (str): its URL (empty for a queue)
      """
 
     customer: str

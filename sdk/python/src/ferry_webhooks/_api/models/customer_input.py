@@ -26,8 +26,8 @@ T = TypeVar("T", bound="CustomerInput")
 class CustomerInput:
     """ 
         Attributes:
-            metadata (CustomerInputMetadata | Unset):
-            name (str | Unset):
+            metadata (CustomerInputMetadata | Unset): string pairs of yours, replacing the stored ones
+            name (str | Unset): a display name
      """
 
     metadata: CustomerInputMetadata | Unset = UNSET

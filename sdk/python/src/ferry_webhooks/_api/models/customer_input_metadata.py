@@ -20,7 +20,8 @@ T = TypeVar("T", bound="CustomerInputMetadata")
 
 @_attrs_define
 class CustomerInputMetadata:
-    """ 
+    """ string pairs of yours, replacing the stored ones
+
      """
 
     additional_properties: dict[str, str] = _attrs_field(init=False, factory=dict)

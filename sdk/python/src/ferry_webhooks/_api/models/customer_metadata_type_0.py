@@ -20,7 +20,8 @@ T = TypeVar("T", bound="CustomerMetadataType0")
 
 @_attrs_define
 class CustomerMetadataType0:
-    """ 
+    """ string pairs of yours, kept as given
+
      """
 
     additional_properties: dict[str, str] = _attrs_field(init=False, factory=dict)

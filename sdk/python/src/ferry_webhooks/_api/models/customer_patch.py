@@ -26,8 +26,8 @@ T = TypeVar("T", bound="CustomerPatch")
 class CustomerPatch:
     """ 
         Attributes:
-            metadata (CustomerPatchMetadataType0 | None | Unset):
-            name (None | str | Unset):
+            metadata (CustomerPatchMetadataType0 | None | Unset): replaces the metadata as a whole
+            name (None | str | Unset): a new display name
      """
 
     metadata: CustomerPatchMetadataType0 | None | Unset = UNSET

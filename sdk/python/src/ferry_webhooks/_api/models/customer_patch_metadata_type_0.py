@@ -20,7 +20,8 @@ T = TypeVar("T", bound="CustomerPatchMetadataType0")
 
 @_attrs_define
 class CustomerPatchMetadataType0:
-    """ 
+    """ replaces the metadata as a whole
+
      """
 
     additional_properties: dict[str, str] = _attrs_field(init=False, factory=dict)

@@ -23,8 +23,8 @@ T = TypeVar("T", bound="CustomerUser")
 class CustomerUser:
     """ 
         Attributes:
-            id (str):
-            email (str | Unset):
+            id (str): the tenant's id for the user
+            email (str | Unset): the user's email, when the tenant gave one
      """
 
     id: str

@@ -25,7 +25,7 @@ T = TypeVar("T", bound="CustomersListResponse200")
 class CustomersListResponse200:
     """ 
         Attributes:
-            data (list[Customer]):
+            data (list[Customer]): the page, in the order the route says
             next_cursor (None | str): pass as cursor for the next page; null on the last
      """
 

@@ -28,16 +28,16 @@ T = TypeVar("T", bound="Delivery")
 class Delivery:
     """ 
         Attributes:
-            attempt_count (int):
-            created_at (datetime.datetime):
-            endpoint_id (UUID):
-            event_id (UUID):
-            first_attempt_at (datetime.datetime | None):
-            id (UUID):
-            last_attempt_at (datetime.datetime | None):
-            next_attempt_at (datetime.datetime | None):
-            status (DeliveryStatus):
-            updated_at (datetime.datetime):
+            attempt_count (int): attempts made so far
+            created_at (datetime.datetime): when the event was fanned out to the endpoint
+            endpoint_id (UUID): the endpoint delivered to
+            event_id (UUID): the event delivered
+            first_attempt_at (datetime.datetime | None): when the first attempt started; null before it
+            id (UUID): the delivery's id
+            last_attempt_at (datetime.datetime | None): when the latest attempt started; null before the first
+            next_attempt_at (datetime.datetime | None): when the next attempt is due; null when none is scheduled
+            status (DeliveryStatus): pending, retrying, succeeded, dropped or exhausted
+            updated_at (datetime.datetime): when the delivery last changed
      """
 
     attempt_count: int

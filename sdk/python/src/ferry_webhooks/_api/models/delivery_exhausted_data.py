@@ -26,12 +26,12 @@ T = TypeVar("T", bound="DeliveryExhaustedData")
 class DeliveryExhaustedData:
     """ 
         Attributes:
-            attempt_count (int):
-            delivery_id (UUID):
-            endpoint_id (UUID):
-            event_id (UUID):
-            event_type (str):
-            last_attempt_at (datetime.datetime):
+            attempt_count (int): attempts made
+            delivery_id (UUID): the delivery that ran out of retries
+            endpoint_id (UUID): the endpoint it was for
+            event_id (UUID): its event
+            event_type (str): its event's type
+            last_attempt_at (datetime.datetime): when the last attempt started
      """
 
     attempt_count: int

@@ -34,34 +34,37 @@ T = TypeVar("T", bound="Endpoint")
 class Endpoint:
     """ 
         Attributes:
-            created_at (datetime.datetime):
-            customer (None | str):
-            description (str):
-            enabled (bool):
+            created_at (datetime.datetime): when the endpoint was created
+            customer (None | str): the uid of the customer the endpoint belongs to; null for the tenant's own endpoints.
+            description (str): a label of yours
+            enabled (bool): false: nothing is sent (disabled by you, or by Ferry after failing for days)
             event_types (list[str] | None): event types, or patterns ending in * (order.*; * alone: every type); empty:
                 every type
-            failing_since (datetime.datetime | None):
+            failing_since (datetime.datetime | None): since when every attempt has failed; null while healthy
             filter_ (str): CEL expression over event (id, type, created_at, data) and request (method, path, headers, query
                 of a source's captured request; empty otherwise); the endpoint gets an event only when it is true; empty: every
                 event. Invalid: 422 with the compiler's message
-            filter_errors (FilterErrors | None):
-            format_ (EndpointFormat):
-            headers (EndpointHeadersType0 | None):
-            id (UUID):
-            kind (EndpointKind):
-            max_in_flight (int):
-            propagate_trace (bool):
+            filter_errors (FilterErrors | None): the filter could not be evaluated on some events since it was last saved
+                (they were not sent here); null when never.
+            format_ (EndpointFormat): envelope: the JSON envelope; raw: the body an inbound source captured
+            headers (EndpointHeadersType0 | None): custom headers sent with every attempt (values redacted for viewers and
+                staff)
+            id (UUID): the endpoint's id
+            kind (EndpointKind): http: Ferry pushes to url; queue: consumers pull
+            max_in_flight (int): attempts to the endpoint at once at most
+            propagate_trace (bool): propagate_trace sends each attempt's W3C traceparent header when Ferry traces
+                (OpenTelemetry on).
             rate_limit_per_second (int | None): null: unlimited
-            signature_timestamp (str):
-            timeout_seconds (int):
+            signature_timestamp (str): event (every attempt signed with the event's time) or attempt (each with its own).
+            timeout_seconds (int): how long an attempt waits for the answer
             transformation (str): JavaScript defining function handler(webhook) { ... return webhook }, run once per
                 delivery at fan-out (50 ms, bounded memory, no network or timers); webhook is {event: {id, type, created_at,
                 data}, payload, headers, cancel}: it may change payload (any JSON value) and headers (not webhook-*, hop-by-hop
                 or Content-Length/Type) or set cancel. The result is stored: retries and replays send the same bytes. Empty:
                 none. http endpoints only. Invalid: 422 with the engine's message, line and column
-            updated_at (datetime.datetime):
+            updated_at (datetime.datetime): when the endpoint last changed
             url (str): empty for kind queue
-            disabled_reason (str | Unset):
+            disabled_reason (str | Unset): why Ferry disabled the endpoint; absent when enabled or disabled by hand
      """
 
     created_at: datetime.datetime

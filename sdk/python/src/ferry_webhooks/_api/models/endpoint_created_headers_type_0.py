@@ -20,7 +20,8 @@ T = TypeVar("T", bound="EndpointCreatedHeadersType0")
 
 @_attrs_define
 class EndpointCreatedHeadersType0:
-    """ 
+    """ custom headers sent with every attempt (values redacted for viewers and staff)
+
      """
 
     additional_properties: dict[str, str] = _attrs_field(init=False, factory=dict)

@@ -27,11 +27,11 @@ T = TypeVar("T", bound="EndpointHealthData")
 class EndpointHealthData:
     """ 
         Attributes:
-            endpoint_id (UUID):
-            failing_since (datetime.datetime):
-            url (str):
-            reason (str | Unset):
-            recovered_at (datetime.datetime | Unset):
+            endpoint_id (UUID): the endpoint the event is about
+            failing_since (datetime.datetime): since when every attempt to it has failed
+            url (str): its URL
+            reason (str | Unset): why it is failing or was disabled, e.g. the last status
+            recovered_at (datetime.datetime | Unset): when it answered 2xx again (ferry.endpoint.recovered only)
      """
 
     endpoint_id: UUID

@@ -30,8 +30,9 @@ T = TypeVar("T", bound="EndpointInput")
 class EndpointInput:
     """ 
         Attributes:
-            customer (str | Unset):
-            description (str | Unset):
+            customer (str | Unset): the uid of one of the tenant's customers, makes the endpoint that customer's: it
+                receives only the events sent for it. It cannot change later.
+            description (str | Unset): a label of yours
             event_types (list[str] | Unset): event types, or patterns ending in * (order.*; * alone: every type); empty:
                 every type
             filter_ (str | Unset): CEL expression over event (id, type, created_at, data) and request (method, path,
@@ -39,13 +40,14 @@ class EndpointInput:
                 true; empty: every event. Invalid: 422 with the compiler's message
             format_ (EndpointInputFormat | Unset): envelope (default): the JSON envelope; raw: the body an inbound source
                 captured, with its content type (events from no source: their data)
-            headers (EndpointInputHeaders | Unset):
+            headers (EndpointInputHeaders | Unset): custom headers sent with every attempt (not webhook-*, hop-by-hop or
+                Content-Length/Type)
             kind (EndpointInputKind | Unset): http (default): Ferry pushes to url; queue: consumers pull
-            max_in_flight (int | None | Unset):
-            propagate_trace (bool | Unset):
+            max_in_flight (int | None | Unset): attempts at once at most (default 10)
+            propagate_trace (bool | Unset): propagate_trace sends each attempt's traceparent (default false).
             rate_limit_per_second (int | None | Unset): attempts per second at most; absent or null: unlimited
-            signature_timestamp (str | Unset):
-            timeout_seconds (int | None | Unset):
+            signature_timestamp (str | Unset): event (default) or attempt.
+            timeout_seconds (int | None | Unset): how long an attempt waits for the answer (1-30, default 15)
             transformation (str | Unset): JavaScript defining function handler(webhook) { ... return webhook }, run once per
                 delivery at fan-out (50 ms, bounded memory, no network or timers); webhook is {event: {id, type, created_at,
                 data}, payload, headers, cancel}: it may change payload (any JSON value) and headers (not webhook-*, hop-by-hop

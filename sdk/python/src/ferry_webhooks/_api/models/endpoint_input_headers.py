@@ -20,7 +20,8 @@ T = TypeVar("T", bound="EndpointInputHeaders")
 
 @_attrs_define
 class EndpointInputHeaders:
-    """ 
+    """ custom headers sent with every attempt (not webhook-*, hop-by-hop or Content-Length/Type)
+
      """
 
     additional_properties: dict[str, str] = _attrs_field(init=False, factory=dict)

@@ -32,8 +32,8 @@ T = TypeVar("T", bound="EndpointPatch")
 class EndpointPatch:
     """ 
         Attributes:
-            description (None | str | Unset):
-            enabled (bool | None | Unset):
+            description (None | str | Unset): a new label
+            enabled (bool | None | Unset): false stops sending; true resumes (and clears a disabled reason)
             event_types (list[str] | None | Unset): event types, or patterns ending in * (order.*; * alone: every type);
                 empty: every type
             filter_ (None | str | Unset): CEL expression over event (id, type, created_at, data) and request (method, path,
@@ -42,18 +42,18 @@ class EndpointPatch:
             format_ (EndpointPatchFormatType1 | EndpointPatchFormatType2Type1 | EndpointPatchFormatType3Type1 | None |
                 Unset): envelope (default): the JSON envelope; raw: the body an inbound source captured, with its content type
                 (events from no source: their data)
-            headers (EndpointPatchHeadersType0 | None | Unset):
-            max_in_flight (int | None | Unset):
-            propagate_trace (bool | None | Unset):
+            headers (EndpointPatchHeadersType0 | None | Unset): replaces the custom headers as a whole
+            max_in_flight (int | None | Unset): attempts at once at most
+            propagate_trace (bool | None | Unset): send each attempt's W3C traceparent header
             rate_limit_per_second (int | None | Unset): 0 removes the limit
-            signature_timestamp (None | str | Unset):
-            timeout_seconds (int | None | Unset):
+            signature_timestamp (None | str | Unset): event (every attempt signed with the event time) or attempt
+            timeout_seconds (int | None | Unset): how long an attempt waits for the answer (1-30)
             transformation (None | str | Unset): JavaScript defining function handler(webhook) { ... return webhook }, run
                 once per delivery at fan-out (50 ms, bounded memory, no network or timers); webhook is {event: {id, type,
                 created_at, data}, payload, headers, cancel}: it may change payload (any JSON value) and headers (not webhook-*,
                 hop-by-hop or Content-Length/Type) or set cancel. The result is stored: retries and replays send the same bytes.
                 Empty: none. http endpoints only. Invalid: 422 with the engine's message, line and column
-            url (None | str | Unset):
+            url (None | str | Unset): a new URL (http endpoints)
      """
 
     description: None | str | Unset = UNSET

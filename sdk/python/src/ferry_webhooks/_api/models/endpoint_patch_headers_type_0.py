@@ -20,7 +20,8 @@ T = TypeVar("T", bound="EndpointPatchHeadersType0")
 
 @_attrs_define
 class EndpointPatchHeadersType0:
-    """ 
+    """ replaces the custom headers as a whole
+
      """
 
     additional_properties: dict[str, str] = _attrs_field(init=False, factory=dict)

@@ -26,15 +26,15 @@ T = TypeVar("T", bound="EndpointStatsLine")
 class EndpointStatsLine:
     """ 
         Attributes:
-            attempts (int):
-            endpoint_id (UUID):
-            failed (int):
-            last_success_at (datetime.datetime | None):
-            next_retry_at (datetime.datetime | None):
-            pending (int):
-            retrying (int):
-            succeeded (int):
-            success_rate (float | None):
+            attempts (int): attempts in the window
+            endpoint_id (UUID): the endpoint
+            failed (int): deliveries that were dropped or exhausted in the window
+            last_success_at (datetime.datetime | None): start of the latest successful attempt in the window; null if none
+            next_retry_at (datetime.datetime | None): the earliest scheduled retry; null if none
+            pending (int): deliveries waiting for their first attempt now
+            retrying (int): deliveries waiting for a retry now
+            succeeded (int): deliveries that succeeded in the window
+            success_rate (float | None): succeeded / (succeeded + failed); null when none finished
      """
 
     attempts: int

@@ -25,7 +25,7 @@ T = TypeVar("T", bound="EndpointsAttemptsListResponse200")
 class EndpointsAttemptsListResponse200:
     """ 
         Attributes:
-            data (list[Attempt]):
+            data (list[Attempt]): the page, in the order the route says
             next_cursor (None | str): pass as cursor for the next page; null on the last
      """
 

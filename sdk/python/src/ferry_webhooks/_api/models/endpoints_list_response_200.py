@@ -25,7 +25,7 @@ T = TypeVar("T", bound="EndpointsListResponse200")
 class EndpointsListResponse200:
     """ 
         Attributes:
-            data (list[Endpoint]):
+            data (list[Endpoint]): the page, in the order the route says
             next_cursor (None | str): pass as cursor for the next page; null on the last
      """
 

@@ -26,8 +26,8 @@ T = TypeVar("T", bound="ErrorDetail")
 class ErrorDetail:
     """ 
         Attributes:
-            code (ErrorDetailCode):
-            message (str):
+            code (ErrorDetailCode): a stable, machine-readable code: branch on it
+            message (str): for people; may change
             field (str | Unset): the request field at fault, when one is
      """
 

@@ -27,12 +27,13 @@ T = TypeVar("T", bound="Event")
 class Event:
     """ 
         Attributes:
-            created_at (datetime.datetime):
+            created_at (datetime.datetime): when Ferry accepted the event
             data (Any | None): the JSON payload
-            id (UUID):
-            type_ (str):
-            customer (str | Unset):
-            idempotency_key (str | Unset):
+            id (UUID): the event's id, sent as webhook-id
+            type_ (str): the event type, e.g. invoice.paid
+            customer (str | Unset): the uid of the customer the event was sent for: only that customer's endpoints (and the
+                tenant's own) receive it.
+            idempotency_key (str | Unset): the idempotency key it was sent with; absent without one
      """
 
     created_at: datetime.datetime

@@ -27,9 +27,9 @@ T = TypeVar("T", bound="EventAccepted")
 class EventAccepted:
     """ 
         Attributes:
-            created_at (datetime.datetime):
-            id (UUID):
-            type_ (str):
+            created_at (datetime.datetime): when Ferry accepted the event
+            id (UUID): the event's id, sent to receivers as webhook-id
+            type_ (str): the event type
             schema_warning (str | Unset): how data fails its type's schema (validation warn); absent when it matches
      """
 

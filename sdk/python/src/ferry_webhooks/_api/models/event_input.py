@@ -26,7 +26,8 @@ class EventInput:
         Attributes:
             data (Any | None): any JSON value but null (payload up to 256 KiB)
             type_ (str): event type, e.g. invoice.paid
-            customer (str | Unset):
+            customer (str | Unset): the uid of one of the tenant's customers, sends the event to that customer's endpoints
+                only (and the tenant's own).
             idempotency_key (str | Unset): same key within 24 h returns the original event (or send Idempotency-Key)
      """
 

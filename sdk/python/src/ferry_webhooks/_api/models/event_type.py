@@ -31,15 +31,15 @@ T = TypeVar("T", bound="EventType")
 class EventType:
     """ 
         Attributes:
-            created_at (datetime.datetime):
-            deprecated (bool):
-            deprecated_at (datetime.datetime | None):
-            description (str):
-            group (str):
-            latest_version (int):
-            name (str):
-            updated_at (datetime.datetime):
-            validation (EventTypeValidation):
+            created_at (datetime.datetime): when the type was added to the catalog
+            deprecated (bool): events of the type are still accepted; the portal marks it
+            deprecated_at (datetime.datetime | None): when the type was marked deprecated.
+            description (str): what the event means, for readers of the portal
+            group (str): a heading the portal groups types under; may be empty
+            latest_version (int): the highest version number (0: no version yet).
+            name (str): the event type's name, e.g. invoice.paid
+            updated_at (datetime.datetime): when the type or its versions last changed
+            validation (EventTypeValidation): what ingest does with data that does not match the latest version's schema.
             recent_warnings (list[EventTypeWarning] | Unset): latest validation warnings (warn mode), newest first; only in
                 GET /event-types/{name}
             versions (list[EventTypeVersion] | Unset): newest first; only in GET /event-types/{name}

@@ -25,9 +25,9 @@ T = TypeVar("T", bound="EventTypeImportResult")
 class EventTypeImportResult:
     """ 
         Attributes:
-            created (list[str]):
-            skipped (list[EventTypeImportSkip]):
-            updated (list[str]):
+            created (list[str]): the new event types (with version 1).
+            skipped (list[EventTypeImportSkip]): the webhooks left alone, and why.
+            updated (list[str]): existing types whose schema changed: they got a new version.
      """
 
     created: list[str]

@@ -22,8 +22,8 @@ T = TypeVar("T", bound="EventTypeImportSkip")
 class EventTypeImportSkip:
     """ 
         Attributes:
-            name (str):
-            reason (str):
+            name (str): the webhook's name in the document
+            reason (str): why it was left alone, e.g. unchanged or no JSON schema
      """
 
     name: str

@@ -26,11 +26,11 @@ T = TypeVar("T", bound="EventTypeInput")
 class EventTypeInput:
     """ 
         Attributes:
-            deprecated (bool | Unset):
-            description (str | Unset):
+            deprecated (bool | Unset): mark the type deprecated (events are still accepted)
+            description (str | Unset): what the event means, for readers of the portal
             examples (list[Any | None] | Unset): example payloads of version 1; each must match the schema
-            group (str | Unset):
-            name (str | Unset):
+            group (str | Unset): a heading the portal groups types under
+            name (str | Unset): the type's name: 1-100 letters, digits and . _ : - /; not ferry.*
             schema (Any | None | Unset): JSON Schema draft 2020-12 of version 1
             validation (EventTypeInputValidation | Unset): default off; warn and reject need a schema
      """

@@ -30,11 +30,12 @@ T = TypeVar("T", bound="EventTypePatch")
 class EventTypePatch:
     """ 
         Attributes:
-            deprecated (bool | None | Unset):
-            description (None | str | Unset):
-            group (None | str | Unset):
+            deprecated (bool | None | Unset): true marks the type deprecated, false lifts the mark
+            description (None | str | Unset): a new description
+            group (None | str | Unset): a new group
             validation (EventTypePatchValidationType1 | EventTypePatchValidationType2Type1 |
-                EventTypePatchValidationType3Type1 | None | Unset):
+                EventTypePatchValidationType3Type1 | None | Unset): what ingest does with data that does not match the latest
+                schema
      """
 
     deprecated: bool | None | Unset = UNSET

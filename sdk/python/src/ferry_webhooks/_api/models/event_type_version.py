@@ -25,10 +25,10 @@ T = TypeVar("T", bound="EventTypeVersion")
 class EventTypeVersion:
     """ 
         Attributes:
-            created_at (datetime.datetime):
-            examples (list[Any | None]):
+            created_at (datetime.datetime): when the version was added
+            examples (list[Any | None]): example payloads, each matching the schema
             schema (Any | None): JSON Schema draft 2020-12
-            version (int):
+            version (int): the version number, from 1
      """
 
     created_at: datetime.datetime

@@ -25,10 +25,10 @@ T = TypeVar("T", bound="EventTypeWarning")
 class EventTypeWarning:
     """ 
         Attributes:
-            at (datetime.datetime):
+            at (datetime.datetime): when the event was accepted with the warning
             field (str): the failing value, e.g. data/amount
-            message (str):
-            version (int):
+            message (str): the validator's message
+            version (int): the version whose schema the data failed
      """
 
     at: datetime.datetime

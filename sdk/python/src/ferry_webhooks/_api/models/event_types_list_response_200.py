@@ -25,7 +25,7 @@ T = TypeVar("T", bound="EventTypesListResponse200")
 class EventTypesListResponse200:
     """ 
         Attributes:
-            data (list[EventType]):
+            data (list[EventType]): the page, in the order the route says
             next_cursor (None | str): pass as cursor for the next page; null on the last
      """
 

@@ -25,7 +25,7 @@ T = TypeVar("T", bound="EventsAttemptsListResponse200")
 class EventsAttemptsListResponse200:
     """ 
         Attributes:
-            data (list[Attempt]):
+            data (list[Attempt]): the page, in the order the route says
             next_cursor (None | str): pass as cursor for the next page; null on the last
      """
 

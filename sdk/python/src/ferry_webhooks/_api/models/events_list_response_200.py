@@ -25,7 +25,7 @@ T = TypeVar("T", bound="EventsListResponse200")
 class EventsListResponse200:
     """ 
         Attributes:
-            data (list[EventDetail]):
+            data (list[EventDetail]): the page, in the order the route says
             next_cursor (None | str): pass as cursor for the next page; null on the last
      """
 

@@ -25,9 +25,9 @@ T = TypeVar("T", bound="FilterErrors")
 class FilterErrors:
     """ 
         Attributes:
-            count (int):
-            last_at (datetime.datetime):
-            last_error (str):
+            count (int): events the filter failed on since it was saved
+            last_at (datetime.datetime): when the latest one happened
+            last_error (str): the latest evaluation error
      """
 
     count: int

@@ -24,7 +24,7 @@ T = TypeVar("T", bound="NackInput")
 class NackInput:
     """ 
         Attributes:
-            receipts (list[str]):
+            receipts (list[str]): receipts of leased messages (1-100)
             delay_seconds (int | None | Unset): back in the queue after this long (0-43200); absent: the retry schedule
      """
 

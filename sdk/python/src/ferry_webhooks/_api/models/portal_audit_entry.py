@@ -28,13 +28,13 @@ T = TypeVar("T", bound="PortalAuditEntry")
 class PortalAuditEntry:
     """ 
         Attributes:
-            action (str):
-            at (datetime.datetime):
-            customer (str):
+            action (str): what they did, e.g. endpoint.created or endpoint.secret.revealed
+            at (datetime.datetime): when
+            customer (str): the customer's uid
             external_user (PortalExternalUser):
-            id (int):
-            session_id (UUID):
-            target (str):
+            id (int): the entry's id
+            session_id (UUID): the portal session the user acted in
+            target (str): what it was done to, e.g. the endpoint id
      """
 
     action: str

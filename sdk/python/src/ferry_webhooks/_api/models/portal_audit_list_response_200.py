@@ -25,7 +25,7 @@ T = TypeVar("T", bound="PortalAuditListResponse200")
 class PortalAuditListResponse200:
     """ 
         Attributes:
-            data (list[PortalAuditEntry]):
+            data (list[PortalAuditEntry]): the page, in the order the route says
             next_cursor (None | str): pass as cursor for the next page; null on the last
      """
 

@@ -22,8 +22,8 @@ T = TypeVar("T", bound="PortalCustomer")
 class PortalCustomer:
     """ 
         Attributes:
-            name (str):
-            uid (str):
+            name (str): the customer's name
+            uid (str): the customer's uid
      """
 
     name: str

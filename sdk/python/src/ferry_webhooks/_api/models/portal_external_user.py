@@ -23,8 +23,8 @@ T = TypeVar("T", bound="PortalExternalUser")
 class PortalExternalUser:
     """ 
         Attributes:
-            id (str):
-            email (str | Unset):
+            id (str): your id for the user
+            email (str | Unset): the user's email, if you gave it
      """
 
     id: str

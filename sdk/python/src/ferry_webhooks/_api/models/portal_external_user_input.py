@@ -23,8 +23,8 @@ T = TypeVar("T", bound="PortalExternalUserInput")
 class PortalExternalUserInput:
     """ 
         Attributes:
-            email (str | Unset):
-            id (str | Unset):
+            email (str | Unset): the user's email, if you gave it
+            id (str | Unset): your id for the user
      """
 
     email: str | Unset = UNSET

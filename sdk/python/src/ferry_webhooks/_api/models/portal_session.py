@@ -31,16 +31,17 @@ T = TypeVar("T", bound="PortalSession")
 class PortalSession:
     """ 
         Attributes:
-            capabilities (list[str] | None):
-            created_at (datetime.datetime):
+            capabilities (list[str] | None): what the user may do: view, manage_endpoints, view_secret, rotate_secret,
+                replay, send_test, manage_routing
+            created_at (datetime.datetime): when it was minted
             customer (PortalCustomer):
-            endpoint_ids (list[UUID] | None):
-            expires_at (datetime.datetime):
+            endpoint_ids (list[UUID] | None): the endpoints the session may see; empty: all of the customer
+            expires_at (datetime.datetime): when the session ends
             external_user (PortalExternalUser):
-            id (UUID):
-            read_only (bool):
+            id (UUID): the session's id
+            read_only (bool): true: no writes at all, whatever the capabilities
             theme (PortalTheme):
-            revoked_at (datetime.datetime | Unset):
+            revoked_at (datetime.datetime | Unset): when it was revoked; absent while it works
      """
 
     capabilities: list[str] | None

@@ -28,12 +28,13 @@ T = TypeVar("T", bound="PortalSessionInput")
 class PortalSessionInput:
     """ 
         Attributes:
-            capabilities (list[str] | Unset):
-            endpoint_ids (list[UUID] | Unset):
+            capabilities (list[str] | Unset): what the user may do: view, manage_endpoints, view_secret, rotate_secret,
+                replay, send_test, manage_routing (default: view)
+            endpoint_ids (list[UUID] | Unset): limit the session to these endpoints of the customer (default: all)
             external_user (PortalExternalUserInput | Unset):
-            read_only (bool | Unset):
-            theme (None | PortalThemeInput | Unset):
-            ttl_seconds (int | Unset):
+            read_only (bool | Unset): forbid every write, whatever the capabilities
+            theme (None | PortalThemeInput | Unset): this session's look, over the portal settings' theme
+            ttl_seconds (int | Unset): session lifetime in seconds (default 3600)
      """
 
     capabilities: list[str] | Unset = UNSET

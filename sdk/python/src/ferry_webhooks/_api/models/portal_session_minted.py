@@ -26,9 +26,9 @@ T = TypeVar("T", bound="PortalSessionMinted")
 class PortalSessionMinted:
     """ 
         Attributes:
-            expires_at (datetime.datetime):
-            session_id (UUID):
-            url (str):
+            expires_at (datetime.datetime): when the link and the session expire
+            session_id (UUID): the session's id
+            url (str): url opens the portal; its fragment carries the single-use code.
      """
 
     expires_at: datetime.datetime

@@ -25,7 +25,7 @@ T = TypeVar("T", bound="PortalSessionsListResponse200")
 class PortalSessionsListResponse200:
     """ 
         Attributes:
-            data (list[PortalSession]):
+            data (list[PortalSession]): the page, in the order the route says
             next_cursor (None | str): pass as cursor for the next page; null on the last
      """
 

@@ -25,7 +25,7 @@ T = TypeVar("T", bound="PortalSettings")
 class PortalSettings:
     """ 
         Attributes:
-            allowed_origins (list[str] | None):
+            allowed_origins (list[str] | None): allowed_origins may frame the portal (frame-ancestors); none: no page may.
             theme (PortalTheme):
      """
 

@@ -26,7 +26,7 @@ T = TypeVar("T", bound="PortalSettingsInput")
 class PortalSettingsInput:
     """ 
         Attributes:
-            allowed_origins (list[str] | Unset):
+            allowed_origins (list[str] | Unset): origins (https://app.example.com) that may frame the portal
             theme (PortalThemeInput | Unset):
      """
 

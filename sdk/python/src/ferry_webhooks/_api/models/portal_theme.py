@@ -23,9 +23,9 @@ T = TypeVar("T", bound="PortalTheme")
 class PortalTheme:
     """ 
         Attributes:
-            dark (bool | Unset):
-            logo_url (str | Unset):
-            primary_color (str | Unset):
+            dark (bool | Unset): dark mode; absent: the browser decides
+            logo_url (str | Unset): https URL of a logo shown in the header
+            primary_color (str | Unset): accent color, #rrggbb
      """
 
     dark: bool | Unset = UNSET

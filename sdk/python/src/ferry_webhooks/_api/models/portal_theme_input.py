@@ -24,9 +24,9 @@ T = TypeVar("T", bound="PortalThemeInput")
 class PortalThemeInput:
     """ 
         Attributes:
-            dark (bool | None | Unset):
-            logo_url (str | Unset):
-            primary_color (str | Unset):
+            dark (bool | None | Unset): dark mode; absent: the browser decides
+            logo_url (str | Unset): https URL of a logo shown in the header
+            primary_color (str | Unset): accent color, #rrggbb
      """
 
     dark: bool | None | Unset = UNSET

@@ -25,8 +25,8 @@ T = TypeVar("T", bound="PreviousSecret")
 class PreviousSecret:
     """ 
         Attributes:
-            expires_at (datetime.datetime):
-            secret (str):
+            expires_at (datetime.datetime): when it stops signing
+            secret (str): a rotated-out whsec_ secret, still signing
      """
 
     expires_at: datetime.datetime

@@ -29,13 +29,13 @@ T = TypeVar("T", bound="QueueMessage")
 class QueueMessage:
     """ 
         Attributes:
-            attempt (int):
+            attempt (int): this lease's attempt number.
             body (str): the envelope exactly as a push sends it
             event (Event):
             headers (None | QueueMessageHeadersType0): the webhook headers a push sends, signature over body included
-            id (UUID):
-            lease_until (datetime.datetime):
-            receipt (str):
+            id (UUID): the delivery's id.
+            lease_until (datetime.datetime): when the message returns to the queue unless settled.
+            receipt (str): receipt settles the lease (ack, nack, reject); it works once.
      """
 
     attempt: int

@@ -25,7 +25,7 @@ T = TypeVar("T", bound="QueuePull")
 class QueuePull:
     """ 
         Attributes:
-            data (list[QueueMessage]):
+            data (list[QueueMessage]): the leased messages; empty when none came within wait_seconds
      """
 
     data: list[QueueMessage]

@@ -25,7 +25,7 @@ T = TypeVar("T", bound="QueueSettled")
 class QueueSettled:
     """ 
         Attributes:
-            data (list[ReceiptResult]):
+            data (list[ReceiptResult]): one result per receipt, in the order sent
      """
 
     data: list[ReceiptResult]

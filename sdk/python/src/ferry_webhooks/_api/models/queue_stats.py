@@ -22,10 +22,10 @@ T = TypeVar("T", bound="QueueStats")
 class QueueStats:
     """ 
         Attributes:
-            dead (int):
-            depth (int):
-            in_flight (int):
-            oldest_age_seconds (int):
+            dead (int): the messages dropped (rejected) or exhausted: replayable.
+            depth (int): the messages waiting: due or delayed, not leased.
+            in_flight (int): the messages leased and not yet settled.
+            oldest_age_seconds (int): the age of the oldest waiting message (0 when none waits).
      """
 
     dead: int

@@ -25,7 +25,7 @@ T = TypeVar("T", bound="QueuesConsumerTokensListResponse200")
 class QueuesConsumerTokensListResponse200:
     """ 
         Attributes:
-            data (list[ConsumerToken]):
+            data (list[ConsumerToken]): the page, in the order the route says
             next_cursor (None | str): pass as cursor for the next page; null on the last
      """
 

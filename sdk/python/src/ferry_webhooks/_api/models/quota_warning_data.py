@@ -22,10 +22,10 @@ T = TypeVar("T", bound="QuotaWarningData")
 class QuotaWarningData:
     """ 
         Attributes:
-            limit (int):
-            percent (int):
-            period (str):
-            used (int):
+            limit (int): events the plan includes per month
+            percent (int): the threshold crossed: 80 or 100.
+            period (str): the month, "2026-11".
+            used (int): events accepted this month so far
      """
 
     limit: int

@@ -25,8 +25,8 @@ T = TypeVar("T", bound="ReceiptResult")
 class ReceiptResult:
     """ 
         Attributes:
-            receipt (str):
-            status (ReceiptResultStatus):
+            receipt (str): the receipt sent
+            status (ReceiptResultStatus): acked, nacked, rejected, or expired when the lease had run out
      """
 
     receipt: str

@@ -24,7 +24,7 @@ T = TypeVar("T", bound="RejectInput")
 class RejectInput:
     """ 
         Attributes:
-            receipts (list[str]):
+            receipts (list[str]): receipts of leased messages (1-100)
             reason (str | Unset): kept on the attempt
      """
 

@@ -26,11 +26,11 @@ T = TypeVar("T", bound="ReplayFilter")
 class ReplayFilter:
     """ 
         Attributes:
-            endpoint_id (None | UUID):
+            endpoint_id (None | UUID): only deliveries to this endpoint; null: any
             event_type (str): empty: any
-            since (datetime.datetime | None):
+            since (datetime.datetime | None): only events created at or after; null: no lower bound
             status (str): delivery status; empty: any
-            until (datetime.datetime | None):
+            until (datetime.datetime | None): only events created before; null: when the job was created
      """
 
     endpoint_id: None | UUID

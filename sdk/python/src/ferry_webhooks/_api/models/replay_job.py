@@ -31,18 +31,18 @@ T = TypeVar("T", bound="ReplayJob")
 class ReplayJob:
     """ 
         Attributes:
-            actor (str):
-            created_at (datetime.datetime):
+            actor (str): who started it: a user email, an API key prefix or Ferry support
+            created_at (datetime.datetime): when the job was started
             done (int): re-queued so far
             filter_ (ReplayFilter):
-            finished_at (datetime.datetime | None):
-            id (UUID):
-            started_at (datetime.datetime | None):
-            state (ReplayJobState):
+            finished_at (datetime.datetime | None): when it completed, was cancelled or failed; null before
+            id (UUID): the job's id
+            started_at (datetime.datetime | None): when a worker first claimed it; null while queued
+            state (ReplayJobState): queued, running, completed, cancelled or failed
             total (int): matching deliveries
-            updated_at (datetime.datetime):
+            updated_at (datetime.datetime): when its progress last changed
             error (str | Unset): why a failed job failed
-            reason (str | Unset):
+            reason (str | Unset): staff's reason; absent for the tenant's own jobs
      """
 
     actor: str

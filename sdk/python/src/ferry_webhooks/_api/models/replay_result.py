@@ -24,8 +24,8 @@ T = TypeVar("T", bound="ReplayResult")
 class ReplayResult:
     """ 
         Attributes:
-            deliveries (list[UUID] | None):
-            event_id (UUID):
+            deliveries (list[UUID] | None): the deliveries sent again
+            event_id (UUID): the event replayed
      """
 
     deliveries: list[UUID] | None

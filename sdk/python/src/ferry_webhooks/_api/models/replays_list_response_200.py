@@ -25,7 +25,7 @@ T = TypeVar("T", bound="ReplaysListResponse200")
 class ReplaysListResponse200:
     """ 
         Attributes:
-            data (list[ReplayJob]):
+            data (list[ReplayJob]): the page, in the order the route says
             next_cursor (None | str): pass as cursor for the next page; null on the last
      """
 

@@ -23,9 +23,9 @@ T = TypeVar("T", bound="ResponseMs")
 class ResponseMs:
     """ 
         Attributes:
-            p50 (int | None):
-            p95 (int | None):
-            p99 (int | None):
+            p50 (int | None): median response time in ms; null without attempts
+            p95 (int | None): 95th percentile in ms; null without attempts
+            p99 (int | None): 99th percentile in ms; null without attempts
      """
 
     p50: int | None

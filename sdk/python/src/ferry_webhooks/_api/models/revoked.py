@@ -22,7 +22,7 @@ T = TypeVar("T", bound="Revoked")
 class Revoked:
     """ 
         Attributes:
-            revoked (int):
+            revoked (int): how many sessions were revoked
      """
 
     revoked: int

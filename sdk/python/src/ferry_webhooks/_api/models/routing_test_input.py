@@ -29,7 +29,8 @@ class RoutingTestInput:
         Attributes:
             event (RoutingTestEvent):
             filter_ (None | str | Unset): an unsaved filter to try instead of the endpoint's
-            request (None | RoutingTestRequest | Unset):
+            request (None | RoutingTestRequest | Unset): a sample captured request, as filters see request for events from
+                sources (absent: empty)
             transformation (None | str | Unset): an unsaved transformation to try instead of the endpoint's
      """
 

@@ -28,8 +28,8 @@ class RoutingTestRequest:
     """ 
         Attributes:
             headers (RoutingTestRequestHeaders | Unset): lower-cased names; repeated headers joined by ", "
-            method (str | Unset):
-            path (str | Unset):
+            method (str | Unset): the HTTP method, e.g. POST
+            path (str | Unset): the request path, e.g. /in/{token}
             query (RoutingTestRequestQuery | Unset): first value of each parameter
      """
 

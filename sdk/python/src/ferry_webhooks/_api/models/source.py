@@ -31,18 +31,19 @@ T = TypeVar("T", bound="Source")
 class Source:
     """ 
         Attributes:
-            created_at (datetime.datetime):
-            dedupe (None | SourceDedupe):
-            enabled (bool):
+            created_at (datetime.datetime): when the source was created
+            dedupe (None | SourceDedupe): null: no dedupe
+            enabled (bool): false: the ingest URL answers 404
             event_type (SourceEventType):
-            id (UUID):
+            id (UUID): the source's id
             ingest_url (str): where the provider sends: <public url>/in/<token>; the token is [redacted] for viewers
-            last_request_at (datetime.datetime | None):
-            name (str):
-            rate_limit_per_second (int):
+            last_request_at (datetime.datetime | None): when the source last captured a request (of any status), null if it
+                never did: whether the provider is sending.
+            name (str): a label of yours
+            rate_limit_per_second (int): rate_limit_per_second bounds accepted requests; more are answered 429.
             rejected_unstored (int): rejected requests over the per-minute cap, answered 401 but not stored
-            response (None | SourceResponse):
-            updated_at (datetime.datetime):
+            response (None | SourceResponse): null: 200 {} application/json
+            updated_at (datetime.datetime): when it last changed
             verification (SourceVerification):
      """
 

@@ -23,8 +23,8 @@ T = TypeVar("T", bound="SourceDedupeInput")
 class SourceDedupeInput:
     """ 
         Attributes:
-            header (str | Unset):
-            json_path (str | Unset):
+            header (str | Unset): the key is this request header
+            json_path (str | Unset): the key is at this dotted path in the JSON body
      """
 
     header: str | Unset = UNSET

@@ -23,10 +23,10 @@ T = TypeVar("T", bound="SourceEventType")
 class SourceEventType:
     """ 
         Attributes:
-            default (str | Unset):
-            header (str | Unset):
-            json_path (str | Unset):
-            value (str | Unset):
+            default (str | Unset): the type when the header or path gives none
+            header (str | Unset): the type comes from this request header
+            json_path (str | Unset): the type comes from this dotted path in the JSON body
+            value (str | Unset): a fixed event type
      """
 
     default: str | Unset = UNSET

@@ -30,12 +30,13 @@ class SourceInput:
     """ 
         Attributes:
             event_type (SourceEventTypeInput):
-            name (str):
+            name (str): a label of yours
             verification (SourceVerificationInput):
-            dedupe (None | SourceDedupeInput | Unset):
+            dedupe (None | SourceDedupeInput | Unset): where a dedupe key is: resends with the same key within 24 h make no
+                second event
             rate_limit_per_second (int | None | Unset): accepted requests per second (1-10000, default 1000); more are
                 answered 429 with Retry-After
-            response (None | SourceResponseInput | Unset):
+            response (None | SourceResponseInput | Unset): answer to accepted requests (default 200 {} application/json)
      """
 
     event_type: SourceEventTypeInput

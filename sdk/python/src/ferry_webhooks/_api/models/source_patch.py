@@ -29,13 +29,14 @@ T = TypeVar("T", bound="SourcePatch")
 class SourcePatch:
     """ 
         Attributes:
-            dedupe (None | SourceDedupeInput | Unset):
+            dedupe (None | SourceDedupeInput | Unset): null removes dedupe
             enabled (bool | None | Unset): false: the ingest URL answers 404 until re-enabled
-            event_type (None | SourceEventTypeInput | Unset):
-            name (None | str | Unset):
-            rate_limit_per_second (int | None | Unset):
-            response (None | SourceResponseInput | Unset):
-            verification (None | SourceVerificationInput | Unset):
+            event_type (None | SourceEventTypeInput | Unset): replaces how a request's event type is chosen
+            name (None | str | Unset): a new label
+            rate_limit_per_second (int | None | Unset): accepted requests per second (1-10000)
+            response (None | SourceResponseInput | Unset): null removes the custom response
+            verification (None | SourceVerificationInput | Unset): replaces the scheme; an empty secret keeps the stored one
+                when the type is unchanged
      """
 
     dedupe: None | SourceDedupeInput | Unset = UNSET

@@ -23,8 +23,8 @@ T = TypeVar("T", bound="SourceReplayResult")
 class SourceReplayResult:
     """ 
         Attributes:
-            event_id (UUID):
-            request_id (UUID):
+            event_id (UUID): the new event it became
+            request_id (UUID): the captured request replayed
      """
 
     event_id: UUID

@@ -28,18 +28,18 @@ T = TypeVar("T", bound="SourceRequest")
 class SourceRequest:
     """ 
         Attributes:
-            body_size (int):
-            content_type (str):
+            body_size (int): the body size in bytes
+            content_type (str): its Content-Type header
             dedupe_key (None | str): the request's dedupe key, when the source dedupes
             event_id (None | UUID): the event the request became
-            id (UUID):
-            method (str):
+            id (UUID): the captured request's id
+            method (str): the HTTP method
             path (str): the request path with the ingest token written {token}
             query (str): the raw query string
             reason (str): why the request was rejected or is a duplicate
-            received_at (datetime.datetime):
-            source_id (UUID):
-            status (SourceRequestStatus):
+            received_at (datetime.datetime): when it arrived
+            source_id (UUID): the source that captured it
+            status (SourceRequestStatus): received, verified, rejected, duplicate or refused
      """
 
     body_size: int

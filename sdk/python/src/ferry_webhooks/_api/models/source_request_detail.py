@@ -32,22 +32,23 @@ class SourceRequestDetail:
     """ 
         Attributes:
             body_base64 (str): the exact body
-            body_size (int):
+            body_size (int): the body size in bytes
             body_text (None | str): the body as text when it is valid UTF-8
-            content_type (str):
+            content_type (str): its Content-Type header
             dedupe_key (None | str): the request's dedupe key, when the source dedupes
-            event (EventDetail | None):
+            event (EventDetail | None): the event the request became, with its deliveries; null when none (rejected,
+                duplicate, or the event is gone)
             event_id (None | UUID): the event the request became
             headers (None | SourceRequestDetailHeadersType0): as received, names canonicalised; credentials redacted for
                 viewers
-            id (UUID):
-            method (str):
+            id (UUID): the captured request's id
+            method (str): the HTTP method
             path (str): the request path with the ingest token written {token}
             query (str): the raw query string
             reason (str): why the request was rejected or is a duplicate
-            received_at (datetime.datetime):
-            source_id (UUID):
-            status (SourceRequestDetailStatus):
+            received_at (datetime.datetime): when it arrived
+            source_id (UUID): the source that captured it
+            status (SourceRequestDetailStatus): received, verified, rejected, duplicate or refused
      """
 
     body_base64: str

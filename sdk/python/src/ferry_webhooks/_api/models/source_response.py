@@ -22,9 +22,9 @@ T = TypeVar("T", bound="SourceResponse")
 class SourceResponse:
     """ 
         Attributes:
-            body (str):
-            content_type (str):
-            status (int):
+            body (str): its body
+            content_type (str): its Content-Type
+            status (int): the status accepted requests are answered with
      """
 
     body: str

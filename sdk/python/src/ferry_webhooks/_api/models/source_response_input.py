@@ -23,9 +23,9 @@ T = TypeVar("T", bound="SourceResponseInput")
 class SourceResponseInput:
     """ 
         Attributes:
-            body (str | Unset):
-            content_type (str | Unset):
-            status (int | Unset):
+            body (str | Unset): its body
+            content_type (str | Unset): its Content-Type
+            status (int | Unset): the status accepted requests are answered with
      """
 
     body: str | Unset = UNSET

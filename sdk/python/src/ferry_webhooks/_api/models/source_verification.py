@@ -28,12 +28,12 @@ T = TypeVar("T", bound="SourceVerification")
 class SourceVerification:
     """ 
         Attributes:
-            has_secret (bool):
-            type_ (SourceVerificationType):
-            encoding (SourceVerificationEncoding | Unset):
-            header (str | Unset):
-            prefix (str | Unset):
-            username (str | Unset):
+            has_secret (bool): a secret (or basic_auth password) is stored.
+            type_ (SourceVerificationType): the scheme: standard_webhooks, hmac_sha256, basic_auth, none …
+            encoding (SourceVerificationEncoding | Unset): hmac_sha256: hex or base64
+            header (str | Unset): hmac_sha256: the signature header
+            prefix (str | Unset): hmac_sha256: text before the signature, e.g. sha256=
+            username (str | Unset): basic_auth's.
      """
 
     has_secret: bool

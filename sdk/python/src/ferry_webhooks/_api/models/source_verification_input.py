@@ -28,7 +28,7 @@ T = TypeVar("T", bound="SourceVerificationInput")
 class SourceVerificationInput:
     """ 
         Attributes:
-            type_ (SourceVerificationInputType):
+            type_ (SourceVerificationInputType): the scheme, e.g. standard_webhooks, hmac_sha256, basic_auth or none
             encoding (SourceVerificationInputEncoding | Unset): hmac_sha256: hex (default) or base64
             header (str | Unset): hmac_sha256: the signature header
             password (str | Unset): basic_auth

@@ -25,7 +25,7 @@ T = TypeVar("T", bound="SourcesListResponse200")
 class SourcesListResponse200:
     """ 
         Attributes:
-            data (list[Source]):
+            data (list[Source]): the page, in the order the route says
             next_cursor (None | str): pass as cursor for the next page; null on the last
      """
 

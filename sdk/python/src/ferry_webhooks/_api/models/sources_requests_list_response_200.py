@@ -25,7 +25,7 @@ T = TypeVar("T", bound="SourcesRequestsListResponse200")
 class SourcesRequestsListResponse200:
     """ 
         Attributes:
-            data (list[SourceRequest]):
+            data (list[SourceRequest]): the page, in the order the route says
             next_cursor (None | str): pass as cursor for the next page; null on the last
      """
 

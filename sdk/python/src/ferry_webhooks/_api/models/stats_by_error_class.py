@@ -20,7 +20,8 @@ T = TypeVar("T", bound="StatsByErrorClass")
 
 @_attrs_define
 class StatsByErrorClass:
-    """ 
+    """ failed attempts by error class (timeout, dns …; an HTTP answer counts as http_<status>, e.g. http_503)
+
      """
 
     additional_properties: dict[str, int] = _attrs_field(init=False, factory=dict)

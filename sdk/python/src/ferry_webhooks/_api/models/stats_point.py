@@ -25,9 +25,9 @@ T = TypeVar("T", bound="StatsPoint")
 class StatsPoint:
     """ 
         Attributes:
-            failed (int):
-            hour (datetime.datetime):
-            succeeded (int):
+            failed (int): deliveries that were dropped or exhausted in the hour
+            hour (datetime.datetime): start of the hour (UTC)
+            succeeded (int): deliveries that succeeded in the hour
      """
 
     failed: int

@@ -31,19 +31,20 @@ T = TypeVar("T", bound="TenantStats")
 class TenantStats:
     """ 
         Attributes:
-            attempts (int):
-            attempts_failed (int):
+            attempts (int): attempts in the window
+            attempts_failed (int): attempts in the window that did not succeed
             backlog (Backlog):
-            by_error_class (TenantStatsByErrorClass):
-            endpoints (list[EndpointStatsLine]):
-            failed (int):
-            from_ (datetime.datetime):
-            last_success_at (datetime.datetime | None):
+            by_error_class (TenantStatsByErrorClass): failed attempts by error class (timeout, dns …; an HTTP answer counts
+                as http_<status>, e.g. http_503)
+            endpoints (list[EndpointStatsLine]): a line per endpoint
+            failed (int): deliveries that were dropped or exhausted in the window
+            from_ (datetime.datetime): the start of the first hour covered.
+            last_success_at (datetime.datetime | None): the start of the latest successful attempt in the window, if any.
             response_ms (ResponseMs):
-            series (list[StatsPoint]):
-            succeeded (int):
-            success_rate (float | None):
-            window (str):
+            series (list[StatsPoint]): one point per hour of the window, oldest first
+            succeeded (int): deliveries that succeeded in the window
+            success_rate (float | None): succeeded / (succeeded + failed); null when none finished
+            window (str): the window asked for: 1h, 24h or 7d.
      """
 
     attempts: int
