@@ -332,7 +332,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 	if a.writer, err = kafka.NewWriter(a.kafkaCfg); err != nil {
 		return nil, err
 	}
-	if a.stream, err = kafka.NewStream(a.kafkaCfg); err != nil {
+	if a.stream, err = kafka.NewStream(a.kafkaCfg, log); err != nil {
 		return nil, err
 	}
 

@@ -70,7 +70,7 @@ func TestSecurityReachesEveryConnection(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer w.Close()
-			s, err := NewStream(cfg)
+			s, err := NewStream(cfg, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

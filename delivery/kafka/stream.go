@@ -3,6 +3,7 @@ package kafka
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"sync"
 	"time"
 
@@ -21,6 +22,7 @@ import (
 type Stream struct {
 	cfg Config
 	w   *kafkago.Writer
+	log *slog.Logger
 
 	mu     sync.Mutex
 	lanes  map[laneKey]*lane
@@ -72,13 +74,17 @@ type sendCall struct {
 	ack func([]model.Message, error)
 }
 
-// NewStream returns a Stream that waits for all in-sync replicas.
-func NewStream(cfg Config) (*Stream, error) {
+// NewStream returns a Stream that waits for all in-sync replicas; log
+// hears of partitions whose writes keep failing.
+func NewStream(cfg Config, log *slog.Logger) (*Stream, error) {
 	cfg, err := cfg.withDefaults()
 	if err != nil {
 		return nil, err
 	}
-	return &Stream{cfg: cfg, lanes: map[laneKey]*lane{}, counts: map[string]partitionCount{}, stop: make(chan struct{}),
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Stream{cfg: cfg, log: log, lanes: map[laneKey]*lane{}, counts: map[string]partitionCount{}, stop: make(chan struct{}),
 		w: &kafkago.Writer{
 			Addr:                   kafkago.TCP(cfg.Brokers...),
 			Balancer:               &kafkago.Hash{},
@@ -125,7 +131,7 @@ func (s *Stream) Send(ctx context.Context, msgs []model.Message, ack func([]mode
 			l = &lane{wake: make(chan struct{}, 1)}
 			s.lanes[k] = l
 			s.wg.Add(1)
-			go s.run(l)
+			go s.run(k, l)
 		}
 		l.mu.Lock()
 		l.queue = append(l.queue, qs...)
@@ -139,8 +145,9 @@ func (s *Stream) Send(ctx context.Context, msgs []model.Message, ack func([]mode
 }
 
 // run writes l's queue, batch after batch, until the Stream closes.
-func (s *Stream) run(l *lane) {
+func (s *Stream) run(k laneKey, l *lane) {
 	defer s.wg.Done()
+	var failingSince, warned time.Time
 	for {
 		l.mu.Lock()
 		batch := l.queue[:min(len(l.queue), maxLaneBatch)]
@@ -159,6 +166,17 @@ func (s *Stream) run(l *lane) {
 		}
 		err := s.w.WriteMessages(context.Background(), recs...)
 		if err != nil {
+			// Said once when a partition starts failing and every 10 s
+			// while it goes on, not on every retry.
+			now := time.Now()
+			if failingSince.IsZero() {
+				failingSince = now
+			}
+			if now.Sub(warned) >= 10*time.Second {
+				warned = now
+				s.log.Warn("kafka partition not taking jobs; retrying", "topic", k.topic, "partition", k.partition,
+					"jobs", len(batch), "failing_for", now.Sub(failingSince).Round(time.Millisecond), "err", err)
+			}
 			// The head batch stays at the head: retry it (after a
 			// pause) until Kafka takes it, unless the Stream closes.
 			select {
@@ -168,6 +186,11 @@ func (s *Stream) run(l *lane) {
 			case <-time.After(retryPause):
 			}
 			continue
+		}
+		if !failingSince.IsZero() {
+			s.log.Info("kafka partition takes jobs again", "topic", k.topic, "partition", k.partition,
+				"after", time.Since(failingSince).Round(time.Millisecond))
+			failingSince, warned = time.Time{}, time.Time{}
 		}
 		l.mu.Lock()
 		l.queue = l.queue[len(batch):]

@@ -34,7 +34,7 @@ func TestStreamAcksEveryJobInPartitionOrder(t *testing.T) {
 	if err := EnsureTopics(ctx, cfg, []string{model.TopicDeliveries}); err != nil {
 		t.Fatal(err)
 	}
-	s, err := NewStream(cfg)
+	s, err := NewStream(cfg, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
