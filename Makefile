@@ -18,7 +18,7 @@ help:
 	@echo "make staff EMAIL=you@example.com   create a local support staff account (prints where to sign in and how to enrol an authenticator)"
 	@echo "make bench        end-to-end benchmark (≈10 min): table + bench-results.json (BENCH_RECORD=1 keeps it in docs/bench/runs)"
 	@echo "make bench-plots  redraw docs/bench/*.svg from the recorded runs in docs/bench/runs"
-	@echo "make chaos        three-broker KRaft cluster, one broker killed mid-load (private services)"
+	@echo "make chaos        three-broker KRaft cluster, one broker killed mid-load (private services; CHAOS_MODE=rolling restarts each in turn)"
 
 ## Local services (PostgreSQL from Debian packages, Kafka from Maven Central).
 services:
