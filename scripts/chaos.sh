@@ -26,7 +26,7 @@
 #
 # Environment: CHAOS_MODE (kill|rolling)  CHAOS_RATE (200)  CHAOS_DURATION
 #              (40s; rolling: 120s)  CHAOS_KILL_AFTER (12)  CHAOS_KILL_NODE (2)
-#              CHAOS_REPLICA_LAG_MS (1000: replica.lag.time.max.ms; every
+#              CHAOS_REPLICA_LAG_MS (500: replica.lag.time.max.ms; every
 #              partition has the dead broker as a follower, and acks=all
 #              writes wait until it leaves the in-sync replicas)
 #              CHAOS_KEEP=1 keeps the state directory
@@ -69,7 +69,7 @@ node_env() { # NODE -> env assignments for services.sh
     "FERRY_KAFKA_PORT=${KPORT[$i]}" "FERRY_KAFKA_CONTROLLER_PORT=${CPORT[$i]}" "FERRY_KAFKA_QUORUM_VOTERS=$VOTERS" \
     "FERRY_KAFKA_CLUSTER_ID=$CLUSTER_ID" "FERRY_KAFKA_REPLICATION=3" "FERRY_KAFKA_MIN_ISR=2" \
     "FERRY_KAFKA_HEAP_OPTS=-Xms128m -Xmx384m" "FERRY_PG_PORT=$PG_PORT" \
-    "FERRY_KAFKA_REPLICA_LAG_MS=${CHAOS_REPLICA_LAG_MS:-1000}"
+    "FERRY_KAFKA_REPLICA_LAG_MS=${CHAOS_REPLICA_LAG_MS:-500}"
 }
 svc_node() { local i="$1"; shift; mapfile -t e < <(node_env "$i"); env "${e[@]}" bash scripts/services.sh "$@"; }
 svc_pg() { env FERRY_STATE_DIR="$ROOT/pg/.ferry" FERRY_PG_PORT="$PG_PORT" bash scripts/services.sh "$@"; }
@@ -133,6 +133,10 @@ else
   TARGETS=(-max-p99 2s)
   echo "chaos: sending $RATE events/s for $DURATION; restarting each broker in turn (controlled shutdown) after ${KILL_AFTER}s"
 fi
+# A short warm-up first, as make bench does: the figures are about the
+# failover, not the first seconds of a cold process and cluster.
+./bin/ferry-load run -ferry "http://$FERRY_ADDR" -db "postgres://ferry@127.0.0.1:$PG_PORT/ferry?sslmode=disable" -sink "http://$SINK_ADDR" \
+  -name warmup -rate 50 -duration 5s -endpoints 24 -settle 1m >/dev/null
 ./bin/ferry-load run -ferry "http://$FERRY_ADDR" -db "postgres://ferry@127.0.0.1:$PG_PORT/ferry?sslmode=disable" -sink "http://$SINK_ADDR" -pid "$FERRY_PID" -name "chaos-$MODE" \
   -rate "$RATE" -duration "$DURATION" -endpoints 24 -settle 3m -out "${CHAOS_OUT:-bench-results-chaos.json}" \
   -failover-brokers "$BROKERS" -failover-events "$EVENTS" "${TARGETS[@]}" &
