@@ -61,7 +61,14 @@ declare -a KPORT CPORT
 for i in 1 2 3; do KPORT[$i]="$(free_port)"; CPORT[$i]="$(free_port)"; done
 VOTERS="1@127.0.0.1:${CPORT[1]},2@127.0.0.1:${CPORT[2]},3@127.0.0.1:${CPORT[3]}"
 BROKERS="127.0.0.1:${KPORT[1]},127.0.0.1:${KPORT[2]},127.0.0.1:${KPORT[3]}"
-CLUSTER_ID="$(python3 -c 'import base64,uuid; print(base64.urlsafe_b64encode(uuid.uuid4().bytes).decode().rstrip("="))')"
+# A leading "-" would read as an option to kafka-storage: draw again.
+CLUSTER_ID="$(python3 -c '
+import base64, uuid
+while True:
+    id = base64.urlsafe_b64encode(uuid.uuid4().bytes).decode().rstrip("=")
+    if not id.startswith("-"):
+        print(id)
+        break')"
 
 node_env() { # NODE -> env assignments for services.sh
   local i="$1"
