@@ -236,6 +236,23 @@ type App struct {
 	lag *lagSampler
 }
 
+// kafkaConfig is the Kafka side of cfg.
+func kafkaConfig(cfg Config) kafka.Config {
+	return kafka.Config{Brokers: cfg.KafkaBrokers, TopicPrefix: cfg.KafkaTopicPrefix, GroupID: cfg.KafkaGroup,
+		Partitions: cfg.KafkaPartitions, ReplicationFactor: cfg.KafkaReplication, MinInsyncReplicas: cfg.KafkaMinInsync,
+		Security: cfg.KafkaSecurity}
+}
+
+// topicNames are Ferry's topics (unprefixed): deliveries, dead and one
+// per retry tier of policy.
+func topicNames(policy dispatch.RetryPolicy) []string {
+	topics := []string{model.TopicDeliveries, model.TopicDead}
+	for _, t := range policy.Tiers() {
+		topics = append(topics, t.Name)
+	}
+	return topics
+}
+
 // NewLogger builds the process logger: JSON in production, text in dev.
 func NewLogger(cfg Config) *slog.Logger {
 	var level slog.Level
@@ -319,13 +336,8 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 	}
 
 	policy := dispatch.RetryPolicy{Scale: cfg.RetryScale}
-	a.kafkaCfg = kafka.Config{Brokers: cfg.KafkaBrokers, TopicPrefix: cfg.KafkaTopicPrefix, GroupID: cfg.KafkaGroup,
-		Partitions: cfg.KafkaPartitions, ReplicationFactor: cfg.KafkaReplication, MinInsyncReplicas: cfg.KafkaMinInsync,
-		Security: cfg.KafkaSecurity}
-	topics := []string{model.TopicDeliveries, model.TopicDead}
-	for _, t := range policy.Tiers() {
-		topics = append(topics, t.Name)
-	}
+	a.kafkaCfg = kafkaConfig(cfg)
+	topics := topicNames(policy)
 	if err = kafka.EnsureTopics(ctx, a.kafkaCfg, topics); err != nil {
 		return nil, err
 	}

@@ -8,7 +8,6 @@ import (
 
 	"github.com/ferry-dev/ferry/delivery/dispatch"
 	"github.com/ferry-dev/ferry/delivery/kafka"
-	"github.com/ferry-dev/ferry/delivery/model"
 	"github.com/ferry-dev/ferry/email"
 	"github.com/ferry-dev/ferry/migrations"
 )
@@ -158,12 +157,7 @@ func diagnoseDatabase(ctx context.Context, cfg Config) []Finding {
 func diagnoseKafka(ctx context.Context, cfg Config) []Finding {
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	kcfg := kafka.Config{Brokers: cfg.KafkaBrokers, TopicPrefix: cfg.KafkaTopicPrefix, Security: cfg.KafkaSecurity}
-	names := []string{model.TopicDeliveries, model.TopicDead}
-	for _, t := range (dispatch.RetryPolicy{Scale: cfg.RetryScale}).Tiers() {
-		names = append(names, t.Name)
-	}
-	cluster, err := kafka.Describe(ctx, kcfg, names)
+	cluster, err := kafka.Describe(ctx, kafkaConfig(cfg), topicNames(dispatch.RetryPolicy{Scale: cfg.RetryScale}))
 	if err != nil {
 		return []Finding{{"kafka", Fail, fmt.Sprintf("no broker of %s answers: %v (locally, `make services` starts Kafka on 127.0.0.1:19092)",
 			strings.Join(cfg.KafkaBrokers, ","), err)}}

@@ -108,16 +108,23 @@ func NewStream(cfg Config, log *slog.Logger) (*Stream, error) {
 func (s *Stream) Send(ctx context.Context, msgs []model.Message, ack func([]model.Message, error)) error {
 	call := &sendCall{ack: ack}
 	byLane := map[laneKey][]queued{}
+	parts := map[string][]int{} // topic → its partitions, read once per Send
+	balancer := &kafkago.Hash{}
 	for _, m := range msgs {
 		rec, err := encodeJob(s.cfg.topic(m.Topic), m)
 		if err != nil {
 			return err
 		}
-		n, err := s.partitions(ctx, rec.Topic)
-		if err != nil {
-			return err
+		list, ok := parts[rec.Topic]
+		if !ok {
+			n, err := s.partitions(ctx, rec.Topic)
+			if err != nil {
+				return err
+			}
+			list = partitionList(n)
+			parts[rec.Topic] = list
 		}
-		k := laneKey{rec.Topic, (&kafkago.Hash{}).Balance(rec, partitionList(n)...)}
+		k := laneKey{rec.Topic, balancer.Balance(rec, list...)}
 		byLane[k] = append(byLane[k], queued{msg: m, rec: rec, send: call})
 	}
 	s.mu.Lock()
