@@ -63,7 +63,8 @@ func committedOffset(t *testing.T, cfg Config, group, topic string) int64 {
 // the job out early.
 func TestConsumerCommitsOnlyDoneJobsAndWaitsForDue(t *testing.T) {
 	t.Parallel()
-	cfg := Config{Brokers: testenv.Kafka(t), TopicPrefix: testenv.Name("k") + ".", GroupID: testenv.Name("g"), Partitions: 1}
+	brokers := testenv.Kafka(t)
+	cfg := Config{Brokers: brokers, TopicPrefix: testenv.TopicPrefix(t, brokers), GroupID: testenv.Name("g"), Partitions: 1}
 	tier := dispatch.Tier{Name: "retry-30s", Delay: 12 * time.Second} // > the 10 s session timeout
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()

@@ -28,7 +28,8 @@ func readAll(t *testing.T, r io.Reader) []byte {
 // synchronous Writer would choose.
 func TestStreamAcksEveryJobInPartitionOrder(t *testing.T) {
 	t.Parallel()
-	cfg := Config{Brokers: testenv.Kafka(t), TopicPrefix: testenv.Name("s") + ".", Partitions: 4}
+	brokers := testenv.Kafka(t)
+	cfg := Config{Brokers: brokers, TopicPrefix: testenv.TopicPrefix(t, brokers), Partitions: 4}
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	if err := EnsureTopics(ctx, cfg, []string{model.TopicDeliveries}); err != nil {

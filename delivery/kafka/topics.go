@@ -41,9 +41,12 @@ func EnsureTopics(ctx context.Context, cfg Config, names []string) error {
 	return waitForLeaders(ctx, client, topics)
 }
 
-// waitForLeaders returns once every partition of topics has a leader. A
-// freshly created topic answers "Not Leader For Partition" for a moment;
-// consumers and producers started before then only log errors and retry.
+// waitForLeaders returns once every partition of topics has a leader
+// that serves it. The cluster's metadata names a new partition's leader
+// before that broker has created the partition's log, and until it has,
+// the partition answers "Not Leader For Partition"; on a busy broker that
+// lasts seconds (tens of topics created at once). So a partition counts
+// as ready only once its leader answers for its offsets.
 func waitForLeaders(ctx context.Context, client *kafkago.Client, topics []string) error {
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
@@ -77,6 +80,36 @@ func leadersElected(ctx context.Context, client *kafkago.Client, topics []string
 				return false, fmt.Errorf("topic %s partition %d: no leader (%v)", t.Name, p.ID, p.Error)
 			}
 		}
+	}
+	return partitionsServed(ctx, client, md.Topics)
+}
+
+// partitionsServed asks every partition's leader for the partition's
+// first offset: only a leader that has the partition's log answers.
+func partitionsServed(ctx context.Context, client *kafkago.Client, topics []kafkago.Topic) (bool, error) {
+	req := &kafkago.ListOffsetsRequest{Topics: map[string][]kafkago.OffsetRequest{}}
+	want := 0
+	for _, t := range topics {
+		for _, p := range t.Partitions {
+			req.Topics[t.Name] = append(req.Topics[t.Name], kafkago.FirstOffsetOf(p.ID))
+			want++
+		}
+	}
+	res, err := client.ListOffsets(ctx, req)
+	if err != nil {
+		return false, err
+	}
+	served := 0
+	for topic, parts := range res.Topics {
+		for _, p := range parts {
+			if p.Error != nil || p.FirstOffset < 0 {
+				return false, fmt.Errorf("topic %s partition %d: not served yet (%v)", topic, p.Partition, p.Error)
+			}
+			served++
+		}
+	}
+	if served != want {
+		return false, fmt.Errorf("%d of %d partitions answer for their offsets", served, want)
 	}
 	return true, nil
 }
