@@ -110,6 +110,18 @@ type FailoverReport struct {
 	// the first kill or stop on (healthy and affected).
 	HealthyAfter  Latency `json:"healthy_after_disturbance"`
 	AffectedAfter Latency `json:"affected_after_disturbance"`
+	// SlowSeconds are the seconds of scheduled send time whose slowest
+	// delivery took over a second: when in the run the tail was made.
+	SlowSeconds []SlowSecond `json:"slow_seconds,omitempty"`
+}
+
+// SlowSecond is one second of a failover run's sending, by scheduled
+// send time, and how its deliveries fared.
+type SlowSecond struct {
+	At       time.Time `json:"at"`
+	Latency  Latency   `json:"latency"`
+	Affected int       `json:"affected_over_1s"` // deliveries over 1 s on partitions that lost their leader
+	Healthy  int       `json:"healthy_over_1s"`
 }
 
 // AnalyseFailover splits arrivals (of endpoints named in endpointIDs) by
@@ -148,6 +160,11 @@ func AnalyseFailover(l Leaders, events []ChaosEvent, endpointIDs map[string]stri
 		}
 	}
 	var all, healthy, aff, healthyAfter, affAfter []int64
+	type second struct {
+		lat                       []int64
+		slowAffected, slowHealthy int
+	}
+	seconds := map[int64]*second{}
 	for _, a := range arrivals {
 		isAffected, known := affected[a.Endpoint]
 		if !known {
@@ -155,8 +172,24 @@ func AnalyseFailover(l Leaders, events []ChaosEvent, endpointIDs map[string]stri
 		}
 		all = append(all, a.LatencyUS)
 		after := false
-		if at, ok := sched(a.Seq); ok && !first.IsZero() && !at.Before(first) {
+		at, ok := sched(a.Seq)
+		if ok && !first.IsZero() && !at.Before(first) {
 			after = true
+		}
+		if ok {
+			sec := seconds[at.Unix()]
+			if sec == nil {
+				sec = &second{}
+				seconds[at.Unix()] = sec
+			}
+			sec.lat = append(sec.lat, a.LatencyUS)
+			if a.LatencyUS > 1e6 {
+				if isAffected {
+					sec.slowAffected++
+				} else {
+					sec.slowHealthy++
+				}
+			}
 		}
 		if isAffected {
 			aff = append(aff, a.LatencyUS)
@@ -172,5 +205,12 @@ func AnalyseFailover(l Leaders, events []ChaosEvent, endpointIDs map[string]stri
 	}
 	r.All, r.Healthy, r.Affected = Summarise(all), Summarise(healthy), Summarise(aff)
 	r.HealthyAfter, r.AffectedAfter = Summarise(healthyAfter), Summarise(affAfter)
+	for unix, sec := range seconds {
+		if sec.slowAffected+sec.slowHealthy > 0 {
+			r.SlowSeconds = append(r.SlowSeconds, SlowSecond{At: time.Unix(unix, 0), Latency: Summarise(sec.lat),
+				Affected: sec.slowAffected, Healthy: sec.slowHealthy})
+		}
+	}
+	slices.SortFunc(r.SlowSeconds, func(a, b SlowSecond) int { return a.At.Compare(b.At) })
 	return r
 }

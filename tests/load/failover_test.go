@@ -43,6 +43,10 @@ func TestAnalyseFailover(t *testing.T) {
 	if r.HealthyAfter.N != 1 || r.AffectedAfter.N != 1 || r.AffectedAfter.Max != 30 {
 		t.Errorf("after the kill: healthy %+v affected %+v", r.HealthyAfter, r.AffectedAfter)
 	}
+	if len(r.SlowSeconds) != 1 || !r.SlowSeconds[0].At.Equal(time.Unix(5, 0)) || r.SlowSeconds[0].Affected != 1 ||
+		r.SlowSeconds[0].Healthy != 0 || r.SlowSeconds[0].Latency.N != 2 {
+		t.Errorf("slow seconds: %+v", r.SlowSeconds)
+	}
 }
 
 func leftPad(i int) string {

@@ -335,6 +335,17 @@ func printFailover(fr load.FailoverReport) {
 		fmt.Fprintf(tw, "%s\t%d\t%.1f\t%.1f\t%.1f\t%.1f\t\n", row.name, row.l.N, row.l.P50, row.l.P95, row.l.P99, row.l.Max)
 	}
 	tw.Flush()
+	if len(fr.SlowSeconds) == 0 {
+		return
+	}
+	fmt.Println("seconds (by scheduled send) with a delivery over 1 s:")
+	tw = tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "sent at\tn\tp50 ms\tmax ms\tover 1 s: affected\thealthy\t")
+	for _, s := range fr.SlowSeconds {
+		fmt.Fprintf(tw, "%s\t%d\t%.1f\t%.1f\t%d\t%d\t\n", s.At.UTC().Format("15:04:05"), s.Latency.N, s.Latency.P50,
+			s.Latency.Max, s.Affected, s.Healthy)
+	}
+	tw.Flush()
 }
 
 func printTable(outs []load.Outcome) {
