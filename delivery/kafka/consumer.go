@@ -238,7 +238,7 @@ func (c *Consumer) assign(ctx context.Context, r *topicReader, gen *kafkago.Gene
 			MaxBytes:       8 << 20,
 			MaxWait:        250 * time.Millisecond,
 			ReadBackoffMin: 20 * time.Millisecond,
-			ReadBackoffMax: 500 * time.Millisecond,
+			ReadBackoffMax: 250 * time.Millisecond, // a partition that changed leader is read again soon
 			ErrorLogger:    kafkago.LoggerFunc(func(msg string, args ...any) { c.log.Debug(fmt.Sprintf(msg, args...), "component", "kafka-reader") }),
 		})
 		start := off

@@ -109,11 +109,12 @@ func (c connSecurity) transport() *kafkago.Transport {
 }
 
 // producerTransport is a writer's own Transport. Its metadata is
-// refreshed every second rather than kafka-go's 6: after a partition's
-// leader dies, writes to it resume as soon as the cluster has elected a
-// new one, not up to 6 s later.
+// refreshed at a random moment within every 250 ms rather than kafka-go's
+// 6 s: after a partition's leader dies or hands over (a rolling restart),
+// writes to it resume as soon as the cluster has a new leader, not
+// seconds later. A metadata request for Ferry's few topics is cheap.
 func (c connSecurity) producerTransport() *kafkago.Transport {
-	return &kafkago.Transport{TLS: c.tls, SASL: c.sasl, MetadataTTL: time.Second}
+	return &kafkago.Transport{TLS: c.tls, SASL: c.sasl, MetadataTTL: 250 * time.Millisecond}
 }
 
 // roundTripper returns the transport as the admin client wants it: a

@@ -77,10 +77,10 @@ func TestSecurityReachesEveryConnection(t *testing.T) {
 			defer s.Close()
 			admin := cfg.adminClient()
 			// The writers have transports of their own (metadata refreshed
-			// every second), carrying the same security.
+			// within every 250 ms), carrying the same security.
 			wt, ok := w.w.Transport.(*kafkago.Transport)
 			st, sok := s.w.Transport.(*kafkago.Transport)
-			if !ok || !sok || wt.MetadataTTL != time.Second || st.MetadataTTL != time.Second {
+			if !ok || !sok || wt.MetadataTTL != 250*time.Millisecond || st.MetadataTTL != 250*time.Millisecond {
 				t.Fatalf("writer transports = %T %T", w.w.Transport, s.w.Transport)
 			}
 			if (st.TLS != nil) != (wt.TLS != nil) || (st.SASL != nil) != (wt.SASL != nil) {

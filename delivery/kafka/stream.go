@@ -207,7 +207,7 @@ func (s *Stream) run(k laneKey, l *lane) {
 }
 
 // retryPause is how long a lane waits before writing a failed batch
-// again; the writer's metadata is refreshed every second meanwhile.
+// again; the writer's metadata is refreshed within every 250 ms meanwhile.
 const retryPause = 100 * time.Millisecond
 
 // fail acks everything still queued on l with err.
