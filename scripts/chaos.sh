@@ -29,6 +29,7 @@
 #              CHAOS_REPLICA_LAG_MS (500: replica.lag.time.max.ms; every
 #              partition has the dead broker as a follower, and acks=all
 #              writes wait until it leaves the in-sync replicas)
+#              CHAOS_LOG_LEVEL (warn: Ferry's log level)
 #              CHAOS_KEEP=1 keeps the state directory
 set -euo pipefail
 
@@ -87,11 +88,14 @@ cleanup() {
   set +e
   [[ -n "$FERRY_PID" ]] && kill -TERM "$FERRY_PID" 2>/dev/null && wait "$FERRY_PID" 2>/dev/null
   [[ -n "$SINK_PID" ]] && kill -TERM "$SINK_PID" 2>/dev/null && wait "$SINK_PID" 2>/dev/null
-  for i in 1 2 3; do svc_node "$i" clean >/dev/null 2>&1; done
-  svc_pg clean >/dev/null 2>&1
   if [[ "${CHAOS_KEEP:-}" == 1 ]]; then
-    echo "chaos: logs kept in $ROOT"
+    # Stopped, not cleaned: the brokers' server.log stay for reading.
+    for i in 1 2 3; do svc_node "$i" kafka-stop >/dev/null 2>&1; done
+    svc_pg pg-stop >/dev/null 2>&1
+    echo "chaos: logs kept in $ROOT (brokers' logs in $ROOT/k*/.ferry/kafka/logs)"
   else
+    for i in 1 2 3; do svc_node "$i" clean >/dev/null 2>&1; done
+    svc_pg clean >/dev/null 2>&1
     rm -rf "$ROOT"
   fi
 }
@@ -120,7 +124,7 @@ FERRY_ADDR="127.0.0.1:$(free_port)"
 env FERRY_ENV=dev FERRY_HTTP_ADDR="$FERRY_ADDR" \
   FERRY_DATABASE_URL="postgres://ferry@127.0.0.1:$PG_PORT/ferry?sslmode=disable" \
   FERRY_KAFKA_BROKERS="$BROKERS" FERRY_KAFKA_REPLICATION_FACTOR=3 FERRY_KAFKA_MIN_INSYNC_REPLICAS=2 \
-  FERRY_KAFKA_PARTITIONS=6 FERRY_API_RATE_LIMIT=1000000 FERRY_RETRY_SCALE=0.1 FERRY_LOG_LEVEL=warn \
+  FERRY_KAFKA_PARTITIONS=6 FERRY_API_RATE_LIMIT=1000000 FERRY_RETRY_SCALE=0.1 FERRY_LOG_LEVEL="${CHAOS_LOG_LEVEL:-warn}" \
   ./bin/ferry serve >"$ROOT/ferry.log" 2>&1 &
 FERRY_PID=$!
 for _ in $(seq 1 300); do
