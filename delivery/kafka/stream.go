@@ -86,10 +86,13 @@ func NewStream(cfg Config, log *slog.Logger) (*Stream, error) {
 	}
 	return &Stream{cfg: cfg, log: log, lanes: map[laneKey]*lane{}, counts: map[string]partitionCount{}, stop: make(chan struct{}),
 		w: &kafkago.Writer{
-			Addr:                   kafkago.TCP(cfg.Brokers...),
-			Balancer:               &kafkago.Hash{},
-			RequiredAcks:           kafkago.RequireAll,
-			BatchTimeout:           cfg.BatchTimeout,
+			Addr:         kafkago.TCP(cfg.Brokers...),
+			Balancer:     &kafkago.Hash{},
+			RequiredAcks: kafkago.RequireAll,
+			// A lane hands the writer everything queued for its partition
+			// at once: there is nothing more to wait for, so the batch goes
+			// out at once rather than after kafka-go's batch timeout.
+			BatchTimeout:           time.Microsecond,
 			BatchSize:              maxLaneBatch,
 			BatchBytes:             16 << 20,
 			AllowAutoTopicCreation: false,
