@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/ferry-dev/ferry/customers"
+	"github.com/ferry-dev/ferry/internal/firstanalyze"
 	"github.com/ferry-dev/ferry/internal/requestid"
 	"github.com/ferry-dev/ferry/internal/seal"
 	"github.com/ferry-dev/ferry/internal/tracing"
@@ -218,6 +219,9 @@ type App struct {
 	// process left pending.
 	opEvents       *opevents.Emitter
 	transformSweep *opevents.Sweeper
+	// firstAnalyze gives a fresh database's tables their first planner
+	// statistics once they hold rows.
+	firstAnalyze *firstanalyze.Watcher
 	// router filters and transforms for ingest and operational events;
 	// Close stops its transformation workers.
 	router  *delivery.Router
@@ -404,6 +408,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 	a.router = router
 	a.opEvents = opevents.NewEmitter(a.db, router, a.relay, a.notices, log, nil)
 	a.transformSweep = opevents.NewSweeper(a.db, router, a.relay, log, nil)
+	a.firstAnalyze = firstanalyze.New(a.db, firstanalyze.Config{}, log)
 	a.attempts = attemptlog.New(a.db, attemptlog.Config{DisableAfter: cfg.scaled(attemptlog.DefaultDisableAfter), BatchSize: metrics.AttemptLogBatch,
 		FailingAfter: cfg.scaled(15 * time.Minute), Events: a.opEvents}, log, nil)
 	// Pull queues log ended leases through the attempt log, in their own
@@ -646,6 +651,7 @@ func (a *App) Run(ctx context.Context) error {
 		// Operational events' transformations a stopped process left
 		// pending (any role emits operational events).
 		part{name: "pending transformations", run: a.transformSweep.Run},
+		part{name: "first analyze", run: a.firstAnalyze.Run},
 		// Filters fail to evaluate wherever events are routed (ingest
 		// here, operational events in workers): each process records
 		// its own.
