@@ -14,7 +14,7 @@
 #   BENCH_ONLY             comma-separated scenario names (a-max-throughput,
 #                          b-rate-100, b-rate-500, b-rate-1000, b-customers-500, c-fanout-100, d-control, d-failing-10pct,
 #                          e-one-endpoint-500, e-one-endpoint-2000, e-one-endpoint-max, f-noisy-neighbour,
-#                          g-queue-1, g-queue-8, h-inbound, h-inbound-200);
+#                          g-queue-1, g-queue-8, h-inbound, h-inbound-200, h-inbound-bystander);
 #                          a name also selects the scenarios named name-… (e-one-endpoint: all three)
 #   BENCH_OUT (bench-results.json)
 #   BENCH_FERRY_ENV        extra FERRY_* settings for Ferry, e.g. "FERRY_DB_MAX_CONNS=60"

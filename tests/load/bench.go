@@ -53,6 +53,9 @@ type Outcome struct {
 	// Failover splits the latencies by whether an endpoint's partition
 	// lost its leader (make chaos).
 	Failover *FailoverReport `json:"failover,omitempty"`
+	// Bystander is another tenant's outbound traffic sent beside the
+	// scenario's (h-inbound-bystander): its latency must not move.
+	Bystander *Report `json:"bystander,omitempty"`
 
 	// EndpointIDs maps the sink's endpoint names to Ferry's ids, and
 	// Arrivals are the deliveries the ledger counted, for analyses of

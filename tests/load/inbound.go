@@ -32,6 +32,10 @@ type InboundScenario struct {
 	Rate     float64       `json:"rate"`
 	Duration time.Duration `json:"duration"`
 	Settle   time.Duration `json:"settle"`
+	// BystanderRate, when set, has another tenant send that many
+	// outbound events per second to an endpoint of its own meanwhile;
+	// its ledger and latency are reported apart (Outcome.Bystander).
+	BystanderRate float64 `json:"bystander_rate,omitempty"`
 }
 
 // RunInbound runs sc. The raw body each request carries has the shape
@@ -63,10 +67,27 @@ func (b *Bench) RunInbound(ctx context.Context, sc InboundScenario) Outcome {
 		Concurrency: conc, Ingest: &Ingest{URL: ingestURL, Secret: secret}}
 	out.Scenario.Plan = plan
 
+	var bystander *bystanderRun
+	if sc.BystanderRate > 0 {
+		if bystander, err = b.newBystander(ctx, sc); err != nil {
+			out.Error = err.Error()
+			return out
+		}
+	}
+
 	m := b.startMeasuring(ctx, true)
+	var bystanderSent chan Result
+	if bystander != nil {
+		bystanderSent = make(chan Result, 1)
+		go func() { bystanderSent <- Generate(ctx, bystander.tenant, bystander.plan, Hooks{}) }()
+	}
 	res := Generate(ctx, t, plan, Hooks{})
 	sendEnd := time.Now()
 	sink := RemoteSink{URL: b.SinkURL}
+	if bystander != nil {
+		rep := bystander.close(ctx, sink, <-bystanderSent, sendEnd.Add(sc.Settle))
+		out.Bystander = &rep
+	}
 	route := func(int64) []string { return []string{ep} }
 	deadline := sendEnd.Add(sc.Settle)
 	for {
@@ -86,7 +107,56 @@ func (b *Bench) RunInbound(ctx context.Context, sc InboundScenario) Outcome {
 	out.Note = fmt.Sprintf("provider-facing response (scheduled send → answer): p50 %.1f ms, p95 %.1f ms, p99 %.1f ms, max %.1f ms; "+
 		"accepted %.0f/s, forwarded %d of %d (%.0f/s while sending)", r.AckLatency.P50, r.AckLatency.P95, r.AckLatency.P99, r.AckLatency.Max,
 		r.AcceptedPerS, r.Delivered, r.Expected, r.DeliveredPerS)
+	if by := out.Bystander; by != nil {
+		out.Note += fmt.Sprintf("; bystander tenant (%.0f outbound events/s beside it): p50 %.1f ms, p99 %.1f ms, "+
+			"delivered %d of %d, missing %d, duplicates %d", sc.BystanderRate, by.Latency.P50, by.Latency.P99,
+			by.Delivered, by.Expected, by.Missing, by.Duplicates)
+		if by.Void || by.Missing > 0 || by.Duplicates > 0 {
+			out.Error = "the bystander's ledger does not balance"
+		}
+	}
 	return out
+}
+
+// bystanderRun is another tenant sending outbound events beside an
+// inbound scenario.
+type bystanderRun struct {
+	name   string
+	tenant *Tenant
+	plan   Plan
+	ep     string
+}
+
+func (b *Bench) newBystander(ctx context.Context, sc InboundScenario) (*bystanderRun, error) {
+	name := sc.Name + "-bystander"
+	conc := max(16, int(sc.BystanderRate/20))
+	t, err := Setup(ctx, b.FerryURL, fmt.Sprintf("bench-%s-%d@example.com", name, time.Now().UnixNano()), conc, b.FerryDB)
+	if err != nil {
+		return nil, fmt.Errorf("bystander: %w", err)
+	}
+	ep := KindOK + "-bystander"
+	if _, err := t.CreateEndpoint(ctx, EndpointSpec{URL: b.SinkURL + "/hook/" + ep}); err != nil {
+		return nil, fmt.Errorf("bystander: %w", err)
+	}
+	return &bystanderRun{name: name, tenant: t, ep: ep, plan: Plan{Run: fmt.Sprintf("%s-%d", name, time.Now().UnixNano()),
+		Rate: sc.BystanderRate, Duration: sc.Duration, Concurrency: conc}}, nil
+}
+
+// close waits until the bystander's ledger balances or deadline passes.
+func (by *bystanderRun) close(ctx context.Context, sink RemoteSink, res Result, deadline time.Time) Report {
+	sendEnd := time.Now()
+	route := func(int64) []string { return []string{by.ep} }
+	for {
+		seen, err := sink.Fetch(ctx, by.plan.Run)
+		rep := CloseRouted(by.name, res, seen, route, time.Since(sendEnd))
+		if err != nil {
+			rep.Void, rep.VoidReason = true, err.Error()
+		}
+		if (err == nil && rep.Missing == 0) || time.Now().After(deadline) || ctx.Err() != nil {
+			return rep
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
 }
 
 // sendIngest posts event seq to the ingest URL as GitHub would: the body

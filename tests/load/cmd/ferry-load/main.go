@@ -142,10 +142,12 @@ func bench(ctx context.Context, args []string) error {
 	}
 	// h: inbound sources (issue 16): GitHub-signed requests to one
 	// source, verified, deduplicated, captured and forwarded raw; the
-	// target rate, and a fifth of it to see the answer time unsaturated.
+	// target rate, a fifth of it to see the answer time unsaturated, and
+	// the target rate beside another tenant's 100 outbound events/s.
 	inboundScenarios := []load.InboundScenario{
 		{Name: "h-inbound", Rate: 1000, Duration: *dur, Settle: settle},
 		{Name: "h-inbound-200", Rate: 200, Duration: *dur, Settle: settle},
+		{Name: "h-inbound-bystander", Rate: 1000, Duration: *dur, Settle: settle, BystanderRate: 100},
 	}
 	var want []string
 	for _, n := range strings.Split(*only, ",") {
