@@ -40,6 +40,10 @@ type Watcher struct {
 	db  *gorm.DB
 	cfg Config
 	log *slog.Logger
+	// done are the tables this watcher analyzed: never again, even when
+	// the catalog still says "never analyzed" (an ANALYZE by a user that
+	// does not own the table only warns and changes nothing).
+	done map[string]bool
 }
 
 // New returns a Watcher; call Run.
@@ -50,7 +54,7 @@ func New(db *gorm.DB, cfg Config, log *slog.Logger) *Watcher {
 	if cfg.Interval <= 0 {
 		cfg.Interval = 2 * time.Second
 	}
-	return &Watcher{db: db, cfg: cfg, log: log}
+	return &Watcher{db: db, cfg: cfg, log: log, done: map[string]bool{}}
 }
 
 // Run checks every Interval until ctx ends. A failed check is logged and
@@ -71,8 +75,8 @@ func (w *Watcher) Run(ctx context.Context) error {
 }
 
 // Once analyzes every table of the current schema that has never been
-// analyzed (by anyone) and holds at least MinRows, and returns their
-// names.
+// analyzed (by anyone, nor tried by this watcher) and holds at least
+// MinRows, and returns their names. Not safe for concurrent use.
 func (w *Watcher) Once(ctx context.Context) ([]string, error) {
 	var tables []string
 	// Partitioned parents have no rows of their own and are left to
@@ -88,12 +92,16 @@ func (w *Watcher) Once(ctx context.Context) ([]string, error) {
 	}
 	var done []string
 	for _, t := range tables {
+		if w.done[t] {
+			continue
+		}
 		// Hand-written: ANALYZE has no query-builder form; the name comes
 		// from the catalog, quoted as an identifier.
 		if err := w.db.WithContext(ctx).Exec(`ANALYZE ` + quoteIdent(t)).Error; err != nil {
 			return done, fmt.Errorf("analyze %s: %w", t, err)
 		}
 		w.log.Debug("analyzed a new table for the first time", "table", t)
+		w.done[t] = true
 		done = append(done, t)
 	}
 	return done, nil

@@ -62,7 +62,8 @@ func TestFirstAnalyzeOfFilledTables(t *testing.T) {
 	if len(stats) != 2 || stats[0].N != 0 || stats[1].N != 1 {
 		t.Errorf("analyze counts (cold, hot): %+v", stats)
 	}
-	if again, err := w.Once(ctx); err != nil || len(again) != 0 {
-		t.Errorf("a second pass analyzed %v (%v); later analyzes are autovacuum's", again, err)
+	// Another process's watcher sees them analyzed in the catalog.
+	if again, err := New(db, Config{}, slog.New(slog.DiscardHandler)).Once(ctx); err != nil || len(again) != 0 {
+		t.Errorf("another watcher analyzed %v (%v); later analyzes are autovacuum's", again, err)
 	}
 }
