@@ -8,7 +8,7 @@ FERRY_ENV_VARS = eval "$$(bash scripts/env.sh)"
 # exports FERRY_SMTP_URL, FERRY_TEST_SMTP_URL and FERRY_TEST_MAIL_API.
 FERRY_MAIL_VARS = mail_vars="$$(bash scripts/mail.sh start)" && eval "$$mail_vars"
 
-.PHONY: openapi-check run test services stop status clean-state build frontend image helm-check vet tidy-check migrate help bench bench-plots chaos fuzz sdk-test staff
+.PHONY: openapi-check run test services stop status clean-state build frontend image helm-check vet tidy-check migrate help bench bench-guard bench-plots chaos fuzz sdk-test staff
 
 help:
 	@echo "make run          start PostgreSQL + Kafka locally, build and run Ferry (dev mode), print the portal URL"
@@ -17,6 +17,7 @@ help:
 	@echo "make services     start only PostgreSQL and Kafka;  make stop / make status / make clean-state"
 	@echo "make staff EMAIL=you@example.com   create a local support staff account (prints where to sign in and how to enrol an authenticator)"
 	@echo "make bench        end-to-end benchmark (≈10 min): table + bench-results.json (BENCH_RECORD=1 keeps it in docs/bench/runs)"
+	@echo "make bench-guard  one endpoint at 100/s for 20 s; fails when its p50 is over twice the recorded figure (docs/bench/guard.json)"
 	@echo "make bench-plots  redraw docs/bench/*.svg from the recorded runs in docs/bench/runs"
 	@echo "make chaos        three-broker KRaft cluster, one broker killed mid-load (private services; CHAOS_MODE=rolling restarts each in turn)"
 
@@ -115,6 +116,11 @@ fuzz:
 ## Performance and reliability (not part of make test; see docs/benchmarks.md and docs/operations.md).
 bench:
 	@bash scripts/bench.sh
+
+# One endpoint at 100 events/s for 20 s; fails when its p50 is over twice
+# the figure recorded in docs/bench/guard.json (docs/benchmarks.md).
+bench-guard:
+	@BENCH_ONLY=e-one-endpoint-100 BENCH_DURATION=20s BENCH_OUT=bench-results-guard.json BENCH_GUARD=docs/bench/guard.json bash scripts/bench.sh
 
 # The plots of docs/benchmarks.md, from every recorded run (no services needed).
 bench-plots:

@@ -13,10 +13,12 @@
 #                          f-noisy-neighbour's victim sends for this long twice)
 #   BENCH_ONLY             comma-separated scenario names (a-max-throughput,
 #                          b-rate-100, b-rate-500, b-rate-1000, b-customers-500, c-fanout-100, d-control, d-failing-10pct,
-#                          e-one-endpoint-500, e-one-endpoint-2000, e-one-endpoint-max, f-noisy-neighbour,
+#                          e-one-endpoint-100, e-one-endpoint-500, e-one-endpoint-2000, e-one-endpoint-max, f-noisy-neighbour,
 #                          g-queue-1, g-queue-8, h-inbound, h-inbound-200, h-inbound-bystander);
-#                          a name also selects the scenarios named name-… (e-one-endpoint: all three)
+#                          a name also selects the scenarios named name-… (e-one-endpoint: all four)
 #   BENCH_OUT (bench-results.json)
+#   BENCH_GUARD (empty)    a guard file (docs/bench/guard.json): fail loudly when a guarded
+#                          scenario's p50 exceeds its limit (make bench-guard)
 #   BENCH_FERRY_ENV        extra FERRY_* settings for Ferry, e.g. "FERRY_DB_MAX_CONNS=60"
 #   BENCH_PPROF (empty)    e.g. 127.0.0.1:6060: Ferry serves net/http/pprof there
 #   BENCH_RECORD (empty)   1: also copy the results to docs/bench/runs/<UTC date-time>-<commit>.json
@@ -92,7 +94,7 @@ curl -fsS "http://$FERRY_ADDR/readyz" >/dev/null || { echo "bench: ferry not rea
 echo "bench: Ferry pid $FERRY_PID at http://$FERRY_ADDR (db $DB, topics $PREFIX*), sink pid $SINK_PID at http://$SINK_ADDR"
 
 ./bin/ferry-load bench -ferry "http://$FERRY_ADDR" -db "$BENCH_DB_URL" -sink "http://$SINK_ADDR" -pid "$FERRY_PID" \
-  -duration "$DURATION" -only "${BENCH_ONLY:-}" -out "$OUT" \
+  -duration "$DURATION" -only "${BENCH_ONLY:-}" -out "$OUT" -guard "${BENCH_GUARD:-}" \
   -note "make bench: FERRY_ENV=dev FERRY_RETRY_SCALE=0.1 FERRY_API_RATE_LIMIT=1000000 ${BENCH_FERRY_ENV:-}; per-scenario duration $DURATION; Ferry, sink, generator, PostgreSQL and Kafka on the same machine"
 
 if [[ "${BENCH_RECORD:-}" == 1 ]]; then

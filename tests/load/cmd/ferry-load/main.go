@@ -18,6 +18,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -101,6 +102,7 @@ func bench(ctx context.Context, args []string) error {
 	only := fs.String("only", "", "comma-separated scenario names to run (default all)")
 	out := fs.String("out", "bench-results.json", "JSON results file")
 	note := fs.String("note", "", "free text stored with the results (settings, command)")
+	guardFile := fs.String("guard", "", "a guard file (docs/bench/guard.json): fail when a guarded scenario's p50 exceeds its limit")
 	_ = fs.Parse(args)
 
 	b := &load.Bench{FerryURL: *ferryURL, FerryDB: *ferryDB, SinkURL: *sinkURL,
@@ -124,6 +126,7 @@ func bench(ctx context.Context, args []string) error {
 		{Name: "d-control", OK: 17, Plan: load.Plan{Rate: 25, Duration: *dur}, Settle: settle},
 		{Name: "d-failing-10pct", OK: 17, Fail: 2, Hang: 1, Plan: load.Plan{Rate: 25, Duration: *dur}, Settle: settle},
 		// e: every event to ONE endpoint at default settings (max_in_flight 16).
+		{Name: "e-one-endpoint-100", OK: 1, Plan: load.Plan{Rate: 100, Duration: *dur}, Settle: settle},
 		{Name: "e-one-endpoint-500", OK: 1, Plan: load.Plan{Rate: 500, Duration: *dur}, Settle: settle},
 		{Name: "e-one-endpoint-2000", OK: 1, Plan: load.Plan{Rate: 2000, Duration: *dur}, Settle: settle},
 		{Name: "e-one-endpoint-max", OK: 1, Plan: load.Plan{Rate: 0, Concurrency: 64, Duration: *dur}, Settle: 2 * settle},
@@ -229,6 +232,55 @@ func bench(ctx context.Context, args []string) error {
 		return err
 	}
 	fmt.Printf("results written to %s\n", *out)
+	if *guardFile != "" {
+		return checkGuard(*guardFile, doc.Outcomes)
+	}
+	return nil
+}
+
+// guard is a recorded figure a bench run must stay near: a scenario's
+// p50 may not exceed Factor times the recorded one.
+type guard struct {
+	Scenario string  `json:"scenario"`
+	P50MS    float64 `json:"p50_ms"`
+	Factor   float64 `json:"factor"`
+	Recorded string  `json:"recorded"` // when, on which commit and machine
+}
+
+// checkGuard fails loudly when a guarded scenario ran slower than its
+// guard allows, or did not run at all.
+func checkGuard(path string, outs []load.Outcome) error {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("guard: %w", err)
+	}
+	var guards []guard
+	if err := json.Unmarshal(raw, &guards); err != nil {
+		return fmt.Errorf("guard %s: %w", path, err)
+	}
+	var failures []string
+	for _, g := range guards {
+		limit := g.P50MS * g.Factor
+		i := slices.IndexFunc(outs, func(o load.Outcome) bool { return o.Scenario.Name == g.Scenario })
+		switch {
+		case i < 0:
+			failures = append(failures, fmt.Sprintf("%s did not run", g.Scenario))
+		case outs[i].Error != "" || outs[i].Report.Void:
+			failures = append(failures, fmt.Sprintf("%s failed: %s%s", g.Scenario, outs[i].Error, outs[i].Report.VoidReason))
+		case outs[i].Report.Latency.P50 > limit:
+			failures = append(failures, fmt.Sprintf("%s p50 %.1f ms is over %.1f ms (%.0f× the %.1f ms recorded %s)",
+				g.Scenario, outs[i].Report.Latency.P50, limit, g.Factor, g.P50MS, g.Recorded))
+		default:
+			fmt.Printf("guard: %s p50 %.1f ms, within %.1f ms (%.0f× the %.1f ms recorded %s)\n",
+				g.Scenario, outs[i].Report.Latency.P50, limit, g.Factor, g.P50MS, g.Recorded)
+		}
+	}
+	if len(failures) > 0 {
+		for _, f := range failures {
+			fmt.Fprintf(os.Stderr, "GUARD FAILED: %s\n", f)
+		}
+		return fmt.Errorf("bench guard failed: %s", strings.Join(failures, "; "))
+	}
 	return nil
 }
 
