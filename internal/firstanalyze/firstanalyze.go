@@ -21,6 +21,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"gorm.io/gorm"
 )
 
@@ -97,7 +98,7 @@ func (w *Watcher) Once(ctx context.Context) ([]string, error) {
 		}
 		// Hand-written: ANALYZE has no query-builder form; the name comes
 		// from the catalog, quoted as an identifier.
-		if err := w.db.WithContext(ctx).Exec(`ANALYZE ` + quoteIdent(t)).Error; err != nil {
+		if err := w.db.WithContext(ctx).Exec(`ANALYZE ` + pgx.Identifier{t}.Sanitize()).Error; err != nil {
 			return done, fmt.Errorf("analyze %s: %w", t, err)
 		}
 		w.log.Debug("analyzed a new table for the first time", "table", t)
@@ -105,15 +106,4 @@ func (w *Watcher) Once(ctx context.Context) ([]string, error) {
 		done = append(done, t)
 	}
 	return done, nil
-}
-
-func quoteIdent(name string) string {
-	out := []byte{'"'}
-	for i := 0; i < len(name); i++ {
-		if name[i] == '"' {
-			out = append(out, '"')
-		}
-		out = append(out, name[i])
-	}
-	return string(append(out, '"'))
 }

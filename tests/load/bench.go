@@ -152,21 +152,11 @@ func (b *Bench) Run(ctx context.Context, sc Scenario) Outcome {
 	res := Generate(ctx, t, plan, Hooks{})
 	out.Sent = res
 	sendEnd := time.Now()
-	src := RemoteSink{URL: b.SinkURL}
-	var rep Report
-	deadline := sendEnd.Add(sc.Settle)
-	for {
-		seen, err := src.Fetch(ctx, plan.Run)
-		if err != nil {
-			out.Error = err.Error()
-		}
-		rep = CloseRouted(sc.Name, res, seen, route, time.Since(sendEnd))
-		out.Arrivals = seen.Arrivals
-		if rep.Missing == 0 || time.Now().After(deadline) || ctx.Err() != nil {
-			break
-		}
-		time.Sleep(200 * time.Millisecond)
+	rep, seen, err := AwaitRouted(ctx, RemoteSink{URL: b.SinkURL}, sc.Name, res, route, sendEnd, sendEnd.Add(sc.Settle))
+	if err != nil {
+		out.Error = err.Error()
 	}
+	out.Arrivals = seen.Arrivals
 	out.Ferry = m.stop()
 	out.Report = rep
 	out.Stages = b.stages(ctx, m)

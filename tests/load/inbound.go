@@ -85,21 +85,17 @@ func (b *Bench) RunInbound(ctx context.Context, sc InboundScenario) Outcome {
 	sendEnd := time.Now()
 	sink := RemoteSink{URL: b.SinkURL}
 	if bystander != nil {
-		rep := bystander.close(ctx, sink, <-bystanderSent, sendEnd.Add(sc.Settle))
+		route := func(int64) []string { return []string{bystander.ep} }
+		rep, _, err := AwaitRouted(ctx, sink, bystander.name, <-bystanderSent, route, time.Now(), sendEnd.Add(sc.Settle))
+		if err != nil {
+			rep.Void, rep.VoidReason = true, err.Error()
+		}
 		out.Bystander = &rep
 	}
 	route := func(int64) []string { return []string{ep} }
-	deadline := sendEnd.Add(sc.Settle)
-	for {
-		seen, err := sink.Fetch(ctx, plan.Run)
-		if err != nil {
-			out.Error = err.Error()
-		}
-		out.Report = CloseRouted(sc.Name, res, seen, route, time.Since(sendEnd))
-		if out.Report.Missing == 0 || time.Now().After(deadline) || ctx.Err() != nil {
-			break
-		}
-		time.Sleep(200 * time.Millisecond)
+	out.Report, _, err = AwaitRouted(ctx, sink, sc.Name, res, route, sendEnd, sendEnd.Add(sc.Settle))
+	if err != nil {
+		out.Error = err.Error()
 	}
 	out.Ferry = m.stop()
 	out.Stages = b.stages(ctx, m)
@@ -140,23 +136,6 @@ func (b *Bench) newBystander(ctx context.Context, sc InboundScenario) (*bystande
 	}
 	return &bystanderRun{name: name, tenant: t, ep: ep, plan: Plan{Run: fmt.Sprintf("%s-%d", name, time.Now().UnixNano()),
 		Rate: sc.BystanderRate, Duration: sc.Duration, Concurrency: conc}}, nil
-}
-
-// close waits until the bystander's ledger balances or deadline passes.
-func (by *bystanderRun) close(ctx context.Context, sink RemoteSink, res Result, deadline time.Time) Report {
-	sendEnd := time.Now()
-	route := func(int64) []string { return []string{by.ep} }
-	for {
-		seen, err := sink.Fetch(ctx, by.plan.Run)
-		rep := CloseRouted(by.name, res, seen, route, time.Since(sendEnd))
-		if err != nil {
-			rep.Void, rep.VoidReason = true, err.Error()
-		}
-		if (err == nil && rep.Missing == 0) || time.Now().After(deadline) || ctx.Err() != nil {
-			return rep
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
 }
 
 // sendIngest posts event seq to the ingest URL as GitHub would: the body

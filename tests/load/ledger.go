@@ -150,6 +150,26 @@ func Close(name string, res Result, seen RunLedger, healthy []string, drain time
 	return CloseRouted(name, res, seen, func(int64) []string { return healthy }, drain)
 }
 
+// AwaitRouted closes res's ledger (CloseRouted) against what src has
+// seen, again every 200 ms until nothing is missing, deadline passes or
+// ctx ends, drain counted from sendEnd. It returns the last report and
+// arrivals, and the last error src gave (nil if none).
+func AwaitRouted(ctx context.Context, src Source, name string, res Result, route func(seq int64) []string,
+	sendEnd, deadline time.Time) (Report, RunLedger, error) {
+	var fetchErr error
+	for {
+		seen, err := src.Fetch(ctx, res.Plan.Run)
+		if err != nil {
+			fetchErr = err
+		}
+		rep := CloseRouted(name, res, seen, route, time.Since(sendEnd))
+		if rep.Missing == 0 || time.Now().After(deadline) || ctx.Err() != nil {
+			return rep, seen, fetchErr
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}
+
 // CloseRouted is Close where route(seq) names the healthy endpoints event
 // seq must reach (e.g. one endpoint per event type).
 func CloseRouted(name string, res Result, seen RunLedger, route func(seq int64) []string, drain time.Duration) Report {
