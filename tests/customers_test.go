@@ -70,7 +70,12 @@ func TestCustomersRouteEvents(t *testing.T) {
 			EndpointID string `json:"endpoint_id"`
 		} `json:"endpoints"`
 	}
-	api.must(200, "GET", "/stats?customer=acme", nil, &stats)
+	// The stats come from the attempt log, which commits after the
+	// receiver answered: wait for acme's attempt to be counted.
+	testenv.Eventually(t, 10*time.Second, func() bool {
+		api.must(200, "GET", "/stats?customer=acme", nil, &stats)
+		return len(stats.Endpoints) > 0
+	}, "acme's stats list no endpoint")
 	if len(stats.Endpoints) != 1 || stats.Endpoints[0].EndpointID != acmeEP.ID {
 		t.Errorf("stats of acme = %+v, want its endpoint %s only", stats.Endpoints, acmeEP.ID)
 	}
