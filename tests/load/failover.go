@@ -214,3 +214,48 @@ func AnalyseFailover(l Leaders, events []ChaosEvent, endpointIDs map[string]stri
 	slices.SortFunc(r.SlowSeconds, func(a, b SlowSecond) int { return a.At.Compare(b.At) })
 	return r
 }
+
+// UnderReplicated names the partitions ("topic-N") of md whose in-sync
+// replicas are fewer than their replicas, or that have no leader.
+func UnderReplicated(md *kafkago.MetadataResponse) []string {
+	var out []string
+	for _, t := range md.Topics {
+		for _, p := range t.Partitions {
+			if p.Error != nil || p.Leader.ID < 0 || len(p.Isr) < len(p.Replicas) {
+				out = append(out, fmt.Sprintf("%s-%d", t.Name, p.ID))
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// AwaitInSync returns once every partition of every topic at brokers has
+// all its replicas in sync and has stayed so for stable: a rolling
+// restart's next broker waits for that, not for the first moment the
+// in-sync sets are whole, because a broker that just started drops out of
+// them and rejoins while its JVM warms up. It asks the cluster's metadata
+// every poll; a broker that does not answer counts as not in sync.
+func AwaitInSync(ctx context.Context, brokers []string, stable, poll time.Duration) error {
+	client := &kafkago.Client{Addr: kafkago.TCP(brokers...), Timeout: 2 * time.Second}
+	var since time.Time
+	var last []string
+	for {
+		md, err := client.Metadata(ctx, &kafkago.MetadataRequest{})
+		switch {
+		case err != nil:
+			since, last = time.Time{}, []string{err.Error()}
+		case len(UnderReplicated(md)) > 0:
+			since, last = time.Time{}, UnderReplicated(md)
+		case since.IsZero():
+			since = time.Now()
+		case time.Since(since) >= stable:
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("in-sync replicas not whole for %s (last: %s): %w", stable, strings.Join(last, ", "), ctx.Err())
+		case <-time.After(poll):
+		}
+	}
+}

@@ -3,9 +3,12 @@ package load
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"testing"
 	"time"
+
+	kafkago "github.com/segmentio/kafka-go"
 )
 
 // Latencies split by whether the endpoint's partition was led by the
@@ -68,5 +71,32 @@ func TestReadChaosEvents(t *testing.T) {
 	}
 	if _, err := ReadChaosEvents(path); err == nil {
 		t.Error("a bad line was accepted")
+	}
+}
+
+// A partition is under-replicated when an in-sync replica is missing or
+// it has no leader; whole partitions are not named.
+func TestUnderReplicated(t *testing.T) {
+	b := func(ids ...int) []kafkago.Broker {
+		out := make([]kafkago.Broker, len(ids))
+		for i, id := range ids {
+			out[i] = kafkago.Broker{ID: id}
+		}
+		return out
+	}
+	md := &kafkago.MetadataResponse{Topics: []kafkago.Topic{
+		{Name: "deliveries", Partitions: []kafkago.Partition{
+			{ID: 0, Leader: kafkago.Broker{ID: 1}, Replicas: b(1, 2, 3), Isr: b(1, 2, 3)},
+			{ID: 1, Leader: kafkago.Broker{ID: 2}, Replicas: b(2, 3, 1), Isr: b(2, 3)},
+			{ID: 2, Leader: kafkago.Broker{ID: -1}, Replicas: b(3, 1, 2), Isr: b(3, 1, 2)},
+		}},
+		{Name: "dead", Partitions: []kafkago.Partition{
+			{ID: 0, Leader: kafkago.Broker{ID: 3}, Replicas: b(3, 1, 2), Isr: b(3, 1, 2)},
+		}},
+	}}
+	got := UnderReplicated(md)
+	want := []string{"deliveries-1", "deliveries-2"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("under-replicated %v, want %v", got, want)
 	}
 }

@@ -5,6 +5,7 @@
 //	ferry-load bench -ferry URL -sink URL -pid PID  the scenarios, tables (ledger, per-stage latency) and a JSON file
 //	ferry-load run   -ferry URL -sink URL -rate R   one scenario; exit status 1 when its ledger is void (make chaos)
 //	ferry-load createdb|dropdb -admin URL -name DB  a fresh database for the run
+//	ferry-load insync -brokers B -stable 10s    waits until no partition is under-replicated for that long (make chaos)
 package main
 
 import (
@@ -34,7 +35,7 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: ferry-load sink|bench|createdb|dropdb [flags]")
+		fmt.Fprintln(os.Stderr, "usage: ferry-load sink|bench|run|createdb|dropdb|insync [flags]")
 		os.Exit(2)
 	}
 	var err error
@@ -47,6 +48,8 @@ func main() {
 		err = runOne(ctx, os.Args[2:])
 	case "createdb", "dropdb":
 		err = database(ctx, os.Args[1], os.Args[2:])
+	case "insync":
+		err = insync(ctx, os.Args[2:])
 	default:
 		err = fmt.Errorf("unknown command %q", os.Args[1])
 	}
@@ -69,6 +72,23 @@ func sink(ctx context.Context, args []string) error {
 		return err
 	}
 	return nil
+}
+
+// insync waits for a rolling restart's cluster to be whole again, asking
+// its metadata rather than starting a JVM tool per look: on a small
+// machine those tools took the CPU the restarted broker needed.
+func insync(ctx context.Context, args []string) error {
+	fs := flag.NewFlagSet("insync", flag.ExitOnError)
+	brokers := fs.String("brokers", "", "the Kafka brokers, comma-separated")
+	stable := fs.Duration("stable", 10*time.Second, "how long every partition must stay fully in sync")
+	timeout := fs.Duration("timeout", 2*time.Minute, "give up after")
+	_ = fs.Parse(args)
+	if *brokers == "" {
+		return errors.New("-brokers is required")
+	}
+	ctx, cancel := context.WithTimeout(ctx, *timeout)
+	defer cancel()
+	return load.AwaitInSync(ctx, strings.Split(*brokers, ","), *stable, 250*time.Millisecond)
 }
 
 func database(ctx context.Context, cmd string, args []string) error {
