@@ -3,8 +3,10 @@
 package sandbox
 
 import (
+	"errors"
 	"fmt"
 	"os"
+	"strconv"
 	"syscall"
 	"time"
 
@@ -15,13 +17,26 @@ import (
 // standard streams and what the Go runtime opens for itself.
 const maxWorkerFiles = 32
 
+// workerNice is the worker's scheduling priority: tenants' code yields
+// the CPU to Ferry's own work (accepting, committing, delivering) and to
+// PostgreSQL, so a tenant whose transformations spin until their deadline
+// on every worker it may hold slows the others' transformations, not
+// everyone's requests. Under the Linux scheduler a task at nice 10 weighs
+// about a tenth of one at 0.
+const workerNice = 10
+
 // applyLimits sets the worker's own resource limits, before it reads any
-// request: memory (RLIMIT_DATA: the Go heap is private anonymous
-// memory, and its PROT_NONE address reservations do not count, as they
-// would for RLIMIT_AS), total CPU time as a backstop (the pool retires a
-// worker at half of it; the kernel kills one that reaches it), no core
-// files, no files written, few descriptors.
+// request: a lower scheduling priority, memory (RLIMIT_DATA: the Go heap
+// is private anonymous memory, and its PROT_NONE address reservations do
+// not count, as they would for RLIMIT_AS), total CPU time as a backstop
+// (the pool retires a worker at half of it; the kernel kills one that
+// reaches it), no core files, no files written, few descriptors.
 func applyLimits(cfg workerConfig) error {
+	if err := lowerPriority(workerNice); err != nil {
+		// A priority is no limit: without /proc the worker still runs,
+		// at Ferry's priority.
+		fmt.Fprintf(os.Stderr, "transformation worker: %v\n", err)
+	}
 	limits := []struct {
 		name     string
 		resource int
@@ -55,6 +70,30 @@ func applyLimits(cfg workerConfig) error {
 		v := min(l.value, cur.Max) // an unprivileged process can only lower
 		if err := unix.Setrlimit(l.resource, &unix.Rlimit{Cur: v, Max: v}); err != nil {
 			return fmt.Errorf("set %s to %d: %w", l.name, v, err)
+		}
+	}
+	return nil
+}
+
+// lowerPriority sets every thread of the process to nice. Linux keeps a
+// nice value per thread, and the Go runtime started some before main:
+// each is set by its id; threads started later inherit their creator's.
+// Twice over, in case one was started while the first pass ran.
+func lowerPriority(nice int) error {
+	for range 2 {
+		tasks, err := os.ReadDir("/proc/self/task")
+		if err != nil {
+			return fmt.Errorf("list threads: %w", err)
+		}
+		for _, t := range tasks {
+			tid, err := strconv.Atoi(t.Name())
+			if err != nil {
+				continue
+			}
+			// A thread that ended since the listing is no error.
+			if err := unix.Setpriority(unix.PRIO_PROCESS, tid, nice); err != nil && !errors.Is(err, unix.ESRCH) {
+				return fmt.Errorf("set nice %d on thread %d: %w", nice, tid, err)
+			}
 		}
 	}
 	return nil
