@@ -242,11 +242,15 @@ func AwaitInSync(ctx context.Context, brokers []string, stable, poll time.Durati
 	var last []string
 	for {
 		md, err := client.Metadata(ctx, &kafkago.MetadataRequest{})
+		var under []string
+		if err == nil {
+			under = UnderReplicated(md)
+		}
 		switch {
 		case err != nil:
 			since, last = time.Time{}, []string{err.Error()}
-		case len(UnderReplicated(md)) > 0:
-			since, last = time.Time{}, UnderReplicated(md)
+		case len(under) > 0:
+			since, last = time.Time{}, under
 		case since.IsZero():
 			since = time.Now()
 		case time.Since(since) >= stable:
