@@ -1,6 +1,8 @@
 package load
 
 import (
+	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -9,6 +11,8 @@ import (
 	"time"
 
 	kafkago "github.com/segmentio/kafka-go"
+
+	"github.com/ferry-dev/ferry/tests/testenv"
 )
 
 // Latencies split by whether the endpoint's partition was led by the
@@ -98,5 +102,28 @@ func TestUnderReplicated(t *testing.T) {
 	want := []string{"deliveries-1", "deliveries-2"}
 	if !slices.Equal(got, want) {
 		t.Fatalf("under-replicated %v, want %v", got, want)
+	}
+}
+
+// Against a real broker: a cluster whose partitions are all in sync is
+// waited on for the stable time and no longer; one the client cannot
+// reach never counts as in sync.
+func TestAwaitInSync(t *testing.T) {
+	brokers := testenv.Kafka(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	t0 := time.Now()
+	if err := AwaitInSync(ctx, brokers, 500*time.Millisecond, 50*time.Millisecond); err != nil {
+		t.Fatalf("a healthy cluster: %v", err)
+	}
+	if took := time.Since(t0); took < 500*time.Millisecond || took > 10*time.Second {
+		t.Fatalf("returned after %s; want the stable time, 500ms, and a little more", took)
+	}
+
+	ctx, cancel = context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	err := AwaitInSync(ctx, []string{"127.0.0.1:1"}, 100*time.Millisecond, 50*time.Millisecond)
+	if err == nil || !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("an unreachable cluster: %v, want the deadline", err)
 	}
 }
