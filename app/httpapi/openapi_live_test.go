@@ -249,6 +249,8 @@ func TestOpenAPIDescribesLiveResponses(t *testing.T) {
 	// Customers: endpoints and events of one customer.
 	key.call(201, "POST /customers", map[string]any{"uid": "acme", "name": "Acme", "metadata": map[string]string{"tier": "gold"}})
 	key.call(201, "PUT /customers/{uid}", map[string]any{"name": "Globex"}, "globex")
+	key.call(200, "PUT /customers/{uid}", map[string]any{"name": "Globex Corp"}, "globex")
+	key.call(200, "POST /customers", map[string]any{"uid": "acme", "name": "Acme", "metadata": map[string]string{"tier": "gold"}})
 	key.call(200, "PATCH /customers/{uid}", map[string]any{"name": "Acme Inc"}, "acme")
 	key.call(200, "GET /customers", nil)
 	key.call(200, "GET /customers/{uid}", nil, "acme")

@@ -38,6 +38,10 @@ type Operation struct {
 	Access      Access
 	// Status is the success status.
 	Status int
+	// ExistingStatus, when set, is the status of the same answer when the
+	// request found its resource already there: an upsert's 200 beside
+	// the 201 of a creation.
+	ExistingStatus int
 	// Body is the type the handler decodes (nil: no body); OptionalBody
 	// when the handler also accepts an empty body.
 	Body         reflect.Type
@@ -142,6 +146,11 @@ func (o Operation) build(s *schemaSet, path string) (*openapi3.Operation, error)
 	}
 	success.Headers = responseHeaderRefs(o.Access != Public)
 	out.Responses = openapi3.NewResponses(openapi3.WithStatus(o.Status, &openapi3.ResponseRef{Value: success}))
+	if o.ExistingStatus != 0 {
+		existing := *success
+		existing.Description = ptr(*success.Description + "; the resource already existed")
+		out.Responses.Set(strconv.Itoa(o.ExistingStatus), &openapi3.ResponseRef{Value: &existing})
+	}
 	errs := o.Errors
 	if o.Access != Public {
 		errs = append([]int{401, 403, 429}, errs...)

@@ -2,8 +2,6 @@ package client
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 	"iter"
 
 	"github.com/ferry-dev/ferry/sdk/go/client/ferryapi"
@@ -20,16 +18,10 @@ func (c *Customers) Upsert(ctx context.Context, uid string, in CustomerInput) (*
 	if err != nil {
 		return nil, err
 	}
-	if r.HTTPResponse.StatusCode != 200 && r.HTTPResponse.StatusCode != 201 {
-		return nil, errorFrom(r.HTTPResponse, r.Body)
+	if r.JSON201 != nil {
+		return decode(r.HTTPResponse, r.Body, r.JSON201)
 	}
-	// 200 (updated) is not in the document's answers, so the generated
-	// client leaves it undecoded: read both here.
-	var out Customer
-	if err := json.Unmarshal(r.Body, &out); err != nil {
-		return nil, fmt.Errorf("ferry: decode customer %s: %w", uid, err)
-	}
-	return &out, nil
+	return decode(r.HTTPResponse, r.Body, r.JSON200)
 }
 
 // Get returns a customer. Errors: *Error (404 not_found).

@@ -67,6 +67,17 @@ func TestLiveFerry(t *testing.T) {
 	rand.Read(b[:])
 	run := hex.EncodeToString(b[:])
 
+	// A customer upserted twice: created (201), then updated (200).
+	for _, name := range []string{"Go Corp", "Go Corp Ltd"} {
+		cu, err := c.Customers.Upsert(ctx, "go-"+run, CustomerInput{Name: ptr(name)})
+		if err != nil {
+			t.Fatalf("upsert customer as %q: %v", name, err)
+		}
+		if cu.Uid != "go-"+run || cu.Name != name {
+			t.Fatalf("upserted customer %+v, want uid go-%s named %q", cu, run, name)
+		}
+	}
+
 	ep, err := c.Endpoints.Create(ctx, EndpointInput{Url: ptr(receiver + "/go"), Description: ptr("go sender SDK")})
 	if err != nil {
 		t.Fatal(err)

@@ -44,6 +44,11 @@ def test_sender_client_against_live_ferry() -> None:
     ferry = Ferry(key, base_url=base, transport=observing)
     run = secrets.token_hex(6)
 
+    # A customer upserted twice: created (201), then updated (200).
+    for name in ("Py Corp", "Py Corp Ltd"):
+        cu = ferry.customers.upsert(f"py-{run}", name=name)
+        assert (cu.uid, cu.name) == (f"py-{run}", name)
+
     ep = ferry.endpoints.create(url=f"{receiver}/python", description="python sender SDK")
     assert ep.secret.startswith("whsec_")
     assert ferry.endpoints.get(str(ep.id)).url == f"{receiver}/python"

@@ -3659,7 +3659,7 @@ type ClientInterface interface {
 
 	// CustomersUpsertWithBody Create or update a customer
 	//
-	// Creates the customer with this uid, or updates it when it exists. The uid is your own id for the customer.
+	// Creates the customer with this uid (201), or updates it when it exists (200). The uid is your own id for the customer.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -3668,7 +3668,7 @@ type ClientInterface interface {
 
 	// CustomersUpsert Create or update a customer
 	//
-	// Creates the customer with this uid, or updates it when it exists. The uid is your own id for the customer.
+	// Creates the customer with this uid (201), or updates it when it exists (200). The uid is your own id for the customer.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -3709,7 +3709,7 @@ type ClientInterface interface {
 
 	// CustomersPutWithBody Create or replace a customer
 	//
-	// Creates the customer with the uid in the path, or replaces its name and metadata.
+	// Creates the customer with the uid in the path (201), or replaces its name and metadata (200).
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -3718,7 +3718,7 @@ type ClientInterface interface {
 
 	// CustomersPut Create or replace a customer
 	//
-	// Creates the customer with the uid in the path, or replaces its name and metadata.
+	// Creates the customer with the uid in the path (201), or replaces its name and metadata (200).
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -4379,7 +4379,7 @@ func (c *Client) CustomersList(ctx context.Context, params *CustomersListParams,
 
 // CustomersUpsertWithBody Create or update a customer
 //
-// Creates the customer with this uid, or updates it when it exists. The uid is your own id for the customer.
+// Creates the customer with this uid (201), or updates it when it exists (200). The uid is your own id for the customer.
 //
 // Takes any type of body and a specified content type.
 //
@@ -4398,7 +4398,7 @@ func (c *Client) CustomersUpsertWithBody(ctx context.Context, params *CustomersU
 
 // CustomersUpsert Create or update a customer
 //
-// Creates the customer with this uid, or updates it when it exists. The uid is your own id for the customer.
+// Creates the customer with this uid (201), or updates it when it exists (200). The uid is your own id for the customer.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -4489,7 +4489,7 @@ func (c *Client) CustomersUpdate(ctx context.Context, uid string, body Customers
 
 // CustomersPutWithBody Create or replace a customer
 //
-// Creates the customer with the uid in the path, or replaces its name and metadata.
+// Creates the customer with the uid in the path (201), or replaces its name and metadata (200).
 //
 // Takes any type of body and a specified content type.
 //
@@ -4508,7 +4508,7 @@ func (c *Client) CustomersPutWithBody(ctx context.Context, uid string, contentTy
 
 // CustomersPut Create or replace a customer
 //
-// Creates the customer with the uid in the path, or replaces its name and metadata.
+// Creates the customer with the uid in the path (201), or replaces its name and metadata (200).
 //
 // Takes a body of the `application/json` content type.
 //
@@ -9118,7 +9118,7 @@ type ClientWithResponsesInterface interface {
 
 	// CustomersUpsertWithBodyWithResponse Create or update a customer
 	//
-	// Creates the customer with this uid, or updates it when it exists. The uid is your own id for the customer.
+	// Creates the customer with this uid (201), or updates it when it exists (200). The uid is your own id for the customer.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -9127,7 +9127,7 @@ type ClientWithResponsesInterface interface {
 
 	// CustomersUpsertWithResponse Create or update a customer
 	//
-	// Creates the customer with this uid, or updates it when it exists. The uid is your own id for the customer.
+	// Creates the customer with this uid (201), or updates it when it exists (200). The uid is your own id for the customer.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -9172,7 +9172,7 @@ type ClientWithResponsesInterface interface {
 
 	// CustomersPutWithBodyWithResponse Create or replace a customer
 	//
-	// Creates the customer with the uid in the path, or replaces its name and metadata.
+	// Creates the customer with the uid in the path (201), or replaces its name and metadata (200).
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -9181,7 +9181,7 @@ type ClientWithResponsesInterface interface {
 
 	// CustomersPutWithResponse Create or replace a customer
 	//
-	// Creates the customer with the uid in the path, or replaces its name and metadata.
+	// Creates the customer with the uid in the path (201), or replaces its name and metadata (200).
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -10011,6 +10011,14 @@ func (r CustomersListResponse) ContentType() string {
 	return ""
 }
 
+// CustomersUpsertResponse200Headers the declared response headers of an HTTP 200 response for CustomersUpsert
+type CustomersUpsertResponse200Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestId         *string
+}
+
 // CustomersUpsertResponse201Headers the declared response headers of an HTTP 201 response for CustomersUpsert
 type CustomersUpsertResponse201Headers struct {
 	RateLimitLimit     *int
@@ -10053,6 +10061,8 @@ type CustomersUpsertResponse429Headers struct {
 type CustomersUpsertResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Customer
 	// JSON201 the response for an HTTP 201 `application/json` response
 	JSON201 *Customer
 	// JSON400 the response for an HTTP 400 `application/json` response
@@ -10067,6 +10077,8 @@ type CustomersUpsertResponse struct {
 	JSON422 *Error422
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *Error429
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *CustomersUpsertResponse200Headers
 	// Headers201 the parsed response headers for an HTTP 201 response
 	Headers201 *CustomersUpsertResponse201Headers
 	// Headers400 the parsed response headers for an HTTP 400 response
@@ -10081,6 +10093,11 @@ type CustomersUpsertResponse struct {
 	Headers422 *CustomersUpsertResponse422Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *CustomersUpsertResponse429Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r CustomersUpsertResponse) GetJSON200() *Customer {
+	return r.JSON200
 }
 
 // GetJSON201 returns the response for an HTTP 201 `application/json` response
@@ -10492,6 +10509,14 @@ func (r CustomersUpdateResponse) ContentType() string {
 	return ""
 }
 
+// CustomersPutResponse200Headers the declared response headers of an HTTP 200 response for CustomersPut
+type CustomersPutResponse200Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestId         *string
+}
+
 // CustomersPutResponse201Headers the declared response headers of an HTTP 201 response for CustomersPut
 type CustomersPutResponse201Headers struct {
 	RateLimitLimit     *int
@@ -10529,6 +10554,8 @@ type CustomersPutResponse429Headers struct {
 type CustomersPutResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Customer
 	// JSON201 the response for an HTTP 201 `application/json` response
 	JSON201 *Customer
 	// JSON400 the response for an HTTP 400 `application/json` response
@@ -10541,6 +10568,8 @@ type CustomersPutResponse struct {
 	JSON422 *Error422
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *Error429
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *CustomersPutResponse200Headers
 	// Headers201 the parsed response headers for an HTTP 201 response
 	Headers201 *CustomersPutResponse201Headers
 	// Headers400 the parsed response headers for an HTTP 400 response
@@ -10553,6 +10582,11 @@ type CustomersPutResponse struct {
 	Headers422 *CustomersPutResponse422Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *CustomersPutResponse429Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r CustomersPutResponse) GetJSON200() *Customer {
+	return r.JSON200
 }
 
 // GetJSON201 returns the response for an HTTP 201 `application/json` response
@@ -17593,7 +17627,7 @@ func (c *ClientWithResponses) CustomersListWithResponse(ctx context.Context, par
 
 // CustomersUpsertWithBodyWithResponse Create or update a customer
 //
-// Creates the customer with this uid, or updates it when it exists. The uid is your own id for the customer.
+// Creates the customer with this uid (201), or updates it when it exists (200). The uid is your own id for the customer.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -17608,7 +17642,7 @@ func (c *ClientWithResponses) CustomersUpsertWithBodyWithResponse(ctx context.Co
 
 // CustomersUpsertWithResponse Create or update a customer
 //
-// Creates the customer with this uid, or updates it when it exists. The uid is your own id for the customer.
+// Creates the customer with this uid (201), or updates it when it exists (200). The uid is your own id for the customer.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -17683,7 +17717,7 @@ func (c *ClientWithResponses) CustomersUpdateWithResponse(ctx context.Context, u
 
 // CustomersPutWithBodyWithResponse Create or replace a customer
 //
-// Creates the customer with the uid in the path, or replaces its name and metadata.
+// Creates the customer with the uid in the path (201), or replaces its name and metadata (200).
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -17698,7 +17732,7 @@ func (c *ClientWithResponses) CustomersPutWithBodyWithResponse(ctx context.Conte
 
 // CustomersPutWithResponse Create or replace a customer
 //
-// Creates the customer with the uid in the path, or replaces its name and metadata.
+// Creates the customer with the uid in the path (201), or replaces its name and metadata (200).
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -19036,6 +19070,13 @@ func ParseCustomersUpsertResponse(rsp *http.Response) (*CustomersUpsertResponse,
 	}
 
 	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Customer
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
 		var dest Customer
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -19088,6 +19129,37 @@ func ParseCustomersUpsertResponse(rsp *http.Response) (*CustomersUpsertResponse,
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers CustomersUpsertResponse200Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers200 = &headers
 	case rsp.StatusCode == 201:
 		var headers CustomersUpsertResponse201Headers
 		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
@@ -19640,6 +19712,13 @@ func ParseCustomersPutResponse(rsp *http.Response) (*CustomersPutResponse, error
 	}
 
 	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Customer
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
 		var dest Customer
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -19685,6 +19764,37 @@ func ParseCustomersPutResponse(rsp *http.Response) (*CustomersPutResponse, error
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers CustomersPutResponse200Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers200 = &headers
 	case rsp.StatusCode == 201:
 		var headers CustomersPutResponse201Headers
 		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {

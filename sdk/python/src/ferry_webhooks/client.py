@@ -278,11 +278,8 @@ class Customers:
 
     def upsert(self, uid: str, **fields: Any) -> Customer:
         """Creates the customer uid or updates it (PUT: safe to retry without a key)."""
-        r = customers_put.sync_detailed(uid, client=self._api, body=CustomerInput.from_dict(fields))
-        _ok(r)
-        # 200 (updated) is not among the document's answers, so the
-        # generated parser leaves it unparsed.
-        return r.parsed if isinstance(r.parsed, Customer) else Customer.from_dict(json.loads(r.content))
+        r: Customer = _ok(customers_put.sync_detailed(uid, client=self._api, body=CustomerInput.from_dict(fields)))
+        return r
 
     def get(self, uid: str) -> Customer:
         r: Customer = _ok(customers_get.sync_detailed(uid, client=self._api))

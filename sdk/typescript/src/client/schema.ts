@@ -19,7 +19,7 @@ export interface paths {
         put?: never;
         /**
          * Create or update a customer
-         * @description Creates the customer with this uid, or updates it when it exists. The uid is your own id for the customer.
+         * @description Creates the customer with this uid (201), or updates it when it exists (200). The uid is your own id for the customer.
          */
         post: operations["customers.upsert"];
         delete?: never;
@@ -42,7 +42,7 @@ export interface paths {
         get: operations["customers.get"];
         /**
          * Create or replace a customer
-         * @description Creates the customer with the uid in the path, or replaces its name and metadata.
+         * @description Creates the customer with the uid in the path (201), or replaces its name and metadata (200).
          */
         put: operations["customers.put"];
         post?: never;
@@ -3100,6 +3100,30 @@ export interface operations {
             };
         };
         responses: {
+            /** @description success; the resource already existed */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "created_at": "2026-08-25T14:05:06.789Z",
+                     *       "metadata": {
+                     *         "crm_id": "0015g00000XyZ12"
+                     *       },
+                     *       "name": "Acme Corp",
+                     *       "uid": "acme-corp",
+                     *       "updated_at": "2026-11-23T14:05:06.789Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Customer"];
+                };
+            };
             /** @description success */
             201: {
                 headers: {
@@ -3199,6 +3223,30 @@ export interface operations {
             };
         };
         responses: {
+            /** @description success; the resource already existed */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "created_at": "2026-08-25T14:05:06.789Z",
+                     *       "metadata": {
+                     *         "crm_id": "0015g00000XyZ12"
+                     *       },
+                     *       "name": "Acme Corp",
+                     *       "uid": "acme-corp",
+                     *       "updated_at": "2026-11-23T14:05:06.789Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Customer"];
+                };
+            };
             /** @description success */
             201: {
                 headers: {

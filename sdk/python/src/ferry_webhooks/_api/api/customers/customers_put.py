@@ -44,6 +44,13 @@ def _get_kwargs(
 
 
 def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Customer | Error | None:
+    if response.status_code == 200:
+        response_200 = Customer.from_dict(response.json())
+
+
+
+        return response_200
+
     if response.status_code == 201:
         response_201 = Customer.from_dict(response.json())
 
@@ -110,7 +117,7 @@ def sync_detailed(
 ) -> Response[Customer | Error]:
     """ Create or replace a customer
 
-     Creates the customer with the uid in the path, or replaces its name and metadata.
+     Creates the customer with the uid in the path (201), or replaces its name and metadata (200).
 
     Args:
         uid (str):
@@ -146,7 +153,7 @@ def sync(
 ) -> Customer | Error | None:
     """ Create or replace a customer
 
-     Creates the customer with the uid in the path, or replaces its name and metadata.
+     Creates the customer with the uid in the path (201), or replaces its name and metadata (200).
 
     Args:
         uid (str):
@@ -177,7 +184,7 @@ async def asyncio_detailed(
 ) -> Response[Customer | Error]:
     """ Create or replace a customer
 
-     Creates the customer with the uid in the path, or replaces its name and metadata.
+     Creates the customer with the uid in the path (201), or replaces its name and metadata (200).
 
     Args:
         uid (str):
@@ -213,7 +220,7 @@ async def asyncio(
 ) -> Customer | Error | None:
     """ Create or replace a customer
 
-     Creates the customer with the uid in the path, or replaces its name and metadata.
+     Creates the customer with the uid in the path (201), or replaces its name and metadata (200).
 
     Args:
         uid (str):

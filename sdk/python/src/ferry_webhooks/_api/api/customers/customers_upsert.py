@@ -48,6 +48,13 @@ def _get_kwargs(
 
 
 def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Customer | Error | None:
+    if response.status_code == 200:
+        response_200 = Customer.from_dict(response.json())
+
+
+
+        return response_200
+
     if response.status_code == 201:
         response_201 = Customer.from_dict(response.json())
 
@@ -121,8 +128,8 @@ def sync_detailed(
 ) -> Response[Customer | Error]:
     """ Create or update a customer
 
-     Creates the customer with this uid, or updates it when it exists. The uid is your own id for the
-    customer.
+     Creates the customer with this uid (201), or updates it when it exists (200). The uid is your own id
+    for the customer.
 
     Args:
         idempotency_key (str | Unset):
@@ -158,8 +165,8 @@ def sync(
 ) -> Customer | Error | None:
     """ Create or update a customer
 
-     Creates the customer with this uid, or updates it when it exists. The uid is your own id for the
-    customer.
+     Creates the customer with this uid (201), or updates it when it exists (200). The uid is your own id
+    for the customer.
 
     Args:
         idempotency_key (str | Unset):
@@ -190,8 +197,8 @@ async def asyncio_detailed(
 ) -> Response[Customer | Error]:
     """ Create or update a customer
 
-     Creates the customer with this uid, or updates it when it exists. The uid is your own id for the
-    customer.
+     Creates the customer with this uid (201), or updates it when it exists (200). The uid is your own id
+    for the customer.
 
     Args:
         idempotency_key (str | Unset):
@@ -227,8 +234,8 @@ async def asyncio(
 ) -> Customer | Error | None:
     """ Create or update a customer
 
-     Creates the customer with this uid, or updates it when it exists. The uid is your own id for the
-    customer.
+     Creates the customer with this uid (201), or updates it when it exists (200). The uid is your own id
+    for the customer.
 
     Args:
         idempotency_key (str | Unset):
