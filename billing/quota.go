@@ -2,6 +2,7 @@ package billing
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"time"
 
@@ -41,71 +42,77 @@ func (m *Meter) ConsumeEvents(ctx context.Context, tenantID uuid.UUID, n int) er
 		return nil
 	}
 	s := m.s
-	ent, err := s.entitlements(ctx, m.tx, tenantID)
+	plan, err := s.deps.Tenants.TenantPlan(ctx, m.tx, tenantID)
 	if err != nil {
-		return err
+		return fmt.Errorf("load plan of tenant %s: %w", tenantID, err)
 	}
+	now := s.clock.Now().UTC()
+	period := MonthStart(now)
+	var c consumed
+	// Hand-written: this runs in every ingest transaction, where each
+	// round trip holds a committer that other events queue behind. So
+	// the terms (plan, override, overdue invoice), the second's rate
+	// window and the month's counter are one statement. A tenant whose
+	// payment is overdue increments nothing; a refused increment rolls
+	// back with the ingest. An upsert's RETURNING sees its slot's latest
+	// committed value (it waits for the row lock); other slots are read
+	// from the snapshot.
+	res := m.tx.DB(ctx).Raw(`WITH terms AS (
+			SELECT `+overriddenColumns+`,
+				EXISTS (SELECT 1 FROM invoices i WHERE i.tenant_id = @tenant
+					AND i.status <> 'paid' AND i.total_minor > 0 AND i.restriction_lifted_at IS NULL
+					AND i.created_at < @overdue_before) AS payment_overdue
+			FROM plans p
+			LEFT JOIN plan_overrides o ON o.tenant_id = @tenant AND o.plan = p.name WHERE p.name = @plan),
+		counted AS (
+			SELECT CASE WHEN hard_cap THEN 0 ELSE @slot END AS slot FROM terms WHERE NOT payment_overdue),
+		rate AS (
+			INSERT INTO rate_windows (tenant_id, second, slot, events) SELECT @tenant, @second, slot, @n FROM counted
+			ON CONFLICT (tenant_id, second, slot) DO UPDATE SET events = rate_windows.events + EXCLUDED.events
+			RETURNING slot, events),
+		usage AS (
+			INSERT INTO usage_counters (tenant_id, period, slot, events) SELECT @tenant, @period, slot, @n FROM counted
+			ON CONFLICT (tenant_id, period, slot) DO UPDATE SET events = usage_counters.events + EXCLUDED.events
+			RETURNING slot, events)
+		SELECT terms.*,
+			coalesce((SELECT events FROM rate) + coalesce((SELECT sum(w.events) FROM rate_windows w
+				WHERE w.tenant_id = @tenant AND w.second = @second AND w.slot <> (SELECT slot FROM rate)), 0), 0) AS in_second,
+			coalesce(CASE WHEN terms.hard_cap THEN (SELECT events FROM usage) + coalesce((SELECT sum(u.events) FROM usage_counters u
+				WHERE u.tenant_id = @tenant AND u.period = @period AND u.slot <> (SELECT slot FROM usage)), 0) END, 0) AS in_month
+		FROM terms`,
+		sql.Named("tenant", tenantID), sql.Named("plan", plan), sql.Named("overdue_before", now.Add(-PaymentGrace)),
+		sql.Named("slot", s.rand(usageSlots)), sql.Named("second", now.Unix()), sql.Named("period", period),
+		sql.Named("n", n)).Scan(&c)
+	if res.Error != nil {
+		return fmt.Errorf("meter %d events of tenant %s: %w", n, tenantID, res.Error)
+	}
+	if res.RowsAffected == 0 {
+		return ferry.NotFound("plan")
+	}
+	ent := c.Entitlements
 	if ent.PaymentOverdue {
 		return &ferry.Error{Code: ferry.EPAYMENT, Message: fmt.Sprintf("an invoice has been unpaid for more than %d days; "+
 			"pay it (see the billing page) to send events again", int(PaymentGrace/(24*time.Hour)))}
 	}
-	tx := m.tx.DB(ctx)
-	now := s.clock.Now().UTC()
-	slot := 0
-	if !ent.HardCap {
-		slot = s.rand(usageSlots)
-	}
-
-	// Hand-written: runs in every ingest transaction; one UPSERT with
-	// RETURNING gives the running total in a single round trip.
-	// The upsert's RETURNING sees this slot's latest committed value (it
-	// waits for the row lock); other slots are read from the snapshot.
-	var inSecond int64
-	err = tx.Raw(`WITH up AS (
-			INSERT INTO rate_windows (tenant_id, second, slot, events) VALUES (?, ?, ?, ?)
-			ON CONFLICT (tenant_id, second, slot) DO UPDATE SET events = rate_windows.events + EXCLUDED.events
-			RETURNING events)
-		SELECT (SELECT events FROM up) + coalesce((SELECT sum(events) FROM rate_windows
-			WHERE tenant_id = ? AND second = ? AND slot <> ?), 0)`,
-		tenantID, now.Unix(), slot, n, tenantID, now.Unix(), slot).Scan(&inSecond).Error
-	if err != nil {
-		return fmt.Errorf("count events this second: %w", err)
-	}
-	if inSecond > int64(ent.EventsPerSecond) {
+	if c.InSecond > int64(ent.EventsPerSecond) {
 		return &ferry.Error{Code: ferry.ERATELIMIT, RetryAfterSeconds: 1,
 			Message: fmt.Sprintf("the %s plan accepts %d events per second; slow down and retry", ent.DisplayName, ent.EventsPerSecond)}
 	}
-
-	period := MonthStart(now)
-	if !ent.HardCap {
-		// Hand-written: the per-ingest counter increment (hot path).
-		err := tx.Exec(`INSERT INTO usage_counters (tenant_id, period, slot, events) VALUES (?, ?, ?, ?)
-			ON CONFLICT (tenant_id, period, slot) DO UPDATE SET events = usage_counters.events + EXCLUDED.events`,
-			tenantID, period, slot, n).Error
-		if err != nil {
-			return fmt.Errorf("meter events: %w", err)
-		}
-		return nil
-	}
-	var total int64
-	// Hand-written: the hard-capped counter's UPSERT ... RETURNING gives
-	// the exact running total under the row lock, in one round trip.
-	err = tx.Raw(`WITH up AS (
-			INSERT INTO usage_counters (tenant_id, period, slot, events) VALUES (?, ?, 0, ?)
-			ON CONFLICT (tenant_id, period, slot) DO UPDATE SET events = usage_counters.events + EXCLUDED.events
-			RETURNING events)
-		SELECT (SELECT events FROM up) + coalesce((SELECT sum(events) FROM usage_counters
-			WHERE tenant_id = ? AND period = ? AND slot <> 0), 0)`,
-		tenantID, period, n, tenantID, period).Scan(&total).Error
-	if err != nil {
-		return fmt.Errorf("meter events: %w", err)
-	}
-	if total > ent.EventsPerMonth {
+	if ent.HardCap && c.InMonth > ent.EventsPerMonth {
 		return &ferry.Error{Code: ferry.EQUOTA, RetryAfterSeconds: secondsUntilNextMonth(now),
 			Message: fmt.Sprintf("the %s plan's %d events for %s are used up; upgrade your plan or wait until next month",
 				ent.DisplayName, ent.EventsPerMonth, FormatPeriod(period))}
 	}
 	return nil
+}
+
+// consumed is ConsumeEvents' row: the tenant's terms and its counts
+// with the new events: this second's (every slot) and, for a hard cap,
+// this month's.
+type consumed struct {
+	Entitlements
+	InSecond int64
+	InMonth  int64
 }
 
 // CheckEndpointLimit returns EPLANLIMIT when tenantID already has as many

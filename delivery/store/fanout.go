@@ -55,25 +55,55 @@ type FanOut struct {
 }
 
 // InsertFanOut writes f in tx: deliveries, transformation rows, outbox
-// rows and queue notifications. Parts with no rows cost no statement.
-// Errors: wrapped database errors.
+// rows and queue notifications. Parts with no rows cost no statement;
+// deliveries and their outbox rows are one statement, as every ingest
+// holds a committer for each round trip. Errors: wrapped database errors.
 func InsertFanOut(ctx context.Context, tx Tx, f FanOut) error {
-	if err := insertDeliveries(ctx, tx, f.Deliveries); err != nil {
+	if err := insertDeliveries(ctx, tx, f.Deliveries, f.Jobs); err != nil {
 		return err
 	}
 	if err := insertTransforms(ctx, tx, f.Transforms); err != nil {
 		return err
 	}
-	if err := InsertOutbox(ctx, tx, f.Jobs); err != nil {
-		return err
-	}
 	return NotifyQueues(ctx, tx, f.Queues, f.Sender)
 }
 
-func insertDeliveries(ctx context.Context, tx Tx, ds []Delivery) error {
+const (
+	insertDeliveriesSQL = `INSERT INTO deliveries (id, tenant_id, event_id, endpoint_id, created_at, traceparent)
+		SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::uuid[], $5::timestamptz[], $6::text[])`
+	// insertOutboxSQL's parameters are numbered from $%d.
+	insertOutboxSQL = `INSERT INTO outbox (delivery_id, job, created_at, traceparent)
+		SELECT d, j::jsonb, c, p FROM unnest($%d::uuid[], $%d::text[], $%d::timestamptz[], $%d::text[]) AS t(d, j, c, p)`
+)
+
+var (
+	outboxOnlySQL          = fmt.Sprintf(insertOutboxSQL, 1, 2, 3, 4)
+	deliveriesAndOutboxSQL = "WITH d AS (" + insertDeliveriesSQL + ")\n" + fmt.Sprintf(insertOutboxSQL, 7, 8, 9, 10)
+)
+
+// insertDeliveries inserts ds and an outbox row for each of jobs in one
+// statement.
+func insertDeliveries(ctx context.Context, tx Tx, ds []Delivery, jobs []model.Job) error {
 	if len(ds) == 0 {
-		return nil
+		return InsertOutbox(ctx, tx, jobs)
 	}
+	args := deliveryColumns(ds)
+	query := insertDeliveriesSQL
+	if len(jobs) > 0 {
+		outbox, err := outboxColumns(jobs)
+		if err != nil {
+			return err
+		}
+		args, query = append(args, outbox...), deliveriesAndOutboxSQL
+	}
+	if _, err := tx.Exec(ctx, query, args...); err != nil {
+		return fmt.Errorf("insert %d deliveries and %d outbox rows: %w", len(ds), len(jobs), err)
+	}
+	return nil
+}
+
+// deliveryColumns are the arguments of insertDeliveriesSQL for ds.
+func deliveryColumns(ds []Delivery) []any {
 	n := len(ds)
 	ids, tenants, events, endpoints := make([]uuid.UUID, n), make([]uuid.UUID, n), make([]uuid.UUID, n), make([]uuid.UUID, n)
 	ats := make([]time.Time, n)
@@ -89,13 +119,8 @@ func insertDeliveries(ctx context.Context, tx Tx, ds []Delivery) error {
 			parents[i] = &ds[i].TraceParent
 		}
 	}
-	if _, err := tx.Exec(ctx, `INSERT INTO deliveries (id, tenant_id, event_id, endpoint_id, created_at, traceparent)
-		SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::uuid[], $5::timestamptz[], $6::text[])`,
-		pgval.Array(ids), pgval.Array(tenants), pgval.Array(events), pgval.Array(endpoints), pgval.Array(ats),
-		pgval.Array(parents)); err != nil {
-		return fmt.Errorf("insert deliveries: %w", err)
-	}
-	return nil
+	return []any{pgval.Array(ids), pgval.Array(tenants), pgval.Array(events), pgval.Array(endpoints), pgval.Array(ats),
+		pgval.Array(parents)}
 }
 
 // InsertOutbox adds an outbox row for each job, keyed (delivery_id,
@@ -107,6 +132,18 @@ func InsertOutbox(ctx context.Context, tx Tx, jobs []model.Job) error {
 	if len(jobs) == 0 {
 		return nil
 	}
+	args, err := outboxColumns(jobs)
+	if err != nil {
+		return err
+	}
+	if _, err := tx.Exec(ctx, outboxOnlySQL, args...); err != nil {
+		return fmt.Errorf("insert outbox: %w", err)
+	}
+	return nil
+}
+
+// outboxColumns are the arguments of insertOutboxSQL for jobs.
+func outboxColumns(jobs []model.Job) ([]any, error) {
 	ids, payloads, ats := make([]uuid.UUID, len(jobs)), make([]string, len(jobs)), make([]time.Time, len(jobs))
 	// nil (SQL NULL, padded by unnest) unless a job is traced, so tracing
 	// off costs no array.
@@ -114,7 +151,7 @@ func InsertOutbox(ctx context.Context, tx Tx, jobs []model.Job) error {
 	for i, j := range jobs {
 		b, err := json.Marshal(j)
 		if err != nil {
-			return fmt.Errorf("encode job: %w", err)
+			return nil, fmt.Errorf("encode job: %w", err)
 		}
 		ids[i], payloads[i], ats[i] = j.DeliveryID, string(b), j.OutboxAt
 		if j.TraceParent != "" {
@@ -124,12 +161,7 @@ func InsertOutbox(ctx context.Context, tx Tx, jobs []model.Job) error {
 			parents[i] = &jobs[i].TraceParent
 		}
 	}
-	if _, err := tx.Exec(ctx, `INSERT INTO outbox (delivery_id, job, created_at, traceparent)
-		SELECT d, j::jsonb, c, p FROM unnest($1::uuid[], $2::text[], $3::timestamptz[], $4::text[]) AS t(d, j, c, p)`,
-		pgval.Array(ids), pgval.Array(payloads), pgval.Array(ats), pgval.Array(parents)); err != nil {
-		return fmt.Errorf("insert outbox: %w", err)
-	}
-	return nil
+	return []any{pgval.Array(ids), pgval.Array(payloads), pgval.Array(ats), pgval.Array(parents)}, nil
 }
 
 // DeleteOutbox deletes the outbox rows keyed (ids[i], ats[i]) once Kafka
