@@ -200,13 +200,14 @@ func (s *Service) ingestOne(ctx context.Context, r *ingestRequest, inline bool) 
 					return err
 				}
 			}
-			res := tx.Exec(`INSERT INTO events (id, tenant_id, type, data, idempotency_key, customer_id, customer_uid, created_at)
-				VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`, ev.ID, tenantID, ev.Type, string(ev.Data), key,
-				ev.customerID, ev.Customer, now)
-			if res.Error != nil {
-				return fmt.Errorf("insert event: %w", res.Error)
+			rows := fanOutRows{FanOut: store.FanOut{Sender: s.queueSender()}}
+			rows.add(tenantID, ev, r.matches)
+			inserted, err := store.InsertEventsFanOut(ctx, store.Gorm(tx), []store.Event{{ID: ev.ID, TenantID: tenantID, Type: ev.Type,
+				Data: string(ev.Data), IdempotencyKey: key, CustomerID: ev.customerID, CustomerUID: ev.Customer, CreatedAt: now}}, rows.FanOut)
+			if err != nil {
+				return err
 			}
-			if res.RowsAffected == 0 {
+			if inserted == 0 {
 				if key == nil {
 					// This very event committed already: a group-commit batch
 					// whose commit reported an error after succeeding.
@@ -217,9 +218,8 @@ func (s *Service) ingestOne(ctx context.Context, r *ingestRequest, inline bool) 
 				return errIdempotencyRace
 			}
 			created = true
-			var err error
-			jobs, queues, _, err = s.fanOut(tx, tenantID, ev, r.matches) // nothing deferred on this path
-			return err
+			jobs, queues = rows.Jobs, rows.Queues // nothing deferred on this path
+			return nil
 		})
 		if !errors.Is(err, errTransformFirst) || !inline {
 			break
@@ -292,25 +292,6 @@ func claimIdempotencyKey(tx *gorm.DB, tenantID uuid.UUID, key string, now time.T
 		return Event{}, false, fmt.Errorf("release idempotency key: %w", err)
 	}
 	return Event{}, false, nil
-}
-
-// fanOut creates one delivery per endpoint route found for ev (enabled,
-// subscribed to its type exactly or by a wildcard, filter accepting it),
-// in the caller's transaction, with an outbox row for each http endpoint
-// and the stored result of its transformation, if it has one (or, when
-// deferred, a pending result and no outbox row, returned in pending); queue
-// endpoints get no outbox row (their consumers pull). It returns the jobs
-// to publish and the queue endpoints to wake once tx commits.
-func (s *Service) fanOut(tx *gorm.DB, tenantID uuid.UUID, ev Event, matches []batchMatch) ([]model.Job, []uuid.UUID, PendingTransforms, error) {
-	if len(matches) == 0 {
-		return nil, nil, nil, nil
-	}
-	rows := fanOutRows{FanOut: store.FanOut{Sender: s.queueSender()}}
-	rows.add(tenantID, ev, matches)
-	if err := store.InsertFanOut(tx.Statement.Context, store.Gorm(tx), rows.FanOut); err != nil {
-		return nil, nil, nil, err
-	}
-	return rows.Jobs, rows.Queues, rows.pending, nil
 }
 
 // fanOutRows are the rows one fan-out (of one event or a batch) writes,

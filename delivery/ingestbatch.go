@@ -11,7 +11,6 @@ import (
 
 	"github.com/ferry-dev/ferry/delivery/model"
 	"github.com/ferry-dev/ferry/delivery/store"
-	"github.com/ferry-dev/ferry/internal/pgval"
 
 	"github.com/ferry-dev/ferry/dbtx"
 )
@@ -200,36 +199,19 @@ func (s *Service) insertBatch(ctx context.Context, tx *gorm.DB, batch []*ingestR
 			}
 		}
 	}
-	n := len(batch)
-	ids, tenants := make([]uuid.UUID, n), make([]uuid.UUID, n)
-	types, data := make([]string, n), make([]string, n)
-	ats := make([]time.Time, n)
-	customerIDs, customerUIDs := make([]*string, n), make([]*string, n)
-	for i, r := range batch {
-		ids[i], tenants[i], types[i], data[i], ats[i] = r.ev.ID, r.tenantID, r.ev.Type, string(r.ev.Data), r.ev.CreatedAt
-		if r.ev.customerID != nil {
-			id := r.ev.customerID.String()
-			customerIDs[i], customerUIDs[i] = &id, r.ev.Customer
-		}
-	}
-	res := tx.Exec(`INSERT INTO events (id, tenant_id, type, data, customer_id, customer_uid, created_at)
-		SELECT i, t, ty, d::json, ci::uuid, cu, c
-		FROM unnest(?::uuid[], ?::uuid[], ?::text[], ?::text[], ?::text[], ?::text[], ?::timestamptz[]) AS v(i, t, ty, d, ci, cu, c)`,
-		pgval.Array(ids), pgval.Array(tenants), pgval.Array(types), pgval.Array(data), pgval.Array(customerIDs), pgval.Array(customerUIDs),
-		pgval.Array(ats))
-	if res.Error != nil {
-		return nil, nil, nil, fmt.Errorf("insert events: %w", res.Error)
-	}
-	if res.RowsAffected != int64(n) {
-		return nil, nil, nil, fmt.Errorf("insert events: %d of %d rows", res.RowsAffected, n)
-	}
-
+	events := make([]store.Event, len(batch))
 	rows := fanOutRows{FanOut: store.FanOut{Sender: s.queueSender()}}
-	for _, r := range batch {
+	for i, r := range batch {
+		events[i] = store.Event{ID: r.ev.ID, TenantID: r.tenantID, Type: r.ev.Type, Data: string(r.ev.Data),
+			CustomerID: r.ev.customerID, CustomerUID: r.ev.Customer, CreatedAt: r.ev.CreatedAt}
 		rows.add(r.tenantID, r.ev, r.matches)
 	}
-	if err := store.InsertFanOut(ctx, store.Gorm(tx), rows.FanOut); err != nil {
+	inserted, err := store.InsertEventsFanOut(ctx, store.Gorm(tx), events, rows.FanOut)
+	if err != nil {
 		return nil, nil, nil, err
+	}
+	if inserted != len(batch) {
+		return nil, nil, nil, fmt.Errorf("insert events: %d of %d were new", inserted, len(batch))
 	}
 	return rows.Jobs, rows.Queues, rows.pending, nil
 }

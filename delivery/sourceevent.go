@@ -11,6 +11,7 @@ import (
 
 	"github.com/ferry-dev/ferry/dbtx"
 	"github.com/ferry-dev/ferry/delivery/routing"
+	"github.com/ferry-dev/ferry/delivery/store"
 	"github.com/ferry-dev/ferry/internal/pgval"
 )
 
@@ -66,9 +67,15 @@ func (s *Service) IngestInTx(ctx context.Context, tx dbtx.Tx, tenantID uuid.UUID
 			return Event{}, nil, err
 		}
 	}
-	if err := db.Exec(`INSERT INTO events (id, tenant_id, type, data, created_at) VALUES (?, ?, ?, ?, ?)`,
-		ev.ID, tenantID, ev.Type, string(ev.Data), ev.CreatedAt).Error; err != nil {
-		return Event{}, nil, fmt.Errorf("insert event: %w", err)
+	rows := fanOutRows{FanOut: store.FanOut{Sender: s.queueSender()}}
+	rows.add(tenantID, ev, r.matches)
+	inserted, err := store.InsertEventsFanOut(ctx, store.Gorm(db), []store.Event{{ID: ev.ID, TenantID: tenantID, Type: ev.Type,
+		Data: string(ev.Data), CreatedAt: ev.CreatedAt}}, rows.FanOut)
+	if err != nil {
+		return Event{}, nil, err
+	}
+	if inserted != 1 {
+		return Event{}, nil, fmt.Errorf("insert event %s: its id is taken", ev.ID)
 	}
 	body := in.Body
 	if body == nil {
@@ -78,10 +85,7 @@ func (s *Service) IngestInTx(ctx context.Context, tx dbtx.Tx, tenantID uuid.UUID
 		ev.ID, tenantID, in.ContentType, body).Error; err != nil {
 		return Event{}, nil, fmt.Errorf("insert raw body: %w", err)
 	}
-	jobs, queues, pending, err := s.fanOut(db, tenantID, ev, r.matches)
-	if err != nil {
-		return Event{}, nil, err
-	}
+	jobs, queues, pending := rows.Jobs, rows.Queues, rows.pending
 	return ev, func() {
 		s.accepted(tenantID)
 		s.wakeQueues(queues)

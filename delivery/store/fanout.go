@@ -267,3 +267,91 @@ func FinishTransforms(ctx context.Context, tx Tx, rows []Transform) ([]uuid.UUID
 	}
 	return finished, nil
 }
+
+// Event is a new events row.
+type Event struct {
+	ID, TenantID uuid.UUID
+	Type         string
+	// Data is the event's JSON document.
+	Data           string
+	IdempotencyKey *string
+	CustomerID     *uuid.UUID
+	CustomerUID    *string
+	CreatedAt      time.Time
+}
+
+// Events, deliveries and outbox rows of one ingest are one statement
+// (their foreign keys are checked at its end, when all are in). An
+// event whose id or idempotency key is taken is skipped, and then no
+// delivery or outbox row is written: the caller decides what a
+// collision means.
+const (
+	insertEventsSQL = `e AS (INSERT INTO events (id, tenant_id, type, data, idempotency_key, customer_id, customer_uid, created_at)
+		SELECT i, t, ty, d::json, k, ci::uuid, cu, c
+		FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::timestamptz[])
+			AS v(i, t, ty, d, k, ci, cu, c)
+		ON CONFLICT DO NOTHING RETURNING 1)`
+	// The deliveries' and outbox rows' parameters follow the events' ($10
+	// on); $9 is the number of events.
+	allEventsNew        = ` WHERE (SELECT count(*) FROM e) = $9`
+	eventsDeliveriesSQL = `d AS (INSERT INTO deliveries (id, tenant_id, event_id, endpoint_id, created_at, traceparent)
+		SELECT * FROM unnest($10::uuid[], $11::uuid[], $12::uuid[], $13::uuid[], $14::timestamptz[], $15::text[])` + allEventsNew + `)`
+	eventsOutboxSQL = `o AS (INSERT INTO outbox (delivery_id, job, created_at, traceparent)
+		SELECT d, j::jsonb, c, p FROM unnest($16::uuid[], $17::text[], $18::timestamptz[], $19::text[]) AS t(d, j, c, p)` + allEventsNew + `)`
+	countEventsSQL = ` SELECT count(*) FROM e`
+)
+
+// InsertEventsFanOut writes events and f in tx and returns how many of
+// events were new; f is written only when all were. Errors: wrapped
+// database errors.
+func InsertEventsFanOut(ctx context.Context, tx Tx, events []Event, f FanOut) (int, error) {
+	n := len(events)
+	ids, tenants, types, data := make([]uuid.UUID, n), make([]uuid.UUID, n), make([]string, n), make([]string, n)
+	keys, customerIDs, customerUIDs, ats := make([]*string, n), make([]*string, n), make([]*string, n), make([]time.Time, n)
+	for i, ev := range events {
+		ids[i], tenants[i], types[i], data[i] = ev.ID, ev.TenantID, ev.Type, ev.Data
+		keys[i], customerUIDs[i], ats[i] = ev.IdempotencyKey, ev.CustomerUID, ev.CreatedAt
+		if ev.CustomerID != nil {
+			id := ev.CustomerID.String()
+			customerIDs[i] = &id
+		}
+	}
+	args := []any{pgval.Array(ids), pgval.Array(tenants), pgval.Array(types), pgval.Array(data), pgval.Array(keys),
+		pgval.Array(customerIDs), pgval.Array(customerUIDs), pgval.Array(ats)}
+	query := "WITH " + insertEventsSQL
+	switch {
+	case len(f.Deliveries) > 0 && len(f.Jobs) > 0:
+		outbox, err := outboxColumns(f.Jobs)
+		if err != nil {
+			return 0, err
+		}
+		args = append(append(append(args, int64(n)), deliveryColumns(f.Deliveries)...), outbox...)
+		query += ", " + eventsDeliveriesSQL + ", " + eventsOutboxSQL
+	case len(f.Deliveries) > 0:
+		args = append(append(args, int64(n)), deliveryColumns(f.Deliveries)...)
+		query += ", " + eventsDeliveriesSQL
+	case len(f.Jobs) > 0:
+		return 0, fmt.Errorf("insert events: %d outbox rows without deliveries", len(f.Jobs))
+	}
+	var inserted []int64
+	rows, err := tx.Query(ctx, query+countEventsSQL, args...)
+	if err == nil {
+		inserted, err = collect(rows, func(r pgx.Rows) (int64, error) {
+			var c int64
+			return c, r.Scan(&c)
+		})
+	}
+	if err == nil && len(inserted) != 1 {
+		err = fmt.Errorf("%d counts", len(inserted))
+	}
+	if err != nil {
+		return 0, fmt.Errorf("insert %d events, %d deliveries and %d outbox rows: %w", n, len(f.Deliveries), len(f.Jobs), err)
+	}
+	if int(inserted[0]) < n {
+		return int(inserted[0]), nil
+	}
+	if err := insertTransforms(ctx, tx, f.Transforms); err != nil {
+		return 0, err
+	}
+	return n, NotifyQueues(ctx, tx, f.Queues, f.Sender)
+}

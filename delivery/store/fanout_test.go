@@ -1,0 +1,103 @@
+package store_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/ferry-dev/ferry/delivery/internal/deliverytest"
+	"github.com/ferry-dev/ferry/delivery/model"
+	"github.com/ferry-dev/ferry/delivery/store"
+	"github.com/ferry-dev/ferry/internal/pgval"
+)
+
+// TestInsertEventsFanOut writes events with and without deliveries and
+// outbox rows in one statement, and checks that an event whose id or
+// idempotency key is taken writes no delivery or outbox row.
+func TestInsertEventsFanOut(t *testing.T) {
+	t.Parallel()
+	db := deliverytest.DB(t)
+	ctx := context.Background()
+	tx := store.Gorm(db)
+	at := time.Date(2026, 11, 26, 10, 0, 0, 0, time.UTC)
+	seeded := deliverytest.Seed(t, db, at) // a tenant, an endpoint and a taken event id
+	key := "order-7"
+
+	event := func(id uuid.UUID, key *string) store.Event {
+		return store.Event{ID: id, TenantID: seeded.TenantID, Type: "order.created", Data: `{"n":2}`, IdempotencyKey: key, CreatedAt: at}
+	}
+	// fanOut gives each event a delivery and, with jobs, an outbox row.
+	fanOut := func(events []store.Event, deliveries, jobs bool) store.FanOut {
+		var f store.FanOut
+		for _, ev := range events {
+			if !deliveries {
+				break
+			}
+			d := store.Delivery{ID: uuid.New(), TenantID: seeded.TenantID, EventID: ev.ID, EndpointID: seeded.EndpointID, CreatedAt: at}
+			f.Deliveries = append(f.Deliveries, d)
+			if jobs {
+				f.Jobs = append(f.Jobs, model.Job{DeliveryID: d.ID, EventID: ev.ID, EndpointID: seeded.EndpointID,
+					TenantID: seeded.TenantID, Attempt: 1, Trigger: model.TriggerInitial, AcceptedAt: at, OutboxAt: at})
+			}
+		}
+		return f
+	}
+	keyed := event(uuid.New(), &key)
+	if n, err := store.InsertEventsFanOut(ctx, tx, []store.Event{keyed}, store.FanOut{}); err != nil || n != 1 {
+		t.Fatalf("first keyed event: %d new, %v", n, err)
+	}
+
+	tests := []struct {
+		name       string
+		events     []store.Event
+		deliveries bool
+		jobs       bool
+		wantNew    int
+		wantRows   bool // deliveries (and, with jobs, outbox rows) written
+	}{
+		{"events alone", []store.Event{event(uuid.New(), nil), event(uuid.New(), nil)}, false, false, 2, false},
+		{"events with queue deliveries", []store.Event{event(uuid.New(), nil)}, true, false, 1, true},
+		{"events with deliveries and jobs", []store.Event{event(uuid.New(), nil), event(uuid.New(), nil)}, true, true, 2, true},
+		{"a taken event id writes no delivery", []store.Event{event(uuid.New(), nil), event(seeded.EventID, nil)}, true, true, 1, false},
+		{"a taken idempotency key writes no delivery", []store.Event{event(uuid.New(), &key)}, true, true, 0, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := fanOut(tt.events, tt.deliveries, tt.jobs)
+			got, err := store.InsertEventsFanOut(ctx, tx, tt.events, f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != tt.wantNew {
+				t.Errorf("%d events new, want %d", got, tt.wantNew)
+			}
+			ids := make([]uuid.UUID, len(f.Deliveries))
+			for i, d := range f.Deliveries {
+				ids[i] = d.ID
+			}
+			var deliveries, outbox int
+			rows, err := tx.Query(ctx, `SELECT (SELECT count(*) FROM deliveries WHERE id = ANY($1)), (SELECT count(*) FROM outbox WHERE delivery_id = ANY($1))`,
+				pgval.Array(ids))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer rows.Close()
+			if !rows.Next() {
+				t.Fatal("no counts")
+			}
+			if err := rows.Scan(&deliveries, &outbox); err != nil {
+				t.Fatal(err)
+			}
+			wantDeliveries, wantOutbox := 0, 0
+			if tt.wantRows {
+				wantDeliveries = len(f.Deliveries)
+				wantOutbox = len(f.Jobs)
+			}
+			if deliveries != wantDeliveries || outbox != wantOutbox {
+				t.Errorf("%d deliveries and %d outbox rows written, want %d and %d", deliveries, outbox, wantDeliveries, wantOutbox)
+			}
+		})
+	}
+}
