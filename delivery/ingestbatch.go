@@ -18,9 +18,11 @@ import (
 // Group commit for ingest. Concurrent Ingest calls without an idempotency
 // key queue up here; a few committer goroutines each take everything
 // queued (up to maxIngestBatch) and write it in ONE transaction: one
-// multi-row INSERT each for events, deliveries and outbox rows, one
-// fan-out query, one commit (one WAL flush). Every caller still returns
-// only after the transaction holding its event committed (docs/contract.md#durability-on-ingest).
+// routing query, billing's two per tenant (its plan; its terms and
+// counters), one statement for the events, deliveries and outbox rows,
+// one commit (one WAL flush). Every caller still returns only after the
+// transaction holding its event committed
+// (docs/contract.md#durability-on-ingest).
 // Under light load a batch is a single event, so latency does not suffer;
 // under heavy load round trips and commits are shared by hundreds of
 // events and far fewer pooled connections are held.
