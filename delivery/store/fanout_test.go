@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"gorm.io/gorm"
 
 	"github.com/ferry-dev/ferry/delivery/internal/deliverytest"
 	"github.com/ferry-dev/ferry/delivery/model"
@@ -99,5 +100,57 @@ func TestInsertEventsFanOut(t *testing.T) {
 				t.Errorf("%d deliveries and %d outbox rows written, want %d and %d", deliveries, outbox, wantDeliveries, wantOutbox)
 			}
 		})
+	}
+}
+
+// TestDeleteOutboxWhenStatisticsSayEmpty deletes half of a burst of
+// outbox rows while the table's statistics still say it is empty (as
+// after an ANALYZE between bursts) and the plan is generic, as a cached
+// statement's becomes. A plan that compares every key with every row
+// takes minutes here; the per-key lookup takes milliseconds.
+func TestDeleteOutboxWhenStatisticsSayEmpty(t *testing.T) {
+	t.Parallel()
+	db := deliverytest.DB(t)
+	ctx := context.Background()
+	for _, q := range []string{
+		`INSERT INTO outbox (delivery_id, job, created_at) SELECT gen_random_uuid(), '{}', now() FROM generate_series(1, 600)`,
+		`ANALYZE outbox`,
+		`DELETE FROM outbox`,
+		`ANALYZE outbox`,
+		`INSERT INTO outbox (delivery_id, job, created_at) SELECT gen_random_uuid(), '{}', now() FROM generate_series(1, 20000)`,
+	} {
+		if err := db.Exec(q).Error; err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	type key struct {
+		DeliveryID uuid.UUID
+		CreatedAt  time.Time
+	}
+	var keys []key
+	if err := db.Raw(`SELECT delivery_id, created_at FROM outbox LIMIT 10000`).Scan(&keys).Error; err != nil {
+		t.Fatal(err)
+	}
+	ids, ats := make([]uuid.UUID, len(keys)), make([]time.Time, len(keys))
+	for i, k := range keys {
+		ids[i], ats[i] = k.DeliveryID, k.CreatedAt
+	}
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	err := db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		if err := tx.Exec(`SET LOCAL plan_cache_mode = force_generic_plan`).Error; err != nil {
+			return err
+		}
+		return store.DeleteOutbox(ctx, store.Gorm(tx), ids, ats)
+	})
+	if err != nil {
+		t.Fatalf("delete 10,000 of 20,000 outbox rows: %v", err)
+	}
+	var left int64
+	if err := db.Raw(`SELECT count(*) FROM outbox`).Scan(&left).Error; err != nil {
+		t.Fatal(err)
+	}
+	if left != 10000 {
+		t.Errorf("%d outbox rows left, want 10000", left)
 	}
 }
