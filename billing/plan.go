@@ -2,6 +2,7 @@ package billing
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"time"
 
@@ -82,6 +83,18 @@ const overriddenColumns = `p.name, p.display_name,
 	coalesce(o.captured_bytes_per_month, p.captured_bytes_per_month) AS captured_bytes_per_month,
 	o.tenant_id IS NOT NULL AS custom`
 
+// termsSQL reads the terms @tenant has on @plan and, unless
+// @overdue_before is NULL, whether an invoice issued before then is
+// overdue. Hand-written: the plan, its override and the overdue-invoice
+// check come in one round trip (ConsumeEvents runs it inside its
+// metering statement).
+const termsSQL = `SELECT ` + overriddenColumns + `,
+		(CAST(@overdue_before AS timestamptz) IS NOT NULL AND EXISTS (SELECT 1 FROM invoices i WHERE i.tenant_id = @tenant
+			AND i.status <> 'paid' AND i.total_minor > 0 AND i.restriction_lifted_at IS NULL
+			AND i.created_at < @overdue_before)) AS payment_overdue
+	FROM plans p
+	LEFT JOIN plan_overrides o ON o.tenant_id = @tenant AND o.plan = p.name WHERE p.name = @plan`
+
 // entitlements loads a tenant's current terms in tx (a transaction, or
 // the pool): its plan, asked of tenants, with billing's override for it.
 // Errors: ENOTFOUND.
@@ -100,15 +113,7 @@ func (s *Service) entitlements(ctx context.Context, tx dbtx.Tx, tenantID uuid.UU
 // Errors: ENOTFOUND when no such plan.
 func planTerms(db *gorm.DB, tenantID uuid.UUID, plan string, overdueBefore *time.Time) (Entitlements, error) {
 	var e Entitlements
-	// Hand-written: every ingest transaction reads the terms, so plan,
-	// override and the overdue-invoice check come in one round trip.
-	res := db.Raw(`SELECT `+overriddenColumns+`,
-		(?::timestamptz IS NOT NULL AND EXISTS (SELECT 1 FROM invoices i WHERE i.tenant_id = ?
-			AND i.status <> 'paid' AND i.total_minor > 0 AND i.restriction_lifted_at IS NULL
-			AND i.created_at < ?)) AS payment_overdue
-		FROM plans p
-		LEFT JOIN plan_overrides o ON o.tenant_id = ? AND o.plan = p.name WHERE p.name = ?`,
-		overdueBefore, tenantID, overdueBefore, tenantID, plan).Scan(&e)
+	res := db.Raw(termsSQL, sql.Named("tenant", tenantID), sql.Named("plan", plan), sql.Named("overdue_before", overdueBefore)).Scan(&e)
 	if res.Error != nil {
 		return Entitlements{}, fmt.Errorf("load plan %q: %w", plan, res.Error)
 	}

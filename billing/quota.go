@@ -51,19 +51,13 @@ func (m *Meter) ConsumeEvents(ctx context.Context, tenantID uuid.UUID, n int) er
 	var c consumed
 	// Hand-written: this runs in every ingest transaction, where each
 	// round trip holds a committer that other events queue behind. So
-	// the terms (plan, override, overdue invoice), the second's rate
-	// window and the month's counter are one statement. A tenant whose
+	// the terms (termsSQL), the second's rate window and the month's
+	// counter are one statement. A tenant whose
 	// payment is overdue increments nothing; a refused increment rolls
 	// back with the ingest. An upsert's RETURNING sees its slot's latest
 	// committed value (it waits for the row lock); other slots are read
 	// from the snapshot.
-	res := m.tx.DB(ctx).Raw(`WITH terms AS (
-			SELECT `+overriddenColumns+`,
-				EXISTS (SELECT 1 FROM invoices i WHERE i.tenant_id = @tenant
-					AND i.status <> 'paid' AND i.total_minor > 0 AND i.restriction_lifted_at IS NULL
-					AND i.created_at < @overdue_before) AS payment_overdue
-			FROM plans p
-			LEFT JOIN plan_overrides o ON o.tenant_id = @tenant AND o.plan = p.name WHERE p.name = @plan),
+	res := m.tx.DB(ctx).Raw(`WITH terms AS (`+termsSQL+`),
 		counted AS (
 			SELECT CASE WHEN hard_cap THEN 0 ELSE @slot END AS slot FROM terms WHERE NOT payment_overdue),
 		rate AS (

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -59,7 +61,7 @@ type FanOut struct {
 // deliveries and their outbox rows are one statement, as every ingest
 // holds a committer for each round trip. Errors: wrapped database errors.
 func InsertFanOut(ctx context.Context, tx Tx, f FanOut) error {
-	if err := insertDeliveries(ctx, tx, f.Deliveries, f.Jobs); err != nil {
+	if _, err := insertRows(ctx, tx, nil, f); err != nil {
 		return err
 	}
 	if err := insertTransforms(ctx, tx, f.Transforms); err != nil {
@@ -68,41 +70,102 @@ func InsertFanOut(ctx context.Context, tx Tx, f FanOut) error {
 	return NotifyQueues(ctx, tx, f.Queues, f.Sender)
 }
 
-const (
-	insertDeliveriesSQL = `INSERT INTO deliveries (id, tenant_id, event_id, endpoint_id, created_at, traceparent)
-		SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::uuid[], $5::timestamptz[], $6::text[])`
-	// insertOutboxSQL's parameters are numbered from $%d.
-	insertOutboxSQL = `INSERT INTO outbox (delivery_id, job, created_at, traceparent)
-		SELECT d, j::jsonb, c, p FROM unnest($%d::uuid[], $%d::text[], $%d::timestamptz[], $%d::text[]) AS t(d, j, c, p)`
-)
-
-var (
-	outboxOnlySQL          = fmt.Sprintf(insertOutboxSQL, 1, 2, 3, 4)
-	deliveriesAndOutboxSQL = "WITH d AS (" + insertDeliveriesSQL + ")\n" + fmt.Sprintf(insertOutboxSQL, 7, 8, 9, 10)
-)
-
-// insertDeliveries inserts ds and an outbox row for each of jobs in one
-// statement.
-func insertDeliveries(ctx context.Context, tx Tx, ds []Delivery, jobs []model.Job) error {
-	if len(ds) == 0 {
-		return InsertOutbox(ctx, tx, jobs)
+// InsertEventsFanOut writes events and f in tx and returns how many of
+// events were new; f is written only when all were. Errors: wrapped
+// database errors.
+func InsertEventsFanOut(ctx context.Context, tx Tx, events []Event, f FanOut) (int, error) {
+	inserted, err := insertRows(ctx, tx, events, f)
+	if err != nil || inserted < len(events) {
+		return inserted, err
 	}
-	args := deliveryColumns(ds)
-	query := insertDeliveriesSQL
-	if len(jobs) > 0 {
-		outbox, err := outboxColumns(jobs)
-		if err != nil {
-			return err
-		}
-		args, query = append(args, outbox...), deliveriesAndOutboxSQL
+	if err := insertTransforms(ctx, tx, f.Transforms); err != nil {
+		return 0, err
 	}
-	if _, err := tx.Exec(ctx, query, args...); err != nil {
-		return fmt.Errorf("insert %d deliveries and %d outbox rows: %w", len(ds), len(jobs), err)
-	}
-	return nil
+	return inserted, NotifyQueues(ctx, tx, f.Queues, f.Sender)
 }
 
-// deliveryColumns are the arguments of insertDeliveriesSQL for ds.
+// The parts of insertRows' statement; each %s is a parameter.
+const (
+	eventsPart = `INSERT INTO events (id, tenant_id, type, data, idempotency_key, customer_id, customer_uid, created_at)
+		SELECT i, t, ty, d::json, k, ci::uuid, cu, c
+		FROM unnest(%s::uuid[], %s::uuid[], %s::text[], %s::text[], %s::text[], %s::text[], %s::text[], %s::timestamptz[])
+			AS v(i, t, ty, d, k, ci, cu, c)
+		ON CONFLICT DO NOTHING RETURNING 1`
+	deliveriesPart = `INSERT INTO deliveries (id, tenant_id, event_id, endpoint_id, created_at, traceparent)
+		SELECT * FROM unnest(%s::uuid[], %s::uuid[], %s::uuid[], %s::uuid[], %s::timestamptz[], %s::text[])`
+	outboxPart = `INSERT INTO outbox (delivery_id, job, created_at, traceparent)
+		SELECT d, j::jsonb, c, p FROM unnest(%s::uuid[], %s::text[], %s::timestamptz[], %s::text[]) AS t(d, j, c, p)`
+)
+
+// insertRows writes events, f's deliveries and f's outbox rows in one
+// statement (their foreign keys are checked at its end, when all are
+// in), and returns how many of events were new. An event whose id or
+// idempotency key is taken is skipped, and then no delivery or outbox
+// row is written: the caller decides what a collision means.
+func insertRows(ctx context.Context, tx Tx, events []Event, f FanOut) (int, error) {
+	var st statement
+	count, allNew := "SELECT 0", ""
+	if len(events) > 0 {
+		st.add("e", eventsPart, "", eventColumns(events)...)
+		count = "SELECT count(*) FROM e"
+		if len(f.Deliveries)+len(f.Jobs) > 0 { // PostgreSQL refuses a parameter nothing uses
+			allNew = " WHERE (SELECT count(*) FROM e) = " + st.param(int64(len(events)))
+		}
+	}
+	if len(f.Deliveries) > 0 {
+		st.add("d", deliveriesPart, allNew, deliveryColumns(f.Deliveries)...)
+	}
+	if len(f.Jobs) > 0 {
+		outbox, err := outboxColumns(f.Jobs)
+		if err != nil {
+			return 0, err
+		}
+		st.add("o", outboxPart, allNew, outbox...)
+	}
+	if len(st.parts) == 0 {
+		return 0, nil
+	}
+	rows, err := tx.Query(ctx, "WITH "+strings.Join(st.parts, ", ")+" "+count, st.args...)
+	var inserted []int64
+	if err == nil {
+		inserted, err = collect(rows, func(r pgx.Rows) (int64, error) {
+			var c int64
+			return c, r.Scan(&c)
+		})
+	}
+	if err == nil && len(inserted) != 1 {
+		err = fmt.Errorf("%d counts", len(inserted))
+	}
+	if err != nil {
+		return 0, fmt.Errorf("insert %d events, %d deliveries and %d outbox rows: %w", len(events), len(f.Deliveries), len(f.Jobs), err)
+	}
+	return int(inserted[0]), nil
+}
+
+// statement is a statement of data-modifying parts (WITH queries),
+// its parameters numbered as they are added.
+type statement struct {
+	parts []string
+	args  []any
+}
+
+// add adds the part name: template with a parameter for each of args,
+// then suffix.
+func (s *statement) add(name, template, suffix string, args ...any) {
+	params := make([]any, len(args))
+	for i, a := range args {
+		params[i] = s.param(a)
+	}
+	s.parts = append(s.parts, name+" AS ("+fmt.Sprintf(template, params...)+suffix+")")
+}
+
+// param adds v and returns its placeholder.
+func (s *statement) param(v any) string {
+	s.args = append(s.args, v)
+	return "$" + strconv.Itoa(len(s.args))
+}
+
+// deliveryColumns are the parameters of deliveriesPart for ds.
 func deliveryColumns(ds []Delivery) []any {
 	n := len(ds)
 	ids, tenants, events, endpoints := make([]uuid.UUID, n), make([]uuid.UUID, n), make([]uuid.UUID, n), make([]uuid.UUID, n)
@@ -129,20 +192,11 @@ func deliveryColumns(ds []Delivery) []any {
 // traced job's traceparent is kept beside it (tracestate is not: Ferry
 // starts its traces, so they carry none).
 func InsertOutbox(ctx context.Context, tx Tx, jobs []model.Job) error {
-	if len(jobs) == 0 {
-		return nil
-	}
-	args, err := outboxColumns(jobs)
-	if err != nil {
-		return err
-	}
-	if _, err := tx.Exec(ctx, outboxOnlySQL, args...); err != nil {
-		return fmt.Errorf("insert outbox: %w", err)
-	}
-	return nil
+	_, err := insertRows(ctx, tx, nil, FanOut{Jobs: jobs})
+	return err
 }
 
-// outboxColumns are the arguments of insertOutboxSQL for jobs.
+// outboxColumns are the parameters of outboxPart for jobs.
 func outboxColumns(jobs []model.Job) ([]any, error) {
 	ids, payloads, ats := make([]uuid.UUID, len(jobs)), make([]string, len(jobs)), make([]time.Time, len(jobs))
 	// nil (SQL NULL, padded by unnest) unless a job is traced, so tracing
@@ -292,31 +346,8 @@ type Event struct {
 	CreatedAt      time.Time
 }
 
-// Events, deliveries and outbox rows of one ingest are one statement
-// (their foreign keys are checked at its end, when all are in). An
-// event whose id or idempotency key is taken is skipped, and then no
-// delivery or outbox row is written: the caller decides what a
-// collision means.
-const (
-	insertEventsSQL = `e AS (INSERT INTO events (id, tenant_id, type, data, idempotency_key, customer_id, customer_uid, created_at)
-		SELECT i, t, ty, d::json, k, ci::uuid, cu, c
-		FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::timestamptz[])
-			AS v(i, t, ty, d, k, ci, cu, c)
-		ON CONFLICT DO NOTHING RETURNING 1)`
-	// The deliveries' and outbox rows' parameters follow the events' ($10
-	// on); $9 is the number of events.
-	allEventsNew        = ` WHERE (SELECT count(*) FROM e) = $9`
-	eventsDeliveriesSQL = `d AS (INSERT INTO deliveries (id, tenant_id, event_id, endpoint_id, created_at, traceparent)
-		SELECT * FROM unnest($10::uuid[], $11::uuid[], $12::uuid[], $13::uuid[], $14::timestamptz[], $15::text[])` + allEventsNew + `)`
-	eventsOutboxSQL = `o AS (INSERT INTO outbox (delivery_id, job, created_at, traceparent)
-		SELECT d, j::jsonb, c, p FROM unnest($16::uuid[], $17::text[], $18::timestamptz[], $19::text[]) AS t(d, j, c, p)` + allEventsNew + `)`
-	countEventsSQL = ` SELECT count(*) FROM e`
-)
-
-// InsertEventsFanOut writes events and f in tx and returns how many of
-// events were new; f is written only when all were. Errors: wrapped
-// database errors.
-func InsertEventsFanOut(ctx context.Context, tx Tx, events []Event, f FanOut) (int, error) {
+// eventColumns are the parameters of eventsPart for events.
+func eventColumns(events []Event) []any {
 	n := len(events)
 	ids, tenants, types, data := make([]uuid.UUID, n), make([]uuid.UUID, n), make([]string, n), make([]string, n)
 	keys, customerIDs, customerUIDs, ats := make([]*string, n), make([]*string, n), make([]*string, n), make([]time.Time, n)
@@ -328,42 +359,6 @@ func InsertEventsFanOut(ctx context.Context, tx Tx, events []Event, f FanOut) (i
 			customerIDs[i] = &id
 		}
 	}
-	args := []any{pgval.Array(ids), pgval.Array(tenants), pgval.Array(types), pgval.Array(data), pgval.Array(keys),
+	return []any{pgval.Array(ids), pgval.Array(tenants), pgval.Array(types), pgval.Array(data), pgval.Array(keys),
 		pgval.Array(customerIDs), pgval.Array(customerUIDs), pgval.Array(ats)}
-	query := "WITH " + insertEventsSQL
-	switch {
-	case len(f.Deliveries) > 0 && len(f.Jobs) > 0:
-		outbox, err := outboxColumns(f.Jobs)
-		if err != nil {
-			return 0, err
-		}
-		args = append(append(append(args, int64(n)), deliveryColumns(f.Deliveries)...), outbox...)
-		query += ", " + eventsDeliveriesSQL + ", " + eventsOutboxSQL
-	case len(f.Deliveries) > 0:
-		args = append(append(args, int64(n)), deliveryColumns(f.Deliveries)...)
-		query += ", " + eventsDeliveriesSQL
-	case len(f.Jobs) > 0:
-		return 0, fmt.Errorf("insert events: %d outbox rows without deliveries", len(f.Jobs))
-	}
-	var inserted []int64
-	rows, err := tx.Query(ctx, query+countEventsSQL, args...)
-	if err == nil {
-		inserted, err = collect(rows, func(r pgx.Rows) (int64, error) {
-			var c int64
-			return c, r.Scan(&c)
-		})
-	}
-	if err == nil && len(inserted) != 1 {
-		err = fmt.Errorf("%d counts", len(inserted))
-	}
-	if err != nil {
-		return 0, fmt.Errorf("insert %d events, %d deliveries and %d outbox rows: %w", n, len(f.Deliveries), len(f.Jobs), err)
-	}
-	if int(inserted[0]) < n {
-		return int(inserted[0]), nil
-	}
-	if err := insertTransforms(ctx, tx, f.Transforms); err != nil {
-		return 0, err
-	}
-	return n, NotifyQueues(ctx, tx, f.Queues, f.Sender)
 }
