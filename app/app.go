@@ -146,6 +146,9 @@ func (l billingLimits) MeterCapturedBytes(ctx context.Context, usage map[uuid.UU
 // Meter returns billing's meter for tx.
 func (l billingLimits) Meter(tx dbtx.Tx) delivery.Meter { return l.billing.Meter(tx) }
 
+// Pipeline returns billing's meter for one group commit's batches.
+func (l billingLimits) Pipeline() delivery.PipelineMeter { return l.billing.Pipeline() }
+
 // EventsPerSecond returns the tenant's plan limit on events per second.
 func (l billingLimits) EventsPerSecond(ctx context.Context, tenantID uuid.UUID) (int, error) {
 	ent, err := l.billing.Entitlements(ctx, tenantID)

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 
 	"github.com/ferry-dev/ferry/dbtx"
 )
@@ -33,6 +34,9 @@ type TenantPlans interface {
 	// TenantPlan returns the name of tenantID's current plan, read in tx.
 	// Errors: ENOTFOUND (no such tenant), wrapped database errors.
 	TenantPlan(ctx context.Context, tx dbtx.Tx, tenantID uuid.UUID) (string, error)
+	// QueueTenantPlan queues onto b the read of tenantID's current plan;
+	// set gets it, or ENOTFOUND, when b runs (Pipeline).
+	QueueTenantPlan(b *pgx.Batch, tenantID uuid.UUID, set func(plan string, err error))
 	// SetTenantPlan assigns plan to tenantID in tx, so the assignment
 	// commits with billing's record of the change. Errors: ENOTFOUND (no
 	// such tenant), wrapped database errors (plan names no plan).

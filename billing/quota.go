@@ -3,10 +3,12 @@ package billing
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 	"gorm.io/gorm"
 
 	"github.com/ferry-dev/ferry"
@@ -41,23 +43,42 @@ func (m *Meter) ConsumeEvents(ctx context.Context, tenantID uuid.UUID, n int) er
 	if n <= 0 {
 		return nil
 	}
-	s := m.s
-	plan, err := s.deps.Tenants.TenantPlan(ctx, m.tx, tenantID)
+	plan, err := m.s.deps.Tenants.TenantPlan(ctx, m.tx, tenantID)
 	if err != nil {
 		return fmt.Errorf("load plan of tenant %s: %w", tenantID, err)
 	}
+	st := m.s.consumeStatement(tenantID, plan, n)
+	db := m.tx.DB(ctx)
+	// The pool under GORM, as the pipelined form runs the same text.
+	return st.check(db.Statement.ConnPool.QueryRowContext(ctx, st.query, st.args...))
+}
+
+// consumption is the statement metering n events of a tenant, ready to
+// run, and what its answer is checked against.
+type consumption struct {
+	tenantID uuid.UUID
+	n        int
+	now      time.Time
+	query    string
+	args     []any
+}
+
+// consumeStatement is the statement of ConsumeEvents for n events of
+// tenantID, on plan.
+//
+// Hand-written: this runs in every ingest transaction, where each round
+// trip holds a committer that other events queue behind. So the terms
+// (termsSQL), the second's rate window and the month's counter are one
+// statement. A tenant whose payment is overdue increments nothing; a
+// refused increment rolls back with the ingest. An upsert's RETURNING
+// sees its slot's latest committed value (it waits for the row lock);
+// other slots are read from the snapshot.
+func (s *Service) consumeStatement(tenantID uuid.UUID, plan string, n int) consumption {
 	now := s.clock.Now().UTC()
 	period := MonthStart(now)
-	var c consumed
-	// Hand-written: this runs in every ingest transaction, where each
-	// round trip holds a committer that other events queue behind. So
-	// the terms (termsSQL), the second's rate window and the month's
-	// counter are one statement. A tenant whose
-	// payment is overdue increments nothing; a refused increment rolls
-	// back with the ingest. An upsert's RETURNING sees its slot's latest
-	// committed value (it waits for the row lock); other slots are read
-	// from the snapshot.
-	res := m.tx.DB(ctx).Raw(`WITH terms AS (`+termsSQL+`),
+	// GORM only numbers the named parameters: the statement runs on
+	// database/sql or on a pgx batch.
+	st := s.db.Session(&gorm.Session{DryRun: true, NewDB: true}).Raw(`WITH terms AS (`+termsSQL+`),
 		counted AS (
 			SELECT CASE WHEN hard_cap THEN 0 ELSE @slot END AS slot FROM terms WHERE NOT payment_overdue),
 		rate AS (
@@ -68,7 +89,7 @@ func (m *Meter) ConsumeEvents(ctx context.Context, tenantID uuid.UUID, n int) er
 			INSERT INTO usage_counters (tenant_id, period, slot, events) SELECT @tenant, @period, slot, @n FROM counted
 			ON CONFLICT (tenant_id, period, slot) DO UPDATE SET events = usage_counters.events + EXCLUDED.events
 			RETURNING slot, events)
-		SELECT terms.*,
+		SELECT terms.display_name, terms.events_per_second, terms.events_per_month, terms.hard_cap, terms.payment_overdue,
 			coalesce((SELECT events FROM rate) + coalesce((SELECT sum(w.events) FROM rate_windows w
 				WHERE w.tenant_id = @tenant AND w.second = @second AND w.slot <> (SELECT slot FROM rate)), 0), 0) AS in_second,
 			coalesce(CASE WHEN terms.hard_cap THEN (SELECT events FROM usage) + coalesce((SELECT sum(u.events) FROM usage_counters u
@@ -76,37 +97,104 @@ func (m *Meter) ConsumeEvents(ctx context.Context, tenantID uuid.UUID, n int) er
 		FROM terms`,
 		sql.Named("tenant", tenantID), sql.Named("plan", plan), sql.Named("overdue_before", now.Add(-PaymentGrace)),
 		sql.Named("slot", s.rand(usageSlots)), sql.Named("second", now.Unix()), sql.Named("period", period),
-		sql.Named("n", n)).Scan(&c)
-	if res.Error != nil {
-		return fmt.Errorf("meter %d events of tenant %s: %w", n, tenantID, res.Error)
-	}
-	if res.RowsAffected == 0 {
+		sql.Named("n", n)).Statement
+	return consumption{tenantID: tenantID, n: n, now: now, query: st.SQL.String(), args: st.Vars}
+}
+
+// check reads the statement's answer from row and returns the refusal
+// it means, if any. Errors: EPAYMENT, ERATELIMIT, EQUOTA, ENOTFOUND (no
+// such plan), wrapped database errors.
+func (c consumption) check(row interface{ Scan(...any) error }) error {
+	var (
+		name              string
+		perSecond         int
+		perMonth          int64
+		hardCap, overdue  bool
+		inSecond, inMonth int64
+	)
+	err := row.Scan(&name, &perSecond, &perMonth, &hardCap, &overdue, &inSecond, &inMonth)
+	if errors.Is(err, sql.ErrNoRows) || errors.Is(err, pgx.ErrNoRows) {
 		return ferry.NotFound("plan")
 	}
-	ent := c.Entitlements
-	if ent.PaymentOverdue {
+	if err != nil {
+		return fmt.Errorf("meter %d events of tenant %s: %w", c.n, c.tenantID, err)
+	}
+	if overdue {
 		return &ferry.Error{Code: ferry.EPAYMENT, Message: fmt.Sprintf("an invoice has been unpaid for more than %d days; "+
 			"pay it (see the billing page) to send events again", int(PaymentGrace/(24*time.Hour)))}
 	}
-	if c.InSecond > int64(ent.EventsPerSecond) {
+	if inSecond > int64(perSecond) {
 		return &ferry.Error{Code: ferry.ERATELIMIT, RetryAfterSeconds: 1,
-			Message: fmt.Sprintf("the %s plan accepts %d events per second; slow down and retry", ent.DisplayName, ent.EventsPerSecond)}
+			Message: fmt.Sprintf("the %s plan accepts %d events per second; slow down and retry", name, perSecond)}
 	}
-	if ent.HardCap && c.InMonth > ent.EventsPerMonth {
-		return &ferry.Error{Code: ferry.EQUOTA, RetryAfterSeconds: secondsUntilNextMonth(now),
+	if hardCap && inMonth > perMonth {
+		return &ferry.Error{Code: ferry.EQUOTA, RetryAfterSeconds: secondsUntilNextMonth(c.now),
 			Message: fmt.Sprintf("the %s plan's %d events for %s are used up; upgrade your plan or wait until next month",
-				ent.DisplayName, ent.EventsPerMonth, FormatPeriod(period))}
+				name, perMonth, FormatPeriod(MonthStart(c.now)))}
 	}
 	return nil
 }
 
-// consumed is ConsumeEvents' row: the tenant's terms and its counts
-// with the new events: this second's (every slot) and, for a hard cap,
-// this month's.
-type consumed struct {
-	Entitlements
-	InSecond int64
-	InMonth  int64
+// Pipeline is billing's metering of events whose statements travel in
+// the caller's pgx batches, sharing their round trips: an ingest queues
+// QueuePlans with its first batch (its reads) and QueueConsumeEvents,
+// with the plans read, in the batch that writes its rows, in the same
+// transaction. Get one per transaction from Service.Pipeline.
+type Pipeline struct {
+	s     *Service
+	plans map[uuid.UUID]*planRead
+}
+
+// planRead is a tenant's plan as a batch read it.
+type planRead struct {
+	name string
+	err  error
+}
+
+// Pipeline returns a metering for one transaction's batches.
+func (s *Service) Pipeline() *Pipeline { return &Pipeline{s: s, plans: map[uuid.UUID]*planRead{}} }
+
+// QueuePlans queues onto b the reads of tenants' plans, which
+// QueueConsumeEvents needs once b has run.
+func (p *Pipeline) QueuePlans(b *pgx.Batch, tenants []uuid.UUID) {
+	for _, id := range tenants {
+		if _, ok := p.plans[id]; ok {
+			continue
+		}
+		r := &planRead{}
+		p.plans[id] = r
+		p.s.deps.Tenants.QueueTenantPlan(b, id, func(plan string, err error) {
+			r.name, r.err = plan, err
+		})
+	}
+}
+
+// QueueConsumeEvents queues onto b the metering of n events of tenantID,
+// whose plan a batch queued by QueuePlans has read. check, called once b
+// has run, returns what ConsumeEvents would: nil, or a refusal (the
+// caller then rolls the transaction back), or an error.
+func (p *Pipeline) QueueConsumeEvents(b *pgx.Batch, tenantID uuid.UUID, n int) (check func() error) {
+	r, ok := p.plans[tenantID]
+	switch {
+	case n <= 0:
+		return func() error { return nil }
+	case !ok:
+		return func() error { return fmt.Errorf("meter tenant %s: its plan was not queued", tenantID) }
+	case r.err != nil:
+		return func() error { return fmt.Errorf("load plan of tenant %s: %w", tenantID, r.err) }
+	}
+	st := p.s.consumeStatement(tenantID, r.name, n)
+	answer := fmt.Errorf("meter %d events of tenant %s: the statement did not run", n, tenantID)
+	b.Queue(st.query, st.args...).QueryRow(func(row pgx.Row) error {
+		answer = st.check(row)
+		// A refusal is the caller's to act on after the batch; a database
+		// error fails the batch.
+		if _, refused := errors.AsType[*ferry.Error](answer); refused {
+			return nil
+		}
+		return answer
+	})
+	return func() error { return answer }
 }
 
 // CheckEndpointLimit returns EPLANLIMIT when tenantID already has as many

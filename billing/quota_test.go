@@ -43,123 +43,123 @@ func TestPlansSeeded(t *testing.T) {
 }
 
 func TestConsumeEventsHardCap(t *testing.T) {
-	t.Parallel()
-	b := setup(t)
-	b.clock.Set(time.Date(2026, 11, 30, 23, 58, 20, 0, time.UTC))
-	id := b.tenant(t, PlanFree, b.clock.Now())
-	b.override(t, id, PlanFree, map[string]any{"events_per_month": 5, "events_per_second": 1000})
+	eachMeter(t, func(t *testing.T, b *testBundle) {
+		b.clock.Set(time.Date(2026, 11, 30, 23, 58, 20, 0, time.UTC))
+		id := b.tenant(t, PlanFree, b.clock.Now())
+		b.override(t, id, PlanFree, map[string]any{"events_per_month": 5, "events_per_second": 1000})
 
-	for i := range 5 {
-		require.NoError(t, b.consume(id, 1), "event %d", i+1)
-	}
-	err := b.consume(id, 1)
-	var fe *ferry.Error
-	require.ErrorAs(t, err, &fe)
-	require.Equal(t, ferry.EQUOTA, fe.Code)
-	require.Equal(t, 100, fe.RetryAfterSeconds, "Retry-After runs to 2026-12-01T00:00Z")
-	// A batch that would cross the cap is refused whole.
-	require.Equal(t, ferry.EQUOTA, ferry.ErrorCode(b.consume(id, 2)))
+		for i := range 5 {
+			require.NoError(t, b.consume(id, 1), "event %d", i+1)
+		}
+		err := b.consume(id, 1)
+		var fe *ferry.Error
+		require.ErrorAs(t, err, &fe)
+		require.Equal(t, ferry.EQUOTA, fe.Code)
+		require.Equal(t, 100, fe.RetryAfterSeconds, "Retry-After runs to 2026-12-01T00:00Z")
+		// A batch that would cross the cap is refused whole.
+		require.Equal(t, ferry.EQUOTA, ferry.ErrorCode(b.consume(id, 2)))
 
-	u, err := b.svc.Usage(b.ctx, id, b.clock.Now())
-	require.NoError(t, err)
-	require.EqualValues(t, 5, u.Events, "refused events roll back with their transaction")
+		u, err := b.svc.Usage(b.ctx, id, b.clock.Now())
+		require.NoError(t, err)
+		require.EqualValues(t, 5, u.Events, "refused events roll back with their transaction")
 
-	// The cap is per calendar month: December starts afresh.
-	b.clock.Set(time.Date(2026, 12, 1, 0, 0, 1, 0, time.UTC))
-	require.NoError(t, b.consume(id, 1))
-	o, err := b.svc.Overview(b.ctx, id)
-	require.NoError(t, err)
-	require.EqualValues(t, 1, o.Usage.Events)
-	require.Equal(t, "2026-12", o.Usage.Period)
+		// The cap is per calendar month: December starts afresh.
+		b.clock.Set(time.Date(2026, 12, 1, 0, 0, 1, 0, time.UTC))
+		require.NoError(t, b.consume(id, 1))
+		o, err := b.svc.Overview(b.ctx, id)
+		require.NoError(t, err)
+		require.EqualValues(t, 1, o.Usage.Events)
+		require.Equal(t, "2026-12", o.Usage.Period)
+	})
 }
 
 func TestConsumeEventsConcurrentHardCapIsExact(t *testing.T) {
-	t.Parallel()
-	b := setup(t)
-	id := b.tenant(t, PlanFree, b.clock.Now())
-	b.override(t, id, PlanFree, map[string]any{"events_per_month": 25, "events_per_second": 100000})
+	eachMeter(t, func(t *testing.T, b *testBundle) {
+		id := b.tenant(t, PlanFree, b.clock.Now())
+		b.override(t, id, PlanFree, map[string]any{"events_per_month": 25, "events_per_second": 100000})
 
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	accepted, refused := 0, 0
-	for range 8 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for range 8 {
-				err := b.consume(id, 1)
-				mu.Lock()
-				switch ferry.ErrorCode(err) {
-				case "":
-					accepted++
-				case ferry.EQUOTA:
-					refused++
-				default:
-					t.Errorf("consume: %v", err)
+		var wg sync.WaitGroup
+		var mu sync.Mutex
+		accepted, refused := 0, 0
+		for range 8 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for range 8 {
+					err := b.consume(id, 1)
+					mu.Lock()
+					switch ferry.ErrorCode(err) {
+					case "":
+						accepted++
+					case ferry.EQUOTA:
+						refused++
+					default:
+						t.Errorf("consume: %v", err)
+					}
+					mu.Unlock()
 				}
-				mu.Unlock()
-			}
-		}()
-	}
-	wg.Wait()
-	require.Equal(t, 25, accepted)
-	require.Equal(t, 64-25, refused)
-	u, err := b.svc.Usage(b.ctx, id, b.clock.Now())
-	require.NoError(t, err)
-	require.EqualValues(t, 25, u.Events)
+			}()
+		}
+		wg.Wait()
+		require.Equal(t, 25, accepted)
+		require.Equal(t, 64-25, refused)
+		u, err := b.svc.Usage(b.ctx, id, b.clock.Now())
+		require.NoError(t, err)
+		require.EqualValues(t, 25, u.Events)
+	})
 }
 
 func TestConsumeEventsPaidPlanAccruesOverage(t *testing.T) {
-	t.Parallel()
-	b := setup(t)
-	id := b.tenant(t, PlanPro, b.clock.Now())
-	b.override(t, id, PlanPro, map[string]any{"events_per_month": 10, "events_per_second": 100000})
-	var wg sync.WaitGroup
-	for range 5 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for range 5 {
-				if err := b.consume(id, 1); err != nil {
-					t.Errorf("paid plan refused an event: %v", err)
+	eachMeter(t, func(t *testing.T, b *testBundle) {
+		id := b.tenant(t, PlanPro, b.clock.Now())
+		b.override(t, id, PlanPro, map[string]any{"events_per_month": 10, "events_per_second": 100000})
+		var wg sync.WaitGroup
+		for range 5 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for range 5 {
+					if err := b.consume(id, 1); err != nil {
+						t.Errorf("paid plan refused an event: %v", err)
+					}
 				}
-			}
-		}()
-	}
-	wg.Wait()
-	o, err := b.svc.Overview(b.ctx, id)
-	require.NoError(t, err)
-	require.EqualValues(t, 25, o.Usage.Events, "the sum over usage slots is exact")
-	require.EqualValues(t, 15, o.OverageEvents)
-	require.EqualValues(t, 100, o.EstimatedOverageMinor, "15 events over is one started block of 10,000 at 100")
-	require.False(t, o.QuotaExhausted)
+			}()
+		}
+		wg.Wait()
+		o, err := b.svc.Overview(b.ctx, id)
+		require.NoError(t, err)
+		require.EqualValues(t, 25, o.Usage.Events, "the sum over usage slots is exact")
+		require.EqualValues(t, 15, o.OverageEvents)
+		require.EqualValues(t, 100, o.EstimatedOverageMinor, "15 events over is one started block of 10,000 at 100")
+		require.False(t, o.QuotaExhausted)
+	})
 }
 
 func TestConsumeEventsRateLimit(t *testing.T) {
-	t.Parallel()
-	b := setup(t)
-	id := b.tenant(t, PlanFree, b.clock.Now())
-	for i := range 10 {
-		require.NoError(t, b.consume(id, 1), "event %d in the second", i+1)
-	}
-	err := b.consume(id, 1)
-	var fe *ferry.Error
-	require.ErrorAs(t, err, &fe)
-	require.Equal(t, ferry.ERATELIMIT, fe.Code)
-	require.Equal(t, 1, fe.RetryAfterSeconds)
+	eachMeter(t, func(t *testing.T, b *testBundle) {
+		id := b.tenant(t, PlanFree, b.clock.Now())
+		for i := range 10 {
+			require.NoError(t, b.consume(id, 1), "event %d in the second", i+1)
+		}
+		err := b.consume(id, 1)
+		var fe *ferry.Error
+		require.ErrorAs(t, err, &fe)
+		require.Equal(t, ferry.ERATELIMIT, fe.Code)
+		require.Equal(t, 1, fe.RetryAfterSeconds)
 
-	b.clock.Set(b.clock.Now().Add(time.Second))
-	require.NoError(t, b.consume(id, 1), "the next second has a fresh window")
-	u, err := b.svc.Usage(b.ctx, id, b.clock.Now())
-	require.NoError(t, err)
-	require.EqualValues(t, 11, u.Events, "a rate-limited event is not metered")
+		b.clock.Set(b.clock.Now().Add(time.Second))
+		require.NoError(t, b.consume(id, 1), "the next second has a fresh window")
+		u, err := b.svc.Usage(b.ctx, id, b.clock.Now())
+		require.NoError(t, err)
+		require.EqualValues(t, 11, u.Events, "a rate-limited event is not metered")
 
-	// Old windows are cleaned up.
-	b.clock.Set(b.clock.Now().Add(2 * time.Minute))
-	require.NoError(t, b.svc.CleanRateWindows(b.ctx))
-	var n int64
-	require.NoError(t, b.db.Raw(`SELECT count(*) FROM rate_windows`).Scan(&n).Error)
-	require.Zero(t, n)
+		// Old windows are cleaned up.
+		b.clock.Set(b.clock.Now().Add(2 * time.Minute))
+		require.NoError(t, b.svc.CleanRateWindows(b.ctx))
+		var n int64
+		require.NoError(t, b.db.Raw(`SELECT count(*) FROM rate_windows`).Scan(&n).Error)
+		require.Zero(t, n)
+	})
 }
 
 func TestCheckEndpointLimit(t *testing.T) {

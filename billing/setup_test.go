@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 	"github.com/stretchr/testify/require"
 	"golang.org/x/crypto/bcrypt"
 	"gorm.io/driver/postgres"
@@ -17,6 +18,7 @@ import (
 	"github.com/ferry-dev/ferry/delivery"
 	"github.com/ferry-dev/ferry/delivery/attemptlog"
 	"github.com/ferry-dev/ferry/internal/clock"
+	"github.com/ferry-dev/ferry/internal/pgval"
 	"github.com/ferry-dev/ferry/migrations"
 	"github.com/ferry-dev/ferry/tenants"
 	"github.com/ferry-dev/ferry/tests/testenv"
@@ -28,6 +30,9 @@ type testBundle struct {
 	svc   *Service
 	clock *clock.Manual
 	pay   *RecordingProvider
+	// pipelined: consume meters through Pipeline, as a group commit
+	// does, rather than Meter.
+	pipelined bool
 }
 
 // setup gives a test a fresh, migrated database and a Service on it whose
@@ -72,11 +77,55 @@ func (b *testBundle) override(t *testing.T, tenantID uuid.UUID, plan string, col
 	require.NoError(t, b.db.Table("plan_overrides").Create(row).Error)
 }
 
-// consume runs ConsumeEvents in its own transaction, as ingest does.
+// consume meters n events in a transaction of their own, as ingest
+// does: with Meter.ConsumeEvents, or when b.pipelined with Pipeline's
+// two batches (the plan read, then BEGIN and the metering) and COMMIT,
+// or ROLLBACK on a refusal.
 func (b *testBundle) consume(tenantID uuid.UUID, n int) error {
-	return b.db.WithContext(b.ctx).Transaction(func(tx *gorm.DB) error {
-		return b.svc.Meter(dbtx.Wrap(tx)).ConsumeEvents(b.ctx, tenantID, n)
+	if !b.pipelined {
+		return b.db.WithContext(b.ctx).Transaction(func(tx *gorm.DB) error {
+			return b.svc.Meter(dbtx.Wrap(tx)).ConsumeEvents(b.ctx, tenantID, n)
+		})
+	}
+	return pgval.WithConn(b.ctx, b.db, func(pc *pgx.Conn) error {
+		p := b.svc.Pipeline()
+		reads := &pgx.Batch{}
+		p.QueuePlans(reads, []uuid.UUID{tenantID})
+		if err := pc.SendBatch(b.ctx, reads).Close(); err != nil {
+			return err
+		}
+		writes := &pgx.Batch{}
+		writes.Queue("BEGIN")
+		check := p.QueueConsumeEvents(writes, tenantID, n)
+		err := pc.SendBatch(b.ctx, writes).Close()
+		if err == nil {
+			err = check()
+		}
+		end := "COMMIT"
+		if err != nil {
+			end = "ROLLBACK"
+		}
+		if _, endErr := pc.Exec(b.ctx, end); endErr != nil && err == nil {
+			err = endErr
+		}
+		return err
 	})
+}
+
+// eachMeter runs test with consume metering either way.
+func eachMeter(t *testing.T, test func(t *testing.T, b *testBundle)) {
+	for _, pipelined := range []bool{false, true} {
+		name := "meter"
+		if pipelined {
+			name = "pipeline"
+		}
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			b := setup(t)
+			b.pipelined = pipelined
+			test(t, b)
+		})
+	}
 }
 
 // addEndpoints inserts n live endpoints for the tenant.

@@ -7,7 +7,11 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 	"gorm.io/gorm"
+
+	"github.com/ferry-dev/ferry"
+	"github.com/ferry-dev/ferry/internal/pgval"
 
 	"github.com/ferry-dev/ferry/delivery/model"
 	"github.com/ferry-dev/ferry/delivery/store"
@@ -17,19 +21,26 @@ import (
 
 // Group commit for ingest. Concurrent Ingest calls without an idempotency
 // key queue up here; a few committer goroutines each take everything
-// queued (up to maxIngestBatch) and write it in ONE transaction: one
-// routing query, billing's two per tenant (its plan; its terms and
-// counters), one statement for the events, deliveries and outbox rows,
-// one commit (one WAL flush). Every caller still returns only after the
-// transaction holding its event committed
-// (docs/contract.md#durability-on-ingest).
+// queued (up to maxIngestBatch) and write it in ONE transaction of three
+// round trips, whatever the batch holds (commitPipelined): the reads
+// (one routing query, each tenant's plan), then BEGIN, billing's
+// metering statement per tenant and one statement for the events,
+// deliveries and outbox rows, then COMMIT (one WAL flush). Each round
+// trip is a pgx batch: on this 2-core machine a round trip costs far
+// more in waiting for the CPU than in the network, and the six
+// round trips of the same transaction statement by statement were most
+// of an event's commit at 500 events/s (docs/benchmarks.md).
+// Every caller still returns only after the transaction holding its
+// event committed (docs/contract.md#durability-on-ingest).
 // Under light load a batch is a single event, so latency does not suffer;
 // under heavy load round trips and commits are shared by hundreds of
 // events and far fewer pooled connections are held.
 //
-// A batch that fails for any reason is retried event by event on the
-// ordinary path, so each caller gets its own answer (a quota refusal for
-// one tenant never fails another's event).
+// A tenant whose limits refuse its events leaves the batch, which is
+// written again without it: its single event gets the refusal, several
+// are metered one by one (some may fit). A batch that fails for any other
+// reason is retried event by event on the ordinary path, so each caller
+// gets its own answer.
 //
 // Transformations never run in a batch's transaction, nor while other
 // events wait: the committer routes the batch (one read, in the
@@ -93,48 +104,185 @@ func (s *Service) ingestBatched(ctx context.Context, tenantID uuid.UUID, in Even
 func (s *Service) commitBatch(ctx context.Context, batch []*ingestRequest) {
 	tctx, cancel := context.WithTimeout(ctx, ingestBatchTimeout)
 	defer cancel()
-	if len(batch) == 1 {
-		s.commitOne(ctx, tctx, batch[0])
-		return
-	}
-	var jobs []model.Job
-	var queues []uuid.UUID
-	rest := batch // what this transaction commits, or else the fallback
-	var later []*ingestRequest
-	err := s.db.WithContext(tctx).Transaction(func(tx *gorm.DB) error {
-		if err := s.route(tx, batch); err != nil {
-			return err
-		}
-		rest, later = splitPending(batch)
-		if len(rest) == 0 {
-			return nil
-		}
-		var err error
-		jobs, queues, _, err = s.insertBatch(tctx, tx, rest) // nothing deferred on this path
-		return err
-	})
-	for _, r := range later {
+	c, err := s.commitPipelined(tctx, batch)
+	for _, r := range c.later {
 		s.transformLater(ctx, r)
 	}
+	for _, r := range c.solo {
+		s.commitOne(ctx, tctx, r)
+	}
+	for _, r := range c.refused {
+		r.done <- ingestResult{err: c.refusals[r.tenantID]}
+	}
 	if err != nil {
-		s.log.Debug("ingest batch failed; retrying its events one by one", "err", err, "events", len(rest))
-		for _, r := range rest {
+		s.log.Debug("ingest batch failed; retrying its events one by one", "err", err, "events", len(c.committed))
+		for _, r := range c.committed {
 			s.commitOne(ctx, tctx, r)
 		}
 		return
 	}
-	if len(rest) == 0 {
+	if len(c.committed) == 0 {
 		return
 	}
-	s.wakeQueues(queues)
-	if len(jobs) > 0 {
-		s.relay.Enqueue(jobs)
+	s.wakeQueues(c.queues)
+	if len(c.jobs) > 0 {
+		s.relay.Enqueue(c.jobs)
 	}
-	for _, r := range rest {
+	for _, r := range c.committed {
 		s.accepted(r.tenantID)
 		r.done <- ingestResult{ev: r.ev, created: true}
 	}
-	s.cfg.IngestBatch.Observe(float64(len(rest)))
+	s.cfg.IngestBatch.Observe(float64(len(c.committed)))
+}
+
+// batchCommit is what commitPipelined did with a batch's requests.
+type batchCommit struct {
+	// committed are in the committed transaction (or, when it failed,
+	// are to be retried one by one).
+	committed []*ingestRequest
+	// later have transformations to run first (transformLater).
+	later []*ingestRequest
+	// refused are the single events of tenants whose limits refused
+	// them, each answered with its tenant's refusal.
+	refused  []*ingestRequest
+	refusals map[uuid.UUID]error
+	// solo are the events of tenants whose limits refused several:
+	// they are metered one by one, as some may fit.
+	solo   []*ingestRequest
+	jobs   []model.Job
+	queues []uuid.UUID
+}
+
+// commitPipelined commits batch in one transaction of three round trips
+// on one connection, each a pgx batch of statements: the reads (routing,
+// the tenants' plans), then BEGIN with billing's metering and the
+// statement writing the events, deliveries and outbox rows, then
+// COMMIT. A tenant its limits refuse leaves the batch (its events are
+// answered alone) and the others' writes are sent again, so that no
+// tenant's refusal fails or slows another's events beyond a round trip.
+func (s *Service) commitPipelined(ctx context.Context, batch []*ingestRequest) (batchCommit, error) {
+	c := batchCommit{committed: batch}
+	err := pgval.WithConn(ctx, s.db, func(pc *pgx.Conn) error {
+		defer endTx(ctx, pc)
+		reads := &pgx.Batch{}
+		if err := s.queueRoute(reads, batch); err != nil {
+			return err
+		}
+		var meter PipelineMeter
+		if s.limits != nil {
+			meter = s.limits.Pipeline()
+			meter.QueuePlans(reads, tenantsOf(batch))
+		}
+		if reads.Len() > 0 {
+			if err := pc.SendBatch(ctx, reads).Close(); err != nil {
+				return err
+			}
+		}
+		c.committed, c.later = splitPending(batch)
+		for len(c.committed) > 0 {
+			writes := &pgx.Batch{}
+			writes.Queue("BEGIN")
+			checks := map[uuid.UUID]func() error{}
+			if meter != nil {
+				for tenantID, n := range countByTenant(c.committed) {
+					checks[tenantID] = meter.QueueConsumeEvents(writes, tenantID, n)
+				}
+			}
+			events := make([]store.Event, len(c.committed))
+			rows := fanOutRows{FanOut: store.FanOut{Sender: s.queueSender()}}
+			for i, r := range c.committed {
+				events[i] = store.Event{ID: r.ev.ID, TenantID: r.tenantID, Type: r.ev.Type, Data: string(r.ev.Data),
+					CustomerID: r.ev.customerID, CustomerUID: r.ev.Customer, CreatedAt: r.ev.CreatedAt}
+				rows.add(r.tenantID, r.ev, r.matches)
+			}
+			inserted := 0
+			if err := store.QueueEventsFanOut(writes, events, rows.FanOut, &inserted); err != nil {
+				return err
+			}
+			if err := pc.SendBatch(ctx, writes).Close(); err != nil {
+				return err
+			}
+			refused := map[uuid.UUID]error{}
+			for tenantID, check := range checks {
+				if err := check(); err != nil {
+					if _, isRefusal := errors.AsType[*ferry.Error](err); !isRefusal {
+						return err
+					}
+					refused[tenantID] = err
+				}
+			}
+			if len(refused) > 0 {
+				endTx(ctx, pc)
+				c.leave(refused)
+				continue
+			}
+			if inserted != len(c.committed) {
+				return fmt.Errorf("insert events: %d of %d were new", inserted, len(c.committed))
+			}
+			if _, err := pc.Exec(ctx, "COMMIT"); err != nil {
+				return fmt.Errorf("commit: %w", err)
+			}
+			c.jobs, c.queues = rows.Jobs, rows.Queues
+			return nil
+		}
+		return nil
+	})
+	return c, err
+}
+
+// leave takes the requests of the tenants refused out of c.committed.
+func (c *batchCommit) leave(refused map[uuid.UUID]error) {
+	n := countByTenant(c.committed)
+	if c.refusals == nil {
+		c.refusals = map[uuid.UUID]error{}
+	}
+	kept := c.committed[:0:0]
+	for _, r := range c.committed {
+		err, ok := refused[r.tenantID]
+		switch {
+		case !ok:
+			kept = append(kept, r)
+		case n[r.tenantID] == 1:
+			c.refused = append(c.refused, r)
+			c.refusals[r.tenantID] = err
+		default:
+			c.solo = append(c.solo, r)
+		}
+	}
+	c.committed = kept
+}
+
+// endTx rolls back pc's open or failed transaction, if any; a connection
+// that cannot is closed, so that the pool discards it.
+func endTx(ctx context.Context, pc *pgx.Conn) {
+	if pc.IsClosed() || pc.PgConn().TxStatus() == 'I' {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	if _, err := pc.Exec(ctx, "ROLLBACK"); err != nil {
+		pc.Close(ctx)
+	}
+}
+
+func tenantsOf(batch []*ingestRequest) []uuid.UUID {
+	var ids []uuid.UUID
+	seen := map[uuid.UUID]bool{}
+	for _, r := range batch {
+		if !seen[r.tenantID] {
+			seen[r.tenantID] = true
+			ids = append(ids, r.tenantID)
+		}
+	}
+	return ids
+}
+
+func countByTenant(batch []*ingestRequest) map[uuid.UUID]int {
+	n := map[uuid.UUID]int{}
+	for _, r := range batch {
+		n[r.tenantID]++
+	}
+	return n
 }
 
 // splitPending splits routed requests into those ready to commit and
@@ -190,12 +338,8 @@ func (s *Service) transformLater(ctx context.Context, r *ingestRequest) {
 // FinishTransforms once tx commits.
 func (s *Service) insertBatch(ctx context.Context, tx *gorm.DB, batch []*ingestRequest) ([]model.Job, []uuid.UUID, PendingTransforms, error) {
 	if s.limits != nil {
-		perTenant := map[uuid.UUID]int{}
-		for _, r := range batch {
-			perTenant[r.tenantID]++
-		}
 		meter := s.limits.Meter(dbtx.Wrap(tx))
-		for tenantID, n := range perTenant {
+		for tenantID, n := range countByTenant(batch) {
 			if err := meter.ConsumeEvents(ctx, tenantID, n); err != nil {
 				return nil, nil, nil, err
 			}

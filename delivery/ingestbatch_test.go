@@ -15,6 +15,7 @@ import (
 	"github.com/ferry-dev/ferry/internal/seal"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 	"github.com/prometheus/client_golang/prometheus"
 	"gorm.io/driver/postgres"
 	"gorm.io/gorm"
@@ -41,7 +42,12 @@ func (r *collectingRelay) Enqueue(jobs []model.Job) {
 // refusingLimits refuses every event of one tenant.
 type refusingLimits struct{ refuse uuid.UUID }
 
-func (l refusingLimits) Meter(dbtx.Tx) Meter { return l }
+func (l refusingLimits) Meter(dbtx.Tx) Meter              { return l }
+func (l refusingLimits) Pipeline() PipelineMeter          { return l }
+func (refusingLimits) QueuePlans(*pgx.Batch, []uuid.UUID) {}
+func (l refusingLimits) QueueConsumeEvents(_ *pgx.Batch, tenantID uuid.UUID, n int) func() error {
+	return func() error { return l.ConsumeEvents(context.Background(), tenantID, n) }
+}
 func (l refusingLimits) AttemptRetention(context.Context, uuid.UUID) (time.Duration, error) {
 	return 0, nil
 }
@@ -55,8 +61,9 @@ func (l refusingLimits) ConsumeEvents(_ context.Context, tenantID uuid.UUID, _ i
 }
 
 var (
-	_ Limits = refusingLimits{}
-	_ Meter  = refusingLimits{}
+	_ Limits        = refusingLimits{}
+	_ Meter         = refusingLimits{}
+	_ PipelineMeter = refusingLimits{}
 )
 
 func openTestDB(tb testing.TB) *gorm.DB {

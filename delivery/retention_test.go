@@ -11,6 +11,7 @@ import (
 	"github.com/ferry-dev/ferry/delivery"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 
 	"github.com/ferry-dev/ferry/delivery/attemptlog"
 	"github.com/ferry-dev/ferry/delivery/internal/deliverytest"
@@ -42,7 +43,12 @@ var (
 	_ delivery.Meter  = unlimited{}
 )
 
-func (planLimits) Meter(dbtx.Tx) delivery.Meter                            { return unlimited{} }
+func (planLimits) Meter(dbtx.Tx) delivery.Meter      { return unlimited{} }
+func (planLimits) Pipeline() delivery.PipelineMeter  { return unlimited{} }
+func (unlimited) QueuePlans(*pgx.Batch, []uuid.UUID) {}
+func (unlimited) QueueConsumeEvents(*pgx.Batch, uuid.UUID, int) func() error {
+	return func() error { return nil }
+}
 func (planLimits) EventsPerSecond(context.Context, uuid.UUID) (int, error) { return 0, nil }
 func (p planLimits) AttemptRetention(_ context.Context, tenantID uuid.UUID) (time.Duration, error) {
 	return p.RetentionFunc(tenantID), nil

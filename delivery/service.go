@@ -13,6 +13,7 @@ import (
 	"github.com/ferry-dev/ferry/internal/seal"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 	"github.com/prometheus/client_golang/prometheus"
 	"go.opentelemetry.io/otel/trace"
 	"go.opentelemetry.io/otel/trace/noop"
@@ -109,6 +110,9 @@ type Limits interface {
 	// an ingest or endpoint creation: what the Meter counts commits or
 	// rolls back with it. delivery commits or rolls back tx itself.
 	Meter(tx dbtx.Tx) Meter
+	// Pipeline returns a meter whose statements ride in the pgx batches
+	// of one group-commit transaction (ingestbatch.go).
+	Pipeline() PipelineMeter
 	// AttemptRetention returns how long the tenant's plan keeps attempts
 	// (0 = no plan limit); older attempts are hidden from the tenant, and
 	// the partition job drops them for good at the longest retention
@@ -130,6 +134,19 @@ type Meter interface {
 	// the tenant until the transaction ends. Errors: EPLANLIMIT, wrapped
 	// database errors.
 	CheckEndpointLimit(ctx context.Context, tenantID uuid.UUID) error
+}
+
+// PipelineMeter meters events with statements queued on the batches of
+// one transaction, sharing their round trips: QueuePlans with the
+// batch's reads, then, once that batch has run, QueueConsumeEvents with
+// the batch that writes the events.
+type PipelineMeter interface {
+	// QueuePlans queues the reads QueueConsumeEvents needs first.
+	QueuePlans(b *pgx.Batch, tenants []uuid.UUID)
+	// QueueConsumeEvents queues the metering of n events of the tenant.
+	// check, called once b has run, returns nil, a refusal as
+	// Meter.ConsumeEvents would (the caller rolls back), or an error.
+	QueueConsumeEvents(b *pgx.Batch, tenantID uuid.UUID, n int) (check func() error)
 }
 
 // Enqueuer hands committed jobs to the outbox relay for publication.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 	"gorm.io/gorm"
 
 	"github.com/ferry-dev/ferry/delivery/routing"
@@ -64,35 +65,65 @@ func (m *batchMatch) pending(id, tenantID uuid.UUID, ev Event) pendingTransform 
 // extra connection per batch, and measurably slowed the noisy-neighbour
 // test's drain.
 func (s *Service) route(tx *gorm.DB, batch []*ingestRequest) error {
+	todo := unrouted(batch)
+	if len(todo) == 0 {
+		return nil
+	}
+	q, err := s.subscriptionQuery(todo)
+	if err != nil {
+		return err
+	}
+	found, err := queryRows(tx, q.sql, scanFields, q.args...)
+	if err != nil {
+		return fmt.Errorf("select endpoints: %w", err)
+	}
+	q.apply(s, found)
+	return nil
+}
+
+// queueRoute queues onto b the routing of batch's requests not routed
+// yet, as route does in a transaction; they are routed when b has run.
+func (s *Service) queueRoute(b *pgx.Batch, batch []*ingestRequest) error {
+	todo := unrouted(batch)
+	if len(todo) == 0 {
+		return nil
+	}
+	q, err := s.subscriptionQuery(todo)
+	if err != nil {
+		return err
+	}
+	b.Queue(q.sql, q.args...).Query(func(rows pgx.Rows) error {
+		var found []batchMatch
+		for rows.Next() {
+			var m batchMatch
+			if err := rows.Scan(scanFields(&m)...); err != nil {
+				return fmt.Errorf("select endpoints: %w", err)
+			}
+			found = append(found, m)
+		}
+		if err := rows.Err(); err != nil {
+			return fmt.Errorf("select endpoints: %w", err)
+		}
+		q.apply(s, found)
+		return nil
+	})
+	return nil
+}
+
+// unrouted returns the requests of batch not routed yet.
+func unrouted(batch []*ingestRequest) []*ingestRequest {
 	var todo []*ingestRequest
 	for _, r := range batch {
 		if !r.routed {
 			todo = append(todo, r)
 		}
 	}
-	if len(todo) == 0 {
-		return nil
-	}
-	tenants, evs := make([]uuid.UUID, len(todo)), make([]Event, len(todo))
-	for i, r := range todo {
-		tenants[i], evs[i] = r.tenantID, r.ev
-	}
-	matches, err := s.subscriptions(tx, tenants, evs)
-	if err != nil {
-		return fmt.Errorf("select endpoints: %w", err)
-	}
-	for _, r := range todo {
-		r.matches, r.routed = nil, true
-	}
-	for _, m := range matches {
-		r := todo[m.I-1]
-		r.matches = append(r.matches, m)
-	}
-	return nil
+	return todo
 }
 
-// subscriptions returns the endpoints of tenants[i] subscribed to evs[i]
-// whose filter accepts it, ordered by event, then endpoint creation.
+// routeQuery is the subscription lookup of some requests: the
+// endpoints of each request's tenant subscribed to its event whose
+// filter accepts it, ordered by event, then endpoint creation.
 //
 // One query serves one event or a whole batch. It looks up each distinct
 // (tenant, type) pair once, however many events of the batch share it,
@@ -100,27 +131,36 @@ func (s *Service) route(tx *gorm.DB, batch []*ingestRequest) error {
 // OFFSET 0 is run per pair with its tenant and keys as parameters (left
 // to itself, the planner would hash-join the pairs with every endpoint of
 // the table and test each one's patterns).
-func (s *Service) subscriptions(tx *gorm.DB, tenants []uuid.UUID, evs []Event) ([]batchMatch, error) {
+type routeQuery struct {
+	sql  string
+	args []any
+	todo []*ingestRequest
+	// eventPair[i] is the position (from 1) of todo[i]'s pair.
+	eventPair []int
+	pairs     int
+}
+
+func (s *Service) subscriptionQuery(todo []*ingestRequest) (routeQuery, error) {
 	type pair struct {
 		tenantID uuid.UUID
 		typ      string
 		customer uuid.UUID // uuid.Nil: the event is the tenant's own
 	}
-	pairIndex := make(map[pair]int, len(evs)) // pair → its position, from 1
-	eventPair := make([]int, len(evs))
+	pairIndex := make(map[pair]int, len(todo)) // pair → its position, from 1
+	q := routeQuery{todo: todo, eventPair: make([]int, len(todo))}
 	var pairTenants []uuid.UUID
 	var pairKeys []string
 	var pairCustomers []*string
-	for i, ev := range evs {
-		k := pair{tenants[i], ev.Type, uuid.Nil}
-		if ev.customerID != nil {
-			k.customer = *ev.customerID
+	for i, r := range todo {
+		k := pair{r.tenantID, r.ev.Type, uuid.Nil}
+		if r.ev.customerID != nil {
+			k.customer = *r.ev.customerID
 		}
 		j, ok := pairIndex[k]
 		if !ok {
-			b, err := json.Marshal(routing.Keys(ev.Type))
+			b, err := json.Marshal(routing.Keys(r.ev.Type))
 			if err != nil {
-				return nil, fmt.Errorf("encode subscription keys: %w", err)
+				return routeQuery{}, fmt.Errorf("encode subscription keys: %w", err)
 			}
 			pairTenants, pairKeys = append(pairTenants, k.tenantID), append(pairKeys, string(b))
 			var customer *string
@@ -132,41 +172,47 @@ func (s *Service) subscriptions(tx *gorm.DB, tenants []uuid.UUID, evs []Event) (
 			j = len(pairTenants)
 			pairIndex[k] = j
 		}
-		eventPair[i] = j
+		q.eventPair[i] = j
 	}
-	found, err := queryRows(tx, `SELECT p.j::int, m.id, m.kind, m.filter, m.transformation,
+	q.pairs = len(pairTenants)
+	q.sql = `SELECT p.j::int, m.id, m.kind, m.filter, m.transformation,
 			CASE WHEN m.transformation <> '' THEN m.headers END
 		FROM unnest($1::uuid[], $2::text[], $3::text[]) WITH ORDINALITY AS p(tenant_id, keys, customer_id, j)
 		CROSS JOIN LATERAL (
 			SELECT e.id, e.kind, e.filter, e.transformation, e.headers, e.created_at FROM endpoints e
-			WHERE e.tenant_id = p.tenant_id AND (e.customer_id IS NULL OR e.customer_id = p.customer_id::uuid) AND `+
-		fmt.Sprintf(subscriptionCond, "ARRAY(SELECT jsonb_array_elements_text(p.keys::jsonb))")+`
+			WHERE e.tenant_id = p.tenant_id AND (e.customer_id IS NULL OR e.customer_id = p.customer_id::uuid) AND ` +
+		fmt.Sprintf(subscriptionCond, "ARRAY(SELECT jsonb_array_elements_text(p.keys::jsonb))") + `
 			OFFSET 0) m
-		ORDER BY p.j, m.created_at, m.id`,
-		func(m *batchMatch) []any {
-			return []any{&m.I, &m.EndpointID, &m.Kind, &m.Filter, &m.Transformation, &m.Headers}
-		}, pgval.Array(pairTenants), pgval.Array(pairKeys), pgval.Array(pairCustomers))
-	if err != nil {
-		return nil, err
-	}
-	byPair := make([][]batchMatch, len(pairTenants)+1)
+		ORDER BY p.j, m.created_at, m.id`
+	q.args = []any{pgval.Array(pairTenants), pgval.Array(pairKeys), pgval.Array(pairCustomers)}
+	return q, nil
+}
+
+// scanFields are the destinations of a routeQuery row.
+func scanFields(m *batchMatch) []any {
+	return []any{&m.I, &m.EndpointID, &m.Kind, &m.Filter, &m.Transformation, &m.Headers}
+}
+
+// apply routes q's requests to the endpoints found (q's rows, whose I is
+// the pair's position) whose filters accept their events.
+func (q routeQuery) apply(s *Service, found []batchMatch) {
+	byPair := make([][]batchMatch, q.pairs+1)
 	for _, f := range found {
 		byPair[f.I] = append(byPair[f.I], f)
 	}
-	var out []batchMatch
-	for i, ev := range evs {
+	for i, r := range q.todo {
+		r.matches, r.routed = nil, true
 		var in *routing.Input // decoded on first use
-		for _, f := range byPair[eventPair[i]] {
+		for _, f := range byPair[q.eventPair[i]] {
 			if f.Filter != "" && in == nil {
-				in = routing.Prepare(routingEvent(ev))
+				in = routing.Prepare(routingEvent(r.ev))
 			}
-			if s.router.accepts(tenants[i], ev, in, f.EndpointID, f.Filter) {
+			if s.router.accepts(r.tenantID, r.ev, in, f.EndpointID, f.Filter) {
 				f.I = i + 1
-				out = append(out, f)
+				r.matches = append(r.matches, f)
 			}
 		}
 	}
-	return out, nil
 }
 
 // queryRows runs query in tx's transaction and scans every row into a T

@@ -2,10 +2,12 @@ package tenants
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 
 	"github.com/ferry-dev/ferry"
 	"github.com/ferry-dev/ferry/dbtx"
@@ -29,6 +31,25 @@ func (s *Service) TenantPlan(ctx context.Context, tx dbtx.Tx, tenantID uuid.UUID
 		return "", ferry.NotFound("tenant")
 	}
 	return rows[0].Plan, nil
+}
+
+// QueueTenantPlan queues onto b the read of tenantID's current plan, for
+// a caller sharing one round trip among several statements; set gets the
+// plan, or ENOTFOUND, when b runs.
+func (s *Service) QueueTenantPlan(b *pgx.Batch, tenantID uuid.UUID, set func(plan string, err error)) {
+	b.Queue(`SELECT plan FROM tenants WHERE id = $1`, tenantID).QueryRow(func(row pgx.Row) error {
+		var plan string
+		err := row.Scan(&plan)
+		switch {
+		case errors.Is(err, pgx.ErrNoRows):
+			set("", ferry.NotFound("tenant"))
+		case err != nil:
+			return fmt.Errorf("load plan of tenant %s: %w", tenantID, err)
+		default:
+			set(plan, nil)
+		}
+		return nil
+	})
 }
 
 // SetTenantPlan assigns plan to tenantID in tx. Errors: ENOTFOUND, wrapped

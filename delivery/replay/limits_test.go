@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 
 	"github.com/ferry-dev/ferry"
 	"github.com/ferry-dev/ferry/dbtx"
@@ -39,7 +40,12 @@ var (
 	_ delivery.Meter = (*secondLimits)(nil)
 )
 
-func (l *secondLimits) Meter(dbtx.Tx) delivery.Meter { return l }
+func (l *secondLimits) Meter(dbtx.Tx) delivery.Meter       { return l }
+func (l *secondLimits) Pipeline() delivery.PipelineMeter   { return l }
+func (l *secondLimits) QueuePlans(*pgx.Batch, []uuid.UUID) {}
+func (l *secondLimits) QueueConsumeEvents(_ *pgx.Batch, tenantID uuid.UUID, n int) func() error {
+	return func() error { return l.ConsumeEvents(context.Background(), tenantID, n) }
+}
 func (l *secondLimits) AttemptRetention(context.Context, uuid.UUID) (time.Duration, error) {
 	return 0, nil
 }

@@ -103,6 +103,67 @@ const (
 // idempotency key is taken is skipped, and then no delivery or outbox
 // row is written: the caller decides what a collision means.
 func insertRows(ctx context.Context, tx Tx, events []Event, f FanOut) (int, error) {
+	query, args, err := rowsStatement(events, f)
+	if err != nil || query == "" {
+		return 0, err
+	}
+	rows, err := tx.Query(ctx, query, args...)
+	var inserted []int64
+	if err == nil {
+		inserted, err = collect(rows, func(r pgx.Rows) (int64, error) {
+			var c int64
+			return c, r.Scan(&c)
+		})
+	}
+	if err == nil && len(inserted) != 1 {
+		err = fmt.Errorf("%d counts", len(inserted))
+	}
+	if err != nil {
+		return 0, rowsError(events, f, err)
+	}
+	return int(inserted[0]), nil
+}
+
+// QueueEventsFanOut queues onto b what InsertEventsFanOut writes; once b
+// has run, *inserted is how many of events were new. It is for a caller
+// sharing round trips among several statements of one transaction.
+// Errors: a job that cannot be encoded.
+func QueueEventsFanOut(b *pgx.Batch, events []Event, f FanOut, inserted *int) error {
+	query, args, err := rowsStatement(events, f)
+	if err != nil {
+		return err
+	}
+	if query != "" {
+		b.Queue(query, args...).QueryRow(func(row pgx.Row) error {
+			var n int64
+			if err := row.Scan(&n); err != nil {
+				return rowsError(events, f, err)
+			}
+			*inserted = int(n)
+			return nil
+		})
+	}
+	if len(f.Transforms) > 0 {
+		query, args, err := transformsStatement(f.Transforms)
+		if err != nil {
+			return err
+		}
+		b.Queue(query, args...)
+	}
+	if len(f.Queues) > 0 {
+		query, args := notifyStatement(f.Queues, f.Sender)
+		b.Queue(query, args...)
+	}
+	return nil
+}
+
+func rowsError(events []Event, f FanOut, err error) error {
+	return fmt.Errorf("insert %d events, %d deliveries and %d outbox rows: %w", len(events), len(f.Deliveries), len(f.Jobs), err)
+}
+
+// rowsStatement is insertRows' statement, or "" when there is nothing
+// to write. It answers one row: how many of events were new.
+func rowsStatement(events []Event, f FanOut) (string, []any, error) {
 	var st statement
 	count, allNew := "SELECT 0", ""
 	if len(events) > 0 {
@@ -118,28 +179,14 @@ func insertRows(ctx context.Context, tx Tx, events []Event, f FanOut) (int, erro
 	if len(f.Jobs) > 0 {
 		outbox, err := outboxColumns(f.Jobs)
 		if err != nil {
-			return 0, err
+			return "", nil, err
 		}
 		st.add("o", outboxPart, allNew, outbox...)
 	}
 	if len(st.parts) == 0 {
-		return 0, nil
+		return "", nil, nil
 	}
-	rows, err := tx.Query(ctx, "WITH "+strings.Join(st.parts, ", ")+" "+count, st.args...)
-	var inserted []int64
-	if err == nil {
-		inserted, err = collect(rows, func(r pgx.Rows) (int64, error) {
-			var c int64
-			return c, r.Scan(&c)
-		})
-	}
-	if err == nil && len(inserted) != 1 {
-		err = fmt.Errorf("%d counts", len(inserted))
-	}
-	if err != nil {
-		return 0, fmt.Errorf("insert %d events, %d deliveries and %d outbox rows: %w", len(events), len(f.Deliveries), len(f.Jobs), err)
-	}
-	return int(inserted[0]), nil
+	return "WITH " + strings.Join(st.parts, ", ") + " " + count, st.args, nil
 }
 
 // statement is a statement of data-modifying parts (WITH queries),
@@ -252,15 +299,20 @@ func NotifyQueues(ctx context.Context, tx Tx, endpoints []uuid.UUID, sender stri
 	if len(endpoints) == 0 {
 		return nil
 	}
+	query, args := notifyStatement(endpoints, sender)
+	if _, err := tx.Exec(ctx, query, args...); err != nil {
+		return fmt.Errorf("notify queues: %w", err)
+	}
+	return nil
+}
+
+func notifyStatement(endpoints []uuid.UUID, sender string) (string, []any) {
 	suffix := ""
 	if sender != "" {
 		suffix = model.QueueSenderSep + sender
 	}
-	if _, err := tx.Exec(ctx, `SELECT pg_notify($1, e::text || $2) FROM unnest($3::uuid[]) AS t(e)`,
-		model.QueueChannel, suffix, pgval.Array(endpoints)); err != nil {
-		return fmt.Errorf("notify queues: %w", err)
-	}
-	return nil
+	return `SELECT pg_notify($1, e::text || $2) FROM unnest($3::uuid[]) AS t(e)`,
+		[]any{model.QueueChannel, suffix, pgval.Array(endpoints)}
 }
 
 func transformColumns(rows []Transform) (ids, tenants []uuid.UUID, cancelled, pending []bool, errs []*string, bodies [][]byte,
@@ -288,19 +340,27 @@ func insertTransforms(ctx context.Context, tx Tx, rows []Transform) error {
 	if len(rows) == 0 {
 		return nil
 	}
-	ids, tenants, cancelled, pending, errs, bodies, headers, ats, err := transformColumns(rows)
+	query, args, err := transformsStatement(rows)
 	if err != nil {
 		return err
 	}
-	if _, err := tx.Exec(ctx, `INSERT INTO delivery_transforms (delivery_id, tenant_id, cancelled, pending, error, body, headers, created_at)
-		SELECT d, t, c, p, e, b, h::jsonb, a
-		FROM unnest($1::uuid[], $2::uuid[], $3::bool[], $4::bool[], $5::text[], $6::bytea[], $7::text[], $8::timestamptz[])
-			AS v(d, t, c, p, e, b, h, a)`,
-		pgval.Array(ids), pgval.Array(tenants), pgval.Array(cancelled), pgval.Array(pending), pgval.Array(errs),
-		pgval.Array(bodies), pgval.Array(headers), pgval.Array(ats)); err != nil {
+	if _, err := tx.Exec(ctx, query, args...); err != nil {
 		return fmt.Errorf("insert delivery transforms: %w", err)
 	}
 	return nil
+}
+
+func transformsStatement(rows []Transform) (string, []any, error) {
+	ids, tenants, cancelled, pending, errs, bodies, headers, ats, err := transformColumns(rows)
+	if err != nil {
+		return "", nil, err
+	}
+	return `INSERT INTO delivery_transforms (delivery_id, tenant_id, cancelled, pending, error, body, headers, created_at)
+		SELECT d, t, c, p, e, b, h::jsonb, a
+		FROM unnest($1::uuid[], $2::uuid[], $3::bool[], $4::bool[], $5::text[], $6::bytea[], $7::text[], $8::timestamptz[])
+			AS v(d, t, c, p, e, b, h, a)`,
+		[]any{pgval.Array(ids), pgval.Array(tenants), pgval.Array(cancelled), pgval.Array(pending), pgval.Array(errs),
+			pgval.Array(bodies), pgval.Array(headers), pgval.Array(ats)}, nil
 }
 
 // FinishTransforms stores the results of pending transformations in place
