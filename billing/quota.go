@@ -50,7 +50,8 @@ func (m *Meter) ConsumeEvents(ctx context.Context, tenantID uuid.UUID, n int) er
 	st := m.s.consumeStatement(tenantID, plan, n)
 	db := m.tx.DB(ctx)
 	// The pool under GORM, as the pipelined form runs the same text.
-	return st.check(db.Statement.ConnPool.QueryRowContext(ctx, st.query, st.args...))
+	_, err = st.check(db.Statement.ConnPool.QueryRowContext(ctx, st.query, st.args...))
+	return err
 }
 
 // consumption is the statement metering n events of a tenant, ready to
@@ -102,9 +103,10 @@ func (s *Service) consumeStatement(tenantID uuid.UUID, plan string, n int) consu
 }
 
 // check reads the statement's answer from row and returns the refusal
-// it means, if any. Errors: EPAYMENT, ERATELIMIT, EQUOTA, ENOTFOUND (no
-// such plan), wrapped database errors.
-func (c consumption) check(row interface{ Scan(...any) error }) error {
+// it means, if any, with how many of the n events would have been
+// accepted (fewer than n when refused). Errors: EPAYMENT, ERATELIMIT,
+// EQUOTA, ENOTFOUND (no such plan), wrapped database errors.
+func (c consumption) check(row interface{ Scan(...any) error }) (fits int, err error) {
 	var (
 		name              string
 		perSecond         int
@@ -112,27 +114,33 @@ func (c consumption) check(row interface{ Scan(...any) error }) error {
 		hardCap, overdue  bool
 		inSecond, inMonth int64
 	)
-	err := row.Scan(&name, &perSecond, &perMonth, &hardCap, &overdue, &inSecond, &inMonth)
+	err = row.Scan(&name, &perSecond, &perMonth, &hardCap, &overdue, &inSecond, &inMonth)
 	if errors.Is(err, sql.ErrNoRows) || errors.Is(err, pgx.ErrNoRows) {
-		return ferry.NotFound("plan")
+		return 0, ferry.NotFound("plan")
 	}
 	if err != nil {
-		return fmt.Errorf("meter %d events of tenant %s: %w", c.n, c.tenantID, err)
+		return 0, fmt.Errorf("meter %d events of tenant %s: %w", c.n, c.tenantID, err)
 	}
 	if overdue {
-		return &ferry.Error{Code: ferry.EPAYMENT, Message: fmt.Sprintf("an invoice has been unpaid for more than %d days; "+
+		return 0, &ferry.Error{Code: ferry.EPAYMENT, Message: fmt.Sprintf("an invoice has been unpaid for more than %d days; "+
 			"pay it (see the billing page) to send events again", int(PaymentGrace/(24*time.Hour)))}
 	}
+	n := int64(c.n)
 	if inSecond > int64(perSecond) {
-		return &ferry.Error{Code: ferry.ERATELIMIT, RetryAfterSeconds: 1,
+		fits := min(n-1, int64(perSecond)-(inSecond-n))
+		if hardCap && inMonth > perMonth {
+			fits = min(fits, perMonth-(inMonth-n))
+		}
+		return int(max(fits, 0)), &ferry.Error{Code: ferry.ERATELIMIT, RetryAfterSeconds: 1,
 			Message: fmt.Sprintf("the %s plan accepts %d events per second; slow down and retry", name, perSecond)}
 	}
 	if hardCap && inMonth > perMonth {
-		return &ferry.Error{Code: ferry.EQUOTA, RetryAfterSeconds: secondsUntilNextMonth(c.now),
+		return int(max(min(n-1, perMonth-(inMonth-n)), 0)), &ferry.Error{Code: ferry.EQUOTA,
+			RetryAfterSeconds: secondsUntilNextMonth(c.now),
 			Message: fmt.Sprintf("the %s plan's %d events for %s are used up; upgrade your plan or wait until next month",
 				name, perMonth, FormatPeriod(MonthStart(c.now)))}
 	}
-	return nil
+	return c.n, nil
 }
 
 // Pipeline is billing's metering of events whose statements travel in
@@ -172,21 +180,22 @@ func (p *Pipeline) QueuePlans(b *pgx.Batch, tenants []uuid.UUID) {
 // QueueConsumeEvents queues onto b the metering of n events of tenantID,
 // whose plan a batch queued by QueuePlans has read. check, called once b
 // has run, returns what ConsumeEvents would: nil, or a refusal (the
-// caller then rolls the transaction back), or an error.
-func (p *Pipeline) QueueConsumeEvents(b *pgx.Batch, tenantID uuid.UUID, n int) (check func() error) {
+// caller then rolls the transaction back) with how many of the n events
+// the plan would have accepted, or an error.
+func (p *Pipeline) QueueConsumeEvents(b *pgx.Batch, tenantID uuid.UUID, n int) (check func() (fits int, err error)) {
 	r, ok := p.plans[tenantID]
 	switch {
 	case n <= 0:
-		return func() error { return nil }
+		return func() (int, error) { return 0, nil }
 	case !ok:
-		return func() error { return fmt.Errorf("meter tenant %s: its plan was not queued", tenantID) }
+		return func() (int, error) { return 0, fmt.Errorf("meter tenant %s: its plan was not queued", tenantID) }
 	case r.err != nil:
-		return func() error { return fmt.Errorf("load plan of tenant %s: %w", tenantID, r.err) }
+		return func() (int, error) { return 0, fmt.Errorf("load plan of tenant %s: %w", tenantID, r.err) }
 	}
 	st := p.s.consumeStatement(tenantID, r.name, n)
-	answer := fmt.Errorf("meter %d events of tenant %s: the statement did not run", n, tenantID)
+	fits, answer := 0, fmt.Errorf("meter %d events of tenant %s: the statement did not run", n, tenantID)
 	b.Queue(st.query, st.args...).QueryRow(func(row pgx.Row) error {
-		answer = st.check(row)
+		fits, answer = st.check(row)
 		// A refusal is the caller's to act on after the batch; a database
 		// error fails the batch.
 		if _, refused := errors.AsType[*ferry.Error](answer); refused {
@@ -194,7 +203,7 @@ func (p *Pipeline) QueueConsumeEvents(b *pgx.Batch, tenantID uuid.UUID, n int) (
 		}
 		return answer
 	})
-	return func() error { return answer }
+	return func() (int, error) { return fits, answer }
 }
 
 // CheckEndpointLimit returns EPLANLIMIT when tenantID already has as many

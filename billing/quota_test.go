@@ -209,3 +209,35 @@ func TestMeterCommitsWithTheCallersTransaction(t *testing.T) {
 	require.NoError(t, err)
 	require.EqualValues(t, 2, u.Events)
 }
+
+// TestPipelineSaysHowManyFit: a refusal says how many of the events the
+// plan would have taken, so that a group commit keeps those and refuses
+// only the rest.
+func TestPipelineSaysHowManyFit(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	perSecond := b.tenant(t, PlanFree, b.clock.Now()) // 10 events/s
+	require.NoError(t, b.consume(perSecond, 0))
+	_, err := b.consumePipelined(perSecond, 7)
+	require.NoError(t, err)
+	fits, err := b.consumePipelined(perSecond, 5)
+	require.Equal(t, ferry.ERATELIMIT, ferry.ErrorCode(err))
+	require.Equal(t, 3, fits)
+	fits, err = b.consumePipelined(perSecond, 3)
+	require.NoError(t, err)
+	require.Equal(t, 3, fits)
+	fits, err = b.consumePipelined(perSecond, 2)
+	require.Equal(t, ferry.ERATELIMIT, ferry.ErrorCode(err))
+	require.Zero(t, fits)
+
+	capped := b.tenant(t, PlanFree, b.clock.Now())
+	b.override(t, capped, PlanFree, map[string]any{"events_per_month": 5, "events_per_second": 1000})
+	_, err = b.consumePipelined(capped, 4)
+	require.NoError(t, err)
+	fits, err = b.consumePipelined(capped, 3)
+	require.Equal(t, ferry.EQUOTA, ferry.ErrorCode(err))
+	require.Equal(t, 1, fits)
+	u, err := b.svc.Usage(b.ctx, capped, b.clock.Now())
+	require.NoError(t, err)
+	require.EqualValues(t, 4, u.Events, "the refused batch rolled back")
+}

@@ -78,16 +78,23 @@ func (b *testBundle) override(t *testing.T, tenantID uuid.UUID, plan string, col
 }
 
 // consume meters n events in a transaction of their own, as ingest
-// does: with Meter.ConsumeEvents, or when b.pipelined with Pipeline's
-// two batches (the plan read, then BEGIN and the metering) and COMMIT,
-// or ROLLBACK on a refusal.
+// does: with Meter.ConsumeEvents, or when b.pipelined with
+// consumePipelined.
 func (b *testBundle) consume(tenantID uuid.UUID, n int) error {
 	if !b.pipelined {
 		return b.db.WithContext(b.ctx).Transaction(func(tx *gorm.DB) error {
 			return b.svc.Meter(dbtx.Wrap(tx)).ConsumeEvents(b.ctx, tenantID, n)
 		})
 	}
-	return pgval.WithConn(b.ctx, b.db, func(pc *pgx.Conn) error {
+	_, err := b.consumePipelined(tenantID, n)
+	return err
+}
+
+// consumePipelined meters n events with Pipeline's two batches (the plan
+// read, then BEGIN and the metering) and COMMIT, or ROLLBACK on a
+// refusal, and returns how many would fit.
+func (b *testBundle) consumePipelined(tenantID uuid.UUID, n int) (fits int, err error) {
+	err = pgval.WithConn(b.ctx, b.db, func(pc *pgx.Conn) error {
 		p := b.svc.Pipeline()
 		reads := &pgx.Batch{}
 		p.QueuePlans(reads, []uuid.UUID{tenantID})
@@ -99,7 +106,7 @@ func (b *testBundle) consume(tenantID uuid.UUID, n int) error {
 		check := p.QueueConsumeEvents(writes, tenantID, n)
 		err := pc.SendBatch(b.ctx, writes).Close()
 		if err == nil {
-			err = check()
+			fits, err = check()
 		}
 		end := "COMMIT"
 		if err != nil {
@@ -110,6 +117,7 @@ func (b *testBundle) consume(tenantID uuid.UUID, n int) error {
 		}
 		return err
 	})
+	return fits, err
 }
 
 // eachMeter runs test with consume metering either way.

@@ -138,13 +138,13 @@ func (s *Service) Ingest(ctx context.Context, tenantID uuid.UUID, in EventInput)
 		}
 		ev.Customer = &in.Customer
 	}
-	if in.IdempotencyKey == "" {
-		// The common case shares transactions with concurrent requests
-		// (group commit, ingestbatch.go).
-		ev, created, err = s.ingestBatched(ctx, tenantID, in, ev)
-	} else {
-		ev, created, err = s.ingestOne(ctx, &ingestRequest{tenantID: tenantID, in: in, ev: ev}, true)
+	if in.IdempotencyKey != "" {
+		key := in.IdempotencyKey
+		ev.IdempotencyKey = &key
 	}
+	// Every event shares transactions with concurrent requests (group
+	// commit, ingestbatch.go).
+	ev, created, err = s.ingestBatched(ctx, tenantID, in, ev)
 	if err == nil {
 		ev.SchemaWarning = warning
 	}
@@ -156,13 +156,15 @@ func (s *Service) Ingest(ctx context.Context, tenantID uuid.UUID, in EventInput)
 // transaction, and the event is committed afterwards with their results.
 var errTransformFirst = errors.New("transformations to run first")
 
-// ingestOne accepts r's validated event in its own transaction. Routing
-// reads in the transaction, before any lock; if the event goes to
-// endpoints with transformations not yet run, the transaction ends
-// (nothing written) and, when inline, they run (in the sandbox, with
-// only this request waiting) and the transaction is made again with the
-// results; when not inline (a committer, which others wait on), it
-// returns errTransformFirst for the caller to run them elsewhere.
+// ingestOne accepts r's validated event in its own transaction: the
+// group commit's fallback, which gives each event of a failed batch its
+// own answer, and a test event's way in. Routing reads in the
+// transaction, before any lock; if the event goes to endpoints with
+// transformations not yet run, the transaction ends (nothing written)
+// and, when inline, they run (in the sandbox, with only this request
+// waiting) and the transaction is made again with the results; when not
+// inline (a committer, which others wait on), it returns
+// errTransformFirst for the caller to run them elsewhere.
 func (s *Service) ingestOne(ctx context.Context, r *ingestRequest, inline bool) (_ Event, created bool, err error) {
 	tenantID, in, ev := r.tenantID, r.in, r.ev
 	now := ev.CreatedAt
@@ -182,8 +184,7 @@ func (s *Service) ingestOne(ctx context.Context, r *ingestRequest, inline bool) 
 				}
 				if found {
 					if !sameRequest(prior, in) {
-						return &ferry.Error{Code: ferry.EKEYREUSED, Field: "idempotency_key",
-							Message: "this idempotency key was used in the last 24 hours for a different event; send a new key"}
+						return errKeyReused()
 					}
 					ev, created = prior, false
 					return nil
@@ -242,6 +243,13 @@ func (s *Service) ingestOne(ctx context.Context, r *ingestRequest, inline bool) 
 		s.relay.Enqueue(jobs)
 	}
 	return ev, created, nil
+}
+
+// errKeyReused answers an idempotency key used within the window for a
+// different event.
+func errKeyReused() error {
+	return &ferry.Error{Code: ferry.EKEYREUSED, Field: "idempotency_key",
+		Message: "this idempotency key was used in the last 24 hours for a different event; send a new key"}
 }
 
 // endIngestSpan names the event on span and ends it; the attributes are

@@ -2,6 +2,7 @@ package delivery
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -19,28 +20,29 @@ import (
 	"github.com/ferry-dev/ferry/dbtx"
 )
 
-// Group commit for ingest. Concurrent Ingest calls without an idempotency
-// key queue up here; a few committer goroutines each take everything
-// queued (up to maxIngestBatch) and write it in ONE transaction of three
-// round trips, whatever the batch holds (commitPipelined): the reads
-// (one routing query, each tenant's plan), then BEGIN, billing's
-// metering statement per tenant and one statement for the events,
-// deliveries and outbox rows, then COMMIT (one WAL flush). Each round
-// trip is a pgx batch: on this 2-core machine a round trip costs far
-// more in waiting for the CPU than in the network, and the six
-// round trips of the same transaction statement by statement were most
-// of an event's commit at 500 events/s (docs/benchmarks.md).
-// Every caller still returns only after the transaction holding its
+// Group commit for ingest. Concurrent Ingest calls queue up here; a few
+// committer goroutines each take everything queued (up to
+// maxIngestBatch) and write it in ONE transaction of three round trips,
+// whatever the batch holds (commitPipelined): the reads (the events
+// holding the batch's idempotency keys, one routing query, each tenant's
+// plan), then BEGIN, billing's metering statement per tenant and one
+// statement for the events, deliveries and outbox rows, then COMMIT (one
+// WAL flush). Each round trip is a pgx batch: a round trip costs more in
+// waiting for a busy CPU than in the network, and sending the same
+// transaction statement by statement (six round trips) made an event's
+// commit at 500 events/s 1–3 ms slower (docs/benchmarks.md, 2026-11-26
+// 14:57). Idempotency keys are settled in the batch too: a request whose
+// key an event holds gets that event, and of several requests with one
+// new key the first is written and the others get its event. Every caller still returns only after the transaction holding its
 // event committed (docs/contract.md#durability-on-ingest).
 // Under light load a batch is a single event, so latency does not suffer;
 // under heavy load round trips and commits are shared by hundreds of
 // events and far fewer pooled connections are held.
 //
-// A tenant whose limits refuse its events leaves the batch, which is
-// written again without it: its single event gets the refusal, several
-// are metered one by one (some may fit). A batch that fails for any other
-// reason is retried event by event on the ordinary path, so each caller
-// gets its own answer.
+// When a tenant's limits refuse its events, the batch is written again
+// with as many of them as the limits said would fit, and the others get
+// the refusal. A batch that fails for any other reason is retried event
+// by event on the ordinary path, so each caller gets its own answer.
 //
 // Transformations never run in a batch's transaction, nor while other
 // events wait: the committer routes the batch (one read, in the
@@ -87,8 +89,7 @@ type ingestResult struct {
 	err     error
 }
 
-// ingestBatched queues one validated event without an idempotency key
-// and waits until its transaction committed (or ctx ends: the event may
+// ingestBatched queues one validated event and waits until its transaction committed (or ctx ends: the event may
 // then still be committed, as with any abandoned request).
 func (s *Service) ingestBatched(ctx context.Context, tenantID uuid.UUID, in EventInput, ev Event) (Event, bool, error) {
 	req := &ingestRequest{tenantID: tenantID, in: in, ev: ev, done: make(chan ingestResult, 1)}
@@ -108,18 +109,31 @@ func (s *Service) commitBatch(ctx context.Context, batch []*ingestRequest) {
 	for _, r := range c.later {
 		s.transformLater(ctx, r)
 	}
-	for _, r := range c.solo {
-		s.commitOne(ctx, tctx, r)
-	}
-	for _, r := range c.refused {
-		r.done <- ingestResult{err: c.refusals[r.tenantID]}
+	for _, a := range c.answered {
+		a.r.done <- a.res
 	}
 	if err != nil {
 		s.log.Debug("ingest batch failed; retrying its events one by one", "err", err, "events", len(c.committed))
 		for _, r := range c.committed {
 			s.commitOne(ctx, tctx, r)
 		}
+		for _, k := range c.repeats {
+			s.commitOne(ctx, tctx, k.r)
+		}
 		return
+	}
+	committed := make(map[*ingestRequest]bool, len(c.committed))
+	for _, r := range c.committed {
+		committed[r] = true
+	}
+	for _, k := range c.repeats {
+		if committed[k.first] {
+			k.r.done <- k.answer()
+		} else {
+			// first left the batch (transformations to run, or its
+			// tenant's limits): the key is settled alone.
+			s.commitOne(ctx, tctx, k.r)
+		}
 	}
 	if len(c.committed) == 0 {
 		return
@@ -142,29 +156,33 @@ type batchCommit struct {
 	committed []*ingestRequest
 	// later have transformations to run first (transformLater).
 	later []*ingestRequest
-	// refused are the single events of tenants whose limits refused
-	// them, each answered with its tenant's refusal.
-	refused  []*ingestRequest
-	refusals map[uuid.UUID]error
-	// solo are the events of tenants whose limits refused several:
-	// they are metered one by one, as some may fit.
-	solo   []*ingestRequest
-	jobs   []model.Job
-	queues []uuid.UUID
+	// answered are answered without being written: their idempotency
+	// key is held by an event accepted within the window (they get it, or
+	// EKEYREUSED for a different event), or their tenant's limits refused
+	// them.
+	answered []answered
+	// repeats claim the idempotency key of an earlier request of the
+	// batch (first): once that commits they get its event, or EKEYREUSED;
+	// if first left the batch, they are settled one by one.
+	repeats []keyRepeat
+	jobs    []model.Job
+	queues  []uuid.UUID
 }
 
 // commitPipelined commits batch in one transaction of three round trips
-// on one connection, each a pgx batch of statements: the reads (routing,
-// the tenants' plans), then BEGIN with billing's metering and the
-// statement writing the events, deliveries and outbox rows, then
-// COMMIT. A tenant its limits refuse leaves the batch (its events are
-// answered alone) and the others' writes are sent again, so that no
-// tenant's refusal fails or slows another's events beyond a round trip.
+// on one connection, each a pgx batch of statements: the reads
+// (idempotency keys, routing, the tenants' plans), then BEGIN with
+// billing's metering and the statement writing the events, deliveries
+// and outbox rows, then COMMIT. When limits refuse a tenant's events,
+// the writes are rolled back and sent again with only those that fit
+// (leave), so that no tenant's refusal fails or slows another's events
+// beyond a round trip.
 func (s *Service) commitPipelined(ctx context.Context, batch []*ingestRequest) (batchCommit, error) {
 	c := batchCommit{committed: batch}
 	err := pgval.WithConn(ctx, s.db, func(pc *pgx.Conn) error {
 		defer endTx(ctx, pc)
 		reads := &pgx.Batch{}
+		priors := queueKeyLookup(reads, batch)
 		if err := s.queueRoute(reads, batch); err != nil {
 			return err
 		}
@@ -178,11 +196,15 @@ func (s *Service) commitPipelined(ctx context.Context, batch []*ingestRequest) (
 				return err
 			}
 		}
-		c.committed, c.later = splitPending(batch)
+		release := c.claimKeys(priors)
+		c.committed, c.later = splitPending(c.committed)
 		for len(c.committed) > 0 {
 			writes := &pgx.Batch{}
 			writes.Queue("BEGIN")
-			checks := map[uuid.UUID]func() error{}
+			if len(release) > 0 {
+				writes.Queue(`UPDATE events SET idempotency_key = NULL WHERE id = ANY($1::uuid[])`, pgval.Array(release))
+			}
+			checks := map[uuid.UUID]func() (int, error){}
 			if meter != nil {
 				for tenantID, n := range countByTenant(c.committed) {
 					checks[tenantID] = meter.QueueConsumeEvents(writes, tenantID, n)
@@ -192,7 +214,8 @@ func (s *Service) commitPipelined(ctx context.Context, batch []*ingestRequest) (
 			rows := fanOutRows{FanOut: store.FanOut{Sender: s.queueSender()}}
 			for i, r := range c.committed {
 				events[i] = store.Event{ID: r.ev.ID, TenantID: r.tenantID, Type: r.ev.Type, Data: string(r.ev.Data),
-					CustomerID: r.ev.customerID, CustomerUID: r.ev.Customer, CreatedAt: r.ev.CreatedAt}
+					IdempotencyKey: r.ev.IdempotencyKey, CustomerID: r.ev.customerID, CustomerUID: r.ev.Customer,
+					CreatedAt: r.ev.CreatedAt}
 				rows.add(r.tenantID, r.ev, r.matches)
 			}
 			inserted := 0
@@ -202,13 +225,13 @@ func (s *Service) commitPipelined(ctx context.Context, batch []*ingestRequest) (
 			if err := pc.SendBatch(ctx, writes).Close(); err != nil {
 				return err
 			}
-			refused := map[uuid.UUID]error{}
+			refused := map[uuid.UUID]refusal{}
 			for tenantID, check := range checks {
-				if err := check(); err != nil {
+				if fits, err := check(); err != nil {
 					if _, isRefusal := errors.AsType[*ferry.Error](err); !isRefusal {
 						return err
 					}
-					refused[tenantID] = err
+					refused[tenantID] = refusal{err, fits}
 				}
 			}
 			if len(refused) > 0 {
@@ -230,24 +253,131 @@ func (s *Service) commitPipelined(ctx context.Context, batch []*ingestRequest) (
 	return c, err
 }
 
-// leave takes the requests of the tenants refused out of c.committed.
-func (c *batchCommit) leave(refused map[uuid.UUID]error) {
-	n := countByTenant(c.committed)
-	if c.refusals == nil {
-		c.refusals = map[uuid.UUID]error{}
+// answered is a request's answer, given without writing its event.
+type answered struct {
+	r   *ingestRequest
+	res ingestResult
+}
+
+// refusal is a tenant's limits refusing its events in a batch: err, and
+// how many of them (the first, in the batch's order) would fit.
+type refusal struct {
+	err  error
+	fits int
+}
+
+// keyRepeat is a request whose idempotency key first, a request of the
+// same batch, claims.
+type keyRepeat struct{ r, first *ingestRequest }
+
+// answer is the repeat's answer once first's event has committed.
+func (k keyRepeat) answer() ingestResult {
+	if !sameRequest(k.first.ev, k.r.in) {
+		return ingestResult{err: errKeyReused()}
 	}
+	return ingestResult{ev: k.first.ev}
+}
+
+// queueKeyLookup queues onto b the lookup of the events holding the
+// idempotency keys of batch's requests; once b has run, the map returned
+// holds each keyed request's (a request without one, or whose key no
+// event holds, is absent).
+func queueKeyLookup(b *pgx.Batch, batch []*ingestRequest) map[*ingestRequest]Event {
+	var keyed []*ingestRequest
+	var tenants []uuid.UUID
+	var keys []string
+	for _, r := range batch {
+		if r.in.IdempotencyKey != "" {
+			keyed, tenants, keys = append(keyed, r), append(tenants, r.tenantID), append(keys, r.in.IdempotencyKey)
+		}
+	}
+	priors := map[*ingestRequest]Event{}
+	if len(keyed) == 0 {
+		return priors
+	}
+	// Each key is probed through events_idempotency_key on its own (the
+	// LATERAL subquery), whatever the planner believes of the table.
+	b.Queue(`SELECT k.i::int, e.id, e.type, e.data::text, e.customer_uid, e.created_at
+		FROM unnest($1::uuid[], $2::text[]) WITH ORDINALITY AS k(tenant_id, key, i)
+		CROSS JOIN LATERAL (SELECT id, type, data, customer_uid, created_at FROM events
+			WHERE tenant_id = k.tenant_id AND idempotency_key = k.key AND idempotency_key IS NOT NULL) e`,
+		pgval.Array(tenants), pgval.Array(keys)).Query(func(rows pgx.Rows) error {
+		for rows.Next() {
+			var i int
+			var prior Event
+			var data string
+			if err := rows.Scan(&i, &prior.ID, &prior.Type, &data, &prior.Customer, &prior.CreatedAt); err != nil {
+				return fmt.Errorf("look up idempotency keys: %w", err)
+			}
+			r := keyed[i-1]
+			prior.Data, prior.IdempotencyKey = json.RawMessage(data), &r.in.IdempotencyKey
+			priors[r] = prior
+		}
+		if err := rows.Err(); err != nil {
+			return fmt.Errorf("look up idempotency keys: %w", err)
+		}
+		return nil
+	})
+	return priors
+}
+
+// claimKeys settles the idempotency keys of c.committed with priors, the
+// events holding them: a request whose key an event accepted within the
+// window holds is answered with it (or refused, for a different event);
+// of several requests with one new key, the first stays and the others
+// are answered with its event once it commits. It returns the events whose keys have
+// expired: the transaction releases them before taking them again.
+func (c *batchCommit) claimKeys(priors map[*ingestRequest]Event) (release []uuid.UUID) {
+	type tenantKey struct {
+		tenantID uuid.UUID
+		key      string
+	}
+	claimed := map[tenantKey]*ingestRequest{}
 	kept := c.committed[:0:0]
 	for _, r := range c.committed {
-		err, ok := refused[r.tenantID]
-		switch {
-		case !ok:
+		if r.in.IdempotencyKey == "" {
 			kept = append(kept, r)
-		case n[r.tenantID] == 1:
-			c.refused = append(c.refused, r)
-			c.refusals[r.tenantID] = err
-		default:
-			c.solo = append(c.solo, r)
+			continue
 		}
+		if prior, found := priors[r]; found {
+			if r.ev.CreatedAt.Sub(prior.CreatedAt) < idempotencyKeyWindow {
+				res := ingestResult{ev: prior}
+				if !sameRequest(prior, r.in) {
+					res = ingestResult{err: errKeyReused()}
+				}
+				c.answered = append(c.answered, answered{r, res})
+				continue
+			}
+			release = append(release, prior.ID)
+		}
+		k := tenantKey{r.tenantID, r.in.IdempotencyKey}
+		if first := claimed[k]; first != nil {
+			c.repeats = append(c.repeats, keyRepeat{r, first})
+			continue
+		}
+		claimed[k] = r
+		kept = append(kept, r)
+	}
+	c.committed = kept
+	return release
+}
+
+// leave keeps in c.committed, of each refused tenant's requests, as
+// many as fit (the first in the batch's order, as one-by-one metering
+// would accept), and answers the others with the refusal. Nothing of a
+// refused tenant is retried alone: its flood costs the batch one more
+// round trip, not one transaction per event.
+func (c *batchCommit) leave(refused map[uuid.UUID]refusal) {
+	kept := c.committed[:0:0]
+	taken := map[uuid.UUID]int{}
+	for _, r := range c.committed {
+		no, ok := refused[r.tenantID]
+		if ok && taken[r.tenantID] >= no.fits {
+			c.answered = append(c.answered, answered{r, ingestResult{err: no.err}})
+			continue
+		}
+		taken[r.tenantID]++
+		kept = append(kept, r)
 	}
 	c.committed = kept
 }

@@ -45,8 +45,8 @@ type refusingLimits struct{ refuse uuid.UUID }
 func (l refusingLimits) Meter(dbtx.Tx) Meter              { return l }
 func (l refusingLimits) Pipeline() PipelineMeter          { return l }
 func (refusingLimits) QueuePlans(*pgx.Batch, []uuid.UUID) {}
-func (l refusingLimits) QueueConsumeEvents(_ *pgx.Batch, tenantID uuid.UUID, n int) func() error {
-	return func() error { return l.ConsumeEvents(context.Background(), tenantID, n) }
+func (l refusingLimits) QueueConsumeEvents(_ *pgx.Batch, tenantID uuid.UUID, n int) func() (int, error) {
+	return func() (int, error) { return 0, l.ConsumeEvents(context.Background(), tenantID, n) }
 }
 func (l refusingLimits) AttemptRetention(context.Context, uuid.UUID) (time.Duration, error) {
 	return 0, nil
@@ -270,5 +270,147 @@ func TestDrainWaitsForAbandonedIngests(t *testing.T) {
 	}
 	if committed != n {
 		t.Errorf("%d of %d queued events committed when Drain returned", committed, n)
+	}
+}
+
+// TestIngestKeysInGroupCommit: events with idempotency keys share the
+// group commit. Concurrent requests with one key make one event (every
+// one gets its id; one is created), a different event under a taken key
+// is refused, and a key older than the window is taken afresh.
+func TestIngestKeysInGroupCommit(t *testing.T) {
+	db := openTestDB(t)
+	tenantID, _ := seedTenant(t, db, nil)
+	var clock atomic.Int64
+	clock.Store(time.Now().UnixNano())
+	c, _ := seal.New(bytes.Repeat([]byte{1}, 32))
+	var batched atomic.Int64 // transactions that held more than one event
+	s, err := NewService(db, c, &collectingRelay{}, nil, Config{IngestBatch: prometheus.ObserverFunc(func(events float64) {
+		if events > 1 {
+			batched.Add(1)
+		}
+	})}, slog.New(slog.DiscardHandler), func() time.Time { return time.Unix(0, clock.Load()) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+
+	const n = 200
+	type answer struct {
+		ev      Event
+		created bool
+		err     error
+	}
+	answers := make([]answer, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			// Half repeat one key, half each have their own.
+			key := "order-42"
+			if i%2 == 1 {
+				key = fmt.Sprint("own-", i)
+			}
+			ev, created, err := s.Ingest(ctx, tenantID, EventInput{Type: "order.created", Data: []byte(`{"n":1}`), IdempotencyKey: key})
+			answers[i] = answer{ev, created, err}
+		})
+	}
+	wg.Wait()
+	var shared uuid.UUID
+	created := 0
+	for i, a := range answers {
+		if a.err != nil {
+			t.Fatalf("request %d: %v", i, a.err)
+		}
+		if i%2 == 1 {
+			if !a.created {
+				t.Errorf("request %d with its own key: not created", i)
+			}
+			continue
+		}
+		if shared == uuid.Nil {
+			shared = a.ev.ID
+		}
+		if a.ev.ID != shared || a.ev.IdempotencyKey == nil || *a.ev.IdempotencyKey != "order-42" {
+			t.Errorf("request %d: event %s key %v, want %s with order-42", i, a.ev.ID, a.ev.IdempotencyKey, shared)
+		}
+		if a.created {
+			created++
+		}
+	}
+	if created != 1 {
+		t.Errorf("%d requests created the shared key's event, want 1", created)
+	}
+	if batched.Load() == 0 {
+		t.Errorf("no transaction held more than one keyed event")
+	}
+	var events, deliveries int64
+	db.Raw(`SELECT count(*) FROM events WHERE tenant_id = ?`, tenantID).Scan(&events)
+	db.Raw(`SELECT count(*) FROM deliveries WHERE tenant_id = ?`, tenantID).Scan(&deliveries)
+	if events != n/2+1 || deliveries != n/2+1 {
+		t.Errorf("%d events and %d deliveries, want %d of each", events, deliveries, n/2+1)
+	}
+
+	_, _, err = s.Ingest(ctx, tenantID, EventInput{Type: "order.created", Data: []byte(`{"n":2}`), IdempotencyKey: "order-42"})
+	if ferry.ErrorCode(err) != ferry.EKEYREUSED {
+		t.Errorf("a different event under a taken key: %v, want %s", err, ferry.EKEYREUSED)
+	}
+
+	clock.Add(int64(idempotencyKeyWindow + time.Minute))
+	ev, isNew, err := s.Ingest(ctx, tenantID, EventInput{Type: "order.created", Data: []byte(`{"n":3}`), IdempotencyKey: "order-42"})
+	if err != nil || !isNew || ev.ID == shared {
+		t.Fatalf("the key after the window: %s created %v err %v, want a new event", ev.ID, isNew, err)
+	}
+	var holder string
+	if err := db.Raw(`SELECT id::text FROM events WHERE tenant_id = ? AND idempotency_key = 'order-42'`, tenantID).Scan(&holder).Error; err != nil {
+		t.Fatal(err)
+	}
+	if holder != ev.ID.String() {
+		t.Errorf("order-42 is held by %s, want the new event %s", holder, ev.ID)
+	}
+}
+
+// TestLeaveKeepsWhatFits: a refused tenant keeps, in the batch's order,
+// as many events as its limits said would fit; its others are answered
+// with the refusal, and other tenants' events all stay.
+func TestLeaveKeepsWhatFits(t *testing.T) {
+	a, b := uuid.New(), uuid.New()
+	limited := ferry.Errorf(ferry.ERATELIMIT, "slow down")
+	tests := []struct {
+		name      string
+		fits      int
+		kept      []string
+		answeredB int
+	}{
+		{"none fit", 0, []string{"a0", "a1", "a2"}, 3},
+		{"two fit", 2, []string{"a0", "b0", "a1", "b1", "a2"}, 1},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var batch []*ingestRequest
+			for i := range 3 {
+				for _, tenant := range []struct {
+					id   uuid.UUID
+					name string
+				}{{a, "a"}, {b, "b"}} {
+					batch = append(batch, &ingestRequest{tenantID: tenant.id, in: EventInput{Type: fmt.Sprint(tenant.name, i)}})
+				}
+			}
+			c := batchCommit{committed: batch}
+			c.leave(map[uuid.UUID]refusal{b: {err: limited, fits: tc.fits}})
+			var kept []string
+			for _, r := range c.committed {
+				kept = append(kept, r.in.Type)
+			}
+			if fmt.Sprint(kept) != fmt.Sprint(tc.kept) {
+				t.Errorf("kept %v, want %v", kept, tc.kept)
+			}
+			if len(c.answered) != tc.answeredB {
+				t.Fatalf("%d answered, want %d", len(c.answered), tc.answeredB)
+			}
+			for _, ans := range c.answered {
+				if ans.r.tenantID != b || !errors.Is(ans.res.err, limited) {
+					t.Errorf("answered %s with %v, want b's with the refusal", ans.r.in.Type, ans.res.err)
+				}
+			}
+		})
 	}
 }

@@ -46,8 +46,8 @@ var (
 func (planLimits) Meter(dbtx.Tx) delivery.Meter      { return unlimited{} }
 func (planLimits) Pipeline() delivery.PipelineMeter  { return unlimited{} }
 func (unlimited) QueuePlans(*pgx.Batch, []uuid.UUID) {}
-func (unlimited) QueueConsumeEvents(*pgx.Batch, uuid.UUID, int) func() error {
-	return func() error { return nil }
+func (unlimited) QueueConsumeEvents(_ *pgx.Batch, _ uuid.UUID, n int) func() (int, error) {
+	return func() (int, error) { return n, nil }
 }
 func (planLimits) EventsPerSecond(context.Context, uuid.UUID) (int, error) { return 0, nil }
 func (p planLimits) AttemptRetention(_ context.Context, tenantID uuid.UUID) (time.Duration, error) {
