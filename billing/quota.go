@@ -3,12 +3,14 @@ package billing
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"gorm.io/gorm"
 
 	"github.com/ferry-dev/ferry"
@@ -47,7 +49,7 @@ func (m *Meter) ConsumeEvents(ctx context.Context, tenantID uuid.UUID, n int) er
 	if err != nil {
 		return fmt.Errorf("load plan of tenant %s: %w", tenantID, err)
 	}
-	st := m.s.consumeStatement(tenantID, plan, n)
+	st := m.s.consumeStatement(tenantID, plan, n, false)
 	db := m.tx.DB(ctx)
 	// The pool under GORM, as the pipelined form runs the same text.
 	_, err = st.check(db.Statement.ConnPool.QueryRowContext(ctx, st.query, st.args...))
@@ -74,7 +76,11 @@ type consumption struct {
 // refused increment rolls back with the ingest. An upsert's RETURNING
 // sees its slot's latest committed value (it waits for the row lock);
 // other slots are read from the snapshot.
-func (s *Service) consumeStatement(tenantID uuid.UUID, plan string, n int) consumption {
+//
+// With raise, a refusal makes the statement fail (billing_refuse, with
+// the row in its DETAIL), so that a COMMIT sent after it in the same
+// round trip (Pipeline) finds the transaction aborted.
+func (s *Service) consumeStatement(tenantID uuid.UUID, plan string, n int, raise bool) consumption {
 	now := s.clock.Now().UTC()
 	period := MonthStart(now)
 	// GORM only numbers the named parameters: the statement runs on
@@ -89,56 +95,86 @@ func (s *Service) consumeStatement(tenantID uuid.UUID, plan string, n int) consu
 		usage AS (
 			INSERT INTO usage_counters (tenant_id, period, slot, events) SELECT @tenant, @period, slot, @n FROM counted
 			ON CONFLICT (tenant_id, period, slot) DO UPDATE SET events = usage_counters.events + EXCLUDED.events
-			RETURNING slot, events)
-		SELECT terms.display_name, terms.events_per_second, terms.events_per_month, terms.hard_cap, terms.payment_overdue,
-			coalesce((SELECT events FROM rate) + coalesce((SELECT sum(w.events) FROM rate_windows w
-				WHERE w.tenant_id = @tenant AND w.second = @second AND w.slot <> (SELECT slot FROM rate)), 0), 0) AS in_second,
-			coalesce(CASE WHEN terms.hard_cap THEN (SELECT events FROM usage) + coalesce((SELECT sum(u.events) FROM usage_counters u
-				WHERE u.tenant_id = @tenant AND u.period = @period AND u.slot <> (SELECT slot FROM usage)), 0) END, 0) AS in_month
-		FROM terms`,
+			RETURNING slot, events),
+		counts AS (
+			SELECT terms.display_name, terms.events_per_second, terms.events_per_month, terms.hard_cap, terms.payment_overdue,
+				coalesce((SELECT events FROM rate) + coalesce((SELECT sum(w.events) FROM rate_windows w
+					WHERE w.tenant_id = @tenant AND w.second = @second AND w.slot <> (SELECT slot FROM rate)), 0), 0) AS in_second,
+				coalesce(CASE WHEN terms.hard_cap THEN (SELECT events FROM usage) + coalesce((SELECT sum(u.events) FROM usage_counters u
+					WHERE u.tenant_id = @tenant AND u.period = @period AND u.slot <> (SELECT slot FROM usage)), 0) END, 0) AS in_month
+			FROM terms)
+		SELECT c.*, CASE WHEN @raise AND (c.payment_overdue OR c.in_second > c.events_per_second
+				OR (c.hard_cap AND c.in_month > c.events_per_month))
+			THEN billing_refuse(row_to_json(c)::text) END AS refused
+		FROM counts c`,
 		sql.Named("tenant", tenantID), sql.Named("plan", plan), sql.Named("overdue_before", now.Add(-PaymentGrace)),
 		sql.Named("slot", s.rand(usageSlots)), sql.Named("second", now.Unix()), sql.Named("period", period),
-		sql.Named("n", n)).Statement
+		sql.Named("n", n), sql.Named("raise", raise)).Statement
 	return consumption{tenantID: tenantID, n: n, now: now, query: st.SQL.String(), args: st.Vars}
 }
 
+// metered is the metering statement's row: the terms it checked and
+// the counts with the new events. DETAIL of billing_refuse is the same
+// row as JSON.
+type metered struct {
+	DisplayName    string `json:"display_name"`
+	PerSecond      int    `json:"events_per_second"`
+	PerMonth       int64  `json:"events_per_month"`
+	HardCap        bool   `json:"hard_cap"`
+	PaymentOverdue bool   `json:"payment_overdue"`
+	InSecond       int64  `json:"in_second"`
+	InMonth        int64  `json:"in_month"`
+}
+
+// refusedCode is billing_refuse's SQLSTATE (migrations/00270_metering_refusal.sql).
+const refusedCode = "FYREF"
+
 // check reads the statement's answer from row and returns the refusal
 // it means, if any, with how many of the n events would have been
-// accepted (fewer than n when refused). Errors: EPAYMENT, ERATELIMIT,
-// EQUOTA, ENOTFOUND (no such plan), wrapped database errors.
+// accepted (fewer than n when refused). A row the statement refused
+// with billing_refuse is read from the error's DETAIL. Errors:
+// EPAYMENT, ERATELIMIT, EQUOTA, ENOTFOUND (no such plan), wrapped
+// database errors.
 func (c consumption) check(row interface{ Scan(...any) error }) (fits int, err error) {
-	var (
-		name              string
-		perSecond         int
-		perMonth          int64
-		hardCap, overdue  bool
-		inSecond, inMonth int64
-	)
-	err = row.Scan(&name, &perSecond, &perMonth, &hardCap, &overdue, &inSecond, &inMonth)
+	var m metered
+	var refused *bool
+	err = row.Scan(&m.DisplayName, &m.PerSecond, &m.PerMonth, &m.HardCap, &m.PaymentOverdue, &m.InSecond, &m.InMonth, &refused)
+	if pgErr, ok := errors.AsType[*pgconn.PgError](err); ok && pgErr.Code == refusedCode {
+		if err := json.Unmarshal([]byte(pgErr.Detail), &m); err != nil {
+			return 0, fmt.Errorf("meter %d events of tenant %s: read the refusal: %w", c.n, c.tenantID, err)
+		}
+		err = nil
+	}
 	if errors.Is(err, sql.ErrNoRows) || errors.Is(err, pgx.ErrNoRows) {
 		return 0, ferry.NotFound("plan")
 	}
 	if err != nil {
 		return 0, fmt.Errorf("meter %d events of tenant %s: %w", c.n, c.tenantID, err)
 	}
-	if overdue {
+	return c.judge(m)
+}
+
+// judge returns the refusal m means, if any, and how many of the n
+// events would fit.
+func (c consumption) judge(m metered) (fits int, err error) {
+	if m.PaymentOverdue {
 		return 0, &ferry.Error{Code: ferry.EPAYMENT, Message: fmt.Sprintf("an invoice has been unpaid for more than %d days; "+
 			"pay it (see the billing page) to send events again", int(PaymentGrace/(24*time.Hour)))}
 	}
 	n := int64(c.n)
-	if inSecond > int64(perSecond) {
-		fits := min(n-1, int64(perSecond)-(inSecond-n))
-		if hardCap && inMonth > perMonth {
-			fits = min(fits, perMonth-(inMonth-n))
+	if m.InSecond > int64(m.PerSecond) {
+		fits := min(n-1, int64(m.PerSecond)-(m.InSecond-n))
+		if m.HardCap && m.InMonth > m.PerMonth {
+			fits = min(fits, m.PerMonth-(m.InMonth-n))
 		}
 		return int(max(fits, 0)), &ferry.Error{Code: ferry.ERATELIMIT, RetryAfterSeconds: 1,
-			Message: fmt.Sprintf("the %s plan accepts %d events per second; slow down and retry", name, perSecond)}
+			Message: fmt.Sprintf("the %s plan accepts %d events per second; slow down and retry", m.DisplayName, m.PerSecond)}
 	}
-	if hardCap && inMonth > perMonth {
-		return int(max(min(n-1, perMonth-(inMonth-n)), 0)), &ferry.Error{Code: ferry.EQUOTA,
+	if m.HardCap && m.InMonth > m.PerMonth {
+		return int(max(min(n-1, m.PerMonth-(m.InMonth-n)), 0)), &ferry.Error{Code: ferry.EQUOTA,
 			RetryAfterSeconds: secondsUntilNextMonth(c.now),
 			Message: fmt.Sprintf("the %s plan's %d events for %s are used up; upgrade your plan or wait until next month",
-				name, perMonth, FormatPeriod(MonthStart(c.now)))}
+				m.DisplayName, m.PerMonth, FormatPeriod(MonthStart(c.now)))}
 	}
 	return c.n, nil
 }
@@ -178,10 +214,12 @@ func (p *Pipeline) QueuePlans(b *pgx.Batch, tenants []uuid.UUID) {
 }
 
 // QueueConsumeEvents queues onto b the metering of n events of tenantID,
-// whose plan a batch queued by QueuePlans has read. check, called once b
-// has run, returns what ConsumeEvents would: nil, or a refusal (the
-// caller then rolls the transaction back) with how many of the n events
-// the plan would have accepted, or an error.
+// whose plan a batch queued by QueuePlans has read. A refusal aborts the
+// transaction (so a COMMIT queued after it on b does not commit) and
+// fails b. check, called once b has run, returns what ConsumeEvents
+// would: nil, or the refusal with how many of the n events the plan
+// would have accepted, or an error (also when the statement did not run,
+// b having failed before it).
 func (p *Pipeline) QueueConsumeEvents(b *pgx.Batch, tenantID uuid.UUID, n int) (check func() (fits int, err error)) {
 	r, ok := p.plans[tenantID]
 	switch {
@@ -192,15 +230,11 @@ func (p *Pipeline) QueueConsumeEvents(b *pgx.Batch, tenantID uuid.UUID, n int) (
 	case r.err != nil:
 		return func() (int, error) { return 0, fmt.Errorf("load plan of tenant %s: %w", tenantID, r.err) }
 	}
-	st := p.s.consumeStatement(tenantID, r.name, n)
+	st := p.s.consumeStatement(tenantID, r.name, n, true)
 	fits, answer := 0, fmt.Errorf("meter %d events of tenant %s: the statement did not run", n, tenantID)
 	b.Queue(st.query, st.args...).QueryRow(func(row pgx.Row) error {
 		fits, answer = st.check(row)
-		// A refusal is the caller's to act on after the batch; a database
-		// error fails the batch.
-		if _, refused := errors.AsType[*ferry.Error](answer); refused {
-			return nil
-		}
+		// A refusal aborted the transaction: the batch ends here.
 		return answer
 	})
 	return func() (int, error) { return fits, answer }

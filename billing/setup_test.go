@@ -90,9 +90,10 @@ func (b *testBundle) consume(tenantID uuid.UUID, n int) error {
 	return err
 }
 
-// consumePipelined meters n events with Pipeline's two batches (the plan
-// read, then BEGIN and the metering) and COMMIT, or ROLLBACK on a
-// refusal, and returns how many would fit.
+// consumePipelined meters n events as a group commit does, with
+// Pipeline's two batches: the plan read, then BEGIN, the metering and
+// COMMIT (rolled back when the metering refused), and returns how many
+// would fit.
 func (b *testBundle) consumePipelined(tenantID uuid.UUID, n int) (fits int, err error) {
 	err = pgval.WithConn(b.ctx, b.db, func(pc *pgx.Conn) error {
 		p := b.svc.Pipeline()
@@ -104,18 +105,18 @@ func (b *testBundle) consumePipelined(tenantID uuid.UUID, n int) (fits int, err 
 		writes := &pgx.Batch{}
 		writes.Queue("BEGIN")
 		check := p.QueueConsumeEvents(writes, tenantID, n)
-		err := pc.SendBatch(b.ctx, writes).Close()
-		if err == nil {
-			fits, err = check()
+		writes.Queue("COMMIT")
+		sendErr := pc.SendBatch(b.ctx, writes).Close()
+		if pc.PgConn().TxStatus() != 'I' {
+			if _, err := pc.Exec(b.ctx, "ROLLBACK"); err != nil {
+				return err
+			}
 		}
-		end := "COMMIT"
-		if err != nil {
-			end = "ROLLBACK"
+		var err error
+		if fits, err = check(); err != nil {
+			return err
 		}
-		if _, endErr := pc.Exec(b.ctx, end); endErr != nil && err == nil {
-			err = endErr
-		}
-		return err
+		return sendErr
 	})
 	return fits, err
 }

@@ -22,11 +22,11 @@ import (
 
 // Group commit for ingest. Concurrent Ingest calls queue up here; a few
 // committer goroutines each take everything queued (up to
-// maxIngestBatch) and write it in ONE transaction of three round trips,
+// maxIngestBatch) and write it in ONE transaction of two round trips,
 // whatever the batch holds (commitPipelined): the reads (the events
 // holding the batch's idempotency keys, one routing query, each tenant's
-// plan), then BEGIN, billing's metering statement per tenant and one
-// statement for the events, deliveries and outbox rows, then COMMIT (one
+// plan), then BEGIN, billing's metering statement per tenant, one
+// statement for the events, deliveries and outbox rows, and COMMIT (one
 // WAL flush). Each round trip is a pgx batch: a round trip costs more in
 // waiting for a busy CPU than in the network, and sending the same
 // transaction statement by statement (six round trips) made an event's
@@ -171,12 +171,14 @@ type batchCommit struct {
 
 // commitPipelined commits batch in one transaction of three round trips
 // on one connection, each a pgx batch of statements: the reads
-// (idempotency keys, routing, the tenants' plans), then BEGIN with
-// billing's metering and the statement writing the events, deliveries
-// and outbox rows, then COMMIT. When limits refuse a tenant's events,
-// the writes are rolled back and sent again with only those that fit
-// (leave), so that no tenant's refusal fails or slows another's events
-// beyond a round trip.
+// (idempotency keys, routing, the tenants' plans), then BEGIN, billing's
+// metering, the statement writing the events, deliveries and outbox rows
+// and COMMIT. Anything failing in the second aborts the transaction, so
+// its COMMIT commits nothing: a refusal of billing's (which then says
+// how many of the tenant's events would fit), an event whose idempotency
+// key another committer took meanwhile. After a refusal the writes are
+// sent again with only the events that fit (leave), so that no tenant's
+// refusal fails or slows another's events beyond a round trip.
 func (s *Service) commitPipelined(ctx context.Context, batch []*ingestRequest) (batchCommit, error) {
 	c := batchCommit{committed: batch}
 	err := pgval.WithConn(ctx, s.db, func(pc *pgx.Conn) error {
@@ -218,32 +220,27 @@ func (s *Service) commitPipelined(ctx context.Context, batch []*ingestRequest) (
 					CreatedAt: r.ev.CreatedAt}
 				rows.add(r.tenantID, r.ev, r.matches)
 			}
-			inserted := 0
-			if err := store.QueueEventsFanOut(writes, events, rows.FanOut, &inserted); err != nil {
+			if err := store.QueueEventsFanOut(writes, events, rows.FanOut); err != nil {
 				return err
 			}
-			if err := pc.SendBatch(ctx, writes).Close(); err != nil {
-				return err
-			}
+			writes.Queue("COMMIT")
+			sendErr := pc.SendBatch(ctx, writes).Close()
 			refused := map[uuid.UUID]refusal{}
 			for tenantID, check := range checks {
 				if fits, err := check(); err != nil {
-					if _, isRefusal := errors.AsType[*ferry.Error](err); !isRefusal {
-						return err
+					if _, isRefusal := errors.AsType[*ferry.Error](err); isRefusal {
+						refused[tenantID] = refusal{err, fits}
 					}
-					refused[tenantID] = refusal{err, fits}
 				}
 			}
 			if len(refused) > 0 {
+				// The refusal aborted the transaction before COMMIT.
 				endTx(ctx, pc)
 				c.leave(refused)
 				continue
 			}
-			if inserted != len(c.committed) {
-				return fmt.Errorf("insert events: %d of %d were new", inserted, len(c.committed))
-			}
-			if _, err := pc.Exec(ctx, "COMMIT"); err != nil {
-				return fmt.Errorf("commit: %w", err)
+			if sendErr != nil {
+				return sendErr
 			}
 			c.jobs, c.queues = rows.Jobs, rows.Queues
 			return nil

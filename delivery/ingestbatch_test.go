@@ -45,8 +45,13 @@ type refusingLimits struct{ refuse uuid.UUID }
 func (l refusingLimits) Meter(dbtx.Tx) Meter              { return l }
 func (l refusingLimits) Pipeline() PipelineMeter          { return l }
 func (refusingLimits) QueuePlans(*pgx.Batch, []uuid.UUID) {}
-func (l refusingLimits) QueueConsumeEvents(_ *pgx.Batch, tenantID uuid.UUID, n int) func() (int, error) {
-	return func() (int, error) { return 0, l.ConsumeEvents(context.Background(), tenantID, n) }
+func (l refusingLimits) QueueConsumeEvents(b *pgx.Batch, tenantID uuid.UUID, n int) func() (int, error) {
+	err := l.ConsumeEvents(context.Background(), tenantID, n)
+	if err != nil {
+		// As billing's statement does: the refusal aborts the transaction.
+		b.Queue(`DO $$ BEGIN RAISE EXCEPTION 'refused'; END $$`)
+	}
+	return func() (int, error) { return 0, err }
 }
 func (l refusingLimits) AttemptRetention(context.Context, uuid.UUID) (time.Duration, error) {
 	return 0, nil

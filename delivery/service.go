@@ -144,9 +144,10 @@ type PipelineMeter interface {
 	// QueuePlans queues the reads QueueConsumeEvents needs first.
 	QueuePlans(b *pgx.Batch, tenants []uuid.UUID)
 	// QueueConsumeEvents queues the metering of n events of the tenant.
-	// check, called once b has run, returns nil, or a refusal as
-	// Meter.ConsumeEvents would with how many of the n events would fit
-	// (the caller rolls back), or an error.
+	// A refusal must abort the transaction, as the caller queues its
+	// COMMIT on b. check, called once b has run, returns nil, or a
+	// refusal as Meter.ConsumeEvents would with how many of the n events
+	// would fit, or an error.
 	QueueConsumeEvents(b *pgx.Batch, tenantID uuid.UUID, n int) (check func() (fits int, err error))
 }
 

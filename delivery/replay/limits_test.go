@@ -43,8 +43,13 @@ var (
 func (l *secondLimits) Meter(dbtx.Tx) delivery.Meter       { return l }
 func (l *secondLimits) Pipeline() delivery.PipelineMeter   { return l }
 func (l *secondLimits) QueuePlans(*pgx.Batch, []uuid.UUID) {}
-func (l *secondLimits) QueueConsumeEvents(_ *pgx.Batch, tenantID uuid.UUID, n int) func() (int, error) {
-	return func() (int, error) { return 0, l.ConsumeEvents(context.Background(), tenantID, n) }
+func (l *secondLimits) QueueConsumeEvents(b *pgx.Batch, tenantID uuid.UUID, n int) func() (int, error) {
+	err := l.ConsumeEvents(context.Background(), tenantID, n)
+	if err != nil {
+		// As billing's statement does: the refusal aborts the transaction.
+		b.Queue(`DO $$ BEGIN RAISE EXCEPTION 'refused'; END $$`)
+	}
+	return func() (int, error) { return 0, err }
 }
 func (l *secondLimits) AttemptRetention(context.Context, uuid.UUID) (time.Duration, error) {
 	return 0, nil

@@ -89,8 +89,7 @@ const (
 	eventsPart = `INSERT INTO events (id, tenant_id, type, data, idempotency_key, customer_id, customer_uid, created_at)
 		SELECT i, t, ty, d::json, k, ci::uuid, cu, c
 		FROM unnest(%s::uuid[], %s::uuid[], %s::text[], %s::text[], %s::text[], %s::text[], %s::text[], %s::timestamptz[])
-			AS v(i, t, ty, d, k, ci, cu, c)
-		ON CONFLICT DO NOTHING RETURNING 1`
+			AS v(i, t, ty, d, k, ci, cu, c)`
 	deliveriesPart = `INSERT INTO deliveries (id, tenant_id, event_id, endpoint_id, created_at, traceparent)
 		SELECT * FROM unnest(%s::uuid[], %s::uuid[], %s::uuid[], %s::uuid[], %s::timestamptz[], %s::text[])`
 	outboxPart = `INSERT INTO outbox (delivery_id, job, created_at, traceparent)
@@ -103,7 +102,7 @@ const (
 // idempotency key is taken is skipped, and then no delivery or outbox
 // row is written: the caller decides what a collision means.
 func insertRows(ctx context.Context, tx Tx, events []Event, f FanOut) (int, error) {
-	query, args, err := rowsStatement(events, f)
+	query, args, err := rowsStatement(events, f, false)
 	if err != nil || query == "" {
 		return 0, err
 	}
@@ -124,12 +123,13 @@ func insertRows(ctx context.Context, tx Tx, events []Event, f FanOut) (int, erro
 	return int(inserted[0]), nil
 }
 
-// QueueEventsFanOut queues onto b what InsertEventsFanOut writes; once b
-// has run, *inserted is how many of events were new. It is for a caller
-// sharing round trips among several statements of one transaction.
-// Errors: a job that cannot be encoded.
-func QueueEventsFanOut(b *pgx.Batch, events []Event, f FanOut, inserted *int) error {
-	query, args, err := rowsStatement(events, f)
+// QueueEventsFanOut queues onto b what InsertEventsFanOut writes, for a
+// caller sharing round trips among the statements of one transaction
+// and sending its COMMIT on b too: an event whose id or idempotency key
+// is taken fails the statement, and so the transaction, rather than
+// being skipped. Errors: a job that cannot be encoded.
+func QueueEventsFanOut(b *pgx.Batch, events []Event, f FanOut) error {
+	query, args, err := rowsStatement(events, f, true)
 	if err != nil {
 		return err
 	}
@@ -139,7 +139,9 @@ func QueueEventsFanOut(b *pgx.Batch, events []Event, f FanOut, inserted *int) er
 			if err := row.Scan(&n); err != nil {
 				return rowsError(events, f, err)
 			}
-			*inserted = int(n)
+			if n != int64(len(events)) {
+				return rowsError(events, f, fmt.Errorf("%d of %d events were new", n, len(events)))
+			}
 			return nil
 		})
 	}
@@ -162,12 +164,18 @@ func rowsError(events []Event, f FanOut, err error) error {
 }
 
 // rowsStatement is insertRows' statement, or "" when there is nothing
-// to write. It answers one row: how many of events were new.
-func rowsStatement(events []Event, f FanOut) (string, []any, error) {
+// to write. It answers one row: how many of events were new. Unless
+// strict, an event whose id or key is taken is skipped, and then none of
+// the deliveries and outbox rows are written; strict, it fails the
+// statement.
+func rowsStatement(events []Event, f FanOut, strict bool) (string, []any, error) {
 	var st statement
 	count, allNew := "SELECT 0", ""
-	if len(events) > 0 {
-		st.add("e", eventsPart, "", eventColumns(events)...)
+	if strict && len(events) > 0 {
+		st.add("e", eventsPart, " RETURNING 1", eventColumns(events)...)
+		count = "SELECT count(*) FROM e"
+	} else if len(events) > 0 {
+		st.add("e", eventsPart, " ON CONFLICT DO NOTHING RETURNING 1", eventColumns(events)...)
 		count = "SELECT count(*) FROM e"
 		if len(f.Deliveries)+len(f.Jobs) > 0 { // PostgreSQL refuses a parameter nothing uses
 			allNew = " WHERE (SELECT count(*) FROM e) = " + st.param(int64(len(events)))
