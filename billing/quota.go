@@ -51,7 +51,8 @@ func (m *Meter) ConsumeEvents(ctx context.Context, tenantID uuid.UUID, n int) er
 	}
 	st := m.s.consumeStatement(tenantID, plan, n, false)
 	db := m.tx.DB(ctx)
-	// The pool under GORM, as the pipelined form runs the same text.
+	// Straight to database/sql: the statement's parameters are numbered
+	// already ($n), as Pipeline's pgx batches need them.
 	_, err = st.check(db.Statement.ConnPool.QueryRowContext(ctx, st.query, st.args...))
 	return err
 }

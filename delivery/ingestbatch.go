@@ -33,8 +33,9 @@ import (
 // commit at 500 events/s 1–3 ms slower (docs/benchmarks.md, 2026-11-26
 // 14:57). Idempotency keys are settled in the batch too: a request whose
 // key an event holds gets that event, and of several requests with one
-// new key the first is written and the others get its event. Every caller still returns only after the transaction holding its
-// event committed (docs/contract.md#durability-on-ingest).
+// new key the first is written and the others get its event. Every
+// caller still returns only after the transaction holding its event
+// committed (docs/contract.md#durability-on-ingest).
 // Under light load a batch is a single event, so latency does not suffer;
 // under heavy load round trips and commits are shared by hundreds of
 // events and far fewer pooled connections are held.
@@ -89,8 +90,9 @@ type ingestResult struct {
 	err     error
 }
 
-// ingestBatched queues one validated event and waits until its transaction committed (or ctx ends: the event may
-// then still be committed, as with any abandoned request).
+// ingestBatched queues one validated event and waits until its
+// transaction committed (or ctx ends: the event may then still be
+// committed, as with any abandoned request).
 func (s *Service) ingestBatched(ctx context.Context, tenantID uuid.UUID, in EventInput, ev Event) (Event, bool, error) {
 	req := &ingestRequest{tenantID: tenantID, in: in, ev: ev, done: make(chan ingestResult, 1)}
 	s.ingest.Add(ctx, req)
@@ -169,8 +171,8 @@ type batchCommit struct {
 	queues  []uuid.UUID
 }
 
-// commitPipelined commits batch in one transaction of three round trips
-// on one connection, each a pgx batch of statements: the reads
+// commitPipelined commits batch in one transaction of two round trips on
+// one connection, each a pgx batch of statements: the reads
 // (idempotency keys, routing, the tenants' plans), then BEGIN, billing's
 // metering, the statement writing the events, deliveries and outbox rows
 // and COMMIT. Anything failing in the second aborts the transaction, so
@@ -322,8 +324,9 @@ func queueKeyLookup(b *pgx.Batch, batch []*ingestRequest) map[*ingestRequest]Eve
 // events holding them: a request whose key an event accepted within the
 // window holds is answered with it (or refused, for a different event);
 // of several requests with one new key, the first stays and the others
-// are answered with its event once it commits. It returns the events whose keys have
-// expired: the transaction releases them before taking them again.
+// are answered with its event once it commits. It returns the events
+// whose keys have expired: the transaction releases them before taking
+// them again.
 func (c *batchCommit) claimKeys(priors map[*ingestRequest]Event) (release []uuid.UUID) {
 	type tenantKey struct {
 		tenantID uuid.UUID

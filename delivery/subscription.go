@@ -54,16 +54,16 @@ func (m *batchMatch) pending(id, tenantID uuid.UUID, ev Event) pendingTransform 
 }
 
 // route finds, in tx, the endpoints each request of batch not routed yet
-// goes to (subscriptions). It runs no transformation: a request whose
+// goes to (routeQuery). It runs no transformation: a request whose
 // matches need one leaves its transaction or batch to run them
 // (Service.transformMatches) and comes back with the results, so that
 // nobody waits on a tenant's transformations but that tenant's own
 // events. Routes read in a transaction that then rolled back are still
-// good: they are reads of committed endpoints. The read is the first
-// statement of the ingest's own transaction, before billing's counters
-// are locked: reading on the pool before the transaction instead cost an
-// extra connection per batch, and measurably slowed the noisy-neighbour
-// test's drain.
+// good: they are reads of committed endpoints. The read comes before
+// billing's counters are locked, on the connection that then writes
+// (the group commit reads in its first round trip, queueRoute): reading
+// on another pooled connection cost an extra connection per batch, and
+// measurably slowed the noisy-neighbour test's drain.
 func (s *Service) route(tx *gorm.DB, batch []*ingestRequest) error {
 	todo := unrouted(batch)
 	if len(todo) == 0 {
@@ -140,6 +140,7 @@ type routeQuery struct {
 	pairs     int
 }
 
+// subscriptionQuery is the routeQuery of todo.
 func (s *Service) subscriptionQuery(todo []*ingestRequest) (routeQuery, error) {
 	type pair struct {
 		tenantID uuid.UUID
