@@ -171,13 +171,14 @@ func rowsError(events []Event, f FanOut, err error) error {
 func rowsStatement(events []Event, f FanOut, strict bool) (string, []any, error) {
 	var st statement
 	count, allNew := "SELECT 0", ""
-	if strict && len(events) > 0 {
-		st.add("e", eventsPart, " RETURNING 1", eventColumns(events)...)
+	if len(events) > 0 {
+		onConflict := " ON CONFLICT DO NOTHING"
+		if strict {
+			onConflict = ""
+		}
+		st.add("e", eventsPart, onConflict+" RETURNING 1", eventColumns(events)...)
 		count = "SELECT count(*) FROM e"
-	} else if len(events) > 0 {
-		st.add("e", eventsPart, " ON CONFLICT DO NOTHING RETURNING 1", eventColumns(events)...)
-		count = "SELECT count(*) FROM e"
-		if len(f.Deliveries)+len(f.Jobs) > 0 { // PostgreSQL refuses a parameter nothing uses
+		if !strict && len(f.Deliveries)+len(f.Jobs) > 0 { // PostgreSQL refuses a parameter nothing uses
 			allNew = " WHERE (SELECT count(*) FROM e) = " + st.param(int64(len(events)))
 		}
 	}

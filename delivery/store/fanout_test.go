@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 	"gorm.io/gorm"
 
 	"github.com/ferry-dev/ferry/delivery/internal/deliverytest"
@@ -100,6 +101,71 @@ func TestInsertEventsFanOut(t *testing.T) {
 				t.Errorf("%d deliveries and %d outbox rows written, want %d and %d", deliveries, outbox, wantDeliveries, wantOutbox)
 			}
 		})
+	}
+}
+
+// TestQueueEventsFanOutFailsOnATakenKey: the queued form, sent with its
+// COMMIT in one batch, writes everything, or, when an event's
+// idempotency key is taken, fails and leaves the transaction aborted so
+// that the COMMIT commits nothing.
+func TestQueueEventsFanOutFailsOnATakenKey(t *testing.T) {
+	t.Parallel()
+	db := deliverytest.DB(t)
+	ctx := context.Background()
+	at := time.Date(2026, 11, 26, 10, 0, 0, 0, time.UTC)
+	seeded := deliverytest.Seed(t, db, at)
+	key := "order-8"
+	send := func(events ...store.Event) (deliveries []uuid.UUID, err error) {
+		var f store.FanOut
+		for _, ev := range events {
+			d := store.Delivery{ID: uuid.New(), TenantID: seeded.TenantID, EventID: ev.ID, EndpointID: seeded.EndpointID, CreatedAt: at}
+			f.Deliveries = append(f.Deliveries, d)
+			f.Jobs = append(f.Jobs, model.Job{DeliveryID: d.ID, EventID: ev.ID, EndpointID: seeded.EndpointID,
+				TenantID: seeded.TenantID, Attempt: 1, Trigger: model.TriggerInitial, AcceptedAt: at, OutboxAt: at})
+			deliveries = append(deliveries, d.ID)
+		}
+		err = pgval.WithConn(ctx, db, func(pc *pgx.Conn) error {
+			b := &pgx.Batch{}
+			b.Queue("BEGIN")
+			if err := store.QueueEventsFanOut(b, events, f); err != nil {
+				return err
+			}
+			b.Queue("COMMIT")
+			err := pc.SendBatch(ctx, b).Close()
+			if pc.PgConn().TxStatus() != 'I' {
+				if _, rbErr := pc.Exec(ctx, "ROLLBACK"); rbErr != nil {
+					return rbErr
+				}
+			}
+			return err
+		})
+		return deliveries, err
+	}
+	event := func(key *string) store.Event {
+		return store.Event{ID: uuid.New(), TenantID: seeded.TenantID, Type: "order.created", Data: `{"n":3}`, IdempotencyKey: key, CreatedAt: at}
+	}
+	count := func(ids []uuid.UUID) (deliveries, outbox int64) {
+		db.Raw(`SELECT count(*) FROM deliveries WHERE id = ANY(?)`, pgval.Array(ids)).Scan(&deliveries)
+		db.Raw(`SELECT count(*) FROM outbox WHERE delivery_id = ANY(?)`, pgval.Array(ids)).Scan(&outbox)
+		return deliveries, outbox
+	}
+
+	ids, err := send(event(&key), event(nil))
+	if err != nil {
+		t.Fatalf("new events: %v", err)
+	}
+	if d, o := count(ids); d != 2 || o != 2 {
+		t.Fatalf("%d deliveries and %d outbox rows committed, want 2 and 2", d, o)
+	}
+	fresh := event(nil)
+	ids, err = send(fresh, event(&key))
+	if err == nil {
+		t.Fatal("a taken idempotency key did not fail the statement")
+	}
+	var events int64
+	db.Raw(`SELECT count(*) FROM events WHERE id = ?`, fresh.ID).Scan(&events)
+	if d, o := count(ids); d != 0 || o != 0 || events != 0 {
+		t.Errorf("after the failure: %d events, %d deliveries, %d outbox rows committed, want none", events, d, o)
 	}
 }
 
