@@ -278,14 +278,16 @@ func outboxColumns(jobs []model.Job) ([]any, error) {
 // has their jobs.
 //
 // Each key is looked up on its own through the primary key (the LATERAL
-// subquery runs once per key, so no plan can turn it into a scan of the
-// table per key), then the rows go by ctid. The outbox is empty most of
-// the time, so its statistics often say so when a burst fills it: the
-// plain `(delivery_id, created_at) IN (SELECT * FROM unnest(…))` then got
-// a generic plan that compared every key with every row, and deleting
-// 10,000 keys among 55,000 rows took 110 s instead of 26 ms, holding
-// every tenant's jobs back behind the relay (docs/benchmarks.md,
-// 2026-11-26 13:30).
+// subquery runs once per key), then the rows go by ctid, and the
+// statement is planned afresh at every call
+// (pgx.QueryExecModeDescribeExec: an unnamed statement, planned with its
+// parameters and the table as it is now, for one more round trip). The outbox is empty between bursts, and a plan made then scans
+// it per key: a generic plan cached on a connection while it was empty
+// made a delete of 2,000 keys among 30,000 rows take 0.5 s instead of
+// 4 ms, and with 10,000 keys held every tenant's jobs back for seconds
+// behind the relay, until an ANALYZE replaced the plan (docs/benchmarks.md,
+// 2026-11-26 16:28; before that, the plain `(delivery_id, created_at) IN
+// (…)` took 110 s for 10,000 keys, 13:30).
 func DeleteOutbox(ctx context.Context, tx Tx, ids []uuid.UUID, ats []time.Time) error {
 	if len(ids) == 0 {
 		return nil
@@ -293,7 +295,7 @@ func DeleteOutbox(ctx context.Context, tx Tx, ids []uuid.UUID, ats []time.Time) 
 	if _, err := tx.Exec(ctx, `DELETE FROM outbox WHERE ctid = ANY(ARRAY(
 		SELECT o.ctid FROM unnest($1::uuid[], $2::timestamptz[]) AS k(delivery_id, created_at)
 		CROSS JOIN LATERAL (SELECT ctid FROM outbox WHERE delivery_id = k.delivery_id AND created_at = k.created_at LIMIT 1) o))`,
-		pgval.Array(ids), pgval.Array(ats)); err != nil {
+		pgx.QueryExecModeDescribeExec, pgval.Array(ids), pgval.Array(ats)); err != nil {
 		return fmt.Errorf("delete outbox rows: %w", err)
 	}
 	return nil

@@ -104,6 +104,63 @@ func TestInsertEventsFanOut(t *testing.T) {
 	}
 }
 
+// TestDeleteOutboxAfterAPlanMadeEmpty: the relay's connection deletes
+// from an empty outbox often enough for PostgreSQL to cache a generic
+// plan (one that scans the table per key, as the table was empty), then
+// a burst fills it. The delete must still take milliseconds, not the
+// seconds a per-key scan of 20,000 rows for 10,000 keys takes.
+func TestDeleteOutboxAfterAPlanMadeEmpty(t *testing.T) {
+	t.Parallel()
+	db := deliverytest.DB(t)
+	ctx := context.Background()
+	err := pgval.WithConn(ctx, db, func(pc *pgx.Conn) error {
+		for _, q := range []string{`VACUUM ANALYZE outbox`, `SET plan_cache_mode = force_generic_plan`} {
+			if _, err := pc.Exec(ctx, q); err != nil {
+				return err
+			}
+		}
+		for range 6 {
+			if err := store.DeleteOutbox(ctx, pc, []uuid.UUID{uuid.New()}, []time.Time{time.Now()}); err != nil {
+				return err
+			}
+		}
+		if _, err := pc.Exec(ctx, `INSERT INTO outbox (delivery_id, job, created_at)
+			SELECT gen_random_uuid(), '{}', now() + i * interval '1 ms' FROM generate_series(1, 20000) i`); err != nil {
+			return err
+		}
+		rows, err := pc.Query(ctx, `SELECT delivery_id, created_at FROM outbox LIMIT 10000`)
+		if err != nil {
+			return err
+		}
+		var ids []uuid.UUID
+		var ats []time.Time
+		for rows.Next() {
+			var id uuid.UUID
+			var at time.Time
+			if err := rows.Scan(&id, &at); err != nil {
+				return err
+			}
+			ids, ats = append(ids, id), append(ats, at)
+		}
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+		defer cancel()
+		return store.DeleteOutbox(ctx, pc, ids, ats)
+	})
+	if err != nil {
+		t.Fatalf("delete 10,000 of 20,000 outbox rows: %v", err)
+	}
+	var left int64
+	if err := db.Raw(`SELECT count(*) FROM outbox`).Scan(&left).Error; err != nil {
+		t.Fatal(err)
+	}
+	if left != 10000 {
+		t.Errorf("%d outbox rows left, want 10000", left)
+	}
+}
+
 // TestQueueEventsFanOutFailsOnATakenKey: the queued form, sent with its
 // COMMIT in one batch, writes everything, or, when an event's
 // idempotency key is taken, fails and leaves the transaction aborted so
