@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"gorm.io/gorm"
 
 	"github.com/ferry-dev/ferry"
@@ -108,6 +109,14 @@ func (s *Service) commitBatch(ctx context.Context, batch []*ingestRequest) {
 	tctx, cancel := context.WithTimeout(ctx, ingestBatchTimeout)
 	defer cancel()
 	c, err := s.commitPipelined(tctx, batch)
+	if keyTaken(err) {
+		// The other committer took one of the batch's idempotency keys
+		// since the reads: read them again rather than write every
+		// event of the batch one by one.
+		again, err2 := s.commitPipelined(tctx, append(c.committed, c.repeatRequests()...))
+		again.later, again.answered = append(c.later, again.later...), append(c.answered, again.answered...)
+		c, err = again, err2
+	}
 	for _, r := range c.later {
 		s.transformLater(ctx, r)
 	}
@@ -250,6 +259,22 @@ func (s *Service) commitPipelined(ctx context.Context, batch []*ingestRequest) (
 		return nil
 	})
 	return c, err
+}
+
+// repeatRequests are the requests of c.repeats.
+func (c *batchCommit) repeatRequests() []*ingestRequest {
+	rs := make([]*ingestRequest, len(c.repeats))
+	for i, k := range c.repeats {
+		rs[i] = k.r
+	}
+	return rs
+}
+
+// keyTaken reports whether err is an event's idempotency key found taken
+// by the events insert (events_idempotency_key).
+func keyTaken(err error) bool {
+	pgErr, ok := errors.AsType[*pgconn.PgError](err)
+	return ok && pgErr.Code == "23505" && pgErr.ConstraintName == "events_idempotency_key"
 }
 
 // answered is a request's answer, given without writing its event.
