@@ -43,8 +43,10 @@ import (
 //
 // When a tenant's limits refuse its events, the batch is written again
 // with as many of them as the limits said would fit, and the others get
-// the refusal. A batch that fails for any other reason is retried event
-// by event on the ordinary path, so each caller gets its own answer.
+// the refusal; when the other committer took one of its idempotency keys
+// meanwhile, it is read and written again. A batch that fails for any
+// other reason is retried event by event on the ordinary path, so each
+// caller gets its own answer.
 //
 // Transformations never run in a batch's transaction, nor while other
 // events wait: the committer routes the batch (one read, in the
