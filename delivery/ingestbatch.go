@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"time"
 
 	"github.com/google/uuid"
@@ -111,14 +113,6 @@ func (s *Service) commitBatch(ctx context.Context, batch []*ingestRequest) {
 	tctx, cancel := context.WithTimeout(ctx, ingestBatchTimeout)
 	defer cancel()
 	c, err := s.commitPipelined(tctx, batch)
-	if keyTaken(err) {
-		// The other committer took one of the batch's idempotency keys
-		// since the reads: read them again rather than write every
-		// event of the batch one by one.
-		again, err2 := s.commitPipelined(tctx, append(c.committed, c.repeatRequests()...))
-		again.later, again.answered = append(c.later, again.later...), append(c.answered, again.answered...)
-		c, err = again, err2
-	}
 	for _, r := range c.later {
 		s.transformLater(ctx, r)
 	}
@@ -204,7 +198,7 @@ func (s *Service) commitPipelined(ctx context.Context, batch []*ingestRequest) (
 		var meter PipelineMeter
 		if s.limits != nil {
 			meter = s.limits.Pipeline()
-			meter.QueuePlans(reads, tenantsOf(batch))
+			meter.QueuePlans(reads, slices.Collect(maps.Keys(countByTenant(batch))))
 		}
 		if reads.Len() > 0 {
 			if err := pc.SendBatch(ctx, reads).Close(); err != nil {
@@ -213,6 +207,7 @@ func (s *Service) commitPipelined(ctx context.Context, batch []*ingestRequest) (
 		}
 		release := c.claimKeys(priors)
 		c.committed, c.later = splitPending(c.committed)
+		keysReread := false
 		for len(c.committed) > 0 {
 			writes := &pgx.Batch{}
 			writes.Queue("BEGIN")
@@ -252,6 +247,24 @@ func (s *Service) commitPipelined(ctx context.Context, batch []*ingestRequest) (
 				c.leave(refused)
 				continue
 			}
+			if keyTaken(sendErr) && !keysReread {
+				// The other committer took one of the batch's idempotency
+				// keys since the reads: read them again rather than write
+				// every event of the batch one by one.
+				keysReread = true
+				endTx(ctx, pc)
+				for _, k := range c.repeats {
+					c.committed = append(c.committed, k.r)
+				}
+				c.repeats = nil
+				reads := &pgx.Batch{}
+				priors := queueKeyLookup(reads, c.committed)
+				if err := pc.SendBatch(ctx, reads).Close(); err != nil {
+					return err
+				}
+				release = c.claimKeys(priors)
+				continue
+			}
 			if sendErr != nil {
 				return sendErr
 			}
@@ -261,15 +274,6 @@ func (s *Service) commitPipelined(ctx context.Context, batch []*ingestRequest) (
 		return nil
 	})
 	return c, err
-}
-
-// repeatRequests are the requests of c.repeats.
-func (c *batchCommit) repeatRequests() []*ingestRequest {
-	rs := make([]*ingestRequest, len(c.repeats))
-	for i, k := range c.repeats {
-		rs[i] = k.r
-	}
-	return rs
 }
 
 // keyTaken reports whether err is an event's idempotency key found taken
@@ -420,18 +424,6 @@ func endTx(ctx context.Context, pc *pgx.Conn) {
 	if _, err := pc.Exec(ctx, "ROLLBACK"); err != nil {
 		pc.Close(ctx)
 	}
-}
-
-func tenantsOf(batch []*ingestRequest) []uuid.UUID {
-	var ids []uuid.UUID
-	seen := map[uuid.UUID]bool{}
-	for _, r := range batch {
-		if !seen[r.tenantID] {
-			seen[r.tenantID] = true
-			ids = append(ids, r.tenantID)
-		}
-	}
-	return ids
 }
 
 func countByTenant(batch []*ingestRequest) map[uuid.UUID]int {

@@ -65,12 +65,8 @@ func (m *batchMatch) pending(id, tenantID uuid.UUID, ev Event) pendingTransform 
 // on another pooled connection cost an extra connection per batch, and
 // measurably slowed the noisy-neighbour test's drain.
 func (s *Service) route(tx *gorm.DB, batch []*ingestRequest) error {
-	todo := unrouted(batch)
-	if len(todo) == 0 {
-		return nil
-	}
-	q, err := s.subscriptionQuery(todo)
-	if err != nil {
+	q, err := s.subscriptionQuery(batch)
+	if err != nil || len(q.todo) == 0 {
 		return err
 	}
 	found, err := queryRows(tx, q.sql, scanFields, q.args...)
@@ -84,41 +80,22 @@ func (s *Service) route(tx *gorm.DB, batch []*ingestRequest) error {
 // queueRoute queues onto b the routing of batch's requests not routed
 // yet, as route does in a transaction; they are routed when b has run.
 func (s *Service) queueRoute(b *pgx.Batch, batch []*ingestRequest) error {
-	todo := unrouted(batch)
-	if len(todo) == 0 {
-		return nil
-	}
-	q, err := s.subscriptionQuery(todo)
-	if err != nil {
+	q, err := s.subscriptionQuery(batch)
+	if err != nil || len(q.todo) == 0 {
 		return err
 	}
 	b.Queue(q.sql, q.args...).Query(func(rows pgx.Rows) error {
-		var found []batchMatch
-		for rows.Next() {
+		found, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (batchMatch, error) {
 			var m batchMatch
-			if err := rows.Scan(scanFields(&m)...); err != nil {
-				return fmt.Errorf("select endpoints: %w", err)
-			}
-			found = append(found, m)
-		}
-		if err := rows.Err(); err != nil {
+			return m, row.Scan(scanFields(&m)...)
+		})
+		if err != nil {
 			return fmt.Errorf("select endpoints: %w", err)
 		}
 		q.apply(s, found)
 		return nil
 	})
 	return nil
-}
-
-// unrouted returns the requests of batch not routed yet.
-func unrouted(batch []*ingestRequest) []*ingestRequest {
-	var todo []*ingestRequest
-	for _, r := range batch {
-		if !r.routed {
-			todo = append(todo, r)
-		}
-	}
-	return todo
 }
 
 // routeQuery is the subscription lookup of some requests: the
@@ -140,8 +117,15 @@ type routeQuery struct {
 	pairs     int
 }
 
-// subscriptionQuery is the routeQuery of todo.
-func (s *Service) subscriptionQuery(todo []*ingestRequest) (routeQuery, error) {
+// subscriptionQuery is the routeQuery of batch's requests not routed
+// yet; its todo is empty when there are none.
+func (s *Service) subscriptionQuery(batch []*ingestRequest) (routeQuery, error) {
+	var todo []*ingestRequest
+	for _, r := range batch {
+		if !r.routed {
+			todo = append(todo, r)
+		}
+	}
 	type pair struct {
 		tenantID uuid.UUID
 		typ      string

@@ -128,23 +128,7 @@ func TestDeleteOutboxAfterAPlanMadeEmpty(t *testing.T) {
 			SELECT gen_random_uuid(), '{}', now() + i * interval '1 ms' FROM generate_series(1, 20000) i`); err != nil {
 			return err
 		}
-		rows, err := pc.Query(ctx, `SELECT delivery_id, created_at FROM outbox LIMIT 10000`)
-		if err != nil {
-			return err
-		}
-		var ids []uuid.UUID
-		var ats []time.Time
-		for rows.Next() {
-			var id uuid.UUID
-			var at time.Time
-			if err := rows.Scan(&id, &at); err != nil {
-				return err
-			}
-			ids, ats = append(ids, id), append(ats, at)
-		}
-		if err := rows.Err(); err != nil {
-			return err
-		}
+		ids, ats := outboxKeys(t, db, 10000)
 		ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
 		defer cancel()
 		return store.DeleteOutbox(ctx, pc, ids, ats)
@@ -152,13 +136,7 @@ func TestDeleteOutboxAfterAPlanMadeEmpty(t *testing.T) {
 	if err != nil {
 		t.Fatalf("delete 10,000 of 20,000 outbox rows: %v", err)
 	}
-	var left int64
-	if err := db.Raw(`SELECT count(*) FROM outbox`).Scan(&left).Error; err != nil {
-		t.Fatal(err)
-	}
-	if left != 10000 {
-		t.Errorf("%d outbox rows left, want 10000", left)
-	}
+	expectOutboxRows(t, db, 10000)
 }
 
 // TestQueueEventsFanOutFailsOnATakenKey: the queued form, sent with its
@@ -246,18 +224,7 @@ func TestDeleteOutboxWhenStatisticsSayEmpty(t *testing.T) {
 			t.Fatalf("%s: %v", q, err)
 		}
 	}
-	type key struct {
-		DeliveryID uuid.UUID
-		CreatedAt  time.Time
-	}
-	var keys []key
-	if err := db.Raw(`SELECT delivery_id, created_at FROM outbox LIMIT 10000`).Scan(&keys).Error; err != nil {
-		t.Fatal(err)
-	}
-	ids, ats := make([]uuid.UUID, len(keys)), make([]time.Time, len(keys))
-	for i, k := range keys {
-		ids[i], ats[i] = k.DeliveryID, k.CreatedAt
-	}
+	ids, ats := outboxKeys(t, db, 10000)
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	err := db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
@@ -269,11 +236,34 @@ func TestDeleteOutboxWhenStatisticsSayEmpty(t *testing.T) {
 	if err != nil {
 		t.Fatalf("delete 10,000 of 20,000 outbox rows: %v", err)
 	}
+	expectOutboxRows(t, db, 10000)
+}
+
+// outboxKeys returns the keys of n outbox rows.
+func outboxKeys(t *testing.T, db *gorm.DB, n int) ([]uuid.UUID, []time.Time) {
+	t.Helper()
+	var keys []struct {
+		DeliveryID uuid.UUID
+		CreatedAt  time.Time
+	}
+	if err := db.Raw(`SELECT delivery_id, created_at FROM outbox LIMIT ?`, n).Scan(&keys).Error; err != nil {
+		t.Fatal(err)
+	}
+	ids, ats := make([]uuid.UUID, len(keys)), make([]time.Time, len(keys))
+	for i, k := range keys {
+		ids[i], ats[i] = k.DeliveryID, k.CreatedAt
+	}
+	return ids, ats
+}
+
+// expectOutboxRows checks that the outbox holds want rows.
+func expectOutboxRows(t *testing.T, db *gorm.DB, want int64) {
+	t.Helper()
 	var left int64
 	if err := db.Raw(`SELECT count(*) FROM outbox`).Scan(&left).Error; err != nil {
 		t.Fatal(err)
 	}
-	if left != 10000 {
-		t.Errorf("%d outbox rows left, want 10000", left)
+	if left != want {
+		t.Errorf("%d outbox rows left, want %d", left, want)
 	}
 }
