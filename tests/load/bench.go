@@ -83,7 +83,7 @@ func (b *Bench) Run(ctx context.Context, sc Scenario) Outcome {
 	out := Outcome{Scenario: sc}
 	conc := sc.Plan.Concurrency
 	if conc <= 0 {
-		conc = max(16, int(sc.Plan.Rate/20))
+		conc = OpenLoopConcurrency(sc.Plan.Rate)
 	}
 	t, err := Setup(ctx, b.FerryURL, fmt.Sprintf("bench-%s-%d@example.com", sc.Name, time.Now().UnixNano()), conc, b.FerryDB)
 	if err != nil {

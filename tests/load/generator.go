@@ -24,8 +24,8 @@ type Plan struct {
 	Rate float64
 	// Duration bounds the sending.
 	Duration time.Duration
-	// Concurrency is the number of sending workers (Little's law: rate ×
-	// response time, with headroom). Default max(16, Rate/20).
+	// Concurrency is the number of sending workers. Default
+	// OpenLoopConcurrency(Rate).
 	Concurrency int
 	// EventType is sent as the event's type (default "load.ping").
 	EventType string
@@ -54,6 +54,14 @@ func (p Plan) acceptStatus() int {
 	}
 	return http.StatusAccepted
 }
+
+// OpenLoopConcurrency sizes the sending workers for an open-loop rate by
+// Little's law (rate × response time) for responses of up to 250 ms.
+// Fewer turn the generator into a closed loop as soon as answers slow
+// down a little: at 2,000/s, 100 workers are all busy once an answer
+// takes 50 ms, and the events scheduled meanwhile wait in the generator,
+// which then measures its own queue.
+func OpenLoopConcurrency(rate float64) int { return max(16, int(rate/4)) }
 
 // Sent is one attempted POST /api/v1/events.
 type Sent struct {
@@ -98,7 +106,7 @@ func Generate(ctx context.Context, t *Tenant, p Plan, hooks Hooks) Result {
 		p.EventType = "load.ping"
 	}
 	if p.Concurrency <= 0 {
-		p.Concurrency = max(16, int(p.Rate/20))
+		p.Concurrency = OpenLoopConcurrency(p.Rate)
 	}
 	pad := strings.Repeat("x", max(0, p.PayloadBytes-60))
 	start := time.Now().Add(50 * time.Millisecond)

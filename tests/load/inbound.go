@@ -43,10 +43,7 @@ type InboundScenario struct {
 // reads forwarded raw bodies like envelopes.
 func (b *Bench) RunInbound(ctx context.Context, sc InboundScenario) Outcome {
 	out := Outcome{Scenario: Scenario{Name: sc.Name, OK: 1, Plan: Plan{Rate: sc.Rate, Duration: sc.Duration}, Settle: sc.Settle}}
-	// Little's law with headroom: each sender waits for the capture's
-	// commit (a group commit), so at 1,000/s and up to 250 ms per answer
-	// on a busy machine 250 senders keep the schedule.
-	conc := max(64, int(sc.Rate/4))
+	conc := OpenLoopConcurrency(sc.Rate)
 	t, err := Setup(ctx, b.FerryURL, fmt.Sprintf("bench-%s-%d@example.com", sc.Name, time.Now().UnixNano()), conc, b.FerryDB)
 	if err != nil {
 		out.Error = err.Error()
@@ -125,7 +122,7 @@ type bystanderRun struct {
 
 func (b *Bench) newBystander(ctx context.Context, sc InboundScenario) (*bystanderRun, error) {
 	name := sc.Name + "-bystander"
-	conc := max(16, int(sc.BystanderRate/20))
+	conc := OpenLoopConcurrency(sc.BystanderRate)
 	t, err := Setup(ctx, b.FerryURL, fmt.Sprintf("bench-%s-%d@example.com", name, time.Now().UnixNano()), conc, b.FerryDB)
 	if err != nil {
 		return nil, fmt.Errorf("bystander: %w", err)
