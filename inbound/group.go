@@ -12,6 +12,7 @@ import (
 
 	"github.com/ferry-dev/ferry"
 	"github.com/ferry-dev/ferry/dbtx"
+	"github.com/ferry-dev/ferry/internal/pgval"
 )
 
 // A request to an ingest URL is answered once its capture has committed,
@@ -107,7 +108,7 @@ func (s *Service) commitCaptures(ctx context.Context, batch []*pendingCapture) {
 // each column is one array parameter instead of one parameter per value.
 func insertReceived(ctx context.Context, db *gorm.DB, batch []*pendingCapture) error {
 	n := len(batch)
-	ids, tenants, sources := make([]string, n), make([]string, n), make([]string, n)
+	ids, tenants, sources := make([]uuid.UUID, n), make([]uuid.UUID, n), make([]uuid.UUID, n)
 	methods, paths, queries, headers, types := make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]string, n)
 	ats, bodies, keys := make([]time.Time, n), make([][]byte, n), make([]*string, n)
 	for i, p := range batch {
@@ -116,7 +117,7 @@ func insertReceived(ctx context.Context, db *gorm.DB, batch []*pendingCapture) e
 		if err != nil {
 			return fmt.Errorf("encode headers: %w", err)
 		}
-		ids[i], tenants[i], sources[i] = c.ID.String(), c.TenantID.String(), c.SourceID.String()
+		ids[i], tenants[i], sources[i] = c.ID, c.TenantID, c.SourceID
 		methods[i], paths[i], queries[i], headers[i], types[i] = c.Method, c.Path, c.Query, string(h), c.ContentType
 		ats[i], bodies[i], keys[i] = c.ReceivedAt, c.Body, c.DedupeKey
 	}
@@ -125,7 +126,7 @@ func insertReceived(ctx context.Context, db *gorm.DB, batch []*pendingCapture) e
 		SELECT id, tenant_id, source_id, received_at, method, path, query, headers, content_type, body, ?, dedupe_key
 		FROM unnest(?::uuid[], ?::uuid[], ?::uuid[], ?::timestamptz[], ?::text[], ?::text[], ?::text[], ?::jsonb[], ?::text[], ?::bytea[], ?::text[])
 			AS t(id, tenant_id, source_id, received_at, method, path, query, headers, content_type, body, dedupe_key)`,
-		string(StatusReceived), &ids, &tenants, &sources, &ats, &methods, &paths, &queries, &headers, &types, &bodies, &keys).Error
+		string(StatusReceived), pgval.Array(ids), pgval.Array(tenants), pgval.Array(sources), &ats, &methods, &paths, &queries, &headers, &types, &bodies, &keys).Error
 	if err != nil {
 		return fmt.Errorf("capture %d requests: %w", n, err)
 	}
@@ -223,13 +224,13 @@ func (s *Service) makeEventsTx(ctx context.Context, batch []*pendingCapture) (in
 // keys, makes the events of those that are not duplicates and records
 // each capture's outcome. It returns what to call once tx has committed.
 func (s *Service) makeEventsInTx(ctx context.Context, tx *gorm.DB, batch []*pendingCapture) (int, func(), error) {
-	ids := make([]string, len(batch))
+	ids := make([]uuid.UUID, len(batch))
 	for i, p := range batch {
-		ids[i] = p.capture.ID.String()
+		ids[i] = p.capture.ID
 	}
 	var claimed []uuid.UUID
 	if err := tx.Raw(`SELECT id FROM source_requests WHERE id = ANY(?::uuid[]) AND status = ? FOR UPDATE SKIP LOCKED`,
-		&ids, StatusReceived).Scan(&claimed).Error; err != nil {
+		pgval.Array(ids), StatusReceived).Scan(&claimed).Error; err != nil {
 		return 0, nil, fmt.Errorf("claim %d captures: %w", len(ids), err)
 	}
 	mine := make(map[uuid.UUID]bool, len(claimed))
@@ -288,14 +289,14 @@ func (s *Service) makeEventsInTx(ctx context.Context, tx *gorm.DB, batch []*pend
 		if p.capture.EventID != nil {
 			ev = p.capture.EventID.String()
 		}
-		ids, statuses = append(ids, p.capture.ID.String()), append(statuses, string(p.capture.Status))
+		ids, statuses = append(ids, p.capture.ID), append(statuses, string(p.capture.Status))
 		reasons, events = append(reasons, p.capture.Reason), append(events, ev)
 	}
 	// Hand-written: one UPDATE for the batch's outcomes. Slices are
 	// passed by pointer so that GORM binds each as one array.
 	if err := tx.Exec(`UPDATE source_requests r SET status = u.status, reason = u.reason, event_id = NULLIF(u.event_id, '')::uuid
 		FROM unnest(?::uuid[], ?::text[], ?::text[], ?::text[]) AS u(id, status, reason, event_id) WHERE r.id = u.id`,
-		&ids, &statuses, &reasons, &events).Error; err != nil {
+		pgval.Array(ids), &statuses, &reasons, &events).Error; err != nil {
 		return 0, nil, fmt.Errorf("record %d captures' events: %w", len(ids), err)
 	}
 	return len(held), after, nil
@@ -307,12 +308,12 @@ func (s *Service) makeEventsInTx(ctx context.Context, tx *gorm.DB, batch []*pend
 // left out for the rest of the sweep, so its backlog neither costs a
 // failed transaction per capture nor holds back other tenants' captures.
 func (s *Service) sweepReceived(ctx context.Context) error {
-	var skip []string
+	var skip []uuid.UUID
 	for {
 		var rows []requestRow
 		q := s.db.WithContext(ctx).Where("status = ? AND received_at < ?", StatusReceived, s.clock.Now().Add(-sweepAfter))
 		if len(skip) > 0 {
-			q = q.Where("tenant_id <> ALL(?::uuid[])", &skip)
+			q = q.Where("tenant_id <> ALL(?::uuid[])", pgval.Array(skip))
 		}
 		if err := q.Order("received_at").Limit(maxGroup).Find(&rows).Error; err != nil {
 			return fmt.Errorf("find received captures: %w", err)
@@ -331,7 +332,7 @@ func (s *Service) sweepReceived(ctx context.Context) error {
 		settled, limited := s.makeEvents(ctx, batch)
 		s.log.DebugContext(ctx, "swept received captures", "found", len(rows), "settled", settled, "rate-limited tenants", len(limited))
 		for _, id := range limited {
-			skip = append(skip, id.String())
+			skip = append(skip, id)
 		}
 		if len(rows) < maxGroup || (settled == 0 && len(limited) == 0) {
 			return nil

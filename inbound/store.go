@@ -166,9 +166,9 @@ func (s *Service) fillLastRequests(ctx context.Context, srcs []Source) error {
 	if len(srcs) == 0 {
 		return nil
 	}
-	ids := make([]string, len(srcs))
+	ids := make([]uuid.UUID, len(srcs))
 	for i, src := range srcs {
-		ids[i] = src.ID.String()
+		ids[i] = src.ID
 	}
 	var rows []struct {
 		ID   uuid.UUID
@@ -178,7 +178,7 @@ func (s *Service) fillLastRequests(ctx context.Context, srcs []Source) error {
 	// grouped over the list could read every capture of those sources.
 	if err := s.db.WithContext(ctx).Raw(`SELECT s.id, (SELECT r.received_at FROM source_requests r WHERE r.source_id = s.id
 			ORDER BY r.received_at DESC LIMIT 1) AS last
-		FROM unnest(?::uuid[]) AS s(id)`, &ids).Scan(&rows).Error; err != nil {
+		FROM unnest(?::uuid[]) AS s(id)`, pgval.Array(ids)).Scan(&rows).Error; err != nil {
 		return fmt.Errorf("last requests of %d sources: %w", len(ids), err)
 	}
 	last := make(map[uuid.UUID]*time.Time, len(rows))
