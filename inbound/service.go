@@ -168,8 +168,8 @@ func New(d Deps, cfg Config, log *slog.Logger, clk clock.Clock) (*Service, error
 	if d.Limits != nil {
 		s.quota = newCaptureQuota(d.Limits)
 	}
-	s.captures = batch.New(maxGroup, maxCommitters, s.commitCaptures)
-	s.making = batch.NewLingering(maxGroup, maxCommitters, makeLinger, func(ctx context.Context, b []*pendingCapture) { _, _ = s.makeEvents(ctx, b) })
+	s.captures = batch.New(maxGroup, captureCommitters, s.commitCaptures)
+	s.making = batch.NewLingering(maxGroup, eventMakers, makeLinger, func(ctx context.Context, b []*pendingCapture) { _, _ = s.makeEvents(ctx, b) })
 	return s, nil
 }
 
