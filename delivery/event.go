@@ -15,6 +15,7 @@ import (
 	"github.com/ferry-dev/ferry/delivery/routing"
 	"github.com/ferry-dev/ferry/delivery/store"
 	"github.com/ferry-dev/ferry/delivery/webhook"
+	"github.com/ferry-dev/ferry/internal/rowid"
 
 	"github.com/google/uuid"
 	"go.opentelemetry.io/otel/codes"
@@ -131,7 +132,7 @@ func (s *Service) Ingest(ctx context.Context, tenantID uuid.UUID, in EventInput)
 		}
 	}
 	now := s.now().UTC().Truncate(time.Millisecond)
-	ev = Event{ID: uuid.New(), Type: in.Type, Data: in.Data, CreatedAt: now, trace: span.SpanContext()}
+	ev = Event{ID: rowid.New(), Type: in.Type, Data: in.Data, CreatedAt: now, trace: span.SpanContext()}
 	if in.Customer != "" {
 		if ev.customerID, err = s.resolveCustomer(ctx, tenantID, "customer", in.Customer); err != nil {
 			return Event{}, false, err
@@ -316,7 +317,7 @@ type fanOutRows struct {
 func (r *fanOutRows) add(tenantID uuid.UUID, ev Event, matches []batchMatch) {
 	for k := range matches {
 		m := &matches[k]
-		id := uuid.New()
+		id := rowid.New()
 		r.Deliveries = append(r.Deliveries, store.Delivery{ID: id, TenantID: tenantID, EventID: ev.ID, EndpointID: m.EndpointID,
 			CreatedAt: ev.CreatedAt})
 		switch {

@@ -13,6 +13,7 @@ import (
 	"github.com/ferry-dev/ferry/delivery/model"
 	"github.com/ferry-dev/ferry/delivery/routing"
 	"github.com/ferry-dev/ferry/delivery/store"
+	"github.com/ferry-dev/ferry/internal/rowid"
 )
 
 // EmitOperational stores evs as events of their tenants in tx with their
@@ -37,7 +38,7 @@ func EmitOperational(ctx context.Context, tx store.Tx, router *Router, evs []mod
 		if err != nil {
 			return nil, nil, nil, fmt.Errorf("encode %s: %w", op.Type, err)
 		}
-		id := uuid.New()
+		id := rowid.New()
 		// Hand-written: runs inside the attempt log's pgx transaction.
 		tag, err := tx.Exec(ctx, `INSERT INTO events (id, tenant_id, type, data, idempotency_key, created_at)
 			VALUES ($1, $2, $3, $4::json, $5, $6)
@@ -113,7 +114,7 @@ func fanOutOperational(ctx context.Context, tx store.Tx, router *Router, op mode
 			if err := json.Unmarshal(t.Headers, &headers); err != nil {
 				return nil, nil, fmt.Errorf("endpoint %s headers: %w", t.ID, err)
 			}
-			pending = append(pending, pendingTransform{DeliveryID: uuid.New(), TenantID: op.TenantID, EndpointID: t.ID,
+			pending = append(pending, pendingTransform{DeliveryID: rowid.New(), TenantID: op.TenantID, EndpointID: t.ID,
 				src: t.Transformation, headers: headers, ev: ev})
 		default:
 			endpointIDs = append(endpointIDs, t.ID)
@@ -122,7 +123,7 @@ func fanOutOperational(ctx context.Context, tx store.Tx, router *Router, op mode
 	now := ev.CreatedAt
 	f := store.FanOut{Queues: queueIDs}
 	for _, id := range queueIDs {
-		f.Deliveries = append(f.Deliveries, store.Delivery{ID: uuid.New(), TenantID: op.TenantID, EventID: ev.ID, EndpointID: id, CreatedAt: now})
+		f.Deliveries = append(f.Deliveries, store.Delivery{ID: rowid.New(), TenantID: op.TenantID, EventID: ev.ID, EndpointID: id, CreatedAt: now})
 	}
 	for _, p := range pending {
 		f.Deliveries = append(f.Deliveries, store.Delivery{ID: p.DeliveryID, TenantID: op.TenantID, EventID: ev.ID, EndpointID: p.EndpointID,
@@ -130,7 +131,7 @@ func fanOutOperational(ctx context.Context, tx store.Tx, router *Router, op mode
 		f.Transforms = append(f.Transforms, store.Transform{DeliveryID: p.DeliveryID, TenantID: op.TenantID, Pending: true, CreatedAt: now})
 	}
 	for _, epID := range endpointIDs {
-		job := model.Job{DeliveryID: uuid.New(), EventID: ev.ID, EndpointID: epID, TenantID: op.TenantID,
+		job := model.Job{DeliveryID: rowid.New(), EventID: ev.ID, EndpointID: epID, TenantID: op.TenantID,
 			Attempt: 1, Trigger: model.TriggerInitial, AcceptedAt: now, OutboxAt: now}
 		f.Jobs = append(f.Jobs, job)
 		f.Deliveries = append(f.Deliveries, store.Delivery{ID: job.DeliveryID, TenantID: op.TenantID, EventID: ev.ID, EndpointID: epID,

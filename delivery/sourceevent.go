@@ -13,6 +13,7 @@ import (
 	"github.com/ferry-dev/ferry/delivery/routing"
 	"github.com/ferry-dev/ferry/delivery/store"
 	"github.com/ferry-dev/ferry/internal/pgval"
+	"github.com/ferry-dev/ferry/internal/rowid"
 )
 
 // SourceEventInput is an event made from a request an inbound source
@@ -53,7 +54,7 @@ func (s *Service) IngestInTx(ctx context.Context, tx dbtx.Tx, tenantID uuid.UUID
 		return Event{}, nil, err
 	}
 	req := in.Request
-	ev := Event{ID: uuid.New(), Type: ein.Type, Data: ein.Data, CreatedAt: s.now().UTC().Truncate(time.Millisecond), request: &req,
+	ev := Event{ID: rowid.New(), Type: ein.Type, Data: ein.Data, CreatedAt: s.now().UTC().Truncate(time.Millisecond), request: &req,
 		trace: in.Trace}
 	db := tx.DB(ctx)
 	// Routing first, before billing's counters are locked, as in Ingest.
@@ -119,7 +120,7 @@ func (s *Service) IngestBatchInTx(ctx context.Context, tx dbtx.Tx, items []Sourc
 			return nil, nil, err
 		}
 		req := it.Input.Request
-		ev := Event{ID: uuid.New(), Type: ein.Type, Data: ein.Data, CreatedAt: now, request: &req, trace: it.Input.Trace}
+		ev := Event{ID: rowid.New(), Type: ein.Type, Data: ein.Data, CreatedAt: now, request: &req, trace: it.Input.Trace}
 		batch[i] = &ingestRequest{tenantID: it.TenantID, in: ein, ev: ev}
 		ids[i], tenants[i], types[i], bodies[i] = ev.ID, it.TenantID, it.Input.ContentType, it.Input.Body
 		if bodies[i] == nil {

@@ -19,6 +19,7 @@ import (
 	"github.com/ferry-dev/ferry/delivery/store"
 	"github.com/ferry-dev/ferry/delivery/webhook"
 	"github.com/ferry-dev/ferry/internal/pgval"
+	"github.com/ferry-dev/ferry/internal/rowid"
 )
 
 // Transformations at fan-out (docs/contract.md#transformations). An
@@ -229,7 +230,7 @@ func DecodeTransformed(present, cancelled bool, errMsg *string, body []byte, hea
 // transaction and makes tx again. Errors: *NeedTransform, wrapped
 // database errors.
 func (s *Service) AddDelivery(tx *gorm.DB, tenantID, eventID, endpointID uuid.UUID, done *NewDeliveryTransform) (uuid.UUID, error) {
-	id := uuid.New()
+	id := rowid.New()
 	if err := store.InsertFanOut(tx.Statement.Context, store.Gorm(tx), store.FanOut{Deliveries: []store.Delivery{{ID: id,
 		TenantID: tenantID, EventID: eventID, EndpointID: endpointID, CreatedAt: s.now().UTC()}}}); err != nil {
 		return uuid.Nil, err

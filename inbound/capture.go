@@ -12,6 +12,7 @@ import (
 
 	"github.com/ferry-dev/ferry"
 	"github.com/ferry-dev/ferry/internal/pgval"
+	"github.com/ferry-dev/ferry/internal/rowid"
 )
 
 // Incoming is one request to an ingest URL, as received.
@@ -85,7 +86,7 @@ func (s *Service) Receive(ctx context.Context, in Incoming) (_ Answer, err error
 		return handshake(in)
 	}
 	now := s.clock.Now().UTC()
-	capture = requestRow{ID: uuid.New(), TenantID: src.row.TenantID, SourceID: src.row.ID, ReceivedAt: now.Truncate(time.Microsecond),
+	capture = requestRow{ID: rowid.New(), TenantID: src.row.TenantID, SourceID: src.row.ID, ReceivedAt: now.Truncate(time.Microsecond),
 		Method: in.Method, Path: in.Path, Query: in.RawQuery, Headers: pgval.JSON[http.Header]{V: storedHeaders(in.Header, src.row.Verification.V)},
 		ContentType: in.Header.Get("Content-Type"), Body: in.Body}
 	if capture.Body == nil {

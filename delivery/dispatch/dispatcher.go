@@ -20,8 +20,8 @@ import (
 	"github.com/ferry-dev/ferry/delivery/telemetry"
 	"github.com/ferry-dev/ferry/internal/clock"
 	"github.com/ferry-dev/ferry/internal/pgval"
+	"github.com/ferry-dev/ferry/internal/rowid"
 
-	"github.com/google/uuid"
 	"go.opentelemetry.io/otel/trace"
 	"go.opentelemetry.io/otel/trace/noop"
 	"gorm.io/gorm"
@@ -208,7 +208,7 @@ func (d *Dispatcher) attempt(ctx context.Context, job model.Job, pre *stateReque
 	}
 
 	rec := attemptlog.Record{TenantID: job.TenantID, Attempt: model.Attempt{
-		ID: uuid.New(), DeliveryID: job.DeliveryID, EventID: job.EventID, EndpointID: job.EndpointID,
+		ID: rowid.New(), DeliveryID: job.DeliveryID, EventID: job.EventID, EndpointID: job.EndpointID,
 		AttemptNumber: job.Attempt, Trigger: job.Trigger, Actor: job.Actor, StartedAt: started.UTC(),
 		DurationMs: int(resp.Duration.Milliseconds()), RequestHeaders: headers,
 	}}
@@ -256,7 +256,7 @@ func firstAttemptAt(job model.Job, st deliveryState, started time.Time) time.Tim
 func (d *Dispatcher) dropUnsent(job model.Job, st deliveryState, req attemptRequest, log *slog.Logger) *pendingAttempt {
 	started := d.now()
 	rec := attemptlog.Record{TenantID: job.TenantID, Attempt: model.Attempt{
-		ID: uuid.New(), DeliveryID: job.DeliveryID, EventID: job.EventID, EndpointID: job.EndpointID,
+		ID: rowid.New(), DeliveryID: job.DeliveryID, EventID: job.EventID, EndpointID: job.EndpointID,
 		AttemptNumber: job.Attempt, Trigger: job.Trigger, Actor: job.Actor, StartedAt: started.UTC(),
 		Outcome: model.OutcomeDropped, ErrorClass: req.noSend,
 		ErrorMessage: pgval.Text([]byte(pgval.Truncate(req.noSendMessage, 1000))),

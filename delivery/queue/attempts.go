@@ -12,6 +12,7 @@ import (
 	"github.com/ferry-dev/ferry/delivery/attemptlog"
 	"github.com/ferry-dev/ferry/delivery/model"
 	"github.com/ferry-dev/ferry/delivery/store"
+	"github.com/ferry-dev/ferry/internal/rowid"
 )
 
 // Error classes of queue attempts that did not succeed.
@@ -54,7 +55,7 @@ func (a attempt) record() attemptlog.Record {
 		first = *a.firstAttemptAt
 	}
 	return attemptlog.Record{TenantID: a.tenantID, Status: a.status, FirstAttemptAt: first, Attempt: model.Attempt{
-		ID: uuid.New(), DeliveryID: a.deliveryID, EventID: a.eventID, EndpointID: a.endpointID, AttemptNumber: a.number,
+		ID: rowid.New(), DeliveryID: a.deliveryID, EventID: a.eventID, EndpointID: a.endpointID, AttemptNumber: a.number,
 		Trigger: a.trigger, StartedAt: a.startedAt, DurationMs: int(max(0, a.endedAt.Sub(a.startedAt).Milliseconds())),
 		RequestHeaders: http.Header{}, ErrorClass: a.errorClass, ErrorMessage: a.errorMessage, Outcome: a.outcome,
 		NextAttemptAt: a.next}}
