@@ -188,7 +188,6 @@ func serveCmd(fs *flag.FlagSet, e env) func(context.Context) error {
 		if err != nil {
 			return err
 		}
-		tuneGC(getenv)
 		log := app.NewLogger(cfg)
 		a, err := app.New(ctx, cfg, log)
 		if err != nil {
