@@ -22,9 +22,9 @@ import (
 // a provider waited 85 ms at p99 at 1,000 requests/s on a quiet 2-core
 // machine (docs/benchmarks.md, h-inbound).
 //
-// Both steps are group commits. Concurrent captures queue, and one
-// committer takes everything queued (up to maxGroup) and inserts it in
-// one statement. Committed captures (status received) queue again to
+// Both steps are group commits. Concurrent captures queue, and a few
+// committers each take everything queued (up to maxGroup) and insert it
+// in one statement. Committed captures (status received) queue again to
 // become events: a claim of the captures, one statement for the dedupe
 // claims, then one per table, and an update of each capture's outcome,
 // in one transaction. A batch that fails for any reason is retried
@@ -33,13 +33,13 @@ import (
 // died, or the database failed in between) the sweeper finds by age.
 const (
 	maxGroup = 200
-	// captureCommitters is one: captures queue while a batch commits and
-	// go together in the next. With two, batches were smaller (1.7
-	// captures per statement and commit at 1,000 requests/s, against 2.2)
-	// and PostgreSQL busier (0.9 of a core against 0.8); the forwarding
-	// and another tenant's deliveries beside it were slower
-	// (docs/benchmarks.md, 2026-11-26 18:29).
-	captureCommitters = 1
+	// captureCommitters: while one batch commits, the next can start.
+	// One committer made larger batches (2.2 captures per statement at
+	// 1,000 requests/s against 1.7) and PostgreSQL less busy, but the
+	// provider's answer p99 was worse in an alternated run
+	// (docs/benchmarks.md, 2026-11-26 19:49), and that answer is what
+	// providers wait on.
+	captureCommitters = 2
 	// eventMakers work on batches nobody waits on.
 	eventMakers  = 2
 	groupTimeout = 30 * time.Second
