@@ -13,6 +13,6 @@ import "github.com/google/uuid"
 // this project's 2-core machine, 200,000 rows inserted a thousand at a
 // time after a checkpoint into a table of two million with two uuid
 // indexes took 1.7 s and 66 MB of WAL with these ids, against 2.3 s and
-// 186 MB with random ones (docs/benchmarks.md, 2026-11-26 18:52).
+// 186 MB with random ones (docs/benchmarks.md, 2026-11-26 18:03–18:53).
 // The ids are not secrets: they name rows to their owners.
 func New() uuid.UUID { return uuid.Must(uuid.NewV7()) }
