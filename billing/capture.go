@@ -10,6 +10,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/ferry-dev/ferry/dbtx"
+	"github.com/ferry-dev/ferry/internal/pgval"
 )
 
 // CaptureTerms are a tenant's bounds on inbound sources this month: the
@@ -52,9 +53,9 @@ func (s *Service) MeterCapturedBytes(ctx context.Context, usage map[uuid.UUID]in
 	if len(usage) == 0 {
 		return nil
 	}
-	tenants, bytes := make([]string, 0, len(usage)), make([]int64, 0, len(usage))
+	tenants, bytes := make([]uuid.UUID, 0, len(usage)), make([]int64, 0, len(usage))
 	for id, n := range usage {
-		tenants, bytes = append(tenants, id.String()), append(bytes, n)
+		tenants, bytes = append(tenants, id), append(bytes, n)
 	}
 	month := MonthStart(at.UTC())
 	if err := meterCaptured(ctx, s, month, tenants, bytes); err == nil {
@@ -71,13 +72,13 @@ func (s *Service) MeterCapturedBytes(ctx context.Context, usage map[uuid.UUID]in
 }
 
 // meterCaptured is one upsert for every tenant given. Hand-written: a
-// flush of many tenants is one statement. The arrays go by pointer: GORM
-// expands a plain slice argument into a list of parameters.
-func meterCaptured(ctx context.Context, s *Service, month time.Time, tenants []string, bytes []int64) error {
+// flush of many tenants is one statement, each column one array
+// parameter (pgval.Array).
+func meterCaptured(ctx context.Context, s *Service, month time.Time, tenants []uuid.UUID, bytes []int64) error {
 	err := s.db.WithContext(ctx).Exec(`INSERT INTO capture_usage (tenant_id, period, bytes)
 		SELECT t, ?::date, b FROM unnest(?::uuid[], ?::bigint[]) AS u(t, b)
 		ON CONFLICT (tenant_id, period) DO UPDATE SET bytes = capture_usage.bytes + EXCLUDED.bytes`,
-		month, &tenants, &bytes).Error
+		month, pgval.Array(tenants), pgval.Array(bytes)).Error
 	if err != nil {
 		return fmt.Errorf("meter captured bytes: %w", err)
 	}

@@ -126,6 +126,9 @@ func (s *Service) subscriptionQuery(batch []*ingestRequest) (routeQuery, error) 
 			todo = append(todo, r)
 		}
 	}
+	if len(todo) == 0 {
+		return routeQuery{}, nil
+	}
 	type pair struct {
 		tenantID uuid.UUID
 		typ      string

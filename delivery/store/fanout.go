@@ -281,11 +281,13 @@ func outboxColumns(jobs []model.Job) ([]any, error) {
 // subquery runs once per key), then the rows go by ctid, and the
 // statement is planned afresh at every call
 // (pgx.QueryExecModeDescribeExec: an unnamed statement, planned with its
-// parameters and the table as it is now, for one more round trip). The outbox is empty between bursts, and a plan made then scans
-// it per key: a generic plan cached on a connection while it was empty
-// made a delete of 2,000 keys among 30,000 rows take 0.5 s instead of
-// 4 ms, and with 10,000 keys held every tenant's jobs back for seconds
-// behind the relay, until an ANALYZE replaced the plan (docs/benchmarks.md,
+// parameters and the table as it is now, for one more round trip).
+//
+// The outbox is empty between bursts, and a plan made then scans it per
+// key: a generic plan cached on a connection while it was empty made a
+// delete of 2,000 keys among 30,000 rows take 0.5 s instead of 4 ms, and
+// with 10,000 keys held every tenant's jobs back for seconds behind the
+// relay, until an ANALYZE replaced the plan (docs/benchmarks.md,
 // 2026-11-26 16:28; before that, the plain `(delivery_id, created_at) IN
 // (…)` took 110 s for 10,000 keys, 13:30).
 func DeleteOutbox(ctx context.Context, tx Tx, ids []uuid.UUID, ats []time.Time) error {
