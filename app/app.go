@@ -106,7 +106,7 @@ func (e inboundEvents) IngestBatchInTx(ctx context.Context, tx dbtx.Tx, evs []in
 }
 
 func sourceEvent(ev inbound.EventInput) delivery.SourceEventInput {
-	return delivery.SourceEventInput{Type: ev.Type, Data: ev.Data, Body: ev.Body, ContentType: ev.ContentType,
+	return delivery.SourceEventInput{ID: ev.ID, Type: ev.Type, Data: ev.Data, Body: ev.Body, ContentType: ev.ContentType,
 		Request: routing.Request(ev.Request), Trace: ev.Trace}
 }
 

@@ -19,6 +19,9 @@ import (
 // SourceEventInput is an event made from a request an inbound source
 // captured (docs/contract.md#inbound-sources).
 type SourceEventInput struct {
+	// ID is the event's id when the source chose it already (it stored
+	// it with its capture); zero: a new one.
+	ID   uuid.UUID
 	Type string
 	// Data is the JSON body, or {"raw_base64": …} for other bodies.
 	Data json.RawMessage
@@ -30,6 +33,14 @@ type SourceEventInput struct {
 	// Trace is the span of the capture the event is made from; its
 	// deliveries continue that trace (invalid: untraced).
 	Trace trace.SpanContext
+}
+
+// eventID is the id of the event it makes: the one chosen, or a new one.
+func (in SourceEventInput) eventID() uuid.UUID {
+	if in.ID != uuid.Nil {
+		return in.ID
+	}
+	return rowid.New()
 }
 
 // ValidEventType reports whether t may be an event's type (not one of
@@ -54,7 +65,7 @@ func (s *Service) IngestInTx(ctx context.Context, tx dbtx.Tx, tenantID uuid.UUID
 		return Event{}, nil, err
 	}
 	req := in.Request
-	ev := Event{ID: rowid.New(), Type: ein.Type, Data: ein.Data, CreatedAt: s.now().UTC().Truncate(time.Millisecond), request: &req,
+	ev := Event{ID: in.eventID(), Type: ein.Type, Data: ein.Data, CreatedAt: s.now().UTC().Truncate(time.Millisecond), request: &req,
 		trace: in.Trace}
 	db := tx.DB(ctx)
 	// Routing first, before billing's counters are locked, as in Ingest.
@@ -120,7 +131,7 @@ func (s *Service) IngestBatchInTx(ctx context.Context, tx dbtx.Tx, items []Sourc
 			return nil, nil, err
 		}
 		req := it.Input.Request
-		ev := Event{ID: rowid.New(), Type: ein.Type, Data: ein.Data, CreatedAt: now, request: &req, trace: it.Input.Trace}
+		ev := Event{ID: it.Input.eventID(), Type: ein.Type, Data: ein.Data, CreatedAt: now, request: &req, trace: it.Input.Trace}
 		batch[i] = &ingestRequest{tenantID: it.TenantID, in: ein, ev: ev}
 		ids[i], tenants[i], types[i], bodies[i] = ev.ID, it.TenantID, it.Input.ContentType, it.Input.Body
 		if bodies[i] == nil {

@@ -6,7 +6,8 @@
 // of the tenant, which delivery then routes like any other event
 // (docs/contract.md#inbound-sources).
 //
-// inbound owns the tables sources, source_requests and source_dedupe. It
+// inbound owns the tables sources, source_requests,
+// source_requests_pending and source_dedupe. It
 // asks delivery for what it needs through Events (ingest inside inbound's
 // transaction, so an event and its capture commit together), billing for
 // retention through Retention, and seals secrets with a Sealer (delivery's

@@ -13,6 +13,7 @@ import (
 	"github.com/ferry-dev/ferry"
 	"github.com/ferry-dev/ferry/dbtx"
 	"github.com/ferry-dev/ferry/internal/pgval"
+	"github.com/ferry-dev/ferry/internal/rowid"
 )
 
 // A request to an ingest URL is answered once its capture has committed,
@@ -24,13 +25,17 @@ import (
 //
 // Both steps are group commits. Concurrent captures queue, and a few
 // committers each take everything queued (up to maxGroup) and insert it
-// in one statement. Committed captures (status received) queue again to
-// become events: a claim of the captures, one statement for the dedupe
-// claims, then one per table, and an update of each capture's outcome,
-// in one transaction. A batch that fails for any reason is retried
-// capture by capture, so one tenant's refused quota never holds back
-// another's captures. What is not made into an event here (the process
-// died, or the database failed in between) the sweeper finds by age.
+// in one statement. A capture is written once: verified, with the id its
+// event will have, beside a small row in source_requests_pending that
+// says the event is still to be made (the API shows it as received).
+// Committed captures queue again to become events: deleting their
+// pending rows claims them, then one statement for the dedupe claims and
+// one per table, in one transaction. Only captures that make no event
+// (duplicates, refusals) are updated. A batch that fails for any reason
+// is retried capture by capture, so one tenant's refused quota never
+// holds back another's captures. What is not made into an event here
+// (the process died, or the database failed in between) the sweeper
+// finds by age.
 const (
 	maxGroup = 200
 	// captureCommitters: while one batch commits, the next can start.
@@ -49,11 +54,11 @@ const (
 	// commits for the same events, leaving the machine to the captures
 	// that providers do wait on.
 	makeLinger = 10 * time.Millisecond
-	// sweepAfter is how old a received capture must be before the
+	// sweepAfter is how old a pending capture must be before the
 	// sweeper takes it: well past the moment its own process makes it.
 	sweepAfter = 5 * time.Second
-	// sweepInterval is how often the sweeper looks (an index scan of the
-	// received captures, normally none). It also paces the captures
+	// sweepInterval is how often the sweeper looks (a scan of the
+	// pending captures, normally a few young ones). It also paces the captures
 	// whose events the tenant's rate of events held back: each sweep
 	// makes what the rate lets through.
 	sweepInterval = time.Second
@@ -68,12 +73,13 @@ type pendingCapture struct {
 	done chan error
 }
 
-// captureVerified commits a verified capture as received and waits for
-// the commit; its event is made in the background. When ctx ends first
-// the capture may still commit, like any request whose client went away
-// after sending it.
+// captureVerified commits a verified capture, its event pending, and
+// waits for the commit; its event is made in the background. When ctx
+// ends first the capture may still commit, like any request whose
+// client went away after sending it.
 func (s *Service) captureVerified(ctx context.Context, capture requestRow, ev EventInput) error {
-	capture.Status = StatusReceived
+	eventID := rowid.New()
+	capture.Status, capture.EventID, ev.ID = StatusVerified, &eventID, eventID
 	p := &pendingCapture{capture: capture, ev: ev, done: make(chan error, 1)}
 	s.captures.Add(ctx, p)
 	select {
@@ -98,7 +104,7 @@ func (s *Service) commitCaptures(ctx context.Context, batch []*pendingCapture) {
 		}
 	}
 	if len(batch) > 1 {
-		err := insertReceived(ctx, s.db, batch)
+		err := insertPending(ctx, s.db, batch)
 		if err == nil {
 			settle(batch, nil)
 			return
@@ -106,17 +112,18 @@ func (s *Service) commitCaptures(ctx context.Context, batch []*pendingCapture) {
 		s.log.DebugContext(ctx, "capture batch failed; committing its captures one by one", "err", err, "captures", len(batch))
 	}
 	for _, p := range batch {
-		settle([]*pendingCapture{p}, insertReceived(ctx, s.db, []*pendingCapture{p}))
+		settle([]*pendingCapture{p}, insertPending(ctx, s.db, []*pendingCapture{p}))
 	}
 }
 
-// insertReceived inserts the captures of batch as received in one
-// statement. Hand-written: its text is the same for any number of
-// captures, so PostgreSQL parses and plans it once per connection, and
-// each column is one array parameter instead of one parameter per value.
-func insertReceived(ctx context.Context, db *gorm.DB, batch []*pendingCapture) error {
+// insertPending inserts the captures of batch, verified with their
+// events' ids, and their pending rows, in one statement. Hand-written:
+// its text is the same for any number of captures, so PostgreSQL parses
+// and plans it once per connection, and each column is one array
+// parameter instead of one parameter per value.
+func insertPending(ctx context.Context, db *gorm.DB, batch []*pendingCapture) error {
 	n := len(batch)
-	ids, tenants, sources := make([]uuid.UUID, n), make([]uuid.UUID, n), make([]uuid.UUID, n)
+	ids, tenants, sources, events := make([]uuid.UUID, n), make([]uuid.UUID, n), make([]uuid.UUID, n), make([]uuid.UUID, n)
 	methods, paths, queries, headers, types := make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]string, n)
 	ats, bodies, keys := make([]time.Time, n), make([][]byte, n), make([]*string, n)
 	for i, p := range batch {
@@ -125,26 +132,29 @@ func insertReceived(ctx context.Context, db *gorm.DB, batch []*pendingCapture) e
 		if err != nil {
 			return fmt.Errorf("encode headers: %w", err)
 		}
-		ids[i], tenants[i], sources[i] = c.ID, c.TenantID, c.SourceID
+		ids[i], tenants[i], sources[i], events[i] = c.ID, c.TenantID, c.SourceID, p.ev.ID
 		methods[i], paths[i], queries[i], headers[i], types[i] = c.Method, c.Path, c.Query, string(h), c.ContentType
 		ats[i], bodies[i], keys[i] = c.ReceivedAt, c.Body, c.DedupeKey
 	}
-	err := db.WithContext(ctx).Exec(`INSERT INTO source_requests
-			(id, tenant_id, source_id, received_at, method, path, query, headers, content_type, body, status, dedupe_key)
-		SELECT id, tenant_id, source_id, received_at, method, path, query, headers, content_type, body, ?, dedupe_key
-		FROM unnest(?::uuid[], ?::uuid[], ?::uuid[], ?::timestamptz[], ?::text[], ?::text[], ?::text[], ?::jsonb[], ?::text[], ?::bytea[], ?::text[])
-			AS t(id, tenant_id, source_id, received_at, method, path, query, headers, content_type, body, dedupe_key)`,
-		string(StatusReceived), pgval.Array(ids), pgval.Array(tenants), pgval.Array(sources), &ats, &methods, &paths, &queries, &headers, &types, &bodies, &keys).Error
+	err := db.WithContext(ctx).Exec(`WITH c AS (INSERT INTO source_requests
+			(id, tenant_id, source_id, received_at, method, path, query, headers, content_type, body, status, dedupe_key, event_id)
+		SELECT id, tenant_id, source_id, received_at, method, path, query, headers, content_type, body, ?, dedupe_key, event_id
+		FROM unnest(?::uuid[], ?::uuid[], ?::uuid[], ?::timestamptz[], ?::text[], ?::text[], ?::text[], ?::jsonb[], ?::text[], ?::bytea[], ?::text[], ?::uuid[])
+			AS t(id, tenant_id, source_id, received_at, method, path, query, headers, content_type, body, dedupe_key, event_id)
+		RETURNING id, received_at)
+		INSERT INTO source_requests_pending (request_id, received_at) SELECT id, received_at FROM c`,
+		string(StatusVerified), pgval.Array(ids), pgval.Array(tenants), pgval.Array(sources), &ats, &methods, &paths, &queries, &headers, &types,
+		&bodies, &keys, pgval.Array(events)).Error
 	if err != nil {
 		return fmt.Errorf("capture %d requests: %w", n, err)
 	}
 	return nil
 }
 
-// makeEvents turns received captures into events, all in one
+// makeEvents turns pending captures into events, all in one
 // transaction or, when that fails, one by one. A capture whose event the
 // plan refuses is marked refused; one that fails otherwise (the database,
-// the tenant's rate of events) stays received for the sweeper. It
+// the tenant's rate of events) stays pending for the sweeper. It
 // returns how many captures were settled and the tenants whose rate of
 // events was used up: their other captures in batch were not tried, as
 // they would fail the same way.
@@ -158,7 +168,7 @@ func (s *Service) makeEvents(ctx context.Context, batch []*pendingCapture) (sett
 		}
 		s.log.DebugContext(ctx, "event batch failed; making its events one by one", "err", err, "captures", len(batch))
 		for _, p := range batch {
-			p.capture.Status, p.capture.Reason, p.capture.EventID = StatusReceived, "", nil
+			p.capture.Status, p.capture.Reason = StatusVerified, ""
 		}
 	}
 	isLimited := map[uuid.UUID]bool{}
@@ -203,9 +213,11 @@ func planRefusal(err error) string {
 	return ""
 }
 
+// refuse settles a pending capture as refused, with no event.
 func (s *Service) refuse(ctx context.Context, requestID uuid.UUID, reason string) error {
-	return s.db.WithContext(ctx).Model(&requestRow{}).Where("id = ? AND status = ?", requestID, StatusReceived).
-		Updates(map[string]any{"status": StatusRefused, "reason": reason}).Error
+	return s.db.WithContext(ctx).Exec(`WITH p AS (DELETE FROM source_requests_pending WHERE request_id = ? RETURNING request_id)
+		UPDATE source_requests SET status = ?, reason = ?, event_id = NULL WHERE id IN (SELECT request_id FROM p)`,
+		requestID, StatusRefused, reason).Error
 }
 
 // makeEventsTx makes the events of batch in one transaction and calls
@@ -227,18 +239,22 @@ func (s *Service) makeEventsTx(ctx context.Context, batch []*pendingCapture) (in
 	return settled, nil
 }
 
-// makeEventsInTx claims the captures of batch still received (another
-// replica's sweeper may hold or have settled some), claims their dedupe
-// keys, makes the events of those that are not duplicates and records
-// each capture's outcome. It returns what to call once tx has committed.
+// makeEventsInTx claims the captures of batch still pending (another
+// replica's sweeper may hold or have settled some) by deleting their
+// pending rows, claims their dedupe keys, makes the events of those that
+// are not duplicates, with the ids stored on the captures, and records
+// the duplicates. It returns what to call once tx has committed.
 func (s *Service) makeEventsInTx(ctx context.Context, tx *gorm.DB, batch []*pendingCapture) (int, func(), error) {
 	ids := make([]uuid.UUID, len(batch))
 	for i, p := range batch {
 		ids[i] = p.capture.ID
 	}
 	var claimed []uuid.UUID
-	if err := tx.Raw(`SELECT id FROM source_requests WHERE id = ANY(?::uuid[]) AND status = ? FOR UPDATE SKIP LOCKED`,
-		pgval.Array(ids), StatusReceived).Scan(&claimed).Error; err != nil {
+	// SKIP LOCKED: a capture another transaction is making is its own,
+	// and waiting for it could deadlock two overlapping batches.
+	if err := tx.Raw(`DELETE FROM source_requests_pending WHERE request_id IN (
+			SELECT request_id FROM source_requests_pending WHERE request_id = ANY(?::uuid[]) FOR UPDATE SKIP LOCKED)
+		RETURNING request_id`, pgval.Array(ids)).Scan(&claimed).Error; err != nil {
 		return 0, nil, fmt.Errorf("claim %d captures: %w", len(ids), err)
 	}
 	mine := make(map[uuid.UUID]bool, len(claimed))
@@ -258,16 +274,16 @@ func (s *Service) makeEventsInTx(ctx context.Context, tx *gorm.DB, batch []*pend
 		return 0, nil, err
 	}
 	var evs []TenantEvent
-	var owners []*pendingCapture
+	var outcomes []*pendingCapture
 	for _, p := range held {
 		if p.capture.Status == StatusDuplicate {
+			outcomes = append(outcomes, p)
 			continue
 		}
-		p.capture.Status = StatusVerified
 		evs = append(evs, TenantEvent{TenantID: p.capture.TenantID, Event: p.ev})
-		owners = append(owners, p)
 	}
 	var after func()
+	var made []uuid.UUID
 	switch len(evs) {
 	case 0:
 	case 1:
@@ -275,56 +291,67 @@ func (s *Service) makeEventsInTx(ctx context.Context, tx *gorm.DB, batch []*pend
 		if err != nil {
 			return 0, nil, err
 		}
-		owners[0].capture.EventID, after = &id, a
+		made, after = []uuid.UUID{id}, a
 	default:
-		ids, a, err := s.events.IngestBatchInTx(ctx, dbtx.Wrap(tx), evs)
-		if err != nil {
+		var err error
+		if made, after, err = s.events.IngestBatchInTx(ctx, dbtx.Wrap(tx), evs); err != nil {
 			return 0, nil, err
 		}
-		if len(ids) != len(owners) {
-			return 0, nil, fmt.Errorf("ingest %d captures: %d events", len(owners), len(ids))
-		}
-		for i := range owners {
-			id := ids[i]
-			owners[i].capture.EventID = &id
-		}
-		after = a
 	}
-	var statuses, reasons, events []string
-	ids = ids[:0]
-	for _, p := range held {
-		ev := ""
-		if p.capture.EventID != nil {
-			ev = p.capture.EventID.String()
-		}
-		ids, statuses = append(ids, p.capture.ID), append(statuses, string(p.capture.Status))
-		reasons, events = append(reasons, p.capture.Reason), append(events, ev)
+	if len(made) != len(evs) {
+		return 0, nil, fmt.Errorf("ingest %d captures: %d events", len(evs), len(made))
 	}
-	// Hand-written: one UPDATE for the batch's outcomes. Slices are
-	// passed by pointer so that GORM binds each as one array.
-	if err := tx.Exec(`UPDATE source_requests r SET status = u.status, reason = u.reason, event_id = NULLIF(u.event_id, '')::uuid
-		FROM unnest(?::uuid[], ?::text[], ?::text[], ?::text[]) AS u(id, status, reason, event_id) WHERE r.id = u.id`,
-		pgval.Array(ids), &statuses, &reasons, &events).Error; err != nil {
-		return 0, nil, fmt.Errorf("record %d captures' events: %w", len(ids), err)
+	for i, id := range made {
+		if id != evs[i].Event.ID {
+			return 0, nil, fmt.Errorf("capture's event %s was made as %s", evs[i].Event.ID, id)
+		}
+	}
+	if err := recordOutcomes(tx, outcomes); err != nil {
+		return 0, nil, err
 	}
 	return len(held), after, nil
 }
 
-// sweepReceived makes the events of captures left received for longer
-// than sweepAfter, oldest first, a batch at a time, until none is left
-// or a batch settles none. A tenant whose rate of events is used up is
-// left out for the rest of the sweep, so its backlog neither costs a
-// failed transaction per capture nor holds back other tenants' captures.
-func (s *Service) sweepReceived(ctx context.Context) error {
+// recordOutcomes records the captures of batch that made no event.
+func recordOutcomes(tx *gorm.DB, batch []*pendingCapture) error {
+	if len(batch) == 0 {
+		return nil
+	}
+	ids := make([]uuid.UUID, len(batch))
+	statuses, reasons := make([]string, len(batch)), make([]string, len(batch))
+	for i, p := range batch {
+		ids[i], statuses[i], reasons[i] = p.capture.ID, string(p.capture.Status), p.capture.Reason
+	}
+	// Hand-written: one UPDATE for the batch. Slices are passed by
+	// pointer so that GORM binds each as one array.
+	if err := tx.Exec(`UPDATE source_requests r SET status = u.status, reason = u.reason, event_id = NULL
+		FROM unnest(?::uuid[], ?::text[], ?::text[]) AS u(id, status, reason) WHERE r.id = u.id`,
+		pgval.Array(ids), &statuses, &reasons).Error; err != nil {
+		return fmt.Errorf("record %d captures' outcomes: %w", len(ids), err)
+	}
+	return nil
+}
+
+// sweepPending makes the events of captures left pending for longer
+// than sweepAfter, oldest first (ids are time-ordered), a batch at a
+// time, until none is left or a batch settles none. A tenant whose rate
+// of events is used up is left out for the rest of the sweep, so its
+// backlog neither costs a failed transaction per capture nor holds back
+// other tenants' captures. It first forgets pending rows whose capture
+// is gone (its tenant was deleted).
+func (s *Service) sweepPending(ctx context.Context) error {
+	before := s.clock.Now().Add(-sweepAfter)
+	if err := s.db.WithContext(ctx).Exec(`DELETE FROM source_requests_pending p WHERE p.received_at < ?
+		AND NOT EXISTS (SELECT 1 FROM source_requests r WHERE r.id = p.request_id)`, before).Error; err != nil {
+		return fmt.Errorf("forget pending rows of deleted captures: %w", err)
+	}
 	var skip []uuid.UUID
 	for {
 		var rows []requestRow
-		q := s.db.WithContext(ctx).Where("status = ? AND received_at < ?", StatusReceived, s.clock.Now().Add(-sweepAfter))
-		if len(skip) > 0 {
-			q = q.Where("tenant_id <> ALL(?::uuid[])", pgval.Array(skip))
-		}
-		if err := q.Order("received_at").Limit(maxGroup).Find(&rows).Error; err != nil {
-			return fmt.Errorf("find received captures: %w", err)
+		if err := s.db.WithContext(ctx).Raw(`SELECT r.* FROM source_requests_pending p JOIN source_requests r ON r.id = p.request_id
+			WHERE p.received_at < ? AND r.tenant_id <> ALL(?::uuid[]) ORDER BY p.request_id LIMIT ?`,
+			before, pgval.Array(skip), maxGroup).Scan(&rows).Error; err != nil {
+			return fmt.Errorf("find pending captures: %w", err)
 		}
 		if len(rows) == 0 {
 			return nil
@@ -333,15 +360,19 @@ func (s *Service) sweepReceived(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		batch := make([]*pendingCapture, len(rows))
-		for i, r := range rows {
-			batch[i] = &pendingCapture{capture: r, ev: s.eventInput(rules[r.SourceID], r)}
+		batch := make([]*pendingCapture, 0, len(rows))
+		for _, r := range rows {
+			if r.EventID == nil {
+				s.log.ErrorContext(ctx, "pending capture has no event id; left pending", "request", r.ID)
+				continue
+			}
+			ev := s.eventInput(rules[r.SourceID], r)
+			ev.ID = *r.EventID
+			batch = append(batch, &pendingCapture{capture: r, ev: ev})
 		}
 		settled, limited := s.makeEvents(ctx, batch)
-		s.log.DebugContext(ctx, "swept received captures", "found", len(rows), "settled", settled, "rate-limited tenants", len(limited))
-		for _, id := range limited {
-			skip = append(skip, id)
-		}
+		s.log.DebugContext(ctx, "swept pending captures", "found", len(rows), "settled", settled, "rate-limited tenants", len(limited))
+		skip = append(skip, limited...)
 		if len(rows) < maxGroup || (settled == 0 && len(limited) == 0) {
 			return nil
 		}

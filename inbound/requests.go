@@ -50,9 +50,12 @@ type ReplayResult struct {
 	EventID   uuid.UUID `json:"event_id"`   // the new event it became
 }
 
-// requestListColumns leave out headers and body, which lists do not show.
-const requestListColumns = `id, tenant_id, source_id, received_at, method, path, query, content_type, octet_length(body) AS body_size,
-	status, reason, dedupe_key, event_id`
+// requestListColumns leave out headers and body, which lists do not
+// show. A capture whose event is pending is received, and its event id
+// is not shown until the event exists.
+const requestListColumns = `r.id, r.tenant_id, r.source_id, r.received_at, r.method, r.path, r.query, r.content_type,
+	octet_length(r.body) AS body_size, CASE WHEN p.request_id IS NULL THEN r.status ELSE 'received' END AS status, r.reason,
+	r.dedupe_key, CASE WHEN p.request_id IS NULL THEN r.event_id END AS event_id`
 
 // requestListRow is a list's row: requestRow without headers and body.
 type requestListRow struct {
@@ -95,16 +98,23 @@ func (s *Service) ListRequests(ctx context.Context, tenantID, sourceID uuid.UUID
 	if err != nil {
 		return nil, "", err
 	}
-	q := s.db.WithContext(ctx).Table("source_requests").Select(requestListColumns).
-		Where("tenant_id = ? AND source_id = ? AND received_at >= ?", tenantID, sourceID, since)
-	if status != "" {
-		q = q.Where("status = ?", status)
+	q := s.db.WithContext(ctx).Table("source_requests r").Select(requestListColumns).
+		Joins("LEFT JOIN source_requests_pending p ON p.request_id = r.id").
+		Where("r.tenant_id = ? AND r.source_id = ? AND r.received_at >= ?", tenantID, sourceID, since)
+	switch Status(status) {
+	case "":
+	case StatusReceived:
+		q = q.Where("p.request_id IS NOT NULL")
+	case StatusVerified:
+		q = q.Where("r.status = ? AND p.request_id IS NULL", status)
+	default:
+		q = q.Where("r.status = ?", status)
 	}
 	if cur.AtPtr() != nil {
-		q = q.Where("(received_at, id) < (?, ?)", cur.At, cur.ID)
+		q = q.Where("(r.received_at, r.id) < (?, ?)", cur.At, cur.ID)
 	}
 	var rows []requestListRow
-	if err := q.Order("received_at DESC, id DESC").Limit(pg.Size() + 1).Scan(&rows).Error; err != nil {
+	if err := q.Order("r.received_at DESC, r.id DESC").Limit(pg.Size() + 1).Scan(&rows).Error; err != nil {
 		return nil, "", fmt.Errorf("list requests of source %s: %w", sourceID, err)
 	}
 	out := make([]Request, len(rows))
@@ -132,7 +142,18 @@ func (s *Service) requestRow(ctx context.Context, tenantID, sourceID, requestID 
 	if len(rows) == 0 {
 		return requestRow{}, ferry.NotFound("request")
 	}
-	return rows[0], nil
+	r := rows[0]
+	if r.Status == StatusVerified && r.EventID != nil {
+		var pending bool
+		if err := s.db.WithContext(ctx).Raw(`SELECT EXISTS (SELECT 1 FROM source_requests_pending WHERE request_id = ?)`, r.ID).
+			Scan(&pending).Error; err != nil {
+			return requestRow{}, fmt.Errorf("load request %s: %w", requestID, err)
+		}
+		if pending {
+			r.Status, r.EventID = StatusReceived, nil
+		}
+	}
+	return r, nil
 }
 
 // RequestDetail returns one captured request whole. Errors: ENOTFOUND.

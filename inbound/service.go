@@ -53,6 +53,9 @@ type Events interface {
 
 // EventInput is the event a verified capture becomes.
 type EventInput struct {
+	// ID is the event's id, chosen with the capture and stored on it;
+	// zero for a replay's new event.
+	ID   uuid.UUID
 	Type string
 	// Data is the JSON body, compact, or {"raw_base64": …}.
 	Data json.RawMessage
@@ -174,7 +177,7 @@ func New(d Deps, cfg Config, log *slog.Logger, clk clock.Clock) (*Service, error
 }
 
 // Run runs the Service's periodic work until ctx ends: it sweeps
-// captures whose event was not made every second (sweepReceived), flushes
+// captures whose event was not made every second (sweepPending), flushes
 // the counts of unstored rejected requests and of captured bytes every
 // JobInterval and prunes captures past retention every PruneInterval (the
 // first prune at start). On its way out it drains (Drain) and flushes the
@@ -197,8 +200,8 @@ func (s *Service) Run(ctx context.Context) error {
 			cancel()
 			return nil
 		case <-sweep.C():
-			if err := s.sweepReceived(ctx); err != nil && ctx.Err() == nil {
-				s.log.ErrorContext(ctx, "sweep received captures", "err", err)
+			if err := s.sweepPending(ctx); err != nil && ctx.Err() == nil {
+				s.log.ErrorContext(ctx, "sweep pending captures", "err", err)
 			}
 		case <-jobs.C():
 			s.flushUnstored(ctx)
@@ -208,10 +211,10 @@ func (s *Service) Run(ctx context.Context) error {
 }
 
 // RunOnce does each of Run's jobs once, whether due or not, for tests
-// that step the Service: it sweeps received captures, flushes the counts
+// that step the Service: it sweeps pending captures, flushes the counts
 // and prunes captures past retention.
 func (s *Service) RunOnce(ctx context.Context) error {
-	err := s.sweepReceived(ctx)
+	err := s.sweepPending(ctx)
 	s.flushUnstored(ctx)
 	s.flushCaptured(ctx)
 	s.pruned.Store(s.clock.Now().UnixNano())
@@ -233,7 +236,7 @@ func (s *Service) pruneIfDue(ctx context.Context) error {
 // Drain waits, until ctx ends, for the captures being committed and then
 // for the events being made of them; the owner calls it on shutdown once
 // no request can start a capture, before the database goes away. What
-// ctx cuts short stays received, and the next start's sweep makes its
+// ctx cuts short stays pending, and the next start's sweep makes its
 // event.
 func (s *Service) Drain(ctx context.Context) error {
 	return errors.Join(s.captures.Wait(ctx), s.making.Wait(ctx))

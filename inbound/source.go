@@ -80,7 +80,8 @@ type Status string
 // Capture statuses.
 const (
 	// StatusReceived: the signature held and the request is captured;
-	// its event is being made (within milliseconds, normally).
+	// its event is being made (within milliseconds, normally). Stored as
+	// verified with a row in source_requests_pending.
 	StatusReceived Status = "received"
 	// StatusVerified: the signature held; the request made an event.
 	StatusVerified Status = "verified"

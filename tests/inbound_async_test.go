@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/uuid"
+
 	"github.com/ferry-dev/ferry/tests/testenv"
 )
 
@@ -92,14 +94,27 @@ func TestInboundEventsAfterTheAnswer(t *testing.T) {
 		db := testenv.DB(t, f.Cfg.DatabaseURL)
 		insert := func(age string) string {
 			var id string
-			if err := db.QueryRow(`INSERT INTO source_requests (id, tenant_id, source_id, received_at, method, path, headers, content_type, body, status)
+			if err := db.QueryRow(`WITH c AS (INSERT INTO source_requests (id, tenant_id, source_id, received_at, method, path, headers,
+					content_type, body, status, event_id)
 				VALUES (gen_random_uuid(), $1, $2, now() - $4::interval, 'POST', '/in/{token}', '{"Content-Type":["text/plain"]}',
-					'text/plain', $3, 'received') RETURNING id`, tenantID(t, owner), src.ID, body, age).Scan(&id); err != nil {
+					'text/plain', $3, 'verified', gen_random_uuid()) RETURNING id, received_at)
+				INSERT INTO source_requests_pending (request_id, received_at) SELECT id, received_at FROM c RETURNING request_id`,
+				tenantID(t, owner), src.ID, body, age).Scan(&id); err != nil {
 				t.Fatalf("insert capture: %v", err)
 			}
 			return id
 		}
 		old, young := insert("1 minute"), insert("0 seconds")
+		// A pending row whose capture is gone (its tenant was deleted) is
+		// forgotten.
+		orphan := uuid.NewString()
+		if _, err := db.Exec(`INSERT INTO source_requests_pending (request_id, received_at) VALUES ($1, now() - interval '1 minute')`,
+			orphan); err != nil {
+			t.Fatalf("insert orphan: %v", err)
+		}
+		if d := capturedDetail(t, key, src.ID, young); d.Status != "received" || d.EventID != nil {
+			t.Errorf("pending capture: %s, event %v; want received without an event", d.Status, d.EventID)
+		}
 		var e apiError
 		if code := key.do("POST", "/sources/"+src.ID+"/requests/"+young+"/replay", nil, &e); code != 422 || !strings.Contains(e.Error.Message, "still being made") {
 			t.Errorf("replay of a received capture: %d %+v", code, e)
@@ -111,9 +126,17 @@ func TestInboundEventsAfterTheAnswer(t *testing.T) {
 			}
 		}
 		for _, id := range []string{old, young} {
-			if d := capturedDetail(t, key, src.ID, id); d.Status != "verified" || d.EventID == nil {
+			d := capturedDetail(t, key, src.ID, id)
+			if d.Status != "verified" || d.EventID == nil {
 				t.Errorf("swept capture: %s, event %v", d.Status, d.EventID)
+				continue
 			}
+			key.must(200, "GET", "/events/"+*d.EventID, nil, nil)
+		}
+		var left int
+		if err := db.QueryRow(`SELECT count(*) FROM source_requests_pending WHERE request_id = ANY($1::uuid[])`,
+			[]string{old, young, orphan}).Scan(&left); err != nil || left != 0 {
+			t.Errorf("pending rows left after the sweep: %d (%v)", left, err)
 		}
 	})
 }
