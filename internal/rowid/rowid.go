@@ -4,15 +4,19 @@ package rowid
 
 import "github.com/google/uuid"
 
-// New returns a time-ordered id (UUID version 7: a millisecond timestamp,
-// then 74 random bits). Random ids (version 4) spread the inserts of a
-// busy table over every page of its primary-key index and of the indexes
-// of the tables that refer to it, so after each checkpoint nearly every
-// insert dirties a page of its own and writes it whole into the WAL.
-// Ids that grow with time keep the inserts on the right-hand pages. On
-// this project's 2-core machine, 200,000 rows inserted a thousand at a
-// time after a checkpoint into a table of two million with two uuid
-// indexes took 1.7 s and 66 MB of WAL with these ids, against 2.3 s and
-// 186 MB with random ones (docs/benchmarks.md, 2026-11-26 18:03–18:53).
-// The ids are not secrets: they name rows to their owners.
-func New() uuid.UUID { return uuid.Must(uuid.NewV7()) }
+// New returns a random id (UUID version 4).
+//
+// Time-ordered ids (version 7) were tried and taken back. They write less
+// WAL on a large table after a checkpoint (200,000 inserts into two
+// million rows: 66 MB against 186), as every insert lands on the
+// right-hand page of the primary-key index. But at 1,000 inbound
+// requests/s on this project's 2-core machine they made the hot
+// statements several times slower: the inbound fan-out insert took
+// 12–20 ms a call instead of 2–3, the delivery-status update 3–4 ms
+// instead of 1–2, and forwarding fell behind (docs/benchmarks.md,
+// 2026-11-26 21:09–21:25). The likely cause is that same page: the
+// fan-out inserts deliveries there while the dispatcher reads and
+// updates them by id, so they all queue for one page's lock, held by
+// backends the two cores often deschedule. Random ids spread them over
+// the index.
+func New() uuid.UUID { return uuid.New() }
