@@ -108,7 +108,9 @@ func (s *Service) ListRequests(ctx context.Context, tenantID, sourceID uuid.UUID
 	case StatusVerified:
 		q = q.Where("r.status = ? AND p.request_id IS NULL", status)
 	default:
-		q = q.Where("r.status = ?", status)
+		// The constant list is source_requests_outcome_idx's predicate:
+		// with it, even a plan made for any status uses that index.
+		q = q.Where("r.status IN ('rejected', 'duplicate', 'refused') AND r.status = ?", status)
 	}
 	if cur.AtPtr() != nil {
 		q = q.Where("(r.received_at, r.id) < (?, ?)", cur.At, cur.ID)
