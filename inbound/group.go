@@ -61,9 +61,9 @@ const (
 	// sweeper takes it: well past the moment its own process makes it.
 	sweepAfter = 5 * time.Second
 	// sweepInterval is how often the sweeper looks (a scan of the
-	// pending captures, normally a few young ones). It also paces the captures
-	// whose events the tenant's rate of events held back: each sweep
-	// makes what the rate lets through.
+	// pending captures, normally a few young ones). It also paces the
+	// captures whose events the tenant's rate of events held back: each
+	// sweep makes what the rate lets through.
 	sweepInterval = time.Second
 )
 
@@ -336,8 +336,7 @@ func recordOutcomes(tx *gorm.DB, batch []*pendingCapture) error {
 }
 
 // sweepPending makes the events of captures left pending for longer
-// than sweepAfter, oldest first (ids are time-ordered), a batch at a
-// time, until none is left or a batch settles none. A tenant whose rate
+// than sweepAfter, oldest first, a batch at a time, until none is left or a batch settles none. A tenant whose rate
 // of events is used up is left out for the rest of the sweep, so its
 // backlog neither costs a failed transaction per capture nor holds back
 // other tenants' captures. It first forgets pending rows whose capture
@@ -352,7 +351,7 @@ func (s *Service) sweepPending(ctx context.Context) error {
 	for {
 		var rows []requestRow
 		if err := s.db.WithContext(ctx).Raw(`SELECT r.* FROM source_requests_pending p JOIN source_requests r ON r.id = p.request_id
-			WHERE p.received_at < ? AND r.tenant_id <> ALL(?::uuid[]) ORDER BY p.request_id LIMIT ?`,
+			WHERE p.received_at < ? AND r.tenant_id <> ALL(?::uuid[]) ORDER BY p.received_at LIMIT ?`,
 			before, pgval.Array(skip), maxGroup).Scan(&rows).Error; err != nil {
 			return fmt.Errorf("find pending captures: %w", err)
 		}
