@@ -97,12 +97,13 @@ func (e inboundEvents) IngestInTx(ctx context.Context, tx dbtx.Tx, tenantID uuid
 }
 
 // IngestBatchInTx accepts many captures' events in tx.
-func (e inboundEvents) IngestBatchInTx(ctx context.Context, tx dbtx.Tx, evs []inbound.TenantEvent) ([]uuid.UUID, func(), error) {
+func (e inboundEvents) IngestBatchInTx(ctx context.Context, tx dbtx.Tx, evs []inbound.TenantEvent) (func(), error) {
 	items := make([]delivery.SourceEventItem, len(evs))
 	for i, ev := range evs {
 		items[i] = delivery.SourceEventItem{TenantID: ev.TenantID, Input: sourceEvent(ev.Event)}
 	}
-	return e.delivery.IngestBatchInTx(ctx, tx, items)
+	_, after, err := e.delivery.IngestBatchInTx(ctx, tx, items)
+	return after, err
 }
 
 func sourceEvent(ev inbound.EventInput) delivery.SourceEventInput {

@@ -286,28 +286,16 @@ func (s *Service) makeEventsInTx(ctx context.Context, tx *gorm.DB, batch []*pend
 		evs = append(evs, TenantEvent{TenantID: p.capture.TenantID, Event: p.ev})
 	}
 	var after func()
-	var made []uuid.UUID
+	var err error
 	switch len(evs) {
 	case 0:
 	case 1:
-		id, a, err := s.events.IngestInTx(ctx, dbtx.Wrap(tx), evs[0].TenantID, evs[0].Event)
-		if err != nil {
-			return 0, nil, err
-		}
-		made, after = []uuid.UUID{id}, a
+		_, after, err = s.events.IngestInTx(ctx, dbtx.Wrap(tx), evs[0].TenantID, evs[0].Event)
 	default:
-		var err error
-		if made, after, err = s.events.IngestBatchInTx(ctx, dbtx.Wrap(tx), evs); err != nil {
-			return 0, nil, err
-		}
+		after, err = s.events.IngestBatchInTx(ctx, dbtx.Wrap(tx), evs)
 	}
-	if len(made) != len(evs) {
-		return 0, nil, fmt.Errorf("ingest %d captures: %d events", len(evs), len(made))
-	}
-	for i, id := range made {
-		if id != evs[i].Event.ID {
-			return 0, nil, fmt.Errorf("capture's event %s was made as %s", evs[i].Event.ID, id)
-		}
+	if err != nil {
+		return 0, nil, err
 	}
 	if err := recordOutcomes(tx, outcomes); err != nil {
 		return 0, nil, err

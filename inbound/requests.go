@@ -51,11 +51,9 @@ type ReplayResult struct {
 }
 
 // requestListColumns leave out headers and body, which lists do not
-// show. A capture whose event is pending is received, and its event id
-// is not shown until the event exists.
+// show; pending comes from the join with source_requests_pending.
 const requestListColumns = `r.id, r.tenant_id, r.source_id, r.received_at, r.method, r.path, r.query, r.content_type,
-	octet_length(r.body) AS body_size, CASE WHEN p.request_id IS NULL THEN r.status ELSE 'received' END AS status, r.reason,
-	r.dedupe_key, CASE WHEN p.request_id IS NULL THEN r.event_id END AS event_id`
+	octet_length(r.body) AS body_size, r.status, r.reason, r.dedupe_key, r.event_id, p.request_id IS NOT NULL AS pending`
 
 // requestListRow is a list's row: requestRow without headers and body.
 type requestListRow struct {
@@ -72,6 +70,17 @@ type requestListRow struct {
 	Reason      string
 	DedupeKey   *string
 	EventID     *uuid.UUID
+	Pending     bool
+}
+
+// shown is what the API shows of a capture stored with status and
+// eventID: one whose event is still pending is received, with no event
+// yet.
+func shown(status Status, eventID *uuid.UUID, pending bool) (Status, *uuid.UUID) {
+	if pending {
+		return StatusReceived, nil
+	}
+	return status, eventID
 }
 
 func (r requestRow) view(size int) Request {
@@ -121,8 +130,9 @@ func (s *Service) ListRequests(ctx context.Context, tenantID, sourceID uuid.UUID
 	}
 	out := make([]Request, len(rows))
 	for i, r := range rows {
+		status, eventID := shown(r.Status, r.EventID, r.Pending)
 		out[i] = Request{ID: r.ID, SourceID: r.SourceID, ReceivedAt: r.ReceivedAt, Method: r.Method, Path: r.Path, Query: r.Query,
-			ContentType: r.ContentType, BodySize: r.BodySize, Status: r.Status, Reason: r.Reason, DedupeKey: r.DedupeKey, EventID: r.EventID}
+			ContentType: r.ContentType, BodySize: r.BodySize, Status: status, Reason: r.Reason, DedupeKey: r.DedupeKey, EventID: eventID}
 	}
 	out, next := page.Trim(out, pg.Size(), func(r Request) page.Cursor { return page.Cursor{At: r.ReceivedAt, ID: r.ID} })
 	return out, next, nil
@@ -136,25 +146,21 @@ func (s *Service) requestRow(ctx context.Context, tenantID, sourceID, requestID 
 	if err != nil {
 		return requestRow{}, err
 	}
-	var rows []requestRow
-	if err := s.db.WithContext(ctx).Scopes(forTenant(tenantID)).Where("source_id = ? AND id = ? AND received_at >= ?", sourceID, requestID, since).
-		Limit(1).Find(&rows).Error; err != nil {
+	var rows []struct {
+		Row     requestRow `gorm:"embedded"`
+		Pending bool
+	}
+	if err := s.db.WithContext(ctx).Table("source_requests r").
+		Select("r.*, EXISTS (SELECT 1 FROM source_requests_pending p WHERE p.request_id = r.id) AS pending").
+		Where("r.tenant_id = ? AND r.source_id = ? AND r.id = ? AND r.received_at >= ?", tenantID, sourceID, requestID, since).
+		Limit(1).Scan(&rows).Error; err != nil {
 		return requestRow{}, fmt.Errorf("load request %s: %w", requestID, err)
 	}
 	if len(rows) == 0 {
 		return requestRow{}, ferry.NotFound("request")
 	}
-	r := rows[0]
-	if r.Status == StatusVerified && r.EventID != nil {
-		var pending bool
-		if err := s.db.WithContext(ctx).Raw(`SELECT EXISTS (SELECT 1 FROM source_requests_pending WHERE request_id = ?)`, r.ID).
-			Scan(&pending).Error; err != nil {
-			return requestRow{}, fmt.Errorf("load request %s: %w", requestID, err)
-		}
-		if pending {
-			r.Status, r.EventID = StatusReceived, nil
-		}
-	}
+	r := rows[0].Row
+	r.Status, r.EventID = shown(r.Status, r.EventID, rows[0].Pending)
 	return r, nil
 }
 

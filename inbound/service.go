@@ -37,16 +37,16 @@ type Sealer interface {
 // capture's outcome, the event, its deliveries and its metering commit
 // together. app plugs delivery in.
 type Events interface {
-	// IngestInTx accepts ev as an event of tenantID in tx: metered,
-	// stored with its raw body and fanned out. after must be called once
+	// IngestInTx accepts ev as an event of tenantID in tx, under ev.ID
+	// (a new id when zero): metered, stored with its raw body and fanned
+	// out. after must be called once
 	// tx has committed (it hands the jobs to the relay; if it is never
 	// called, the outbox sweeper publishes them later). Errors: EINVALID,
 	// EQUOTA, ERATELIMIT, EPAYMENT, wrapped database errors.
 	IngestInTx(ctx context.Context, tx dbtx.Tx, tenantID uuid.UUID, ev EventInput) (eventID uuid.UUID, after func(), err error)
-	// IngestBatchInTx is IngestInTx for many events at once: ids[i] is
-	// the event of evs[i]. Any error fails them all. Errors: as
-	// IngestInTx.
-	IngestBatchInTx(ctx context.Context, tx dbtx.Tx, evs []TenantEvent) (ids []uuid.UUID, after func(), err error)
+	// IngestBatchInTx is IngestInTx for many events at once, each under
+	// its Event.ID. Any error fails them all. Errors: as IngestInTx.
+	IngestBatchInTx(ctx context.Context, tx dbtx.Tx, evs []TenantEvent) (after func(), err error)
 	// ValidEventType reports whether t may be an event's type.
 	ValidEventType(t string) bool
 }
