@@ -79,9 +79,9 @@ func TestSecurityReachesEveryConnection(t *testing.T) {
 			// The writers have transports of their own (metadata refreshed
 			// within every 250 ms), carrying the same security.
 			wt, ok := w.w.Transport.(*kafkago.Transport)
-			st, sok := s.w.Transport.(*kafkago.Transport)
+			st, sok := s.client.Transport.(*kafkago.Transport)
 			if !ok || !sok || wt.MetadataTTL != 250*time.Millisecond || st.MetadataTTL != 250*time.Millisecond {
-				t.Fatalf("writer transports = %T %T", w.w.Transport, s.w.Transport)
+				t.Fatalf("writer transports = %T %T", w.w.Transport, s.client.Transport)
 			}
 			if (st.TLS != nil) != (wt.TLS != nil) || (st.SASL != nil) != (wt.SASL != nil) {
 				t.Fatal("the stream's security differs from the writer's")

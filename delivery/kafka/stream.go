@@ -21,8 +21,14 @@ import (
 // keep flowing. The outbox relay publishes through it.
 type Stream struct {
 	cfg Config
-	w   *kafkago.Writer
-	log *slog.Logger
+	// client sends each lane's batch as one produce request to its
+	// partition's leader. A lane is already the batch, so kafka-go's
+	// Writer would only batch it again, and it allocates room for its
+	// largest batch (maxLaneBatch messages, about 300 KB) for every
+	// write, however small: half of all Ferry allocated at full load.
+	client    *kafkago.Client
+	transport *kafkago.Transport
+	log       *slog.Logger
 
 	mu     sync.Mutex
 	lanes  map[laneKey]*lane
@@ -84,25 +90,14 @@ func NewStream(cfg Config, log *slog.Logger) (*Stream, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
+	transport := cfg.conn.producerTransport()
 	return &Stream{cfg: cfg, log: log, lanes: map[laneKey]*lane{}, counts: map[string]partitionCount{}, stop: make(chan struct{}),
-		w: &kafkago.Writer{
-			Addr:         kafkago.TCP(cfg.Brokers...),
-			Balancer:     &kafkago.Hash{},
-			RequiredAcks: kafkago.RequireAll,
-			// A lane hands the writer everything queued for its partition
-			// at once: there is nothing more to wait for, so the batch goes
-			// out at once rather than after kafka-go's batch timeout.
-			BatchTimeout:           time.Microsecond,
-			BatchSize:              maxLaneBatch,
-			BatchBytes:             16 << 20,
-			AllowAutoTopicCreation: false,
-			// One attempt per write: the lane retries its head batch
-			// itself, and keeps it at the head.
-			MaxAttempts:  1,
-			WriteTimeout: 5 * time.Second,
-			Transport:    cfg.conn.producerTransport(),
-		}}, nil
+		transport: transport,
+		client:    &kafkago.Client{Addr: kafkago.TCP(cfg.Brokers...), Transport: transport, Timeout: writeTimeout}}, nil
 }
+
+// writeTimeout bounds one batch's produce request.
+const writeTimeout = 5 * time.Second
 
 // Send queues msgs on their partitions' lanes and returns; ack gets
 // them back, a batch at a time, once Kafka acknowledged them. A lane
@@ -170,11 +165,7 @@ func (s *Stream) run(k laneKey, l *lane) {
 				return
 			}
 		}
-		recs := make([]kafkago.Message, len(batch))
-		for i, q := range batch {
-			recs[i] = q.rec
-		}
-		err := s.w.WriteMessages(context.Background(), recs...)
+		err := s.produce(k, batch)
 		if err != nil {
 			// Said once when a partition starts failing and every 10 s
 			// while it goes on, not on every retry.
@@ -207,6 +198,31 @@ func (s *Stream) run(k laneKey, l *lane) {
 		l.mu.Unlock()
 		ackAll(batch, nil)
 	}
+}
+
+// produce writes batch to k's partition, waiting for all in-sync
+// replicas. One attempt: the lane retries its head batch itself and
+// keeps it at the head.
+func (s *Stream) produce(k laneKey, batch []queued) error {
+	recs := make([]kafkago.Record, len(batch))
+	for i, q := range batch {
+		recs[i] = kafkago.Record{Time: q.rec.Time, Key: kafkago.NewBytes(q.rec.Key), Value: kafkago.NewBytes(q.rec.Value), Headers: q.rec.Headers}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), writeTimeout)
+	defer cancel()
+	res, err := s.client.Produce(ctx, &kafkago.ProduceRequest{
+		Topic: k.topic, Partition: k.partition, RequiredAcks: kafkago.RequireAll, Records: kafkago.NewRecordReader(recs...),
+	})
+	switch {
+	case err != nil:
+		return fmt.Errorf("kafka write: %w", err)
+	case res.Error != nil:
+		return fmt.Errorf("kafka write: %w", res.Error)
+	}
+	for i, e := range res.RecordErrors {
+		return fmt.Errorf("kafka write: record %d: %w", i, e)
+	}
+	return nil
 }
 
 // retryPause is how long a lane waits before writing a failed batch
@@ -247,8 +263,7 @@ func (s *Stream) partitions(ctx context.Context, topic string) (int, error) {
 	if ok && time.Since(c.readAt) < partitionCountTTL {
 		return c.n, nil
 	}
-	client := &kafkago.Client{Addr: s.w.Addr, Transport: s.w.Transport}
-	md, err := client.Metadata(ctx, &kafkago.MetadataRequest{Topics: []string{topic}})
+	md, err := s.client.Metadata(ctx, &kafkago.MetadataRequest{Topics: []string{topic}})
 	n := 0
 	if err == nil {
 		for _, t := range md.Topics {
@@ -278,7 +293,7 @@ func partitionList(n int) []int {
 }
 
 // Close stops the lanes, failing what they still hold (its outbox rows
-// stay for the sweeper), and closes the writer.
+// stay for the sweeper), and closes its connections.
 func (s *Stream) Close() error {
 	s.mu.Lock()
 	if s.closed {
@@ -292,5 +307,6 @@ func (s *Stream) Close() error {
 	for _, l := range s.lanes {
 		s.fail(l, fmt.Errorf("closed"))
 	}
-	return s.w.Close()
+	s.transport.CloseIdleConnections()
+	return nil
 }
