@@ -119,13 +119,37 @@ type pendingAttempt struct {
 	job  model.Job
 	rec  attemptlog.Record
 	next *model.Message
-	log  *slog.Logger
+	log  jobLogger
 	// timedOut reports the receiver did not answer in time; the lane
 	// lowers its concurrency.
 	timedOut bool
 	// trace is the attempt's span, parent of the log write's (invalid
 	// when the job is untraced).
 	trace trace.SpanContext
+}
+
+// jobLogger logs with a job's ids, added to each line as it is logged.
+// slog's With would format them at once, for every attempt, and at full
+// load an attempt logs nothing (its lines are at debug level): that
+// formatting was a fifth of what the lanes allocated.
+type jobLogger struct {
+	log *slog.Logger
+	job model.Job
+}
+
+// Debug, Info and Warn log msg at their level.
+func (l jobLogger) Debug(msg string, args ...any) { l.at(slog.LevelDebug, msg, args) }
+func (l jobLogger) Info(msg string, args ...any)  { l.at(slog.LevelInfo, msg, args) }
+func (l jobLogger) Warn(msg string, args ...any)  { l.at(slog.LevelWarn, msg, args) }
+
+func (l jobLogger) at(level slog.Level, msg string, args []any) {
+	ctx := context.Background()
+	if !l.log.Enabled(ctx, level) {
+		return
+	}
+	j := l.job
+	l.log.Log(ctx, level, msg, append([]any{"tenant_id", j.TenantID, "event_id", j.EventID, "endpoint_id", j.EndpointID,
+		"delivery_id", j.DeliveryID, "attempt", j.Attempt}, args...)...)
 }
 
 // maxPrefetchAge bounds how old a prefetched delivery state may be when
@@ -138,8 +162,7 @@ const maxPrefetchAge = time.Second
 // pre is the state prefetched when the job was admitted, or nil. An error
 // means the job must be tried again.
 func (d *Dispatcher) attempt(ctx context.Context, job model.Job, pre *stateRequest) (*pendingAttempt, error) {
-	log := d.log.With("tenant_id", job.TenantID, "event_id", job.EventID, "endpoint_id", job.EndpointID,
-		"delivery_id", job.DeliveryID, "attempt", job.Attempt)
+	log := jobLogger{d.log, job}
 	if pre == nil || d.now().Sub(pre.startedAt) > maxPrefetchAge {
 		pre = d.states.prefetch(ctx, job.DeliveryID, d.now())
 	}
@@ -253,7 +276,7 @@ func firstAttemptAt(job model.Job, st deliveryState, started time.Time) time.Tim
 // endpoint's transformation failed or cancelled the delivery: it is
 // dropped (a transformation's result is stored, so trying again would
 // fail the same way) and logged with req's error class and message.
-func (d *Dispatcher) dropUnsent(job model.Job, st deliveryState, req attemptRequest, log *slog.Logger) *pendingAttempt {
+func (d *Dispatcher) dropUnsent(job model.Job, st deliveryState, req attemptRequest, log jobLogger) *pendingAttempt {
 	started := d.now()
 	rec := attemptlog.Record{TenantID: job.TenantID, Attempt: model.Attempt{
 		ID: rowid.New(), DeliveryID: job.DeliveryID, EventID: job.EventID, EndpointID: job.EndpointID,
@@ -329,7 +352,7 @@ func (d *Dispatcher) deadMessage(job model.Job, status model.Status) *model.Mess
 
 // exhaustWithoutAttempt finishes a delivery whose endpoint was disabled or
 // deleted: nothing is sent, and the delivery stays replayable.
-func (d *Dispatcher) exhaustWithoutAttempt(ctx context.Context, job model.Job, log *slog.Logger) error {
+func (d *Dispatcher) exhaustWithoutAttempt(ctx context.Context, job model.Job, log jobLogger) error {
 	m := d.deadMessage(job, model.StatusExhausted)
 	if err := backoff.Until(ctx, log, "publish dead letter", func() error { return d.pub.Publish(ctx, []model.Message{*m}) }); err != nil {
 		return err

@@ -5,13 +5,17 @@ package backoff
 import (
 	"context"
 	"fmt"
-	"log/slog"
 	"time"
 )
 
+// Warner hears of each failure before the next try (*slog.Logger is one).
+type Warner interface {
+	Warn(msg string, args ...any)
+}
+
 // Until calls f until it succeeds or ctx ends, backing off from 50 ms up
 // to 5 s. what names the operation in logs and in the returned error.
-func Until(ctx context.Context, log *slog.Logger, what string, f func() error) error {
+func Until(ctx context.Context, log Warner, what string, f func() error) error {
 	delay := 50 * time.Millisecond
 	for {
 		err := f()
