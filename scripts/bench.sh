@@ -21,6 +21,8 @@
 #                          scenario's p50 exceeds its limit (make bench-guard)
 #   BENCH_FERRY_ENV        extra FERRY_* settings for Ferry, e.g. "FERRY_DB_MAX_CONNS=60"
 #   BENCH_PPROF (empty)    e.g. 127.0.0.1:6060: Ferry serves net/http/pprof there
+#   BENCH_PG_WAITS (empty) 1: sample PostgreSQL's busy backends of the bench database every 100 ms
+#                          (what each waits on, or CPU, and its statement) into <log dir>/pg-waits.txt
 #   BENCH_RECORD (empty)   1: also copy the results to docs/bench/runs/<UTC date-time>-<commit>.json
 #                          (commit it, then `make bench-plots`; see docs/benchmarks.md)
 set -euo pipefail
@@ -59,8 +61,10 @@ go build -o bin/ferry-load ./tests/load/cmd/ferry-load
 
 FERRY_PID=""
 SINK_PID=""
+WAITS_PID=""
 cleanup() {
   set +e
+  [[ -n "$WAITS_PID" ]] && kill "$WAITS_PID" 2>/dev/null
   [[ -n "$FERRY_PID" ]] && kill -TERM "$FERRY_PID" 2>/dev/null && wait "$FERRY_PID" 2>/dev/null
   [[ -n "$SINK_PID" ]] && kill -TERM "$SINK_PID" 2>/dev/null && wait "$SINK_PID" 2>/dev/null
   ./bin/ferry-load dropdb -admin "$ADMIN_URL" -name "$DB" >/dev/null 2>&1
@@ -71,6 +75,19 @@ cleanup() {
 trap cleanup EXIT
 
 ./bin/ferry-load createdb -admin "$ADMIN_URL" -name "$DB"
+
+if [[ "${BENCH_PG_WAITS:-}" == 1 ]]; then
+  command -v psql >/dev/null || { echo "bench: BENCH_PG_WAITS needs psql (PostgreSQL's client)" >&2; exit 1; }
+  psql "$ADMIN_URL" -X -q -A -t -F'|' >"$LOGDIR/pg-waits.txt" 2>&1 <<SQL &
+SELECT to_char(clock_timestamp(), 'HH24:MI:SS.MS'), coalesce(wait_event_type, 'CPU') || ':' || coalesce(wait_event, '-'),
+  left(regexp_replace(query, '\s+', ' ', 'g'), 80), count(*)
+FROM pg_stat_activity WHERE datname = '$DB' AND state IN ('active', 'idle in transaction') AND pid <> pg_backend_pid()
+GROUP BY 1, 2, 3 ORDER BY 4 DESC
+\watch 0.1
+SQL
+  WAITS_PID=$!
+  echo "bench: sampling PostgreSQL's busy backends into $LOGDIR/pg-waits.txt"
+fi
 
 SINK_ADDR="127.0.0.1:$(free_port)"
 ./bin/ferry-load sink -addr "$SINK_ADDR" >"$LOGDIR/sink.log" 2>&1 &
