@@ -2,6 +2,7 @@ package kafka
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"sync"
@@ -219,8 +220,12 @@ func (s *Stream) produce(k laneKey, batch []queued) error {
 	case res.Error != nil:
 		return fmt.Errorf("kafka write: %w", res.Error)
 	}
+	var refused []error
 	for i, e := range res.RecordErrors {
-		return fmt.Errorf("kafka write: record %d: %w", i, e)
+		refused = append(refused, fmt.Errorf("record %d: %w", i, e))
+	}
+	if len(refused) > 0 {
+		return fmt.Errorf("kafka write: %w", errors.Join(refused...))
 	}
 	return nil
 }
