@@ -324,11 +324,12 @@ func recordOutcomes(tx *gorm.DB, batch []*pendingCapture) error {
 }
 
 // sweepPending makes the events of captures left pending for longer
-// than sweepAfter, oldest first, a batch at a time, until none is left or a batch settles none. A tenant whose rate
-// of events is used up is left out for the rest of the sweep, so its
-// backlog neither costs a failed transaction per capture nor holds back
-// other tenants' captures. It first forgets pending rows whose capture
-// is gone (its tenant was deleted).
+// than sweepAfter, oldest first, a batch at a time, until none is left
+// or a batch settles none. A tenant whose rate of events is used up is
+// left out for the rest of the sweep, so its backlog neither costs a
+// failed transaction per capture nor holds back other tenants'
+// captures. It first forgets pending rows whose capture is gone (its
+// tenant was deleted).
 func (s *Service) sweepPending(ctx context.Context) error {
 	before := s.clock.Now().Add(-sweepAfter)
 	if err := s.db.WithContext(ctx).Exec(`DELETE FROM source_requests_pending p WHERE p.received_at < ?

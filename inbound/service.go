@@ -39,9 +39,9 @@ type Sealer interface {
 type Events interface {
 	// IngestInTx accepts ev as an event of tenantID in tx, under ev.ID
 	// (a new id when zero): metered, stored with its raw body and fanned
-	// out. after must be called once
-	// tx has committed (it hands the jobs to the relay; if it is never
-	// called, the outbox sweeper publishes them later). Errors: EINVALID,
+	// out. after must be called once tx has committed (it hands the jobs
+	// to the relay; if it is never called, the outbox sweeper publishes
+	// them later). Errors: EINVALID,
 	// EQUOTA, ERATELIMIT, EPAYMENT, wrapped database errors.
 	IngestInTx(ctx context.Context, tx dbtx.Tx, tenantID uuid.UUID, ev EventInput) (eventID uuid.UUID, after func(), err error)
 	// IngestBatchInTx is IngestInTx for many events at once, each under

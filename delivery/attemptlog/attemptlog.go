@@ -204,7 +204,7 @@ func (l *Log) write(ctx context.Context, batch []pendingRecord) error {
 			if err := prep.copy(ctx, tx); err != nil {
 				return err
 			}
-			if err := store.Transition(ctx, replanned{tx}, now, changes); err != nil {
+			if err := store.Transition(ctx, tx, now, changes); err != nil {
 				return err
 			}
 			var err error
@@ -490,20 +490,4 @@ func nullableJSON(b []byte) any {
 		return nil
 	}
 	return string(b)
-}
-
-// replanned runs tx's Exec statements unnamed, so PostgreSQL plans each
-// execution for its arguments and the table as it is. A prepared
-// statement's generic plan is kept until the table is next analyzed
-// (autovacuum looks once a minute): one made while deliveries was small
-// seq-scans the whole table for every batch of ids, however large it
-// has grown since. Caught in the bench: the deliveries' update hash-joined
-// over a seq scan planned for 1,732 rows when the table held tens of
-// thousands (docs/benchmarks.md, 2026-11-27 01:10). Planning a batch's
-// update costs a fraction of a millisecond.
-type replanned struct{ pgx.Tx }
-
-// Exec implements store.Tx.
-func (r replanned) Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error) {
-	return r.Tx.Exec(ctx, sql, append([]any{pgx.QueryExecModeCacheDescribe}, args...)...)
 }
