@@ -9,9 +9,9 @@
 # and its database and topics are removed, on exit.
 #
 # Environment:
-#   BENCH_DURATION (30s)   sending time per scenario (12 scenarios plus a 5 s warm-up, and
+#   BENCH_DURATION (30s)   sending time per scenario (after a 5 s warm-up; 19 scenarios, and
 #                          f-noisy-neighbour's victim sends for this long twice)
-#   BENCH_ONLY             comma-separated scenario names (a-max-throughput,
+#   BENCH_ONLY             comma-separated scenario names (a-max-throughput, a-rate-4000,
 #                          b-rate-100, b-rate-500, b-rate-1000, b-customers-500, c-fanout-100, d-control, d-failing-10pct,
 #                          e-one-endpoint-100, e-one-endpoint-500, e-one-endpoint-2000, e-one-endpoint-max, f-noisy-neighbour,
 #                          g-queue-1, g-queue-8, h-inbound, h-inbound-200, h-inbound-bystander);

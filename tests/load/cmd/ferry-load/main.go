@@ -136,6 +136,9 @@ func bench(ctx context.Context, args []string) error {
 	scenarios := []load.Scenario{
 		{Name: "warmup", Routed: true, OK: 8, Plan: load.Plan{Rate: 50, Duration: 5 * time.Second}, Settle: settle},
 		{Name: "a-max-throughput", Routed: true, OK: 8, Plan: load.Plan{Rate: 0, Concurrency: 64, Duration: *dur}, Settle: 2 * settle},
+		// a at a fixed rate: the eight endpoints' sustained target, sent
+		// open-loop so the rate does not follow the answer time.
+		{Name: "a-rate-4000", Routed: true, OK: 8, Plan: load.Plan{Rate: 4000, Duration: *dur}, Settle: 2 * settle},
 		{Name: "b-rate-100", Routed: true, OK: 8, Plan: load.Plan{Rate: 100, Duration: *dur}, Settle: settle},
 		{Name: "b-rate-500", Routed: true, OK: 8, Plan: load.Plan{Rate: 500, Duration: *dur}, Settle: settle},
 		// b-rate-500 with every endpoint a customer's and every event sent for one.
