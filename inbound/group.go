@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 	"gorm.io/gorm"
 
 	"github.com/ferry-dev/ferry"
@@ -252,12 +253,8 @@ func (s *Service) makeEventsInTx(ctx context.Context, tx *gorm.DB, batch []*pend
 	for i, p := range batch {
 		ids[i] = p.capture.ID
 	}
-	var claimed []uuid.UUID
-	// SKIP LOCKED: a capture another transaction is making is its own,
-	// and waiting for it could deadlock two overlapping batches.
-	if err := tx.Raw(`DELETE FROM source_requests_pending WHERE request_id IN (
-			SELECT request_id FROM source_requests_pending WHERE request_id = ANY(?::uuid[]) FOR UPDATE SKIP LOCKED)
-		RETURNING request_id`, pgval.Array(ids)).Scan(&claimed).Error; err != nil {
+	claimed, err := claimPending(ctx, tx, ids)
+	if err != nil {
 		return 0, nil, fmt.Errorf("claim %d captures: %w", len(ids), err)
 	}
 	mine := make(map[uuid.UUID]bool, len(claimed))
@@ -286,7 +283,6 @@ func (s *Service) makeEventsInTx(ctx context.Context, tx *gorm.DB, batch []*pend
 		evs = append(evs, TenantEvent{TenantID: p.capture.TenantID, Event: p.ev})
 	}
 	var after func()
-	var err error
 	switch len(evs) {
 	case 0:
 	case 1:
@@ -301,6 +297,34 @@ func (s *Service) makeEventsInTx(ctx context.Context, tx *gorm.DB, batch []*pend
 		return 0, nil, err
 	}
 	return len(held), after, nil
+}
+
+// claimPending deletes the pending rows of ids that no other
+// transaction holds, and returns whose it deleted. SKIP LOCKED: a capture
+// another transaction is making is its own, and waiting for it could
+// deadlock two overlapping batches.
+//
+// The statement is planned at each call (QueryExecModeCacheDescribe,
+// docs/architecture.md#plans-for-tables-that-grow): the pending rows are
+// a queue, empty when a connection's plan may be made, and thousands
+// deep when a tenant's rate of events holds its captures back.
+func claimPending(ctx context.Context, tx *gorm.DB, ids []uuid.UUID) ([]uuid.UUID, error) {
+	rows, err := tx.Statement.ConnPool.QueryContext(ctx, `DELETE FROM source_requests_pending WHERE request_id IN (
+			SELECT request_id FROM source_requests_pending WHERE request_id = ANY($1::uuid[]) FOR UPDATE SKIP LOCKED)
+		RETURNING request_id`, pgx.QueryExecModeCacheDescribe, pgval.Array(ids))
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	claimed := make([]uuid.UUID, 0, len(ids))
+	for rows.Next() {
+		var id uuid.UUID
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		claimed = append(claimed, id)
+	}
+	return claimed, rows.Err()
 }
 
 // recordOutcomes records the captures of batch that made no event.

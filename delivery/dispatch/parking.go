@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 	"gorm.io/gorm"
 
 	"github.com/ferry-dev/ferry/delivery/internal/backoff"
@@ -106,25 +107,33 @@ func (p *parkingLot) insertBatch(ctx context.Context, reqs []*parkRequest) {
 // claim marks up to n of this worker's parked jobs for endpointID as
 // taken, oldest first, and returns them. The rows stay until release.
 func (p *parkingLot) claim(ctx context.Context, endpointID uuid.UUID, n int) ([]parkedJob, error) {
-	var rows []struct {
-		ID  int64
-		Job []byte
-	}
 	// Hand-written: the claim must pick the oldest rows and flag them in
-	// one statement.
-	err := p.db.WithContext(ctx).Raw(`UPDATE parked_jobs SET claimed = true WHERE id IN (
-			SELECT id FROM parked_jobs WHERE owner = ? AND endpoint_id = ? AND NOT claimed ORDER BY id LIMIT ?)
-		RETURNING id, job::text AS job`, p.owner, endpointID, n).Scan(&rows).Error
+	// one statement. Planned at each call (QueryExecModeCacheDescribe,
+	// docs/architecture.md#plans-for-tables-that-grow): the lot is empty
+	// until a tenant floods an endpoint, and a plan made while it was
+	// empty would scan every parked row per claim.
+	rows, err := p.db.Statement.ConnPool.QueryContext(ctx, `UPDATE parked_jobs SET claimed = true WHERE id IN (
+			SELECT id FROM parked_jobs WHERE owner = $1 AND endpoint_id = $2 AND NOT claimed ORDER BY id LIMIT $3)
+		RETURNING id, job::text AS job`, pgx.QueryExecModeCacheDescribe, p.owner, endpointID, n)
 	if err != nil {
 		return nil, fmt.Errorf("claim parked jobs of endpoint %s: %w", endpointID, err)
 	}
-	out := make([]parkedJob, 0, len(rows))
-	for _, r := range rows {
-		var j model.Job
-		if err := json.Unmarshal(r.Job, &j); err != nil {
-			return nil, fmt.Errorf("decode parked job %d: %w", r.ID, err)
+	defer rows.Close()
+	var out []parkedJob
+	for rows.Next() {
+		var id int64
+		var raw []byte
+		if err := rows.Scan(&id, &raw); err != nil {
+			return nil, fmt.Errorf("claim parked jobs of endpoint %s: %w", endpointID, err)
 		}
-		out = append(out, parkedJob{id: r.ID, job: j})
+		var j model.Job
+		if err := json.Unmarshal(raw, &j); err != nil {
+			return nil, fmt.Errorf("decode parked job %d: %w", id, err)
+		}
+		out = append(out, parkedJob{id: id, job: j})
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("claim parked jobs of endpoint %s: %w", endpointID, err)
 	}
 	slices.SortFunc(out, func(a, b parkedJob) int { return int(a.id - b.id) })
 	return out, nil
@@ -143,7 +152,9 @@ func (p *parkingLot) deleteBatch(ctx context.Context, reqs []*releaseRequest) {
 		ids[i] = r.id
 	}
 	err := backoff.Until(ctx, p.log, "release parked jobs", func() error {
-		return p.db.WithContext(ctx).Exec(`DELETE FROM parked_jobs WHERE id = ANY(?)`, pgval.Array(ids)).Error
+		_, err := p.db.Statement.ConnPool.ExecContext(ctx, `DELETE FROM parked_jobs WHERE id = ANY($1)`,
+			pgx.QueryExecModeCacheDescribe, pgval.Array(ids))
+		return err
 	})
 	for _, r := range reqs {
 		r.done <- err

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 	"github.com/prometheus/client_golang/prometheus"
 	"gorm.io/gorm"
 
@@ -106,22 +107,7 @@ func (l *stateLoader) loadBatch(ctx context.Context, batch []*stateRequest) {
 	l.batchSize.Observe(float64(len(ids)))
 	qctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	var rows []deliveryState
-	// The raw body of a source's event is read only for raw endpoints;
-	// envelope endpoints pay one index probe for its existence. The
-	// transformation's stored result comes with the same read (a
-	// primary-key probe that finds nothing for endpoints without one).
-	err := l.db.WithContext(qctx).Raw(`SELECT d.id, d.tenant_id, d.endpoint_id, d.status, d.attempt_count, d.first_attempt_at, e.type,
-			e.data::text AS data, e.created_at, r.event_id IS NOT NULL AS raw, p.id IS NOT NULL AS raw_loaded,
-			CASE WHEN p.id IS NOT NULL THEN r.body END AS raw_body, coalesce(r.content_type, '') AS raw_content_type,
-			t.delivery_id IS NOT NULL AS transform_present,
-			coalesce(t.cancelled, false) AS transform_cancelled, t.error AS transform_error, t.body AS transform_body,
-			t.headers::text AS transform_headers
-		FROM deliveries d JOIN events e ON e.id = d.event_id
-		LEFT JOIN event_raw_bodies r ON r.event_id = d.event_id
-		LEFT JOIN endpoints p ON r.event_id IS NOT NULL AND p.id = d.endpoint_id AND p.format = 'raw'
-		LEFT JOIN delivery_transforms t ON t.delivery_id = d.id
-		WHERE d.id = ANY(?)`, pgval.Array(ids)).Scan(&rows).Error
+	rows, err := l.read(qctx, ids)
 	if err != nil {
 		err = fmt.Errorf("load %d deliveries: %w", len(ids), err)
 		for _, r := range batch {
@@ -137,4 +123,40 @@ func (l *stateLoader) loadBatch(ctx context.Context, batch []*stateRequest) {
 		st, ok := byID[r.deliveryID]
 		r.done <- stateResult{state: st, found: ok}
 	}
+}
+
+// read returns the state of the deliveries ids names that exist. The
+// query is planned at each call (QueryExecModeCacheDescribe,
+// docs/architecture.md#plans-for-tables-that-grow): a plan made while
+// deliveries, events or the raw bodies were small hash-joins a scan of
+// the whole table into every batch as the table grows.
+func (l *stateLoader) read(ctx context.Context, ids []uuid.UUID) ([]deliveryState, error) {
+	// The raw body of a source's event is read only for raw endpoints;
+	// envelope endpoints pay one index probe for its existence. The
+	// transformation's stored result comes with the same read (a
+	// primary-key probe that finds nothing for endpoints without one).
+	rows, err := l.db.Statement.ConnPool.QueryContext(ctx, `SELECT d.id, d.tenant_id, d.endpoint_id, d.status, d.attempt_count, d.first_attempt_at, e.type,
+			e.data::text AS data, e.created_at, r.event_id IS NOT NULL AS raw, p.id IS NOT NULL AS raw_loaded,
+			CASE WHEN p.id IS NOT NULL THEN r.body END AS raw_body, coalesce(r.content_type, '') AS raw_content_type,
+			t.delivery_id IS NOT NULL AS transform_present,
+			coalesce(t.cancelled, false) AS transform_cancelled, t.error AS transform_error, t.body AS transform_body,
+			t.headers::text AS transform_headers
+		FROM deliveries d JOIN events e ON e.id = d.event_id
+		LEFT JOIN event_raw_bodies r ON r.event_id = d.event_id
+		LEFT JOIN endpoints p ON r.event_id IS NOT NULL AND p.id = d.endpoint_id AND p.format = 'raw'
+		LEFT JOIN delivery_transforms t ON t.delivery_id = d.id
+		WHERE d.id = ANY($1)`, pgx.QueryExecModeCacheDescribe, pgval.Array(ids))
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := make([]deliveryState, 0, len(ids))
+	for rows.Next() {
+		var st deliveryState
+		if err := l.db.ScanRows(rows, &st); err != nil {
+			return nil, err
+		}
+		out = append(out, st)
+	}
+	return out, rows.Err()
 }
