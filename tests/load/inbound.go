@@ -101,8 +101,10 @@ func (b *Bench) RunInbound(ctx context.Context, sc InboundScenario) Outcome {
 		"accepted %.0f/s, forwarded %d of %d (%.0f/s while sending)", r.AckLatency.P50, r.AckLatency.P95, r.AckLatency.P99, r.AckLatency.Max,
 		r.AcceptedPerS, r.Delivered, r.Expected, r.DeliveredPerS)
 	if by := out.Bystander; by != nil {
-		out.Note += fmt.Sprintf("; bystander tenant (%.0f outbound events/s beside it): p50 %.1f ms, p99 %.1f ms, "+
+		out.Note += fmt.Sprintf("; bystander tenant (%.0f outbound events/s beside it): p50 %.1f ms, p99 %.1f ms "+
+			"(its 202 p50 / p99 %.1f / %.1f ms, then to the endpoint %.1f / %.1f ms), "+
 			"delivered %d of %d, missing %d, duplicates %d", sc.BystanderRate, by.Latency.P50, by.Latency.P99,
+			by.AckLatency.P50, by.AckLatency.P99, by.AfterAckLatency.P50, by.AfterAckLatency.P99,
 			by.Delivered, by.Expected, by.Missing, by.Duplicates)
 		if by.Void || by.Missing > 0 || by.Duplicates > 0 {
 			out.Error = "the bystander's ledger does not balance"

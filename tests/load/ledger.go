@@ -140,6 +140,9 @@ type Report struct {
 	Latency Latency `json:"latency"`
 	// AckLatency is scheduled send → 202.
 	AckLatency Latency `json:"ack_latency"`
+	// AfterAckLatency is 202 → first successful receipt, per delivery:
+	// Latency less the event's AckLatency, what follows the commit.
+	AfterAckLatency Latency `json:"after_ack_latency"`
 	// ByUserAgent counts first receipts per sender (processes in fault tests).
 	ByUserAgent map[string]int `json:"by_user_agent,omitempty"`
 }
@@ -177,11 +180,14 @@ func CloseRouted(name string, res Result, seen RunLedger, route func(seq int64) 
 		ByUserAgent: map[string]int{}, DrainS: drain.Seconds()}
 	accepted := res.Accepted()
 	var ack []int64
+	ackOf := make(map[int64]int64, len(res.Sent))
 	for _, s := range res.Sent {
 		switch {
 		case s.Status == res.Plan.acceptStatus():
 			r.Accepted++
-			ack = append(ack, s.Done.Sub(s.Sched).Microseconds())
+			us := s.Done.Sub(s.Sched).Microseconds()
+			ack = append(ack, us)
+			ackOf[s.Seq] = us
 		case s.Status != 0:
 			r.Refused++
 		default:
@@ -195,7 +201,7 @@ func CloseRouted(name string, res Result, seen RunLedger, route func(seq int64) 
 		}
 	}
 	r.Expected = len(want)
-	var lat []int64
+	var lat, afterAck []int64
 	endMs := res.End.UnixMilli()
 	inWindow := 0
 	for _, a := range seen.Arrivals {
@@ -210,6 +216,7 @@ func CloseRouted(name string, res Result, seen RunLedger, route func(seq int64) 
 		r.Duplicates += a.OK - 1
 		r.ByUserAgent[a.UserAgent]++
 		lat = append(lat, a.LatencyUS)
+		afterAck = append(afterAck, a.LatencyUS-ackOf[a.Seq])
 		if a.At <= endMs {
 			inWindow++
 		}
@@ -231,5 +238,6 @@ func CloseRouted(name string, res Result, seen RunLedger, route func(seq int64) 
 	}
 	r.Latency = Summarise(lat)
 	r.AckLatency = Summarise(ack)
+	r.AfterAckLatency = Summarise(afterAck)
 	return r
 }

@@ -37,6 +37,10 @@ func TestCloseLedger(t *testing.T) {
 	if r.Latency.N != 3 || r.Latency.P50 != 20 || r.Latency.Max != 30 {
 		t.Fatalf("latency: %+v", r.Latency)
 	}
+	// Each event was answered 5 ms after its scheduled send.
+	if r.AfterAckLatency.N != 3 || r.AfterAckLatency.P50 != 15 || r.AfterAckLatency.Max != 25 {
+		t.Fatalf("202 → receipt: %+v", r.AfterAckLatency)
+	}
 
 	seen.Arrivals = append(seen.Arrivals, Arrival{Seq: 1, Endpoint: "ok-1", LatencyUS: 40_000, At: t0.UnixMilli() + 40, OK: 1})
 	if r := Close("t", res, seen, []string{"ok-0", "ok-1"}, 0); r.Void || r.Missing != 0 {
