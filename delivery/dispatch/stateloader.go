@@ -150,13 +150,13 @@ func (l *stateLoader) read(ctx context.Context, ids []uuid.UUID) ([]deliveryStat
 		return nil, err
 	}
 	defer rows.Close()
-	var out []deliveryState
-	// Into a slice, ScanRows reads the row Next moved to and every row
-	// after it: one GORM statement for the batch, not one per row.
-	if rows.Next() {
-		if err := l.db.ScanRows(rows, &out); err != nil {
+	out := make([]deliveryState, 0, len(ids))
+	for rows.Next() {
+		var st deliveryState
+		if err := l.db.ScanRows(rows, &st); err != nil {
 			return nil, err
 		}
+		out = append(out, st)
 	}
 	return out, rows.Err()
 }
