@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	"github.com/jackc/pgx/v5"
 	"gorm.io/gorm"
 
 	"github.com/ferry-dev/ferry"
@@ -304,14 +303,13 @@ func (s *Service) makeEventsInTx(ctx context.Context, tx *gorm.DB, batch []*pend
 // another transaction is making is its own, and waiting for it could
 // deadlock two overlapping batches.
 //
-// The statement is planned at each call (QueryExecModeCacheDescribe,
-// docs/architecture.md#plans-for-tables-that-grow): the pending rows are
-// a queue, empty when a connection's plan may be made, and thousands
-// deep when a tenant's rate of events holds its captures back.
+// Replanned (pgval.Replan): the pending rows are a queue, empty when a
+// connection's plan may be made, and thousands deep when a tenant's rate
+// of events holds its captures back.
 func claimPending(ctx context.Context, tx *gorm.DB, ids []uuid.UUID) ([]uuid.UUID, error) {
 	rows, err := tx.Statement.ConnPool.QueryContext(ctx, `DELETE FROM source_requests_pending WHERE request_id IN (
 			SELECT request_id FROM source_requests_pending WHERE request_id = ANY($1::uuid[]) FOR UPDATE SKIP LOCKED)
-		RETURNING request_id`, pgx.QueryExecModeCacheDescribe, pgval.Array(ids))
+		RETURNING request_id`, pgval.Replan, pgval.Array(ids))
 	if err != nil {
 		return nil, err
 	}

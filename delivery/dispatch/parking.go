@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	"github.com/jackc/pgx/v5"
 	"gorm.io/gorm"
 
 	"github.com/ferry-dev/ferry/delivery/internal/backoff"
@@ -108,13 +107,12 @@ func (p *parkingLot) insertBatch(ctx context.Context, reqs []*parkRequest) {
 // taken, oldest first, and returns them. The rows stay until release.
 func (p *parkingLot) claim(ctx context.Context, endpointID uuid.UUID, n int) ([]parkedJob, error) {
 	// Hand-written: the claim must pick the oldest rows and flag them in
-	// one statement. Planned at each call (QueryExecModeCacheDescribe,
-	// docs/architecture.md#plans-for-tables-that-grow): the lot is empty
-	// until a tenant floods an endpoint, and a plan made while it was
-	// empty would scan every parked row per claim.
+	// one statement. Replanned (pgval.Replan): the lot is empty until a
+	// tenant floods an endpoint, and a plan made while it was empty would
+	// scan every parked row per claim.
 	rows, err := p.db.Statement.ConnPool.QueryContext(ctx, `UPDATE parked_jobs SET claimed = true WHERE id IN (
 			SELECT id FROM parked_jobs WHERE owner = $1 AND endpoint_id = $2 AND NOT claimed ORDER BY id LIMIT $3)
-		RETURNING id, job::text AS job`, pgx.QueryExecModeCacheDescribe, p.owner, endpointID, n)
+		RETURNING id, job::text AS job`, pgval.Replan, p.owner, endpointID, n)
 	if err != nil {
 		return nil, fmt.Errorf("claim parked jobs of endpoint %s: %w", endpointID, err)
 	}
@@ -153,7 +151,7 @@ func (p *parkingLot) deleteBatch(ctx context.Context, reqs []*releaseRequest) {
 	}
 	err := backoff.Until(ctx, p.log, "release parked jobs", func() error {
 		_, err := p.db.Statement.ConnPool.ExecContext(ctx, `DELETE FROM parked_jobs WHERE id = ANY($1)`,
-			pgx.QueryExecModeCacheDescribe, pgval.Array(ids))
+			pgval.Replan, pgval.Array(ids))
 		return err
 	})
 	for _, r := range reqs {

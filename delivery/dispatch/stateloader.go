@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	"github.com/jackc/pgx/v5"
 	"github.com/prometheus/client_golang/prometheus"
 	"gorm.io/gorm"
 
@@ -125,11 +124,10 @@ func (l *stateLoader) loadBatch(ctx context.Context, batch []*stateRequest) {
 	}
 }
 
-// read returns the state of the deliveries ids names that exist. The
-// query is planned at each call (QueryExecModeCacheDescribe,
-// docs/architecture.md#plans-for-tables-that-grow): a plan made while
-// deliveries, events or the raw bodies were small hash-joins a scan of
-// the whole table into every batch as the table grows.
+// read returns the state of the deliveries ids names that exist.
+// Replanned (pgval.Replan): a plan made while deliveries, events or the
+// raw bodies were small hash-joins a scan of the whole table into every
+// batch as the table grows.
 func (l *stateLoader) read(ctx context.Context, ids []uuid.UUID) ([]deliveryState, error) {
 	// The raw body of a source's event is read only for raw endpoints;
 	// envelope endpoints pay one index probe for its existence. The
@@ -145,7 +143,7 @@ func (l *stateLoader) read(ctx context.Context, ids []uuid.UUID) ([]deliveryStat
 		LEFT JOIN event_raw_bodies r ON r.event_id = d.event_id
 		LEFT JOIN endpoints p ON r.event_id IS NOT NULL AND p.id = d.endpoint_id AND p.format = 'raw'
 		LEFT JOIN delivery_transforms t ON t.delivery_id = d.id
-		WHERE d.id = ANY($1)`, pgx.QueryExecModeCacheDescribe, pgval.Array(ids))
+		WHERE d.id = ANY($1)`, pgval.Replan, pgval.Array(ids))
 	if err != nil {
 		return nil, err
 	}

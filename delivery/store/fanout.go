@@ -279,9 +279,7 @@ func outboxColumns(jobs []model.Job) ([]any, error) {
 //
 // Each key is looked up on its own through the primary key (the LATERAL
 // subquery runs once per key), then the rows go by ctid, and the
-// statement is planned afresh at every call
-// (pgx.QueryExecModeDescribeExec: an unnamed statement, planned with its
-// parameters and the table as it is now, for one more round trip).
+// statement is planned afresh at every call (pgval.Replan).
 //
 // The outbox is empty between bursts, and a plan made then scans it per
 // key: a generic plan cached on a connection while it was empty made a
@@ -297,7 +295,7 @@ func DeleteOutbox(ctx context.Context, tx Tx, ids []uuid.UUID, ats []time.Time) 
 	if _, err := tx.Exec(ctx, `DELETE FROM outbox WHERE ctid = ANY(ARRAY(
 		SELECT o.ctid FROM unnest($1::uuid[], $2::timestamptz[]) AS k(delivery_id, created_at)
 		CROSS JOIN LATERAL (SELECT ctid FROM outbox WHERE delivery_id = k.delivery_id AND created_at = k.created_at LIMIT 1) o))`,
-		pgx.QueryExecModeDescribeExec, pgval.Array(ids), pgval.Array(ats)); err != nil {
+		pgval.Replan, pgval.Array(ids), pgval.Array(ats)); err != nil {
 		return fmt.Errorf("delete outbox rows: %w", err)
 	}
 	return nil

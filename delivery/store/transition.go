@@ -79,20 +79,15 @@ func Transition(ctx context.Context, tx Tx, now time.Time, changes []Change) err
 		ids[i], statuses[i], numbers[i] = c.DeliveryID, string(c.Status), int32(c.Attempt)
 		firsts[i], starts[i], nexts[i] = c.FirstAttemptAt, c.StartedAt, c.NextAttemptAt
 	}
-	// Sent unnamed (QueryExecModeCacheDescribe), so PostgreSQL plans each
-	// execution for its arguments and the table as it is. A prepared
-	// statement's generic plan is kept until the table is next analyzed
-	// (autovacuum looks once a minute): one made while deliveries was
-	// small seq-scans the whole table for every batch of ids, however
-	// large it has grown since, as the bench caught this update doing
-	// (docs/benchmarks.md, 2026-11-27 01:10).
+	// Replanned: a plan kept from while deliveries was small seq-scanned
+	// the whole table for every batch (docs/benchmarks.md, 2026-11-27 01:10).
 	if _, err := tx.Exec(ctx, `UPDATE deliveries d SET status = v.status, attempt_count = v.n,
 			first_attempt_at = coalesce(d.first_attempt_at, v.first), last_attempt_at = v.started,
 			next_attempt_at = v.next, updated_at = $7
 		FROM unnest($1::uuid[], $2::text[], $3::int[], $4::timestamptz[], $5::timestamptz[], $6::timestamptz[])
 			AS v(id, status, n, first, started, next)
 		WHERE d.id = v.id AND d.attempt_count < v.n`,
-		pgx.QueryExecModeCacheDescribe, ids, statuses, numbers, firsts, starts, nexts, now); err != nil {
+		pgval.Replan, ids, statuses, numbers, firsts, starts, nexts, now); err != nil {
 		return fmt.Errorf("update deliveries: %w", err)
 	}
 	return nil
