@@ -47,6 +47,12 @@ type Config struct {
 	// MaxInFlightPerTenant bounds one tenant's concurrent HTTP attempts
 	// (default 512).
 	MaxInFlightPerTenant int
+	// MaxTakenPerTenant bounds one tenant's jobs taken from its lanes and
+	// not yet done: being attempted, or their next step and attempt log
+	// entry being made durable (default 1024). Each holds a goroutine, so
+	// a tenant whose endpoints answer faster than the attempt log commits
+	// would otherwise hold one per job it has queued.
+	MaxTakenPerTenant int
 	// Tracing makes the spans of traced jobs' attempts (tracing.go); nil
 	// makes none.
 	Tracing trace.TracerProvider
@@ -84,6 +90,7 @@ func NewDispatcher(db *gorm.DB, cipher *seal.Cipher, sender *egress.Sender, pub 
 	cfg.MaxQueuedPerEndpoint = min(cmp.Or(cfg.MaxQueuedPerEndpoint, 1000), cfg.MaxQueued)
 	cfg.MaxQueuedPerTenant = min(cmp.Or(cfg.MaxQueuedPerTenant, 10_000), cfg.MaxQueued)
 	cfg.MaxInFlightPerTenant = cmp.Or(cfg.MaxInFlightPerTenant, 512)
+	cfg.MaxTakenPerTenant = cmp.Or(cfg.MaxTakenPerTenant, 1024)
 	cfg.UserAgent = cmp.Or(cfg.UserAgent, "Ferry/dev")
 	if cfg.Tracing == nil {
 		cfg.Tracing = noop.NewTracerProvider()

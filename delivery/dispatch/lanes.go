@@ -34,6 +34,11 @@ var errStopped = errors.New("dispatcher stopped")
 //   - A lane hands each finished HTTP exchange to a goroutine that makes
 //     the next step and the attempt log entry durable, and takes its next
 //     job at once; the job counts against the caps until that is done.
+//     A tenant may have MaxTakenPerTenant jobs taken and not yet done;
+//     at that bound its lanes' workers wait for its own jobs to finish,
+//     so endpoints that answer faster than the attempt log commits hold
+//     that many goroutines, not one per queued job (a released burst
+//     held 5,000, 40 MB of stacks).
 type lanes struct {
 	d   *Dispatcher
 	cfg Config
@@ -76,6 +81,8 @@ type tenantLoad struct {
 	held    int
 	running int
 	waiting []*lane
+	taken   int        // taken from a lane and not yet done
+	room    *sync.Cond // signalled when taken falls; L is lanes.mu
 }
 
 type recentAttempt struct {
@@ -166,7 +173,7 @@ func (l *lanes) laneLocked(job model.Job, maxInFlight int) *lane {
 	if ln == nil {
 		t := l.byTenant[job.TenantID]
 		if t == nil {
-			t = &tenantLoad{id: job.TenantID}
+			t = &tenantLoad{id: job.TenantID, room: sync.NewCond(&l.mu)}
 			l.byTenant[job.TenantID] = t
 		}
 		t.lanes++
@@ -296,11 +303,21 @@ func (l *lanes) unparkLocked(ln *lane) {
 // work serves one lane until it is empty or over its concurrency limit.
 func (l *lanes) work(ln *lane) {
 	defer l.background.Done()
+	t := ln.tenant
 	for {
 		l.mu.Lock()
+		for t.taken >= l.cfg.MaxTakenPerTenant && l.ctx.Err() == nil {
+			t.room.Wait()
+		}
 		if len(ln.queue) == 0 || ln.running > ln.limit || l.ctx.Err() != nil {
+			// A wake-up this worker does not use passes on to another of
+			// the tenant's waiting workers; when stopping, all of them.
+			if l.ctx.Err() != nil {
+				t.room.Broadcast()
+			} else {
+				t.room.Signal()
+			}
 			ln.running--
-			t := ln.tenant
 			t.running--
 			for len(t.waiting) > 0 && t.running < l.cfg.MaxInFlightPerTenant {
 				next := t.waiting[0]
@@ -315,6 +332,7 @@ func (l *lanes) work(ln *lane) {
 		item := ln.queue[0]
 		ln.queue[0] = laneItem{}
 		ln.queue = ln.queue[1:]
+		t.taken++
 		l.prefetchLocked(ln, 2*ln.limit-1) // the job that just moved into the window
 		job := item.job
 		if l.recent[job.DeliveryID].attempt >= job.Attempt {
@@ -395,6 +413,8 @@ func (l *lanes) finish(ln *lane, item laneItem, p *pendingAttempt, ok, attempted
 	ln.held--
 	ln.tenant.held--
 	l.held--
+	ln.tenant.taken--
+	ln.tenant.room.Signal()
 	l.unparkLocked(ln)
 	// Room freed in the tenant or the worker may let another lane's
 	// parked jobs back; map order spreads the chances.

@@ -14,9 +14,11 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/ferry-dev/ferry/delivery"
+	"github.com/ferry-dev/ferry/delivery/attemptlog"
 	"github.com/ferry-dev/ferry/delivery/egress"
 	"github.com/ferry-dev/ferry/delivery/internal/deliverytest"
 	"github.com/ferry-dev/ferry/delivery/model"
+	"github.com/ferry-dev/ferry/delivery/opevents"
 	"github.com/ferry-dev/ferry/delivery/telemetry"
 	"github.com/ferry-dev/ferry/tests/testenv"
 )
@@ -216,4 +218,77 @@ func mustJSON(t *testing.T, v any) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// TestTakenJobsBoundedPerTenant stops the attempt log, so no attempt
+// becomes durable, and checks that a tenant then has at most
+// MaxTakenPerTenant jobs attempted and waiting for the log, rather than
+// one per queued job, while another tenant's jobs are still attempted;
+// once the log runs, every job is logged and done.
+func TestTakenJobsBoundedPerTenant(t *testing.T) {
+	t.Parallel()
+	b := setupDispatcher(t)
+	db, ctx, svc := b.db, b.ctx, b.svc
+	bystander := uuid.New()
+	if err := db.Exec(`INSERT INTO tenants (id, name) VALUES (?, 'bystander')`, bystander).Error; err != nil {
+		t.Fatal(err)
+	}
+	var busy, calm atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/busy" {
+			busy.Add(1)
+		} else {
+			calm.Add(1)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	if _, _, err := svc.CreateEndpoint(ctx, b.tenant, delivery.EndpointInput{URL: srv.URL + "/busy"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := svc.CreateEndpoint(ctx, bystander, delivery.EndpointInput{URL: srv.URL + "/calm"}); err != nil {
+		t.Fatal(err)
+	}
+	const busyEvents, calmEvents, maxTaken = 30, 5, 8
+	for i := 0; i < busyEvents; i++ {
+		if _, _, err := svc.Ingest(ctx, b.tenant, delivery.EventInput{Type: "x", Data: []byte(`{}`)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := 0; i < calmEvents; i++ {
+		if _, _, err := svc.Ingest(ctx, bystander, delivery.EventInput{Type: "x", Data: []byte(`{}`)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	attempts := attemptlog.New(db, attemptlog.Config{Events: opevents.NewEmitter(db, nil, nil, nil, deliverytest.Logger(), nil)}, deliverytest.Logger(), nil)
+	d := NewDispatcher(db, b.cipher, egress.NewSender(egress.AddressPolicy{AllowPrivate: true}, nil), &fakePublisher{}, attempts,
+		telemetry.NewMetrics(prometheus.NewRegistry()), Config{Policy: RetryPolicy{Scale: 0.001}, MaxTakenPerTenant: maxTaken},
+		deliverytest.Logger(), nil)
+	runDispatcher(t, ctx, d)
+	var done atomic.Int32
+	for _, j := range b.enq.all() {
+		if err := d.Submit(ctx, j, func() { done.Add(1) }); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	testenv.Eventually(t, 10*time.Second, func() bool { return calm.Load() == calmEvents && busy.Load() >= maxTaken },
+		"want the bystander's 5 jobs attempted and the busy tenant's first 8")
+	time.Sleep(300 * time.Millisecond) // room for attempts beyond the bound, if the bound failed
+	if n := busy.Load(); n != maxTaken {
+		t.Fatalf("the busy tenant had %d jobs attempted while none could be logged, want %d (MaxTakenPerTenant)", n, maxTaken)
+	}
+	if n := done.Load(); n != 0 {
+		t.Fatalf("%d jobs done before their attempts were logged", n)
+	}
+
+	deliverytest.Run(t, ctx, attempts.Run)
+	var logged int64
+	testenv.Eventually(t, 20*time.Second, func() bool {
+		_ = db.Raw(`SELECT count(*) FROM attempts WHERE tenant_id IN (?, ?)`, b.tenant, bystander).Scan(&logged).Error
+		return logged == busyEvents+calmEvents && done.Load() == busyEvents+calmEvents
+	}, "want every job attempted once, logged and done once the attempt log runs")
+	if n := busy.Load(); n != busyEvents {
+		t.Errorf("the busy endpoint got %d requests, want %d", n, busyEvents)
+	}
 }
