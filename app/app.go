@@ -356,8 +356,16 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 		return nil, err
 	}
 
+	sqlDB, err := a.db.DB()
+	if err != nil {
+		return nil, fmt.Errorf("database pool: %w", err)
+	}
 	registry := prometheus.NewRegistry()
-	registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	// The pool's stats (go_sql_*) show requests waiting for one of
+	// FERRY_DB_MAX_CONNS connections, which no stage histogram separates
+	// from PostgreSQL's own time.
+	registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
+		collectors.NewDBStatsCollector(sqlDB, "ferry"))
 	metrics := telemetry.NewMetrics(registry)
 	a.kafkaCfg.Lag = metrics // per-topic consumer lag
 	a.kafkaCfg.Tracing = a.tracing.TracerProvider()

@@ -44,8 +44,8 @@ func scrape(t *testing.T, f *ferry) (names map[string]bool, lines []string) {
 	return names, lines
 }
 
-// The API's RED metrics, Kafka consumer lag and the outbox backlog are
-// exported, and the dashboard and alert rules in deploy/ ask only for
+// The API's RED metrics, Kafka consumer lag, the outbox backlog and the
+// database pool's waits are exported, and the dashboard and alert rules in deploy/ ask only for
 // metrics Ferry exports, under the labels it gives them.
 func TestMetricsBehindTheDashboardAndAlerts(t *testing.T) {
 	t.Parallel()
@@ -80,6 +80,8 @@ func TestMetricsBehindTheDashboardAndAlerts(t *testing.T) {
 		`ferry_kafka_consumer_lag_messages{topic="deliveries"}`,
 		`ferry_outbox_backlog `,
 		`ferry_dead_letters_total{status="dropped"} 1`,
+		`go_sql_wait_count_total{db_name="ferry"}`,
+		`go_sql_in_use_connections{db_name="ferry"}`,
 	} {
 		if !strings.Contains(joined, want) {
 			t.Errorf("/metrics lacks %s", want)
