@@ -45,8 +45,9 @@ func scrape(t *testing.T, f *ferry) (names map[string]bool, lines []string) {
 }
 
 // The API's RED metrics, Kafka consumer lag, the outbox backlog and the
-// database pool's waits are exported, and the dashboard and alert rules in deploy/ ask only for
-// metrics Ferry exports, under the labels it gives them.
+// database pool's waits are exported, and the dashboard and alert rules
+// in deploy/ ask only for metrics Ferry exports, under the labels it
+// gives them.
 func TestMetricsBehindTheDashboardAndAlerts(t *testing.T) {
 	t.Parallel()
 	f := startFerry(t, testConfig(t))
