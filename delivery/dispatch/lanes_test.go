@@ -14,11 +14,9 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/ferry-dev/ferry/delivery"
-	"github.com/ferry-dev/ferry/delivery/attemptlog"
 	"github.com/ferry-dev/ferry/delivery/egress"
 	"github.com/ferry-dev/ferry/delivery/internal/deliverytest"
 	"github.com/ferry-dev/ferry/delivery/model"
-	"github.com/ferry-dev/ferry/delivery/opevents"
 	"github.com/ferry-dev/ferry/delivery/telemetry"
 	"github.com/ferry-dev/ferry/tests/testenv"
 )
@@ -260,7 +258,7 @@ func TestTakenJobsBoundedPerTenant(t *testing.T) {
 		}
 	}
 
-	attempts := attemptlog.New(db, attemptlog.Config{Events: opevents.NewEmitter(db, nil, nil, nil, deliverytest.Logger(), nil)}, deliverytest.Logger(), nil)
+	attempts := newAttemptLog(db) // started once the bound is checked
 	d := NewDispatcher(db, b.cipher, egress.NewSender(egress.AddressPolicy{AllowPrivate: true}, nil), &fakePublisher{}, attempts,
 		telemetry.NewMetrics(prometheus.NewRegistry()), Config{Policy: RetryPolicy{Scale: 0.001}, MaxTakenPerTenant: maxTaken},
 		deliverytest.Logger(), nil)

@@ -34,10 +34,16 @@ func (f *fakeEnqueuer) all() []model.Job {
 	return append([]model.Job(nil), f.jobs...)
 }
 
+// newAttemptLog returns an attempt log that writes nothing until its Run
+// is started.
+func newAttemptLog(db *gorm.DB) *attemptlog.Log {
+	return attemptlog.New(db, attemptlog.Config{Events: opevents.NewEmitter(db, nil, nil, nil, deliverytest.Logger(), nil)}, deliverytest.Logger(), nil)
+}
+
 // startAttemptLog runs an attempt log until the test ends.
 func startAttemptLog(t *testing.T, db *gorm.DB) *attemptlog.Log {
 	t.Helper()
-	l := attemptlog.New(db, attemptlog.Config{Events: opevents.NewEmitter(db, nil, nil, nil, deliverytest.Logger(), nil)}, deliverytest.Logger(), nil)
+	l := newAttemptLog(db)
 	deliverytest.Run(t, context.Background(), l.Run)
 	return l
 }
