@@ -24,11 +24,15 @@ func New(db *gorm.DB) *Buckets { return &Buckets{db: db} }
 // most to capacity $2, at $4 tokens a second), takes up to $3 whole
 // tokens and returns how many it took and how many are left. The row
 // lock serialises concurrent leases of one key; the database's clock is
-// the one clock every process shares.
+// the one clock every process shares. now() is when the transaction
+// began, so a lease that waited for the lock may find the row updated
+// after its own now(): it gets no refill, and the row's time never moves
+// back, or the same interval would be refilled twice.
 const leaseSQL = `WITH cur AS (
-		SELECT least($2::float8, tokens + extract(epoch FROM now() - updated_at) * $4::float8) AS avail
+		SELECT least($2::float8, tokens + greatest(0, extract(epoch FROM now() - updated_at)) * $4::float8) AS avail,
+			greatest(updated_at, now()) AS at
 		FROM rate_buckets WHERE key = $1 FOR UPDATE)
-	UPDATE rate_buckets b SET tokens = cur.avail - least($3::int, floor(cur.avail)), updated_at = now()
+	UPDATE rate_buckets b SET tokens = cur.avail - least($3::int, floor(cur.avail)), updated_at = cur.at
 	FROM cur WHERE b.key = $1
 	RETURNING least($3::int, floor(cur.avail))::int AS granted, b.tokens AS remaining`
 

@@ -95,3 +95,39 @@ func TestConcurrentLeasesShareOneBucket(t *testing.T) {
 	require.LessOrEqual(t, float64(total), perSecond+elapsed*perSecond+1)
 	require.GreaterOrEqual(t, total, perSecond)
 }
+
+// A lease whose transaction began before another process's lease (its
+// now() is the earlier one, as when it waited for the row lock) gets no
+// refill for the time between them, takes nothing from an empty bucket
+// and leaves the bucket no fuller than it found it.
+func TestLeaseFromAnOlderTransaction(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	b, db := newBuckets(t)
+	key := "api:" + uuid.NewString()
+
+	got, _, err := b.Lease(ctx, key, 10, 10)
+	require.NoError(t, err)
+	require.Equal(t, 10, got)
+
+	older := db.Begin()
+	require.NoError(t, older.Error)
+	t.Cleanup(func() { older.Rollback() })
+	require.NoError(t, older.Exec(`SELECT 1`).Error, "begin the older transaction: its now() is fixed here")
+	time.Sleep(300 * time.Millisecond)
+	// Meanwhile another process leases the refill (3 tokens at 10/s).
+	got, _, err = b.Lease(ctx, key, 10, 10)
+	require.NoError(t, err)
+	require.Equal(t, 3, got)
+
+	got, left, err := ratelimit.New(older).Lease(ctx, key, 10, 1)
+	require.NoError(t, err)
+	require.Equal(t, 0, got, "an empty bucket hands out nothing, whatever the lease's clock")
+	require.GreaterOrEqual(t, left, 0.0)
+	require.Less(t, left, 1.0)
+	require.NoError(t, older.Commit().Error)
+
+	var tokens float64
+	require.NoError(t, db.Raw(`SELECT tokens + extract(epoch FROM now() - updated_at) * 10 FROM rate_buckets WHERE key = ?`, key).Scan(&tokens).Error)
+	require.Less(t, tokens, 1.0, "the bucket gained no token from the older lease")
+}
