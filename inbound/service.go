@@ -171,7 +171,7 @@ func New(d Deps, cfg Config, log *slog.Logger, clk clock.Clock) (*Service, error
 	if d.Limits != nil {
 		s.quota = newCaptureQuota(d.Limits)
 	}
-	s.captures = batch.New(maxGroup, captureCommitters, s.commitCaptures)
+	s.captures = batch.NewPaced(maxGroup, captureCommitters, capturePace, s.commitCaptures)
 	s.making = batch.NewLingering(maxGroup, eventMakers, makeLinger, func(ctx context.Context, b []*pendingCapture) { _, _ = s.makeEvents(ctx, b) })
 	return s, nil
 }

@@ -12,20 +12,21 @@ import (
 // and up to maxWorkers goroutines each take everything queued (at most
 // maxBatch) and hand it to process, until the queue is empty. Under light
 // load a batch is one item, so no caller waits for others; under heavy
-// load a round trip (and a commit) is shared by many. Ingest group commit,
-// the dispatcher's state reads and inbound captures use it, and inbound's
-// event maker a lingering one (NewLingering).
+// load a round trip (and a commit) is shared by many. Ingest group commit
+// and the dispatcher's state reads use it, inbound captures a paced one
+// (NewPaced) and inbound's event maker a lingering one (NewLingering).
 type Coalescer[T any] struct {
 	maxBatch, maxWorkers int
-	linger               time.Duration
-	// full cuts a linger short once a full batch is queued.
+	linger, pace         time.Duration
+	// full cuts a linger or a pace short once a full batch is queued.
 	full    chan struct{}
 	process func(ctx context.Context, batch []T)
 
-	mu      sync.Mutex
-	pending []T
-	workers int
-	running sync.WaitGroup
+	mu       sync.Mutex
+	pending  []T
+	workers  int
+	lastTake time.Time // when a worker last took a batch (paced only)
+	running  sync.WaitGroup
 }
 
 // New returns a Coalescer that hands batches of at most maxBatch items to
@@ -42,13 +43,23 @@ func NewLingering[T any](maxBatch, maxWorkers int, linger time.Duration, process
 	return &Coalescer[T]{maxBatch: maxBatch, maxWorkers: maxWorkers, linger: linger, full: make(chan struct{}, 1), process: process}
 }
 
+// NewPaced is New for work callers wait on that is worth batching under
+// load: a worker takes a batch that is not full no sooner than pace after
+// the last batch was taken. An item arriving after a quiet spell goes at
+// once; under a steady flow batches grow to what arrives in pace, so each
+// caller waits at most pace longer and the flow costs fewer round trips
+// and commits.
+func NewPaced[T any](maxBatch, maxWorkers int, pace time.Duration, process func(context.Context, []T)) *Coalescer[T] {
+	return &Coalescer[T]{maxBatch: maxBatch, maxWorkers: maxWorkers, pace: pace, full: make(chan struct{}, 1), process: process}
+}
+
 // Add queues item. A worker started here is not cancelled with ctx (the
 // batch it takes also holds other callers' items, each of which watches
 // its own context) but is tracked: Wait returns once it has finished.
 func (c *Coalescer[T]) Add(ctx context.Context, item T) {
 	c.mu.Lock()
 	c.pending = append(c.pending, item)
-	if c.linger > 0 && len(c.pending) >= c.maxBatch {
+	if c.full != nil && len(c.pending) >= c.maxBatch {
 		select {
 		case c.full <- struct{}{}:
 		default:
@@ -90,12 +101,7 @@ func (c *Coalescer[T]) run(ctx context.Context) {
 			full := len(c.pending) >= c.maxBatch
 			c.mu.Unlock()
 			if !full {
-				t := time.NewTimer(c.linger)
-				select {
-				case <-t.C:
-				case <-c.full:
-					t.Stop()
-				}
+				c.sleep(c.linger)
 			}
 		}
 		c.mu.Lock()
@@ -105,6 +111,14 @@ func (c *Coalescer[T]) run(ctx context.Context) {
 			c.mu.Unlock()
 			return
 		}
+		if c.pace > 0 && n < c.maxBatch {
+			if wait := time.Until(c.lastTake.Add(c.pace)); wait > 0 {
+				c.mu.Unlock()
+				c.sleep(wait)
+				continue
+			}
+		}
+		c.lastTake = time.Now()
 		batch := make([]T, n)
 		copy(batch, c.pending)
 		rest := copy(c.pending, c.pending[n:])
@@ -112,5 +126,15 @@ func (c *Coalescer[T]) run(ctx context.Context) {
 		c.pending = c.pending[:rest]
 		c.mu.Unlock()
 		c.process(ctx, batch)
+	}
+}
+
+// sleep waits d, or less once a full batch is queued.
+func (c *Coalescer[T]) sleep(d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-c.full:
 	}
 }

@@ -51,3 +51,53 @@ func TestLingeringCoalescer(t *testing.T) {
 		})
 	}
 }
+
+func TestPacedCoalescer(t *testing.T) {
+	const pace = 300 * time.Millisecond
+	var mu sync.Mutex
+	var got []int
+	var at []time.Duration
+	start := time.Now()
+	c := NewPaced(4, 2, pace, func(_ context.Context, b []int) {
+		mu.Lock()
+		got = append(got, len(b))
+		at = append(at, time.Since(start))
+		mu.Unlock()
+	})
+	wait := func() {
+		t.Helper()
+		if err := c.Wait(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	// After a quiet spell an item goes at once.
+	c.Add(context.Background(), 0)
+	wait()
+	// Right after a batch, items wait for the pace and go together.
+	for i := range 3 {
+		c.Add(context.Background(), i)
+	}
+	wait()
+	// A full batch does not wait for the pace.
+	fullAt := time.Since(start)
+	for i := range 4 {
+		c.Add(context.Background(), i)
+	}
+	wait()
+
+	mu.Lock()
+	defer mu.Unlock()
+	if want := []int{1, 3, 4}; len(got) != len(want) || got[0] != want[0] || got[1] != want[1] || got[2] != want[2] {
+		t.Fatalf("batches %v, want %v", got, want)
+	}
+	if at[0] >= pace/2 {
+		t.Errorf("the first item waited %s: nothing came before it", at[0])
+	}
+	if gap := at[1] - at[0]; gap < pace-10*time.Millisecond {
+		t.Errorf("the second batch went %s after the first, want ≥ %s", gap, pace)
+	}
+	if waited := at[2] - fullAt; waited >= pace/2 {
+		t.Errorf("a full batch waited %s", waited)
+	}
+}
