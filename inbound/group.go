@@ -24,10 +24,11 @@ import (
 // machine (docs/benchmarks.md, h-inbound).
 //
 // Both steps are group commits. Concurrent captures queue, and a few
-// committers each take everything queued (up to maxGroup) and insert it
-// in one statement. A capture is written once: verified, with the id its
-// event will have, beside a small row in source_requests_pending that
-// says the event is still to be made (the API shows it as received).
+// committers each take everything queued (up to maxGroup), no sooner
+// than capturePace after the last batch, and insert it in one
+// statement. A capture is written once: verified, with the id its event
+// will have, beside a small row in source_requests_pending that says the
+// event is still to be made (the API shows it as received).
 // Committed captures queue again to become events: deleting their
 // pending rows claims them, then one statement for the dedupe claims and
 // one per table, in one transaction. Only captures that make no event
@@ -48,10 +49,11 @@ const (
 	// capturePace is how long after one capture batch the next may
 	// start when it is not full. At 1,000 requests/s unpaced batches
 	// held 1.05 captures: a commit per request, 83 % of PostgreSQL's
-	// transactions. Paced at 2 ms they held 2.9, and PostgreSQL used
-	// 0.49–0.56 of a core against 0.61–0.65, the answer's p99 unmoved
-	// (docs/benchmarks.md, 2026-11-27 08:18). A request after a quiet
-	// spell is not paced.
+	// transactions. Paced at 2 ms they held 2.9; alternated three times,
+	// PostgreSQL used 0.48–0.59 of a core against 0.57–0.70 and Ferry
+	// 0.43–0.50 against 0.45–0.58, the answer's p99 unmoved and its
+	// p50 about 1 ms longer (docs/benchmarks.md, 2026-11-27 08:32). A
+	// request after a quiet spell is not paced.
 	capturePace = 2 * time.Millisecond
 	// eventMakers work on batches nobody waits on.
 	eventMakers  = 2
