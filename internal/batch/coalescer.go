@@ -111,14 +111,14 @@ func (c *Coalescer[T]) run(ctx context.Context) {
 			c.mu.Unlock()
 			return
 		}
-		if c.pace > 0 && n < c.maxBatch {
-			if wait := time.Until(c.lastTake.Add(c.pace)); wait > 0 {
+		if c.pace > 0 {
+			if wait := time.Until(c.lastTake.Add(c.pace)); wait > 0 && n < c.maxBatch {
 				c.mu.Unlock()
 				c.sleep(wait)
 				continue
 			}
+			c.lastTake = time.Now()
 		}
-		c.lastTake = time.Now()
 		batch := make([]T, n)
 		copy(batch, c.pending)
 		rest := copy(c.pending, c.pending[n:])

@@ -157,8 +157,17 @@ test('(p) a customer uses the embedded portal on the tenant\'s page: endpoint, t
     await portal.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Messages' }).click()
     await portal.getByRole('heading', { name: 'Messages', level: 1 }).waitFor()
     await portal.getByRole('link', { name: 'ferry.test' }).first().click()
-    await portal.getByRole('button', { name: /^Replay delivery to / }).click()
-    await portal.getByRole('button', { name: 'Yes, replay this delivery' }).click()
+    // The frame resizes to the page it now shows, and a click during that
+    // shift can land beside the button: click until the confirmation shows
+    // (a second click cannot undo the first, the button is disabled while
+    // it asks).
+    const replayOne = portal.getByRole('button', { name: `Replay delivery to ${stack.receiver.base}/p/ok` })
+    const confirmOne = portal.getByRole('button', { name: 'Yes, replay this delivery' })
+    await waitFor(async () => {
+      if (!(await confirmOne.isVisible())) await replayOne.click({ timeout: 2000 })
+      return confirmOne.isVisible()
+    }, { what: 'the replay confirmation' })
+    await confirmOne.click()
     await portal.getByText('Delivery replay queued').waitFor()
     await attempts.filter({ hasText: 'replay' }).filter({ hasText: 'HTTP 200' }).first().waitFor({ timeout: 20_000 })
     await waitFor(() => stack.receiver.requests.filter((r) => r.headers['webhook-id'] === eventId).length >= 2, { what: 'the replayed request' })
