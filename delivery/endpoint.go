@@ -250,13 +250,19 @@ func (s *Service) validateURL(raw string) error {
 	if u.Fragment != "" {
 		return ferry.Invalid("url", "url must not have a fragment")
 	}
+	// Hostname has already taken the brackets off an IPv6 literal: any
+	// left over (http://]localhost) make a host no resolver knows.
+	host := u.Hostname()
+	if strings.ContainsAny(host, "[]") {
+		return ferry.Invalid("url", "url must be an absolute http(s) URL")
+	}
 	// Literal addresses are checked now for a clear error; names are
 	// checked when connecting, on every attempt.
-	if ip, err := netip.ParseAddr(strings.Trim(u.Hostname(), "[]")); err == nil {
+	if ip, err := netip.ParseAddr(host); err == nil {
 		if err := s.cfg.AddressPolicy.Check(ip); err != nil {
 			return ferry.Invalid("url", "url points at an address Ferry may not deliver to")
 		}
-	} else if h := strings.ToLower(u.Hostname()); !s.cfg.AddressPolicy.AllowPrivate && (h == "localhost" || strings.HasSuffix(h, ".localhost")) {
+	} else if h := strings.TrimSuffix(strings.ToLower(host), "."); !s.cfg.AddressPolicy.AllowPrivate && (h == "localhost" || strings.HasSuffix(h, ".localhost")) {
 		return ferry.Invalid("url", "url points at an address Ferry may not deliver to")
 	}
 	return nil
