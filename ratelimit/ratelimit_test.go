@@ -124,8 +124,11 @@ func TestLeaseFromAnOlderTransaction(t *testing.T) {
 		Tokens    float64
 		UpdatedAt time.Time
 	}
-	var before, after row
-	require.NoError(t, db.Raw(`SELECT tokens, updated_at FROM rate_buckets WHERE key = ?`, key).Scan(&before).Error)
+	bucket := func() (r row) {
+		require.NoError(t, db.Raw(`SELECT tokens, updated_at FROM rate_buckets WHERE key = ?`, key).Scan(&r).Error)
+		return r
+	}
+	before := bucket()
 
 	got, left, err := ratelimit.New(older).Lease(ctx, key, 10, 1)
 	require.NoError(t, err)
@@ -133,7 +136,7 @@ func TestLeaseFromAnOlderTransaction(t *testing.T) {
 	require.InDelta(t, before.Tokens, left, 1e-9)
 	require.NoError(t, older.Commit().Error)
 
-	require.NoError(t, db.Raw(`SELECT tokens, updated_at FROM rate_buckets WHERE key = ?`, key).Scan(&after).Error)
+	after := bucket()
 	require.InDelta(t, before.Tokens, after.Tokens, 1e-9, "the bucket gained no token from the older lease")
 	require.True(t, after.UpdatedAt.Equal(before.UpdatedAt), "the bucket's time moved from %s to %s", before.UpdatedAt, after.UpdatedAt)
 }
