@@ -4,22 +4,22 @@
 -- source, dedupe claims to their source, events to their tenant,
 -- deliveries to their event and endpoint, raw bodies to their event.
 --
--- Each check took a FOR KEY SHARE lock on the parent row. The parents
--- are few and hot (one tenant, source or endpoint is named by every
--- request of a flood), and several committers insert their children at
--- once, so the lock became a multixact written to the WAL on nearly
--- every statement. Measured at 1,000 inbound requests/s, the checks took
--- about 8 % of PostgreSQL's statement time (docs/benchmarks.md,
--- 2026-11-28).
+-- Each check took a FOR KEY SHARE lock on the parent row, written to
+-- the WAL. The parents are few and hot (one tenant, source or endpoint
+-- is named by every request of a flood), and several committers insert
+-- their children at once, so the lock is shared between transactions (a
+-- multixact). At 1,000 inbound requests/s, alternated three times,
+-- PostgreSQL used 0.58 of a core without the keys against 0.62 with
+-- them (docs/benchmarks.md, 2026-11-27 10:21).
 --
--- What the keys guarded still holds without them:
---   * every id comes from a row Ferry has just read or written in the
---     same transaction (the tenant of the API key, the source of the
---     ingest token, the event inserted beside its deliveries);
---   * Ferry never deletes a tenant or an event, and deletes sources
---     and endpoints only softly (deleted_at), so the keys' ON DELETE
---     CASCADE never ran. Removing a tenant's data by hand is described
---     in docs/operations.md (Retention).
+-- What the keys guarded still holds without them. Every id comes from
+-- a row Ferry has read (the tenant of the API key, the source of the
+-- ingest token, the endpoint routed to) or inserted in the same
+-- transaction (the event beside its deliveries), and Ferry never
+-- deletes those rows: tenants and events stay, sources and endpoints
+-- are deleted softly (deleted_at), so the keys' ON DELETE CASCADE never
+-- ran. Removing a tenant's data by hand is described in
+-- docs/operations.md (Retention).
 ALTER TABLE source_requests DROP CONSTRAINT source_requests_tenant_id_fkey;
 ALTER TABLE source_requests DROP CONSTRAINT source_requests_source_id_fkey;
 ALTER TABLE source_dedupe DROP CONSTRAINT source_dedupe_source_id_fkey;

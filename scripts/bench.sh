@@ -23,6 +23,8 @@
 #   BENCH_PPROF (empty)    e.g. 127.0.0.1:6060: Ferry serves net/http/pprof there
 #   BENCH_PG_WAITS (empty) 1: sample PostgreSQL's busy backends of the bench database every 100 ms
 #                          (what each waits on, or CPU, and its statement) into <log dir>/pg-waits.txt
+#   BENCH_PG_STATEMENTS (empty) 1: what PostgreSQL ran for each scenario (pg_stat_statements:
+#                          calls, rows, time and WAL per request), printed and kept in the results
 #   BENCH_RECORD (empty)   1: also copy the results to docs/bench/runs/<UTC date-time>-<commit>.json
 #                          (commit it, then `make bench-plots`; see docs/benchmarks.md)
 set -euo pipefail
@@ -89,6 +91,17 @@ SQL
   echo "bench: sampling PostgreSQL's busy backends into $LOGDIR/pg-waits.txt"
 fi
 
+STATEMENTS_FLAG=""
+if [[ "${BENCH_PG_STATEMENTS:-}" == 1 ]]; then
+  command -v psql >/dev/null || { echo "bench: BENCH_PG_STATEMENTS needs psql (PostgreSQL's client)" >&2; exit 1; }
+  [[ "$(psql "$ADMIN_URL" -X -A -t -c 'SHOW shared_preload_libraries')" == *pg_stat_statements* ]] || {
+    echo "bench: BENCH_PG_STATEMENTS needs pg_stat_statements preloaded: restart PostgreSQL (make stop && make services)" >&2; exit 1; }
+  # Tracked in the bench's database only, set before Ferry connects.
+  psql "$BENCH_DB_URL" -X -q -c "CREATE EXTENSION IF NOT EXISTS pg_stat_statements" \
+    -c "ALTER DATABASE $DB SET pg_stat_statements.track = 'top'" || exit 1
+  STATEMENTS_FLAG="-pg-statements"
+fi
+
 SINK_ADDR="127.0.0.1:$(free_port)"
 ./bin/ferry-load sink -addr "$SINK_ADDR" >"$LOGDIR/sink.log" 2>&1 &
 SINK_PID=$!
@@ -111,7 +124,7 @@ curl -fsS "http://$FERRY_ADDR/readyz" >/dev/null || { echo "bench: ferry not rea
 echo "bench: Ferry pid $FERRY_PID at http://$FERRY_ADDR (db $DB, topics $PREFIX*), sink pid $SINK_PID at http://$SINK_ADDR"
 
 ./bin/ferry-load bench -ferry "http://$FERRY_ADDR" -db "$BENCH_DB_URL" -sink "http://$SINK_ADDR" -pid "$FERRY_PID" \
-  -duration "$DURATION" -only "${BENCH_ONLY:-}" -out "$OUT" -guard "${BENCH_GUARD:-}" \
+  -duration "$DURATION" -only "${BENCH_ONLY:-}" -out "$OUT" -guard "${BENCH_GUARD:-}" $STATEMENTS_FLAG \
   -note "make bench: FERRY_ENV=dev FERRY_RETRY_SCALE=0.1 FERRY_API_RATE_LIMIT=1000000 ${BENCH_FERRY_ENV:-}; per-scenario duration $DURATION; Ferry, sink, generator, PostgreSQL and Kafka on the same machine"
 
 if [[ "${BENCH_RECORD:-}" == 1 ]]; then

@@ -357,6 +357,11 @@ log_line_prefix = '%m [%p] %q%u@%d '
 log_min_duration_statement = -1
 log_timezone = 'UTC'
 timezone = 'UTC'
+# Loaded so that a bench can say where PostgreSQL's time goes
+# (BENCH_PG_STATEMENTS=1 sets track for its own database); tracks
+# nothing otherwise.
+shared_preload_libraries = 'pg_stat_statements'
+pg_stat_statements.track = 'none'
 EOF
 }
 

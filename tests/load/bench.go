@@ -56,6 +56,9 @@ type Outcome struct {
 	// Bystander is another tenant's outbound traffic sent beside the
 	// scenario's (h-inbound-bystander): its latency must not move.
 	Bystander *Report `json:"bystander,omitempty"`
+	// Statements is what PostgreSQL ran for the scenario, busiest first
+	// (Bench.Statements).
+	Statements []StatementStat `json:"statements,omitempty"`
 
 	// EndpointIDs maps the sink's endpoint names to Ferry's ids, and
 	// Arrivals are the deliveries the ledger counted, for analyses of
@@ -74,7 +77,10 @@ type Bench struct {
 	SinkURL string
 	// FerryPIDs are sampled for RSS and CPU (all Ferry processes).
 	FerryPIDs []int
-	Log       func(format string, args ...any)
+	// Statements, if set, is reset when a scenario's measurement starts
+	// and read when it ends (Outcome.Statements).
+	Statements *Statements
+	Log        func(format string, args ...any)
 }
 
 // Run runs sc: sets up a tenant and endpoints, sends, waits for the
@@ -160,6 +166,7 @@ func (b *Bench) Run(ctx context.Context, sc Scenario) Outcome {
 	out.Ferry = m.stop()
 	out.Report = rep
 	out.Stages = b.stages(ctx, m)
+	out.Statements = b.statements(ctx)
 	return out
 }
 
@@ -178,6 +185,11 @@ func (b *Bench) startMeasuring(ctx context.Context, withStages bool) *measuremen
 	if withStages {
 		m.before = b.scrapeStages(ctx)
 	}
+	if b.Statements != nil {
+		if err := b.Statements.Reset(ctx); err != nil {
+			b.logf("%v", err)
+		}
+	}
 	sctx, cancel := context.WithCancel(ctx)
 	m.cancel = cancel
 	go func() { m.done <- sample(sctx, b.FerryPIDs) }()
@@ -194,6 +206,20 @@ func (m *measurement) stop() ProcStats {
 // histograms are still (scrapeStages).
 func (b *Bench) stages(ctx context.Context, m *measurement) []StageLatency {
 	return Breakdown(m.before, b.scrapeStages(ctx))
+}
+
+// statements is what PostgreSQL ran since the measurement started, when
+// the bench reads it (Bench.Statements); call it after stages, once the
+// scenario's tail has settled. A failed read is logged and left out.
+func (b *Bench) statements(ctx context.Context) []StatementStat {
+	if b.Statements == nil {
+		return nil
+	}
+	sts, err := b.Statements.Read(ctx)
+	if err != nil {
+		b.logf("%v", err)
+	}
+	return sts
 }
 
 // scrapeStages reads Ferry's stage histograms once they are still: the

@@ -96,6 +96,7 @@ func (b *Bench) RunInbound(ctx context.Context, sc InboundScenario) Outcome {
 	}
 	out.Ferry = m.stop()
 	out.Stages = b.stages(ctx, m)
+	out.Statements = b.statements(ctx)
 	r := out.Report
 	out.Note = fmt.Sprintf("provider-facing response (scheduled send → answer): p50 %.1f ms, p95 %.1f ms, p99 %.1f ms, max %.1f ms; "+
 		"accepted %.0f/s, forwarded %d of %d (%.0f/s while sending)", r.AckLatency.P50, r.AckLatency.P95, r.AckLatency.P99, r.AckLatency.Max,

@@ -124,6 +124,7 @@ func (b *Bench) RunNoisy(ctx context.Context, sc NoisyScenario) []Outcome {
 	noisy.Ferry = m.stop()
 	noisy.Report, victim.Report, victim.Ferry = nrep, vrep, noisy.Ferry
 	noisy.Stages = b.stages(ctx, m)
+	noisy.Statements = b.statements(ctx)
 	noisy.Note = fmt.Sprintf("%d endpoints (max_in_flight 1, timeout %d s) at a tarpit; drain measured from the release", sc.NoisyEndpoints, sc.NoisyTimeout)
 	ratio := 0.0
 	if alone.Report.Latency.P99 > 0 {
@@ -160,6 +161,7 @@ func (b *Bench) runVictim(ctx context.Context, name string, plan Plan, settle ti
 	}
 	out.Ferry = m.stop()
 	out.Stages = b.stages(ctx, m)
+	out.Statements = b.statements(ctx)
 	return out
 }
 

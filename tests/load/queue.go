@@ -120,6 +120,7 @@ func (b *Bench) RunQueue(ctx context.Context, sc QueueScenario) []Outcome {
 		if stages {
 			phase.Stages = b.stages(ctx, m)
 		}
+		phase.Statements = b.statements(ctx)
 	}
 
 	// Phase 1: a backlog, then Consumers per queue drain it.

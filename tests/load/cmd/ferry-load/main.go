@@ -123,10 +123,19 @@ func bench(ctx context.Context, args []string) error {
 	out := fs.String("out", "bench-results.json", "JSON results file")
 	note := fs.String("note", "", "free text stored with the results (settings, command)")
 	guardFile := fs.String("guard", "", "a guard file (docs/bench/guard.json): fail when a guarded scenario's p50 exceeds its limit")
+	statements := fs.Bool("pg-statements", false, "read pg_stat_statements of -db over each scenario (the database must track them)")
 	_ = fs.Parse(args)
 
 	b := &load.Bench{FerryURL: *ferryURL, FerryDB: *ferryDB, SinkURL: *sinkURL,
 		Log: func(f string, a ...any) { fmt.Fprintf(os.Stderr, f+"\n", a...) }}
+	if *statements {
+		st, err := load.OpenStatements(ctx, *ferryDB)
+		if err != nil {
+			return err
+		}
+		defer st.Close()
+		b.Statements = st
+	}
 	for _, p := range strings.Split(*pids, ",") {
 		if n, err := strconv.Atoi(strings.TrimSpace(p)); err == nil {
 			b.FerryPIDs = append(b.FerryPIDs, n)
@@ -212,6 +221,7 @@ func bench(ctx context.Context, args []string) error {
 		if o.Note != "" {
 			fmt.Fprintf(os.Stderr, "    %s\n", o.Note)
 		}
+		load.PrintStatements(os.Stderr, o.Statements, r.Accepted, 12)
 	}
 	for _, sc := range scenarios {
 		if !selected(sc.Name) {
