@@ -313,7 +313,7 @@ func Migrate(ctx context.Context, db *gorm.DB, cfg Config) error {
 	if len(cfg.MasterKey) == 0 {
 		return nil // nothing can be sealed; login seals each key as it is used
 	}
-	cipher, err := seal.New(cfg.MasterKey)
+	cipher, err := cfg.cipher()
 	if err != nil {
 		return err
 	}
@@ -370,7 +370,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 	a.kafkaCfg.Lag = metrics // per-topic consumer lag
 	a.kafkaCfg.Tracing = a.tracing.TracerProvider()
 
-	cipher, err := seal.New(cfg.MasterKey)
+	cipher, err := cfg.cipher()
 	if err != nil {
 		return nil, err
 	}
@@ -748,7 +748,7 @@ func (a *App) Close() error {
 func NewTenantsService(db *gorm.DB, cfg Config) (*tenants.Service, error) {
 	var sealer tenants.Sealer
 	if len(cfg.MasterKey) > 0 {
-		cipher, err := seal.New(cfg.MasterKey)
+		cipher, err := cfg.cipher()
 		if err != nil {
 			return nil, err
 		}

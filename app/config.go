@@ -15,6 +15,7 @@ import (
 	"github.com/ferry-dev/ferry/delivery/kafka"
 	"github.com/ferry-dev/ferry/delivery/queue"
 	"github.com/ferry-dev/ferry/delivery/replay"
+	"github.com/ferry-dev/ferry/internal/seal"
 	"github.com/ferry-dev/ferry/internal/tracing"
 )
 
@@ -52,8 +53,11 @@ type Config struct {
 	KafkaMinInsync   int
 	// KafkaSecurity is TLS and SASL/SCRAM for every Kafka connection
 	// (FERRY_KAFKA_TLS, FERRY_KAFKA_TLS_CA_FILE, FERRY_KAFKA_SASL_*).
-	KafkaSecurity         kafka.Security
-	MasterKey             []byte
+	KafkaSecurity kafka.Security
+	MasterKey     []byte
+	// OtherMasterKeys open stored secrets but never seal them
+	// (FERRY_OTHER_MASTER_KEYS): the keys of a master-key rotation.
+	OtherMasterKeys       [][]byte
 	JWTSecret             []byte
 	SessionTTL            time.Duration
 	AllowPrivateEndpoints bool
@@ -310,10 +314,7 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 		}
 	}
 
-	c.MasterKey = decodeKey("FERRY_MASTER_KEY", str("FERRY_MASTER_KEY", ""), &errs)
-	if c.MasterKey == nil && dev {
-		c.MasterKey = devSecret("master-key")
-	}
+	c.MasterKey, c.OtherMasterKeys = masterKeys(str("FERRY_MASTER_KEY", ""), str("FERRY_OTHER_MASTER_KEYS", ""), dev, &errs)
 	if jwt := str("FERRY_JWT_SECRET", ""); jwt != "" {
 		c.JWTSecret = []byte(jwt)
 	} else if dev {
@@ -360,6 +361,39 @@ func DBConfigFromEnv(getenv func(string) string) (Config, error) {
 	return c, nil
 }
 
+// MasterKeysFromEnv sets c's master keys from FERRY_MASTER_KEY and
+// FERRY_OTHER_MASTER_KEYS, for operator commands that open stored
+// secrets (DBConfigFromEnv reads neither). Errors: a key that is not 32
+// bytes, or no FERRY_MASTER_KEY outside dev mode.
+func MasterKeysFromEnv(getenv func(string) string, c *Config) error {
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	var errs []error
+	c.MasterKey, c.OtherMasterKeys = masterKeys(strings.TrimSpace(getenv("FERRY_MASTER_KEY")),
+		getenv("FERRY_OTHER_MASTER_KEYS"), c.Dev, &errs)
+	if len(c.MasterKey) != 32 && len(errs) == 0 {
+		errs = append(errs, errors.New("FERRY_MASTER_KEY is required: 32 bytes, base64 or hex"))
+	}
+	return errors.Join(errs...)
+}
+
+// masterKeys decodes the master key (dev mode's fixed one when unset in
+// dev) and the comma-separated other master keys.
+func masterKeys(key, others string, dev bool, errs *[]error) ([]byte, [][]byte) {
+	master := decodeKey("FERRY_MASTER_KEY", key, errs)
+	if master == nil && dev {
+		master = devSecret("master-key")
+	}
+	var out [][]byte
+	for i, k := range strings.Split(others, ",") {
+		if k = strings.TrimSpace(k); k != "" {
+			out = append(out, decodeKey(fmt.Sprintf("FERRY_OTHER_MASTER_KEYS (key %d)", i+1), k, errs))
+		}
+	}
+	return master, out
+}
+
 func decodeKey(name, v string, errs *[]error) []byte {
 	if v == "" {
 		return nil
@@ -397,4 +431,10 @@ func validateIngestURL(raw string, dev bool) error {
 		return fmt.Errorf("want an https origin (http only with FERRY_ENV=dev), got %q", raw)
 	}
 	return nil
+}
+
+// cipher seals stored secrets with the master key and opens them with
+// it or any of the other master keys.
+func (c Config) cipher() (*seal.Cipher, error) {
+	return seal.New(c.MasterKey, c.OtherMasterKeys...)
 }

@@ -1,6 +1,8 @@
 package app
 
 import (
+	"bytes"
+	"encoding/base64"
 	"strings"
 	"testing"
 	"time"
@@ -107,4 +109,37 @@ func TestQueueAndStreamConfig(t *testing.T) {
 			tt.check(t, c)
 		})
 	}
+}
+
+// TestMasterKeysConfig: other master keys are a comma-separated list of
+// 32-byte keys, each checked; operator commands read the keys alone.
+func TestMasterKeysConfig(t *testing.T) {
+	t.Parallel()
+	master, k1, k2 := strings.Repeat("ab", 32), strings.Repeat("cd", 32), base64.StdEncoding.EncodeToString(bytes.Repeat([]byte{5}, 32))
+	env := func(vars map[string]string) func(string) string {
+		base := map[string]string{"FERRY_DATABASE_URL": "postgres://x/y", "FERRY_KAFKA_BROKERS": "127.0.0.1:1",
+			"FERRY_MASTER_KEY": master, "FERRY_JWT_SECRET": strings.Repeat("s", 32)}
+		return func(k string) string {
+			if v, ok := vars[k]; ok {
+				return v
+			}
+			return base[k]
+		}
+	}
+	c, err := ConfigFromEnv(env(map[string]string{"FERRY_OTHER_MASTER_KEYS": " " + k1 + " , " + k2 + ","}))
+	require.NoError(t, err)
+	require.Len(t, c.OtherMasterKeys, 2)
+	require.Equal(t, bytes.Repeat([]byte{0xcd}, 32), c.OtherMasterKeys[0])
+	require.Equal(t, bytes.Repeat([]byte{5}, 32), c.OtherMasterKeys[1])
+	_, err = ConfigFromEnv(env(map[string]string{"FERRY_OTHER_MASTER_KEYS": k1 + ",abcd"}))
+	require.ErrorContains(t, err, "FERRY_OTHER_MASTER_KEYS (key 2)")
+
+	var ops Config
+	require.NoError(t, MasterKeysFromEnv(env(map[string]string{"FERRY_OTHER_MASTER_KEYS": k1}), &ops))
+	require.Len(t, ops.MasterKey, 32)
+	require.Len(t, ops.OtherMasterKeys, 1)
+	require.ErrorContains(t, MasterKeysFromEnv(env(map[string]string{"FERRY_MASTER_KEY": ""}), &Config{}), "FERRY_MASTER_KEY is required")
+	dev := Config{Dev: true}
+	require.NoError(t, MasterKeysFromEnv(env(map[string]string{"FERRY_MASTER_KEY": ""}), &dev))
+	require.Equal(t, devSecret("master-key"), dev.MasterKey)
 }

@@ -8,8 +8,10 @@ import (
 
 // startupWarnings lists configurations that work but expose the process:
 // dev mode's fixed, publicly known secrets on an address others can reach
-// (anyone could forge sessions), and profiling on a non-loopback address
-// (heap dumps hold secrets). New logs each one.
+// (anyone could forge sessions), profiling on a non-loopback address
+// (heap dumps hold secrets), and other master keys left configured after
+// a rotation (a retired key still opens what it sealed). New logs each
+// one.
 func startupWarnings(cfg Config) []string {
 	var out []string
 	fixed := bytes.Equal(cfg.MasterKey, devSecret("master-key")) || bytes.Equal(cfg.JWTSecret, devSecret("jwt"))
@@ -21,6 +23,10 @@ func startupWarnings(cfg Config) []string {
 	if cfg.PprofAddr != "" && !isLoopbackAddr(cfg.PprofAddr) {
 		out = append(out, "FERRY_PPROF_ADDR "+cfg.PprofAddr+" is not a loopback address: profiles expose memory "+
 			"contents including secrets; bind it to 127.0.0.1")
+	}
+	if len(cfg.OtherMasterKeys) > 0 {
+		out = append(out, "FERRY_OTHER_MASTER_KEYS opens stored secrets beside FERRY_MASTER_KEY: right during a master-key "+
+			"rotation; once every process has FERRY_MASTER_KEY, run ferry reseal and remove them (docs/operations.md)")
 	}
 	if sec := cfg.KafkaSecurity; sec.SASLMechanism != "" && !sec.TLS && sec.TLSCAFile == "" && !cfg.Dev {
 		out = append(out, "Kafka SASL is configured without TLS (FERRY_KAFKA_TLS): SCRAM protects the password, "+

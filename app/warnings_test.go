@@ -29,6 +29,8 @@ func TestStartupWarnings(t *testing.T) {
 			[]string{"FERRY_PPROF_ADDR"}},
 		{"both", Config{HTTPAddr: "10.0.0.5:8088", MasterKey: devSecret("master-key"), PprofAddr: "0.0.0.0:6060"},
 			[]string{"fixed secrets", "FERRY_PPROF_ADDR"}},
+		{"a rotation under way", Config{HTTPAddr: ":8080", MasterKey: real, JWTSecret: real, OtherMasterKeys: [][]byte{devSecret("jwt")}},
+			[]string{"ferry reseal"}},
 	} {
 		got := startupWarnings(c.cfg)
 		if len(got) != len(c.warns) {

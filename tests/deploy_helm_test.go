@@ -29,7 +29,7 @@ import (
 // secretVars hold credentials or keys: the chart must take each from a
 // Secret (secretKeyRef), never from a plain value.
 var secretVars = []string{
-	"FERRY_DATABASE_URL", "FERRY_MASTER_KEY", "FERRY_JWT_SECRET", "FERRY_SMTP_URL",
+	"FERRY_DATABASE_URL", "FERRY_MASTER_KEY", "FERRY_OTHER_MASTER_KEYS", "FERRY_JWT_SECRET", "FERRY_SMTP_URL",
 	"FERRY_KAFKA_SASL_USERNAME", "FERRY_KAFKA_SASL_PASSWORD",
 }
 
@@ -309,7 +309,7 @@ func TestHelmChartDefaults(t *testing.T) {
 	}
 	api := objects["Deployment/ferry-api"].Spec.Template.Spec.Containers[0]
 	for _, e := range api.Env {
-		require.NotContains(t, []string{"FERRY_SMTP_URL", "FERRY_KAFKA_SASL_PASSWORD", "FERRY_KAFKA_TLS_CA_FILE"}, e.Name)
+		require.NotContains(t, []string{"FERRY_SMTP_URL", "FERRY_OTHER_MASTER_KEYS", "FERRY_KAFKA_SASL_PASSWORD", "FERRY_KAFKA_TLS_CA_FILE"}, e.Name)
 	}
 
 	cmd := exec.Command(helm, "template", "ferry", "../deploy/helm/ferry")
@@ -332,6 +332,8 @@ func placeholderSecret(name string) string {
 	switch name {
 	case "FERRY_MASTER_KEY":
 		return strings.Repeat("ab", 32)
+	case "FERRY_OTHER_MASTER_KEYS":
+		return strings.Repeat("cd", 32)
 	case "FERRY_JWT_SECRET":
 		return strings.Repeat("s", 48)
 	case "FERRY_DATABASE_URL":

@@ -60,6 +60,7 @@ func commands() []command {
 		{"serve", "[--roles api,worker]", "run the API, the portal and the delivery workers", serveCmd, 0},
 		{"migrate", "", "apply database migrations and exit", migrateCmd, 0},
 		{"doctor", "", "check the configuration, PostgreSQL, Kafka's topics, SMTP and the clock; change nothing", doctorCmd, 0},
+		{"reseal", "", "seal every stored secret with FERRY_MASTER_KEY, opening older ones with FERRY_OTHER_MASTER_KEYS (the last step of a master-key rotation)", resealCmd, 0},
 		{"listen", "--queue ID --token TOKEN --forward-to URL", "forward a pull queue's messages to a local URL (no public address needed)", listenCmd, 0},
 		{"api-key create", "--tenant ID|EMAIL --name NAME", "create an API key for a tenant (needs only the database); prints it once", apiKeyCreateCmd, 0},
 		{"staff create", "--email EMAIL [--password-stdin]", "create a support staff account (a generated password is changed at first sign-in)", staffCmd("create"), 0},

@@ -102,6 +102,9 @@ helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" }}
 {{ include "ferry.secretEnv" (list . "FERRY_DATABASE_URL" .Values.secrets.databaseURL) }}
 {{ include "ferry.secretEnv" (list . "FERRY_MASTER_KEY" .Values.secrets.masterKey) }}
 {{ include "ferry.secretEnv" (list . "FERRY_JWT_SECRET" .Values.secrets.jwtSecret) }}
+{{- if .Values.secrets.otherMasterKeys.enabled }}
+{{ include "ferry.secretEnv" (list . "FERRY_OTHER_MASTER_KEYS" .Values.secrets.otherMasterKeys) }}
+{{- end }}
 {{- if .Values.secrets.smtpURL.enabled }}
 {{ include "ferry.secretEnv" (list . "FERRY_SMTP_URL" .Values.secrets.smtpURL) }}
 {{- end }}
