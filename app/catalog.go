@@ -8,12 +8,14 @@ import (
 	"github.com/ferry-dev/ferry/app/httpapi"
 	"github.com/ferry-dev/ferry/catalog"
 	"github.com/ferry-dev/ferry/delivery"
+	"github.com/ferry-dev/ferry/inbound"
 )
 
-// The event-type catalog answers delivery's schema checks on ingest and
-// the HTTP layer's /event-types.
+// The event-type catalog answers the schema checks of delivery's ingest
+// and of inbound's captures, and the HTTP layer's /event-types.
 var (
 	_ delivery.SchemaChecker   = (*catalog.Service)(nil)
+	_ inbound.SchemaChecker    = (*catalog.Service)(nil)
 	_ httpapi.EventTypeService = (*catalog.Service)(nil)
 )
 

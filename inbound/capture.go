@@ -3,6 +3,7 @@ package inbound
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"net/http"
@@ -122,11 +123,46 @@ func (s *Service) Receive(ctx context.Context, in Incoming) (_ Answer, err error
 	}
 	ev := s.eventInputFrom(src.row.EventType.V, capture, doc, compact, isJSON)
 	ev.Trace = span.SpanContext()
+	if err := s.checkSchema(ctx, capture.TenantID, ev); err != nil {
+		// Data its type's schema refuses is kept, not forwarded, and the
+		// provider is answered as for any capture: resending would not
+		// change it. The tenant sees why, and replays it once the schema
+		// or the type allows. The check runs here, on the request's own
+		// time, so that a costly schema slows only its tenant's requests.
+		fe, ok := errors.AsType[*ferry.Error](err)
+		if !ok || fe.Code != ferry.EINVALID {
+			return Answer{}, err
+		}
+		capture.Status, capture.Reason = StatusRefused, schemaRefusal(fe)
+		if err := s.db.WithContext(ctx).Create(&capture).Error; err != nil {
+			return Answer{}, fmt.Errorf("capture request: %w", err)
+		}
+		s.quota.record(capture.TenantID, size)
+		return s.answer(src.row), nil
+	}
 	if err := s.captureVerified(ctx, capture, ev); err != nil {
 		return Answer{}, err
 	}
 	s.quota.record(capture.TenantID, size)
 	return s.answer(src.row), nil
+}
+
+// checkSchema checks ev's data against its type's schema in the
+// tenant's event-type catalog. Errors: EINVALID naming the failing path
+// when the type rejects data that does not match, wrapped database
+// errors.
+func (s *Service) checkSchema(ctx context.Context, tenantID uuid.UUID, ev EventInput) error {
+	if s.schemas == nil {
+		return nil
+	}
+	_, err := s.schemas.Check(ctx, tenantID, ev.Type, ev.Data)
+	return err
+}
+
+// schemaRefusal is the reason kept with a capture whose event's data its
+// type's schema refused.
+func schemaRefusal(e *ferry.Error) string {
+	return fmt.Sprintf("the event's data does not match its type's schema at %s: %s", e.Field, e.Message)
 }
 
 // answer is the source's response to an accepted request.

@@ -203,6 +203,9 @@ func (s *Service) Replay(ctx context.Context, tenantID, sourceID, requestID uuid
 		return ReplayResult{}, err
 	}
 	ev := s.eventInput(src.EventType.V, r)
+	if err := s.checkSchema(ctx, tenantID, ev); err != nil {
+		return ReplayResult{}, err
+	}
 	var id uuid.UUID
 	var after func()
 	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {

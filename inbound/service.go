@@ -51,6 +51,15 @@ type Events interface {
 	ValidEventType(t string) bool
 }
 
+// SchemaChecker validates an event's data against the tenant's schema
+// for its type; the event-type catalog satisfies it.
+type SchemaChecker interface {
+	// Check returns a warning for data that does not match a schema in
+	// warn mode (the catalog records it), "" otherwise. Errors: EINVALID
+	// naming the failing path in reject mode, wrapped database errors.
+	Check(ctx context.Context, tenantID uuid.UUID, eventType string, data json.RawMessage) (warning string, err error)
+}
+
 // EventInput is the event a verified capture becomes.
 type EventInput struct {
 	// ID is the event's id, chosen with the capture and stored on it;
@@ -124,6 +133,7 @@ type Service struct {
 	sealer    Sealer
 	events    Events
 	retention Retention
+	schemas   SchemaChecker
 	cfg       Config
 	log       *slog.Logger
 	clock     clock.Clock
@@ -140,14 +150,16 @@ type Service struct {
 }
 
 // Deps are the Service's collaborators; all are required but Retention
-// (nil: only Config.MaxRetention applies) and Limits (nil: sources and
-// captured bytes are unbounded).
+// (nil: only Config.MaxRetention applies), Limits (nil: sources and
+// captured bytes are unbounded) and Schemas (nil: no event's data is
+// checked).
 type Deps struct {
 	DB        *gorm.DB
 	Sealer    Sealer
 	Events    Events
 	Retention Retention
 	Limits    Limits
+	Schemas   SchemaChecker
 }
 
 // New returns a Service; clk nil is the system clock.
@@ -166,7 +178,7 @@ func New(d Deps, cfg Config, log *slog.Logger, clk clock.Clock) (*Service, error
 	if cfg.Tracing == nil {
 		cfg.Tracing = noop.NewTracerProvider()
 	}
-	s := &Service{tracer: cfg.Tracing.Tracer("github.com/ferry-dev/ferry/inbound"), db: d.DB, sealer: d.Sealer, events: d.Events, retention: d.Retention, cfg: cfg, log: log, clock: clock.Or(clk),
+	s := &Service{tracer: cfg.Tracing.Tracer("github.com/ferry-dev/ferry/inbound"), db: d.DB, sealer: d.Sealer, events: d.Events, retention: d.Retention, schemas: d.Schemas, cfg: cfg, log: log, clock: clock.Or(clk),
 		cache: ttlcache.New[[32]byte, liveSource](cfg.CacheTTL, maxCachedSources), limiters: newLimiters(cfg.RejectedPerMinute)}
 	if d.Limits != nil {
 		s.quota = newCaptureQuota(d.Limits)

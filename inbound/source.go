@@ -90,7 +90,8 @@ const (
 	// StatusDuplicate: its dedupe key was seen within the window; no event.
 	StatusDuplicate Status = "duplicate"
 	// StatusRefused: the tenant's plan refused its event (monthly quota,
-	// unpaid account); kept, and replayable.
+	// unpaid account), or its data did not match its type's schema in
+	// reject mode; kept, and replayable.
 	StatusRefused Status = "refused"
 )
 
