@@ -630,7 +630,7 @@ func (a *App) Run(ctx context.Context) error {
 		}},
 		part{name: "metrics", run: func(ctx context.Context) error {
 			if a.metricsListener != nil {
-				defer serveMetrics(a.metricsListener, a.metricsHandler, a.log)()
+				defer serveMetrics(a.metricsListener, a.metricsHandler, a.ready, a.log)()
 				<-ctx.Done()
 			}
 			return nil

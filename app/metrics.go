@@ -16,10 +16,31 @@ import (
 
 // serveMetrics serves handler at /metrics on l, its own listener
 // (FERRY_METRICS_ADDR), so metrics can stay on an internal network while
-// the API faces the internet. stop closes the server.
-func serveMetrics(l net.Listener, handler http.Handler, log *slog.Logger) (stop func()) {
+// the API faces the internet. It also answers /healthz (the process
+// runs) and /readyz (ready: PostgreSQL and Kafka answer), as the public
+// listener does: a worker-only process has no other listener for its
+// probes. stop closes the server.
+func serveMetrics(l net.Listener, handler http.Handler, ready func(context.Context) error, log *slog.Logger) (stop func()) {
 	mux := http.NewServeMux()
 	mux.Handle("/metrics", handler)
+	status := func(w http.ResponseWriter, code int, status string) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Cache-Control", "no-store")
+		w.WriteHeader(code)
+		_, _ = w.Write([]byte(`{"status":"` + status + `"}`))
+	}
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { status(w, http.StatusOK, "ok") })
+	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, r *http.Request) {
+		ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+		defer cancel()
+		if err := ready(ctx); err != nil {
+			// The cause goes to the log only, as on the public listener.
+			log.WarnContext(ctx, "not ready", "err", err)
+			status(w, http.StatusServiceUnavailable, "unavailable")
+			return
+		}
+		status(w, http.StatusOK, "ready")
+	})
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	go func() {
 		if err := srv.Serve(l); err != nil && !errors.Is(err, http.ErrServerClosed) {

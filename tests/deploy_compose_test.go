@@ -105,11 +105,11 @@ func TestComposeFile(t *testing.T) {
 		}
 	}
 	// Ferry's healthchecks run the image's binary (it has no shell): the
-	// api's checks /readyz on FERRY_HTTP_ADDR, the worker's its metrics port.
+	// api's checks /readyz on FERRY_HTTP_ADDR, the worker's /readyz on its metrics port.
 	require.Equal(t, []string{"CMD", "ferry", "healthcheck"}, c.Services["api"].Healthcheck.Test)
 	_, metricsPort, err := net.SplitHostPort(c.Services["worker"].Environment["FERRY_METRICS_ADDR"])
 	require.NoError(t, err)
-	require.Equal(t, []string{"CMD", "ferry", "healthcheck", "http://127.0.0.1:" + metricsPort + "/metrics"},
+	require.Equal(t, []string{"CMD", "ferry", "healthcheck", "http://127.0.0.1:" + metricsPort + "/readyz"},
 		c.Services["worker"].Healthcheck.Test)
 	_, port, err := net.SplitHostPort(c.Services["api"].Environment["FERRY_HTTP_ADDR"])
 	require.NoError(t, err)

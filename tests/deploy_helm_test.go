@@ -263,10 +263,13 @@ func TestHelmChart(t *testing.T) {
 			requireHTTPProbe(t, c.ReadinessProbe, "/readyz", "http")
 			requireHTTPProbe(t, c.StartupProbe, "/healthz", "http")
 		case "worker":
-			// A worker serves no API routes: /metrics is its one listener.
+			// A worker serves no API routes: its one listener, for
+			// metrics, answers its probes too.
 			require.Empty(t, port("http"))
 			require.Equal(t, env["FERRY_METRICS_ADDR"], port("metrics"))
-			requireHTTPProbe(t, c.LivenessProbe, "/metrics", "metrics")
+			requireHTTPProbe(t, c.LivenessProbe, "/healthz", "metrics")
+			requireHTTPProbe(t, c.ReadinessProbe, "/readyz", "metrics")
+			requireHTTPProbe(t, c.StartupProbe, "/healthz", "metrics")
 		case "migrate":
 			require.Equal(t, "Never", pod.RestartPolicy)
 			require.Nil(t, c.LivenessProbe)
