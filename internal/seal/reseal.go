@@ -16,8 +16,8 @@ type Stored struct {
 
 // Tally counts what ResealAll did.
 type Tally struct {
-	// Resealed secrets were under another key and are under the sealing
-	// key now.
+	// Resealed secrets were under another key and were written under
+	// the sealing key (or, found sealed again meanwhile, left to that).
 	Resealed int `json:"resealed"`
 	// Unopened secrets opened with none of the Cipher's keys and were
 	// left as they were.
