@@ -131,7 +131,11 @@ func (s *Service) Ingest(ctx context.Context, tenantID uuid.UUID, in EventInput)
 			return Event{}, false, err
 		}
 	}
-	now := s.now().UTC().Truncate(time.Millisecond)
+	// To the microsecond, as PostgreSQL keeps it: an event's time orders
+	// its deliveries in a queue (created_at, then a random id), so two
+	// events sent one after the other must not share it, as they could
+	// within a millisecond.
+	now := s.now().UTC().Truncate(time.Microsecond)
 	ev = Event{ID: rowid.New(), Type: in.Type, Data: in.Data, CreatedAt: now, trace: span.SpanContext()}
 	if in.Customer != "" {
 		if ev.customerID, err = s.resolveCustomer(ctx, tenantID, "customer", in.Customer); err != nil {

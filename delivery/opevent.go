@@ -30,7 +30,7 @@ import (
 // makes their outbox rows; what a crash leaves pending,
 // FinishPendingTransforms finds. Errors: wrapped database errors.
 func EmitOperational(ctx context.Context, tx store.Tx, router *Router, evs []model.OperationalEvent, now time.Time) (_ []model.OperationalEvent, _ []model.Job, pending PendingTransforms, _ error) {
-	now = now.UTC().Truncate(time.Millisecond)
+	now = now.UTC().Truncate(time.Microsecond)
 	var emitted []model.OperationalEvent
 	var jobs []model.Job
 	for _, op := range evs {

@@ -65,7 +65,7 @@ func (s *Service) IngestInTx(ctx context.Context, tx dbtx.Tx, tenantID uuid.UUID
 		return Event{}, nil, err
 	}
 	req := in.Request
-	ev := Event{ID: in.eventID(), Type: ein.Type, Data: ein.Data, CreatedAt: s.now().UTC().Truncate(time.Millisecond), request: &req,
+	ev := Event{ID: in.eventID(), Type: ein.Type, Data: ein.Data, CreatedAt: s.now().UTC().Truncate(time.Microsecond), request: &req,
 		trace: in.Trace}
 	db := tx.DB(ctx)
 	// Routing first, before billing's counters are locked, as in Ingest.
@@ -120,7 +120,7 @@ type SourceEventItem struct {
 // whole batch (the caller retries its items one by one to give each its
 // own answer). Errors: as IngestInTx.
 func (s *Service) IngestBatchInTx(ctx context.Context, tx dbtx.Tx, items []SourceEventItem) (ids []uuid.UUID, after func(), err error) {
-	now := s.now().UTC().Truncate(time.Millisecond)
+	now := s.now().UTC().Truncate(time.Microsecond)
 	batch := make([]*ingestRequest, len(items))
 	ids = make([]uuid.UUID, len(items))
 	tenants := make([]uuid.UUID, len(items))

@@ -45,7 +45,7 @@ func (s *Service) SendTestEvent(ctx context.Context, tenantID, id uuid.UUID, sam
 	if !ep.Enabled {
 		return Event{}, ferry.Invalid("endpoint", "the endpoint is disabled; enable it to send it a test event")
 	}
-	now := s.now().UTC().Truncate(time.Millisecond)
+	now := s.now().UTC().Truncate(time.Microsecond)
 	data, err := json.Marshal(map[string]string{"message": "Test event from Ferry", "endpoint_id": id.String(),
 		"sent_at": now.Format(time.RFC3339Nano)})
 	if err != nil {

@@ -488,7 +488,7 @@ func printStages(outs []load.Outcome) {
 		fmt.Fprintln(tw, line)
 	}
 	tw.Flush()
-	fmt.Println("accepted = the event's created_at (cut to the ms); committed = ingest commit; published = Kafka ack;")
+	fmt.Println("accepted = the event's created_at (to the µs); committed = ingest commit; published = Kafka ack;")
 	fmt.Println("consumed = fetched by a worker; sent/answered = HTTP request start/end; logged = attempt log commit (successes);")
 	fmt.Println("leased = a pull-queue message's first lease (g-queue)")
 }
