@@ -28,16 +28,11 @@ func apiKeyCreateCmd(fs *flag.FlagSet, e env) func(context.Context) error {
 		if err != nil {
 			return err
 		}
-		db, err := app.OpenDB(ctx, cfg)
+		db, closeDB, err := openMigratedDB(ctx, cfg)
 		if err != nil {
 			return err
 		}
-		if sqlDB, err := db.DB(); err == nil {
-			defer sqlDB.Close()
-		}
-		if err := app.Migrate(ctx, db, cfg); err != nil {
-			return err
-		}
+		defer closeDB()
 		svc, err := app.NewTenantsService(db, cfg)
 		if err != nil {
 			return err

@@ -274,12 +274,27 @@ func openMigrated(ctx context.Context, getenv func(string) string) (app.Config, 
 	if err != nil {
 		return app.Config{}, nil, err
 	}
-	db, err := app.OpenDB(ctx, cfg)
+	db, _, err := openMigratedDB(ctx, cfg)
 	if err != nil {
 		return app.Config{}, nil, err
 	}
-	if err := app.Migrate(ctx, db, cfg); err != nil {
-		return app.Config{}, nil, err
-	}
 	return cfg, db, nil
+}
+
+// openMigratedDB opens cfg's database and applies the migrations; the
+// database-only commands call closeDB when they are done.
+func openMigratedDB(ctx context.Context, cfg app.Config) (db *gorm.DB, closeDB func(), err error) {
+	if db, err = app.OpenDB(ctx, cfg); err != nil {
+		return nil, nil, err
+	}
+	closeDB = func() {
+		if sqlDB, err := db.DB(); err == nil {
+			_ = sqlDB.Close()
+		}
+	}
+	if err := app.Migrate(ctx, db, cfg); err != nil {
+		closeDB()
+		return nil, nil, err
+	}
+	return db, closeDB, nil
 }

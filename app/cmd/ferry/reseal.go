@@ -20,16 +20,11 @@ func resealCmd(_ *flag.FlagSet, e env) func(context.Context) error {
 		if err := app.MasterKeysFromEnv(e.getenv, &cfg); err != nil {
 			return err
 		}
-		db, err := app.OpenDB(ctx, cfg)
+		db, closeDB, err := openMigratedDB(ctx, cfg)
 		if err != nil {
 			return err
 		}
-		if sqlDB, err := db.DB(); err == nil {
-			defer sqlDB.Close()
-		}
-		if err := app.Migrate(ctx, db, cfg); err != nil {
-			return err
-		}
+		defer closeDB()
 		done, err := app.Reseal(ctx, db, cfg)
 		unopened := 0
 		for _, r := range done {

@@ -32,16 +32,11 @@ func staffCmd(verb string) func(*flag.FlagSet, env) func(context.Context) error 
 			if err != nil {
 				return err
 			}
-			db, err := app.OpenDB(ctx, cfg)
+			db, closeDB, err := openMigratedDB(ctx, cfg)
 			if err != nil {
 				return err
 			}
-			if sqlDB, err := db.DB(); err == nil {
-				defer sqlDB.Close()
-			}
-			if err := app.Migrate(ctx, db, cfg); err != nil {
-				return err
-			}
+			defer closeDB()
 			svc, err := app.NewTenantsService(db, cfg)
 			if err != nil {
 				return err
