@@ -67,6 +67,9 @@ func OpenLoopConcurrency(rate float64) int { return max(16, int(rate/4)) }
 type Sent struct {
 	Seq   int64
 	Sched time.Time // when it was scheduled to be sent
+	// Began is when the request went to the HTTP client: Began − Sched is
+	// the generator's own lag (a timer firing late, a busy worker).
+	Began time.Time
 	Done  time.Time // when the response (or error) arrived
 	// Status is the HTTP status; 0 when the request failed.
 	Status int
@@ -187,6 +190,7 @@ func (t *Tenant) send(ctx context.Context, p Plan, seq int64, sched time.Time, p
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Authorization", "Bearer "+t.Key)
+	s.Began = time.Now()
 	res, err := t.http.Do(req)
 	s.Done = time.Now()
 	if err != nil {

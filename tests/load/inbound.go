@@ -74,7 +74,9 @@ func (b *Bench) RunInbound(ctx context.Context, sc InboundScenario) Outcome {
 
 	m := b.startMeasuring(ctx, true)
 	var bystanderSent chan Result
+	var requestsBefore map[string]Histogram
 	if bystander != nil {
+		requestsBefore = b.scrapeRequests(ctx)
 		bystanderSent = make(chan Result, 1)
 		go func() { bystanderSent <- Generate(ctx, bystander.tenant, bystander.plan, Hooks{}) }()
 	}
@@ -107,11 +109,31 @@ func (b *Bench) RunInbound(ctx context.Context, sc InboundScenario) Outcome {
 			"delivered %d of %d, missing %d, duplicates %d", sc.BystanderRate, by.Latency.P50, by.Latency.P99,
 			by.AckLatency.P50, by.AckLatency.P99, by.AfterAckLatency.P50, by.AfterAckLatency.P99,
 			by.Delivered, by.Expected, by.Missing, by.Duplicates)
+		out.Note += fmt.Sprintf("; the generator's lag before sending it p50 / p99 %.1f / %.1f ms", by.SendLag.P50, by.SendLag.P99)
+		if after := b.scrapeRequests(ctx); after != nil && requestsBefore != nil {
+			// The flood posts to its ingest URL, so this route is the bystander's alone.
+			h := after[eventsRoute].sub(requestsBefore[eventsRoute])
+			out.Note += fmt.Sprintf("; Ferry's own time answering it: %.2f %% over 10 ms, %.2f %% over 25 ms", 100*h.Over(0.010), 100*h.Over(0.025))
+		}
 		if by.Void || by.Missing > 0 || by.Duplicates > 0 {
 			out.Error = "the bystander's ledger does not balance"
 		}
 	}
 	return out
+}
+
+// eventsRoute keys the answer-time histogram of POST /api/v1/events.
+const eventsRoute = "POST /api/v1/events"
+
+// scrapeRequests reads Ferry's answer-time histograms; a failed scrape
+// is logged and gives nil.
+func (b *Bench) scrapeRequests(ctx context.Context) map[string]Histogram {
+	h, err := ScrapeRequests(ctx, b.FerryURL)
+	if err != nil {
+		b.logf("answer times unavailable: %v", err)
+		return nil
+	}
+	return h
 }
 
 // bystanderRun is another tenant sending outbound events beside an
@@ -160,6 +182,7 @@ func (t *Tenant) sendIngest(ctx context.Context, p Plan, seq int64, sched time.T
 	req.Header.Set("X-GitHub-Event", "push")
 	req.Header.Set("X-GitHub-Delivery", p.Run+"-"+strconv.FormatInt(seq, 10))
 	req.Header.Set("X-Hub-Signature-256", "sha256="+hex.EncodeToString(mac.Sum(nil)))
+	s.Began = time.Now()
 	res, err := t.http.Do(req)
 	s.Done = time.Now()
 	if err != nil {

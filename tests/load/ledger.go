@@ -140,6 +140,9 @@ type Report struct {
 	Latency Latency `json:"latency"`
 	// AckLatency is scheduled send → 202.
 	AckLatency Latency `json:"ack_latency"`
+	// SendLag is scheduled send → the request handed to the HTTP client,
+	// the generator's share of AckLatency.
+	SendLag Latency `json:"send_lag"`
 	// AfterAckLatency is 202 → first successful receipt, per delivery:
 	// Latency less the event's AckLatency, what follows the commit.
 	AfterAckLatency Latency `json:"after_ack_latency"`
@@ -179,7 +182,7 @@ func CloseRouted(name string, res Result, seen RunLedger, route func(seq int64) 
 	r := Report{Name: name, Run: res.Plan.Run, Sent: len(res.Sent), FailingReceipts: seen.Failed,
 		ByUserAgent: map[string]int{}, DrainS: drain.Seconds()}
 	accepted := res.Accepted()
-	var ack []int64
+	var ack, lag []int64
 	ackOf := make(map[int64]int64, len(res.Sent))
 	for _, s := range res.Sent {
 		switch {
@@ -188,6 +191,9 @@ func CloseRouted(name string, res Result, seen RunLedger, route func(seq int64) 
 			us := s.Done.Sub(s.Sched).Microseconds()
 			ack = append(ack, us)
 			ackOf[s.Seq] = us
+			if !s.Began.IsZero() {
+				lag = append(lag, s.Began.Sub(s.Sched).Microseconds())
+			}
 		case s.Status != 0:
 			r.Refused++
 		default:
@@ -238,6 +244,7 @@ func CloseRouted(name string, res Result, seen RunLedger, route func(seq int64) 
 	}
 	r.Latency = Summarise(lat)
 	r.AckLatency = Summarise(ack)
+	r.SendLag = Summarise(lag)
 	r.AfterAckLatency = Summarise(afterAck)
 	return r
 }

@@ -13,8 +13,8 @@ func TestCloseLedger(t *testing.T) {
 	t.Parallel()
 	t0 := time.Unix(1_763_790_000, 0)
 	res := Result{Plan: Plan{Run: "r"}, Start: t0, End: t0.Add(time.Second), Sent: []Sent{
-		{Seq: 0, Sched: t0, Done: t0.Add(5 * time.Millisecond), Status: http.StatusAccepted},
-		{Seq: 1, Sched: t0, Done: t0.Add(5 * time.Millisecond), Status: http.StatusAccepted},
+		{Seq: 0, Sched: t0, Began: t0.Add(time.Millisecond), Done: t0.Add(5 * time.Millisecond), Status: http.StatusAccepted},
+		{Seq: 1, Sched: t0, Began: t0.Add(3 * time.Millisecond), Done: t0.Add(5 * time.Millisecond), Status: http.StatusAccepted},
 		{Seq: 2, Sched: t0, Done: t0.Add(5 * time.Millisecond), Status: http.StatusServiceUnavailable},
 		{Seq: 3, Sched: t0, Done: t0.Add(5 * time.Millisecond), Err: "connection refused"},
 	}}
@@ -40,6 +40,10 @@ func TestCloseLedger(t *testing.T) {
 	// Each event was answered 5 ms after its scheduled send.
 	if r.AfterAckLatency.N != 3 || r.AfterAckLatency.P50 != 15 || r.AfterAckLatency.Max != 25 {
 		t.Fatalf("202 → receipt: %+v", r.AfterAckLatency)
+	}
+	// The generator's lag counts accepted events only.
+	if r.SendLag.N != 2 || r.SendLag.P50 != 1 || r.SendLag.Max != 3 {
+		t.Fatalf("send lag: %+v", r.SendLag)
 	}
 
 	seen.Arrivals = append(seen.Arrivals, Arrival{Seq: 1, Endpoint: "ok-1", LatencyUS: 40_000, At: t0.UnixMilli() + 40, OK: 1})

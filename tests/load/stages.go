@@ -43,6 +43,20 @@ func (h Histogram) sub(before Histogram) Histogram {
 	return out
 }
 
+// Over returns the share of observations above bound, which must be one
+// of the bucket bounds for the answer to be exact (0 when there is none).
+func (h Histogram) Over(bound float64) float64 {
+	if h.Count <= 0 {
+		return 0
+	}
+	for i, ub := range h.Bounds {
+		if ub >= bound {
+			return (h.Count - h.Counts[i]) / h.Count
+		}
+	}
+	return 0
+}
+
 // Quantile estimates the q-quantile in seconds by linear interpolation
 // within the bucket that holds it (as PromQL's histogram_quantile); an
 // answer in the +Inf bucket is the largest finite bound.
@@ -74,6 +88,24 @@ func (h Histogram) Quantile(q float64) float64 {
 // ScrapeStages reads Ferry's /metrics and returns the stage histograms by
 // stage name.
 func ScrapeStages(ctx context.Context, ferryURL string) (map[string]Histogram, error) {
+	return ScrapeHistograms(ctx, ferryURL, StageMetric, func(labels string) string { return label(labels, "stage") })
+}
+
+// RequestMetric is the Prometheus histogram of Ferry's answer times, by
+// route template and method.
+const RequestMetric = "ferry_http_request_duration_seconds"
+
+// ScrapeRequests reads Ferry's /metrics and returns its answer-time
+// histograms keyed by "METHOD route", e.g. "POST /api/v1/events".
+func ScrapeRequests(ctx context.Context, ferryURL string) (map[string]Histogram, error) {
+	return ScrapeHistograms(ctx, ferryURL, RequestMetric, func(labels string) string {
+		return label(labels, "method") + " " + label(labels, "route")
+	})
+}
+
+// ScrapeHistograms reads the histogram metric from Ferry's /metrics, one
+// per key that keyOf gives its series' labels (le left out).
+func ScrapeHistograms(ctx context.Context, ferryURL, metric string, keyOf func(labels string) string) (map[string]Histogram, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, ferryURL+"/metrics", nil)
 	if err != nil {
 		return nil, fmt.Errorf("scrape metrics: %w", err)
@@ -91,7 +123,7 @@ func ScrapeStages(ctx context.Context, ferryURL string) (map[string]Histogram, e
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
 	for sc.Scan() {
 		line := sc.Text()
-		rest, ok := strings.CutPrefix(line, StageMetric)
+		rest, ok := strings.CutPrefix(line, metric)
 		if !ok {
 			continue
 		}
@@ -107,8 +139,8 @@ func ScrapeStages(ctx context.Context, ferryURL string) (map[string]Histogram, e
 		if err != nil {
 			continue
 		}
-		stage, le := label(labels, "stage"), label(labels, "le")
-		h := out[stage]
+		k, le := keyOf(labels), label(labels, "le")
+		h := out[k]
 		switch suffix {
 		case "_bucket":
 			ub, err := strconv.ParseFloat(le, 64) // "+Inf" parses as +Inf
@@ -122,7 +154,7 @@ func ScrapeStages(ctx context.Context, ferryURL string) (map[string]Histogram, e
 		case "_count":
 			h.Count = v
 		}
-		out[stage] = h
+		out[k] = h
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("scrape metrics: %w", err)

@@ -61,3 +61,36 @@ ferry_delivery_stage_seconds_count{stage="sent"} 100
 		t.Errorf("sent %+v, want n 100, mean 3 ms, p50 2 ms, p99 2 ms, hop 2 ms", s)
 	}
 }
+
+// TestScrapeRequestsByRoute checks that answer times are keyed by method
+// and route, and the share over a bucket bound.
+func TestScrapeRequestsByRoute(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = w.Write([]byte(`ferry_http_request_duration_seconds_bucket{method="POST",route="/api/v1/events",le="0.01"} 190
+ferry_http_request_duration_seconds_bucket{method="POST",route="/api/v1/events",le="0.025"} 198
+ferry_http_request_duration_seconds_bucket{method="POST",route="/api/v1/events",le="+Inf"} 200
+ferry_http_request_duration_seconds_sum{method="POST",route="/api/v1/events"} 1.5
+ferry_http_request_duration_seconds_count{method="POST",route="/api/v1/events"} 200
+ferry_http_request_duration_seconds_bucket{method="GET",route="/api/v1/events",le="0.01"} 3
+ferry_http_request_duration_seconds_bucket{method="GET",route="/api/v1/events",le="0.025"} 3
+ferry_http_request_duration_seconds_bucket{method="GET",route="/api/v1/events",le="+Inf"} 3
+ferry_http_request_duration_seconds_count{method="GET",route="/api/v1/events"} 3
+`))
+	}))
+	defer srv.Close()
+	got, err := ScrapeRequests(context.Background(), srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	post, get := got["POST /api/v1/events"], got["GET /api/v1/events"]
+	if post.Count != 200 || get.Count != 3 {
+		t.Fatalf("counts POST %v GET %v, want 200 and 3", post.Count, get.Count)
+	}
+	for _, c := range []struct {
+		bound, want float64
+	}{{0.01, 0.05}, {0.025, 0.01}, {1, 0}} {
+		if o := post.Over(c.bound); math.Abs(o-c.want) > 1e-9 {
+			t.Errorf("over %v s: %v, want %v", c.bound, o, c.want)
+		}
+	}
+}
