@@ -1,6 +1,7 @@
 package tests
 
 import (
+	"net/http"
 	"slices"
 	"testing"
 	"time"
@@ -132,5 +133,75 @@ func TestCustomersRouteEvents(t *testing.T) {
 	api.must(200, "GET", "/endpoints/"+acmeEP.ID, nil, &ep)
 	if ep.Enabled {
 		t.Error("acme's endpoint came back enabled with its customer")
+	}
+}
+
+// TestCustomersShowEndpointHealth: the customer list and a customer say
+// how many live endpoints each customer has, how many fail and how many
+// are disabled, from one request; another tenant's customer of the same
+// uid and a deleted endpoint are not counted.
+func TestCustomersShowEndpointHealth(t *testing.T) {
+	t.Parallel()
+	f := startFerry(t, testConfig(t))
+	ok := newHookServer(t, nil)
+	failing := newHookServer(t, func(_ int, _ hit, w http.ResponseWriter) { w.WriteHeader(http.StatusInternalServerError) })
+	_, api := signUp(t, f, "hana@health.example")
+	_, other := signUp(t, f, "omar@health.example")
+
+	api.must(201, "PUT", "/customers/acme", map[string]any{"name": "Acme"}, nil)
+	api.must(201, "PUT", "/customers/globex", map[string]any{"name": "Globex"}, nil)
+	createEndpoint(t, api, map[string]any{"url": ok.URL + "/healthy", "customer": "acme"})
+	createEndpoint(t, api, map[string]any{"url": failing.URL + "/failing", "customer": "acme"})
+	off := createEndpoint(t, api, map[string]any{"url": ok.URL + "/off", "customer": "acme"})
+	api.must(200, "PATCH", "/endpoints/"+off.ID, map[string]any{"enabled": false}, nil)
+	gone := createEndpoint(t, api, map[string]any{"url": ok.URL + "/gone", "customer": "acme"})
+	api.must(204, "DELETE", "/endpoints/"+gone.ID, nil, nil)
+	createEndpoint(t, api, map[string]any{"url": ok.URL + "/own"}) // the tenant's own: no customer's
+
+	// Another tenant's customer with the same uid, with endpoints of its own.
+	other.must(201, "PUT", "/customers/acme", map[string]any{"name": "Other Acme"}, nil)
+	createEndpoint(t, other, map[string]any{"url": ok.URL + "/other-1", "customer": "acme"})
+	createEndpoint(t, other, map[string]any{"url": ok.URL + "/other-2", "customer": "acme"})
+
+	api.must(202, "POST", "/events", map[string]any{"type": "invoice.paid", "data": map[string]int{"n": 1}, "customer": "acme"}, nil)
+
+	type health struct {
+		Total    int `json:"total"`
+		Failing  int `json:"failing"`
+		Disabled int `json:"disabled"`
+	}
+	type customer struct {
+		UID       string `json:"uid"`
+		Endpoints health `json:"endpoints"`
+	}
+	var list struct {
+		Data []customer `json:"data"`
+	}
+	byUID := func() map[string]health {
+		api.must(200, "GET", "/customers", nil, &list)
+		out := map[string]health{}
+		for _, c := range list.Data {
+			out[c.UID] = c.Endpoints
+		}
+		return out
+	}
+	// The failing endpoint counts once its first attempt is logged.
+	testenv.Eventually(t, 30*time.Second, func() bool { return byUID()["acme"].Failing == 1 },
+		"acme's failing endpoint is never counted as failing")
+	got := byUID()
+	if want := (health{Total: 3, Failing: 1, Disabled: 1}); got["acme"] != want {
+		t.Errorf("acme's endpoints in the list: %+v, want %+v (its deleted endpoint and the other tenant's left out)", got["acme"], want)
+	}
+	if got["globex"] != (health{}) {
+		t.Errorf("globex's endpoints in the list: %+v, want none", got["globex"])
+	}
+	var one customer
+	api.must(200, "GET", "/customers/acme", nil, &one)
+	if want := (health{Total: 3, Failing: 1, Disabled: 1}); one.Endpoints != want {
+		t.Errorf("GET /customers/acme: endpoints %+v, want %+v", one.Endpoints, want)
+	}
+	other.must(200, "GET", "/customers/acme", nil, &one)
+	if want := (health{Total: 2}); one.Endpoints != want {
+		t.Errorf("the other tenant's acme: endpoints %+v, want %+v", one.Endpoints, want)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/ferry-dev/ferry/customers"
+	"github.com/ferry-dev/ferry/delivery"
 	"github.com/ferry-dev/ferry/page"
 	"github.com/ferry-dev/ferry/tenants"
 )
@@ -34,6 +35,31 @@ type CustomerService interface {
 type customerInput struct {
 	Name     string            `json:"name"`     // a display name
 	Metadata map[string]string `json:"metadata"` // string pairs of yours, replacing the stored ones
+}
+
+// customerView is a customer as GET /customers and GET /customers/{uid}
+// show it: with the health of its endpoints, so that a list shows every
+// row's health from one request.
+type customerView struct {
+	customers.Customer
+	Endpoints delivery.EndpointHealth `json:"endpoints"` // the customer's live endpoints, summed up
+}
+
+// withHealth adds their endpoints' health to cs.
+func (s *server) withHealth(ctx context.Context, tenantID uuid.UUID, cs []customers.Customer) ([]customerView, error) {
+	uids := make([]string, len(cs))
+	for i, cu := range cs {
+		uids[i] = cu.UID
+	}
+	health, err := s.Endpoints.CustomerEndpointHealth(ctx, tenantID, uids)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]customerView, len(cs))
+	for i, cu := range cs {
+		out[i] = customerView{Customer: cu, Endpoints: health[cu.UID]}
+	}
+	return out, nil
 }
 
 func (s *server) customerRoutes(api fiber.Router) {
@@ -83,19 +109,29 @@ func (s *server) listCustomers(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	cs, next, err := s.Customers.List(c.UserContext(), principal(c).TenantID, pg)
+	tenantID := principal(c).TenantID
+	cs, next, err := s.Customers.List(c.UserContext(), tenantID, pg)
 	if err != nil {
 		return err
 	}
-	return c.JSON(newList(cs, next))
+	views, err := s.withHealth(c.UserContext(), tenantID, cs)
+	if err != nil {
+		return err
+	}
+	return c.JSON(newList(views, next))
 }
 
 func (s *server) getCustomer(c *fiber.Ctx) error {
-	cu, err := s.Customers.Get(c.UserContext(), principal(c).TenantID, c.Params("uid"))
+	tenantID := principal(c).TenantID
+	cu, err := s.Customers.Get(c.UserContext(), tenantID, c.Params("uid"))
 	if err != nil {
 		return err
 	}
-	return c.JSON(cu)
+	views, err := s.withHealth(c.UserContext(), tenantID, []customers.Customer{cu})
+	if err != nil {
+		return err
+	}
+	return c.JSON(views[0])
 }
 
 func (s *server) patchCustomer(c *fiber.Ctx) error {

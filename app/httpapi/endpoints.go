@@ -42,6 +42,9 @@ type EndpointService interface {
 	// Errors: ENOTFOUND, EINVALID, EQUOTA, ERATELIMIT, EPAYMENT,
 	// EUNAVAILABLE, wrapped database errors.
 	SendTestEvent(ctx context.Context, tenantID, id uuid.UUID, sample *delivery.TestSample) (delivery.Event, error)
+	// CustomerEndpointHealth sums up the live endpoints of each customer
+	// in uids (one without endpoints is absent).
+	CustomerEndpointHealth(ctx context.Context, tenantID uuid.UUID, uids []string) (map[string]delivery.EndpointHealth, error)
 }
 
 // endpointCreated answers POST /endpoints.

@@ -104,6 +104,7 @@ type fakeEndpoints struct {
 	EndpointAttemptsFunc func(ctx context.Context, tenantID, endpointID uuid.UUID, outcome string, pg page.Request) ([]model.Attempt, string, error)
 	TestRoutingFunc      func(ctx context.Context, tenantID, endpointID uuid.UUID, in delivery.RoutingTestInput, vis delivery.Visibility) (delivery.RoutingTestResult, error)
 	SendTestEventFunc    func(ctx context.Context, tenantID, id uuid.UUID, sample *delivery.TestSample) (delivery.Event, error)
+	CustomerHealthFunc   func(ctx context.Context, tenantID uuid.UUID, uids []string) (map[string]delivery.EndpointHealth, error)
 }
 
 func (f *fakeEndpoints) CreateEndpoint(ctx context.Context, tenantID uuid.UUID, in delivery.EndpointInput) (delivery.Endpoint, string, error) {
@@ -144,6 +145,10 @@ func (f *fakeEndpoints) TestRouting(ctx context.Context, tenantID, endpointID uu
 
 func (f *fakeEndpoints) SendTestEvent(ctx context.Context, tenantID, id uuid.UUID, sample *delivery.TestSample) (delivery.Event, error) {
 	return f.SendTestEventFunc(ctx, tenantID, id, sample)
+}
+
+func (f *fakeEndpoints) CustomerEndpointHealth(ctx context.Context, tenantID uuid.UUID, uids []string) (map[string]delivery.EndpointHealth, error) {
+	return f.CustomerHealthFunc(ctx, tenantID, uids)
 }
 
 type fakeEvents struct {

@@ -133,6 +133,7 @@ func routeExamples() map[string]routeExample {
 
 	acmeCustomer := customers.Customer{UID: customer, Name: "Acme Corp", Metadata: map[string]string{"crm_id": "0015g00000XyZ12"},
 		CreatedAt: created, UpdatedAt: at}
+	acmeView := customerView{Customer: acmeCustomer, Endpoints: delivery.EndpointHealth{Total: 3, Failing: 1, Disabled: 0}}
 	session := portal.Session{ID: ids.portalSession, Customer: portal.CustomerRef{UID: customer, Name: "Acme Corp"},
 		Capabilities: []string{portal.CapView, portal.CapManageEndpoints, portal.CapReplay}, EndpointIDs: []uuid.UUID{},
 		Theme:        portal.Theme{LogoURL: "https://cdn.acme.example/logo.svg", PrimaryColor: "#3355ff"},
@@ -268,8 +269,8 @@ func routeExamples() map[string]routeExample {
 		"POST /portal/recover":                      {Request: recoverInput{EndpointID: ids.endpoint.String(), Since: at.Add(-24 * time.Hour)}, Response: recovered{Count: 37}},
 
 		"POST /customers":      {Request: customers.Input{UID: customer, Name: "Acme Corp", Metadata: map[string]string{"crm_id": "0015g00000XyZ12"}}, Response: acmeCustomer},
-		"GET /customers":       {Response: newList([]customers.Customer{acmeCustomer}, "")},
-		"GET /customers/{uid}": {Response: acmeCustomer},
+		"GET /customers":       {Response: newList([]customerView{acmeView}, "")},
+		"GET /customers/{uid}": {Response: acmeView},
 		"PUT /customers/{uid}": {Request: customerInput{Name: "Acme Corp", Metadata: map[string]string{"crm_id": "0015g00000XyZ12"}}, Response: acmeCustomer},
 		"PATCH /customers/{uid}": {Request: customers.Patch{Name: examplePtr("Acme Corporation")},
 			Response: customers.Customer{UID: customer, Name: "Acme Corporation", Metadata: acmeCustomer.Metadata, CreatedAt: created, UpdatedAt: at}},

@@ -5,6 +5,8 @@
 import type { Schemas } from './apiSchemas'
 
 export type Customer = Schemas['Customer']
+export type CustomerView = Schemas['CustomerView']
+export type EndpointHealth = Schemas['EndpointHealth']
 export type CustomerInput = Schemas['CustomerInput']
 
 export type PortalSession = Schemas['PortalSession']

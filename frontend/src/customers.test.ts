@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { customerHealth, formatMetadata, healthSummary, memberPortalSession, parseMetadata, sessionState, uidProblem } from './customers'
+import { customerHealth, formatMetadata, healthOf, healthSummary, memberPortalSession, parseMetadata, sessionState, uidProblem } from './customers'
 
 const ep = (enabled: boolean, failing_since: string | null = null) => ({ enabled, failing_since })
 
@@ -21,6 +21,11 @@ describe('customerHealth', () => {
   it('says when all are healthy, and when there are more than were read', () => {
     expect(healthSummary(customerHealth([ep(true)]))).toBe('1 endpoint · all healthy')
     expect(healthSummary(customerHealth([ep(true), ep(true)], true))).toBe('2+ endpoints · all healthy')
+  })
+  it('gives the counts the API sums up the same state as the endpoints themselves', () => {
+    expect(healthOf({ total: 4, failing: 1, disabled: 2 })).toEqual(customerHealth([ep(true), ep(true, '2026-11-20T10:00:00Z'), ep(false), ep(false)]))
+    expect(healthOf({ total: 0, failing: 0, disabled: 0 }).state).toBe('none')
+    expect(healthOf({ total: 2, failing: 0, disabled: 2 }).state).toBe('disabled')
   })
 })
 

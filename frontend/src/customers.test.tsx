@@ -1,7 +1,7 @@
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { SessionContext, type Session } from './session'
-import type { Customer, EventType, PortalSession } from './customerTypes'
+import type { CustomerView, EventType, PortalSession } from './customerTypes'
 import type { Endpoint } from './types'
 
 afterEach(() => {
@@ -11,7 +11,10 @@ afterEach(() => {
 
 const as = (role: string) => ({ me: { kind: 'user', user_id: 'u1', email: 'o@a.test', role, email_verified: true }, refresh: async () => {}, signOut: async () => {} } as Session)
 
-const acme: Customer = { uid: 'acme', name: 'Acme Inc', metadata: { plan: 'gold' }, created_at: '2026-11-22T10:00:00Z', updated_at: '2026-11-22T10:00:00Z' }
+const acme: CustomerView = {
+  uid: 'acme', name: 'Acme Inc', metadata: { plan: 'gold' }, created_at: '2026-11-22T10:00:00Z', updated_at: '2026-11-22T10:00:00Z',
+  endpoints: { total: 3, failing: 1, disabled: 1 },
+}
 const ep = (over: Partial<Endpoint>) => ({ id: 'e1', url: 'https://hooks.acme.test/a', description: '', enabled: true, failing_since: null, event_types: [], kind: 'http', ...over }) as Endpoint
 const session: PortalSession = {
   id: 's1', customer: { uid: 'acme', name: 'Acme Inc' }, capabilities: ['view'], read_only: false, endpoint_ids: null,
@@ -24,7 +27,7 @@ const invoicePaid: EventType = {
 
 async function mockApi() {
   const apiMod = await import('./api')
-  vi.spyOn(apiMod.api, 'get').mockImplementation(async (path: string) => {
+  return vi.spyOn(apiMod.api, 'get').mockImplementation(async (path: string) => {
     if (path.startsWith('/customers/acme')) return acme as never
     if (path.startsWith('/customers')) return { data: [acme], next_cursor: null } as never
     if (path.startsWith('/endpoints')) return { data: [ep({}), ep({ id: 'e2', failing_since: '2026-11-22T09:00:00Z' }), ep({ id: 'e3', enabled: false })], next_cursor: null } as never
@@ -36,11 +39,13 @@ async function mockApi() {
 
 describe('customers pages by role', () => {
   it('show viewers the customers and their health, with nothing to change', async () => {
-    await mockApi()
+    const get = await mockApi()
     const { CustomersPage } = await import('./pages/Customers')
     render(<SessionContext.Provider value={as('viewer')}><CustomersPage /></SessionContext.Provider>)
     const row = (await screen.findByText('Acme Inc')).closest('tr')!
     await within(row).findByText('3 endpoints · 1 failing · 1 disabled')
+    // The list's health comes with the customers: no request per row.
+    expect(get.mock.calls.map(([path]) => path).filter((path) => path.startsWith('/endpoints'))).toEqual([])
     expect(screen.queryByRole('button', { name: 'Add customer' })).toBeNull()
     expect(within(row).queryByRole('button')).toBeNull()
   })

@@ -3,7 +3,7 @@
 // session a tenant member opens as a customer, and a session's state.
 import { FormError } from './endpointForm'
 import type { Endpoint } from './types'
-import type { PortalSession, PortalSessionInput } from './customerTypes'
+import type { EndpointHealth, PortalSession, PortalSessionInput } from './customerTypes'
 
 /** CustomerHealth sums up a customer's endpoints. */
 export interface CustomerHealth {
@@ -22,7 +22,12 @@ export interface CustomerHealth {
 export function customerHealth(endpoints: Pick<Endpoint, 'enabled' | 'failing_since'>[], more = false): CustomerHealth {
   const disabled = endpoints.filter((e) => !e.enabled).length
   const failing = endpoints.filter((e) => e.enabled && e.failing_since).length
-  const total = endpoints.length
+  return healthOf({ total: endpoints.length, failing, disabled }, more)
+}
+
+/** healthOf gives the counts the API sums up (a customer's `endpoints`) their state. */
+export function healthOf(counts: EndpointHealth, more = false): CustomerHealth {
+  const { total, failing, disabled } = counts
   const state = total === 0 ? 'none' : failing > 0 ? 'failing' : disabled === total ? 'disabled' : 'healthy'
   return { total, failing, disabled, more, state }
 }

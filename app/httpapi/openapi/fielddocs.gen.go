@@ -24,6 +24,9 @@ func fieldDocs() map[string]map[string]string {
 			"Metadata": "string pairs of yours, replacing the stored ones",
 			"Name":     "a display name",
 		},
+		"github.com/ferry-dev/ferry/app/httpapi.customerView": {
+			"Endpoints": "the customer's live endpoints, summed up",
+		},
 		"github.com/ferry-dev/ferry/app/httpapi.errorBody": {
 			"Error": "what went wrong",
 		},
@@ -294,6 +297,11 @@ func fieldDocs() map[string]map[string]string {
 			"SignatureTimestamp": "event (every attempt signed with the event's time) or attempt (each with its own).",
 			"TimeoutSeconds":     "how long an attempt waits for the answer",
 			"UpdatedAt":          "when the endpoint last changed",
+		},
+		"github.com/ferry-dev/ferry/delivery.EndpointHealth": {
+			"Disabled": "endpoints disabled by a member, by Ferry or by their customer's deletion",
+			"Failing":  "enabled endpoints whose attempts all fail since failing_since",
+			"Total":    "live endpoints",
 		},
 		"github.com/ferry-dev/ferry/delivery.EndpointInput": {
 			"Customer":           "the uid of one of the tenant's customers, makes the endpoint that customer's: it receives only the events sent for it. It cannot change later.",

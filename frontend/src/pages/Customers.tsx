@@ -4,8 +4,9 @@ import { useState } from 'react'
 import { api, query, type Page } from '../api'
 import { ConfirmPanel, Empty, ErrorMessage, Loading, Notice, Pager, useAction } from '../components'
 import { CustomerForm } from '../CustomerForm'
-import { CustomerHealthCell } from '../CustomerHealth'
-import type { Customer } from '../customerTypes'
+import { HealthBadge } from '../CustomerHealth'
+import { healthOf } from '../customers'
+import type { Customer, CustomerView } from '../customerTypes'
 import { formatTime } from '../format'
 import { usePaged } from '../paging'
 import { Link, navigate } from '../router'
@@ -53,7 +54,7 @@ export function CustomersPage() {
   const [editing, setEditing] = useState<string | null>(null)
   const [deleting, setDeleting] = useState<string | null>(null)
   const { notice, setNotice, error } = useAction()
-  const list = usePaged((cursor) => api.get<Page<Customer>>('/customers' + query({ cursor, limit: 25 })), [])
+  const list = usePaged((cursor) => api.get<Page<CustomerView>>('/customers' + query({ cursor, limit: 25 })), [])
 
   return (
     <section>
@@ -103,7 +104,7 @@ export function CustomersPage() {
                         onDeleted={() => { setDeleting(null); setNotice(`${c.name || c.uid} deleted; its endpoints are disabled.`); list.reload() }} />
                     )}
                   </td>
-                  <td data-label="Endpoints"><CustomerHealthCell uid={c.uid} /></td>
+                  <td data-label="Endpoints"><HealthBadge health={healthOf(c.endpoints)} /></td>
                   <td data-label="Created">{formatTime(c.created_at)}</td>
                   <td className="cell-actions">
                     {writer && editing !== c.uid && deleting !== c.uid && (

@@ -90,6 +90,27 @@ func TestLiveFerry(t *testing.T) {
 		t.Fatalf("get endpoint: %v %+v", err, got)
 	}
 
+	// The customer's own endpoint shows in its health, in one and in the list.
+	if _, err := c.Endpoints.Create(ctx, EndpointInput{Url: ptr(receiver + "/go-customer"), Customer: ptr("go-" + run)}); err != nil {
+		t.Fatal(err)
+	}
+	cu, err := c.Customers.Get(ctx, "go-"+run)
+	if err != nil || cu.Endpoints != (EndpointHealth{Total: 1}) {
+		t.Fatalf("get customer go-%s: %v, endpoints %+v, want one healthy", run, err, cu)
+	}
+	found := false
+	for cu, err := range c.Customers.All(ctx, nil) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cu.Uid == "go-"+run {
+			found = cu.Endpoints == (EndpointHealth{Total: 1})
+		}
+	}
+	if !found {
+		t.Errorf("customer go-%s is not listed with one healthy endpoint", run)
+	}
+
 	// Idempotency through the retry path: the first answer is lost, the
 	// retry carries the same key, Ferry answers with the same event.
 	typ := "go." + run + ".paid"

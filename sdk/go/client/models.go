@@ -23,6 +23,8 @@ type (
 	ReplayJob            = ferryapi.ReplayJob
 	ReplaysListParams    = ferryapi.ReplaysListParams
 	Customer             = ferryapi.Customer
+	CustomerView         = ferryapi.CustomerView
+	EndpointHealth       = ferryapi.EndpointHealth
 	CustomerInput        = ferryapi.CustomerInput
 	CustomerPatch        = ferryapi.CustomerPatch
 	CustomersListParams  = ferryapi.CustomersListParams

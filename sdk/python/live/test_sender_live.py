@@ -53,6 +53,13 @@ def test_sender_client_against_live_ferry() -> None:
     assert ep.secret.startswith("whsec_")
     assert ferry.endpoints.get(str(ep.id)).url == f"{receiver}/python"
 
+    # The customer's own endpoint shows in its health, in one and in the list.
+    ferry.endpoints.create(url=f"{receiver}/python-customer", customer=f"py-{run}")
+    health = ferry.customers.get(f"py-{run}").endpoints
+    assert (health.total, health.failing, health.disabled) == (1, 0, 0)
+    listed = {c.uid: c.endpoints.total for c in ferry.customers.all()}
+    assert listed[f"py-{run}"] == 1
+
     typ = f"python.{run}.paid"
     observing.lose_first.add(f"python-{run}")
     ev = ferry.events.create(type=typ, data={"amount": 4200}, idempotency_key=f"python-{run}")

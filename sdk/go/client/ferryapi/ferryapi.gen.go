@@ -1245,6 +1245,27 @@ type CustomerUser struct {
 	Id string `json:"id"`
 }
 
+// CustomerView defines model for CustomerView.
+type CustomerView struct {
+	// CreatedAt when the customer was created
+	CreatedAt time.Time `json:"created_at"`
+
+	// Endpoints the customer's live endpoints, summed up
+	Endpoints EndpointHealth `json:"endpoints"`
+
+	// Metadata string pairs of yours, kept as given
+	Metadata *map[string]string `json:"metadata"`
+
+	// Name a display name; may be empty
+	Name string `json:"name"`
+
+	// Uid the tenant's id for the customer.
+	Uid string `json:"uid"`
+
+	// UpdatedAt when the customer last changed
+	UpdatedAt time.Time `json:"updated_at"`
+}
+
 // Delivery defines model for Delivery.
 type Delivery struct {
 	// AttemptCount attempts made so far
@@ -1448,6 +1469,18 @@ type EndpointCreatedFormat string
 
 // EndpointCreatedKind http: Ferry pushes to url; queue: consumers pull
 type EndpointCreatedKind string
+
+// EndpointHealth defines model for EndpointHealth.
+type EndpointHealth struct {
+	// Disabled endpoints disabled by a member, by Ferry or by their customer's deletion
+	Disabled int `json:"disabled"`
+
+	// Failing enabled endpoints whose attempts all fail since failing_since
+	Failing int `json:"failing"`
+
+	// Total live endpoints
+	Total int `json:"total"`
+}
 
 // EndpointHealthData defines model for EndpointHealthData.
 type EndpointHealthData struct {
@@ -3652,7 +3685,7 @@ type ClientInterface interface {
 
 	// CustomersList List customers
 	//
-	// Your customers, newest first.
+	// Your customers, newest first, each with the health of its endpoints.
 	//
 	// Corresponds with GET /customers (the `CustomersList` operationId).
 	CustomersList(ctx context.Context, params *CustomersListParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -3684,7 +3717,7 @@ type ClientInterface interface {
 
 	// CustomersGet Get a customer
 	//
-	// One customer by its uid.
+	// One customer by its uid, with the health of its endpoints.
 	//
 	// Corresponds with GET /customers/{uid} (the `CustomersGet` operationId).
 	CustomersGet(ctx context.Context, uid string, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -4362,7 +4395,7 @@ type ClientInterface interface {
 
 // CustomersList List customers
 //
-// Your customers, newest first.
+// Your customers, newest first, each with the health of its endpoints.
 //
 // Corresponds with GET /customers (the `CustomersList` operationId).
 func (c *Client) CustomersList(ctx context.Context, params *CustomersListParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -4434,7 +4467,7 @@ func (c *Client) CustomersDelete(ctx context.Context, uid string, reqEditors ...
 
 // CustomersGet Get a customer
 //
-// One customer by its uid.
+// One customer by its uid, with the health of its endpoints.
 //
 // Corresponds with GET /customers/{uid} (the `CustomersGet` operationId).
 func (c *Client) CustomersGet(ctx context.Context, uid string, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -9109,7 +9142,7 @@ type ClientWithResponsesInterface interface {
 
 	// CustomersListWithResponse List customers
 	//
-	// Your customers, newest first.
+	// Your customers, newest first, each with the health of its endpoints.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -9145,7 +9178,7 @@ type ClientWithResponsesInterface interface {
 
 	// CustomersGetWithResponse Get a customer
 	//
-	// One customer by its uid.
+	// One customer by its uid, with the health of its endpoints.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -9926,7 +9959,7 @@ type CustomersListResponse struct {
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
 		// Data the page, in the order the route says
-		Data []Customer `json:"data"`
+		Data []CustomerView `json:"data"`
 
 		// NextCursor pass as cursor for the next page; null on the last
 		NextCursor *string `json:"next_cursor"`
@@ -9954,7 +9987,7 @@ type CustomersListResponse struct {
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r CustomersListResponse) GetJSON200() *struct {
 	// Data the page, in the order the route says
-	Data []Customer `json:"data"`
+	Data []CustomerView `json:"data"`
 
 	// NextCursor pass as cursor for the next page; null on the last
 	NextCursor *string `json:"next_cursor"`
@@ -10298,7 +10331,7 @@ type CustomersGetResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
-	JSON200 *Customer
+	JSON200 *CustomerView
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *Error401
 	// JSON403 the response for an HTTP 403 `application/json` response
@@ -10320,7 +10353,7 @@ type CustomersGetResponse struct {
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
-func (r CustomersGetResponse) GetJSON200() *Customer {
+func (r CustomersGetResponse) GetJSON200() *CustomerView {
 	return r.JSON200
 }
 
@@ -17612,7 +17645,7 @@ func (r StatsGetResponse) ContentType() string {
 
 // CustomersListWithResponse List customers
 //
-// Your customers, newest first.
+// Your customers, newest first, each with the health of its endpoints.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -17672,7 +17705,7 @@ func (c *ClientWithResponses) CustomersDeleteWithResponse(ctx context.Context, u
 
 // CustomersGetWithResponse Get a customer
 //
-// One customer by its uid.
+// One customer by its uid, with the health of its endpoints.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -18932,7 +18965,7 @@ func ParseCustomersListResponse(rsp *http.Response) (*CustomersListResponse, err
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
 			// Data the page, in the order the route says
-			Data []Customer `json:"data"`
+			Data []CustomerView `json:"data"`
 
 			// NextCursor pass as cursor for the next page; null on the last
 			NextCursor *string `json:"next_cursor"`
@@ -19409,7 +19442,7 @@ func ParseCustomersGetResponse(rsp *http.Response) (*CustomersGetResponse, error
 
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
-		var dest Customer
+		var dest CustomerView
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}

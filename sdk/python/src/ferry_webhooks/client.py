@@ -45,6 +45,7 @@ from ._api.models import (
     Customer,
     CustomerInput,
     CustomerPatch,
+    CustomerView,
     Endpoint,
     EndpointCreated,
     EndpointInput,
@@ -281,8 +282,9 @@ class Customers:
         r: Customer = _ok(customers_put.sync_detailed(uid, client=self._api, body=CustomerInput.from_dict(fields)))
         return r
 
-    def get(self, uid: str) -> Customer:
-        r: Customer = _ok(customers_get.sync_detailed(uid, client=self._api))
+    def get(self, uid: str) -> CustomerView:
+        """The customer, with the health of its endpoints (endpoints.total, .failing, .disabled)."""
+        r: CustomerView = _ok(customers_get.sync_detailed(uid, client=self._api))
         return r
 
     def update(self, uid: str, **fields: Any) -> Customer:
@@ -292,10 +294,10 @@ class Customers:
     def delete(self, uid: str) -> None:
         _ok(customers_delete.sync_detailed(uid, client=self._api))
 
-    def list(self, **query: Any) -> Page[Customer]:
+    def list(self, **query: Any) -> Page[CustomerView]:
         return _page(_ok(customers_list.sync_detailed(client=self._api, **query)))
 
-    def all(self, **query: Any) -> Iterator[Customer]:
+    def all(self, **query: Any) -> Iterator[CustomerView]:
         return _pages(self.list, query)
 
     def portal_session(self, uid: str, *, idempotency_key: str | None = None, **options: Any) -> PortalSessionMinted:

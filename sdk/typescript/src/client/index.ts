@@ -35,6 +35,8 @@ export type SecretInfo = S["SecretInfo"];
 export type BulkReplayInput = S["BulkReplayInput"];
 export type ReplayJob = S["ReplayJob"];
 export type Customer = S["Customer"];
+/** A customer as GET /customers and GET /customers/{uid} show it, with the health of its endpoints. */
+export type CustomerView = S["CustomerView"];
 export type CustomerInput = S["CustomerInput"];
 export type CustomerPatch = S["CustomerPatch"];
 export type PortalSessionInput = S["PortalSessionInput"];
@@ -216,7 +218,7 @@ export class Customers {
   upsert(uid: string, input: CustomerInput = {}): Promise<Customer> {
     return ok(this.api.PUT("/customers/{uid}", { body: input, params: { path: { uid } } }));
   }
-  get(uid: string): Promise<Customer> {
+  get(uid: string): Promise<CustomerView> {
     return ok(this.api.GET("/customers/{uid}", { params: { path: { uid } } }));
   }
   update(uid: string, patch: CustomerPatch): Promise<Customer> {
@@ -225,10 +227,10 @@ export class Customers {
   delete(uid: string): Promise<void> {
     return done(this.api.DELETE("/customers/{uid}", { params: { path: { uid } } }));
   }
-  async list(query: CustomersListQuery = {}): Promise<Page<Customer>> {
+  async list(query: CustomersListQuery = {}): Promise<Page<CustomerView>> {
     return page(await ok(this.api.GET("/customers", { params: { query } })));
   }
-  all(query: CustomersListQuery = {}): AsyncGenerator<Customer, void, undefined> {
+  all(query: CustomersListQuery = {}): AsyncGenerator<CustomerView, void, undefined> {
     return pages(query, (q) => this.list(q));
   }
   /** Mints a customer portal session: open its url once, within two minutes. */

@@ -13,7 +13,7 @@ export interface paths {
         };
         /**
          * List customers
-         * @description Your customers, newest first.
+         * @description Your customers, newest first, each with the health of its endpoints.
          */
         get: operations["customers.list"];
         put?: never;
@@ -37,7 +37,7 @@ export interface paths {
         };
         /**
          * Get a customer
-         * @description One customer by its uid.
+         * @description One customer by its uid, with the health of its endpoints.
          */
         get: operations["customers.get"];
         /**
@@ -1438,6 +1438,28 @@ export interface components {
             /** @description the tenant's id for the user */
             id: string;
         };
+        CustomerView: {
+            /**
+             * Format: date-time
+             * @description when the customer was created
+             */
+            created_at: string;
+            /** @description the customer's live endpoints, summed up */
+            endpoints: components["schemas"]["EndpointHealth"];
+            /** @description string pairs of yours, kept as given */
+            metadata: {
+                [key: string]: string;
+            } | null;
+            /** @description a display name; may be empty */
+            name: string;
+            /** @description the tenant's id for the customer. */
+            uid: string;
+            /**
+             * Format: date-time
+             * @description when the customer last changed
+             */
+            updated_at: string;
+        };
         Delivery: {
             /** @description attempts made so far */
             attempt_count: number;
@@ -1642,6 +1664,14 @@ export interface components {
             updated_at: string;
             /** @description empty for kind queue */
             url: string;
+        };
+        EndpointHealth: {
+            /** @description endpoints disabled by a member, by Ferry or by their customer's deletion */
+            disabled: number;
+            /** @description enabled endpoints whose attempts all fail since failing_since */
+            failing: number;
+            /** @description live endpoints */
+            total: number;
         };
         EndpointHealthData: {
             /**
@@ -3049,6 +3079,11 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "created_at": "2026-08-25T14:05:06.789Z",
+                     *           "endpoints": {
+                     *             "disabled": 0,
+                     *             "failing": 1,
+                     *             "total": 3
+                     *           },
                      *           "metadata": {
                      *             "crm_id": "0015g00000XyZ12"
                      *           },
@@ -3062,7 +3097,7 @@ export interface operations {
                      */
                     "application/json": {
                         /** @description the page, in the order the route says */
-                        data: components["schemas"]["Customer"][];
+                        data: components["schemas"]["CustomerView"][];
                         /** @description pass as cursor for the next page; null on the last */
                         next_cursor: string | null;
                     };
@@ -3181,6 +3216,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "created_at": "2026-08-25T14:05:06.789Z",
+                     *       "endpoints": {
+                     *         "disabled": 0,
+                     *         "failing": 1,
+                     *         "total": 3
+                     *       },
                      *       "metadata": {
                      *         "crm_id": "0015g00000XyZ12"
                      *       },
@@ -3189,7 +3229,7 @@ export interface operations {
                      *       "updated_at": "2026-11-23T14:05:06.789Z"
                      *     }
                      */
-                    "application/json": components["schemas"]["Customer"];
+                    "application/json": components["schemas"]["CustomerView"];
                 };
             };
             401: components["responses"]["Error401"];

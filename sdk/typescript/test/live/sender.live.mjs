@@ -32,6 +32,13 @@ test("the sender client against a live Ferry", async () => {
   assert.match(ep.secret, /^whsec_/);
   assert.equal((await ferry.endpoints.get(ep.id)).url, `${FERRY_RECEIVER_URL}/node`);
 
+  // A customer with an endpoint of its own: the customer shows its endpoints' health.
+  await ferry.customers.upsert(`node-${run}`, { name: "Node Corp" });
+  await ferry.endpoints.create({ url: `${FERRY_RECEIVER_URL}/node-customer`, customer: `node-${run}` });
+  assert.deepEqual((await ferry.customers.get(`node-${run}`)).endpoints, { total: 1, failing: 0, disabled: 0 });
+  const listed = (await ferry.customers.list()).data.find((c) => c.uid === `node-${run}`);
+  assert.deepEqual(listed?.endpoints, { total: 1, failing: 0, disabled: 0 });
+
   const type = `node.${run}.paid`;
   loseFirst.add(`node-${run}`);
   const ev = await ferry.events.create({ type, data: { amount: 4200 } }, { idempotencyKey: `node-${run}` });

@@ -22,6 +22,8 @@ from .customer_metadata_type_0 import CustomerMetadataType0
 from .customer_patch import CustomerPatch
 from .customer_patch_metadata_type_0 import CustomerPatchMetadataType0
 from .customer_user import CustomerUser
+from .customer_view import CustomerView
+from .customer_view_metadata_type_0 import CustomerViewMetadataType0
 from .customers_list_response_200 import CustomersListResponse200
 from .delivery import Delivery
 from .delivery_exhausted_data import DeliveryExhaustedData
@@ -33,6 +35,7 @@ from .endpoint_created_headers_type_0 import EndpointCreatedHeadersType0
 from .endpoint_created_kind import EndpointCreatedKind
 from .endpoint_format import EndpointFormat
 from .endpoint_headers_type_0 import EndpointHeadersType0
+from .endpoint_health import EndpointHealth
 from .endpoint_health_data import EndpointHealthData
 from .endpoint_input import EndpointInput
 from .endpoint_input_format import EndpointInputFormat
@@ -177,6 +180,8 @@ __all__ = (
     "CustomerPatchMetadataType0",
     "CustomersListResponse200",
     "CustomerUser",
+    "CustomerView",
+    "CustomerViewMetadataType0",
     "Delivery",
     "DeliveryExhaustedData",
     "DeliveryStatus",
@@ -187,6 +192,7 @@ __all__ = (
     "EndpointCreatedKind",
     "EndpointFormat",
     "EndpointHeadersType0",
+    "EndpointHealth",
     "EndpointHealthData",
     "EndpointInput",
     "EndpointInputFormat",

@@ -11,7 +11,7 @@ from ..types import UNSET, Unset
 from typing import cast
 
 if TYPE_CHECKING:
-  from ..models.customer import Customer
+  from ..models.customer_view import CustomerView
 
 
 
@@ -25,11 +25,11 @@ T = TypeVar("T", bound="CustomersListResponse200")
 class CustomersListResponse200:
     """ 
         Attributes:
-            data (list[Customer]): the page, in the order the route says
+            data (list[CustomerView]): the page, in the order the route says
             next_cursor (None | str): pass as cursor for the next page; null on the last
      """
 
-    data: list[Customer]
+    data: list[CustomerView]
     next_cursor: None | str
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -38,7 +38,7 @@ class CustomersListResponse200:
 
 
     def to_dict(self) -> dict[str, Any]:
-        from ..models.customer import Customer
+        from ..models.customer_view import CustomerView
         data = []
         for data_item_data in self.data:
             data_item = data_item_data.to_dict()
@@ -63,12 +63,12 @@ class CustomersListResponse200:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.customer import Customer
+        from ..models.customer_view import CustomerView
         d = dict(src_dict)
         data = []
         _data = d.pop("data")
         for data_item_data in (_data):
-            data_item = Customer.from_dict(data_item_data)
+            data_item = CustomerView.from_dict(data_item_data)
 
 
 

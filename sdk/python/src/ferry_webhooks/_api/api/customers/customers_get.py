@@ -8,7 +8,7 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
-from ...models.customer import Customer
+from ...models.customer_view import CustomerView
 from ...models.error import Error
 from typing import cast
 
@@ -34,9 +34,9 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Customer | Error | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> CustomerView | Error | None:
     if response.status_code == 200:
-        response_200 = Customer.from_dict(response.json())
+        response_200 = CustomerView.from_dict(response.json())
 
 
 
@@ -76,7 +76,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Customer | Error]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[CustomerView | Error]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -90,10 +90,10 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
 
-) -> Response[Customer | Error]:
+) -> Response[CustomerView | Error]:
     """ Get a customer
 
-     One customer by its uid.
+     One customer by its uid, with the health of its endpoints.
 
     Args:
         uid (str):
@@ -103,7 +103,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Customer | Error]
+        Response[CustomerView | Error]
      """
 
 
@@ -123,10 +123,10 @@ def sync(
     *,
     client: AuthenticatedClient,
 
-) -> Customer | Error | None:
+) -> CustomerView | Error | None:
     """ Get a customer
 
-     One customer by its uid.
+     One customer by its uid, with the health of its endpoints.
 
     Args:
         uid (str):
@@ -136,7 +136,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Customer | Error
+        CustomerView | Error
      """
 
 
@@ -151,10 +151,10 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
 
-) -> Response[Customer | Error]:
+) -> Response[CustomerView | Error]:
     """ Get a customer
 
-     One customer by its uid.
+     One customer by its uid, with the health of its endpoints.
 
     Args:
         uid (str):
@@ -164,7 +164,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Customer | Error]
+        Response[CustomerView | Error]
      """
 
 
@@ -184,10 +184,10 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
 
-) -> Customer | Error | None:
+) -> CustomerView | Error | None:
     """ Get a customer
 
-     One customer by its uid.
+     One customer by its uid, with the health of its endpoints.
 
     Args:
         uid (str):
@@ -197,7 +197,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Customer | Error
+        CustomerView | Error
      """
 
 

@@ -106,7 +106,7 @@ def sync_detailed(
 ) -> Response[CustomersListResponse200 | Error]:
     """ List customers
 
-     Your customers, newest first.
+     Your customers, newest first, each with the health of its endpoints.
 
     Args:
         limit (int | Unset):
@@ -142,7 +142,7 @@ def sync(
 ) -> CustomersListResponse200 | Error | None:
     """ List customers
 
-     Your customers, newest first.
+     Your customers, newest first, each with the health of its endpoints.
 
     Args:
         limit (int | Unset):
@@ -173,7 +173,7 @@ async def asyncio_detailed(
 ) -> Response[CustomersListResponse200 | Error]:
     """ List customers
 
-     Your customers, newest first.
+     Your customers, newest first, each with the health of its endpoints.
 
     Args:
         limit (int | Unset):
@@ -209,7 +209,7 @@ async def asyncio(
 ) -> CustomersListResponse200 | Error | None:
     """ List customers
 
-     Your customers, newest first.
+     Your customers, newest first, each with the health of its endpoints.
 
     Args:
         limit (int | Unset):

@@ -1,0 +1,92 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+
+
+
+
+
+
+T = TypeVar("T", bound="EndpointHealth")
+
+
+
+@_attrs_define
+class EndpointHealth:
+    """ 
+        Attributes:
+            disabled (int): endpoints disabled by a member, by Ferry or by their customer's deletion
+            failing (int): enabled endpoints whose attempts all fail since failing_since
+            total (int): live endpoints
+     """
+
+    disabled: int
+    failing: int
+    total: int
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        disabled = self.disabled
+
+        failing = self.failing
+
+        total = self.total
+
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update({
+            "disabled": disabled,
+            "failing": failing,
+            "total": total,
+        })
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        disabled = d.pop("disabled")
+
+        failing = d.pop("failing")
+
+        total = d.pop("total")
+
+        endpoint_health = cls(
+            disabled=disabled,
+            failing=failing,
+            total=total,
+        )
+
+
+        endpoint_health.additional_properties = d
+        return endpoint_health
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties
