@@ -470,7 +470,8 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 	retention := max(cfg.AttemptRetention, time.Duration(retentionDays)*24*time.Hour)
 	a.idempotency = idempotency.NewStore(a.db, cipher, log, nil)
 	if a.Inbound, err = inbound.New(inbound.Deps{DB: a.db, Sealer: cipher, Events: inboundEvents{a.Delivery},
-		Retention: billingLimits{a.Billing}, Limits: billingLimits{a.Billing}, Schemas: a.Catalog}, inbound.Config{PublicURL: cmp.Or(cfg.IngestURL, a.URL()), MaxRetention: retention,
+		Retention: billingLimits{a.Billing}, Limits: billingLimits{a.Billing}, Schemas: a.Catalog,
+		Rate: ratelimit.NewLimiter(ratelimit.New(a.db), "source", log)}, inbound.Config{PublicURL: cmp.Or(cfg.IngestURL, a.URL()), MaxRetention: retention,
 		Tracing: a.tracing.TracerProvider()}, log, nil); err != nil {
 		return nil, err
 	}

@@ -102,7 +102,7 @@ func (s *Service) Receive(ctx context.Context, in Incoming) (_ Answer, err error
 	}
 	// Only authentic requests count against the source's rate, so a flood
 	// of forged ones (capped on its own) cannot crowd out the provider.
-	if ok, wait := s.limiters.accept(src.row.ID, src.row.RateLimitPerSecond, now); !ok {
+	if _, wait := s.rate.Take(ctx, src.row.ID.String(), src.row.RateLimitPerSecond); wait > 0 {
 		return Answer{}, &ferry.Error{Code: ferry.ERATELIMIT, RetryAfterSeconds: max(1, int(math.Ceil(wait.Seconds()))),
 			Message: fmt.Sprintf("this source accepts %d requests per second; retry later", src.row.RateLimitPerSecond)}
 	}

@@ -10,42 +10,20 @@ import (
 )
 
 // limiters hold, per source and in this process, the token buckets of
-// accepted requests (rate_limit_per_second, burst of one second's worth)
-// and of rejected requests stored (RejectedPerMinute per minute), and
-// counts rejected requests not stored until Run flushes them.
+// rejected requests stored (RejectedPerMinute per minute), and count
+// rejected requests not stored until Run flushes them. (Accepted
+// requests are limited by Service.rate, shared by every replica.)
 type limiters struct {
 	rejectedPerMinute int
 
 	mu       sync.Mutex
-	accepted map[uuid.UUID]*rate.Limiter
 	rejected map[uuid.UUID]*rate.Limiter
 	unstored map[uuid.UUID]int64
 }
 
 func newLimiters(rejectedPerMinute int) *limiters {
-	return &limiters{rejectedPerMinute: rejectedPerMinute, accepted: map[uuid.UUID]*rate.Limiter{},
+	return &limiters{rejectedPerMinute: rejectedPerMinute,
 		rejected: map[uuid.UUID]*rate.Limiter{}, unstored: map[uuid.UUID]int64{}}
-}
-
-// accept takes a token for an accepted request of src; when none is left
-// it returns how long until one is.
-func (l *limiters) accept(src uuid.UUID, perSecond int, now time.Time) (bool, time.Duration) {
-	l.mu.Lock()
-	lim, ok := l.accepted[src]
-	if !ok {
-		lim = rate.NewLimiter(rate.Limit(perSecond), perSecond)
-		l.accepted[src] = lim
-	} else if lim.Limit() != rate.Limit(perSecond) {
-		lim.SetLimitAt(now, rate.Limit(perSecond))
-		lim.SetBurstAt(now, perSecond)
-	}
-	l.mu.Unlock()
-	r := lim.ReserveN(now, 1)
-	if d := r.DelayFrom(now); d > 0 {
-		r.CancelAt(now)
-		return false, d
-	}
-	return true, 0
 }
 
 // storeRejected reports whether a rejected request of src may be stored;

@@ -20,6 +20,7 @@ import (
 	"github.com/ferry-dev/ferry/internal/batch"
 	"github.com/ferry-dev/ferry/internal/clock"
 	"github.com/ferry-dev/ferry/internal/ttlcache"
+	"github.com/ferry-dev/ferry/ratelimit"
 )
 
 // Sealer encrypts secrets at rest, bound to their owner by aad.
@@ -142,6 +143,7 @@ type Service struct {
 
 	cache    *ttlcache.Cache[[32]byte, liveSource]
 	limiters *limiters
+	rate     RateLimiter // each source's accepted requests
 	// quota bounds sources and captured bytes by plan (nil: no bound).
 	quota *captureQuota
 	// captures commits concurrent verified captures together, and
@@ -160,6 +162,18 @@ type Deps struct {
 	Retention Retention
 	Limits    Limits
 	Schemas   SchemaChecker
+	// Rate keeps each source's bucket of accepted requests; nil keeps
+	// them in this process alone (N replicas then accept N times a
+	// source's rate).
+	Rate RateLimiter
+}
+
+// RateLimiter spends tokens of per-key buckets that hold at most
+// perSecond tokens and refill perSecond a second, shared by every
+// replica (*ratelimit.Limiter). wait > 0 means there was none to spend,
+// and says how long until there is.
+type RateLimiter interface {
+	Take(ctx context.Context, key string, perSecond int) (left float64, wait time.Duration)
 }
 
 // New returns a Service; clk nil is the system clock.
@@ -182,6 +196,10 @@ func New(d Deps, cfg Config, log *slog.Logger, clk clock.Clock) (*Service, error
 		cache: ttlcache.New[[32]byte, liveSource](cfg.CacheTTL, maxCachedSources), limiters: newLimiters(cfg.RejectedPerMinute)}
 	if d.Limits != nil {
 		s.quota = newCaptureQuota(d.Limits)
+	}
+	s.rate = d.Rate
+	if s.rate == nil {
+		s.rate = ratelimit.NewLimiter(nil, "source", log)
 	}
 	s.captures = batch.NewPaced(maxGroup, captureCommitters, capturePace, s.commitCaptures)
 	s.making = batch.NewLingering(maxGroup, eventMakers, makeLinger, func(ctx context.Context, b []*pendingCapture) { _, _ = s.makeEvents(ctx, b) })

@@ -1,7 +1,9 @@
 package tests
 
 import (
+	"fmt"
 	"net/http"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -73,5 +75,83 @@ func TestRateLimitHoldsAcrossReplicas(t *testing.T) {
 	}
 	if bystanderRefused.Load() != 0 {
 		t.Errorf("the bystander was refused %d times", bystanderRefused.Load())
+	}
+}
+
+// A source's rate limit holds for two replicas together: a provider
+// hammering its ingest URL through both gets the source's rate (plus the
+// one-second burst), not twice it, every request answered 200 was
+// captured, and another tenant's source on the same replicas is never
+// limited.
+func TestSourceRateLimitHoldsAcrossReplicas(t *testing.T) {
+	t.Parallel()
+	cfg := testConfig(t)
+	one, two := startFerry(t, cfg), startFerry(t, cfg) // one database, one Kafka cluster
+	_, hostile := signUp(t, one, "flood@sources.example")
+	_, bystander := signUp(t, two, "calm@sources.example")
+	const perSecond = 10
+	src := createSource(t, hostile, map[string]any{"name": "flooded", "verification": map[string]string{"type": "none"},
+		"event_type": map[string]string{"value": "flood.event"}, "rate_limit_per_second": perSecond})
+	calm := createSource(t, bystander, map[string]any{"name": "calm", "verification": map[string]string{"type": "none"},
+		"event_type": map[string]string{"value": "calm.event"}, "rate_limit_per_second": perSecond})
+	viaTwo := strings.Replace(src.IngestURL, one.URL, two.URL, 1)
+	calmViaTwo := strings.Replace(calm.IngestURL, one.URL, two.URL, 1)
+	if viaTwo == src.IngestURL && one.URL != two.URL {
+		t.Fatalf("ingest url %q is not under %s", src.IngestURL, one.URL)
+	}
+
+	const duration = 2 * time.Second
+	var admitted, refused, bystanderRefused, n atomic.Int64
+	start := time.Now()
+	var wg sync.WaitGroup
+	for _, url := range []string{src.IngestURL, viaTwo} {
+		for range 4 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for time.Since(start) < duration {
+					body := fmt.Appendf(nil, `{"n":%d}`, n.Add(1))
+					switch res := postIngest(t, url, body, map[string]string{"Content-Type": "application/json"}); res.StatusCode {
+					case http.StatusOK:
+						admitted.Add(1)
+					case http.StatusTooManyRequests:
+						refused.Add(1)
+					default:
+						t.Errorf("flood: %d %s", res.StatusCode, res.Body)
+						return
+					}
+				}
+			}()
+		}
+	}
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for i := 0; time.Since(start) < duration; i++ {
+			res := postIngest(t, calmViaTwo, fmt.Appendf(nil, `{"i":%d}`, i), map[string]string{"Content-Type": "application/json"})
+			if res.StatusCode != http.StatusOK {
+				bystanderRefused.Add(1)
+			}
+			time.Sleep(200 * time.Millisecond)
+		}
+	}()
+	wg.Wait()
+	elapsed := time.Since(start).Seconds()
+
+	// The bucket starts with a second's worth and refills perSecond a
+	// second; each replica may hold one leased batch (1 token at this rate).
+	limit := perSecond + perSecond*elapsed + 2
+	if got := float64(admitted.Load()); got > limit || got < perSecond*elapsed {
+		t.Errorf("two replicas accepted %.0f requests in %.1f s at %d/s (refused %d); want between %.0f and %.0f",
+			got, elapsed, perSecond, refused.Load(), perSecond*elapsed, limit)
+	}
+	if refused.Load() == 0 {
+		t.Error("nothing was refused: the flood did not reach the limit")
+	}
+	if bystanderRefused.Load() != 0 {
+		t.Errorf("the bystander's source was refused %d times", bystanderRefused.Load())
+	}
+	if caps := listCaptured(t, hostile, src.ID, "verified"); int64(len(caps)) != admitted.Load() {
+		t.Errorf("%d requests answered 200 but %d captured", admitted.Load(), len(caps))
 	}
 }

@@ -54,14 +54,18 @@ func newGuessLimiter(perMinute int) *guessLimiter {
 		known: ttlcache.New[[32]byte, struct{}](knownCredentialTTL, maxKnown)}
 }
 
-// bucket returns addr's bucket, creating it full; past maxBuckets the
-// full (idle) buckets are forgotten.
+// maxGuessBuckets bounds memory; past it idle buckets are forgotten (a
+// full bucket is what a new one starts with anyway).
+const maxGuessBuckets = 100_000
+
+// bucket returns addr's bucket, creating it full; past maxGuessBuckets
+// the full (idle) buckets are forgotten.
 func (g *guessLimiter) bucket(addr string) *rate.Limiter {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	b, ok := g.buckets[addr]
 	if !ok {
-		if len(g.buckets) >= maxBuckets {
+		if len(g.buckets) >= maxGuessBuckets {
 			now := g.now()
 			for a, old := range g.buckets {
 				if old.TokensAt(now) >= float64(old.Burst()) {

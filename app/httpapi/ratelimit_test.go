@@ -17,7 +17,7 @@ func TestTenantLimiter(t *testing.T) {
 	ctx := context.Background()
 	now := time.Date(2026, 11, 22, 5, 0, 0, 0, time.UTC)
 	l := newTenantLimiter(3, nil, nil)
-	l.now = func() time.Time { return now }
+	l.buckets.SetClock(func() time.Time { return now })
 	a, b := uuid.New(), uuid.New()
 	for i := range 3 {
 		if err := l.allow(ctx, a); err != nil {
@@ -83,8 +83,8 @@ func TestSharedLimiterHoldsAcrossProcesses(t *testing.T) {
 	now := time.Date(2026, 11, 22, 5, 0, 0, 0, time.UTC)
 	shared := &fakeBuckets{now: &now, tokens: map[string]float64{}, at: map[string]time.Time{}}
 	a, b := newTenantLimiter(100, shared, nil), newTenantLimiter(100, shared, nil)
-	a.now = func() time.Time { return now }
-	b.now = a.now
+	a.buckets.SetClock(func() time.Time { return now })
+	b.buckets.SetClock(func() time.Time { return now })
 	tenant := uuid.New()
 	admitted := 0
 	for i := range 400 {
