@@ -469,9 +469,12 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 	}
 	retention := max(cfg.AttemptRetention, time.Duration(retentionDays)*24*time.Hour)
 	a.idempotency = idempotency.NewStore(a.db, cipher, log, nil)
+	// Rate limits that must hold across replicas (a tenant's API rate, a
+	// source's, an endpoint's) lease their tokens from these.
+	rateBuckets := ratelimit.New(a.db)
 	if a.Inbound, err = inbound.New(inbound.Deps{DB: a.db, Sealer: cipher, Events: inboundEvents{a.Delivery},
 		Retention: billingLimits{a.Billing}, Limits: billingLimits{a.Billing}, Schemas: a.Catalog,
-		Rate: ratelimit.NewLimiter(ratelimit.New(a.db), "source", log)}, inbound.Config{PublicURL: cmp.Or(cfg.IngestURL, a.URL()), MaxRetention: retention,
+		Rate: ratelimit.NewLimiter(rateBuckets, "source", log)}, inbound.Config{PublicURL: cmp.Or(cfg.IngestURL, a.URL()), MaxRetention: retention,
 		Tracing: a.tracing.TracerProvider()}, log, nil); err != nil {
 		return nil, err
 	}
@@ -482,7 +485,8 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 		Help: "Endpoint filter evaluations that failed (counted as not matched, never failing ingest)."},
 		func() float64 { return float64(a.Delivery.FilterErrors()) }))
 	a.dispatcher = dispatch.NewDispatcher(a.db, cipher, egress.NewSender(addressPolicy, nil), a.writer, a.attempts, metrics,
-		dispatch.Config{Policy: policy, UserAgent: "Ferry/" + cfg.Version, Tracing: a.tracing.TracerProvider()}, log, nil)
+		dispatch.Config{Policy: policy, UserAgent: "Ferry/" + cfg.Version, Tracing: a.tracing.TracerProvider(),
+			Rate: ratelimit.NewLimiter(rateBuckets, "endpoint", log)}, log, nil)
 	a.partitions = attemptlog.NewPartitions(a.db, attemptlog.PartitionConfig{Retention: retention}, log, nil)
 	if err = a.partitions.Maintain(ctx); err != nil {
 		return nil, err
@@ -525,7 +529,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 		MetricsHandler:        mainMetrics,
 		Requests:              requestMetrics,
 		Idempotency:           a.idempotency,
-		RateBuckets:           ratelimit.New(a.db),
+		RateBuckets:           rateBuckets,
 		Portal:                frontend.Dist(),
 		Log:                   log,
 		SecureCookies:         !cfg.Dev,

@@ -7,9 +7,11 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/google/uuid"
 	"go.opentelemetry.io/otel/propagation"
-
-	"github.com/ferry-dev/ferry/internal/seal"
+	"go.opentelemetry.io/otel/trace"
+	"go.opentelemetry.io/otel/trace/noop"
+	"gorm.io/gorm"
 
 	"github.com/ferry-dev/ferry/delivery/attemptlog"
 	"github.com/ferry-dev/ferry/delivery/egress"
@@ -21,10 +23,8 @@ import (
 	"github.com/ferry-dev/ferry/internal/clock"
 	"github.com/ferry-dev/ferry/internal/pgval"
 	"github.com/ferry-dev/ferry/internal/rowid"
-
-	"go.opentelemetry.io/otel/trace"
-	"go.opentelemetry.io/otel/trace/noop"
-	"gorm.io/gorm"
+	"github.com/ferry-dev/ferry/internal/seal"
+	"github.com/ferry-dev/ferry/ratelimit"
 )
 
 // Config tunes the Dispatcher. The caps bound what one worker holds in
@@ -56,6 +56,19 @@ type Config struct {
 	// Tracing makes the spans of traced jobs' attempts (tracing.go); nil
 	// makes none.
 	Tracing trace.TracerProvider
+	// Rate keeps each endpoint's bucket of attempts (its
+	// rate_limit_per_second), shared by every worker so that retry tiers
+	// consumed by other processes do not add up past it; nil keeps the
+	// buckets in this process alone.
+	Rate RateLimiter
+}
+
+// RateLimiter spends tokens of per-key buckets that hold at most
+// perSecond tokens and refill perSecond a second (*ratelimit.Limiter).
+// wait > 0 means there was none to spend, and says how long until there
+// is.
+type RateLimiter interface {
+	Take(ctx context.Context, key string, perSecond int) (left float64, wait time.Duration)
 }
 
 // Dispatcher makes attempts: for each job it checks Postgres, sends the
@@ -95,6 +108,9 @@ func NewDispatcher(db *gorm.DB, cipher *seal.Cipher, sender *egress.Sender, pub 
 	if cfg.Tracing == nil {
 		cfg.Tracing = noop.NewTracerProvider()
 	}
+	if cfg.Rate == nil {
+		cfg.Rate = ratelimit.NewLimiter(nil, "endpoint", log)
+	}
 	d := &Dispatcher{
 		db: db, endpoints: newEndpointCache(db, cipher, cfg.EndpointTTL, now), sender: sender, pub: pub,
 		attempts: attempts, metrics: metrics, cfg: cfg, tiers: cfg.Policy.Tiers(), log: log, now: now,
@@ -103,6 +119,24 @@ func NewDispatcher(db *gorm.DB, cipher *seal.Cipher, sender *egress.Sender, pub 
 	}
 	d.lanes = newLanes(d, cfg)
 	return d
+}
+
+// waitForRate waits until the endpoint's bucket, shared by every worker
+// (Config.Rate), has a token for this attempt, and spends it.
+func (d *Dispatcher) waitForRate(ctx context.Context, endpointID uuid.UUID, perSecond int) error {
+	for {
+		_, wait := d.cfg.Rate.Take(ctx, endpointID.String(), perSecond)
+		if wait <= 0 {
+			return nil
+		}
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return ctx.Err()
+		case <-t.C:
+		}
+	}
 }
 
 // Tiers returns the retry tiers the dispatcher publishes to.
@@ -210,8 +244,8 @@ func (d *Dispatcher) attempt(ctx context.Context, job model.Job, pre *stateReque
 	if req.noSend != "" {
 		return d.dropUnsent(job, st, req, log), nil
 	}
-	if tgt.limiter != nil {
-		if err := tgt.limiter.Wait(ctx); err != nil {
+	if rl := tgt.endpoint.RateLimitPerSecond; rl != nil && *rl > 0 {
+		if err := d.waitForRate(ctx, job.EndpointID, *rl); err != nil {
 			return nil, fmt.Errorf("rate limit wait: %w", err)
 		}
 	}

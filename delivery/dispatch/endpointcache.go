@@ -10,7 +10,6 @@ import (
 	"github.com/ferry-dev/ferry/delivery"
 
 	"github.com/google/uuid"
-	"golang.org/x/time/rate"
 	"gorm.io/gorm"
 )
 
@@ -20,7 +19,6 @@ type target struct {
 	tenantID uuid.UUID
 	deleted  bool
 	keys     [][]byte // signing keys, current first
-	limiter  *rate.Limiter
 	loadedAt time.Time
 }
 
@@ -65,10 +63,6 @@ func (c *endpointCache) lookup(ctx context.Context, id uuid.UUID, maxAge time.Du
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	// Keep the old limiter so a reload does not refill the bucket.
-	if ok && fresh.limiter != nil && t.limiter != nil && t.limiter.Limit() == fresh.limiter.Limit() {
-		fresh.limiter = t.limiter
-	}
 	c.entries[id] = fresh
 	if len(c.entries) > 100_000 {
 		for k, v := range c.entries {
@@ -85,9 +79,5 @@ func (c *endpointCache) load(ctx context.Context, id uuid.UUID, now time.Time) (
 	if err != nil {
 		return nil, err
 	}
-	t := &target{loadedAt: now, deleted: loaded.Deleted, endpoint: loaded.Endpoint, tenantID: loaded.TenantID, keys: loaded.Keys}
-	if rl := t.endpoint.RateLimitPerSecond; !t.deleted && rl != nil && *rl > 0 {
-		t.limiter = rate.NewLimiter(rate.Limit(*rl), *rl)
-	}
-	return t, nil
+	return &target{loadedAt: now, deleted: loaded.Deleted, endpoint: loaded.Endpoint, tenantID: loaded.TenantID, keys: loaded.Keys}, nil
 }
