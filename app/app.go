@@ -81,6 +81,8 @@ var (
 	_ inbound.Sealer            = (*seal.Cipher)(nil)
 	_ inbound.Retention         = billingLimits{}
 	_ inbound.Limits            = billingLimits{}
+	_ inbound.RateLimiter       = (*ratelimit.Limiter)(nil)
+	_ dispatch.RateLimiter      = (*ratelimit.Limiter)(nil)
 )
 
 // inboundEvents plugs delivery into inbound: a verified capture becomes

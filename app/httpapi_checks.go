@@ -14,7 +14,6 @@ import (
 	"github.com/ferry-dev/ferry/idempotency"
 	"github.com/ferry-dev/ferry/inbound"
 	"github.com/ferry-dev/ferry/portal"
-	"github.com/ferry-dev/ferry/ratelimit"
 	"github.com/ferry-dev/ferry/tenants"
 )
 
@@ -41,6 +40,5 @@ var (
 	_ httpapi.QueueService         = (*queue.Service)(nil)
 	_ httpapi.SourceService        = (*inbound.Service)(nil)
 	_ httpapi.IdempotencyStore     = (*idempotency.Store)(nil)
-	_ httpapi.SharedBuckets        = (*ratelimit.Buckets)(nil)
 	_ httpapi.InboundReceiver      = (*inbound.Service)(nil)
 )

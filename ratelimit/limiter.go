@@ -18,6 +18,8 @@ type Leaser interface {
 	Lease(ctx context.Context, key string, perSecond, want int) (granted int, left float64, err error)
 }
 
+var _ Leaser = (*Buckets)(nil)
+
 // Limiter limits requests per key (a tenant, a source) with a token
 // bucket each, of capacity and refill perSecond. With shared buckets the
 // bucket is in PostgreSQL and holds for every process together: each

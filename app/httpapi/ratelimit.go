@@ -14,10 +14,6 @@ import (
 	"github.com/ferry-dev/ferry/ratelimit"
 )
 
-// SharedBuckets are token buckets every API process shares, so a
-// tenant's limit holds across replicas; *ratelimit.Buckets satisfies it.
-type SharedBuckets = ratelimit.Leaser
-
 // tenantLimiter is a per-tenant rate limit: a token bucket per tenant
 // (rate and burst = the limit per second), shared by every replica when
 // there are shared buckets (ratelimit.Limiter). The API as a whole has
@@ -29,17 +25,17 @@ type tenantLimiter struct {
 	buckets   *ratelimit.Limiter
 }
 
-func newTenantLimiter(perSecond int, shared SharedBuckets, log *slog.Logger) *tenantLimiter {
+func newTenantLimiter(perSecond int, shared ratelimit.Leaser, log *slog.Logger) *tenantLimiter {
 	return newLimiter(perSecond, "api", "too many API requests for this tenant; slow down", shared, log)
 }
 
 // newTestRoutingLimiter limits test-routing requests: each may run a
 // transformation for up to its deadline.
-func newTestRoutingLimiter(perSecond int, shared SharedBuckets, log *slog.Logger) *tenantLimiter {
+func newTestRoutingLimiter(perSecond int, shared ratelimit.Leaser, log *slog.Logger) *tenantLimiter {
 	return newLimiter(perSecond, "test-routing", "too many routing tests for this tenant; slow down", shared, log)
 }
 
-func newLimiter(perSecond int, key, message string, shared SharedBuckets, log *slog.Logger) *tenantLimiter {
+func newLimiter(perSecond int, key, message string, shared ratelimit.Leaser, log *slog.Logger) *tenantLimiter {
 	return &tenantLimiter{perSecond: perSecond, message: message, buckets: ratelimit.NewLimiter(shared, key, log)}
 }
 

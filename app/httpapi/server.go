@@ -17,6 +17,7 @@ import (
 
 	"github.com/ferry-dev/ferry"
 	"github.com/ferry-dev/ferry/delivery"
+	"github.com/ferry-dev/ferry/ratelimit"
 	"github.com/ferry-dev/ferry/tenants"
 )
 
@@ -87,7 +88,7 @@ type Deps struct {
 	SecureCookies bool
 	// RateBuckets, when set, holds the rate limits' buckets for every
 	// replica together; otherwise each process has its own.
-	RateBuckets SharedBuckets
+	RateBuckets ratelimit.Leaser
 	// APIRateLimit is the API requests per second allowed per tenant
 	// (0 = unlimited).
 	APIRateLimit int
