@@ -4,6 +4,7 @@ in-process Ferry with a low API rate limit."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import secrets
 import time
@@ -12,7 +13,7 @@ from concurrent.futures import ThreadPoolExecutor
 import httpx
 import pytest
 
-from ferry_webhooks.client import Ferry, FerryError
+from ferry_webhooks.client import AsyncFerry, Ferry, FerryError
 
 
 class Observing(httpx.BaseTransport):
@@ -87,3 +88,56 @@ def test_sender_client_against_live_ferry() -> None:
         pages = list(pool.map(lambda _: ferry.endpoints.list(), range(40)))
     assert len(pages) == 40
     assert observing.limited > 0, "the burst saw no 429: the rate limit was not reached, nothing was retried"
+
+
+class AsyncObserving(httpx.AsyncBaseTransport):
+    """Counts 429s; for a marked key, loses the answer of the first POST /events."""
+
+    def __init__(self) -> None:
+        self.inner = httpx.AsyncHTTPTransport()
+        self.limited = 0
+        self.lose_first: set[str] = set()
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        response = await self.inner.handle_async_request(request)
+        if response.status_code == 429:
+            self.limited += 1
+        key = request.headers.get("Idempotency-Key", "")
+        if request.method == "POST" and request.url.path.endswith("/events") and key in self.lose_first:
+            self.lose_first.discard(key)
+            await response.aread()
+            await response.aclose()
+            raise httpx.ReadError("connection reset (simulated after Ferry answered)", request=request)
+        return response
+
+
+def test_async_sender_client_against_live_ferry() -> None:
+    base, key, receiver = os.environ.get("FERRY_URL"), os.environ.get("FERRY_API_KEY"), os.environ.get("FERRY_RECEIVER_URL")
+    assert base and key and receiver, "FERRY_URL, FERRY_API_KEY and FERRY_RECEIVER_URL are required"
+    observing = AsyncObserving()
+    run = secrets.token_hex(6)
+
+    async def scenario() -> None:
+        async with AsyncFerry(key, base_url=base, transport=observing) as ferry:
+            await ferry.customers.upsert(f"apy-{run}", name="Async Py Corp")
+            await ferry.endpoints.create(url=f"{receiver}/async-python", customer=f"apy-{run}")
+            health = (await ferry.customers.get(f"apy-{run}")).endpoints
+            assert (health.total, health.failing, health.disabled) == (1, 0, 0)
+
+            typ = f"apython.{run}.paid"
+            observing.lose_first.add(f"apython-{run}")
+            ev = await ferry.events.create(type=typ, data={"amount": 4200}, customer=f"apy-{run}",
+                                           idempotency_key=f"apython-{run}")
+            assert not observing.lose_first, "the answer was not lost: the retry path was not taken"
+            assert [e.id async for e in ferry.events.all(type=typ, limit=1)] == [ev.id], "a retried create made more than one event"
+
+            with pytest.raises(FerryError) as exc:
+                await ferry.events.create(type="", data={})
+            assert (exc.value.status, exc.value.code, exc.value.field) == (422, "invalid", "type")
+
+            # Concurrent calls past the rate limit are retried after Retry-After.
+            pages = await asyncio.gather(*(ferry.endpoints.list() for _ in range(40)))
+            assert len(pages) == 40
+            assert observing.limited > 0, "the burst saw no 429: the rate limit was not reached, nothing was retried"
+
+    asyncio.run(scenario())

@@ -8,6 +8,7 @@ Idempotency-Key on every creating POST (random unless given, the same
 across retries), generators that follow ``next_cursor``, and
 :class:`FerryError` for error answers. ``Ferry.api`` is the generated
 client, for every other operation, behind the same retries.
+:class:`AsyncFerry` makes the same calls for asyncio.
 
 Install with the ``client`` extra: ``pip install 'ferry-webhooks[client]'``.
 """
@@ -17,7 +18,7 @@ from __future__ import annotations
 import builtins
 import json
 import secrets
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from typing import Any, TypeVar
 from uuid import UUID
 
@@ -67,9 +68,9 @@ from ._api.models import (
     SourcePatch,
 )
 from ._api.types import Response
-from ._retry import RetryPolicy, RetryTransport, retry_after
+from ._retry import AsyncRetryTransport, RetryPolicy, RetryTransport, retry_after
 
-__all__ = ["Ferry", "FerryError", "Page", "RetryPolicy", "RetryTransport"]
+__all__ = ["AsyncFerry", "AsyncRetryTransport", "Ferry", "FerryError", "Page", "RetryPolicy", "RetryTransport"]
 
 T = TypeVar("T")
 
@@ -360,3 +361,243 @@ class Sources:
 
     def all(self, **query: Any) -> Iterator[Source]:
         return _pages(self.list, query)
+
+
+async def _aok(response: Awaitable[Response[Any]]) -> Any:
+    return _ok(await response)
+
+
+async def _apages(list_page: Callable[..., Awaitable[Page[T]]], query: dict[str, Any]) -> AsyncIterator[T]:
+    while True:
+        page = await list_page(**query)
+        for item in page:
+            yield item
+        if not page.next_cursor:
+            return
+        query = {**query, "cursor": page.next_cursor}
+
+
+class AsyncFerry:
+    """Ferry for asyncio: the same calls as :class:`Ferry`, awaited, and
+    ``all`` as async iterators::
+
+        async with AsyncFerry(api_key, base_url="https://ferry.example.com") as ferry:
+            await ferry.events.create(type="invoice.paid", data={"amount": 4200})
+            async for ev in ferry.events.all(type="invoice.paid"):
+                ...
+    """
+
+    def __init__(self, api_key: str, *, base_url: str, retry: RetryPolicy | None = None,
+                 transport: httpx.AsyncBaseTransport | None = None, timeout: float = 30.0) -> None:
+        if not api_key:
+            raise ValueError("ferry: an API key is required")
+        #: The generated client for every other operation (its ``asyncio``
+        #: functions), behind the same retries.
+        self.api = AuthenticatedClient(
+            base_url=base_url.rstrip("/") + "/api/v1",
+            token=api_key,
+            timeout=httpx.Timeout(timeout),
+            httpx_args={"transport": AsyncRetryTransport(transport, retry)},
+        )
+        self.events = AsyncEvents(self.api)
+        self.endpoints = AsyncEndpoints(self.api)
+        self.replays = AsyncReplays(self.api)
+        self.customers = AsyncCustomers(self.api)
+        self.event_types = AsyncEventTypes(self.api)
+        self.sources = AsyncSources(self.api)
+
+    async def aclose(self) -> None:
+        await self.api.get_async_httpx_client().aclose()
+
+    async def __aenter__(self) -> AsyncFerry:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+
+class AsyncEvents:
+    def __init__(self, api: AuthenticatedClient) -> None:
+        self._api = api
+
+    async def create(self, *, type: str, data: Any, customer: str | None = None,
+                     idempotency_key: str | None = None) -> EventAccepted:
+        """Sends an event; retries reuse one Idempotency-Key, so they make one event."""
+        body: dict[str, Any] = {"type": type, "data": data}
+        if customer is not None:
+            body["customer"] = customer
+        r: EventAccepted = await _aok(events_create.asyncio_detailed(
+            client=self._api, body=EventInput.from_dict(body), idempotency_key=_key(idempotency_key)))
+        return r
+
+    async def get(self, id: str) -> EventDetail:
+        r: EventDetail = await _aok(events_get.asyncio_detailed(UUID(id), client=self._api))
+        return r
+
+    async def list(self, **query: Any) -> Page[EventDetail]:
+        """One page; query: type, customer, status, endpoint_id, since, until, limit, cursor."""
+        return _page(await _aok(events_list.asyncio_detailed(client=self._api, **_query(query))))
+
+    def all(self, **query: Any) -> AsyncIterator[EventDetail]:
+        """Every event matching query, page after page."""
+        return _apages(self.list, query)
+
+    async def attempts(self, id: str) -> builtins.list[Attempt]:
+        return list((await _aok(events_attempts_list.asyncio_detailed(UUID(id), client=self._api))).data)
+
+    async def replay(self, id: str, *, endpoint_id: str | None = None, idempotency_key: str | None = None) -> ReplayResult:
+        body = ReplayEventInput.from_dict({"endpoint_id": endpoint_id} if endpoint_id else {})
+        r: ReplayResult = await _aok(events_replay.asyncio_detailed(
+            UUID(id), client=self._api, body=body, idempotency_key=_key(idempotency_key)))
+        return r
+
+
+class AsyncEndpoints:
+    def __init__(self, api: AuthenticatedClient) -> None:
+        self._api = api
+
+    async def create(self, *, idempotency_key: str | None = None, **fields: Any) -> EndpointCreated:
+        """Adds an endpoint (fields: url, description, event_types, customer, …); the answer carries its secret."""
+        r: EndpointCreated = await _aok(endpoints_create.asyncio_detailed(
+            client=self._api, body=EndpointInput.from_dict(fields), idempotency_key=_key(idempotency_key)))
+        return r
+
+    async def get(self, id: str) -> Endpoint:
+        r: Endpoint = await _aok(endpoints_get.asyncio_detailed(UUID(id), client=self._api))
+        return r
+
+    async def list(self, **query: Any) -> Page[Endpoint]:
+        return _page(await _aok(endpoints_list.asyncio_detailed(client=self._api, **query)))
+
+    def all(self, **query: Any) -> AsyncIterator[Endpoint]:
+        return _apages(self.list, query)
+
+    async def update(self, id: str, **fields: Any) -> Endpoint:
+        r: Endpoint = await _aok(endpoints_update.asyncio_detailed(UUID(id), client=self._api, body=EndpointPatch.from_dict(fields)))
+        return r
+
+    async def delete(self, id: str) -> None:
+        await _aok(endpoints_delete.asyncio_detailed(UUID(id), client=self._api))
+
+    async def rotate_secret(self, id: str) -> SecretInfo:
+        """A new signing secret; the previous one keeps signing alongside it for a while."""
+        r: SecretInfo = await _aok(endpoints_secret_rotate.asyncio_detailed(UUID(id), client=self._api))
+        return r
+
+    async def secret(self, id: str) -> SecretInfo:
+        r: SecretInfo = await _aok(endpoints_secret_get.asyncio_detailed(UUID(id), client=self._api))
+        return r
+
+
+class AsyncReplays:
+    def __init__(self, api: AuthenticatedClient) -> None:
+        self._api = api
+
+    async def create(self, *, idempotency_key: str | None = None, **filters: Any) -> ReplayJob:
+        """Starts a bulk replay (filters: endpoint_id, event_type, since, until, status)."""
+        r: ReplayJob = await _aok(replays_create.asyncio_detailed(
+            client=self._api, body=BulkReplayInput.from_dict(filters), idempotency_key=_key(idempotency_key)))
+        return r
+
+    async def get(self, id: str) -> ReplayJob:
+        r: ReplayJob = await _aok(replays_get.asyncio_detailed(UUID(id), client=self._api))
+        return r
+
+    async def cancel(self, id: str) -> ReplayJob:
+        r: ReplayJob = await _aok(replays_cancel.asyncio_detailed(UUID(id), client=self._api))
+        return r
+
+    async def list(self, **query: Any) -> Page[ReplayJob]:
+        return _page(await _aok(replays_list.asyncio_detailed(client=self._api, **query)))
+
+    def all(self, **query: Any) -> AsyncIterator[ReplayJob]:
+        return _apages(self.list, query)
+
+
+class AsyncCustomers:
+    def __init__(self, api: AuthenticatedClient) -> None:
+        self._api = api
+
+    async def upsert(self, uid: str, **fields: Any) -> Customer:
+        """Creates the customer uid or updates it (PUT: safe to retry without a key)."""
+        r: Customer = await _aok(customers_put.asyncio_detailed(uid, client=self._api, body=CustomerInput.from_dict(fields)))
+        return r
+
+    async def get(self, uid: str) -> CustomerView:
+        """The customer, with the health of its endpoints (endpoints.total, .failing, .disabled)."""
+        r: CustomerView = await _aok(customers_get.asyncio_detailed(uid, client=self._api))
+        return r
+
+    async def update(self, uid: str, **fields: Any) -> Customer:
+        r: Customer = await _aok(customers_update.asyncio_detailed(uid, client=self._api, body=CustomerPatch.from_dict(fields)))
+        return r
+
+    async def delete(self, uid: str) -> None:
+        await _aok(customers_delete.asyncio_detailed(uid, client=self._api))
+
+    async def list(self, **query: Any) -> Page[CustomerView]:
+        return _page(await _aok(customers_list.asyncio_detailed(client=self._api, **query)))
+
+    def all(self, **query: Any) -> AsyncIterator[CustomerView]:
+        return _apages(self.list, query)
+
+    async def portal_session(self, uid: str, *, idempotency_key: str | None = None, **options: Any) -> PortalSessionMinted:
+        """Mints a customer portal session (options: external_user, capabilities, ttl_seconds …)."""
+        r: PortalSessionMinted = await _aok(portal_sessions_create.asyncio_detailed(
+            uid, client=self._api, body=PortalSessionInput.from_dict(options), idempotency_key=_key(idempotency_key)))
+        return r
+
+
+class AsyncEventTypes:
+    def __init__(self, api: AuthenticatedClient) -> None:
+        self._api = api
+
+    async def create(self, *, idempotency_key: str | None = None, **fields: Any) -> EventType:
+        r: EventType = await _aok(event_types_create.asyncio_detailed(
+            client=self._api, body=EventTypeInput.from_dict(fields), idempotency_key=_key(idempotency_key)))
+        return r
+
+    async def get(self, name: str) -> EventType:
+        r: EventType = await _aok(event_types_get.asyncio_detailed(name, client=self._api))
+        return r
+
+    async def update(self, name: str, **fields: Any) -> EventType:
+        r: EventType = await _aok(event_types_update.asyncio_detailed(name, client=self._api, body=EventTypePatch.from_dict(fields)))
+        return r
+
+    async def delete(self, name: str) -> None:
+        await _aok(event_types_delete.asyncio_detailed(name, client=self._api))
+
+    async def list(self, **query: Any) -> Page[EventType]:
+        return _page(await _aok(event_types_list.asyncio_detailed(client=self._api, **query)))
+
+    def all(self, **query: Any) -> AsyncIterator[EventType]:
+        return _apages(self.list, query)
+
+
+class AsyncSources:
+    def __init__(self, api: AuthenticatedClient) -> None:
+        self._api = api
+
+    async def create(self, *, idempotency_key: str | None = None, **fields: Any) -> Source:
+        """Adds an inbound source; the answer carries its ingest URL."""
+        r: Source = await _aok(sources_create.asyncio_detailed(
+            client=self._api, body=SourceInput.from_dict(fields), idempotency_key=_key(idempotency_key)))
+        return r
+
+    async def get(self, id: str) -> Source:
+        r: Source = await _aok(sources_get.asyncio_detailed(UUID(id), client=self._api))
+        return r
+
+    async def update(self, id: str, **fields: Any) -> Source:
+        r: Source = await _aok(sources_update.asyncio_detailed(UUID(id), client=self._api, body=SourcePatch.from_dict(fields)))
+        return r
+
+    async def delete(self, id: str) -> None:
+        await _aok(sources_delete.asyncio_detailed(UUID(id), client=self._api))
+
+    async def list(self, **query: Any) -> Page[Source]:
+        return _page(await _aok(sources_list.asyncio_detailed(client=self._api, **query)))
+
+    def all(self, **query: Any) -> AsyncIterator[Source]:
+        return _apages(self.list, query)
