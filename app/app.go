@@ -232,6 +232,9 @@ type App struct {
 	// Close stops its transformation workers.
 	router  *delivery.Router
 	notices *notify.Mailer
+	// rateBuckets keep the rate limits that hold across replicas (a
+	// tenant's API rate, a source's, an endpoint's).
+	rateBuckets *ratelimit.Buckets
 
 	// tracing exports spans (OTEL_*), or is the no-op provider; Run's
 	// last phase to stop flushes it.
@@ -471,12 +474,10 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 	}
 	retention := max(cfg.AttemptRetention, time.Duration(retentionDays)*24*time.Hour)
 	a.idempotency = idempotency.NewStore(a.db, cipher, log, nil)
-	// Rate limits that must hold across replicas (a tenant's API rate, a
-	// source's, an endpoint's) lease their tokens from these.
-	rateBuckets := ratelimit.New(a.db)
+	a.rateBuckets = ratelimit.New(a.db)
 	if a.Inbound, err = inbound.New(inbound.Deps{DB: a.db, Sealer: cipher, Events: inboundEvents{a.Delivery},
 		Retention: billingLimits{a.Billing}, Limits: billingLimits{a.Billing}, Schemas: a.Catalog,
-		Rate: ratelimit.NewLimiter(rateBuckets, "source", log)}, inbound.Config{PublicURL: cmp.Or(cfg.IngestURL, a.URL()), MaxRetention: retention,
+		Rate: ratelimit.NewLimiter(a.rateBuckets, "source", log)}, inbound.Config{PublicURL: cmp.Or(cfg.IngestURL, a.URL()), MaxRetention: retention,
 		Tracing: a.tracing.TracerProvider()}, log, nil); err != nil {
 		return nil, err
 	}
@@ -488,7 +489,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 		func() float64 { return float64(a.Delivery.FilterErrors()) }))
 	a.dispatcher = dispatch.NewDispatcher(a.db, cipher, egress.NewSender(addressPolicy, nil), a.writer, a.attempts, metrics,
 		dispatch.Config{Policy: policy, UserAgent: "Ferry/" + cfg.Version, Tracing: a.tracing.TracerProvider(),
-			Rate: ratelimit.NewLimiter(rateBuckets, "endpoint", log)}, log, nil)
+			Rate: ratelimit.NewLimiter(a.rateBuckets, "endpoint", log)}, log, nil)
 	a.partitions = attemptlog.NewPartitions(a.db, attemptlog.PartitionConfig{Retention: retention}, log, nil)
 	if err = a.partitions.Maintain(ctx); err != nil {
 		return nil, err
@@ -531,7 +532,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 		MetricsHandler:        mainMetrics,
 		Requests:              requestMetrics,
 		Idempotency:           a.idempotency,
-		RateBuckets:           rateBuckets,
+		RateBuckets:           a.rateBuckets,
 		Portal:                frontend.Dist(),
 		Log:                   log,
 		SecureCookies:         !cfg.Dev,
@@ -671,6 +672,7 @@ func (a *App) Run(ctx context.Context) error {
 		// pending (any role emits operational events).
 		part{name: "pending transformations", run: a.transformSweep.Run},
 		part{name: "first analyze", run: a.firstAnalyze.Run},
+		part{name: "rate buckets", run: func(ctx context.Context) error { return a.rateBuckets.Run(ctx, 10*time.Minute, a.log) }},
 		// Filters fail to evaluate wherever events are routed (ingest
 		// here, operational events in workers): each process records
 		// its own.

@@ -8,6 +8,8 @@ package ratelimit
 import (
 	"context"
 	"fmt"
+	"log/slog"
+	"time"
 
 	"gorm.io/gorm"
 )
@@ -67,4 +69,40 @@ func (b *Buckets) Lease(ctx context.Context, key string, perSecond, want int) (g
 		// Another process created it first: lease from it.
 	}
 	return 0, 0, fmt.Errorf("lease rate tokens: bucket %s neither found nor created", key)
+}
+
+// idleAfter is how long a bucket goes unleased before Prune forgets it. A
+// bucket refills its whole capacity within a second, so one idle this
+// long is full: what a new one starts as.
+const idleAfter = time.Minute
+
+// Prune deletes the buckets nobody leased for a minute (every deleted
+// source, endpoint or tenant leaves one behind) and returns how many.
+// A lease racing the delete either updates the row first, and the
+// delete, re-checking it, keeps it, or finds no row and starts a full
+// bucket, as the deleted one was. Errors: wrapped database errors.
+func (b *Buckets) Prune(ctx context.Context) (int64, error) {
+	res := b.db.WithContext(ctx).Exec(`DELETE FROM rate_buckets WHERE updated_at < now() - make_interval(secs => ?)`,
+		idleAfter.Seconds())
+	if res.Error != nil {
+		return 0, fmt.Errorf("prune rate buckets: %w", res.Error)
+	}
+	return res.RowsAffected, nil
+}
+
+// Run prunes idle buckets every interval until ctx ends; a failed prune
+// is logged and tried again at the next.
+func (b *Buckets) Run(ctx context.Context, interval time.Duration, log *slog.Logger) error {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-t.C:
+			if _, err := b.Prune(ctx); err != nil && ctx.Err() == nil {
+				log.Warn("rate buckets not pruned", "err", err)
+			}
+		}
+	}
 }

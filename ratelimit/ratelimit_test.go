@@ -140,3 +140,30 @@ func TestLeaseFromAnOlderTransaction(t *testing.T) {
 	require.InDelta(t, before.Tokens, after.Tokens, 1e-9, "the bucket gained no token from the older lease")
 	require.True(t, after.UpdatedAt.Equal(before.UpdatedAt), "the bucket's time moved from %s to %s", before.UpdatedAt, after.UpdatedAt)
 }
+
+// Prune forgets buckets nobody leased for a minute and keeps the others;
+// a pruned key starts full again.
+func TestPruneForgetsIdleBuckets(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	b, db := newBuckets(t)
+	idle, busy := "source:"+uuid.NewString(), "source:"+uuid.NewString()
+	for _, key := range []string{idle, busy} {
+		_, _, err := b.Lease(ctx, key, 10, 10)
+		require.NoError(t, err)
+	}
+	require.NoError(t, db.Exec(`UPDATE rate_buckets SET updated_at = now() - interval '2 minutes' WHERE key = ?`, idle).Error)
+
+	_, err := b.Prune(ctx)
+	require.NoError(t, err)
+	var keys []string
+	require.NoError(t, db.Raw(`SELECT key FROM rate_buckets WHERE key IN (?, ?)`, idle, busy).Scan(&keys).Error)
+	require.Equal(t, []string{busy}, keys, "the idle bucket is gone, the busy one kept")
+
+	got, _, err := b.Lease(ctx, idle, 10, 10)
+	require.NoError(t, err)
+	require.Equal(t, 10, got, "a pruned key starts full")
+	got, _, err = b.Lease(ctx, busy, 10, 10)
+	require.NoError(t, err)
+	require.Less(t, got, 10, "the busy bucket kept its count")
+}
