@@ -233,8 +233,10 @@ type App struct {
 	router  *delivery.Router
 	notices *notify.Mailer
 	// rateBuckets keep the rate limits that hold across replicas (a
-	// tenant's API rate, a source's, an endpoint's).
+	// tenant's API rate, a source's, an endpoint's); rateLeases are their
+	// leases, timed.
 	rateBuckets *ratelimit.Buckets
+	rateLeases  *timedLeases
 
 	// tracing exports spans (OTEL_*), or is the no-op provider; Run's
 	// last phase to stop flushes it.
@@ -475,9 +477,10 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 	retention := max(cfg.AttemptRetention, time.Duration(retentionDays)*24*time.Hour)
 	a.idempotency = idempotency.NewStore(a.db, cipher, log, nil)
 	a.rateBuckets = ratelimit.New(a.db)
+	a.rateLeases = newTimedLeases(registry, a.rateBuckets)
 	if a.Inbound, err = inbound.New(inbound.Deps{DB: a.db, Sealer: cipher, Events: inboundEvents{a.Delivery},
 		Retention: billingLimits{a.Billing}, Limits: billingLimits{a.Billing}, Schemas: a.Catalog,
-		Rate: ratelimit.NewLimiter(a.rateBuckets, "source", log)}, inbound.Config{PublicURL: cmp.Or(cfg.IngestURL, a.URL()), MaxRetention: retention,
+		Rate: ratelimit.NewLimiter(a.rateLeases, "source", log)}, inbound.Config{PublicURL: cmp.Or(cfg.IngestURL, a.URL()), MaxRetention: retention,
 		Tracing: a.tracing.TracerProvider()}, log, nil); err != nil {
 		return nil, err
 	}
@@ -489,7 +492,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 		func() float64 { return float64(a.Delivery.FilterErrors()) }))
 	a.dispatcher = dispatch.NewDispatcher(a.db, cipher, egress.NewSender(addressPolicy, nil), a.writer, a.attempts, metrics,
 		dispatch.Config{Policy: policy, UserAgent: "Ferry/" + cfg.Version, Tracing: a.tracing.TracerProvider(),
-			Rate: ratelimit.NewLimiter(a.rateBuckets, "endpoint", log)}, log, nil)
+			Rate: ratelimit.NewLimiter(a.rateLeases, "endpoint", log)}, log, nil)
 	a.partitions = attemptlog.NewPartitions(a.db, attemptlog.PartitionConfig{Retention: retention}, log, nil)
 	if err = a.partitions.Maintain(ctx); err != nil {
 		return nil, err
@@ -532,7 +535,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 		MetricsHandler:        mainMetrics,
 		Requests:              requestMetrics,
 		Idempotency:           a.idempotency,
-		RateBuckets:           a.rateBuckets,
+		RateBuckets:           a.rateLeases,
 		Portal:                frontend.Dist(),
 		Log:                   log,
 		SecureCookies:         !cfg.Dev,

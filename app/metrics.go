@@ -6,12 +6,14 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/ferry-dev/ferry/delivery/kafka"
 	"github.com/ferry-dev/ferry/internal/clock"
+	"github.com/ferry-dev/ferry/ratelimit"
 )
 
 // serveMetrics serves handler at /metrics on l, its own listener
@@ -133,4 +135,40 @@ func (s *lagSampler) RunOnce(ctx context.Context) error {
 		s.gauge.WithLabelValues(topic).Set(float64(n))
 	}
 	return nil
+}
+
+// timedLeases times the rate limits' leases from PostgreSQL by limit (the
+// key's prefix: api, test-routing, source, endpoint). A lease is a round
+// trip on the path of the request or attempt that found its process's
+// tokens spent, and a failed one leaves the limit to each process alone.
+type timedLeases struct {
+	inner    ratelimit.Leaser
+	duration *prometheus.HistogramVec
+	failures *prometheus.CounterVec
+}
+
+func newTimedLeases(reg prometheus.Registerer, inner ratelimit.Leaser) *timedLeases {
+	t := &timedLeases{inner: inner,
+		duration: prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "ferry_rate_lease_seconds",
+			Help:    "Time to lease tokens of a rate limit shared by every replica from PostgreSQL, by limit.",
+			Buckets: []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1}},
+			[]string{"limit"}),
+		failures: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "ferry_rate_lease_failures_total",
+			Help: "Leases of a shared rate limit that failed, by limit: the process then limits alone."},
+			[]string{"limit"}),
+	}
+	reg.MustRegister(t.duration, t.failures)
+	return t
+}
+
+// Lease implements ratelimit.Leaser.
+func (t *timedLeases) Lease(ctx context.Context, key string, perSecond, want int) (int, float64, error) {
+	limit, _, _ := strings.Cut(key, ":")
+	start := time.Now()
+	granted, left, err := t.inner.Lease(ctx, key, perSecond, want)
+	t.duration.WithLabelValues(limit).Observe(time.Since(start).Seconds())
+	if err != nil {
+		t.failures.WithLabelValues(limit).Inc()
+	}
+	return granted, left, err
 }

@@ -2,7 +2,9 @@ package tests
 
 import (
 	"fmt"
+	"io"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -153,5 +155,21 @@ func TestSourceRateLimitHoldsAcrossReplicas(t *testing.T) {
 	}
 	if caps := listCaptured(t, hostile, src.ID, "verified"); int64(len(caps)) != admitted.Load() {
 		t.Errorf("%d requests answered 200 but %d captured", admitted.Load(), len(caps))
+	}
+	// Operators see the sources' leases timed.
+	res, err := http.Get(one.URL + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	raw, _ := io.ReadAll(res.Body)
+	leases := ""
+	for _, line := range strings.Split(string(raw), "\n") {
+		if v, ok := strings.CutPrefix(line, `ferry_rate_lease_seconds_count{limit="source"} `); ok {
+			leases = v
+		}
+	}
+	if n, err := strconv.Atoi(leases); err != nil || n < 1 {
+		t.Errorf("ferry_rate_lease_seconds_count{limit=\"source\"} = %q, want the sources' leases counted", leases)
 	}
 }
