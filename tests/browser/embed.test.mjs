@@ -139,6 +139,10 @@ test('(p) a customer uses the embedded portal on the tenant\'s page: endpoint, t
 
     // The secret, and a test event that arrives signed.
     await portal.getByRole('button', { name: 'Reveal secret' }).click()
+    // The secret, or the error that took its place (said, not timed out on).
+    await portal.getByTestId('secret').or(portal.getByRole('alert')).first().waitFor()
+    const alert = portal.getByRole('alert')
+    if (await alert.count()) assert.fail(`revealing the secret: ${(await alert.first().textContent()).trim()}`)
     assert.match((await portal.getByTestId('secret').textContent()).trim(), /^whsec_/)
     await portal.getByRole('button', { name: 'Send test event' }).click()
     const link = portal.getByTestId('test-event').getByRole('link')
