@@ -2,7 +2,6 @@ package tests
 
 import (
 	"fmt"
-	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -28,55 +27,29 @@ func TestRateLimitHoldsAcrossReplicas(t *testing.T) {
 	// Start from a full bucket: sign-up's own requests spent some.
 	time.Sleep(1100 * time.Millisecond)
 
-	const duration = 2 * time.Second
-	var admitted, refused atomic.Int64
-	var bystanderRefused atomic.Int64
-	start := time.Now()
-	var wg sync.WaitGroup
-	for _, c := range []*client{hostile, hostileTwo} {
-		for range 4 {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for time.Since(start) < duration {
-					switch res := c.raw("GET", "/endpoints", nil, nil); res.Status {
-					case http.StatusOK:
-						admitted.Add(1)
-					case http.StatusTooManyRequests:
-						refused.Add(1)
-					default:
-						t.Errorf("hammer: %d %s", res.Status, res.Body)
-						return
-					}
-				}
-			}()
+	get := func(c *client) func() (int, string) {
+		return func() (int, string) {
+			res := c.raw("GET", "/endpoints", nil, nil)
+			return res.Status, string(res.Body)
 		}
 	}
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		for time.Since(start) < duration {
-			if res := bystander.raw("GET", "/endpoints", nil, nil); res.Status != http.StatusOK {
-				bystanderRefused.Add(1)
-			}
-			time.Sleep(100 * time.Millisecond)
-		}
-	}()
-	wg.Wait()
-	elapsed := time.Since(start).Seconds()
+	h := hammer(t, []func() (int, string){get(hostile), get(hostileTwo)}, func() int {
+		return bystander.raw("GET", "/endpoints", nil, nil).Status
+	}, 100*time.Millisecond)
+	admitted, refused, elapsed := h.admitted, h.refused, h.elapsed
 
 	// The bucket starts with a second's worth and refills 20 a second;
 	// each replica may hold one leased batch (1 token at this limit).
 	limit := 20 + 20*elapsed + 2
-	if got := float64(admitted.Load()); got > limit || got < 20*elapsed {
+	if got := float64(admitted); got > limit || got < 20*elapsed {
 		t.Errorf("two replicas admitted %.0f requests in %.1f s at 20/s (refused %d); want between %.0f and %.0f",
-			got, elapsed, refused.Load(), 20*elapsed, limit)
+			got, elapsed, refused, 20*elapsed, limit)
 	}
-	if refused.Load() == 0 {
+	if refused == 0 {
 		t.Error("nothing was refused: the hammer did not reach the limit")
 	}
-	if bystanderRefused.Load() != 0 {
-		t.Errorf("the bystander was refused %d times", bystanderRefused.Load())
+	if h.bystanderRefused != 0 {
+		t.Errorf("the bystander was refused %d times", h.bystanderRefused)
 	}
 }
 
@@ -102,24 +75,72 @@ func TestSourceRateLimitHoldsAcrossReplicas(t *testing.T) {
 		t.Fatalf("ingest url %q is not under %s", src.IngestURL, one.URL)
 	}
 
+	var n atomic.Int64
+	post := func(url string) func() (int, string) {
+		return func() (int, string) {
+			res := postIngest(t, url, fmt.Appendf(nil, `{"n":%d}`, n.Add(1)), map[string]string{"Content-Type": "application/json"})
+			return res.StatusCode, string(res.Body)
+		}
+	}
+	h := hammer(t, []func() (int, string){post(src.IngestURL), post(viaTwo)}, func() int {
+		return postIngest(t, calmViaTwo, fmt.Appendf(nil, `{"i":%d}`, n.Add(1)), map[string]string{"Content-Type": "application/json"}).StatusCode
+	}, 200*time.Millisecond)
+	admitted, refused, elapsed := h.admitted, h.refused, h.elapsed
+
+	// The bucket starts with a second's worth and refills perSecond a
+	// second; each replica may hold one leased batch (1 token at this rate).
+	limit := perSecond + perSecond*elapsed + 2
+	if got := float64(admitted); got > limit || got < perSecond*elapsed {
+		t.Errorf("two replicas accepted %.0f requests in %.1f s at %d/s (refused %d); want between %.0f and %.0f",
+			got, elapsed, perSecond, refused, perSecond*elapsed, limit)
+	}
+	if refused == 0 {
+		t.Error("nothing was refused: the flood did not reach the limit")
+	}
+	if h.bystanderRefused != 0 {
+		t.Errorf("the bystander's source was refused %d times", h.bystanderRefused)
+	}
+	if caps := listCaptured(t, hostile, src.ID, "verified"); int64(len(caps)) != admitted {
+		t.Errorf("%d requests answered 200 but %d captured", admitted, len(caps))
+	}
+	// Operators see the sources' leases timed.
+	const leaseCount = `ferry_rate_lease_seconds_count{limit="source"}`
+	leases, _ := strings.CutPrefix(scrapeMetrics(t, one, leaseCount), leaseCount+"=")
+	if n, err := strconv.Atoi(leases); err != nil || n < 1 {
+		t.Errorf("ferry_rate_lease_seconds_count{limit=\"source\"} = %q, want the sources' leases counted", leases)
+	}
+}
+
+// hammered is what hammer saw.
+type hammered struct {
+	admitted, refused int64 // the hammer's requests answered 200 and 429
+	bystanderRefused  int64 // the bystander's requests not answered 200
+	elapsed           float64
+}
+
+// hammer sends for 2 s: each of senders from four goroutines back to
+// back (a sender makes one request and returns its status and body), and
+// calm, the bystander, once every pause beside them. An answer of the
+// hammer other than 200 or 429 fails the test.
+func hammer(t *testing.T, senders []func() (int, string), calm func() int, pause time.Duration) hammered {
+	t.Helper()
 	const duration = 2 * time.Second
-	var admitted, refused, bystanderRefused, n atomic.Int64
+	var admitted, refused, bystanderRefused atomic.Int64
 	start := time.Now()
 	var wg sync.WaitGroup
-	for _, url := range []string{src.IngestURL, viaTwo} {
+	for _, send := range senders {
 		for range 4 {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
 				for time.Since(start) < duration {
-					body := fmt.Appendf(nil, `{"n":%d}`, n.Add(1))
-					switch res := postIngest(t, url, body, map[string]string{"Content-Type": "application/json"}); res.StatusCode {
+					switch status, body := send(); status {
 					case http.StatusOK:
 						admitted.Add(1)
 					case http.StatusTooManyRequests:
 						refused.Add(1)
 					default:
-						t.Errorf("flood: %d %s", res.StatusCode, res.Body)
+						t.Errorf("hammer: %d %s", status, body)
 						return
 					}
 				}
@@ -129,47 +150,14 @@ func TestSourceRateLimitHoldsAcrossReplicas(t *testing.T) {
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		for i := 0; time.Since(start) < duration; i++ {
-			res := postIngest(t, calmViaTwo, fmt.Appendf(nil, `{"i":%d}`, i), map[string]string{"Content-Type": "application/json"})
-			if res.StatusCode != http.StatusOK {
+		for time.Since(start) < duration {
+			if calm() != http.StatusOK {
 				bystanderRefused.Add(1)
 			}
-			time.Sleep(200 * time.Millisecond)
+			time.Sleep(pause)
 		}
 	}()
 	wg.Wait()
-	elapsed := time.Since(start).Seconds()
-
-	// The bucket starts with a second's worth and refills perSecond a
-	// second; each replica may hold one leased batch (1 token at this rate).
-	limit := perSecond + perSecond*elapsed + 2
-	if got := float64(admitted.Load()); got > limit || got < perSecond*elapsed {
-		t.Errorf("two replicas accepted %.0f requests in %.1f s at %d/s (refused %d); want between %.0f and %.0f",
-			got, elapsed, perSecond, refused.Load(), perSecond*elapsed, limit)
-	}
-	if refused.Load() == 0 {
-		t.Error("nothing was refused: the flood did not reach the limit")
-	}
-	if bystanderRefused.Load() != 0 {
-		t.Errorf("the bystander's source was refused %d times", bystanderRefused.Load())
-	}
-	if caps := listCaptured(t, hostile, src.ID, "verified"); int64(len(caps)) != admitted.Load() {
-		t.Errorf("%d requests answered 200 but %d captured", admitted.Load(), len(caps))
-	}
-	// Operators see the sources' leases timed.
-	res, err := http.Get(one.URL + "/metrics")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	raw, _ := io.ReadAll(res.Body)
-	leases := ""
-	for _, line := range strings.Split(string(raw), "\n") {
-		if v, ok := strings.CutPrefix(line, `ferry_rate_lease_seconds_count{limit="source"} `); ok {
-			leases = v
-		}
-	}
-	if n, err := strconv.Atoi(leases); err != nil || n < 1 {
-		t.Errorf("ferry_rate_lease_seconds_count{limit=\"source\"} = %q, want the sources' leases counted", leases)
-	}
+	return hammered{admitted: admitted.Load(), refused: refused.Load(), bystanderRefused: bystanderRefused.Load(),
+		elapsed: time.Since(start).Seconds()}
 }

@@ -16,25 +16,40 @@ import pytest
 from ferry_webhooks.client import AsyncFerry, Ferry, FerryError
 
 
-class Observing(httpx.BaseTransport):
+class Losing:
     """Counts 429s; for a marked key, lets the first POST /events reach
     Ferry but loses its answer, as a network would."""
 
     def __init__(self) -> None:
-        self.inner = httpx.HTTPTransport()
         self.limited = 0
         self.lose_first: set[str] = set()
 
-    def handle_request(self, request: httpx.Request) -> httpx.Response:
-        response = self.inner.handle_request(request)
+    def loses(self, request: httpx.Request, response: httpx.Response) -> bool:
+        """Counts response; True when its answer is to be lost."""
         if response.status_code == 429:
             self.limited += 1
         key = request.headers.get("Idempotency-Key", "")
         if request.method == "POST" and request.url.path.endswith("/events") and key in self.lose_first:
             self.lose_first.discard(key)
+            return True
+        return False
+
+
+def _lost(request: httpx.Request) -> httpx.ReadError:
+    return httpx.ReadError("connection reset (simulated after Ferry answered)", request=request)
+
+
+class Observing(Losing, httpx.BaseTransport):
+    def __init__(self) -> None:
+        super().__init__()
+        self.inner = httpx.HTTPTransport()
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        response = self.inner.handle_request(request)
+        if self.loses(request, response):
             response.read()
             response.close()
-            raise httpx.ReadError("connection reset (simulated after Ferry answered)", request=request)
+            raise _lost(request)
         return response
 
 
@@ -90,24 +105,17 @@ def test_sender_client_against_live_ferry() -> None:
     assert observing.limited > 0, "the burst saw no 429: the rate limit was not reached, nothing was retried"
 
 
-class AsyncObserving(httpx.AsyncBaseTransport):
-    """Counts 429s; for a marked key, loses the answer of the first POST /events."""
-
+class AsyncObserving(Losing, httpx.AsyncBaseTransport):
     def __init__(self) -> None:
+        super().__init__()
         self.inner = httpx.AsyncHTTPTransport()
-        self.limited = 0
-        self.lose_first: set[str] = set()
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
         response = await self.inner.handle_async_request(request)
-        if response.status_code == 429:
-            self.limited += 1
-        key = request.headers.get("Idempotency-Key", "")
-        if request.method == "POST" and request.url.path.endswith("/events") and key in self.lose_first:
-            self.lose_first.discard(key)
+        if self.loses(request, response):
             await response.aread()
             await response.aclose()
-            raise httpx.ReadError("connection reset (simulated after Ferry answered)", request=request)
+            raise _lost(request)
         return response
 
 

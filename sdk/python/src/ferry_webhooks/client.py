@@ -136,6 +136,43 @@ def _pages(list_page: Callable[..., Page[T]], query: dict[str, Any]) -> Iterator
         query = {**query, "cursor": page.next_cursor}
 
 
+async def _aok(response: Awaitable[Response[Any]]) -> Any:
+    return _ok(await response)
+
+
+async def _apages(list_page: Callable[..., Awaitable[Page[T]]], query: dict[str, Any]) -> AsyncIterator[T]:
+    while True:
+        page = await list_page(**query)
+        for item in page:
+            yield item
+        if not page.next_cursor:
+            return
+        query = {**query, "cursor": page.next_cursor}
+
+
+def _client(api_key: str, base_url: str, timeout: float,
+            transport: httpx.BaseTransport | httpx.AsyncBaseTransport) -> AuthenticatedClient:
+    if not api_key:
+        raise ValueError("ferry: an API key is required")
+    return AuthenticatedClient(
+        base_url=base_url.rstrip("/") + "/api/v1",
+        token=api_key,
+        timeout=httpx.Timeout(timeout),
+        httpx_args={"transport": transport},
+    )
+
+
+def _event_input(type: str, data: Any, customer: str | None) -> EventInput:
+    body: dict[str, Any] = {"type": type, "data": data}
+    if customer is not None:
+        body["customer"] = customer
+    return EventInput.from_dict(body)
+
+
+def _replay_input(endpoint_id: str | None) -> ReplayEventInput:
+    return ReplayEventInput.from_dict({"endpoint_id": endpoint_id} if endpoint_id else {})
+
+
 def _query(query: dict[str, Any]) -> dict[str, Any]:
     # The generated functions name the query parameter "type" type_.
     return {("type_" if k == "type" else k): v for k, v in query.items()}
@@ -150,15 +187,8 @@ class Ferry:
 
     def __init__(self, api_key: str, *, base_url: str, retry: RetryPolicy | None = None,
                  transport: httpx.BaseTransport | None = None, timeout: float = 30.0) -> None:
-        if not api_key:
-            raise ValueError("ferry: an API key is required")
         #: The generated client for every operation, behind the same retries.
-        self.api = AuthenticatedClient(
-            base_url=base_url.rstrip("/") + "/api/v1",
-            token=api_key,
-            timeout=httpx.Timeout(timeout),
-            httpx_args={"transport": RetryTransport(transport, retry)},
-        )
+        self.api = _client(api_key, base_url, timeout, RetryTransport(transport, retry))
         self.events = Events(self.api)
         self.endpoints = Endpoints(self.api)
         self.replays = Replays(self.api)
@@ -183,11 +213,8 @@ class Events:
     def create(self, *, type: str, data: Any, customer: str | None = None,
                idempotency_key: str | None = None) -> EventAccepted:
         """Sends an event; retries reuse one Idempotency-Key, so they make one event."""
-        body: dict[str, Any] = {"type": type, "data": data}
-        if customer is not None:
-            body["customer"] = customer
         r: EventAccepted = _ok(events_create.sync_detailed(
-            client=self._api, body=EventInput.from_dict(body), idempotency_key=_key(idempotency_key)))
+            client=self._api, body=_event_input(type, data, customer), idempotency_key=_key(idempotency_key)))
         return r
 
     def get(self, id: str) -> EventDetail:
@@ -206,9 +233,8 @@ class Events:
         return list(_ok(events_attempts_list.sync_detailed(UUID(id), client=self._api)).data)
 
     def replay(self, id: str, *, endpoint_id: str | None = None, idempotency_key: str | None = None) -> ReplayResult:
-        body = ReplayEventInput.from_dict({"endpoint_id": endpoint_id} if endpoint_id else {})
         r: ReplayResult = _ok(events_replay.sync_detailed(
-            UUID(id), client=self._api, body=body, idempotency_key=_key(idempotency_key)))
+            UUID(id), client=self._api, body=_replay_input(endpoint_id), idempotency_key=_key(idempotency_key)))
         return r
 
 
@@ -363,20 +389,6 @@ class Sources:
         return _pages(self.list, query)
 
 
-async def _aok(response: Awaitable[Response[Any]]) -> Any:
-    return _ok(await response)
-
-
-async def _apages(list_page: Callable[..., Awaitable[Page[T]]], query: dict[str, Any]) -> AsyncIterator[T]:
-    while True:
-        page = await list_page(**query)
-        for item in page:
-            yield item
-        if not page.next_cursor:
-            return
-        query = {**query, "cursor": page.next_cursor}
-
-
 class AsyncFerry:
     """Ferry for asyncio: the same calls as :class:`Ferry`, awaited, and
     ``all`` as async iterators::
@@ -389,16 +401,9 @@ class AsyncFerry:
 
     def __init__(self, api_key: str, *, base_url: str, retry: RetryPolicy | None = None,
                  transport: httpx.AsyncBaseTransport | None = None, timeout: float = 30.0) -> None:
-        if not api_key:
-            raise ValueError("ferry: an API key is required")
         #: The generated client for every other operation (its ``asyncio``
         #: functions), behind the same retries.
-        self.api = AuthenticatedClient(
-            base_url=base_url.rstrip("/") + "/api/v1",
-            token=api_key,
-            timeout=httpx.Timeout(timeout),
-            httpx_args={"transport": AsyncRetryTransport(transport, retry)},
-        )
+        self.api = _client(api_key, base_url, timeout, AsyncRetryTransport(transport, retry))
         self.events = AsyncEvents(self.api)
         self.endpoints = AsyncEndpoints(self.api)
         self.replays = AsyncReplays(self.api)
@@ -423,11 +428,8 @@ class AsyncEvents:
     async def create(self, *, type: str, data: Any, customer: str | None = None,
                      idempotency_key: str | None = None) -> EventAccepted:
         """Sends an event; retries reuse one Idempotency-Key, so they make one event."""
-        body: dict[str, Any] = {"type": type, "data": data}
-        if customer is not None:
-            body["customer"] = customer
         r: EventAccepted = await _aok(events_create.asyncio_detailed(
-            client=self._api, body=EventInput.from_dict(body), idempotency_key=_key(idempotency_key)))
+            client=self._api, body=_event_input(type, data, customer), idempotency_key=_key(idempotency_key)))
         return r
 
     async def get(self, id: str) -> EventDetail:
@@ -446,9 +448,8 @@ class AsyncEvents:
         return list((await _aok(events_attempts_list.asyncio_detailed(UUID(id), client=self._api))).data)
 
     async def replay(self, id: str, *, endpoint_id: str | None = None, idempotency_key: str | None = None) -> ReplayResult:
-        body = ReplayEventInput.from_dict({"endpoint_id": endpoint_id} if endpoint_id else {})
         r: ReplayResult = await _aok(events_replay.asyncio_detailed(
-            UUID(id), client=self._api, body=body, idempotency_key=_key(idempotency_key)))
+            UUID(id), client=self._api, body=_replay_input(endpoint_id), idempotency_key=_key(idempotency_key)))
         return r
 
 
