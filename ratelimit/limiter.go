@@ -28,6 +28,12 @@ var _ Leaser = (*Buckets)(nil)
 // a key may exceed its limit by at most a batch per process. Without
 // them, or while the database does not answer, each process keeps its
 // own bucket, and N processes allow N times the limit.
+//
+// A batch is topped up in the background before it runs out or expires,
+// so a steady key's requests never wait for the database; only a key
+// whose batch is spent, or that was idle for a lease's life, waits for
+// its next lease, and concurrent requests of the key wait for that one
+// lease together.
 type Limiter struct {
 	shared Leaser
 	prefix string // the shared buckets' key prefix
@@ -54,10 +60,23 @@ type lease struct {
 	// emptyUntil is when the shared bucket, found empty, has a token
 	// again: until then requests are refused without asking.
 	emptyUntil time.Time
+	// localUntil is when to ask the shared bucket again after it failed:
+	// until then the key is limited by this process alone, so a database
+	// that hangs costs the key one lease timeout, not one per request.
+	localUntil time.Time
+	// refill is closed when the lease in flight lands; nil when none is.
+	refill chan struct{}
 }
 
-// leaseLife is how long leased tokens may be spent.
-const leaseLife = time.Second
+const (
+	// leaseLife is how long leased tokens may be spent.
+	leaseLife = time.Second
+	// leaseTimeout bounds a lease's wait for the database.
+	leaseTimeout = time.Second
+	// localAfterFailure is how long a key is limited per process after
+	// its shared bucket failed.
+	localAfterFailure = 5 * time.Second
+)
 
 // maxKeys bounds memory; past it idle buckets and leases are forgotten
 // (a full bucket is what a new one starts with anyway).
@@ -89,39 +108,89 @@ func (l *Limiter) Take(ctx context.Context, key string, perSecond int) (left flo
 		return l.takeLocal(key, perSecond)
 	}
 	ls := l.leaseOf(key)
-	ls.mu.Lock()
-	defer ls.mu.Unlock()
-	now := l.now()
-	if ls.tokens > 0 && now.Before(ls.expires) {
-		ls.tokens--
-		return ls.left + float64(ls.tokens), 0
-	}
-	if now.Before(ls.emptyUntil) {
-		return ls.left, ls.emptyUntil.Sub(now)
-	}
-	// Concurrent requests of the key wait here for this one lease rather
-	// than each asking the database.
-	lctx, cancel := context.WithTimeout(ctx, time.Second)
-	granted, shared, err := l.shared.Lease(lctx, l.prefix+":"+key, perSecond, max(1, perSecond/20))
-	cancel()
-	if err != nil {
-		// The database is the callers' own dependency: a request that can
-		// reach nothing else is limited by this process alone.
-		if at := now.Unix(); at-l.warned.Load() >= 60 {
-			l.warned.Store(at)
-			l.log.Warn("shared rate limit unavailable; limiting per process", "limit", l.prefix, "err", err)
+	for {
+		ls.mu.Lock()
+		now := l.now()
+		if now.Before(ls.localUntil) {
+			ls.mu.Unlock()
+			return l.takeLocal(key, perSecond)
 		}
-		return l.takeLocal(key, perSecond)
+		if ls.tokens > 0 && now.Before(ls.expires) {
+			ls.tokens--
+			if ls.refill == nil && now.After(ls.emptyUntil) &&
+				(ls.tokens < batch(perSecond)/2 || ls.expires.Sub(now) < leaseLife/2) {
+				l.startRefill(ctx, key, ls, perSecond, now)
+			}
+			left := ls.left + float64(ls.tokens)
+			ls.mu.Unlock()
+			return left, 0
+		}
+		if ls.refill == nil && now.Before(ls.emptyUntil) {
+			left, wait := ls.left, ls.emptyUntil.Sub(now)
+			ls.mu.Unlock()
+			return left, wait
+		}
+		if ls.refill == nil {
+			l.startRefill(ctx, key, ls, perSecond, now)
+		}
+		landed := ls.refill
+		ls.mu.Unlock()
+		select {
+		case <-landed:
+		case <-ctx.Done():
+			// The caller is gone; what it is told no longer matters.
+			return l.takeLocal(key, perSecond)
+		}
 	}
-	ls.left = shared
-	if granted == 0 {
-		ls.tokens = 0
-		wait := max(time.Duration((1-shared)/float64(perSecond)*float64(time.Second)), time.Millisecond)
-		ls.emptyUntil = now.Add(wait)
-		return shared, wait
+}
+
+// batch is how many tokens a process holds of a bucket of perSecond.
+func batch(perSecond int) int { return max(1, perSecond/20) }
+
+// startRefill leases ls up to a full batch in the background; ls.mu is
+// held. The lease outlives the request that started it (its context's
+// values, not its cancellation), since the key's other requests may be
+// waiting for it.
+func (l *Limiter) startRefill(ctx context.Context, key string, ls *lease, perSecond int, now time.Time) {
+	held := ls.tokens
+	if !now.Before(ls.expires) {
+		held = 0
 	}
-	ls.tokens, ls.expires = granted-1, now.Add(leaseLife)
-	return shared + float64(ls.tokens), 0
+	want := max(1, batch(perSecond)-held)
+	landed := make(chan struct{})
+	ls.refill = landed
+	ctx = context.WithoutCancel(ctx)
+	go func() {
+		defer close(landed)
+		lctx, cancel := context.WithTimeout(ctx, leaseTimeout)
+		granted, shared, err := l.shared.Lease(lctx, l.prefix+":"+key, perSecond, want)
+		cancel()
+		ls.mu.Lock()
+		defer ls.mu.Unlock()
+		ls.refill = nil
+		now := l.now()
+		if err != nil {
+			// The database is the callers' own dependency: a request that
+			// can reach nothing else is limited by this process alone.
+			ls.localUntil = now.Add(localAfterFailure)
+			if at := now.Unix(); at-l.warned.Load() >= 60 {
+				l.warned.Store(at)
+				l.log.Warn("shared rate limit unavailable; limiting per process", "limit", l.prefix, "err", err)
+			}
+			return
+		}
+		ls.left = shared
+		if granted == 0 {
+			// What is still held may be spent until it expires.
+			ls.emptyUntil = now.Add(max(time.Duration((1-shared)/float64(perSecond)*float64(time.Second)), time.Millisecond))
+			return
+		}
+		if !now.Before(ls.expires) {
+			ls.tokens = 0
+		}
+		ls.tokens += granted
+		ls.expires = now.Add(leaseLife)
+	}()
 }
 
 // leaseOf returns key's share of its shared bucket.
@@ -134,7 +203,7 @@ func (l *Limiter) leaseOf(key string) *lease {
 			now := l.now()
 			for k, old := range l.leases {
 				if old.mu.TryLock() {
-					idle := now.After(old.expires) && now.After(old.emptyUntil)
+					idle := old.refill == nil && now.After(old.expires) && now.After(old.emptyUntil) && now.After(old.localUntil)
 					old.mu.Unlock()
 					if idle {
 						delete(l.leases, k)
