@@ -204,4 +204,13 @@ func TestCustomersShowEndpointHealth(t *testing.T) {
 	if want := (health{Total: 2}); one.Endpoints != want {
 		t.Errorf("the other tenant's acme: endpoints %+v, want %+v", one.Endpoints, want)
 	}
+	// Writes answer the customer as reads do.
+	want := health{Total: 3, Failing: 1, Disabled: 1}
+	for _, w := range []struct{ method, path string }{{"PUT", "/customers/acme"}, {"PATCH", "/customers/acme"}, {"POST", "/customers"}} {
+		one = customer{}
+		api.must(200, w.method, w.path, map[string]any{"uid": "acme", "name": "Acme Corp"}, &one)
+		if one.Endpoints != want {
+			t.Errorf("%s %s: endpoints %+v, want %+v", w.method, w.path, one.Endpoints, want)
+		}
+	}
 }

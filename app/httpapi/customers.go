@@ -37,9 +37,9 @@ type customerInput struct {
 	Metadata map[string]string `json:"metadata"` // string pairs of yours, replacing the stored ones
 }
 
-// customerView is a customer as GET /customers and GET /customers/{uid}
-// show it: with the health of its endpoints, so that a list shows every
-// row's health from one request.
+// customerView is a customer as the customer routes answer it: with the
+// health of its endpoints, so that a list shows every row's health from
+// one request.
 type customerView struct {
 	customers.Customer
 	Endpoints delivery.EndpointHealth `json:"endpoints"` // the customer's live endpoints, summed up
@@ -71,12 +71,25 @@ func (s *server) customerRoutes(api fiber.Router) {
 	api.Delete("/customers/:uid", s.auth(sessionOrKey, tenants.RoleAdmin), s.deleteCustomer)
 }
 
-// upserted answers an upsert: 201 for a new customer, 200 otherwise.
-func upserted(c *fiber.Ctx, cu customers.Customer, created bool) error {
-	if created {
-		return c.Status(fiber.StatusCreated).JSON(cu)
+// viewOf is cu with the health of its endpoints.
+func (s *server) viewOf(ctx context.Context, tenantID uuid.UUID, cu customers.Customer) (customerView, error) {
+	views, err := s.withHealth(ctx, tenantID, []customers.Customer{cu})
+	if err != nil {
+		return customerView{}, err
 	}
-	return c.JSON(cu)
+	return views[0], nil
+}
+
+// upserted answers an upsert: 201 for a new customer, 200 otherwise.
+func (s *server) upserted(c *fiber.Ctx, cu customers.Customer, created bool) error {
+	view, err := s.viewOf(c.UserContext(), principal(c).TenantID, cu)
+	if err != nil {
+		return err
+	}
+	if created {
+		return c.Status(fiber.StatusCreated).JSON(view)
+	}
+	return c.JSON(view)
 }
 
 func (s *server) createCustomer(c *fiber.Ctx) error {
@@ -88,7 +101,7 @@ func (s *server) createCustomer(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return upserted(c, cu, created)
+	return s.upserted(c, cu, created)
 }
 
 func (s *server) putCustomer(c *fiber.Ctx) error {
@@ -101,7 +114,7 @@ func (s *server) putCustomer(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return upserted(c, cu, created)
+	return s.upserted(c, cu, created)
 }
 
 func (s *server) listCustomers(c *fiber.Ctx) error {
@@ -127,11 +140,11 @@ func (s *server) getCustomer(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	views, err := s.withHealth(c.UserContext(), tenantID, []customers.Customer{cu})
+	view, err := s.viewOf(c.UserContext(), tenantID, cu)
 	if err != nil {
 		return err
 	}
-	return c.JSON(views[0])
+	return c.JSON(view)
 }
 
 func (s *server) patchCustomer(c *fiber.Ctx) error {
@@ -139,11 +152,16 @@ func (s *server) patchCustomer(c *fiber.Ctx) error {
 	if err := decode(c, &p); err != nil {
 		return err
 	}
-	cu, err := s.Customers.Update(c.UserContext(), principal(c).TenantID, c.Params("uid"), p)
+	tenantID := principal(c).TenantID
+	cu, err := s.Customers.Update(c.UserContext(), tenantID, c.Params("uid"), p)
 	if err != nil {
 		return err
 	}
-	return c.JSON(cu)
+	view, err := s.viewOf(c.UserContext(), tenantID, cu)
+	if err != nil {
+		return err
+	}
+	return c.JSON(view)
 }
 
 func (s *server) deleteCustomer(c *fiber.Ctx) error {

@@ -218,15 +218,15 @@ func operations() map[string]openapi.Operation {
 			Errors: []int{400, 402, 404, 422}},
 
 		"POST /customers": {ID: "customers.upsert", Summary: "Create or update a customer", Description: "Creates the customer with this uid (201), or updates it when it exists (200). The uid is your own id for the customer.", Tag: "customers", Access: openapi.Key, Status: 201, ExistingStatus: 200,
-			Body: reflect.TypeFor[customers.Input](), Response: openapi.Types[customers.Customer](), Errors: []int{400, 422}},
+			Body: reflect.TypeFor[customers.Input](), Response: openapi.Types[customerView](), Errors: []int{400, 422}},
 		"GET /customers": {ID: "customers.list", Summary: "List customers", Description: "Your customers, newest first, each with the health of its endpoints.", Tag: "customers", Access: openapi.Key, Status: 200,
 			Response: openapi.Types[list[customerView]](), Params: openapi.PageParams(), Errors: []int{422}},
 		"GET /customers/{uid}": {ID: "customers.get", Summary: "Get a customer", Description: "One customer by its uid, with the health of its endpoints.", Tag: "customers", Access: openapi.Key, Status: 200,
 			Response: openapi.Types[customerView](), Errors: []int{404}},
 		"PUT /customers/{uid}": {ID: "customers.put", Summary: "Create or replace a customer", Description: "Creates the customer with the uid in the path (201), or replaces its name and metadata (200).", Tag: "customers", Access: openapi.Key, Status: 201, ExistingStatus: 200,
-			Body: reflect.TypeFor[customerInput](), Response: openapi.Types[customers.Customer](), Errors: []int{400, 422}},
+			Body: reflect.TypeFor[customerInput](), Response: openapi.Types[customerView](), Errors: []int{400, 422}},
 		"PATCH /customers/{uid}": {ID: "customers.update", Summary: "Update a customer", Description: "Changes the fields sent; the others stay.", Tag: "customers", Access: openapi.Key, Status: 200,
-			Body: reflect.TypeFor[customers.Patch](), Response: openapi.Types[customers.Customer](), Errors: []int{400, 404, 422}},
+			Body: reflect.TypeFor[customers.Patch](), Response: openapi.Types[customerView](), Errors: []int{400, 404, 422}},
 		"DELETE /customers/{uid}": {ID: "customers.delete", Summary: "Delete a customer", Description: "Deletes the customer and disables its endpoints; its event history is kept.", Tag: "customers", Access: openapi.Key,
 			Status: 204, Errors: []int{404}},
 

@@ -268,12 +268,13 @@ func routeExamples() map[string]routeExample {
 		"POST /portal/recover/preview":              {Request: recoverInput{EndpointID: ids.endpoint.String(), Since: at.Add(-24 * time.Hour)}, Response: recovered{Count: 37}},
 		"POST /portal/recover":                      {Request: recoverInput{EndpointID: ids.endpoint.String(), Since: at.Add(-24 * time.Hour)}, Response: recovered{Count: 37}},
 
-		"POST /customers":      {Request: customers.Input{UID: customer, Name: "Acme Corp", Metadata: map[string]string{"crm_id": "0015g00000XyZ12"}}, Response: acmeCustomer},
+		"POST /customers":      {Request: customers.Input{UID: customer, Name: "Acme Corp", Metadata: map[string]string{"crm_id": "0015g00000XyZ12"}}, Response: acmeView},
 		"GET /customers":       {Response: newList([]customerView{acmeView}, "")},
 		"GET /customers/{uid}": {Response: acmeView},
-		"PUT /customers/{uid}": {Request: customerInput{Name: "Acme Corp", Metadata: map[string]string{"crm_id": "0015g00000XyZ12"}}, Response: acmeCustomer},
+		"PUT /customers/{uid}": {Request: customerInput{Name: "Acme Corp", Metadata: map[string]string{"crm_id": "0015g00000XyZ12"}}, Response: acmeView},
 		"PATCH /customers/{uid}": {Request: customers.Patch{Name: examplePtr("Acme Corporation")},
-			Response: customers.Customer{UID: customer, Name: "Acme Corporation", Metadata: acmeCustomer.Metadata, CreatedAt: created, UpdatedAt: at}},
+			Response: customerView{Customer: customers.Customer{UID: customer, Name: "Acme Corporation", Metadata: acmeCustomer.Metadata, CreatedAt: created, UpdatedAt: at},
+				Endpoints: acmeView.Endpoints}},
 
 		"POST /endpoints": {Request: delivery.EndpointInput{Kind: delivery.KindHTTP, Format: delivery.FormatEnvelope,
 			SignatureTimestamp: delivery.SignatureTimestampEvent, URL: "https://hooks.acme.example/ferry", Description: "billing service",

@@ -1373,26 +1373,6 @@ export interface components {
             /** @description a label for the token */
             name: string;
         };
-        Customer: {
-            /**
-             * Format: date-time
-             * @description when the customer was created
-             */
-            created_at: string;
-            /** @description string pairs of yours, kept as given */
-            metadata: {
-                [key: string]: string;
-            } | null;
-            /** @description a display name; may be empty */
-            name: string;
-            /** @description the tenant's id for the customer. */
-            uid: string;
-            /**
-             * Format: date-time
-             * @description when the customer last changed
-             */
-            updated_at: string;
-        };
         CustomerCreate: {
             /** @description string pairs of yours, kept as given */
             metadata?: {
@@ -3148,6 +3128,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "created_at": "2026-08-25T14:05:06.789Z",
+                     *       "endpoints": {
+                     *         "disabled": 0,
+                     *         "failing": 1,
+                     *         "total": 3
+                     *       },
                      *       "metadata": {
                      *         "crm_id": "0015g00000XyZ12"
                      *       },
@@ -3156,7 +3141,7 @@ export interface operations {
                      *       "updated_at": "2026-11-23T14:05:06.789Z"
                      *     }
                      */
-                    "application/json": components["schemas"]["Customer"];
+                    "application/json": components["schemas"]["CustomerView"];
                 };
             };
             /** @description success */
@@ -3172,6 +3157,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "created_at": "2026-08-25T14:05:06.789Z",
+                     *       "endpoints": {
+                     *         "disabled": 0,
+                     *         "failing": 1,
+                     *         "total": 3
+                     *       },
                      *       "metadata": {
                      *         "crm_id": "0015g00000XyZ12"
                      *       },
@@ -3180,7 +3170,7 @@ export interface operations {
                      *       "updated_at": "2026-11-23T14:05:06.789Z"
                      *     }
                      */
-                    "application/json": components["schemas"]["Customer"];
+                    "application/json": components["schemas"]["CustomerView"];
                 };
             };
             400: components["responses"]["Error400"];
@@ -3276,6 +3266,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "created_at": "2026-08-25T14:05:06.789Z",
+                     *       "endpoints": {
+                     *         "disabled": 0,
+                     *         "failing": 1,
+                     *         "total": 3
+                     *       },
                      *       "metadata": {
                      *         "crm_id": "0015g00000XyZ12"
                      *       },
@@ -3284,7 +3279,7 @@ export interface operations {
                      *       "updated_at": "2026-11-23T14:05:06.789Z"
                      *     }
                      */
-                    "application/json": components["schemas"]["Customer"];
+                    "application/json": components["schemas"]["CustomerView"];
                 };
             };
             /** @description success */
@@ -3300,6 +3295,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "created_at": "2026-08-25T14:05:06.789Z",
+                     *       "endpoints": {
+                     *         "disabled": 0,
+                     *         "failing": 1,
+                     *         "total": 3
+                     *       },
                      *       "metadata": {
                      *         "crm_id": "0015g00000XyZ12"
                      *       },
@@ -3308,7 +3308,7 @@ export interface operations {
                      *       "updated_at": "2026-11-23T14:05:06.789Z"
                      *     }
                      */
-                    "application/json": components["schemas"]["Customer"];
+                    "application/json": components["schemas"]["CustomerView"];
                 };
             };
             400: components["responses"]["Error400"];
@@ -3383,6 +3383,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "created_at": "2026-08-25T14:05:06.789Z",
+                     *       "endpoints": {
+                     *         "disabled": 0,
+                     *         "failing": 1,
+                     *         "total": 3
+                     *       },
                      *       "metadata": {
                      *         "crm_id": "0015g00000XyZ12"
                      *       },
@@ -3391,7 +3396,7 @@ export interface operations {
                      *       "updated_at": "2026-11-23T14:05:06.789Z"
                      *     }
                      */
-                    "application/json": components["schemas"]["Customer"];
+                    "application/json": components["schemas"]["CustomerView"];
                 };
             };
             400: components["responses"]["Error400"];

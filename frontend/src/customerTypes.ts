@@ -4,8 +4,8 @@
 // openapi.json; never written by hand).
 import type { Schemas } from './apiSchemas'
 
-export type Customer = Schemas['Customer']
-export type CustomerView = Schemas['CustomerView']
+/** A customer, with the health of its endpoints, as every customer route answers it. */
+export type Customer = Schemas['CustomerView']
 export type EndpointHealth = Schemas['EndpointHealth']
 export type CustomerInput = Schemas['CustomerInput']
 

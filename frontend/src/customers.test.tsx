@@ -1,7 +1,7 @@
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { SessionContext, type Session } from './session'
-import type { CustomerView, EventType, PortalSession } from './customerTypes'
+import type { Customer, EventType, PortalSession } from './customerTypes'
 import type { Endpoint } from './types'
 
 afterEach(() => {
@@ -11,7 +11,7 @@ afterEach(() => {
 
 const as = (role: string) => ({ me: { kind: 'user', user_id: 'u1', email: 'o@a.test', role, email_verified: true }, refresh: async () => {}, signOut: async () => {} } as Session)
 
-const acme: CustomerView = {
+const acme: Customer = {
   uid: 'acme', name: 'Acme Inc', metadata: { plan: 'gold' }, created_at: '2026-11-22T10:00:00Z', updated_at: '2026-11-22T10:00:00Z',
   endpoints: { total: 3, failing: 1, disabled: 1 },
 }

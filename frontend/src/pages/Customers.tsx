@@ -6,7 +6,7 @@ import { ConfirmPanel, Empty, ErrorMessage, Loading, Notice, Pager, useAction } 
 import { CustomerForm } from '../CustomerForm'
 import { HealthBadge } from '../CustomerHealth'
 import { healthOf } from '../customers'
-import type { Customer, CustomerView } from '../customerTypes'
+import type { Customer } from '../customerTypes'
 import { formatTime } from '../format'
 import { usePaged } from '../paging'
 import { Link, navigate } from '../router'
@@ -54,7 +54,7 @@ export function CustomersPage() {
   const [editing, setEditing] = useState<string | null>(null)
   const [deleting, setDeleting] = useState<string | null>(null)
   const { notice, setNotice, error } = useAction()
-  const list = usePaged((cursor) => api.get<Page<CustomerView>>('/customers' + query({ cursor, limit: 25 })), [])
+  const list = usePaged((cursor) => api.get<Page<Customer>>('/customers' + query({ cursor, limit: 25 })), [])
 
   return (
     <section>

@@ -26,7 +26,7 @@ func (c *Customers) Upsert(ctx context.Context, uid string, in CustomerInput) (*
 
 // Get returns a customer with the health of its endpoints. Errors:
 // *Error (404 not_found).
-func (c *Customers) Get(ctx context.Context, uid string) (*CustomerView, error) {
+func (c *Customers) Get(ctx context.Context, uid string) (*Customer, error) {
 	r, err := c.api.CustomersGetWithResponse(ctx, uid)
 	if err != nil {
 		return nil, err
@@ -54,29 +54,29 @@ func (c *Customers) Delete(ctx context.Context, uid string) error {
 
 // List returns one page of customers, each with the health of its
 // endpoints; params may be nil.
-func (c *Customers) List(ctx context.Context, params *CustomersListParams) (Page[CustomerView], error) {
+func (c *Customers) List(ctx context.Context, params *CustomersListParams) (Page[Customer], error) {
 	var p CustomersListParams
 	if params != nil {
 		p = *params
 	}
 	r, err := c.api.CustomersListWithResponse(ctx, &p)
 	if err != nil {
-		return Page[CustomerView]{}, err
+		return Page[Customer]{}, err
 	}
 	body, err := decode(r.HTTPResponse, r.Body, r.JSON200)
 	if err != nil {
-		return Page[CustomerView]{}, err
+		return Page[Customer]{}, err
 	}
 	return page(body.Data, body.NextCursor), nil
 }
 
 // All iterates over every customer.
-func (c *Customers) All(ctx context.Context, params *CustomersListParams) iter.Seq2[CustomerView, error] {
+func (c *Customers) All(ctx context.Context, params *CustomersListParams) iter.Seq2[Customer, error] {
 	var p CustomersListParams
 	if params != nil {
 		p = *params
 	}
-	return all(ctx, p.Cursor, func(ctx context.Context, cursor *string) (Page[CustomerView], error) {
+	return all(ctx, p.Cursor, func(ctx context.Context, cursor *string) (Page[Customer], error) {
 		p.Cursor = cursor
 		return c.List(ctx, &p)
 	})

@@ -110,6 +110,9 @@ func TestLiveFerry(t *testing.T) {
 	if !found {
 		t.Errorf("customer go-%s is not listed with one healthy endpoint", run)
 	}
+	if cu, err := c.Customers.Update(ctx, "go-"+run, CustomerPatch{Name: ptr("Go Corp Ltd")}); err != nil || cu.Endpoints != (EndpointHealth{Total: 1}) {
+		t.Errorf("update customer go-%s: %v, %+v; want it answered with one healthy endpoint", run, err, cu)
+	}
 
 	// Idempotency through the retry path: the first answer is lost, the
 	// retry carries the same key, Ferry answers with the same event.

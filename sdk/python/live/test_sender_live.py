@@ -73,6 +73,7 @@ def test_sender_client_against_live_ferry() -> None:
     ferry.endpoints.create(url=f"{receiver}/python-customer", customer=f"py-{run}")
     health = ferry.customers.get(f"py-{run}").endpoints
     assert (health.total, health.failing, health.disabled) == (1, 0, 0)
+    assert ferry.customers.update(f"py-{run}", name="Py Corp Ltd").endpoints.total == 1
     listed = {c.uid: c.endpoints.total for c in ferry.customers.all()}
     assert listed[f"py-{run}"] == 1
 

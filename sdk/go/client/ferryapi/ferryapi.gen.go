@@ -1173,24 +1173,6 @@ type ConsumerTokenInput struct {
 	Name string `json:"name"`
 }
 
-// Customer defines model for Customer.
-type Customer struct {
-	// CreatedAt when the customer was created
-	CreatedAt time.Time `json:"created_at"`
-
-	// Metadata string pairs of yours, kept as given
-	Metadata *map[string]string `json:"metadata"`
-
-	// Name a display name; may be empty
-	Name string `json:"name"`
-
-	// Uid the tenant's id for the customer.
-	Uid string `json:"uid"`
-
-	// UpdatedAt when the customer last changed
-	UpdatedAt time.Time `json:"updated_at"`
-}
-
 // CustomerCreate defines model for CustomerCreate.
 type CustomerCreate struct {
 	// Metadata string pairs of yours, kept as given
@@ -10095,9 +10077,9 @@ type CustomersUpsertResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
-	JSON200 *Customer
+	JSON200 *CustomerView
 	// JSON201 the response for an HTTP 201 `application/json` response
-	JSON201 *Customer
+	JSON201 *CustomerView
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *Error400
 	// JSON401 the response for an HTTP 401 `application/json` response
@@ -10129,12 +10111,12 @@ type CustomersUpsertResponse struct {
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
-func (r CustomersUpsertResponse) GetJSON200() *Customer {
+func (r CustomersUpsertResponse) GetJSON200() *CustomerView {
 	return r.JSON200
 }
 
 // GetJSON201 returns the response for an HTTP 201 `application/json` response
-func (r CustomersUpsertResponse) GetJSON201() *Customer {
+func (r CustomersUpsertResponse) GetJSON201() *CustomerView {
 	return r.JSON201
 }
 
@@ -10449,7 +10431,7 @@ type CustomersUpdateResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
-	JSON200 *Customer
+	JSON200 *CustomerView
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *Error400
 	// JSON401 the response for an HTTP 401 `application/json` response
@@ -10479,7 +10461,7 @@ type CustomersUpdateResponse struct {
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
-func (r CustomersUpdateResponse) GetJSON200() *Customer {
+func (r CustomersUpdateResponse) GetJSON200() *CustomerView {
 	return r.JSON200
 }
 
@@ -10588,9 +10570,9 @@ type CustomersPutResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
-	JSON200 *Customer
+	JSON200 *CustomerView
 	// JSON201 the response for an HTTP 201 `application/json` response
-	JSON201 *Customer
+	JSON201 *CustomerView
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *Error400
 	// JSON401 the response for an HTTP 401 `application/json` response
@@ -10618,12 +10600,12 @@ type CustomersPutResponse struct {
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
-func (r CustomersPutResponse) GetJSON200() *Customer {
+func (r CustomersPutResponse) GetJSON200() *CustomerView {
 	return r.JSON200
 }
 
 // GetJSON201 returns the response for an HTTP 201 `application/json` response
-func (r CustomersPutResponse) GetJSON201() *Customer {
+func (r CustomersPutResponse) GetJSON201() *CustomerView {
 	return r.JSON201
 }
 
@@ -19104,14 +19086,14 @@ func ParseCustomersUpsertResponse(rsp *http.Response) (*CustomersUpsertResponse,
 
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
-		var dest Customer
+		var dest CustomerView
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
 		response.JSON200 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
-		var dest Customer
+		var dest CustomerView
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
@@ -19577,7 +19559,7 @@ func ParseCustomersUpdateResponse(rsp *http.Response) (*CustomersUpdateResponse,
 
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
-		var dest Customer
+		var dest CustomerView
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
@@ -19746,14 +19728,14 @@ func ParseCustomersPutResponse(rsp *http.Response) (*CustomersPutResponse, error
 
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
-		var dest Customer
+		var dest CustomerView
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
 		response.JSON200 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
-		var dest Customer
+		var dest CustomerView
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}

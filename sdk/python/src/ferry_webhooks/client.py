@@ -43,7 +43,6 @@ from ._api.client import AuthenticatedClient
 from ._api.models import (
     Attempt,
     BulkReplayInput,
-    Customer,
     CustomerInput,
     CustomerPatch,
     CustomerView,
@@ -304,9 +303,9 @@ class Customers:
     def __init__(self, api: AuthenticatedClient) -> None:
         self._api = api
 
-    def upsert(self, uid: str, **fields: Any) -> Customer:
+    def upsert(self, uid: str, **fields: Any) -> CustomerView:
         """Creates the customer uid or updates it (PUT: safe to retry without a key)."""
-        r: Customer = _ok(customers_put.sync_detailed(uid, client=self._api, body=CustomerInput.from_dict(fields)))
+        r: CustomerView = _ok(customers_put.sync_detailed(uid, client=self._api, body=CustomerInput.from_dict(fields)))
         return r
 
     def get(self, uid: str) -> CustomerView:
@@ -314,8 +313,8 @@ class Customers:
         r: CustomerView = _ok(customers_get.sync_detailed(uid, client=self._api))
         return r
 
-    def update(self, uid: str, **fields: Any) -> Customer:
-        r: Customer = _ok(customers_update.sync_detailed(uid, client=self._api, body=CustomerPatch.from_dict(fields)))
+    def update(self, uid: str, **fields: Any) -> CustomerView:
+        r: CustomerView = _ok(customers_update.sync_detailed(uid, client=self._api, body=CustomerPatch.from_dict(fields)))
         return r
 
     def delete(self, uid: str) -> None:
@@ -519,9 +518,9 @@ class AsyncCustomers:
     def __init__(self, api: AuthenticatedClient) -> None:
         self._api = api
 
-    async def upsert(self, uid: str, **fields: Any) -> Customer:
+    async def upsert(self, uid: str, **fields: Any) -> CustomerView:
         """Creates the customer uid or updates it (PUT: safe to retry without a key)."""
-        r: Customer = await _aok(customers_put.asyncio_detailed(uid, client=self._api, body=CustomerInput.from_dict(fields)))
+        r: CustomerView = await _aok(customers_put.asyncio_detailed(uid, client=self._api, body=CustomerInput.from_dict(fields)))
         return r
 
     async def get(self, uid: str) -> CustomerView:
@@ -529,8 +528,8 @@ class AsyncCustomers:
         r: CustomerView = await _aok(customers_get.asyncio_detailed(uid, client=self._api))
         return r
 
-    async def update(self, uid: str, **fields: Any) -> Customer:
-        r: Customer = await _aok(customers_update.asyncio_detailed(uid, client=self._api, body=CustomerPatch.from_dict(fields)))
+    async def update(self, uid: str, **fields: Any) -> CustomerView:
+        r: CustomerView = await _aok(customers_update.asyncio_detailed(uid, client=self._api, body=CustomerPatch.from_dict(fields)))
         return r
 
     async def delete(self, uid: str) -> None:

@@ -34,9 +34,10 @@ export type EndpointCreated = S["EndpointCreated"];
 export type SecretInfo = S["SecretInfo"];
 export type BulkReplayInput = S["BulkReplayInput"];
 export type ReplayJob = S["ReplayJob"];
-export type Customer = S["Customer"];
-/** A customer as GET /customers and GET /customers/{uid} show it, with the health of its endpoints. */
-export type CustomerView = S["CustomerView"];
+/** A customer, with the health of its endpoints (every customer route answers this). */
+export type Customer = S["CustomerView"];
+/** @deprecated The same as Customer, which every customer route now answers. */
+export type CustomerView = Customer;
 export type CustomerInput = S["CustomerInput"];
 export type CustomerPatch = S["CustomerPatch"];
 export type PortalSessionInput = S["PortalSessionInput"];
@@ -218,7 +219,7 @@ export class Customers {
   upsert(uid: string, input: CustomerInput = {}): Promise<Customer> {
     return ok(this.api.PUT("/customers/{uid}", { body: input, params: { path: { uid } } }));
   }
-  get(uid: string): Promise<CustomerView> {
+  get(uid: string): Promise<Customer> {
     return ok(this.api.GET("/customers/{uid}", { params: { path: { uid } } }));
   }
   update(uid: string, patch: CustomerPatch): Promise<Customer> {
@@ -227,10 +228,10 @@ export class Customers {
   delete(uid: string): Promise<void> {
     return done(this.api.DELETE("/customers/{uid}", { params: { path: { uid } } }));
   }
-  async list(query: CustomersListQuery = {}): Promise<Page<CustomerView>> {
+  async list(query: CustomersListQuery = {}): Promise<Page<Customer>> {
     return page(await ok(this.api.GET("/customers", { params: { query } })));
   }
-  all(query: CustomersListQuery = {}): AsyncGenerator<CustomerView, void, undefined> {
+  all(query: CustomersListQuery = {}): AsyncGenerator<Customer, void, undefined> {
     return pages(query, (q) => this.list(q));
   }
   /** Mints a customer portal session: open its url once, within two minutes. */

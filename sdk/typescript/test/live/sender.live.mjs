@@ -38,6 +38,8 @@ test("the sender client against a live Ferry", async () => {
   assert.deepEqual((await ferry.customers.get(`node-${run}`)).endpoints, { total: 1, failing: 0, disabled: 0 });
   const listed = (await ferry.customers.list()).data.find((c) => c.uid === `node-${run}`);
   assert.deepEqual(listed?.endpoints, { total: 1, failing: 0, disabled: 0 });
+  const updated = await ferry.customers.update(`node-${run}`, { name: "Node Corp Ltd" });
+  assert.deepEqual(updated.endpoints, { total: 1, failing: 0, disabled: 0 });
 
   const type = `node.${run}.paid`;
   loseFirst.add(`node-${run}`);

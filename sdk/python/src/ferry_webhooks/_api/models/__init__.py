@@ -12,13 +12,11 @@ from .bulk_replay_input_status import BulkReplayInputStatus
 from .consumer_token import ConsumerToken
 from .consumer_token_created import ConsumerTokenCreated
 from .consumer_token_input import ConsumerTokenInput
-from .customer import Customer
 from .customer_create import CustomerCreate
 from .customer_create_metadata import CustomerCreateMetadata
 from .customer_endpoint_data import CustomerEndpointData
 from .customer_input import CustomerInput
 from .customer_input_metadata import CustomerInputMetadata
-from .customer_metadata_type_0 import CustomerMetadataType0
 from .customer_patch import CustomerPatch
 from .customer_patch_metadata_type_0 import CustomerPatchMetadataType0
 from .customer_user import CustomerUser
@@ -169,13 +167,11 @@ __all__ = (
     "ConsumerToken",
     "ConsumerTokenCreated",
     "ConsumerTokenInput",
-    "Customer",
     "CustomerCreate",
     "CustomerCreateMetadata",
     "CustomerEndpointData",
     "CustomerInput",
     "CustomerInputMetadata",
-    "CustomerMetadataType0",
     "CustomerPatch",
     "CustomerPatchMetadataType0",
     "CustomersListResponse200",

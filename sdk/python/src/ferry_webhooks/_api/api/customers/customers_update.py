@@ -8,8 +8,8 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
-from ...models.customer import Customer
 from ...models.customer_patch import CustomerPatch
+from ...models.customer_view import CustomerView
 from ...models.error import Error
 from typing import cast
 
@@ -43,9 +43,9 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Customer | Error | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> CustomerView | Error | None:
     if response.status_code == 200:
-        response_200 = Customer.from_dict(response.json())
+        response_200 = CustomerView.from_dict(response.json())
 
 
 
@@ -99,7 +99,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Customer | Error]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[CustomerView | Error]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -114,7 +114,7 @@ def sync_detailed(
     client: AuthenticatedClient,
     body: CustomerPatch,
 
-) -> Response[Customer | Error]:
+) -> Response[CustomerView | Error]:
     """ Update a customer
 
      Changes the fields sent; the others stay.
@@ -128,7 +128,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Customer | Error]
+        Response[CustomerView | Error]
      """
 
 
@@ -150,7 +150,7 @@ def sync(
     client: AuthenticatedClient,
     body: CustomerPatch,
 
-) -> Customer | Error | None:
+) -> CustomerView | Error | None:
     """ Update a customer
 
      Changes the fields sent; the others stay.
@@ -164,7 +164,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Customer | Error
+        CustomerView | Error
      """
 
 
@@ -181,7 +181,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     body: CustomerPatch,
 
-) -> Response[Customer | Error]:
+) -> Response[CustomerView | Error]:
     """ Update a customer
 
      Changes the fields sent; the others stay.
@@ -195,7 +195,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Customer | Error]
+        Response[CustomerView | Error]
      """
 
 
@@ -217,7 +217,7 @@ async def asyncio(
     client: AuthenticatedClient,
     body: CustomerPatch,
 
-) -> Customer | Error | None:
+) -> CustomerView | Error | None:
     """ Update a customer
 
      Changes the fields sent; the others stay.
@@ -231,7 +231,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Customer | Error
+        CustomerView | Error
      """
 
 

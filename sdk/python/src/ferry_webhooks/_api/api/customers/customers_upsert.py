@@ -8,8 +8,8 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
-from ...models.customer import Customer
 from ...models.customer_create import CustomerCreate
+from ...models.customer_view import CustomerView
 from ...models.error import Error
 from ...types import UNSET, Unset
 from typing import cast
@@ -47,16 +47,16 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Customer | Error | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> CustomerView | Error | None:
     if response.status_code == 200:
-        response_200 = Customer.from_dict(response.json())
+        response_200 = CustomerView.from_dict(response.json())
 
 
 
         return response_200
 
     if response.status_code == 201:
-        response_201 = Customer.from_dict(response.json())
+        response_201 = CustomerView.from_dict(response.json())
 
 
 
@@ -110,7 +110,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Customer | Error]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[CustomerView | Error]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -125,7 +125,7 @@ def sync_detailed(
     body: CustomerCreate,
     idempotency_key: str | Unset = UNSET,
 
-) -> Response[Customer | Error]:
+) -> Response[CustomerView | Error]:
     """ Create or update a customer
 
      Creates the customer with this uid (201), or updates it when it exists (200). The uid is your own id
@@ -140,7 +140,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Customer | Error]
+        Response[CustomerView | Error]
      """
 
 
@@ -162,7 +162,7 @@ def sync(
     body: CustomerCreate,
     idempotency_key: str | Unset = UNSET,
 
-) -> Customer | Error | None:
+) -> CustomerView | Error | None:
     """ Create or update a customer
 
      Creates the customer with this uid (201), or updates it when it exists (200). The uid is your own id
@@ -177,7 +177,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Customer | Error
+        CustomerView | Error
      """
 
 
@@ -194,7 +194,7 @@ async def asyncio_detailed(
     body: CustomerCreate,
     idempotency_key: str | Unset = UNSET,
 
-) -> Response[Customer | Error]:
+) -> Response[CustomerView | Error]:
     """ Create or update a customer
 
      Creates the customer with this uid (201), or updates it when it exists (200). The uid is your own id
@@ -209,7 +209,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Customer | Error]
+        Response[CustomerView | Error]
      """
 
 
@@ -231,7 +231,7 @@ async def asyncio(
     body: CustomerCreate,
     idempotency_key: str | Unset = UNSET,
 
-) -> Customer | Error | None:
+) -> CustomerView | Error | None:
     """ Create or update a customer
 
      Creates the customer with this uid (201), or updates it when it exists (200). The uid is your own id
@@ -246,7 +246,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Customer | Error
+        CustomerView | Error
      """
 
 
