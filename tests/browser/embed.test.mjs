@@ -138,9 +138,16 @@ test('(p) a customer uses the embedded portal on the tenant\'s page: endpoint, t
     assert.deepEqual(listed.data.map((e) => e.id), [endpointId], 'the endpoint belongs to the customer')
 
     // The secret, and a test event that arrives signed.
-    await portal.getByRole('button', { name: 'Reveal secret' }).click()
-    // The secret, or the error that took its place (said, not timed out on).
-    await portal.getByTestId('secret').or(portal.getByRole('alert')).first().waitFor()
+    // The frame resizes after 'Endpoint created', and a click during that
+    // shift can land beside the button (as with the replay below): click
+    // until the secret shows, or the error that took its place (said, not
+    // timed out on). Once shown, the button is 'Hide secret'.
+    const reveal = portal.getByRole('button', { name: 'Reveal secret' })
+    const secretOrAlert = portal.getByTestId('secret').or(portal.getByRole('alert')).first()
+    await waitFor(async () => {
+      if (!(await secretOrAlert.isVisible())) await reveal.click({ timeout: 2000 })
+      return secretOrAlert.isVisible()
+    }, { what: 'the revealed secret' })
     const alert = portal.getByRole('alert')
     if (await alert.count()) assert.fail(`revealing the secret: ${(await alert.first().textContent()).trim()}`)
     assert.match((await portal.getByTestId('secret').textContent()).trim(), /^whsec_/)
