@@ -56,6 +56,9 @@ type Outcome struct {
 	// Bystander is another tenant's outbound traffic sent beside the
 	// scenario's (h-inbound-bystander): its latency must not move.
 	Bystander *Report `json:"bystander,omitempty"`
+	// BystanderAlone is the same tenant's traffic sent alone just before,
+	// on the same tables: what "unchanged" compares with.
+	BystanderAlone *Report `json:"bystander_alone,omitempty"`
 	// Statements is what PostgreSQL ran for the scenario, busiest first
 	// (Bench.Statements).
 	Statements []StatementStat `json:"statements,omitempty"`

@@ -33,8 +33,10 @@ type InboundScenario struct {
 	Duration time.Duration `json:"duration"`
 	Settle   time.Duration `json:"settle"`
 	// BystanderRate, when set, has another tenant send that many
-	// outbound events per second to an endpoint of its own meanwhile;
-	// its ledger and latency are reported apart (Outcome.Bystander).
+	// outbound events per second to an endpoint of its own, first alone
+	// and then beside the flood, for Duration each; its ledgers and
+	// latencies are reported apart (Outcome.BystanderAlone,
+	// Outcome.Bystander).
 	BystanderRate float64 `json:"bystander_rate,omitempty"`
 }
 
@@ -70,6 +72,21 @@ func (b *Bench) RunInbound(ctx context.Context, sc InboundScenario) Outcome {
 			out.Error = err.Error()
 			return out
 		}
+	}
+
+	if bystander != nil {
+		// The bystander alone first, on the tables as the flood will
+		// find them, so its latency beside the flood has a baseline from
+		// the same run.
+		alone := bystander.alone()
+		res := Generate(ctx, bystander.tenant, alone, Hooks{})
+		end := time.Now()
+		route := func(int64) []string { return []string{bystander.ep} }
+		rep, _, err := AwaitRouted(ctx, RemoteSink{URL: b.SinkURL}, bystander.name+"-alone", res, route, end, end.Add(sc.Settle))
+		if err != nil {
+			rep.Void, rep.VoidReason = true, err.Error()
+		}
+		out.BystanderAlone = &rep
 	}
 
 	m := b.startMeasuring(ctx, true)
@@ -115,6 +132,13 @@ func (b *Bench) RunInbound(ctx context.Context, sc InboundScenario) Outcome {
 			h := after[eventsRoute].sub(requestsBefore[eventsRoute])
 			out.Note += fmt.Sprintf("; Ferry's own time answering it: %.2f %% over 10 ms, %.2f %% over 25 ms", 100*h.Over(0.010), 100*h.Over(0.025))
 		}
+		if alone := out.BystanderAlone; alone != nil {
+			out.Note += fmt.Sprintf("; the bystander alone just before: p50 %.1f ms, p99 %.1f ms (its 202 p99 %.1f ms), delivered %d of %d",
+				alone.Latency.P50, alone.Latency.P99, alone.AckLatency.P99, alone.Delivered, alone.Expected)
+			if alone.Void || alone.Missing > 0 || alone.Duplicates > 0 {
+				out.Error = "the bystander's ledger alone does not balance"
+			}
+		}
 		if by.Void || by.Missing > 0 || by.Duplicates > 0 {
 			out.Error = "the bystander's ledger does not balance"
 		}
@@ -158,6 +182,14 @@ func (b *Bench) newBystander(ctx context.Context, sc InboundScenario) (*bystande
 	}
 	return &bystanderRun{name: name, tenant: t, ep: ep, plan: Plan{Run: fmt.Sprintf("%s-%d", name, time.Now().UnixNano()),
 		Rate: sc.BystanderRate, Duration: sc.Duration, Concurrency: conc}}, nil
+}
+
+// alone is the bystander's plan for its run alone: the same rate and
+// duration under a run id of its own, so the two ledgers stay apart.
+func (r *bystanderRun) alone() Plan {
+	p := r.plan
+	p.Run += "-alone"
+	return p
 }
 
 // sendIngest posts event seq to the ingest URL as GitHub would: the body
