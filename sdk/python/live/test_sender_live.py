@@ -13,6 +13,8 @@ from concurrent.futures import ThreadPoolExecutor
 import httpx
 import pytest
 
+from ferry_webhooks._api.api.events import events_get
+from ferry_webhooks._api.models import EventDetail
 from ferry_webhooks.client import AsyncFerry, Ferry, FerryError
 
 
@@ -139,6 +141,9 @@ def test_async_sender_client_against_live_ferry() -> None:
                                            idempotency_key=f"apython-{run}")
             assert not observing.lose_first, "the answer was not lost: the retry path was not taken"
             assert [e.id async for e in ferry.events.all(type=typ, limit=1)] == [ev.id], "a retried create made more than one event"
+            # The generated client serves its blocking functions too.
+            got = events_get.sync(ev.id, client=ferry.api)
+            assert isinstance(got, EventDetail) and got.id == ev.id
 
             with pytest.raises(FerryError) as exc:
                 await ferry.events.create(type="", data={})

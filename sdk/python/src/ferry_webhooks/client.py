@@ -400,9 +400,11 @@ class AsyncFerry:
 
     def __init__(self, api_key: str, *, base_url: str, retry: RetryPolicy | None = None,
                  transport: httpx.AsyncBaseTransport | None = None, timeout: float = 30.0) -> None:
-        #: The generated client for every other operation (its ``asyncio``
-        #: functions), behind the same retries.
+        #: The generated client for every other operation, behind the same
+        #: retries: its ``asyncio`` functions, and its blocking ones too (on
+        #: a client of their own, which ``transport`` does not replace).
         self.api = _client(api_key, base_url, timeout, AsyncRetryTransport(transport, retry))
+        self.api.set_httpx_client(_client(api_key, base_url, timeout, RetryTransport(None, retry)).get_httpx_client())
         self.events = AsyncEvents(self.api)
         self.endpoints = AsyncEndpoints(self.api)
         self.replays = AsyncReplays(self.api)
@@ -411,6 +413,7 @@ class AsyncFerry:
         self.sources = AsyncSources(self.api)
 
     async def aclose(self) -> None:
+        self.api.get_httpx_client().close()
         await self.api.get_async_httpx_client().aclose()
 
     async def __aenter__(self) -> AsyncFerry:
