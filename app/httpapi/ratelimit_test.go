@@ -72,6 +72,20 @@ func (f *fakeBuckets) Lease(_ context.Context, key string, perSecond, want int) 
 	return got, tokens - float64(got), nil
 }
 
+// count is how many leases were granted; leases run in the background.
+func (f *fakeBuckets) count() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.leases
+}
+
+// failWith makes every later lease fail with err.
+func (f *fakeBuckets) failWith(err error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.fail = err
+}
+
 // With shared buckets, two processes (two limiters) together admit the
 // limit, not twice it; each leases a batch at a time, spends it locally,
 // drops what it did not spend within a second, and refuses without
@@ -100,17 +114,17 @@ func TestSharedLimiterHoldsAcrossProcesses(t *testing.T) {
 		t.Errorf("two processes admitted %d of 400 instant requests; the limit is 100 together", admitted)
 	}
 	// A batch of 5 is topped up by what was spent of it, 4 tokens.
-	if shared.leases > 100/4+4 {
-		t.Errorf("%d leases for 100 requests: the batch is 5 tokens, topped up with one left", shared.leases)
+	if n := shared.count(); n > 100/4+4 {
+		t.Errorf("%d leases for 100 requests: the batch is 5 tokens, topped up with one left", n)
 	}
 	err := a.allow(ctx, tenant)
 	var fe *ferry.Error
 	if !errors.As(err, &fe) || fe.Code != ferry.ERATELIMIT || fe.RetryAfterSeconds != 1 {
 		t.Fatalf("over the limit: %v, want rate_limited with Retry-After 1", err)
 	}
-	before := shared.leases
+	before := shared.count()
 	_ = a.allow(ctx, tenant)
-	if shared.leases != before {
+	if shared.count() != before {
 		t.Error("an empty shared bucket was asked again before it could have a token")
 	}
 	// Half a second refills half the bucket, shared by both.
@@ -134,13 +148,13 @@ func TestSharedLimiterHoldsAcrossProcesses(t *testing.T) {
 		t.Fatal(err)
 	}
 	now = now.Add(1500 * time.Millisecond)
-	before = shared.leases
-	if err := a.allow(ctx, tenant); err != nil || shared.leases != before+1 {
-		t.Errorf("tokens leased 1.5 s ago were spent (err %v, %d leases)", err, shared.leases-before)
+	before = shared.count()
+	if err := a.allow(ctx, tenant); err != nil || shared.count() != before+1 {
+		t.Errorf("tokens leased 1.5 s ago were spent (err %v, %d leases)", err, shared.count()-before)
 	}
 
 	// The shared buckets fail: each process limits alone.
-	shared.fail = errors.New("database down")
+	shared.failWith(errors.New("database down"))
 	other := uuid.New()
 	for i := range 100 {
 		if err := a.allow(ctx, other); err != nil {
