@@ -1,6 +1,5 @@
 // CustomerHealth.tsx shows a customer's health: how many of its endpoints
-// are failing or disabled. The list has the counts from the API; a
-// customer's page counts the endpoints it loads anyway.
+// are failing or disabled, from the counts the API sums up.
 import { api, query, type Page } from './api'
 import { Badge } from './components'
 import { healthSummary, type CustomerHealth } from './customers'

@@ -1,31 +1,24 @@
 import { describe, expect, it } from 'vitest'
-import { customerHealth, formatMetadata, healthOf, healthSummary, memberPortalSession, parseMetadata, sessionState, uidProblem } from './customers'
+import { formatMetadata, healthOf, healthSummary, memberPortalSession, parseMetadata, sessionState, uidProblem } from './customers'
 
-const ep = (enabled: boolean, failing_since: string | null = null) => ({ enabled, failing_since })
-
-describe('customerHealth', () => {
+describe('healthOf', () => {
   it('has no state without endpoints', () => {
-    const h = customerHealth([])
-    expect(h).toMatchObject({ total: 0, failing: 0, disabled: 0, state: 'none' })
+    const h = healthOf({ total: 0, failing: 0, disabled: 0 })
+    expect(h.state).toBe('none')
     expect(healthSummary(h)).toBe('No endpoints')
   })
-  it('counts failing (enabled with failing_since) and disabled endpoints', () => {
-    const h = customerHealth([ep(true), ep(true, '2026-11-20T10:00:00Z'), ep(false), ep(false, '2026-11-19T10:00:00Z')])
+  it('is failing when any enabled endpoint fails, and says how many are failing and disabled', () => {
+    const h = healthOf({ total: 4, failing: 1, disabled: 2 })
     expect(h).toMatchObject({ total: 4, failing: 1, disabled: 2, state: 'failing' })
     expect(healthSummary(h)).toBe('4 endpoints · 1 failing · 2 disabled')
   })
   it('is disabled only when every endpoint is', () => {
-    expect(customerHealth([ep(false), ep(false)]).state).toBe('disabled')
-    expect(customerHealth([ep(false), ep(true)]).state).toBe('healthy')
-  })
-  it('says when all are healthy, and when there are more than were read', () => {
-    expect(healthSummary(customerHealth([ep(true)]))).toBe('1 endpoint · all healthy')
-    expect(healthSummary(customerHealth([ep(true), ep(true)], true))).toBe('2+ endpoints · all healthy')
-  })
-  it('gives the counts the API sums up the same state as the endpoints themselves', () => {
-    expect(healthOf({ total: 4, failing: 1, disabled: 2 })).toEqual(customerHealth([ep(true), ep(true, '2026-11-20T10:00:00Z'), ep(false), ep(false)]))
-    expect(healthOf({ total: 0, failing: 0, disabled: 0 }).state).toBe('none')
     expect(healthOf({ total: 2, failing: 0, disabled: 2 }).state).toBe('disabled')
+    expect(healthOf({ total: 2, failing: 0, disabled: 1 }).state).toBe('healthy')
+  })
+  it('says when all are healthy', () => {
+    expect(healthSummary(healthOf({ total: 1, failing: 0, disabled: 0 }))).toBe('1 endpoint · all healthy')
+    expect(healthSummary(healthOf({ total: 2, failing: 0, disabled: 0 }))).toBe('2 endpoints · all healthy')
   })
 })
 

@@ -58,6 +58,22 @@ describe('customers pages by role', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Delete Acme Inc' }))
     screen.getByText(/Its endpoints are disabled/)
   })
+  it('show a customer\'s health on its page from the API\'s counts, not from the endpoints listed', async () => {
+    const get = await mockApi()
+    const many: Customer = { ...acme, endpoints: { total: 250, failing: 4, disabled: 0 } }
+    const original = get.getMockImplementation()!
+    get.mockImplementation(async (path: string) => {
+      if (path.startsWith('/customers/acme')) return many as never
+      if (path.startsWith('/endpoints')) return { data: [ep({})], next_cursor: 'c2' } as never
+      return original(path)
+    })
+    const { CustomerDetailPage } = await import('./pages/CustomerDetail')
+    render(<SessionContext.Provider value={as('viewer')}><CustomerDetailPage uid="acme" /></SessionContext.Provider>)
+    await screen.findByText('250 endpoints · 4 failing')
+    // The table stops where its page did, and says where the rest are.
+    await screen.findByText(/The first 1 of 250/)
+    expect(screen.getByRole('link', { name: "All of this customer's endpoints" }).getAttribute('href')).toBe('/endpoints?customer=acme')
+  })
   it('hide the portal and revocation buttons from viewers on a customer\'s page', async () => {
     await mockApi()
     const { CustomerDetailPage } = await import('./pages/CustomerDetail')

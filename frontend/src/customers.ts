@@ -1,8 +1,7 @@
 // customers.ts holds the pure logic of the Customers pages: a customer's
-// health from its endpoints, its metadata as editable text, the portal
+// health from its endpoints' counts, its metadata as editable text, the portal
 // session a tenant member opens as a customer, and a session's state.
 import { FormError } from './endpointForm'
-import type { Endpoint } from './types'
 import type { EndpointHealth, PortalSession, PortalSessionInput } from './customerTypes'
 
 /** CustomerHealth sums up a customer's endpoints. */
@@ -12,30 +11,21 @@ export interface CustomerHealth {
   failing: number
   /** endpoints that are disabled (by a member, or by the customer's deletion) */
   disabled: number
-  /** more is true when the customer has more endpoints than were read. */
-  more: boolean
   /** state is the worst of them: none (no endpoint), healthy, failing or disabled. */
   state: 'none' | 'healthy' | 'failing' | 'disabled'
 }
 
-/** customerHealth counts the failing and disabled endpoints of a customer. */
-export function customerHealth(endpoints: Pick<Endpoint, 'enabled' | 'failing_since'>[], more = false): CustomerHealth {
-  const disabled = endpoints.filter((e) => !e.enabled).length
-  const failing = endpoints.filter((e) => e.enabled && e.failing_since).length
-  return healthOf({ total: endpoints.length, failing, disabled }, more)
-}
-
 /** healthOf gives the counts the API sums up (a customer's `endpoints`) their state. */
-export function healthOf(counts: EndpointHealth, more = false): CustomerHealth {
+export function healthOf(counts: EndpointHealth): CustomerHealth {
   const { total, failing, disabled } = counts
   const state = total === 0 ? 'none' : failing > 0 ? 'failing' : disabled === total ? 'disabled' : 'healthy'
-  return { total, failing, disabled, more, state }
+  return { total, failing, disabled, state }
 }
 
 /** healthSummary says it in words: "3 endpoints · 1 failing · 1 disabled". */
 export function healthSummary(h: CustomerHealth): string {
   if (h.total === 0) return 'No endpoints'
-  const parts = [`${h.total}${h.more ? '+' : ''} endpoint${h.total === 1 && !h.more ? '' : 's'}`]
+  const parts = [`${h.total} endpoint${h.total === 1 ? '' : 's'}`]
   if (h.failing) parts.push(`${h.failing} failing`)
   if (h.disabled) parts.push(`${h.disabled} disabled`)
   if (!h.failing && !h.disabled) parts.push('all healthy')

@@ -6,7 +6,7 @@ import { api, ApiError, query, type Page } from '../api'
 import { Badge, ConfirmButton, Empty, ErrorMessage, Loading, Notice, Pager, useAction } from '../components'
 import { CustomerForm } from '../CustomerForm'
 import { customerEndpoints, HealthBadge } from '../CustomerHealth'
-import { customerHealth, memberPortalSession, sessionState } from '../customers'
+import { healthOf, memberPortalSession, sessionState } from '../customers'
 import type { Customer, PortalAuditEntry, PortalSession, PortalSessionMinted, Revoked } from '../customerTypes'
 import { EndpointForm } from '../EndpointForm'
 import { emptyEndpointForm } from '../endpointForm'
@@ -85,7 +85,8 @@ export function CustomerDetailPage({ uid }: { uid: string }) {
     )
   }
   if (!customer) return <Loading what="Loading the customer" />
-  const health = endpoints ? customerHealth(endpoints.endpoints, endpoints.more) : null
+  // The API's counts, not the endpoints listed below: those stop at 200.
+  const health = healthOf(customer.endpoints)
   const activeSessions = sessions.items.filter((s) => sessionState(s) === 'active').length
 
   return (
@@ -130,7 +131,7 @@ export function CustomerDetailPage({ uid }: { uid: string }) {
           <h2>Endpoints</h2>
           {writer && mode !== 'endpoint' && <button type="button" className="btn btn-small" onClick={() => setMode('endpoint')}>Add endpoint for this customer</button>}
         </div>
-        {health && <HealthBadge health={health} />}
+        <HealthBadge health={health} />
         {mode === 'endpoint' && (
           <EndpointForm
             initial={{ ...emptyEndpointForm, customer: uid }}
@@ -163,6 +164,12 @@ export function CustomerDetailPage({ uid }: { uid: string }) {
                 ))}
               </tbody>
             </table>
+            {endpoints.more && (
+              <p className="muted">
+                The first {endpoints.endpoints.length} of {health.total}.{' '}
+                <Link href={'/endpoints?' + new URLSearchParams({ customer: customer.uid })}>All of this customer's endpoints</Link>
+              </p>
+            )}
           </div>
         )}
       </div>
