@@ -29,8 +29,9 @@ var _ Leaser = (*Buckets)(nil)
 // them, or while the database does not answer, each process keeps its
 // own bucket, and N processes allow N times the limit.
 //
-// A batch is topped up in the background before it runs out or expires,
-// so a steady key's requests never wait for the database; only a key
+// A batch is topped up in the background when fewer than half of it are
+// left or it expires within topUpBeforeExpiry, so a steady key's requests
+// never wait for the database; only a key
 // whose batch is spent, or that was idle for a lease's life, waits for
 // its next lease, and concurrent requests of the key wait for that one
 // lease together.
@@ -71,6 +72,10 @@ type lease struct {
 const (
 	// leaseLife is how long leased tokens may be spent.
 	leaseLife = time.Second
+	// topUpBeforeExpiry is how long before its tokens expire a batch is
+	// topped up: a key with a request at least every 200 ms never waits
+	// for a lease, and a slow key leases about once a second, not twice.
+	topUpBeforeExpiry = leaseLife / 5
 	// leaseTimeout bounds a lease's wait for the database.
 	leaseTimeout = time.Second
 	// localAfterFailure is how long a key is limited per process after
@@ -118,7 +123,7 @@ func (l *Limiter) Take(ctx context.Context, key string, perSecond int) (left flo
 		if ls.tokens > 0 && now.Before(ls.expires) {
 			ls.tokens--
 			if ls.refill == nil && now.After(ls.emptyUntil) &&
-				(ls.tokens < batch(perSecond)/2 || ls.expires.Sub(now) < leaseLife/2) {
+				(ls.tokens < batch(perSecond)/2 || ls.expires.Sub(now) < topUpBeforeExpiry) {
 				l.startRefill(ctx, key, ls, perSecond, now)
 			}
 			left := ls.left + float64(ls.tokens)

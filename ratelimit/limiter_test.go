@@ -155,20 +155,30 @@ func TestLimiterTopsUpAhead(t *testing.T) {
 		t.Errorf("leases asked for %v tokens; want [5 4]: a batch, then the top-up to a batch of what was held", wants)
 	}
 	// A batch near the end of its life is topped up too, though most
-	// of it is left (200 a second: batches of 10).
+	// of it is left (200 a second: batches of 10); not before.
 	first = takeAsync(l, "b", 200)
 	g.gate <- struct{}{}
 	if !<-first {
 		t.Fatal("the first take of b was refused")
 	}
 	clock.Lock()
-	now = now.Add(600 * time.Millisecond)
+	now = now.Add(leaseLife - topUpBeforeExpiry - time.Millisecond)
+	clock.Unlock()
+	if !<-takeAsync(l, "b", 200) {
+		t.Fatal("a take of an ageing batch was refused")
+	}
+	time.Sleep(20 * time.Millisecond)
+	if n := g.calls.Load(); n != 3 {
+		t.Errorf("%d leases for a batch with %s to live and 8 of 10 left; want no top-up yet (3)", n, topUpBeforeExpiry+time.Millisecond)
+	}
+	clock.Lock()
+	now = now.Add(2 * time.Millisecond)
 	clock.Unlock()
 	if !<-takeAsync(l, "b", 200) {
 		t.Fatal("a take of an ageing batch was refused")
 	}
 	if n := g.waitCalls(4); n != 4 {
-		t.Errorf("%d leases after a batch aged past half its life with 8 of 10 left; want 4", n)
+		t.Errorf("%d leases for a batch about to expire with 7 of 10 left; want a top-up (4)", n)
 	}
 	g.gate <- struct{}{}
 }
