@@ -31,10 +31,9 @@ var _ Leaser = (*Buckets)(nil)
 //
 // A batch is topped up in the background when fewer than half of it are
 // left or it expires within topUpBeforeExpiry, so a steady key's requests
-// never wait for the database; only a key
-// whose batch is spent, or that was idle for a lease's life, waits for
-// its next lease, and concurrent requests of the key wait for that one
-// lease together.
+// never wait for the database. Only a key whose batch is spent, or that
+// was idle for a lease's life, waits for its next lease, and concurrent
+// requests of the key wait for that one lease together.
 type Limiter struct {
 	shared Leaser
 	prefix string // the shared buckets' key prefix
