@@ -66,27 +66,20 @@ func (b *Bench) RunInbound(ctx context.Context, sc InboundScenario) Outcome {
 		Concurrency: conc, Ingest: &Ingest{URL: ingestURL, Secret: secret}}
 	out.Scenario.Plan = plan
 
+	sink := RemoteSink{URL: b.SinkURL}
 	var bystander *bystanderRun
 	if sc.BystanderRate > 0 {
 		if bystander, err = b.newBystander(ctx, sc); err != nil {
 			out.Error = err.Error()
 			return out
 		}
-	}
-
-	if bystander != nil {
 		// The bystander alone first, on the tables as the flood will
 		// find them, so its latency beside the flood has a baseline from
 		// the same run.
-		alone := bystander.alone()
-		res := Generate(ctx, bystander.tenant, alone, Hooks{})
+		res := Generate(ctx, bystander.tenant, bystander.alone(), Hooks{})
 		end := time.Now()
-		route := func(int64) []string { return []string{bystander.ep} }
-		rep, _, err := AwaitRouted(ctx, RemoteSink{URL: b.SinkURL}, bystander.name+"-alone", res, route, end, end.Add(sc.Settle))
-		if err != nil {
-			rep.Void, rep.VoidReason = true, err.Error()
-		}
-		out.BystanderAlone = &rep
+		alone := bystander.await(ctx, sink, bystander.name+"-alone", res, end, end.Add(sc.Settle))
+		out.BystanderAlone = &alone
 	}
 
 	m := b.startMeasuring(ctx, true)
@@ -99,14 +92,9 @@ func (b *Bench) RunInbound(ctx context.Context, sc InboundScenario) Outcome {
 	}
 	res := Generate(ctx, t, plan, Hooks{})
 	sendEnd := time.Now()
-	sink := RemoteSink{URL: b.SinkURL}
 	if bystander != nil {
-		route := func(int64) []string { return []string{bystander.ep} }
-		rep, _, err := AwaitRouted(ctx, sink, bystander.name, <-bystanderSent, route, time.Now(), sendEnd.Add(sc.Settle))
-		if err != nil {
-			rep.Void, rep.VoidReason = true, err.Error()
-		}
-		out.Bystander = &rep
+		beside := bystander.await(ctx, sink, bystander.name, <-bystanderSent, time.Now(), sendEnd.Add(sc.Settle))
+		out.Bystander = &beside
 	}
 	route := func(int64) []string { return []string{ep} }
 	out.Report, _, err = AwaitRouted(ctx, sink, sc.Name, res, route, sendEnd, sendEnd.Add(sc.Settle))
@@ -135,11 +123,11 @@ func (b *Bench) RunInbound(ctx context.Context, sc InboundScenario) Outcome {
 		if alone := out.BystanderAlone; alone != nil {
 			out.Note += fmt.Sprintf("; the bystander alone just before: p50 %.1f ms, p99 %.1f ms (its 202 p99 %.1f ms), delivered %d of %d",
 				alone.Latency.P50, alone.Latency.P99, alone.AckLatency.P99, alone.Delivered, alone.Expected)
-			if alone.Void || alone.Missing > 0 || alone.Duplicates > 0 {
+			if alone.broken() {
 				out.Error = "the bystander's ledger alone does not balance"
 			}
 		}
-		if by.Void || by.Missing > 0 || by.Duplicates > 0 {
+		if by.broken() {
 			out.Error = "the bystander's ledger does not balance"
 		}
 	}
@@ -182,6 +170,17 @@ func (b *Bench) newBystander(ctx context.Context, sc InboundScenario) (*bystande
 	}
 	return &bystanderRun{name: name, tenant: t, ep: ep, plan: Plan{Run: fmt.Sprintf("%s-%d", name, time.Now().UnixNano()),
 		Rate: sc.BystanderRate, Duration: sc.Duration, Concurrency: conc}}, nil
+}
+
+// await closes the ledger of the bystander's run res (a failure to read
+// the sink voids it).
+func (r *bystanderRun) await(ctx context.Context, sink RemoteSink, name string, res Result, sendEnd, deadline time.Time) Report {
+	route := func(int64) []string { return []string{r.ep} }
+	rep, _, err := AwaitRouted(ctx, sink, name, res, route, sendEnd, deadline)
+	if err != nil {
+		rep.Void, rep.VoidReason = true, err.Error()
+	}
+	return rep
 }
 
 // alone is the bystander's plan for its run alone: the same rate and

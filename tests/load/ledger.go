@@ -150,6 +150,9 @@ type Report struct {
 	ByUserAgent map[string]int `json:"by_user_agent,omitempty"`
 }
 
+// broken says a ledger lost or repeated deliveries, or is void.
+func (r Report) broken() bool { return r.Void || r.Missing > 0 || r.Duplicates > 0 }
+
 // Close computes the ledger of res against what the sink saw: every
 // accepted event must arrive at every one of the healthy endpoints.
 func Close(name string, res Result, seen RunLedger, healthy []string, drain time.Duration) Report {

@@ -55,9 +55,15 @@ class Observing(Losing, httpx.BaseTransport):
         return response
 
 
-def test_sender_client_against_live_ferry() -> None:
+def live_ferry() -> tuple[str, str, str]:
+    """Ferry's URL, an API key and the receiver's URL, from the live suite's environment."""
     base, key, receiver = os.environ.get("FERRY_URL"), os.environ.get("FERRY_API_KEY"), os.environ.get("FERRY_RECEIVER_URL")
     assert base and key and receiver, "FERRY_URL, FERRY_API_KEY and FERRY_RECEIVER_URL are required"
+    return base, key, receiver
+
+
+def test_sender_client_against_live_ferry() -> None:
+    base, key, receiver = live_ferry()
     observing = Observing()
     ferry = Ferry(key, base_url=base, transport=observing)
     run = secrets.token_hex(6)
@@ -123,8 +129,7 @@ class AsyncObserving(Losing, httpx.AsyncBaseTransport):
 
 
 def test_async_sender_client_against_live_ferry() -> None:
-    base, key, receiver = os.environ.get("FERRY_URL"), os.environ.get("FERRY_API_KEY"), os.environ.get("FERRY_RECEIVER_URL")
-    assert base and key and receiver, "FERRY_URL, FERRY_API_KEY and FERRY_RECEIVER_URL are required"
+    base, key, receiver = live_ferry()
     observing = AsyncObserving()
     run = secrets.token_hex(6)
 

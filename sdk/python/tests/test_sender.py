@@ -54,17 +54,22 @@ class Fake:
         self.now += seconds
 
 
+def assert_one_create(got: list[httpx.Request], body: Any) -> None:
+    """Every attempt of one create carried the same generated key and body."""
+    key = got[0].headers["Idempotency-Key"]
+    assert key.startswith("fry-sdk-")
+    for r in got:
+        assert r.headers["Idempotency-Key"] == key
+        assert json.loads(r.content) == body
+
+
 def test_create_retries_after_retry_after_and_network_errors_with_one_key() -> None:
     fake = Fake([LIMITED, hang_up, answer(202, ACCEPTED)])
     ev = fake.ferry.events.create(type="invoice.paid", data={"n": 1})
     assert str(ev.id) == ACCEPTED["id"]
     assert len(fake.got) == 3
-    key = fake.got[0].headers["Idempotency-Key"]
-    assert key.startswith("fry-sdk-")
-    for r in fake.got:
-        assert r.headers["Idempotency-Key"] == key
-        assert r.headers["Authorization"] == "Bearer fry_test"
-        assert json.loads(r.content) == {"type": "invoice.paid", "data": {"n": 1}}
+    assert_one_create(fake.got, {"type": "invoice.paid", "data": {"n": 1}})
+    assert all(r.headers["Authorization"] == "Bearer fry_test" for r in fake.got)
     # Retry-After, then half (rand 0.5) of attempt 2's 0.5 s ceiling.
     assert fake.slept == [2.0, 0.25]
 

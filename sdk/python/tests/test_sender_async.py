@@ -4,7 +4,6 @@ retries, idempotency keys, pagination and errors as the sync client."""
 from __future__ import annotations
 
 import asyncio
-import json
 from typing import Any
 
 import httpx
@@ -12,7 +11,7 @@ import pytest
 
 from ferry_webhooks._retry import AsyncRetryTransport
 from ferry_webhooks.client import AsyncFerry, FerryError, RetryPolicy
-from test_sender import ACCEPTED, LIMITED, Handler, answer, hang_up
+from test_sender import ACCEPTED, LIMITED, Handler, answer, assert_one_create, hang_up
 
 
 class AsyncFake:
@@ -42,11 +41,7 @@ def test_async_create_retries_with_one_key() -> None:
     ev = asyncio.run(fake.ferry.events.create(type="invoice.paid", data={"n": 1}))
     assert str(ev.id) == ACCEPTED["id"]
     assert len(fake.got) == 3
-    key = fake.got[0].headers["Idempotency-Key"]
-    assert key.startswith("fry-sdk-")
-    for r in fake.got:
-        assert r.headers["Idempotency-Key"] == key
-        assert json.loads(r.content) == {"type": "invoice.paid", "data": {"n": 1}}
+    assert_one_create(fake.got, {"type": "invoice.paid", "data": {"n": 1}})
     assert fake.slept == [2.0, 0.25]
 
 
