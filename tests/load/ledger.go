@@ -148,6 +148,57 @@ type Report struct {
 	AfterAckLatency Latency `json:"after_ack_latency"`
 	// ByUserAgent counts first receipts per sender (processes in fault tests).
 	ByUserAgent map[string]int `json:"by_user_agent,omitempty"`
+	// Stalls are the seconds of scheduled send time in which an accepted
+	// event waited over StallAfter for its 202 or a delivery: when in the
+	// run a tail was made, to lay beside the machine's own record of
+	// that second (its disk, its CPU, PostgreSQL's log).
+	Stalls []Stall `json:"stalls,omitempty"`
+}
+
+// StallAfter is how long an answer or a delivery must take for its
+// second to count as a stall: well past every target's p99, so that a
+// run within its targets has none.
+const StallAfter = 250 * time.Millisecond
+
+// Stall is one second of sending with events over StallAfter.
+type Stall struct {
+	At time.Time `json:"at"`
+	// Acks and Deliveries count the second's events answered, and
+	// deliveries made, after more than StallAfter.
+	Acks       int     `json:"acks"`
+	Deliveries int     `json:"deliveries"`
+	MaxMS      float64 `json:"max_ms"`
+}
+
+// stalls gathers the seconds in which ack or delivery latencies (µs,
+// each with its scheduled send time) passed StallAfter.
+type stalls map[int64]*Stall
+
+func (s stalls) add(sched time.Time, us int64, delivery bool) {
+	if us <= StallAfter.Microseconds() {
+		return
+	}
+	sec := sched.Unix()
+	st := s[sec]
+	if st == nil {
+		st = &Stall{At: time.Unix(sec, 0)}
+		s[sec] = st
+	}
+	if delivery {
+		st.Deliveries++
+	} else {
+		st.Acks++
+	}
+	st.MaxMS = max(st.MaxMS, float64(us)/1000)
+}
+
+func (s stalls) sorted() []Stall {
+	out := make([]Stall, 0, len(s))
+	for _, st := range s {
+		out = append(out, *st)
+	}
+	slices.SortFunc(out, func(a, b Stall) int { return a.At.Compare(b.At) })
+	return out
 }
 
 // broken says a ledger lost or repeated deliveries, or is void.
@@ -187,6 +238,7 @@ func CloseRouted(name string, res Result, seen RunLedger, route func(seq int64) 
 	accepted := res.Accepted()
 	var ack, lag []int64
 	ackOf := make(map[int64]int64, len(res.Sent))
+	slow := stalls{}
 	for _, s := range res.Sent {
 		switch {
 		case s.Status == res.Plan.acceptStatus():
@@ -194,6 +246,7 @@ func CloseRouted(name string, res Result, seen RunLedger, route func(seq int64) 
 			us := s.Done.Sub(s.Sched).Microseconds()
 			ack = append(ack, us)
 			ackOf[s.Seq] = us
+			slow.add(s.Sched, us, false)
 			if !s.Began.IsZero() {
 				lag = append(lag, s.Began.Sub(s.Sched).Microseconds())
 			}
@@ -226,6 +279,7 @@ func CloseRouted(name string, res Result, seen RunLedger, route func(seq int64) 
 		r.ByUserAgent[a.UserAgent]++
 		lat = append(lat, a.LatencyUS)
 		afterAck = append(afterAck, a.LatencyUS-ackOf[a.Seq])
+		slow.add(time.UnixMicro(a.At*1000-a.LatencyUS), a.LatencyUS, true)
 		if a.At <= endMs {
 			inWindow++
 		}
@@ -249,5 +303,6 @@ func CloseRouted(name string, res Result, seen RunLedger, route func(seq int64) 
 	r.AckLatency = Summarise(ack)
 	r.SendLag = Summarise(lag)
 	r.AfterAckLatency = Summarise(afterAck)
+	r.Stalls = slow.sorted()
 	return r
 }

@@ -104,3 +104,29 @@ func TestSinkRecordsArrivals(t *testing.T) {
 		t.Fatalf("latency %dµs", lat)
 	}
 }
+
+func TestCloseNamesStalls(t *testing.T) {
+	t.Parallel()
+	t0 := time.Unix(1_763_790_000, 0)
+	at := func(d time.Duration) time.Time { return t0.Add(d) }
+	res := Result{Plan: Plan{Run: "r"}, Start: t0, End: at(3 * time.Second), Sent: []Sent{
+		{Seq: 0, Sched: at(0), Done: at(5 * time.Millisecond), Status: http.StatusAccepted},
+		{Seq: 1, Sched: at(1100 * time.Millisecond), Done: at(1500 * time.Millisecond), Status: http.StatusAccepted},
+		{Seq: 2, Sched: at(1200 * time.Millisecond), Done: at(1210 * time.Millisecond), Status: http.StatusAccepted},
+		{Seq: 3, Sched: at(2900 * time.Millisecond), Done: at(2950 * time.Millisecond), Status: http.StatusServiceUnavailable},
+	}}
+	arrive := func(seq int64, sched time.Time, lat time.Duration) Arrival {
+		return Arrival{Seq: seq, Endpoint: "ok", LatencyUS: lat.Microseconds(), At: sched.Add(lat).UnixMilli(), OK: 1}
+	}
+	seen := RunLedger{Run: "r", Arrivals: []Arrival{
+		arrive(0, at(0), 20*time.Millisecond),
+		arrive(1, at(1100*time.Millisecond), 900*time.Millisecond),
+		arrive(2, at(1200*time.Millisecond), 300*time.Millisecond),
+		arrive(3, at(2900*time.Millisecond), 2*time.Second), // refused: never counted
+	}}
+	r := Close("t", res, seen, []string{"ok"}, 0)
+	want := []Stall{{At: at(time.Second), Acks: 1, Deliveries: 2, MaxMS: 900}}
+	if len(r.Stalls) != len(want) || r.Stalls[0] != want[0] {
+		t.Fatalf("stalls = %+v, want %+v", r.Stalls, want)
+	}
+}

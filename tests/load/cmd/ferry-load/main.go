@@ -256,6 +256,7 @@ func bench(ctx context.Context, args []string) error {
 		report(b.RunInbound(ctx, is))
 	}
 	printTable(doc.Outcomes)
+	printStalls(doc.Outcomes)
 	printStages(doc.Outcomes)
 	raw, err := json.MarshalIndent(doc, "", "  ")
 	if err != nil {
@@ -356,6 +357,7 @@ func runOne(ctx context.Context, args []string) error {
 	o := b.Run(ctx, load.Scenario{Name: *name, Routed: *routed, OK: *ok,
 		Plan: load.Plan{Rate: *rate, Concurrency: *conc, Duration: *dur}, Settle: *settle})
 	printTable([]load.Outcome{o})
+	printStalls([]load.Outcome{o})
 	var failures []string
 	if *brokers != "" && *events != "" {
 		evs, err := load.ReadChaosEvents(*events)
@@ -455,6 +457,40 @@ func printTable(outs []load.Outcome) {
 	tw.Flush()
 	fmt.Println("latency: scheduled send time → first 2xx receipt at a healthy endpoint (no coordinated omission);")
 	fmt.Println("*delivered/s: deliveries that arrived while sending lasted; drain: time after sending until the ledger closed")
+}
+
+// printStalls names the seconds of each scenario (and of its bystander)
+// in which an answer or a delivery took over load.StallAfter, so that a
+// stall can be laid beside what the machine recorded at that time.
+func printStalls(outs []load.Outcome) {
+	var lines []string
+	add := func(name string, r *load.Report) {
+		if r == nil {
+			return
+		}
+		const shown = 8
+		for i, st := range r.Stalls {
+			if i == shown {
+				lines = append(lines, fmt.Sprintf("  %s: and %d seconds more", name, len(r.Stalls)-shown))
+				break
+			}
+			lines = append(lines, fmt.Sprintf("  %s %s: %d answers and %d deliveries over %v, the slowest %.0f ms",
+				name, st.At.UTC().Format("15:04:05"), st.Acks, st.Deliveries, load.StallAfter, st.MaxMS))
+		}
+	}
+	for _, o := range outs {
+		add(o.Scenario.Name, &o.Report)
+		add(o.Scenario.Name+" (bystander alone)", o.BystanderAlone)
+		add(o.Scenario.Name+" (bystander)", o.Bystander)
+	}
+	if len(lines) == 0 {
+		fmt.Printf("stalls: none (no answer or delivery of a healthy endpoint took over %v)\n", load.StallAfter)
+		return
+	}
+	fmt.Printf("stalls (seconds of scheduled send time with an answer or a delivery over %v, UTC):\n", load.StallAfter)
+	for _, l := range lines {
+		fmt.Println(l)
+	}
 }
 
 // printStages prints each scenario's per-stage breakdown from Ferry's
