@@ -125,8 +125,9 @@ func TestCloseNamesStalls(t *testing.T) {
 		arrive(3, at(2900*time.Millisecond), 2*time.Second), // refused: never counted
 	}}
 	r := Close("t", res, seen, []string{"ok"}, 0)
-	want := []Stall{{At: at(time.Second), Acks: 1, Deliveries: 2, MaxMS: 900}}
-	if len(r.Stalls) != len(want) || r.Stalls[0] != want[0] {
-		t.Fatalf("stalls = %+v, want %+v", r.Stalls, want)
+	want := Stall{At: at(time.Second), Acks: 1, Deliveries: 2, MaxMS: 900}
+	if len(r.Stalls) != 1 || !r.Stalls[0].At.Equal(want.At) || r.Stalls[0].Acks != want.Acks ||
+		r.Stalls[0].Deliveries != want.Deliveries || r.Stalls[0].MaxMS != want.MaxMS {
+		t.Fatalf("stalls = %+v, want [%+v]", r.Stalls, want)
 	}
 }
