@@ -141,6 +141,10 @@ func bench(ctx context.Context, args []string) error {
 			b.FerryPIDs = append(b.FerryPIDs, n)
 		}
 	}
+	pressure, err := load.StartPressure(ctx, "/proc/pressure")
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "bench: stalls will not say the machine's pressure: %v\n", err)
+	}
 	settle := 60 * time.Second
 	scenarios := []load.Scenario{
 		{Name: "warmup", Routed: true, OK: 8, Plan: load.Plan{Rate: 50, Duration: 5 * time.Second}, Settle: settle},
@@ -256,7 +260,7 @@ func bench(ctx context.Context, args []string) error {
 		report(b.RunInbound(ctx, is))
 	}
 	printTable(doc.Outcomes)
-	printStalls(doc.Outcomes)
+	printStalls(doc.Outcomes, pressure)
 	printStages(doc.Outcomes)
 	raw, err := json.MarshalIndent(doc, "", "  ")
 	if err != nil {
@@ -357,7 +361,7 @@ func runOne(ctx context.Context, args []string) error {
 	o := b.Run(ctx, load.Scenario{Name: *name, Routed: *routed, OK: *ok,
 		Plan: load.Plan{Rate: *rate, Concurrency: *conc, Duration: *dur}, Settle: *settle})
 	printTable([]load.Outcome{o})
-	printStalls([]load.Outcome{o})
+	printStalls([]load.Outcome{o}, nil)
 	var failures []string
 	if *brokers != "" && *events != "" {
 		evs, err := load.ReadChaosEvents(*events)
@@ -460,9 +464,11 @@ func printTable(outs []load.Outcome) {
 }
 
 // printStalls names the seconds of each scenario (and of its bystander)
-// in which an answer or a delivery took over load.StallAfter, so that a
-// stall can be laid beside what the machine recorded at that time.
-func printStalls(outs []load.Outcome) {
+// in which an answer or a delivery took over load.StallAfter, with the
+// machine's pressure in that second and the next when pressure (which
+// may be nil) recorded them: whether the disk or the cores held everyone
+// up then, or only Ferry was slow.
+func printStalls(outs []load.Outcome, pressure *load.PressureRecorder) {
 	var lines []string
 	add := func(name string, r *load.Report) {
 		if r == nil {
@@ -474,8 +480,13 @@ func printStalls(outs []load.Outcome) {
 				lines = append(lines, fmt.Sprintf("  %s: and %d seconds more", name, len(r.Stalls)-shown))
 				break
 			}
-			lines = append(lines, fmt.Sprintf("  %s %s: %d answers and %d deliveries over %v, the slowest %.0f ms",
-				name, st.At.UTC().Format("15:04:05"), st.Acks, st.Deliveries, load.StallAfter, st.MaxMS))
+			line := fmt.Sprintf("  %s %s: %d answers and %d deliveries over %v, the slowest %.0f ms",
+				name, st.At.UTC().Format("15:04:05"), st.Acks, st.Deliveries, load.StallAfter, st.MaxMS)
+			if p, ok := pressure.Worst(st.At, st.At.Add(time.Second)); ok {
+				line += fmt.Sprintf("; the machine then (ms of a second): waiting for a core %.0f, for the disk %.0f (everyone: %.0f)",
+					p.CPUSomeMS, p.IOSomeMS, p.IOFullMS)
+			}
+			lines = append(lines, line)
 		}
 	}
 	for _, o := range outs {
