@@ -15,9 +15,7 @@ import (
 // one task waited for a core (CPUSome) or for the disk (IOSome), and
 // how many every task with work waited for the disk (IOFull).
 type Pressure struct {
-	CPUSomeMS float64 `json:"cpu_some_ms"`
-	IOSomeMS  float64 `json:"io_some_ms"`
-	IOFullMS  float64 `json:"io_full_ms"`
+	CPUSomeMS, IOSomeMS, IOFullMS float64
 }
 
 // PressureRecorder keeps the machine's pressure second by second while a

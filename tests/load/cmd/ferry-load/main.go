@@ -141,10 +141,7 @@ func bench(ctx context.Context, args []string) error {
 			b.FerryPIDs = append(b.FerryPIDs, n)
 		}
 	}
-	pressure, err := load.StartPressure(ctx, "/proc/pressure")
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "bench: stalls will not say the machine's pressure: %v\n", err)
-	}
+	pressure := startPressure(ctx)
 	settle := 60 * time.Second
 	scenarios := []load.Scenario{
 		{Name: "warmup", Routed: true, OK: 8, Plan: load.Plan{Rate: 50, Duration: 5 * time.Second}, Settle: settle},
@@ -344,6 +341,7 @@ func runOne(ctx context.Context, args []string) error {
 	maxP50 := fs.Duration("max-p50", 0, "fail unless the run's p50 is at most this (0: no check)")
 	maxP99 := fs.Duration("max-p99", 0, "fail unless the run's p99 is at most this (0: no check)")
 	_ = fs.Parse(args)
+	pressure := startPressure(ctx)
 	var leaders load.Leaders
 	if *brokers != "" {
 		var err error
@@ -361,7 +359,7 @@ func runOne(ctx context.Context, args []string) error {
 	o := b.Run(ctx, load.Scenario{Name: *name, Routed: *routed, OK: *ok,
 		Plan: load.Plan{Rate: *rate, Concurrency: *conc, Duration: *dur}, Settle: *settle})
 	printTable([]load.Outcome{o})
-	printStalls([]load.Outcome{o}, nil)
+	printStalls([]load.Outcome{o}, pressure)
 	var failures []string
 	if *brokers != "" && *events != "" {
 		evs, err := load.ReadChaosEvents(*events)
@@ -461,6 +459,17 @@ func printTable(outs []load.Outcome) {
 	tw.Flush()
 	fmt.Println("latency: scheduled send time → first 2xx receipt at a healthy endpoint (no coordinated omission);")
 	fmt.Println("*delivered/s: deliveries that arrived while sending lasted; drain: time after sending until the ledger closed")
+}
+
+// startPressure records the machine's pressure until ctx ends, or
+// returns nil (and says so) on a kernel that keeps none.
+func startPressure(ctx context.Context) *load.PressureRecorder {
+	p, err := load.StartPressure(ctx, "/proc/pressure")
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "ferry-load: stalls will not say the machine's pressure: %v\n", err)
+		return nil
+	}
+	return p
 }
 
 // printStalls names the seconds of each scenario (and of its bystander)
