@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict'
 import http from 'node:http'
 import { after, before, test } from 'node:test'
-import { ApiClient, assertAccessible, launchBrowser, PASSWORD, shot, Stack, uniq, waitFor } from './harness.mjs'
+import { ApiClient, assertAccessible, clickUntil, launchBrowser, PASSWORD, shot, Stack, uniq, waitFor } from './harness.mjs'
 
 const TEST_TIMEOUT = 90_000
 const ALL = ['view', 'manage_endpoints', 'view_secret', 'rotate_secret', 'replay', 'send_test', 'manage_routing']
@@ -138,16 +138,11 @@ test('(p) a customer uses the embedded portal on the tenant\'s page: endpoint, t
     assert.deepEqual(listed.data.map((e) => e.id), [endpointId], 'the endpoint belongs to the customer')
 
     // The secret, and a test event that arrives signed.
-    // The frame resizes after 'Endpoint created', and a click during that
-    // shift can land beside the button (as with the replay below): click
-    // until the secret shows, or the error that took its place (said, not
-    // timed out on). Once shown, the button is 'Hide secret'.
-    const reveal = portal.getByRole('button', { name: 'Reveal secret' })
-    const secretOrAlert = portal.getByTestId('secret').or(portal.getByRole('alert')).first()
-    await waitFor(async () => {
-      if (!(await secretOrAlert.isVisible())) await reveal.click({ timeout: 2000 })
-      return secretOrAlert.isVisible()
-    }, { what: 'the revealed secret' })
+    // The frame resizes after 'Endpoint created' (as before the replay
+    // below): click until the secret shows, or the error that took its
+    // place (said, not timed out on). Once shown, the button is 'Hide secret'.
+    await clickUntil(portal.getByRole('button', { name: 'Reveal secret' }),
+      portal.getByTestId('secret').or(portal.getByRole('alert')).first(), 'the revealed secret')
     const alert = portal.getByRole('alert')
     if (await alert.count()) assert.fail(`revealing the secret: ${(await alert.first().textContent()).trim()}`)
     assert.match((await portal.getByTestId('secret').textContent()).trim(), /^whsec_/)
@@ -174,10 +169,7 @@ test('(p) a customer uses the embedded portal on the tenant\'s page: endpoint, t
     // it asks).
     const replayOne = portal.getByRole('button', { name: `Replay delivery to ${stack.receiver.base}/p/ok` })
     const confirmOne = portal.getByRole('button', { name: 'Yes, replay this delivery' })
-    await waitFor(async () => {
-      if (!(await confirmOne.isVisible())) await replayOne.click({ timeout: 2000 })
-      return confirmOne.isVisible()
-    }, { what: 'the replay confirmation' })
+    await clickUntil(replayOne, confirmOne, 'the replay confirmation')
     await confirmOne.click()
     await portal.getByText('Delivery replay queued').waitFor()
     await attempts.filter({ hasText: 'replay' }).filter({ hasText: 'HTTP 200' }).first().waitFor({ timeout: 20_000 })

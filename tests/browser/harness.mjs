@@ -74,6 +74,17 @@ export async function waitFor(fn, { timeout = 20000, interval = 250, what = 'con
   throw new Error(`timed out after ${timeout} ms waiting for ${what}${last ? ': ' + last.message : ''}`)
 }
 
+/**
+ * clickUntil clicks button until shown is visible: a click while the page
+ * still moves (a frame resizing) can land beside the button.
+ */
+export async function clickUntil(button, shown, what) {
+  await waitFor(async () => {
+    if (!(await shown.isVisible())) await button.click({ timeout: 2000 })
+    return shown.isVisible()
+  }, { what })
+}
+
 /** withDatabase replaces the database name of a postgres:// URL. */
 export function withDatabase(url, name) {
   const u = new URL(url)
