@@ -25,6 +25,9 @@
 #                          (what each waits on, or CPU, and its statement) into <log dir>/pg-waits.txt
 #   BENCH_PG_STATEMENTS (empty) 1: what PostgreSQL ran for each scenario (pg_stat_statements:
 #                          calls, rows, time and WAL per request), printed and kept in the results
+#   BENCH_GROW (empty)     e.g. 2000000: that many events of history (each delivered, half of them
+#                          inbound captures) written and vacuumed before the scenarios, so they run on
+#                          grown tables and indexes, as in production, instead of empty ones
 #   BENCH_RECORD (empty)   1: also copy the results to docs/bench/runs/<UTC date-time>-<commit>.json
 #                          (commit it, then `make bench-plots`; see docs/benchmarks.md)
 set -euo pipefail
@@ -122,10 +125,13 @@ for _ in $(seq 1 300); do
 done
 curl -fsS "http://$FERRY_ADDR/readyz" >/dev/null || { echo "bench: ferry not ready" >&2; exit 1; }
 echo "bench: Ferry pid $FERRY_PID at http://$FERRY_ADDR (db $DB, topics $PREFIX*), sink pid $SINK_PID at http://$SINK_ADDR"
+if [[ -n "${BENCH_GROW:-}" ]]; then
+  ./bin/ferry-load grow -db "$BENCH_DB_URL" -events "$BENCH_GROW"
+fi
 
 ./bin/ferry-load bench -ferry "http://$FERRY_ADDR" -db "$BENCH_DB_URL" -sink "http://$SINK_ADDR" -pid "$FERRY_PID" \
   -duration "$DURATION" -only "${BENCH_ONLY:-}" -out "$OUT" -guard "${BENCH_GUARD:-}" $STATEMENTS_FLAG \
-  -note "make bench: FERRY_ENV=dev FERRY_RETRY_SCALE=0.1 FERRY_API_RATE_LIMIT=1000000 ${BENCH_FERRY_ENV:-}; per-scenario duration $DURATION; Ferry, sink, generator, PostgreSQL and Kafka on the same machine"
+  -note "make bench: FERRY_ENV=dev FERRY_RETRY_SCALE=0.1 FERRY_API_RATE_LIMIT=1000000 ${BENCH_FERRY_ENV:-}${BENCH_GROW:+; grown by $BENCH_GROW events of history}; per-scenario duration $DURATION; Ferry, sink, generator, PostgreSQL and Kafka on the same machine"
 
 if [[ "${BENCH_RECORD:-}" == 1 ]]; then
   rev="$(git rev-parse --short HEAD)"

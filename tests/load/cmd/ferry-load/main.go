@@ -5,6 +5,7 @@
 //	ferry-load bench -ferry URL -sink URL -pid PID  the scenarios, tables (ledger, per-stage latency) and a JSON file
 //	ferry-load run   -ferry URL -sink URL -rate R   one scenario; exit status 1 when its ledger is void (make chaos)
 //	ferry-load createdb|dropdb -admin URL -name DB  a fresh database for the run
+//	ferry-load grow -db URL -events N               N events of history in Ferry's migrated database (BENCH_GROW)
 //	ferry-load insync -brokers B -stable 10s    waits until no partition is under-replicated for that long (make chaos)
 package main
 
@@ -35,7 +36,7 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: ferry-load sink|bench|run|createdb|dropdb|insync [flags]")
+		fmt.Fprintln(os.Stderr, "usage: ferry-load sink|bench|run|createdb|dropdb|grow|insync [flags]")
 		os.Exit(2)
 	}
 	var err error
@@ -48,6 +49,8 @@ func main() {
 		err = runOne(ctx, os.Args[2:])
 	case "createdb", "dropdb":
 		err = database(ctx, os.Args[1], os.Args[2:])
+	case "grow":
+		err = growDB(ctx, os.Args[2:])
 	case "insync":
 		err = insync(ctx, os.Args[2:])
 	default:
@@ -110,6 +113,23 @@ func database(ctx context.Context, cmd string, args []string) error {
 	}
 	_, err = db.ExecContext(ctx, q)
 	return err
+}
+
+// growDB fills Ferry's database with history before a bench (load.Grow).
+func growDB(ctx context.Context, args []string) error {
+	fs := flag.NewFlagSet("grow", flag.ExitOnError)
+	url := fs.String("db", "", "Ferry's database URL, migrated (Ferry has started on it)")
+	events := fs.Int("events", 0, "events of history to write, each with its delivery and attempt")
+	_ = fs.Parse(args)
+	if *url == "" || *events <= 0 {
+		return errors.New("-db and a positive -events are required")
+	}
+	db, err := sql.Open("pgx", *url)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	return load.Grow(ctx, db, *events, func(f string, a ...any) { fmt.Fprintf(os.Stderr, f+"\n", a...) })
 }
 
 func bench(ctx context.Context, args []string) error {
