@@ -23,7 +23,9 @@ const growTenants = 50
 // an inbound capture with its raw body and dedupe key, all made within
 // the last 20 hours (the attempt log's partitions from yesterday on).
 // Then it vacuums and analyzes the tables it filled, as autovacuum would
-// have long since. The scenarios' tenants share the tables and their
+// have long since, and checkpoints, so that writing gigabytes of it back
+// to disk is over before the scenarios start (the database's role must
+// be a superuser or hold pg_checkpoint). The scenarios' tenants share the tables and their
 // indexes with the history, never its rows. log reports progress.
 func Grow(ctx context.Context, db *sql.DB, n int, log func(format string, args ...any)) error {
 	return grow(ctx, db, n, growChunk, log)
@@ -60,7 +62,10 @@ func grow(ctx context.Context, db *sql.DB, n, chunk int, log func(format string,
 			return fmt.Errorf("grow: vacuum %s: %w", table, err)
 		}
 	}
-	log("grow: %d history events, vacuumed and analyzed, in %.0f s", n, time.Since(start).Seconds())
+	if _, err := conn.ExecContext(ctx, "CHECKPOINT"); err != nil {
+		return fmt.Errorf("grow: checkpoint: %w", err)
+	}
+	log("grow: %d history events, vacuumed, analyzed and checkpointed, in %.0f s", n, time.Since(start).Seconds())
 	return nil
 }
 
