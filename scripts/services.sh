@@ -337,6 +337,11 @@ pg_init() {
     | as_pg tee -a "$PG_DATA/postgresql.conf" >/dev/null
 }
 
+# wal_compression: lz4 where this server was built with it, else PostgreSQL's own.
+pg_wal_compression() {
+  if ldd "$PG_BIN/postgres" 2>/dev/null | grep -q liblz4; then echo lz4; else echo pglz; fi
+}
+
 pg_write_conf() {
   as_pg tee "$PG_DATA/ferry.conf" >/dev/null <<EOF
 # Written by scripts/services.sh on every start; edit the script, not this file.
@@ -352,6 +357,10 @@ full_page_writes = on
 # initdb sizes these for 256 MB segments (1.25 GB kept, 16 GB between
 # checkpoints); 4 GB bounds a development machine's disk.
 max_wal_size = 4GB
+# The first change to a page after a checkpoint logs the whole page. On
+# grown tables nearly every insert into an index on a random id does, and
+# compressed they took half the WAL (docs/operations.md, Sizing).
+wal_compression = $(pg_wal_compression)
 logging_collector = off
 log_line_prefix = '%m [%p] %q%u@%d '
 log_min_duration_statement = -1
