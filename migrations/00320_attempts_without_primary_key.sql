@@ -5,7 +5,7 @@
 -- a partitioned table's key must hold its partition key, only cost every
 -- attempt an entry at a random place in a large tree (ids are random),
 -- its WAL, and on a grown table the full-page images of the leaves it
--- touched after each checkpoint (docs/benchmarks.md, 2026-11-27 20:40).
+-- touched after each checkpoint (docs/benchmarks.md, 2026-11-27 19:42).
 -- Attempt ids are random UUIDs made by the worker that made the attempt,
 -- and each attempt is written once, by one COPY.
 ALTER TABLE attempts DROP CONSTRAINT attempts_pkey;

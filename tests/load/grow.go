@@ -25,8 +25,9 @@ const growTenants = 50
 // Then it vacuums and analyzes the tables it filled, as autovacuum would
 // have long since, and checkpoints, so that writing gigabytes of it back
 // to disk is over before the scenarios start (the database's role must
-// be a superuser or hold pg_checkpoint). The scenarios' tenants share the tables and their
-// indexes with the history, never its rows. log reports progress.
+// be a superuser or hold pg_checkpoint). The scenarios' tenants share
+// the tables and their indexes with the history, never its rows. log
+// reports progress.
 func Grow(ctx context.Context, db *sql.DB, n int, log func(format string, args ...any)) error {
 	return grow(ctx, db, n, growChunk, log)
 }

@@ -31,6 +31,9 @@ func TestGrowWritesConsistentHistory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if sqlDB, err := gdb.DB(); err == nil {
+		t.Cleanup(func() { sqlDB.Close() })
+	}
 	// Ferry makes the attempt log's partitions when it starts; Grow runs after.
 	if err := attemptlog.NewPartitions(gdb, attemptlog.PartitionConfig{}, slog.New(slog.DiscardHandler), nil).Maintain(ctx); err != nil {
 		t.Fatalf("partitions: %v", err)
