@@ -78,12 +78,15 @@ func growChunkRows(ctx context.Context, conn *sql.Conn, first, size int) error {
 		return fmt.Errorf("grow: %w", err)
 	}
 	defer func() { _ = tx.Rollback() }()
-	statements := []struct{ table, sql string }{
-		{"the chunk", `CREATE TEMP TABLE grow_chunk ON COMMIT DROP AS
+	if _, err := tx.ExecContext(ctx, `CREATE TEMP TABLE grow_chunk ON COMMIT DROP AS
 			SELECT g AS n, t.tenant_id, t.source_id, t.endpoint_id, gen_random_uuid() AS event_id, gen_random_uuid() AS delivery_id,
 				gen_random_uuid() AS attempt_id, gen_random_uuid() AS request_id,
 				now() - random() * interval '20 hours' AS at
-			FROM generate_series($1::bigint, $2::bigint) AS g JOIN grow_tenants t ON t.i = g % ` + fmt.Sprint(growTenants)},
+			FROM generate_series($1::bigint, $2::bigint) AS g JOIN grow_tenants t ON t.i = g % $3`,
+		first, first+size-1, growTenants); err != nil {
+		return fmt.Errorf("grow: the chunk: %w", err)
+	}
+	inserts := []struct{ table, sql string }{
 		{"events", `INSERT INTO events (id, tenant_id, type, data, created_at)
 			SELECT event_id, tenant_id, 'history.item',
 				json_build_object('id', n, 'order', md5(n::text), 'items', json_build_array(md5((n + 1)::text), md5((n + 2)::text), md5((n + 3)::text)),
@@ -108,12 +111,8 @@ func growChunkRows(ctx context.Context, conn *sql.Conn, first, size int) error {
 		{"dedupe keys", `INSERT INTO source_dedupe (source_id, key, request_id, created_at)
 			SELECT source_id, request_id::text, request_id, at FROM grow_chunk WHERE n % 2 = 0`},
 	}
-	for i, st := range statements {
-		var args []any
-		if i == 0 {
-			args = []any{first, first + size - 1}
-		}
-		if _, err := tx.ExecContext(ctx, st.sql, args...); err != nil {
+	for _, st := range inserts {
+		if _, err := tx.ExecContext(ctx, st.sql); err != nil {
 			return fmt.Errorf("grow: %s: %w", st.table, err)
 		}
 	}
