@@ -2,21 +2,43 @@
 // deliveries, attempts and inbound captures.
 package rowid
 
-import "github.com/google/uuid"
+import (
+	"crypto/rand"
+	"encoding/binary"
+	"time"
 
-// New returns a random id (UUID version 4).
+	"github.com/google/uuid"
+)
+
+// BucketSeconds is how long ids share their leading bytes.
+const BucketSeconds = 60
+
+// New returns an id made now (NewAt).
+func New() uuid.UUID { return NewAt(time.Now()) }
+
+// NewAt returns an id whose first two bytes count the minutes of t,
+// wrapping every 65,536 minutes (about 45 days), and whose remaining
+// bits but the version and variant are random: a UUID of version 8, the
+// layout RFC 9562 leaves to the application.
 //
-// Time-ordered ids (version 7) were tried and taken back. They write less
-// WAL on a large table after a checkpoint (200,000 inserts into two
-// million rows: 66 MB against 186), as every insert lands on the
-// right-hand page of the primary-key index. But at 1,000 inbound
-// requests/s on this project's 2-core machine they made the hot
-// statements several times slower: the inbound fan-out insert took
-// 12–20 ms a call instead of 2–3, the delivery-status update 3–4 ms
-// instead of 1–2, and forwarding fell behind (docs/benchmarks.md,
-// 2026-11-26 21:09–21:25). The likely cause is that same page: the
-// fan-out inserts deliveries there while the dispatcher reads and
-// updates them by id, so they all queue for one page's lock, held by
-// backends the two cores often deschedule. Random ids spread them over
-// the index.
-func New() uuid.UUID { return uuid.New() }
+// The minute keeps each table's inserts of the last minutes within a
+// small part of its indexes. With entirely random ids (version 4), every
+// insert into a table of millions of rows lands on an index page nobody
+// has touched since the last checkpoint, and PostgreSQL writes that
+// whole page to the WAL again (docs/operations.md, Sizing); the pages
+// of the whole index are the working set. The random rest spreads one
+// minute's inserts over that minute's pages. Entirely time-ordered ids
+// (version 7) were tried and taken back: every insert went to the one
+// right-hand page of each index, where the fan-out's inserts and the
+// dispatcher's updates queued for its lock, and at 1,000 inbound
+// requests/s the hot statements were several times slower
+// (docs/benchmarks.md, 2026-11-26 21:09–21:25). Here only the first
+// moments of each minute share a page.
+func NewAt(t time.Time) uuid.UUID {
+	var id uuid.UUID
+	_, _ = rand.Read(id[:]) // crypto/rand.Read never fails (Go 1.24)
+	binary.BigEndian.PutUint16(id[0:2], uint16(t.Unix()/BucketSeconds))
+	id[6] = id[6]&0x0f | 0x80 // version 8
+	id[8] = id[8]&0x3f | 0x80 // variant 10 (RFC 9562)
+	return id
+}
