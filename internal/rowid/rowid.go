@@ -32,7 +32,7 @@ func New() uuid.UUID { return NewAt(time.Now()) }
 // right-hand page of each index, where the fan-out's inserts and the
 // dispatcher's updates queued for its lock, and at 1,000 inbound
 // requests/s the hot statements were several times slower
-// (docs/benchmarks.md, 2026-11-26 21:09–21:25). Here only the first
+// (docs/benchmarks.md, 2026-11-26 20:44). Here only the first
 // moments of each minute share a page.
 func NewAt(t time.Time) uuid.UUID {
 	var id uuid.UUID
