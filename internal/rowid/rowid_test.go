@@ -8,7 +8,7 @@ import (
 	"github.com/google/uuid"
 )
 
-func TestNewAtSharesTheMinuteAndIsRandomAfterIt(t *testing.T) {
+func TestNewAtSharesItsFirstBytesWithinAMinute(t *testing.T) {
 	base := time.Date(2026, 11, 27, 22, 0, 0, 0, time.UTC)
 	minute := func(id uuid.UUID) uint16 { return binary.BigEndian.Uint16(id[0:2]) }
 	tests := []struct {
