@@ -78,7 +78,11 @@ test('(c25) customers: create one, see its health, open its portal, portal setti
       context.waitForEvent('page'),
       page.getByRole('button', { name: 'Open portal as this customer' }).click(),
     ])
-    await portal.waitForURL(/\/embed\/[0-9a-f-]{36}#code=/)
+    // The portal takes its one-time code from the fragment and clears it
+    // from the address as it starts, so the fragment may be gone before
+    // this looks: wait for the page, then for the code to be consumed.
+    await portal.waitForURL(/\/embed\/[0-9a-f-]{36}/)
+    await portal.waitForFunction(() => window.location.hash === '')
     await portal.close()
     const session = page.getByTestId('portal-session')
     await session.getByText(`${email} (tenant:${email})`).waitFor()
