@@ -358,8 +358,9 @@ full_page_writes = on
 # checkpoints); 4 GB bounds a development machine's disk.
 max_wal_size = 4GB
 # The first change to a page after a checkpoint logs the whole page. On
-# grown tables nearly every insert into an index on a random id does, and
-# compressed they took half the WAL (docs/operations.md, Sizing).
+# grown tables nearly every insert into an index on a random key (ids made
+# before they began with their minute, dedupe keys) does, and compressed
+# they took half the WAL (docs/operations.md, Sizing).
 wal_compression = $(pg_wal_compression)
 logging_collector = off
 log_line_prefix = '%m [%p] %q%u@%d '

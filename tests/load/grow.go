@@ -78,6 +78,8 @@ func growChunkRows(ctx context.Context, conn *sql.Conn, first, size int) error {
 		return fmt.Errorf("grow: %w", err)
 	}
 	defer func() { _ = tx.Rollback() }()
+	// Random ids, as Ferry made before its ids began with their minute:
+	// the history of a database upgraded since.
 	if _, err := tx.ExecContext(ctx, `CREATE TEMP TABLE grow_chunk ON COMMIT DROP AS
 			SELECT g AS n, t.tenant_id, t.source_id, t.endpoint_id, gen_random_uuid() AS event_id, gen_random_uuid() AS delivery_id,
 				gen_random_uuid() AS attempt_id, gen_random_uuid() AS request_id,
