@@ -25,6 +25,13 @@ type Submitter interface {
 	Submit(ctx context.Context, job model.Job, done func()) error
 }
 
+// fetchMaxWait is how long the broker holds a fetch of a partition with
+// nothing new. A message ends the wait at once (a fetch asks for one
+// byte), so it costs no latency; it sets how often an idle partition is
+// asked again, and how long stopping a reader waits for its fetch to
+// return.
+const fetchMaxWait = 2 * time.Second
+
 // Consumer reads the deliveries topic and every retry tier, one consumer
 // group per topic, and hands jobs to a Submitter.
 //
@@ -236,7 +243,7 @@ func (c *Consumer) assign(ctx context.Context, r *topicReader, gen *kafkago.Gene
 			Partition:      p,
 			MinBytes:       1,
 			MaxBytes:       8 << 20,
-			MaxWait:        250 * time.Millisecond,
+			MaxWait:        fetchMaxWait,
 			ReadBackoffMin: 20 * time.Millisecond,
 			ReadBackoffMax: 250 * time.Millisecond, // a partition that changed leader is read again soon
 			ErrorLogger:    kafkago.LoggerFunc(func(msg string, args ...any) { c.log.Debug(fmt.Sprintf(msg, args...), "component", "kafka-reader") }),
@@ -266,9 +273,20 @@ func (c *Consumer) Close(ctx context.Context) error {
 	var errs []error
 	for _, r := range c.readers {
 		c.commit(ctx, r)
+	}
+	// Every partition is stopped before any is waited for: a reader ends
+	// only when its fetch returns, after at most fetchMaxWait, and one
+	// such wait for all of them is enough.
+	for _, r := range c.readers {
+		r.mu.Lock()
+		for _, pr := range r.parts {
+			pr.cancel()
+		}
+		r.mu.Unlock()
+	}
+	for _, r := range c.readers {
 		r.mu.Lock()
 		for p, pr := range r.parts {
-			pr.cancel()
 			<-pr.done
 			delete(r.parts, p)
 		}
