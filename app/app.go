@@ -18,6 +18,7 @@ import (
 
 	"github.com/ferry-dev/ferry/customers"
 	"github.com/ferry-dev/ferry/internal/firstanalyze"
+	"github.com/ferry-dev/ferry/internal/pgval"
 	"github.com/ferry-dev/ferry/internal/requestid"
 	"github.com/ferry-dev/ferry/internal/seal"
 	"github.com/ferry-dev/ferry/internal/tracing"
@@ -228,6 +229,9 @@ type App struct {
 	// firstAnalyze gives a fresh database's tables their first planner
 	// statistics once they hold rows.
 	firstAnalyze *firstanalyze.Watcher
+	// stateDB is the dispatcher's pool for its state reads, planned once
+	// per connection (pgval.OpenLookups); workers only.
+	stateDB *gorm.DB
 	// router filters and transforms for ingest and operational events;
 	// Close stops its transformation workers.
 	router  *delivery.Router
@@ -490,9 +494,14 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 	registry.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "ferry_routing_filter_errors_total",
 		Help: "Endpoint filter evaluations that failed (counted as not matched, never failing ingest)."},
 		func() float64 { return float64(a.Delivery.FilterErrors()) }))
+	if cfg.Roles[RoleWorker] {
+		if a.stateDB, err = pgval.OpenLookups(ctx, cfg.DatabaseURL, dispatch.StateConns); err != nil {
+			return nil, err
+		}
+	}
 	a.dispatcher = dispatch.NewDispatcher(a.db, cipher, egress.NewSender(addressPolicy, nil), a.writer, a.attempts, metrics,
 		dispatch.Config{Policy: policy, UserAgent: "Ferry/" + cfg.Version, Tracing: a.tracing.TracerProvider(),
-			Rate: ratelimit.NewLimiter(a.rateLeases, "endpoint", log)}, log, nil)
+			Rate: ratelimit.NewLimiter(a.rateLeases, "endpoint", log), StateDB: a.stateDB}, log, nil)
 	a.partitions = attemptlog.NewPartitions(a.db, attemptlog.PartitionConfig{Retention: retention}, log, nil)
 	if err = a.partitions.Maintain(ctx); err != nil {
 		return nil, err
@@ -741,8 +750,11 @@ func (a *App) Close() error {
 	if a.writer != nil {
 		errs = append(errs, a.writer.Close())
 	}
-	if a.db != nil {
-		if sqlDB, err := a.db.DB(); err == nil {
+	for _, db := range []*gorm.DB{a.stateDB, a.db} {
+		if db == nil {
+			continue
+		}
+		if sqlDB, err := db.DB(); err == nil {
 			errs = append(errs, sqlDB.Close())
 		}
 	}

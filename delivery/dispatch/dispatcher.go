@@ -56,6 +56,11 @@ type Config struct {
 	// Tracing makes the spans of traced jobs' attempts (tracing.go); nil
 	// makes none.
 	Tracing trace.TracerProvider
+	// StateDB, if set, is the pool the state reads use, opened with
+	// pgval.OpenLookups and StateConns connections: each read is then
+	// planned once per connection instead of at every execution. Nil
+	// reads through the dispatcher's db.
+	StateDB *gorm.DB
 	// Rate keeps each endpoint's bucket of attempts (its
 	// rate_limit_per_second), shared by every worker so that retry tiers
 	// consumed by other processes do not add up past it; nil keeps the
@@ -114,7 +119,7 @@ func NewDispatcher(db *gorm.DB, cipher *seal.Cipher, sender *egress.Sender, pub 
 	d := &Dispatcher{
 		db: db, endpoints: newEndpointCache(db, cipher, cfg.EndpointTTL, now), sender: sender, pub: pub,
 		attempts: attempts, metrics: metrics, cfg: cfg, tiers: cfg.Policy.Tiers(), log: log, now: now,
-		states: newStateLoader(db, metrics.StateBatch), parking: newParkingLot(db, pub, log, clk),
+		states: newStateLoader(cmp.Or(cfg.StateDB, db), cfg.StateDB != nil, metrics.StateBatch), parking: newParkingLot(db, pub, log, clk),
 		tracer: cfg.Tracing.Tracer("github.com/ferry-dev/ferry/delivery/dispatch"),
 	}
 	d.lanes = newLanes(d, cfg)

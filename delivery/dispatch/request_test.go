@@ -39,7 +39,7 @@ func TestBuildRequestFromStoredTransform(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	l := newStateLoader(db, prometheus.ObserverFunc(func(float64) {}))
+	l := newStateLoader(db, false, prometheus.ObserverFunc(func(float64) {}))
 	d := &Dispatcher{cfg: Config{UserAgent: "Ferry/test"}}
 	key := []byte("0123456789abcdef0123456789abcdef")
 	tgt := &target{endpoint: delivery.Endpoint{Headers: map[string]string{"X-Gone": "a", "X-Kept": "b"}}, keys: [][]byte{key}}

@@ -21,17 +21,22 @@ import (
 // Postgres' work. Concurrent callers' delivery ids are coalesced and read
 // with one `= ANY($1)` query per batch.
 type stateLoader struct {
-	db      *gorm.DB
-	batches *batch.Coalescer[*stateRequest]
+	db *gorm.DB
+	// plannedOnce: db's connections plan each statement once, with
+	// index probes only (pgval.OpenLookups); otherwise every read is
+	// planned afresh (pgval.Replan).
+	plannedOnce bool
+	batches     *batch.Coalescer[*stateRequest]
 	// batchSize observes how many deliveries each query read
 	// (telemetry.Metrics.StateBatch).
 	batchSize prometheus.Observer
 }
 
-const (
-	maxStateBatch   = 500
-	maxStateLoaders = 2
-)
+const maxStateBatch = 500
+
+// StateConns is how many state reads run at once, and so the size of
+// the pool Config.StateDB needs.
+const StateConns = 2
 
 type stateRequest struct {
 	deliveryID uuid.UUID
@@ -72,9 +77,9 @@ type deliveryState struct {
 	TransformHeaders   *string
 }
 
-func newStateLoader(db *gorm.DB, batchSize prometheus.Observer) *stateLoader {
-	l := &stateLoader{db: db, batchSize: batchSize}
-	l.batches = batch.New(maxStateBatch, maxStateLoaders, l.loadBatch)
+func newStateLoader(db *gorm.DB, plannedOnce bool, batchSize prometheus.Observer) *stateLoader {
+	l := &stateLoader{db: db, plannedOnce: plannedOnce, batchSize: batchSize}
+	l.batches = batch.New(maxStateBatch, StateConns, l.loadBatch)
 	return l
 }
 
@@ -125,10 +130,15 @@ func (l *stateLoader) loadBatch(ctx context.Context, batch []*stateRequest) {
 }
 
 // read returns the state of the deliveries ids names that exist.
-// Replanned (pgval.Replan): a plan made while deliveries, events or the
-// raw bodies were small hash-joins a scan of the whole table into every
-// batch as the table grows.
+// A plan made while deliveries, events or the raw bodies were small
+// hash-joins a scan of the whole table into every batch as the table
+// grows: the read is either planned once with index probes only
+// (plannedOnce) or replanned at every execution (pgval.Replan).
 func (l *stateLoader) read(ctx context.Context, ids []uuid.UUID) ([]deliveryState, error) {
+	args := []any{pgval.Array(ids)}
+	if !l.plannedOnce {
+		args = append([]any{pgval.Replan}, args...)
+	}
 	// The raw body of a source's event is read only for raw endpoints;
 	// envelope endpoints pay one index probe for its existence. The
 	// transformation's stored result comes with the same read (a
@@ -143,7 +153,7 @@ func (l *stateLoader) read(ctx context.Context, ids []uuid.UUID) ([]deliveryStat
 		LEFT JOIN event_raw_bodies r ON r.event_id = d.event_id
 		LEFT JOIN endpoints p ON r.event_id IS NOT NULL AND p.id = d.endpoint_id AND p.format = 'raw'
 		LEFT JOIN delivery_transforms t ON t.delivery_id = d.id
-		WHERE d.id = ANY($1)`, pgval.Replan, pgval.Array(ids))
+		WHERE d.id = ANY($1)`, args...)
 	if err != nil {
 		return nil, err
 	}

@@ -12,13 +12,25 @@ import (
 
 	"github.com/ferry-dev/ferry/delivery/internal/deliverytest"
 	"github.com/ferry-dev/ferry/delivery/model"
+	"github.com/ferry-dev/ferry/internal/pgval"
 )
 
 // TestStateLoaderBatches: concurrent loads get each their own delivery's
-// state (or not found), from far fewer queries than loads.
+// state (or not found), from far fewer queries than loads, whether each
+// read is replanned on the shared pool or planned once on a pool of
+// its own (pgval.OpenLookups).
 func TestStateLoaderBatches(t *testing.T) {
 	t.Parallel()
-	db := deliverytest.DB(t)
+	for _, plannedOnce := range []bool{false, true} {
+		t.Run(map[bool]string{false: "replanned", true: "planned once"}[plannedOnce], func(t *testing.T) {
+			t.Parallel()
+			testStateLoaderBatches(t, plannedOnce)
+		})
+	}
+}
+
+func testStateLoaderBatches(t *testing.T, plannedOnce bool) {
+	db, url := deliverytest.DBAndURL(t)
 	created := time.Now().UTC().Truncate(time.Millisecond)
 	const n = 200
 	seeds := make([]deliverytest.Seeded, n)
@@ -29,8 +41,20 @@ func TestStateLoaderBatches(t *testing.T) {
 	if err := db.Exec(`UPDATE deliveries SET status = 'succeeded', attempt_count = 3 WHERE id = ?`, finished).Error; err != nil {
 		t.Fatal(err)
 	}
+	reads := db
+	if plannedOnce {
+		var err error
+		if reads, err = pgval.OpenLookups(context.Background(), url, StateConns); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() {
+			if sqlDB, err := reads.DB(); err == nil {
+				sqlDB.Close()
+			}
+		})
+	}
 	var queries atomic.Int64
-	l := newStateLoader(db, prometheus.ObserverFunc(func(float64) { queries.Add(1) }))
+	l := newStateLoader(reads, plannedOnce, prometheus.ObserverFunc(func(float64) { queries.Add(1) }))
 
 	type result struct {
 		id    uuid.UUID

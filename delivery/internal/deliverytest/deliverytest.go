@@ -23,7 +23,16 @@ import (
 // DB returns a migrated, fresh database for one test.
 func DB(t testing.TB) *gorm.DB {
 	t.Helper()
-	db, err := gorm.Open(postgres.Open(testenv.Postgres(t)), &gorm.Config{Logger: logger.Discard, SkipDefaultTransaction: true})
+	db, _ := DBAndURL(t)
+	return db
+}
+
+// DBAndURL returns a migrated, fresh database for one test and its URL,
+// for a second pool on it.
+func DBAndURL(t testing.TB) (*gorm.DB, string) {
+	t.Helper()
+	url := testenv.Postgres(t)
+	db, err := gorm.Open(postgres.Open(url), &gorm.Config{Logger: logger.Discard, SkipDefaultTransaction: true})
 	if err != nil {
 		t.Fatalf("open test database: %v", err)
 	}
@@ -37,7 +46,7 @@ func DB(t testing.TB) *gorm.DB {
 	if err := migrations.Up(ctx, sqlDB); err != nil {
 		t.Fatalf("migrate: %v", err)
 	}
-	return db
+	return db, url
 }
 
 // Logger logs warnings and errors to stderr.

@@ -1,0 +1,51 @@
+package pgval
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/stdlib"
+	"gorm.io/driver/postgres"
+	"gorm.io/gorm"
+	"gorm.io/gorm/logger"
+)
+
+// OpenLookups opens a pool of at most maxConns connections to dsn for
+// statements that read rows by primary key, a batch of ids at a time,
+// from tables that grow. On its connections each statement is prepared
+// and planned once (a generic plan), and the planner may use neither
+// whole-table scans nor hash or merge joins: the plan it makes is index
+// probes and nested loops, which stays right whether the tables held
+// nothing or millions of rows when it was made. On the shared pool such
+// statements are planned at every execution instead (Replan), which
+// under load cost PostgreSQL more than running them
+// (docs/architecture.md#plans-for-tables-that-grow). Only statements
+// that every index-only plan serves well belong here.
+func OpenLookups(ctx context.Context, dsn string, maxConns int) (*gorm.DB, error) {
+	cfg, err := pgx.ParseConfig(dsn)
+	if err != nil {
+		return nil, fmt.Errorf("lookup pool: parse database URL: %w", err)
+	}
+	cfg.RuntimeParams["plan_cache_mode"] = "force_generic_plan"
+	cfg.RuntimeParams["enable_seqscan"] = "off"
+	cfg.RuntimeParams["enable_hashjoin"] = "off"
+	cfg.RuntimeParams["enable_mergejoin"] = "off"
+	sqlDB := stdlib.OpenDB(*cfg)
+	sqlDB.SetMaxOpenConns(maxConns)
+	sqlDB.SetMaxIdleConns(maxConns)
+	sqlDB.SetConnMaxIdleTime(5 * time.Minute)
+	pingCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if err := sqlDB.PingContext(pingCtx); err != nil {
+		sqlDB.Close()
+		return nil, fmt.Errorf("lookup pool: connect to database: %w", err)
+	}
+	db, err := gorm.Open(postgres.New(postgres.Config{Conn: sqlDB}), &gorm.Config{Logger: logger.Discard, SkipDefaultTransaction: true})
+	if err != nil {
+		sqlDB.Close()
+		return nil, fmt.Errorf("lookup pool: %w", err)
+	}
+	return db, nil
+}
