@@ -1,3 +1,4 @@
 // Package pgval turns Go values into what PostgreSQL parameters and text
-// columns accept, for delivery's hand-written SQL on hot paths.
+// columns accept, for delivery's hand-written SQL on hot paths, and
+// decides how those statements are planned (Replan, OpenLookups).
 package pgval

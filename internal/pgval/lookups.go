@@ -22,7 +22,8 @@ import (
 // statements are planned at every execution instead (Replan), which
 // under load cost PostgreSQL more than running them
 // (docs/architecture.md#plans-for-tables-that-grow). Only statements
-// that every index-only plan serves well belong here.
+// for which index probes are the right plan at every table size belong
+// here.
 func OpenLookups(ctx context.Context, dsn string, maxConns int) (*gorm.DB, error) {
 	cfg, err := pgx.ParseConfig(dsn)
 	if err != nil {

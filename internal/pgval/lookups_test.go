@@ -14,8 +14,8 @@ import (
 // prepared on a lookup connection while its tables hold three analyzed
 // rows, is planned as index probes joined by nested loops, the plan that
 // stays right as the tables grow. The same statement planned once on a
-// plain connection scans and hash-joins the small tables, which is the
-// plan the lookup pool exists to rule out.
+// plain connection scans the small tables whole, the plan the lookup
+// pool exists to rule out.
 func TestOpenLookupsPlansIndexProbes(t *testing.T) {
 	t.Parallel()
 	url := testenv.Postgres(t)
