@@ -43,9 +43,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"go.opentelemetry.io/otel/trace"
-	"gorm.io/driver/postgres"
 	"gorm.io/gorm"
-	"gorm.io/gorm/logger"
 
 	"github.com/ferry-dev/ferry/app/httpapi"
 	"github.com/ferry-dev/ferry/billing"
@@ -288,26 +286,7 @@ func NewLogger(cfg Config) *slog.Logger {
 
 // OpenDB connects to Postgres with a pool sized from cfg.
 func OpenDB(ctx context.Context, cfg Config) (*gorm.DB, error) {
-	db, err := gorm.Open(postgres.Open(cfg.DatabaseURL), &gorm.Config{
-		Logger:                 logger.Discard,
-		SkipDefaultTransaction: true,
-	})
-	if err != nil {
-		return nil, fmt.Errorf("open database: %w", err)
-	}
-	sqlDB, err := db.DB()
-	if err != nil {
-		return nil, fmt.Errorf("open database: %w", err)
-	}
-	sqlDB.SetMaxOpenConns(cfg.DBMaxConns)
-	sqlDB.SetMaxIdleConns(cfg.DBMaxConns)
-	sqlDB.SetConnMaxIdleTime(5 * time.Minute)
-	pingCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
-	defer cancel()
-	if err := sqlDB.PingContext(pingCtx); err != nil {
-		return nil, fmt.Errorf("connect to database: %w", err)
-	}
-	return db, nil
+	return pgval.Open(ctx, cfg.DatabaseURL, cfg.DBMaxConns, nil)
 }
 
 // Migrate applies pending migrations, then seals what older versions

@@ -3,6 +3,7 @@ package pgval
 import (
 	"context"
 	"fmt"
+	"maps"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -25,14 +26,27 @@ import (
 // for which index probes are the right plan at every table size belong
 // here.
 func OpenLookups(ctx context.Context, dsn string, maxConns int) (*gorm.DB, error) {
+	db, err := Open(ctx, dsn, maxConns, map[string]string{
+		"plan_cache_mode":  "force_generic_plan",
+		"enable_seqscan":   "off",
+		"enable_hashjoin":  "off",
+		"enable_mergejoin": "off",
+	})
+	if err != nil {
+		return nil, fmt.Errorf("lookup pool: %w", err)
+	}
+	return db, nil
+}
+
+// Open connects a pool of at most maxConns connections to dsn, whose
+// sessions start with settings (PostgreSQL parameters; nil keeps the
+// server's), and checks that the database answers.
+func Open(ctx context.Context, dsn string, maxConns int, settings map[string]string) (*gorm.DB, error) {
 	cfg, err := pgx.ParseConfig(dsn)
 	if err != nil {
-		return nil, fmt.Errorf("lookup pool: parse database URL: %w", err)
+		return nil, fmt.Errorf("parse database URL: %w", err)
 	}
-	cfg.RuntimeParams["plan_cache_mode"] = "force_generic_plan"
-	cfg.RuntimeParams["enable_seqscan"] = "off"
-	cfg.RuntimeParams["enable_hashjoin"] = "off"
-	cfg.RuntimeParams["enable_mergejoin"] = "off"
+	maps.Copy(cfg.RuntimeParams, settings)
 	sqlDB := stdlib.OpenDB(*cfg)
 	sqlDB.SetMaxOpenConns(maxConns)
 	sqlDB.SetMaxIdleConns(maxConns)
@@ -41,12 +55,12 @@ func OpenLookups(ctx context.Context, dsn string, maxConns int) (*gorm.DB, error
 	defer cancel()
 	if err := sqlDB.PingContext(pingCtx); err != nil {
 		sqlDB.Close()
-		return nil, fmt.Errorf("lookup pool: connect to database: %w", err)
+		return nil, fmt.Errorf("connect to database: %w", err)
 	}
 	db, err := gorm.Open(postgres.New(postgres.Config{Conn: sqlDB}), &gorm.Config{Logger: logger.Discard, SkipDefaultTransaction: true})
 	if err != nil {
 		sqlDB.Close()
-		return nil, fmt.Errorf("lookup pool: %w", err)
+		return nil, fmt.Errorf("open database: %w", err)
 	}
 	return db, nil
 }
