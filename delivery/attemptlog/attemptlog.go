@@ -18,6 +18,7 @@ import (
 
 	"github.com/ferry-dev/ferry/delivery/model"
 	"github.com/ferry-dev/ferry/delivery/store"
+	"github.com/ferry-dev/ferry/internal/batch"
 	"github.com/ferry-dev/ferry/internal/clock"
 	"github.com/ferry-dev/ferry/internal/pgval"
 )
@@ -50,6 +51,11 @@ func (dropEvents) Emit(context.Context, store.Tx, []model.OperationalEvent, time
 type Config struct {
 	// MaxBatch bounds attempts per transaction (default 1000).
 	MaxBatch int
+	// Pace is how long after one batch began the next may begin when it
+	// is not full (default DefaultPace). An attempt after a quiet spell
+	// is written at once; under a steady flow each batch holds what
+	// arrived in Pace.
+	Pace time.Duration
 	// DisableAfter disables an endpoint whose attempts have all failed for
 	// this long (default DefaultDisableAfter, scaled by the caller).
 	DisableAfter time.Duration
@@ -69,6 +75,13 @@ type Config struct {
 // DefaultDisableAfter is how long an endpoint may fail without a success
 // before it is disabled, when Config.DisableAfter is unset.
 const DefaultDisableAfter = 5 * 24 * time.Hour
+
+// DefaultPace is Config.Pace when unset. The receiver already has its
+// request when its attempt is logged, so nobody but the portal sees the
+// wait; each batch costs PostgreSQL three statements and a commit
+// whatever its size, and unpaced, at 1,000 attempts/s, batches held
+// about seven attempts (docs/benchmarks.md, 2026-11-28 04:36).
+const DefaultPace = 20 * time.Millisecond
 
 // Log writes attempts in batches: each transaction COPYs the
 // attempts into the partitioned log, advances their deliveries and tracks
@@ -91,6 +104,7 @@ type pendingRecord struct {
 // times health tracking and the sweep of pending transformations.
 func New(db *gorm.DB, cfg Config, log *slog.Logger, clk clock.Clock) *Log {
 	cfg.MaxBatch = cmp.Or(cfg.MaxBatch, 1000)
+	cfg.Pace = cmp.Or(cfg.Pace, DefaultPace)
 	cfg.DisableAfter = cmp.Or(cfg.DisableAfter, DefaultDisableAfter)
 	cfg.FailingAfter = cmp.Or(cfg.FailingAfter, 15*time.Minute)
 	if cfg.Events == nil {
@@ -124,42 +138,36 @@ func (l *Log) Record(ctx context.Context, rec Record) error {
 // Run writes batches until ctx ends. Writers still waiting get an error;
 // their jobs are not committed to Kafka and will be redelivered.
 func (l *Log) Run(ctx context.Context) error {
-	batch := make([]pendingRecord, 0, l.cfg.MaxBatch)
+	queued := make([]pendingRecord, 0, l.cfg.MaxBatch)
+	pace := batch.Pace[pendingRecord]{Every: l.cfg.Pace}
 	for {
 		select {
 		case <-ctx.Done():
 			l.failPending(errLogClosed)
 			return nil
 		case p := <-l.ch:
-			batch = append(batch[:0], p)
+			queued = append(queued[:0], p)
 		}
-	drain:
-		for len(batch) < l.cfg.MaxBatch {
-			select {
-			case p := <-l.ch:
-				batch = append(batch, p)
-			default:
-				break drain
-			}
-		}
-		err := l.write(ctx, batch)
+		pace.Fill(ctx, l.ch, func(p pendingRecord) { queued = append(queued, p) },
+			func() bool { return len(queued) >= l.cfg.MaxBatch })
+		err := l.write(ctx, queued)
 		if err == nil {
-			l.cfg.BatchSize.Observe(float64(len(batch)))
+			l.cfg.BatchSize.Observe(float64(len(queued)))
 		}
 		if err != nil {
-			l.log.Warn("attempt log batch failed", "err", err, "attempts", len(batch))
+			l.log.Warn("attempt log batch failed", "err", err, "attempts", len(queued))
 		}
 		var pgErr *pgconn.PgError
-		if err != nil && len(batch) > 1 && errors.As(err, &pgErr) {
+		if err != nil && len(queued) > 1 && errors.As(err, &pgErr) {
 			// A row Postgres refuses must not fail every attempt that
 			// shares its batch (they would all retry together, forever):
 			// write them one by one so only the bad one fails.
-			for _, p := range batch {
+			for _, p := range queued {
 				p.done <- l.write(ctx, []pendingRecord{p})
 			}
 			continue
 		}
-		for _, p := range batch {
+		for _, p := range queued {
 			p.done <- err
 		}
 	}
@@ -181,9 +189,9 @@ var attemptCopyColumns = []string{"id", "tenant_id", "delivery_id", "event_id", 
 	"response_body", "error_class", "error_message", "outcome", "next_attempt_at", "response_headers_truncated",
 	"response_body_truncated"}
 
-func (l *Log) write(ctx context.Context, batch []pendingRecord) error {
-	recs := make([]Record, len(batch))
-	for i, p := range batch {
+func (l *Log) write(ctx context.Context, pending []pendingRecord) error {
+	recs := make([]Record, len(pending))
+	for i, p := range pending {
 		recs[i] = p.rec
 	}
 	prep, err := prepare(recs)

@@ -110,6 +110,68 @@ func failedAttempt(s deliverytest.Seeded, n int, at time.Time) Record {
 	}}
 }
 
+// TestAttemptLogPacesItsBatches records one attempt after a quiet spell,
+// which is written at once, then five more in quick succession right
+// after it, 30 ms apart: they wait for the pace and share one
+// transaction.
+func TestAttemptLogPacesItsBatches(t *testing.T) {
+	t.Parallel()
+	db := deliverytest.DB(t)
+	now := time.Now().UTC().Truncate(time.Microsecond)
+	if err := NewPartitions(db, PartitionConfig{}, deliverytest.Logger(), nil).Maintain(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	const pace = 500 * time.Millisecond
+	var mu sync.Mutex
+	var sizes []int
+	l := startAttemptLog(t, db, Config{Pace: pace, BatchSize: prometheus.ObserverFunc(func(n float64) {
+		mu.Lock()
+		sizes = append(sizes, int(n))
+		mu.Unlock()
+	})}, nil)
+	seeds := make([]deliverytest.Seeded, 6)
+	for i := range seeds {
+		seeds[i] = deliverytest.Seed(t, db, now)
+	}
+	start := time.Now()
+	if err := l.Record(context.Background(), failedAttempt(seeds[0], 1, now)); err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(start); took >= pace {
+		t.Errorf("the first attempt took %s to log: nothing came before it", took)
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, 5)
+	for i, s := range seeds[1:] {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			time.Sleep(time.Duration(20+30*i) * time.Millisecond)
+			errs <- l.Record(context.Background(), failedAttempt(s, 1, now))
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(sizes) != 2 || sizes[0] != 1 || sizes[1] != 5 {
+		t.Errorf("batches of %v attempts, want [1 5]", sizes)
+	}
+	var logged int64
+	if err := db.Raw(`SELECT count(*) FROM attempts WHERE delivery_id IN ?`, []uuid.UUID{seeds[1].DeliveryID, seeds[2].DeliveryID,
+		seeds[3].DeliveryID, seeds[4].DeliveryID, seeds[5].DeliveryID}).Scan(&logged).Error; err != nil {
+		t.Fatal(err)
+	}
+	if logged != 5 {
+		t.Errorf("%d of the 5 paced attempts are in the log", logged)
+	}
+}
+
 // TestAttemptLogWritesEveryFieldInBatches records many attempts at once
 // and checks they share batches, every field of docs/contract.md#attempt-log
 // is stored, and the

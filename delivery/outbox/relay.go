@@ -22,6 +22,7 @@ import (
 	"github.com/ferry-dev/ferry/delivery/model"
 	"github.com/ferry-dev/ferry/delivery/store"
 	"github.com/ferry-dev/ferry/delivery/telemetry"
+	"github.com/ferry-dev/ferry/internal/batch"
 	"github.com/ferry-dev/ferry/internal/clock"
 )
 
@@ -314,9 +315,21 @@ func (r *Relay) publish(ctx context.Context, jobs []model.Job) error {
 	return nil
 }
 
-// deleteLoop deletes the outbox rows of published jobs, merging what
-// piled up during the previous delete into one statement.
+// deletePace is how long after one delete of outbox rows began the next
+// may begin. Nothing waits on the deletes but a graceful stop (Drain)
+// and the sweeper, which leaves rows alone while this relay is busy;
+// each costs PostgreSQL a statement and a commit, and unpaced, at 1,000
+// jobs/s, they held about seven rows each (docs/benchmarks.md,
+// 2026-11-28 04:36).
+const deletePace = 20 * time.Millisecond
+
+// maxDelete bounds the outbox rows one statement deletes.
+const maxDelete = 10_000
+
+// deleteLoop deletes the outbox rows of published jobs, at most one
+// statement per deletePace, merging what piled up meanwhile.
 func (r *Relay) deleteLoop(ctx context.Context) {
+	pace := batch.Pace[[]outboxKey]{Every: deletePace}
 	for {
 		var keys []outboxKey
 		select {
@@ -324,15 +337,8 @@ func (r *Relay) deleteLoop(ctx context.Context) {
 			return
 		case keys = <-r.published:
 		}
-	more:
-		for len(keys) < 10_000 {
-			select {
-			case k := <-r.published:
-				keys = append(keys, k...)
-			default:
-				break more
-			}
-		}
+		pace.Fill(ctx, r.published, func(k []outboxKey) { keys = append(keys, k...) },
+			func() bool { return len(keys) >= maxDelete })
 		ids := make([]uuid.UUID, len(keys))
 		ats := make([]time.Time, len(keys))
 		for i, k := range keys {
