@@ -334,8 +334,9 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 	}
 
 	policy := dispatch.RetryPolicy{Scale: cfg.RetryScale}
-	a.kafkaCfg = kafkaConfig(cfg)
 	topics := topicNames(policy)
+	a.kafkaCfg = kafkaConfig(cfg)
+	a.kafkaCfg.Topics = topics
 	if err = kafka.EnsureTopics(ctx, a.kafkaCfg, topics); err != nil {
 		return nil, err
 	}

@@ -42,6 +42,13 @@ type Config struct {
 	// Tracing makes the consumer's receive span of each traced job; nil
 	// makes none.
 	Tracing trace.TracerProvider
+	// Topics are the unprefixed names of every topic the writers publish
+	// to (deliveries, dead, the retry tiers). The writers' metadata,
+	// refreshed several times a second, is then asked for these alone
+	// rather than for every topic of the cluster, which a shared cluster
+	// may hold by the hundred; a write to a topic not named fails. Empty:
+	// every topic.
+	Topics []string
 
 	// conn is Security validated and built by withDefaults.
 	conn connSecurity
@@ -87,3 +94,15 @@ func (c Config) withDefaults() (Config, error) {
 }
 
 func (c Config) topic(name string) string { return c.TopicPrefix + name }
+
+// metadataTopics are the full names of Topics (nil: every topic).
+func (c Config) metadataTopics() []string {
+	if len(c.Topics) == 0 {
+		return nil
+	}
+	full := make([]string, len(c.Topics))
+	for i, n := range c.Topics {
+		full[i] = c.topic(n)
+	}
+	return full
+}

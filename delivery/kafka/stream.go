@@ -91,7 +91,7 @@ func NewStream(cfg Config, log *slog.Logger) (*Stream, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	transport := cfg.conn.producerTransport()
+	transport := cfg.conn.producerTransport(cfg.metadataTopics())
 	return &Stream{cfg: cfg, log: log, lanes: map[laneKey]*lane{}, counts: map[string]partitionCount{}, stop: make(chan struct{}),
 		transport: transport,
 		client:    &kafkago.Client{Addr: kafkago.TCP(cfg.Brokers...), Transport: transport, Timeout: writeTimeout}}, nil

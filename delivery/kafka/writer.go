@@ -32,7 +32,7 @@ func NewWriter(cfg Config) (*Writer, error) {
 		BatchSize:              1000,
 		BatchBytes:             16 << 20,
 		AllowAutoTopicCreation: false,
-		Transport:              cfg.conn.producerTransport(),
+		Transport:              cfg.conn.producerTransport(cfg.metadataTopics()),
 	}}, nil
 }
 
