@@ -72,10 +72,19 @@ cleanup() {
   [[ -n "$WAITS_PID" ]] && kill "$WAITS_PID" 2>/dev/null
   [[ -n "$FERRY_PID" ]] && kill -TERM "$FERRY_PID" 2>/dev/null && wait "$FERRY_PID" 2>/dev/null
   [[ -n "$SINK_PID" ]] && kill -TERM "$SINK_PID" 2>/dev/null && wait "$SINK_PID" 2>/dev/null
-  ./bin/ferry-load dropdb -admin "$ADMIN_URL" -name "$DB" >/dev/null 2>&1
-  bash scripts/services.sh kafka-run org.apache.kafka.tools.TopicCommand \
-    --bootstrap-server "$FERRY_KAFKA_BROKERS" --delete --topic "${PREFIX//./\\.}.*" >/dev/null 2>&1
-  echo "bench: stopped Ferry and the sink, dropped $DB and the $PREFIX* topics (logs in $LOGDIR)"
+  local dropped="$DB" out
+  if ! out="$(./bin/ferry-load dropdb -admin "$ADMIN_URL" -name "$DB" 2>&1)"; then
+    echo "bench: WARNING: database $DB not dropped: ${out%%$'\n'*}" >&2
+    dropped=""
+  fi
+  # Topics left behind stay in every later run's metadata.
+  if out="$(bash scripts/services.sh kafka-run org.apache.kafka.tools.TopicCommand \
+    --bootstrap-server "$FERRY_KAFKA_BROKERS" --delete --topic "${PREFIX//./\\.}.*" 2>&1)"; then
+    dropped="${dropped:+$dropped and }the $PREFIX* topics"
+  else
+    echo "bench: WARNING: the $PREFIX* topics were not deleted: ${out%%$'\n'*}" >&2
+  fi
+  echo "bench: stopped Ferry and the sink${dropped:+, dropped $dropped} (logs in $LOGDIR)"
 }
 trap cleanup EXIT
 
