@@ -65,8 +65,11 @@ const (
 	// that providers do wait on. 25 ms against 10, alternated at 1,000
 	// requests/s: Ferry 0.50 of a core against 0.55, the bystander's
 	// p99 31–33 ms against 34–39, forwarding unchanged
-	// (docs/benchmarks.md, 2026-11-26 22:03–22:15).
-	makeLinger = 25 * time.Millisecond
+	// (docs/benchmarks.md, 2026-11-26 22:03–22:15). 50 ms against 25:
+	// PostgreSQL 0.47–0.49 of a core against 0.51–0.58 and Ferry
+	// 0.50–0.51 against 0.52–0.56, the forwarded p99 about 25 ms longer
+	// (83–108 ms; docs/benchmarks.md, 2026-11-28 05:19).
+	makeLinger = 50 * time.Millisecond
 	// sweepAfter is how old a pending capture must be before the
 	// sweeper takes it: well past the moment its own process makes it.
 	sweepAfter = 5 * time.Second

@@ -77,10 +77,11 @@ type Config struct {
 const DefaultDisableAfter = 5 * 24 * time.Hour
 
 // DefaultPace is Config.Pace when unset. The receiver already has its
-// request when its attempt is logged, so nobody but the portal sees the
-// wait; each batch costs PostgreSQL three statements and a commit
-// whatever its size, and unpaced, at 1,000 attempts/s, batches held
-// about seven attempts (docs/benchmarks.md, 2026-11-28 04:36).
+// request when its attempt is logged: the wait holds back only the
+// attempt's showing in the API and the commit of its Kafka offset. Each
+// batch costs PostgreSQL four statements and a commit whatever its
+// size, and unpaced, at 1,000 attempts/s, batches held about seven
+// attempts (docs/benchmarks.md, 2026-11-28 04:36).
 const DefaultPace = 20 * time.Millisecond
 
 // Log writes attempts in batches: each transaction COPYs the
