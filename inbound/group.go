@@ -52,9 +52,14 @@ const (
 	// transactions. Paced at 2 ms they held 2.9; alternated three times,
 	// PostgreSQL used 0.48–0.59 of a core against 0.57–0.70 and Ferry
 	// 0.43–0.50 against 0.45–0.58, the answer's p99 unmoved and its
-	// p50 about 1 ms longer (docs/benchmarks.md, 2026-11-27 08:32). A
-	// request after a quiet spell is not paced.
-	capturePace = 2 * time.Millisecond
+	// p50 about 1 ms longer (docs/benchmarks.md, 2026-11-27 08:32). At
+	// 3 ms against 2 they held 3.3 against 2.35, alternated three times
+	// with the flood beside a bystander: the answer's p50 0.5 ms longer
+	// and its p99 shorter in each round (12.7–13.7 ms against
+	// 14.7–16.4), PostgreSQL 0.43–0.48 of a core against 0.47–0.48
+	// (docs/benchmarks.md, 2026-11-28 05:42). A request after a quiet
+	// spell is not paced.
+	capturePace = 3 * time.Millisecond
 	// eventMakers work on batches nobody waits on.
 	eventMakers  = 2
 	groupTimeout = 30 * time.Second
