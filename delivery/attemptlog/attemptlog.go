@@ -78,7 +78,8 @@ const DefaultDisableAfter = 5 * 24 * time.Hour
 
 // DefaultPace is Config.Pace when unset. The receiver already has its
 // request when its attempt is logged: the wait holds back only the
-// attempt's showing in the API and the commit of its Kafka offset. Each
+// attempt's showing in the API, the commit of its Kafka offset and its
+// place in the tenant's count of jobs taken (docs/delivery.md). Each
 // batch costs PostgreSQL four statements and a commit whatever its
 // size, and unpaced, at 1,000 attempts/s, batches held about seven
 // attempts (docs/benchmarks.md, 2026-11-28 04:36).

@@ -8,10 +8,10 @@ import (
 // Pace spaces the batches of one writer that takes its items from a
 // channel: a batch that is not full begins no sooner than Every after the
 // previous one began. An item after a quiet spell goes at once; under a
-// steady flow each batch holds what arrived in Every, so writes whose
-// callers do not wait on them (the attempt log, the relay's deletes) cost
-// fewer statements and commits for the same rows. The zero Pace never
-// waits. A Pace is not safe for concurrent use.
+// steady flow each batch holds what arrived in Every, so writes that no
+// request or delivery waits on (the attempt log, the relay's deletes)
+// cost fewer statements and commits for the same rows. The zero Pace
+// never waits. A Pace is not safe for concurrent use.
 type Pace[T any] struct {
 	Every time.Duration
 	began time.Time
