@@ -253,11 +253,11 @@ type App struct {
 	lag *lagSampler
 }
 
-// kafkaConfig is the Kafka side of cfg.
+// kafkaConfig is the Kafka side of cfg, Ferry's topics included.
 func kafkaConfig(cfg Config) kafka.Config {
 	return kafka.Config{Brokers: cfg.KafkaBrokers, TopicPrefix: cfg.KafkaTopicPrefix, GroupID: cfg.KafkaGroup,
 		Partitions: cfg.KafkaPartitions, ReplicationFactor: cfg.KafkaReplication, MinInsyncReplicas: cfg.KafkaMinInsync,
-		Security: cfg.KafkaSecurity}
+		Security: cfg.KafkaSecurity, Topics: topicNames(dispatch.RetryPolicy{Scale: cfg.RetryScale})}
 }
 
 // topicNames are Ferry's topics (unprefixed): deliveries, dead and one
@@ -334,9 +334,8 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 	}
 
 	policy := dispatch.RetryPolicy{Scale: cfg.RetryScale}
-	topics := topicNames(policy)
 	a.kafkaCfg = kafkaConfig(cfg)
-	a.kafkaCfg.Topics = topics
+	topics := a.kafkaCfg.Topics
 	if err = kafka.EnsureTopics(ctx, a.kafkaCfg, topics); err != nil {
 		return nil, err
 	}

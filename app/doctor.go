@@ -6,7 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ferry-dev/ferry/delivery/dispatch"
 	"github.com/ferry-dev/ferry/delivery/kafka"
 	"github.com/ferry-dev/ferry/email"
 	"github.com/ferry-dev/ferry/migrations"
@@ -157,7 +156,8 @@ func diagnoseDatabase(ctx context.Context, cfg Config) []Finding {
 func diagnoseKafka(ctx context.Context, cfg Config) []Finding {
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	cluster, err := kafka.Describe(ctx, kafkaConfig(cfg), topicNames(dispatch.RetryPolicy{Scale: cfg.RetryScale}))
+	kcfg := kafkaConfig(cfg)
+	cluster, err := kafka.Describe(ctx, kcfg, kcfg.Topics)
 	if err != nil {
 		return []Finding{{"kafka", Fail, fmt.Sprintf("no broker of %s answers: %v (locally, `make services` starts Kafka on 127.0.0.1:19092)",
 			strings.Join(cfg.KafkaBrokers, ","), err)}}

@@ -26,16 +26,7 @@ func TestWritersAskMetadataForTheirTopicsOnly(t *testing.T) {
 	if err := EnsureTopics(ctx, cfg, []string{model.TopicDeliveries, model.TopicDead, "other"}); err != nil {
 		t.Fatal(err)
 	}
-	w, err := NewWriter(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.Close()
-	s, err := NewStream(cfg, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	w, s := openWriters(t, cfg)
 
 	job := func() model.Job {
 		return model.Job{DeliveryID: uuid.New(), EventID: uuid.New(), EndpointID: uuid.New(), TenantID: uuid.New(), Attempt: 1}
@@ -72,4 +63,21 @@ func TestWritersAskMetadataForTheirTopicsOnly(t *testing.T) {
 	if err := w.Publish(short, []model.Message{{Topic: "other", Job: job()}}); err == nil {
 		t.Error("a write to a topic outside Config.Topics succeeded")
 	}
+}
+
+// openWriters opens the synchronous Writer and the Stream on cfg, both
+// closed when t ends.
+func openWriters(t *testing.T, cfg Config) (*Writer, *Stream) {
+	t.Helper()
+	w, err := NewWriter(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { w.Close() })
+	s, err := NewStream(cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return w, s
 }

@@ -65,16 +65,7 @@ func TestSecurityReachesEveryConnection(t *testing.T) {
 				t.Fatal(err)
 			}
 			d := cfg.conn.dialer()
-			w, err := NewWriter(cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer w.Close()
-			s, err := NewStream(cfg, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer s.Close()
+			w, s := openWriters(t, cfg)
 			admin := cfg.adminClient()
 			// The writers have transports of their own (metadata refreshed
 			// within every 250 ms), carrying the same security.
