@@ -163,9 +163,9 @@ type EndpointInput struct {
 	URL                string            `json:"url"`
 	Description        string            `json:"description"` // a label of yours
 	EventTypes         []string          `json:"event_types"`
-	TimeoutSeconds     *int              `json:"timeout_seconds"` // how long an attempt waits for the answer (1-30, default 15)
+	TimeoutSeconds     *int              `json:"timeout_seconds"` // how long an attempt waits for the answer (1-30, default 10)
 	RateLimitPerSecond *int              `json:"rate_limit_per_second"`
-	MaxInFlight        *int              `json:"max_in_flight"` // attempts at once at most (default 10)
+	MaxInFlight        *int              `json:"max_in_flight"` // attempts at once at most (1-256, default 16)
 	Headers            map[string]string `json:"headers"`       // custom headers sent with every attempt (not webhook-*, hop-by-hop or Content-Length/Type)
 	Filter             string            `json:"filter"`
 	Format             Format            `json:"format"`
@@ -191,7 +191,7 @@ type EndpointPatch struct {
 	Enabled            *bool               `json:"enabled"`         // false stops sending; true resumes (and clears a disabled reason)
 	TimeoutSeconds     *int                `json:"timeout_seconds"` // how long an attempt waits for the answer (1-30)
 	RateLimitPerSecond *int                `json:"rate_limit_per_second"`
-	MaxInFlight        *int                `json:"max_in_flight"` // attempts at once at most
+	MaxInFlight        *int                `json:"max_in_flight"` // attempts at once at most (1-256)
 	Headers            *map[string]string  `json:"headers"`       // replaces the custom headers as a whole
 	Filter             *string             `json:"filter"`
 	Format             *Format             `json:"format"`

@@ -1588,7 +1588,7 @@ export interface components {
             headers?: {
                 [key: string]: string;
             } | null;
-            /** @description attempts at once at most */
+            /** @description attempts at once at most (1-256) */
             max_in_flight?: number | null;
             /** @description send each attempt's W3C traceparent header */
             propagate_trace?: boolean | null;

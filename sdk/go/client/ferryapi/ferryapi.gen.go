@@ -1505,7 +1505,7 @@ type EndpointInput struct {
 	// Kind http (default): Ferry pushes to url; queue: consumers pull
 	Kind *EndpointInputKind `json:"kind,omitempty"`
 
-	// MaxInFlight attempts at once at most (default 10)
+	// MaxInFlight attempts at once at most (1-256, default 16)
 	MaxInFlight *int `json:"max_in_flight,omitempty"`
 
 	// PropagateTrace propagate_trace sends each attempt's traceparent (default false).
@@ -1517,7 +1517,7 @@ type EndpointInput struct {
 	// SignatureTimestamp event (default) or attempt.
 	SignatureTimestamp *string `json:"signature_timestamp,omitempty"`
 
-	// TimeoutSeconds how long an attempt waits for the answer (1-30, default 15)
+	// TimeoutSeconds how long an attempt waits for the answer (1-30, default 10)
 	TimeoutSeconds *int `json:"timeout_seconds,omitempty"`
 
 	// Transformation JavaScript defining function handler(webhook) { ... return webhook }, run once per delivery at fan-out (50 ms, bounded memory, no network or timers); webhook is {event: {id, type, created_at, data}, payload, headers, cancel}: it may change payload (any JSON value) and headers (not webhook-*, hop-by-hop or Content-Length/Type) or set cancel. The result is stored: retries and replays send the same bytes. Empty: none. http endpoints only. Invalid: 422 with the engine's message, line and column
@@ -1553,7 +1553,7 @@ type EndpointPatch struct {
 	// Headers replaces the custom headers as a whole
 	Headers *map[string]string `json:"headers,omitempty"`
 
-	// MaxInFlight attempts at once at most
+	// MaxInFlight attempts at once at most (1-256)
 	MaxInFlight *int `json:"max_in_flight,omitempty"`
 
 	// PropagateTrace send each attempt's W3C traceparent header

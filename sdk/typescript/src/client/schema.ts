@@ -1697,7 +1697,7 @@ export interface components {
              * @enum {string}
              */
             kind?: "http" | "queue";
-            /** @description attempts at once at most (default 10) */
+            /** @description attempts at once at most (1-256, default 16) */
             max_in_flight?: number | null;
             /** @description propagate_trace sends each attempt's traceparent (default false). */
             propagate_trace?: boolean;
@@ -1705,7 +1705,7 @@ export interface components {
             rate_limit_per_second?: number | null;
             /** @description event (default) or attempt. */
             signature_timestamp?: string;
-            /** @description how long an attempt waits for the answer (1-30, default 15) */
+            /** @description how long an attempt waits for the answer (1-30, default 10) */
             timeout_seconds?: number | null;
             /** @description JavaScript defining function handler(webhook) { ... return webhook }, run once per delivery at fan-out (50 ms, bounded memory, no network or timers); webhook is {event: {id, type, created_at, data}, payload, headers, cancel}: it may change payload (any JSON value) and headers (not webhook-*, hop-by-hop or Content-Length/Type) or set cancel. The result is stored: retries and replays send the same bytes. Empty: none. http endpoints only. Invalid: 422 with the engine's message, line and column */
             transformation?: string;
@@ -1733,7 +1733,7 @@ export interface components {
             headers?: {
                 [key: string]: string;
             } | null;
-            /** @description attempts at once at most */
+            /** @description attempts at once at most (1-256) */
             max_in_flight?: number | null;
             /** @description send each attempt's W3C traceparent header */
             propagate_trace?: boolean | null;

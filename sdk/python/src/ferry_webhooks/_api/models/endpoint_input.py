@@ -43,11 +43,11 @@ class EndpointInput:
             headers (EndpointInputHeaders | Unset): custom headers sent with every attempt (not webhook-*, hop-by-hop or
                 Content-Length/Type)
             kind (EndpointInputKind | Unset): http (default): Ferry pushes to url; queue: consumers pull
-            max_in_flight (int | None | Unset): attempts at once at most (default 10)
+            max_in_flight (int | None | Unset): attempts at once at most (1-256, default 16)
             propagate_trace (bool | Unset): propagate_trace sends each attempt's traceparent (default false).
             rate_limit_per_second (int | None | Unset): attempts per second at most; absent or null: unlimited
             signature_timestamp (str | Unset): event (default) or attempt.
-            timeout_seconds (int | None | Unset): how long an attempt waits for the answer (1-30, default 15)
+            timeout_seconds (int | None | Unset): how long an attempt waits for the answer (1-30, default 10)
             transformation (str | Unset): JavaScript defining function handler(webhook) { ... return webhook }, run once per
                 delivery at fan-out (50 ms, bounded memory, no network or timers); webhook is {event: {id, type, created_at,
                 data}, payload, headers, cancel}: it may change payload (any JSON value) and headers (not webhook-*, hop-by-hop

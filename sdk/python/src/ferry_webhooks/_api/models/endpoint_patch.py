@@ -43,7 +43,7 @@ class EndpointPatch:
                 Unset): envelope (default): the JSON envelope; raw: the body an inbound source captured, with its content type
                 (events from no source: their data)
             headers (EndpointPatchHeadersType0 | None | Unset): replaces the custom headers as a whole
-            max_in_flight (int | None | Unset): attempts at once at most
+            max_in_flight (int | None | Unset): attempts at once at most (1-256)
             propagate_trace (bool | None | Unset): send each attempt's W3C traceparent header
             rate_limit_per_second (int | None | Unset): 0 removes the limit
             signature_timestamp (None | str | Unset): event (every attempt signed with the event time) or attempt
