@@ -353,9 +353,11 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 	registry := prometheus.NewRegistry()
 	// The pool's stats (go_sql_*) show requests waiting for one of
 	// FERRY_DB_MAX_CONNS connections, which no stage histogram separates
-	// from PostgreSQL's own time.
-	registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
-		collectors.NewDBStatsCollector(sqlDB, "ferry"))
+	// from PostgreSQL's own time; the scheduler's latencies
+	// (go_sched_latencies_seconds) show goroutines waiting for a CPU,
+	// which every stage's time includes (docs/operations.md).
+	registry.MustRegister(collectors.NewGoCollector(collectors.WithGoCollectorRuntimeMetrics(collectors.MetricsScheduler)),
+		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}), collectors.NewDBStatsCollector(sqlDB, "ferry"))
 	metrics := telemetry.NewMetrics(registry)
 	a.kafkaCfg.Lag = metrics // per-topic consumer lag
 	a.kafkaCfg.Tracing = a.tracing.TracerProvider()

@@ -83,6 +83,7 @@ func TestMetricsBehindTheDashboardAndAlerts(t *testing.T) {
 		`ferry_dead_letters_total{status="dropped"} 1`,
 		`go_sql_wait_count_total{db_name="ferry"}`,
 		`go_sql_in_use_connections{db_name="ferry"}`,
+		`go_sched_latencies_seconds_bucket{le=`,
 	} {
 		if !strings.Contains(joined, want) {
 			t.Errorf("/metrics lacks %s", want)
