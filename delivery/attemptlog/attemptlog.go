@@ -82,8 +82,11 @@ const DefaultDisableAfter = 5 * 24 * time.Hour
 // place in the tenant's count of jobs taken (docs/delivery.md). Each
 // batch costs PostgreSQL four statements and a commit whatever its
 // size, and unpaced, at 1,000 attempts/s, batches held about seven
-// attempts (docs/benchmarks.md, 2026-11-28 04:36).
-const DefaultPace = 20 * time.Millisecond
+// attempts (docs/benchmarks.md, 2026-11-28 04:36). At 50 ms against 20,
+// with the relay's deletes alike, PostgreSQL took 0.41–0.42 of a core
+// in the inbound flood against 0.45, lower in each of three alternated
+// rounds (docs/benchmarks.md, 2026-11-28 06:28).
+const DefaultPace = 50 * time.Millisecond
 
 // Log writes attempts in batches: each transaction COPYs the
 // attempts into the partitioned log, advances their deliveries and tracks

@@ -320,8 +320,9 @@ func (r *Relay) publish(ctx context.Context, jobs []model.Job) error {
 // and the sweeper, which leaves rows alone while this relay is busy;
 // each costs PostgreSQL a statement and a commit, and unpaced, at 1,000
 // jobs/s, they held about seven rows each (docs/benchmarks.md,
-// 2026-11-28 04:36).
-const deletePace = 20 * time.Millisecond
+// 2026-11-28 04:36). 50 ms rather than 20 was measured together with the
+// attempt log's pace (attemptlog.DefaultPace).
+const deletePace = 50 * time.Millisecond
 
 // maxDelete bounds the outbox rows one statement deletes.
 const maxDelete = 10_000
