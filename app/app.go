@@ -257,8 +257,12 @@ type App struct {
 func kafkaConfig(cfg Config) kafka.Config {
 	return kafka.Config{Brokers: cfg.KafkaBrokers, TopicPrefix: cfg.KafkaTopicPrefix, GroupID: cfg.KafkaGroup,
 		Partitions: cfg.KafkaPartitions, ReplicationFactor: cfg.KafkaReplication, MinInsyncReplicas: cfg.KafkaMinInsync,
-		Security: cfg.KafkaSecurity, Topics: topicNames(dispatch.RetryPolicy{Scale: cfg.RetryScale})}
+		Security: cfg.KafkaSecurity, Topics: topicNames(retryPolicy(cfg))}
 }
+
+// retryPolicy is cfg's retry schedule: it names the retry tiers' topics
+// as well as timing the retries.
+func retryPolicy(cfg Config) dispatch.RetryPolicy { return dispatch.RetryPolicy{Scale: cfg.RetryScale} }
 
 // topicNames are Ferry's topics (unprefixed): deliveries, dead and one
 // per retry tier of policy.
@@ -333,10 +337,9 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 		return nil, err
 	}
 
-	policy := dispatch.RetryPolicy{Scale: cfg.RetryScale}
+	policy := retryPolicy(cfg)
 	a.kafkaCfg = kafkaConfig(cfg)
-	topics := a.kafkaCfg.Topics
-	if err = kafka.EnsureTopics(ctx, a.kafkaCfg, topics); err != nil {
+	if err = kafka.EnsureTopics(ctx, a.kafkaCfg, a.kafkaCfg.Topics); err != nil {
 		return nil, err
 	}
 	if a.writer, err = kafka.NewWriter(a.kafkaCfg); err != nil {
@@ -499,7 +502,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 	}
 	requestMetrics := newHTTPMetrics(registry)
 	if cfg.Roles[RoleWorker] {
-		a.lag = newLagSampler(registry, a.kafkaCfg, topics, log)
+		a.lag = newLagSampler(registry, a.kafkaCfg, a.kafkaCfg.Topics, log)
 	}
 	a.metricsHandler = promhttp.HandlerFor(registry, promhttp.HandlerOpts{})
 	mainMetrics := a.metricsHandler
