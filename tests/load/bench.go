@@ -59,6 +59,13 @@ type Outcome struct {
 	// BystanderAlone is the same tenant's traffic sent alone just before,
 	// on the same tables: what "unchanged" compares with.
 	BystanderAlone *Report `json:"bystander_alone,omitempty"`
+	// BystanderBesideLoad is the same tenant's traffic sent a third time,
+	// beside a plain CPU load as large as the scenario's (PlainLoadCores,
+	// the machine's busy cores beside the bystander minus those of its run
+	// alone): what its latency would be if the scenario took the CPU and
+	// shared nothing else with it.
+	BystanderBesideLoad *Report `json:"bystander_beside_load,omitempty"`
+	PlainLoadCores      float64 `json:"plain_load_cores,omitempty"`
 	// Statements is what PostgreSQL ran for the scenario, busiest first
 	// (Bench.Statements).
 	Statements []StatementStat `json:"statements,omitempty"`
@@ -84,6 +91,10 @@ type Bench struct {
 	// and read when it ends (Outcome.Statements).
 	Statements *Statements
 	Log        func(format string, args ...any)
+	// Burn, if set, keeps cores of the machine busy for d with a plain
+	// CPU load in a process of its own (Burn), for the inbound
+	// bystander's third run (Outcome.BystanderBesideLoad).
+	Burn func(ctx context.Context, cores float64, d time.Duration) error
 }
 
 // Run runs sc: sets up a tenant and endpoints, sends, waits for the

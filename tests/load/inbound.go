@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"runtime"
 	"strconv"
 	"time"
 )
@@ -68,6 +69,7 @@ func (b *Bench) RunInbound(ctx context.Context, sc InboundScenario) Outcome {
 
 	sink := RemoteSink{URL: b.SinkURL}
 	var bystander *bystanderRun
+	var aloneCores float64
 	if sc.BystanderRate > 0 {
 		if bystander, err = b.newBystander(ctx, sc); err != nil {
 			out.Error = err.Error()
@@ -76,13 +78,16 @@ func (b *Bench) RunInbound(ctx context.Context, sc InboundScenario) Outcome {
 		// The bystander alone first, on the tables as the flood will
 		// find them, so its latency beside the flood has a baseline from
 		// the same run.
+		cpuBefore := b.machineCPU()
 		res := Generate(ctx, bystander.tenant, bystander.alone(), Hooks{})
 		end := time.Now()
+		aloneCores = b.machineCPU().CoresSince(cpuBefore, runtime.NumCPU())
 		alone := bystander.await(ctx, sink, bystander.name+"-alone", res, end, end.Add(sc.Settle))
 		out.BystanderAlone = &alone
 	}
 
 	m := b.startMeasuring(ctx, true)
+	cpuBefore := b.machineCPU()
 	var bystanderSent chan Result
 	var requestsBefore map[string]Histogram
 	if bystander != nil {
@@ -92,6 +97,7 @@ func (b *Bench) RunInbound(ctx context.Context, sc InboundScenario) Outcome {
 	}
 	res := Generate(ctx, t, plan, Hooks{})
 	sendEnd := time.Now()
+	floodCores := b.machineCPU().CoresSince(cpuBefore, runtime.NumCPU())
 	if bystander != nil {
 		beside := bystander.await(ctx, sink, bystander.name, <-bystanderSent, time.Now(), sendEnd.Add(sc.Settle))
 		out.Bystander = &beside
@@ -104,6 +110,14 @@ func (b *Bench) RunInbound(ctx context.Context, sc InboundScenario) Outcome {
 	out.Ferry = m.stop()
 	out.Stages = b.stages(ctx, m)
 	out.Statements = b.statements(ctx)
+	if bystander != nil && b.Burn != nil {
+		out.PlainLoadCores = floodCores - aloneCores
+		if beside, err := bystander.besideLoad(ctx, b, sink, out.PlainLoadCores, sc.Settle); err != nil {
+			b.logf("the bystander beside a plain CPU load: %v", err)
+		} else {
+			out.BystanderBesideLoad = &beside
+		}
+	}
 	r := out.Report
 	out.Note = fmt.Sprintf("provider-facing response (scheduled send → answer): p50 %.1f ms, p95 %.1f ms, p99 %.1f ms, max %.1f ms; "+
 		"accepted %.0f/s, forwarded %d of %d (%.0f/s while sending)", r.AckLatency.P50, r.AckLatency.P95, r.AckLatency.P99, r.AckLatency.Max,
@@ -119,6 +133,14 @@ func (b *Bench) RunInbound(ctx context.Context, sc InboundScenario) Outcome {
 			// The flood posts to its ingest URL, so this route is the bystander's alone.
 			h := after[eventsRoute].sub(requestsBefore[eventsRoute])
 			out.Note += fmt.Sprintf("; Ferry's own time answering it: %.2f %% over 10 ms, %.2f %% over 25 ms", 100*h.Over(0.010), 100*h.Over(0.025))
+		}
+		if bl := out.BystanderBesideLoad; bl != nil {
+			out.Note += fmt.Sprintf("; beside a plain CPU load of %.2f cores (the flood's, in a process of its own): p50 %.1f ms, p99 %.1f ms "+
+				"(its 202 p99 %.1f ms, then to the endpoint %.1f ms), delivered %d of %d",
+				out.PlainLoadCores, bl.Latency.P50, bl.Latency.P99, bl.AckLatency.P99, bl.AfterAckLatency.P99, bl.Delivered, bl.Expected)
+			if bl.broken() {
+				out.Error = "the bystander's ledger beside the plain CPU load does not balance"
+			}
 		}
 		if alone := out.BystanderAlone; alone != nil {
 			out.Note += fmt.Sprintf("; the bystander alone just before: p50 %.1f ms, p99 %.1f ms (its 202 p99 %.1f ms), delivered %d of %d",
@@ -181,6 +203,41 @@ func (r *bystanderRun) await(ctx context.Context, sink RemoteSink, name string, 
 		rep.Void, rep.VoidReason = true, err.Error()
 	}
 	return rep
+}
+
+// besideLoad sends the bystander's traffic a third time, under a run id
+// of its own, while b.Burn keeps cores of the machine busy, and closes
+// its ledger. The flood's ledger has closed by then, so the plain load is
+// all that runs beside it.
+func (r *bystanderRun) besideLoad(ctx context.Context, b *Bench, sink RemoteSink, cores float64, settle time.Duration) (Report, error) {
+	if cores < 0.05 {
+		return Report{}, fmt.Errorf("the flood took %.2f cores more than the bystander alone: nothing to burn", cores)
+	}
+	cores = min(cores, float64(runtime.NumCPU()))
+	p := r.plan
+	p.Run += "-beside-load"
+	bctx, cancel := context.WithCancel(ctx)
+	burnt := make(chan error, 1)
+	go func() { burnt <- b.Burn(bctx, cores, p.Duration+time.Second) }()
+	time.Sleep(200 * time.Millisecond) // the burner's process started
+	res := Generate(ctx, r.tenant, p, Hooks{})
+	end := time.Now()
+	cancel()
+	if err := <-burnt; err != nil && bctx.Err() == nil {
+		return Report{}, err
+	}
+	rep, _, err := AwaitRouted(ctx, sink, r.name+"-beside-load", res, func(int64) []string { return []string{r.ep} }, end, end.Add(settle))
+	return rep, err
+}
+
+// machineCPU reads the machine's CPU counters; a failed read is logged
+// and reads as zero (the plain load's size is then wrong, and says so).
+func (b *Bench) machineCPU() MachineCPU {
+	c, err := ReadMachineCPU("/proc/stat")
+	if err != nil {
+		b.logf("%v", err)
+	}
+	return c
 }
 
 // alone is the bystander's plan for its run alone: the same rate and

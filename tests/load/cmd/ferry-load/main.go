@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"os/exec"
 	"os/signal"
 	"runtime"
 	"slices"
@@ -36,7 +37,7 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: ferry-load sink|bench|run|createdb|dropdb|grow|insync [flags]")
+		fmt.Fprintln(os.Stderr, "usage: ferry-load sink|bench|run|createdb|dropdb|grow|insync|burn [flags]")
 		os.Exit(2)
 	}
 	var err error
@@ -53,6 +54,8 @@ func main() {
 		err = growDB(ctx, os.Args[2:])
 	case "insync":
 		err = insync(ctx, os.Args[2:])
+	case "burn":
+		err = burn(ctx, os.Args[2:])
 	default:
 		err = fmt.Errorf("unknown command %q", os.Args[1])
 	}
@@ -73,6 +76,36 @@ func sink(ctx context.Context, args []string) error {
 	}()
 	if err := srv.ListenAndServe(); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return err
+	}
+	return nil
+}
+
+// burn keeps the given cores busy for a while (load.Burn): the plain CPU
+// load the inbound bystander is measured beside, in a process of its own
+// so that it shares not even a Go scheduler with the generator.
+func burn(ctx context.Context, args []string) error {
+	fs := flag.NewFlagSet("burn", flag.ExitOnError)
+	cores := fs.Float64("cores", 0, "cores to keep busy (fractions allowed)")
+	d := fs.Duration("for", 0, "how long")
+	_ = fs.Parse(args)
+	if *d <= 0 {
+		return errors.New("-for is required")
+	}
+	ctx, cancel := context.WithTimeout(ctx, *d)
+	defer cancel()
+	return load.Burn(ctx, *cores)
+}
+
+// burner runs "ferry-load burn" (this executable) for the bench.
+func burner(ctx context.Context, cores float64, d time.Duration) error {
+	self, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	cmd := exec.CommandContext(ctx, self, "burn", "-cores", strconv.FormatFloat(cores, 'f', 3, 64), "-for", d.String())
+	cmd.Stderr = os.Stderr
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("burn %.2f cores: %w", cores, err)
 	}
 	return nil
 }
@@ -147,7 +180,7 @@ func bench(ctx context.Context, args []string) error {
 	_ = fs.Parse(args)
 
 	b := &load.Bench{FerryURL: *ferryURL, FerryDB: *ferryDB, SinkURL: *sinkURL,
-		Log: func(f string, a ...any) { fmt.Fprintf(os.Stderr, f+"\n", a...) }}
+		Log: func(f string, a ...any) { fmt.Fprintf(os.Stderr, f+"\n", a...) }, Burn: burner}
 	if *statements {
 		st, err := load.OpenStatements(ctx, *ferryDB)
 		if err != nil {
