@@ -289,7 +289,7 @@ func sample(ctx context.Context, pids []int) ProcStats {
 		case <-ctx.Done():
 			st.MeanRSSMB = sum / float64(n)
 			if wall := time.Since(start).Seconds(); wall > 0 {
-				st.CPUCores = float64(cpuTicks(pids)-startCPU) / 100 / wall // USER_HZ is 100 on Linux
+				st.CPUCores = float64(cpuTicks(pids)-startCPU) / clockTicks / wall
 			}
 			return st
 		case <-tick.C:
@@ -318,20 +318,9 @@ func rssMB(pid int) float64 {
 func cpuTicks(pids []int) int64 {
 	var total int64
 	for _, pid := range pids {
-		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-		if err != nil {
-			continue
-		}
-		s := string(b)
-		i := strings.LastIndexByte(s, ')')
-		if i < 0 {
-			continue
-		}
-		f := strings.Fields(s[i+1:])
-		if len(f) > 13 {
-			u, _ := strconv.ParseInt(f[11], 10, 64)
-			sy, _ := strconv.ParseInt(f[12], 10, 64)
-			total += u + sy
+		if b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid)); err == nil {
+			t, _, _ := statTicks(string(b))
+			total += t
 		}
 	}
 	return total

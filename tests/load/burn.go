@@ -4,102 +4,184 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"syscall"
 	"time"
 )
 
-// MachineCPU is the machine's cumulative CPU time from /proc/stat, in
-// clock ticks: busy (user, nice, system, irq, softirq, steal) and total
-// (busy, idle and iowait).
+// MachineCPU is the CPU time every process of the machine had used at
+// a moment, in clock ticks (utime and stime of /proc/[pid]/stat, which
+// Linux scales to the scheduler's exact run time). Summed per process
+// rather than read from /proc/stat, whose counters sample the cpus at
+// each tick: a load of runs shorter than a tick that start just after
+// one was counted there at three quarters of its size.
 type MachineCPU struct {
-	Busy, Total uint64
+	At    time.Time
+	Ticks map[Process]int64
 }
 
-// ReadMachineCPU reads the first line of path (normally /proc/stat).
-func ReadMachineCPU(path string) (MachineCPU, error) {
-	b, err := os.ReadFile(path)
+// Process names a process for as long as it lives: a pid, and when it
+// started (in clock ticks after boot), as Linux reuses pids.
+type Process struct {
+	PID     int
+	Started int64
+}
+
+// ReadMachineCPU reads every process under procDir (normally /proc).
+// Processes that end meanwhile are skipped.
+func ReadMachineCPU(procDir string) (MachineCPU, error) {
+	entries, err := os.ReadDir(procDir)
 	if err != nil {
 		return MachineCPU{}, fmt.Errorf("read machine CPU: %w", err)
 	}
-	return parseMachineCPU(string(b))
-}
-
-func parseMachineCPU(s string) (MachineCPU, error) {
-	line, _, _ := strings.Cut(s, "\n")
-	f := strings.Fields(line)
-	if len(f) < 9 || f[0] != "cpu" {
-		return MachineCPU{}, fmt.Errorf("read machine CPU: unexpected first line %q", line)
-	}
-	var v [8]uint64 // user nice system idle iowait irq softirq steal
-	for i := range v {
-		n, err := strconv.ParseUint(f[i+1], 10, 64)
+	c := MachineCPU{At: time.Now(), Ticks: map[Process]int64{}}
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
 		if err != nil {
-			return MachineCPU{}, fmt.Errorf("read machine CPU: field %d of %q: %w", i+1, line, err)
+			continue
 		}
-		v[i] = n
+		b, err := os.ReadFile(filepath.Join(procDir, e.Name(), "stat"))
+		if err != nil {
+			continue
+		}
+		if t, started, ok := statTicks(string(b)); ok {
+			c.Ticks[Process{pid, started}] = t
+		}
 	}
-	busy := v[0] + v[1] + v[2] + v[5] + v[6] + v[7]
-	return MachineCPU{Busy: busy, Total: busy + v[3] + v[4]}, nil
+	return c, nil
 }
 
-// CoresSince is how many of the machine's cpus cores were busy on
-// average between prev and c.
-func (c MachineCPU) CoresSince(prev MachineCPU, cpus int) float64 {
-	if c.Total <= prev.Total {
+// statTicks reads a /proc/[pid]/stat line: utime+stime, and when the
+// process started.
+func statTicks(stat string) (ticks, started int64, ok bool) {
+	i := strings.LastIndexByte(stat, ')')
+	if i < 0 {
+		return 0, 0, false
+	}
+	f := strings.Fields(stat[i+1:]) // from the 3rd field, state
+	if len(f) < 20 {
+		return 0, 0, false
+	}
+	u, err1 := strconv.ParseInt(f[11], 10, 64)
+	s, err2 := strconv.ParseInt(f[12], 10, 64)
+	started, err3 := strconv.ParseInt(f[19], 10, 64)
+	return u + s, started, err1 == nil && err2 == nil && err3 == nil
+}
+
+// CoresSince is how many cores the machine's processes kept busy on
+// average between prev and c: a process started meanwhile counts whole,
+// one that ended meanwhile not at all.
+func (c MachineCPU) CoresSince(prev MachineCPU) float64 {
+	wall := c.At.Sub(prev.At).Seconds()
+	if wall <= 0 {
 		return 0
 	}
-	return float64(c.Busy-prev.Busy) / float64(c.Total-prev.Total) * float64(cpus)
+	var ticks int64
+	for p, t := range c.Ticks {
+		ticks += t - prev.Ticks[p]
+	}
+	return float64(ticks) / clockTicks / wall
 }
 
-// burnPeriod is the cycle of a burner's threads: each is busy for its
-// share of every period and sleeps the rest. Short enough that every
-// second sees many cycles, long enough for the sleeps to be kept.
-const burnPeriod = 10 * time.Millisecond
+// clockTicks is Linux's USER_HZ, the unit of /proc/[pid]/stat's times.
+const clockTicks = 100
+
+// The plain load's shape: burnThreads threads that each wake at random
+// (exponentially distributed gaps) and spin, as a server's threads make
+// many short runs. At 0.8 of a core that is some 13,000–27,000 wake-ups a
+// second, near the 36,000 of the inbound flood over Ferry, PostgreSQL,
+// Kafka, the generator and the sink (docs/benchmarks.md, 2026-11-27
+// 12:18). Two threads busy for milliseconds at a time moved the
+// bystander's latency about as far (docs/benchmarks.md, 2026-11-28 10:27).
+const (
+	burnThreads = 32
+	// burnSpin is how long a run spins once awake.
+	burnSpin = 30 * time.Microsecond
+	// burnSteer is how often the gaps between runs are steered so that
+	// the process's CPU time, its wake-ups' included, makes the cores
+	// asked.
+	burnSteer = 250 * time.Millisecond
+)
+
+// prSetTimerSlack is Linux's PR_SET_TIMERSLACK (prctl(2)).
+const prSetTimerSlack = 29
 
 // Burn keeps cores of the machine busy (at most one per cpu) until ctx
 // ends, with nothing but spinning: a plain CPU load that shares no
-// connection, lock or queue with anything else. It runs on
-// ceil(cores) threads of their own, each busy for an equal share of
-// every burnPeriod, their cycles spread over the period.
+// connection, lock or queue with anything else. Each thread sleeps in the
+// kernel (nanosleep), not in Go's scheduler, so that every run is a
+// wake-up the kernel schedules. It is meant for a process of its own
+// (ferry-load burn): it gives every thread a Go processor, as otherwise
+// a thread back from its sleep waits for one that a sleeping thread
+// still holds.
 func Burn(ctx context.Context, cores float64) error {
 	if cores <= 0 || math.IsNaN(cores) || cores > float64(runtime.NumCPU()) {
 		return fmt.Errorf("burn: cores must be above 0 and at most %d, not %g", runtime.NumCPU(), cores)
 	}
-	threads := int(math.Ceil(cores))
-	busy := time.Duration(float64(burnPeriod) * cores / float64(threads))
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(burnThreads + 1))
+	// A wake-up costs the kernel and Go's runtime about as much again as
+	// the spin: the mean gap starts there and is steered from what the
+	// process actually used.
+	var meanGap atomic.Int64
+	meanGap.Store(int64(2 * burnSpin * burnThreads / time.Duration(cores*1000) * 1000))
 	var wg sync.WaitGroup
-	for i := range threads {
-		offset := burnPeriod * time.Duration(i) / time.Duration(threads)
+	wg.Go(func() { steerGaps(ctx, cores, &meanGap) })
+	for i := range burnThreads {
+		rng := rand.New(rand.NewPCG(uint64(i), uint64(time.Now().UnixNano())))
 		wg.Go(func() {
 			runtime.LockOSThread()
 			defer runtime.UnlockOSThread()
-			burnThread(ctx, busy, offset)
+			// The kernel's default 50 µs of slack on every sleep would
+			// stretch the gaps.
+			_, _, _ = syscall.RawSyscall(syscall.SYS_PRCTL, prSetTimerSlack, 1, 0)
+			for ctx.Err() == nil {
+				gap := syscall.NsecToTimespec(int64(rng.ExpFloat64() * float64(meanGap.Load())))
+				_ = syscall.Nanosleep(&gap, nil)
+				until := time.Now().Add(burnSpin)
+				for time.Now().Before(until) {
+				}
+			}
 		})
 	}
 	wg.Wait()
 	return nil
 }
 
-// burnThread spins for busy of every burnPeriod, starting offset into
-// the first, until ctx ends.
-func burnThread(ctx context.Context, busy, offset time.Duration) {
-	next := time.Now().Add(offset)
-	for ctx.Err() == nil {
-		time.Sleep(time.Until(next))
-		// Busy from the wake-up, which comes late by the timer's slack
-		// (up to a millisecond here): from next, the share would fall short.
-		until := time.Now().Add(busy)
-		for time.Now().Before(until) {
+// steerGaps scales the mean gap every burnSteer by how far the
+// process's CPU time over the last period was from cores.
+func steerGaps(ctx context.Context, cores float64, meanGap *atomic.Int64) {
+	t := time.NewTicker(burnSteer)
+	defer t.Stop()
+	last, lastAt := processCPU(), time.Now()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
 		}
-		next = next.Add(burnPeriod)
-		if late := time.Since(next); late > burnPeriod {
-			// Descheduled for a whole period: skip the cycles missed
-			// rather than spin through them back to back.
-			next = next.Add(late.Truncate(burnPeriod))
+		used, now := processCPU(), time.Now()
+		got := (used - last).Seconds() / now.Sub(lastAt).Seconds()
+		last, lastAt = used, now
+		if got <= 0 {
+			continue
 		}
+		scaled := float64(meanGap.Load()) * min(max(got/cores, 0.5), 2)
+		meanGap.Store(int64(min(max(scaled, float64(burnSpin)), float64(time.Second))))
 	}
+}
+
+// processCPU is the CPU time this process has used, user and system.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -2,57 +2,61 @@ package load
 
 import (
 	"context"
+	"os"
 	"runtime"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 )
 
-func TestParseMachineCPU(t *testing.T) {
+func TestStatTicks(t *testing.T) {
 	tests := []struct {
-		name    string
-		stat    string
-		want    MachineCPU
-		wantErr bool
+		name                 string
+		stat                 string
+		wantTicks, wantStart int64
+		valid                bool
 	}{
-		{name: "busy counts user, nice, system, irq, softirq and steal; idle and iowait only the total",
-			stat: "cpu  100 20 30 1000 50 5 6 7 0 0\ncpu0 50 10 15 500 25 2 3 3 0 0\n",
-			want: MachineCPU{Busy: 100 + 20 + 30 + 5 + 6 + 7, Total: 100 + 20 + 30 + 5 + 6 + 7 + 1000 + 50}},
-		{name: "guest time is in user already and not counted again",
-			stat: "cpu  100 0 0 100 0 0 0 0 40 40\n", want: MachineCPU{Busy: 100, Total: 200}},
-		{name: "not the machine's line", stat: "cpu0 1 2 3 4 5 6 7 8\n", wantErr: true},
-		{name: "too few fields", stat: "cpu 1 2 3\n", wantErr: true},
-		{name: "a field that is no number", stat: "cpu 1 2 x 4 5 6 7 8 0 0\n", wantErr: true},
+		{name: "utime and stime are the 14th and 15th fields, the start the 22nd",
+			stat: "1234 (postgres) S 1 1234 1234 0 -1 4194560 100 0 0 0 250 40 0 0 20 0 1 0 500 1000 200", wantTicks: 290, wantStart: 500, valid: true},
+		{name: "a command with spaces and parentheses",
+			stat: "77 (my (odd) cmd) R 1 77 77 0 -1 0 0 0 0 0 7 3 0 0 20 0 1 0 5 10 2", wantTicks: 10, wantStart: 5, valid: true},
+		{name: "cut short", stat: "77 (x) R 1 2 3", valid: false},
+		{name: "no command", stat: "garbage", valid: false},
+		{name: "a time that is no number", stat: "1 (x) S 1 1 1 0 -1 0 0 0 0 0 x 3 0 0 20 0 1 0 5 10 2", valid: false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := parseMachineCPU(tt.stat)
-			if tt.wantErr {
-				require.Error(t, err)
-				return
+			ticks, started, ok := statTicks(tt.stat)
+			require.Equal(t, tt.valid, ok)
+			if tt.valid {
+				require.Equal(t, tt.wantTicks, ticks)
+				require.Equal(t, tt.wantStart, started)
 			}
-			require.NoError(t, err)
-			require.Equal(t, tt.want, got)
 		})
 	}
 }
 
 func TestCoresSince(t *testing.T) {
-	prev := MachineCPU{Busy: 1000, Total: 4000}
+	t0 := time.Date(2026, 11, 28, 10, 0, 0, 0, time.UTC)
+	a, b, c := Process{1, 10}, Process{2, 20}, Process{3, 30}
+	prev := MachineCPU{At: t0, Ticks: map[Process]int64{a: 1000, b: 500, c: 70}}
 	tests := []struct {
 		name string
 		now  MachineCPU
-		cpus int
 		want float64
 	}{
-		{name: "a quarter of the ticks busy on 2 cpus is half a core", now: MachineCPU{Busy: 1100, Total: 4400}, cpus: 2, want: 0.5},
-		{name: "all busy on 2 cpus", now: MachineCPU{Busy: 1400, Total: 4400}, cpus: 2, want: 2},
-		{name: "idle", now: MachineCPU{Busy: 1000, Total: 4400}, cpus: 2, want: 0},
-		{name: "no time passed", now: prev, cpus: 2, want: 0},
+		{name: "200 ticks over 2 s is a core",
+			now: MachineCPU{At: t0.Add(2 * time.Second), Ticks: map[Process]int64{a: 1150, b: 550, c: 70}}, want: 1},
+		{name: "a process started meanwhile counts whole, one that ended not at all",
+			now: MachineCPU{At: t0.Add(time.Second), Ticks: map[Process]int64{a: 1050, {4, 900}: 30}}, want: 0.8},
+		{name: "a pid used again is another process",
+			now: MachineCPU{At: t0.Add(time.Second), Ticks: map[Process]int64{a: 1000, {2, 950}: 10}}, want: 0.1},
+		{name: "no time passed", now: prev, want: 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			require.InDelta(t, tt.want, tt.now.CoresSince(prev, tt.cpus), 1e-9)
+			require.InDelta(t, tt.want, tt.now.CoresSince(prev), 1e-9)
 		})
 	}
 }
@@ -64,7 +68,11 @@ func TestBurnRefusesImpossibleLoads(t *testing.T) {
 }
 
 func TestReadMachineCPUOfThisMachine(t *testing.T) {
-	c, err := ReadMachineCPU("/proc/stat")
+	c, err := ReadMachineCPU("/proc")
 	require.NoError(t, err)
-	require.Greater(t, c.Total, c.Busy, "the machine has been idle at some point since it booted")
+	var mine bool
+	for p := range c.Ticks {
+		mine = mine || p.PID == os.Getpid()
+	}
+	require.True(t, mine, "the test's own process is among the machine's")
 }

@@ -81,7 +81,7 @@ func (b *Bench) RunInbound(ctx context.Context, sc InboundScenario) Outcome {
 		cpuBefore := b.machineCPU()
 		res := Generate(ctx, bystander.tenant, bystander.alone(), Hooks{})
 		end := time.Now()
-		aloneCores = b.machineCPU().CoresSince(cpuBefore, runtime.NumCPU())
+		aloneCores = b.machineCPU().CoresSince(cpuBefore)
 		alone := bystander.await(ctx, sink, bystander.name+"-alone", res, end, end.Add(sc.Settle))
 		out.BystanderAlone = &alone
 	}
@@ -97,7 +97,7 @@ func (b *Bench) RunInbound(ctx context.Context, sc InboundScenario) Outcome {
 	}
 	res := Generate(ctx, t, plan, Hooks{})
 	sendEnd := time.Now()
-	floodCores := b.machineCPU().CoresSince(cpuBefore, runtime.NumCPU())
+	floodCores := b.machineCPU().CoresSince(cpuBefore)
 	if bystander != nil {
 		beside := bystander.await(ctx, sink, bystander.name, <-bystanderSent, time.Now(), sendEnd.Add(sc.Settle))
 		out.Bystander = &beside
@@ -233,7 +233,7 @@ func (r *bystanderRun) besideLoad(ctx context.Context, b *Bench, sink RemoteSink
 // machineCPU reads the machine's CPU counters; a failed read is logged
 // and reads as zero (the plain load's size is then wrong, and says so).
 func (b *Bench) machineCPU() MachineCPU {
-	c, err := ReadMachineCPU("/proc/stat")
+	c, err := ReadMachineCPU("/proc")
 	if err != nil {
 		b.logf("%v", err)
 	}
