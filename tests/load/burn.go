@@ -20,8 +20,8 @@ import (
 // a moment, in clock ticks (utime and stime of /proc/[pid]/stat, which
 // Linux scales to the scheduler's exact run time). Summed per process
 // rather than read from /proc/stat, whose counters sample the cpus at
-// each tick: a load of runs shorter than a tick that start just after
-// one was counted there at three quarters of its size.
+// each tick: it counted Burn's load of 30 µs runs at three quarters of
+// its size.
 type MachineCPU struct {
 	At    time.Time
 	Ticks map[Process]int64
@@ -130,7 +130,7 @@ func Burn(ctx context.Context, cores float64) error {
 	// the spin: the mean gap starts there and is steered from what the
 	// process actually used.
 	var meanGap atomic.Int64
-	meanGap.Store(int64(2 * burnSpin * burnThreads / time.Duration(cores*1000) * 1000))
+	meanGap.Store(int64(float64(2*burnSpin*burnThreads) / cores))
 	var wg sync.WaitGroup
 	wg.Go(func() { steerGaps(ctx, cores, &meanGap) })
 	for i := range burnThreads {

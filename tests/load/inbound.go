@@ -217,18 +217,26 @@ func (r *bystanderRun) besideLoad(ctx context.Context, b *Bench, sink RemoteSink
 	p := r.plan
 	p.Run += "-beside-load"
 	bctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	burnt := make(chan error, 1)
-	go func() { burnt <- b.Burn(bctx, cores, p.Duration+time.Second) }()
-	time.Sleep(200 * time.Millisecond) // the burner's process started
+	go func() { burnt <- b.Burn(bctx, cores, burnSettle+p.Duration+time.Second) }()
+	time.Sleep(burnSettle)
 	res := Generate(ctx, r.tenant, p, Hooks{})
 	end := time.Now()
-	cancel()
-	if err := <-burnt; err != nil && bctx.Err() == nil {
-		return Report{}, err
+	select {
+	case err := <-burnt:
+		return Report{}, fmt.Errorf("the plain load ended before the bystander's run did: %v", err)
+	default:
 	}
+	cancel()
+	<-burnt
 	rep, _, err := AwaitRouted(ctx, sink, r.name+"-beside-load", res, func(int64) []string { return []string{r.ep} }, end, end.Add(settle))
 	return rep, err
 }
+
+// burnSettle is how long the plain load runs before the bystander
+// sends: time for its process to start and steer to its size.
+const burnSettle = time.Second
 
 // machineCPU reads the machine's CPU counters; a failed read is logged
 // and reads as zero (the plain load's size is then wrong, and says so).
