@@ -12,8 +12,11 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/ferry-dev/ferry/internal/proccpu"
 )
 
 // MachineCPU is the CPU time every process of the machine had used at
@@ -110,9 +113,6 @@ const (
 	burnSteer = 250 * time.Millisecond
 )
 
-// prSetTimerSlack is Linux's PR_SET_TIMERSLACK (prctl(2)).
-const prSetTimerSlack = 29
-
 // Burn keeps cores of the machine busy (at most one per cpu) until ctx
 // ends, with nothing but spinning: a plain CPU load that shares no
 // connection, lock or queue with anything else. Each thread sleeps in the
@@ -140,10 +140,10 @@ func Burn(ctx context.Context, cores float64) error {
 			defer runtime.UnlockOSThread()
 			// The kernel's default 50 µs of slack on every sleep would
 			// stretch the gaps.
-			_, _, _ = syscall.RawSyscall(syscall.SYS_PRCTL, prSetTimerSlack, 1, 0)
+			_ = unix.Prctl(unix.PR_SET_TIMERSLACK, 1, 0, 0, 0)
 			for ctx.Err() == nil {
-				gap := syscall.NsecToTimespec(int64(rng.ExpFloat64() * float64(meanGap.Load())))
-				_ = syscall.Nanosleep(&gap, nil)
+				gap := unix.NsecToTimespec(int64(rng.ExpFloat64() * float64(meanGap.Load())))
+				_ = unix.Nanosleep(&gap, nil)
 				until := time.Now().Add(burnSpin)
 				for time.Now().Before(until) {
 				}
@@ -159,14 +159,14 @@ func Burn(ctx context.Context, cores float64) error {
 func steerGaps(ctx context.Context, cores float64, meanGap *atomic.Int64) {
 	t := time.NewTicker(burnSteer)
 	defer t.Stop()
-	last, lastAt := processCPU(), time.Now()
+	last, lastAt := proccpu.Self(), time.Now()
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-t.C:
 		}
-		used, now := processCPU(), time.Now()
+		used, now := proccpu.Self(), time.Now()
 		got := (used - last).Seconds() / now.Sub(lastAt).Seconds()
 		last, lastAt = used, now
 		if got <= 0 {
@@ -175,13 +175,4 @@ func steerGaps(ctx context.Context, cores float64, meanGap *atomic.Int64) {
 		scaled := float64(meanGap.Load()) * min(max(got/cores, 0.5), 2)
 		meanGap.Store(int64(min(max(scaled, float64(burnSpin)), float64(time.Second))))
 	}
-}
-
-// processCPU is the CPU time this process has used, user and system.
-func processCPU() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

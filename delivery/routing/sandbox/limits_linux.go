@@ -99,15 +99,6 @@ func lowerPriority(nice int) error {
 	return nil
 }
 
-// processCPU is the CPU time this process has used (user and system).
-func processCPU() time.Duration {
-	var ru unix.Rusage
-	if err := unix.Getrusage(unix.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
 // workerAttr makes a worker die with its parent: a worker looping inside
 // a builtin never reads the end of its stdin.
 func workerAttr() *syscall.SysProcAttr {

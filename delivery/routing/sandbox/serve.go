@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/ferry-dev/ferry/delivery/routing"
+	"github.com/ferry-dev/ferry/internal/proccpu"
 )
 
 // EnvWorker is the environment variable that makes a process started by
@@ -80,7 +81,7 @@ func serveWorker(spec string) int {
 			return 4
 		}
 		res := handle(tr, req)
-		res.CPU = processCPU()
+		res.CPU = proccpu.Self()
 		if err := writeFrame(w, res); err != nil {
 			fmt.Fprintf(os.Stderr, "transformation worker: %v\n", err)
 			return 4
