@@ -242,10 +242,13 @@ func firstLine(s string) string {
 
 // memoryDeaths are what the Go runtime says when a worker's allocations
 // meet its data limit: directly, or while mapping the arena, or as a
-// length no allocation can have.
+// length no allocation can have, or when a new thread's stack no longer
+// fits (RLIMIT_DATA counts stacks; a worker has no limit on its
+// threads, so pthread_create's EAGAIN is the memory limit; seen under
+// CPU pressure, when the runtime starts another thread mid-allocation).
 var memoryDeaths = []string{"out of memory", "cannot allocate memory", "cannot map pages", "mmap", "failed to reserve",
 	"makeslice: len out of range", "growslice: len out of range", "makeslice: cap out of range",
-	"bytes.Buffer: too large", "output length overflow"}
+	"bytes.Buffer: too large", "output length overflow", "pthread_create failed"}
 
 // outOfMemory reports whether a worker's stderr says it ran out of
 // memory.
