@@ -96,11 +96,13 @@ type ingestResult struct {
 }
 
 // ingestBatched queues one validated event and waits until its
-// transaction committed (or ctx ends: the event may then still be
-// committed, as with any abandoned request).
+// transaction committed. When a committer is free the caller commits the
+// batch itself (batch.Coalescer.Do); otherwise it waits for a committer
+// or until ctx ends (the event may then still be committed, as with any
+// abandoned request).
 func (s *Service) ingestBatched(ctx context.Context, tenantID uuid.UUID, in EventInput, ev Event) (Event, bool, error) {
 	req := &ingestRequest{tenantID: tenantID, in: in, ev: ev, done: make(chan ingestResult, 1)}
-	s.ingest.Add(ctx, req)
+	s.ingest.Do(ctx, req)
 	select {
 	case r := <-req.done:
 		return r.ev, r.created, r.err

@@ -13,7 +13,8 @@ import (
 // maxBatch) and hand it to process, until the queue is empty. Under light
 // load a batch is one item, so no caller waits for others; under heavy
 // load a round trip (and a commit) is shared by many. Ingest group commit
-// and the dispatcher's state reads use it, inbound captures a paced one
+// (through Do, so that its callers run the batch) and the dispatcher's
+// state reads use it, inbound captures a paced one
 // (NewPaced) and inbound's event maker a lingering one (NewLingering).
 type Coalescer[T any] struct {
 	maxBatch, maxWorkers int
@@ -92,6 +93,43 @@ func (c *Coalescer[T]) Wait(ctx context.Context) error {
 	}
 }
 
+// Do queues item, and when a worker slot is free the caller takes it:
+// it processes one batch itself (its own item in it unless more than
+// maxBatch were queued ahead) and leaves what is queued after that to a
+// worker of its own. A caller that waits for its item anyway loses
+// nothing by doing the work, and a request at a low rate then costs no
+// goroutine start and no thread woken to run it. Only for coalescers
+// made with New: a lingering or paced batch would hold the caller.
+func (c *Coalescer[T]) Do(ctx context.Context, item T) {
+	if c.linger > 0 || c.pace > 0 {
+		c.Add(ctx, item)
+		return
+	}
+	c.mu.Lock()
+	c.pending = append(c.pending, item)
+	if c.workers >= c.maxWorkers {
+		c.mu.Unlock()
+		return
+	}
+	c.workers++
+	c.running.Add(1)
+	batch := c.takeLocked()
+	c.mu.Unlock()
+	ctx = context.WithoutCancel(ctx)
+	c.process(ctx, batch)
+	c.mu.Lock()
+	more := len(c.pending) > 0
+	if !more {
+		c.workers--
+	}
+	c.mu.Unlock()
+	if more {
+		go c.run(ctx)
+		return
+	}
+	c.running.Done()
+}
+
 // run processes queued batches until the queue is empty.
 func (c *Coalescer[T]) run(ctx context.Context) {
 	defer c.running.Done()
@@ -105,28 +143,35 @@ func (c *Coalescer[T]) run(ctx context.Context) {
 			}
 		}
 		c.mu.Lock()
-		n := min(len(c.pending), c.maxBatch)
-		if n == 0 {
+		if len(c.pending) == 0 {
 			c.workers--
 			c.mu.Unlock()
 			return
 		}
 		if c.pace > 0 {
-			if wait := time.Until(c.lastTake.Add(c.pace)); wait > 0 && n < c.maxBatch {
+			if wait := time.Until(c.lastTake.Add(c.pace)); wait > 0 && len(c.pending) < c.maxBatch {
 				c.mu.Unlock()
 				c.sleep(wait)
 				continue
 			}
 			c.lastTake = time.Now()
 		}
-		batch := make([]T, n)
-		copy(batch, c.pending)
-		rest := copy(c.pending, c.pending[n:])
-		clear(c.pending[rest:])
-		c.pending = c.pending[:rest]
+		batch := c.takeLocked()
 		c.mu.Unlock()
 		c.process(ctx, batch)
 	}
+}
+
+// takeLocked removes and returns the oldest queued items, at most
+// maxBatch; c.mu is held.
+func (c *Coalescer[T]) takeLocked() []T {
+	n := min(len(c.pending), c.maxBatch)
+	batch := make([]T, n)
+	copy(batch, c.pending)
+	rest := copy(c.pending, c.pending[n:])
+	clear(c.pending[rest:])
+	c.pending = c.pending[:rest]
+	return batch
 }
 
 // sleep waits d, or less once a full batch is queued.

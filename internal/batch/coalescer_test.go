@@ -101,3 +101,65 @@ func TestPacedCoalescer(t *testing.T) {
 		t.Errorf("a full batch waited %s", waited)
 	}
 }
+
+func TestDoRunsInTheCallerWhenASlotIsFree(t *testing.T) {
+	var mu sync.Mutex
+	var got [][]int
+	release := make(chan struct{})
+	c := New(10, 1, func(_ context.Context, b []int) {
+		if b[0] == 0 {
+			<-release // holds the only slot while 1 and 2 queue
+		}
+		mu.Lock()
+		got = append(got, b)
+		mu.Unlock()
+	})
+	processed := func() [][]int {
+		mu.Lock()
+		defer mu.Unlock()
+		return append([][]int(nil), got...)
+	}
+
+	first := make(chan struct{})
+	go func() {
+		c.Do(context.Background(), 0)
+		close(first)
+	}()
+	waitFor(t, func() bool { c.mu.Lock(); defer c.mu.Unlock(); return c.workers == 1 })
+	// The slot is taken: these return at once and wait for a worker.
+	c.Do(context.Background(), 1)
+	c.Do(context.Background(), 2)
+	if n := len(processed()); n != 0 {
+		t.Fatalf("%d batches processed while the only slot was held", n)
+	}
+	close(release)
+	<-first
+	if err := c.Wait(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if b := processed(); len(b) != 2 || len(b[0]) != 1 || len(b[1]) != 2 {
+		t.Fatalf("batches %v, want [[0] [1 2]]", b)
+	}
+
+	// With the slot free again, the caller's item is processed before Do returns.
+	c.Do(context.Background(), 3)
+	if b := processed(); len(b) != 3 || b[2][0] != 3 {
+		t.Fatalf("after Do returned, batches %v: want [3] processed by the caller", b)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.workers != 0 {
+		t.Errorf("%d workers left running", c.workers)
+	}
+}
+
+func waitFor(t *testing.T, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatal("condition not met within 5 s")
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
