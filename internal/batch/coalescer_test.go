@@ -5,6 +5,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/stretchr/testify/require"
 )
 
 func TestLingeringCoalescer(t *testing.T) {
@@ -125,7 +127,8 @@ func TestDoRunsInTheCallerWhenASlotIsFree(t *testing.T) {
 		c.Do(context.Background(), 0)
 		close(first)
 	}()
-	waitFor(t, func() bool { c.mu.Lock(); defer c.mu.Unlock(); return c.workers == 1 })
+	require.Eventually(t, func() bool { c.mu.Lock(); defer c.mu.Unlock(); return c.workers == 1 },
+		5*time.Second, time.Millisecond, "the first caller took the only slot")
 	// The slot is taken: these return at once and wait for a worker.
 	c.Do(context.Background(), 1)
 	c.Do(context.Background(), 2)
@@ -150,16 +153,5 @@ func TestDoRunsInTheCallerWhenASlotIsFree(t *testing.T) {
 	defer c.mu.Unlock()
 	if c.workers != 0 {
 		t.Errorf("%d workers left running", c.workers)
-	}
-}
-
-func waitFor(t *testing.T, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatal("condition not met within 5 s")
-		}
-		time.Sleep(time.Millisecond)
 	}
 }
