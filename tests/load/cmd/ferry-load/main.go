@@ -7,6 +7,7 @@
 //	ferry-load createdb|dropdb -admin URL -name DB  a fresh database for the run
 //	ferry-load grow -db URL -events N               N events of history in Ferry's migrated database (BENCH_GROW)
 //	ferry-load insync -brokers B -stable 10s    waits until no partition is under-replicated for that long (make chaos)
+//	ferry-load topics -brokers B -prefix P [-drop]  counts (or deletes) the topics whose names begin with P
 package main
 
 import (
@@ -37,7 +38,7 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: ferry-load sink|bench|run|createdb|dropdb|grow|insync|burn [flags]")
+		fmt.Fprintln(os.Stderr, "usage: ferry-load sink|bench|run|createdb|dropdb|grow|insync|topics|burn [flags]")
 		os.Exit(2)
 	}
 	var err error
@@ -54,6 +55,8 @@ func main() {
 		err = growDB(ctx, os.Args[2:])
 	case "insync":
 		err = insync(ctx, os.Args[2:])
+	case "topics":
+		err = topics(ctx, os.Args[2:])
 	case "burn":
 		err = burn(ctx, os.Args[2:])
 	default:
@@ -600,4 +603,29 @@ func printStages(outs []load.Outcome) {
 	fmt.Println("accepted = the event's created_at (to the µs); committed = ingest commit; published = Kafka ack;")
 	fmt.Println("consumed = fetched by a worker; sent/answered = HTTP request start/end; logged = attempt log commit (successes);")
 	fmt.Println("leased = a pull-queue message's first lease (g-queue)")
+}
+
+// topics lists, or with -drop deletes, the topics of a prefix
+// (load.Topics, load.DropTopics): the bench drops its own with it, and
+// warns of those earlier runs left.
+func topics(ctx context.Context, args []string) error {
+	fs := flag.NewFlagSet("topics", flag.ExitOnError)
+	brokers := fs.String("brokers", "", "the Kafka brokers, comma-separated")
+	prefix := fs.String("prefix", "", "the topics whose names begin with this")
+	drop := fs.Bool("drop", false, "delete them")
+	_ = fs.Parse(args)
+	if *brokers == "" || *prefix == "" {
+		return errors.New("-brokers and -prefix are required")
+	}
+	if *drop {
+		names, err := load.DropTopics(ctx, strings.Split(*brokers, ","), *prefix)
+		fmt.Printf("dropped %d topics\n", len(names))
+		return err
+	}
+	names, partitions, err := load.Topics(ctx, strings.Split(*brokers, ","), *prefix)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("%d topics, %d partitions\n", len(names), partitions)
+	return nil
 }
