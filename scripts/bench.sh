@@ -66,7 +66,7 @@ go build -o bin/ferry-load ./tests/load/cmd/ferry-load
 
 # A run killed before its cleanup leaves its topics (bench<stamp>.*).
 if left="$(./bin/ferry-load topics -brokers "$FERRY_KAFKA_BROKERS" -prefix bench 2>&1)" && [[ "$left" != "0 topics"* ]]; then
-  echo "bench: WARNING: Kafka holds $left of earlier bench runs, which cost the broker CPU in this run too;" \
+  echo "bench: WARNING: Kafka holds $left of earlier bench runs, which this run shares the broker with;" \
     "drop them with: ./bin/ferry-load topics -brokers $FERRY_KAFKA_BROKERS -prefix bench -drop" >&2
 fi
 
@@ -83,8 +83,8 @@ cleanup() {
     echo "bench: WARNING: database $DB not dropped: ${out%%$'\n'*}" >&2
     dropped=""
   fi
-  # Topics left behind stay in every later run's metadata, and the broker
-  # keeps working on their partitions. ferry-load speaks Kafka's protocol,
+  # Topics left behind stay in every later run's metadata, their
+  # partitions on the broker. ferry-load speaks Kafka's protocol,
   # so this also works from a worktree without the Kafka jars.
   if out="$(./bin/ferry-load topics -brokers "$FERRY_KAFKA_BROKERS" -prefix "$PREFIX" -drop 2>&1)"; then
     dropped="${dropped:+$dropped and }the $PREFIX* topics"

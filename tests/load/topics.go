@@ -15,9 +15,8 @@ import (
 // counts their partitions.
 //
 // A bench's topics are dropped when it ends. Those of a run killed
-// before its cleanup stay, and a broker keeps working on every partition
-// it holds: a few hundred idle partitions took a tenth of a core of the
-// bench machine's Kafka, in every later run (docs/benchmarks.md).
+// before its cleanup stay, and every later run shares the broker with
+// their partitions (docs/benchmarks.md, "Running the bench").
 func Topics(ctx context.Context, brokers []string, prefix string) (names []string, partitions int, err error) {
 	if prefix == "" {
 		return nil, 0, errors.New("a topic prefix is required")
