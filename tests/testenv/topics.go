@@ -2,12 +2,10 @@ package testenv
 
 import (
 	"context"
-	"net"
-	"strings"
 	"testing"
 	"time"
 
-	kafkago "github.com/segmentio/kafka-go"
+	"github.com/ferry-dev/ferry/tests/topics"
 )
 
 // TopicPrefix returns a unique topic prefix (ending in ".") for one test
@@ -20,28 +18,9 @@ func TopicPrefix(t testing.TB, brokers []string) string {
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
-		if err := deleteTopics(ctx, brokers, prefix); err != nil {
+		if _, err := topics.Drop(ctx, brokers, prefix); err != nil {
 			t.Logf("delete topics %s*: %v", prefix, err)
 		}
 	})
 	return prefix
-}
-
-func deleteTopics(ctx context.Context, brokers []string, prefix string) error {
-	client := &kafkago.Client{Addr: kafkago.TCP(brokers...), Timeout: 20 * time.Second}
-	meta, err := client.Metadata(ctx, &kafkago.MetadataRequest{})
-	if err != nil {
-		return err
-	}
-	var names []string
-	for _, topic := range meta.Topics {
-		if strings.HasPrefix(topic.Name, prefix) {
-			names = append(names, topic.Name)
-		}
-	}
-	if len(names) == 0 {
-		return nil
-	}
-	_, err = client.DeleteTopics(ctx, &kafkago.DeleteTopicsRequest{Addr: net.Addr(kafkago.TCP(brokers[0])), Topics: names})
-	return err
 }

@@ -32,6 +32,7 @@ import (
 	_ "github.com/jackc/pgx/v5/stdlib"
 
 	"github.com/ferry-dev/ferry/tests/load"
+	"github.com/ferry-dev/ferry/tests/topics"
 )
 
 func main() {
@@ -56,7 +57,7 @@ func main() {
 	case "insync":
 		err = insync(ctx, os.Args[2:])
 	case "topics":
-		err = topics(ctx, os.Args[2:])
+		err = topicsCmd(ctx, os.Args[2:])
 	case "burn":
 		err = burn(ctx, os.Args[2:])
 	default:
@@ -605,10 +606,12 @@ func printStages(outs []load.Outcome) {
 	fmt.Println("leased = a pull-queue message's first lease (g-queue)")
 }
 
-// topics lists, or with -drop deletes, the topics of a prefix
-// (load.Topics, load.DropTopics): the bench drops its own with it, and
-// warns of those earlier runs left.
-func topics(ctx context.Context, args []string) error {
+// topicsCmd lists, or with -drop deletes, the topics of a prefix: the
+// bench drops its own with it, and warns of those earlier runs left.
+// A run killed before its cleanup leaves its topics, and every later run
+// shares the broker with their partitions (docs/benchmarks.md, "Running
+// the bench").
+func topicsCmd(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("topics", flag.ExitOnError)
 	brokers := fs.String("brokers", "", "the Kafka brokers, comma-separated")
 	prefix := fs.String("prefix", "", "the topics whose names begin with this")
@@ -618,11 +621,11 @@ func topics(ctx context.Context, args []string) error {
 		return errors.New("-brokers and -prefix are required")
 	}
 	if *drop {
-		names, err := load.DropTopics(ctx, strings.Split(*brokers, ","), *prefix)
+		names, err := topics.Drop(ctx, strings.Split(*brokers, ","), *prefix)
 		fmt.Printf("dropped %d topics\n", len(names))
 		return err
 	}
-	names, partitions, err := load.Topics(ctx, strings.Split(*brokers, ","), *prefix)
+	names, partitions, err := topics.List(ctx, strings.Split(*brokers, ","), *prefix)
 	if err != nil {
 		return err
 	}

@@ -1,8 +1,7 @@
-package load
+package topics_test
 
 import (
 	"context"
-	"fmt"
 	"slices"
 	"testing"
 	"time"
@@ -10,15 +9,16 @@ import (
 	kafkago "github.com/segmentio/kafka-go"
 
 	"github.com/ferry-dev/ferry/tests/testenv"
+	"github.com/ferry-dev/ferry/tests/topics"
 )
 
 // Against a real broker: the topics of one prefix are listed with their
 // partitions and dropped, and those of another prefix stay.
-func TestDropTopics(t *testing.T) {
+func TestDrop(t *testing.T) {
 	brokers := testenv.Kafka(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	run := fmt.Sprintf("droptest%d", time.Now().UnixNano())
+	run := testenv.TopicPrefix(t, brokers) // drops what the test leaves
 	mine, other := run+"a.", run+"b."
 	client := &kafkago.Client{Addr: kafkago.TCP(brokers...), Timeout: 30 * time.Second}
 	var create []kafkago.TopicConfig
@@ -34,17 +34,16 @@ func TestDropTopics(t *testing.T) {
 			t.Fatalf("create %s: %v", name, err)
 		}
 	}
-	t.Cleanup(func() { _, _ = DropTopics(context.Background(), brokers, run) })
 
-	names, partitions, err := Topics(ctx, brokers, mine)
+	names, partitions, err := topics.List(ctx, brokers, mine)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if want := []string{mine + "dead", mine + "deliveries"}; !slices.Equal(names, want) || partitions != 6 {
-		t.Fatalf("Topics = %v, %d partitions; want %v, 6", names, partitions, want)
+		t.Fatalf("List = %v, %d partitions; want %v, 6", names, partitions, want)
 	}
 
-	dropped, err := DropTopics(ctx, brokers, mine)
+	dropped, err := topics.Drop(ctx, brokers, mine)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,14 +51,14 @@ func TestDropTopics(t *testing.T) {
 		t.Fatalf("dropped %v, want the two %s* topics", dropped, mine)
 	}
 	testenv.Eventually(t, 30*time.Second, func() bool {
-		left, _, err := Topics(ctx, brokers, mine)
+		left, _, err := topics.List(ctx, brokers, mine)
 		return err == nil && len(left) == 0
 	}, "the %s* topics still listed", mine)
-	if left, _, err := Topics(ctx, brokers, other); err != nil || len(left) != 1 {
+	if left, _, err := topics.List(ctx, brokers, other); err != nil || len(left) != 1 {
 		t.Fatalf("the other prefix's topics: %v, %v; want its one topic kept", left, err)
 	}
 
-	if _, _, err := Topics(ctx, brokers, ""); err == nil {
+	if _, _, err := topics.List(ctx, brokers, ""); err == nil {
 		t.Fatal("an empty prefix would name every topic; want an error")
 	}
 }

@@ -1,4 +1,7 @@
-package load
+// Package topics lists and drops the Kafka topics whose names begin with a
+// prefix: the cleanup of a bench run (ferry-load topics) and of a test's
+// topics (testenv.TopicPrefix).
+package topics
 
 import (
 	"context"
@@ -11,13 +14,9 @@ import (
 	kafkago "github.com/segmentio/kafka-go"
 )
 
-// Topics names the topics at brokers whose names begin with prefix, and
+// List names the topics at brokers whose names begin with prefix, and
 // counts their partitions.
-//
-// A bench's topics are dropped when it ends. Those of a run killed
-// before its cleanup stay, and every later run shares the broker with
-// their partitions (docs/benchmarks.md, "Running the bench").
-func Topics(ctx context.Context, brokers []string, prefix string) (names []string, partitions int, err error) {
+func List(ctx context.Context, brokers []string, prefix string) (names []string, partitions int, err error) {
 	if prefix == "" {
 		return nil, 0, errors.New("a topic prefix is required")
 	}
@@ -36,12 +35,12 @@ func Topics(ctx context.Context, brokers []string, prefix string) (names []strin
 	return names, partitions, nil
 }
 
-// DropTopics deletes the topics at brokers whose names begin with prefix
-// and returns their names. It speaks Kafka's protocol itself, so it needs
-// no Kafka tools where it runs (a worktree without the jars, a machine
-// that only reaches the brokers).
-func DropTopics(ctx context.Context, brokers []string, prefix string) ([]string, error) {
-	names, _, err := Topics(ctx, brokers, prefix)
+// Drop deletes the topics at brokers whose names begin with prefix and
+// returns their names. It speaks Kafka's protocol itself, so it needs no
+// Kafka tools where it runs (a worktree without the jars, a machine that
+// only reaches the brokers).
+func Drop(ctx context.Context, brokers []string, prefix string) ([]string, error) {
+	names, _, err := List(ctx, brokers, prefix)
 	if err != nil || len(names) == 0 {
 		return nil, err
 	}
