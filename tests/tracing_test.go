@@ -365,17 +365,24 @@ func TestTracingReachesOptedInReceiversAndQueuePulls(t *testing.T) {
 	}
 
 	var ix spanIndex
+	var attempts, leases []*tracepb.Span
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("exported %d spans: %d attempt spans of the opted-in endpoint, %d lease spans of the event", len(ix.all), len(attempts), len(leases))
+		}
+	})
 	testenv.Eventually(t, 30*time.Second, func() bool {
 		spans, _ := sink.all()
 		ix = indexSpans(spans)
-		return len(ix.find("POST", "ferry.endpoint_id", ep.ID)) == 1 && len(ix.find("lease queue message", "ferry.event_id", ev.ID)) == 1
+		attempts, leases = ix.find("POST", "ferry.endpoint_id", ep.ID), ix.find("lease queue message", "ferry.event_id", ev.ID)
+		return len(attempts) == 1 && len(leases) == 1
 	}, "the attempt and the lease were not exported")
-	attempt := ix.find("POST", "ferry.endpoint_id", ep.ID)[0]
+	attempt := attempts[0]
 	want := "00-" + hex.EncodeToString(attempt.TraceId) + "-" + hex.EncodeToString(attempt.SpanId) + "-01"
 	if traceparent != want {
 		t.Errorf("the opted-in receiver got traceparent %q, want the attempt's %q", traceparent, want)
 	}
-	lease := ix.find("lease queue message", "ferry.event_id", ev.ID)[0]
+	lease := leases[0]
 	ingest := onlySpan(t, ix.find("ingest event", "ferry.event_id", ev.ID), "ingesting the event")
 	if !bytes.Equal(lease.TraceId, ingest.TraceId) || lease.Kind != tracepb.Span_SPAN_KIND_CONSUMER ||
 		spanAttr(lease, "ferry.delivery_id") != msgs[0].ID || spanAttr(lease, "ferry.attempt") != "1" {
