@@ -60,12 +60,18 @@ type Outcome struct {
 	// on the same tables: what "unchanged" compares with.
 	BystanderAlone *Report `json:"bystander_alone,omitempty"`
 	// BystanderBesideLoad is the same tenant's traffic sent a third time,
-	// beside a plain CPU load as large as the scenario's (PlainLoadCores,
-	// the machine's busy cores beside the bystander minus those of its run
-	// alone): what its latency would be if the scenario took the CPU and
-	// shared nothing else with it.
-	BystanderBesideLoad *Report `json:"bystander_beside_load,omitempty"`
-	PlainLoadCores      float64 `json:"plain_load_cores,omitempty"`
+	// beside a plain load as large as the scenario's: PlainLoadCores (the
+	// machine's busy cores beside the bystander minus those of its run
+	// alone) and PlainLoadDisk (likewise its disks' writes). It is what
+	// the bystander's latency would be if the scenario took the CPU and
+	// the disk and shared nothing else with it.
+	BystanderBesideLoad *Report   `json:"bystander_beside_load,omitempty"`
+	PlainLoadCores      float64   `json:"plain_load_cores,omitempty"`
+	PlainLoadDisk       *DiskLoad `json:"plain_load_disk,omitempty"`
+	// BystanderDisk is how fast the machine's disks wrote in each of the
+	// bystander's three runs: alone, beside the scenario, beside the
+	// plain load.
+	BystanderDisk *BystanderDisk `json:"bystander_disk,omitempty"`
 	// Statements is what PostgreSQL ran for the scenario, busiest first
 	// (Bench.Statements).
 	Statements []StatementStat `json:"statements,omitempty"`
@@ -91,10 +97,10 @@ type Bench struct {
 	// and read when it ends (Outcome.Statements).
 	Statements *Statements
 	Log        func(format string, args ...any)
-	// Burn, if set, keeps cores of the machine busy for d with a plain
-	// CPU load in a process of its own (Burn), for the inbound
-	// bystander's third run (Outcome.BystanderBesideLoad).
-	Burn func(ctx context.Context, cores float64, d time.Duration) error
+	// Burn, if set, keeps cores of the machine busy and its disk writing
+	// for d with a plain load in a process of its own (Burn), for the
+	// inbound bystander's third run (Outcome.BystanderBesideLoad).
+	Burn func(ctx context.Context, cores float64, disk DiskLoad, d time.Duration) error
 }
 
 // Run runs sc: sets up a tenant and endpoints, sends, waits for the

@@ -114,18 +114,25 @@ const (
 )
 
 // Burn keeps cores of the machine busy (at most one per cpu) until ctx
-// ends, with nothing but spinning: a plain CPU load that shares no
-// connection, lock or queue with anything else. Each thread sleeps in the
-// kernel (nanosleep), not in Go's scheduler, so that every run is a
-// wake-up the kernel schedules. It is meant for a process of its own
-// (ferry-load burn): it gives every thread a Go processor, as otherwise
-// a thread back from its sleep waits for one that a sleeping thread
-// still holds.
-func Burn(ctx context.Context, cores float64) error {
+// ends, with nothing but spinning, and makes disk's writes in files of
+// its own under dir: a plain load that shares no connection, lock or
+// queue with anything else. Each thread sleeps in the kernel
+// (nanosleep), not in Go's scheduler, so that every run is a wake-up the
+// kernel schedules. It is meant for a process of its own (ferry-load
+// burn): it gives every thread a Go processor, as otherwise a thread
+// back from its sleep waits for one that a sleeping thread still holds.
+// The writes' CPU counts in the cores asked.
+func Burn(ctx context.Context, cores float64, disk DiskLoad, dir string) error {
 	if cores <= 0 || math.IsNaN(cores) || cores > float64(runtime.NumCPU()) {
 		return fmt.Errorf("burn: cores must be above 0 and at most %d, not %g", runtime.NumCPU(), cores)
 	}
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(burnThreads + 1))
+	if err := disk.validate(); err != nil {
+		return err
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	// One more for the steering and one for the writes.
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(burnThreads + 2))
 	// A wake-up costs the kernel and Go's runtime about as much again as
 	// the spin: the mean gap starts there and is steered from what the
 	// process actually used.
@@ -133,6 +140,14 @@ func Burn(ctx context.Context, cores float64) error {
 	meanGap.Store(int64(float64(2*burnSpin*burnThreads) / cores))
 	var wg sync.WaitGroup
 	wg.Go(func() { steerGaps(ctx, cores, &meanGap) })
+	var diskErr error
+	if !disk.idle() {
+		wg.Go(func() {
+			if diskErr = writeDisk(ctx, disk, dir); diskErr != nil {
+				cancel()
+			}
+		})
+	}
 	for i := range burnThreads {
 		rng := rand.New(rand.NewPCG(uint64(i), uint64(time.Now().UnixNano())))
 		wg.Go(func() {
@@ -151,7 +166,95 @@ func Burn(ctx context.Context, cores float64) error {
 		})
 	}
 	wg.Wait()
-	return nil
+	return diskErr
+}
+
+// The files writeDisk writes in, rewritten from their start once full.
+const (
+	burnLogSize  = 16 << 20
+	burnDataSize = 64 << 20
+)
+
+// writeDisk makes l's writes, paced evenly, until ctx ends; it removes
+// its files when done. A write that fails ends it with the error, so
+// that a plain load that did not write is not taken for one that did.
+func writeDisk(ctx context.Context, l DiskLoad, dir string) error {
+	logFile, err := os.CreateTemp(dir, "ferry-burn-log-*")
+	if err != nil {
+		return fmt.Errorf("burn: %w", err)
+	}
+	defer os.Remove(logFile.Name())
+	defer logFile.Close()
+	dataFile, err := os.CreateTemp(dir, "ferry-burn-data-*")
+	if err != nil {
+		return fmt.Errorf("burn: %w", err)
+	}
+	defer os.Remove(dataFile.Name())
+	defer dataFile.Close()
+	logFd, dataFd := int(logFile.Fd()), int(dataFile.Fd())
+	if l.Syncs > 0 {
+		// Written whole and synced first, as a database readies its log's
+		// segments: a synced write then costs the disk that write and a
+		// flush, not the allocation of its blocks as well.
+		zeros := make([]byte, 1<<20)
+		for off := int64(0); off < burnLogSize; off += int64(len(zeros)) {
+			if _, err := logFile.WriteAt(zeros, off); err != nil {
+				return fmt.Errorf("burn: %w", err)
+			}
+		}
+		if err := unix.Fdatasync(logFd); err != nil {
+			return fmt.Errorf("burn: %w", err)
+		}
+	}
+	ticks := l.Syncs
+	if ticks == 0 {
+		ticks = 100
+	}
+	interval := time.Duration(float64(time.Second) / ticks)
+	logBuf, dataBuf := make([]byte, l.SyncBytes), make([]byte, int(l.Bytes/ticks))
+	var logOff, dataOff int64
+	next := time.Now()
+	for {
+		next = next.Add(interval)
+		if wait := time.Until(next); wait > 0 {
+			select {
+			case <-ctx.Done():
+				return nil
+			case <-time.After(wait):
+			}
+		} else if wait < -time.Second {
+			next = time.Now() // a long stall is not made up in a burst
+		}
+		if ctx.Err() != nil {
+			return nil
+		}
+		if len(logBuf) > 0 {
+			if logOff+int64(len(logBuf)) > burnLogSize {
+				logOff = 0
+			}
+			if _, err := logFile.WriteAt(logBuf, logOff); err != nil {
+				return fmt.Errorf("burn: %w", err)
+			}
+			if err := unix.Fdatasync(logFd); err != nil {
+				return fmt.Errorf("burn: %w", err)
+			}
+			logOff += int64(len(logBuf))
+		}
+		if len(dataBuf) > 0 {
+			if dataOff+int64(len(dataBuf)) > burnDataSize {
+				dataOff = 0
+			}
+			if _, err := dataFile.WriteAt(dataBuf, dataOff); err != nil {
+				return fmt.Errorf("burn: %w", err)
+			}
+			// Handed to the disk now rather than after the kernel's 30 s
+			// of dirty expiry, which would outlast the run.
+			if err := unix.SyncFileRange(dataFd, dataOff, int64(len(dataBuf)), unix.SYNC_FILE_RANGE_WRITE); err != nil {
+				return fmt.Errorf("burn: %w", err)
+			}
+			dataOff += int64(len(dataBuf))
+		}
+	}
 }
 
 // steerGaps scales the mean gap every burnSteer by how far the

@@ -2,8 +2,12 @@ package load
 
 import (
 	"context"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"runtime"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -63,8 +67,54 @@ func TestCoresSince(t *testing.T) {
 
 func TestBurnRefusesImpossibleLoads(t *testing.T) {
 	for _, cores := range []float64{0, -1, float64(runtime.NumCPU()) + 0.5} {
-		require.Error(t, Burn(context.Background(), cores), "cores %g", cores)
+		require.Error(t, Burn(context.Background(), cores, DiskLoad{}, t.TempDir()), "cores %g", cores)
 	}
+	for _, disk := range []DiskLoad{
+		{Syncs: -1, SyncBytes: 4096},
+		{Syncs: 10, SyncBytes: 0},
+		{Syncs: 10, SyncBytes: 2 << 20},
+		{Syncs: maxBurnSyncs + 1, SyncBytes: 4096},
+		{Bytes: -5},
+		{Bytes: 1e12},
+	} {
+		require.Error(t, Burn(context.Background(), 0.1, disk, t.TempDir()), "disk %+v", disk)
+	}
+}
+
+func TestBurnWritesAndCleansUp(t *testing.T) {
+	dir := t.TempDir()
+	before := writtenChars(t)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	require.NoError(t, Burn(ctx, 0.2, DiskLoad{Syncs: 50, SyncBytes: 4096, Bytes: 1 << 20}, dir))
+	// The log's 16 MB readied, then some 40 synced writes and most of a
+	// megabyte unsynced in the second.
+	require.Greater(t, writtenChars(t)-before, int64(burnLogSize+(1<<19)))
+	left, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	require.Empty(t, left, "the plain load's files are removed")
+}
+
+func TestBurnFailsWhenItCannotWrite(t *testing.T) {
+	err := Burn(context.Background(), 0.1, DiskLoad{Syncs: 10, SyncBytes: 4096}, filepath.Join(t.TempDir(), "missing"))
+	require.ErrorIs(t, err, fs.ErrNotExist)
+}
+
+// writtenChars is what this process has written so far, to any file
+// system (/proc/self/io's wchar).
+func writtenChars(t *testing.T) int64 {
+	t.Helper()
+	raw, err := os.ReadFile("/proc/self/io")
+	require.NoError(t, err)
+	for _, line := range strings.Split(string(raw), "\n") {
+		if v, ok := strings.CutPrefix(line, "wchar: "); ok {
+			n, err := strconv.ParseInt(v, 10, 64)
+			require.NoError(t, err)
+			return n
+		}
+	}
+	t.Fatalf("no wchar in /proc/self/io: %q", raw)
+	return 0
 }
 
 func TestReadMachineCPUOfThisMachine(t *testing.T) {

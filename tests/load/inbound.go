@@ -13,6 +13,8 @@ import (
 	"runtime"
 	"strconv"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // Ingest is an inbound source's ingest URL and the GitHub-style secret
@@ -70,6 +72,7 @@ func (b *Bench) RunInbound(ctx context.Context, sc InboundScenario) Outcome {
 	sink := RemoteSink{URL: b.SinkURL}
 	var bystander *bystanderRun
 	var aloneCores float64
+	var disk BystanderDisk
 	if sc.BystanderRate > 0 {
 		if bystander, err = b.newBystander(ctx, sc); err != nil {
 			out.Error = err.Error()
@@ -78,16 +81,21 @@ func (b *Bench) RunInbound(ctx context.Context, sc InboundScenario) Outcome {
 		// The bystander alone first, on the tables as the flood will
 		// find them, so its latency beside the flood has a baseline from
 		// the same run.
-		cpuBefore := b.machineCPU()
+		b.settleDisk()
+		cpuBefore, diskBefore := b.machineCPU(), b.diskIO()
 		res := Generate(ctx, bystander.tenant, bystander.alone(), Hooks{})
 		end := time.Now()
 		aloneCores = b.machineCPU().CoresSince(cpuBefore)
+		disk.Alone = b.diskIO().RateSince(diskBefore)
 		alone := bystander.await(ctx, sink, bystander.name+"-alone", res, end, end.Add(sc.Settle))
 		out.BystanderAlone = &alone
 	}
 
+	if bystander != nil {
+		b.settleDisk()
+	}
 	m := b.startMeasuring(ctx, true)
-	cpuBefore := b.machineCPU()
+	cpuBefore, diskBefore := b.machineCPU(), b.diskIO()
 	var bystanderSent chan Result
 	var requestsBefore map[string]Histogram
 	if bystander != nil {
@@ -98,6 +106,7 @@ func (b *Bench) RunInbound(ctx context.Context, sc InboundScenario) Outcome {
 	res := Generate(ctx, t, plan, Hooks{})
 	sendEnd := time.Now()
 	floodCores := b.machineCPU().CoresSince(cpuBefore)
+	disk.BesideScenario = b.diskIO().RateSince(diskBefore)
 	if bystander != nil {
 		beside := bystander.await(ctx, sink, bystander.name, <-bystanderSent, time.Now(), sendEnd.Add(sc.Settle))
 		out.Bystander = &beside
@@ -112,11 +121,17 @@ func (b *Bench) RunInbound(ctx context.Context, sc InboundScenario) Outcome {
 	out.Statements = b.statements(ctx)
 	if bystander != nil && b.Burn != nil {
 		out.PlainLoadCores = floodCores - aloneCores
-		if beside, err := bystander.besideLoad(ctx, b, sink, out.PlainLoadCores, sc.Settle); err != nil {
-			b.logf("the bystander beside a plain CPU load: %v", err)
+		plainDisk := DiskLoadLike(disk.BesideScenario.Beyond(disk.Alone))
+		out.PlainLoadDisk = &plainDisk
+		if beside, rate, err := bystander.besideLoad(ctx, b, sink, out.PlainLoadCores, plainDisk, sc.Settle); err != nil {
+			b.logf("the bystander beside a plain load: %v", err)
 		} else {
 			out.BystanderBesideLoad = &beside
+			disk.BesideLoad = rate
 		}
+	}
+	if bystander != nil {
+		out.BystanderDisk = &disk
 	}
 	r := out.Report
 	out.Note = fmt.Sprintf("provider-facing response (scheduled send → answer): p50 %.1f ms, p95 %.1f ms, p99 %.1f ms, max %.1f ms; "+
@@ -135,11 +150,13 @@ func (b *Bench) RunInbound(ctx context.Context, sc InboundScenario) Outcome {
 			out.Note += fmt.Sprintf("; Ferry's own time answering it: %.2f %% over 10 ms, %.2f %% over 25 ms", 100*h.Over(0.010), 100*h.Over(0.025))
 		}
 		if bl := out.BystanderBesideLoad; bl != nil {
-			out.Note += fmt.Sprintf("; beside a plain CPU load of %.2f cores (the flood's, in a process of its own): p50 %.1f ms, p99 %.1f ms "+
-				"(its 202 p99 %.1f ms, then to the endpoint %.1f ms), delivered %d of %d",
-				out.PlainLoadCores, bl.Latency.P50, bl.Latency.P99, bl.AckLatency.P99, bl.AfterAckLatency.P99, bl.Delivered, bl.Expected)
+			pd := out.PlainLoadDisk
+			out.Note += fmt.Sprintf("; beside a plain load of %.2f cores and %.0f synced writes of %d KB and %.1f MB unsynced a second "+
+				"(the flood's, in a process of its own): p50 %.1f ms, p99 %.1f ms (its 202 p99 %.1f ms, then to the endpoint %.1f ms), delivered %d of %d",
+				out.PlainLoadCores, pd.Syncs, pd.SyncBytes>>10, pd.Bytes/1e6, bl.Latency.P50, bl.Latency.P99, bl.AckLatency.P99, bl.AfterAckLatency.P99,
+				bl.Delivered, bl.Expected)
 			if bl.broken() {
-				out.Error = "the bystander's ledger beside the plain CPU load does not balance"
+				out.Error = "the bystander's ledger beside the plain load does not balance"
 			}
 		}
 		if alone := out.BystanderAlone; alone != nil {
@@ -147,6 +164,12 @@ func (b *Bench) RunInbound(ctx context.Context, sc InboundScenario) Outcome {
 				alone.Latency.P50, alone.Latency.P99, alone.AckLatency.P99, alone.Delivered, alone.Expected)
 			if alone.broken() {
 				out.Error = "the bystander's ledger alone does not balance"
+			}
+		}
+		if d := out.BystanderDisk; d != nil {
+			out.Note += fmt.Sprintf("; the disks wrote %s with the bystander alone, %s beside the flood", d.Alone, d.BesideScenario)
+			if out.BystanderBesideLoad != nil {
+				out.Note += fmt.Sprintf(", %s beside the plain load", d.BesideLoad)
 			}
 		}
 		if by.broken() {
@@ -206,36 +229,41 @@ func (r *bystanderRun) await(ctx context.Context, sink RemoteSink, name string, 
 }
 
 // besideLoad sends the bystander's traffic a third time, under a run id
-// of its own, while b.Burn keeps cores of the machine busy, and closes
-// its ledger. The flood's ledger has closed by then, so the plain load is
+// of its own, while b.Burn keeps cores of the machine busy and its disk
+// writing, and closes its ledger; it also says how fast the disks wrote
+// meanwhile. The flood's ledger has closed by then, so the plain load is
 // all that runs beside it.
-func (r *bystanderRun) besideLoad(ctx context.Context, b *Bench, sink RemoteSink, cores float64, settle time.Duration) (Report, error) {
+func (r *bystanderRun) besideLoad(ctx context.Context, b *Bench, sink RemoteSink, cores float64, disk DiskLoad, settle time.Duration) (Report, DiskRate, error) {
 	if cores < 0.05 {
-		return Report{}, fmt.Errorf("the flood took %.2f cores more than the bystander alone: nothing to burn", cores)
+		return Report{}, DiskRate{}, fmt.Errorf("the flood took %.2f cores more than the bystander alone: nothing to burn", cores)
 	}
 	cores = min(cores, float64(runtime.NumCPU()))
 	p := r.plan
 	p.Run += "-beside-load"
+	b.settleDisk()
 	bctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	burnt := make(chan error, 1)
-	go func() { burnt <- b.Burn(bctx, cores, burnSettle+p.Duration+time.Second) }()
+	go func() { burnt <- b.Burn(bctx, cores, disk, burnSettle+p.Duration+time.Second) }()
 	time.Sleep(burnSettle)
+	diskBefore := b.diskIO()
 	res := Generate(ctx, r.tenant, p, Hooks{})
 	end := time.Now()
+	rate := b.diskIO().RateSince(diskBefore)
 	select {
 	case err := <-burnt:
-		return Report{}, fmt.Errorf("the plain load ended before the bystander's run did: %v", err)
+		return Report{}, DiskRate{}, fmt.Errorf("the plain load ended before the bystander's run did: %v", err)
 	default:
 	}
 	cancel()
 	<-burnt
 	rep, _, err := AwaitRouted(ctx, sink, r.name+"-beside-load", res, func(int64) []string { return []string{r.ep} }, end, end.Add(settle))
-	return rep, err
+	return rep, rate, err
 }
 
 // burnSettle is how long the plain load runs before the bystander
-// sends: time for its process to start and steer to its size.
+// sends: time for its process to start, ready its files and steer to
+// its size.
 const burnSettle = time.Second
 
 // machineCPU reads the machine's CPU counters; a failed read is logged
@@ -246,6 +274,29 @@ func (b *Bench) machineCPU() MachineCPU {
 		b.logf("%v", err)
 	}
 	return c
+}
+
+// settleDisk writes out everything the machine's file systems hold
+// unwritten (sync(2)) before one of the bystander's runs, so that each
+// run's disk writes are its own: the kernel writes a page out up to 30 s
+// after it changed, which would carry the flood's writes into the run
+// after it.
+func (b *Bench) settleDisk() {
+	start := time.Now()
+	unix.Sync()
+	if d := time.Since(start); d > time.Second {
+		b.logf("writing out the file systems before the bystander's run took %v", d.Round(time.Millisecond))
+	}
+}
+
+// diskIO reads the machine's disk counters; a failed read is logged and
+// reads as zero (the plain load then writes nothing, and says so).
+func (b *Bench) diskIO() DiskIO {
+	d, err := ReadDiskIO("/proc/diskstats", "/sys/block")
+	if err != nil {
+		b.logf("%v", err)
+	}
+	return d
 }
 
 // alone is the bystander's plan for its run alone: the same rate and

@@ -84,29 +84,41 @@ func sink(ctx context.Context, args []string) error {
 	return nil
 }
 
-// burn keeps the given cores busy for a while (load.Burn): the plain CPU
-// load the inbound bystander is measured beside, in a process of its own
-// so that it shares not even a Go scheduler with the generator.
+// burn keeps the given cores busy and the disk writing for a while
+// (load.Burn): the plain load the inbound bystander is measured beside,
+// in a process of its own so that it shares not even a Go scheduler with
+// the generator.
 func burn(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("burn", flag.ExitOnError)
-	cores := fs.Float64("cores", 0, "cores to keep busy (fractions allowed)")
+	cores := fs.Float64("cores", 0, "cores to keep busy (fractions allowed), the writes' CPU included")
 	d := fs.Duration("for", 0, "how long")
+	var disk load.DiskLoad
+	fs.Float64Var(&disk.Syncs, "syncs", 0, "writes a second that are each followed by fdatasync")
+	fs.IntVar(&disk.SyncBytes, "sync-bytes", 8192, "the size of each synced write")
+	fs.Float64Var(&disk.Bytes, "bytes", 0, "bytes a second written without waiting for the disk")
+	dir := fs.String("dir", os.TempDir(), "where the writes' files go (removed at the end): the disk to load")
 	_ = fs.Parse(args)
 	if *d <= 0 {
 		return errors.New("-for is required")
 	}
+	if disk.Syncs == 0 {
+		disk.SyncBytes = 0
+	}
 	ctx, cancel := context.WithTimeout(ctx, *d)
 	defer cancel()
-	return load.Burn(ctx, *cores)
+	return load.Burn(ctx, *cores, disk, *dir)
 }
 
-// burner runs "ferry-load burn" (this executable) for the bench.
-func burner(ctx context.Context, cores float64, d time.Duration) error {
+// burner runs "ferry-load burn" (this executable) for the bench, its
+// files beside the system's temporary files.
+func burner(ctx context.Context, cores float64, disk load.DiskLoad, d time.Duration) error {
 	self, err := os.Executable()
 	if err != nil {
 		return err
 	}
-	cmd := exec.CommandContext(ctx, self, "burn", "-cores", strconv.FormatFloat(cores, 'f', 3, 64), "-for", d.String())
+	f := func(v float64) string { return strconv.FormatFloat(v, 'f', 3, 64) }
+	cmd := exec.CommandContext(ctx, self, "burn", "-cores", f(cores), "-for", d.String(),
+		"-syncs", f(disk.Syncs), "-sync-bytes", strconv.Itoa(disk.SyncBytes), "-bytes", f(disk.Bytes))
 	cmd.Stderr = os.Stderr
 	if err := cmd.Run(); err != nil {
 		return fmt.Errorf("burn %.2f cores: %w", cores, err)
