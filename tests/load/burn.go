@@ -211,7 +211,11 @@ func writeDisk(ctx context.Context, l DiskLoad, dir string) error {
 		ticks = 100
 	}
 	interval := time.Duration(float64(time.Second) / ticks)
-	logBuf, dataBuf := make([]byte, l.SyncBytes), make([]byte, int(l.Bytes/ticks))
+	var logBuf []byte
+	if l.Syncs > 0 {
+		logBuf = make([]byte, l.SyncBytes)
+	}
+	dataBuf := make([]byte, int(l.Bytes/ticks))
 	var logOff, dataOff int64
 	next := time.Now()
 	for {

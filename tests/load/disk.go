@@ -27,7 +27,7 @@ type DiskRate struct {
 	FlushesPerS float64 `json:"flushes_per_s"`
 }
 
-// String reads as "9.8 MB/s, 1,100 writes/s, 430 flushes/s".
+// String reads as "9.8 MB/s, 1100 writes/s, 430 flushes/s".
 func (r DiskRate) String() string {
 	return fmt.Sprintf("%.1f MB/s, %.0f writes/s, %.0f flushes/s", r.BytesPerS/1e6, r.WritesPerS, r.FlushesPerS)
 }

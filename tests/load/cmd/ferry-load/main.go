@@ -101,9 +101,6 @@ func burn(ctx context.Context, args []string) error {
 	if *d <= 0 {
 		return errors.New("-for is required")
 	}
-	if disk.Syncs == 0 {
-		disk.SyncBytes = 0
-	}
 	ctx, cancel := context.WithTimeout(ctx, *d)
 	defer cancel()
 	return load.Burn(ctx, *cores, disk, *dir)
